@@ -1,0 +1,83 @@
+/* hp-profile.h - what a capture says: functions, call tree, callers/callees
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "store/hp-capture.h"
+
+G_BEGIN_DECLS
+
+/* Per function identity (a row of the functions table), counted in samples.
+ * total counts a sample once even when the function recurses. */
+typedef struct {
+  gint64  function_id;
+  guint64 self;
+  guint64 total;
+} HpFunctionStats;
+
+/* A node of the call tree, merged by function identity along the path.
+ * Top-down: children are callees. Bottom-up: children are callers, and
+ * self/total of a node count the samples whose leaf function is the root of
+ * that inverted path. */
+typedef struct _HpCallNode HpCallNode;
+struct _HpCallNode {
+  gint64      function_id;  /* 0 for the root */
+  guint64     self;
+  guint64     total;
+  HpCallNode *parent;
+  GPtrArray  *children;     /* HpCallNode*, NULL when none; sorted by total, descending */
+};
+
+/* A caller or callee of a function, merged over all its call sites. */
+typedef struct {
+  gint64  function_id;
+  guint64 samples;  /* samples in which the pair occurs (counted once per sample) */
+} HpCallEdge;
+
+typedef struct _HpProfile HpProfile;
+
+/* Builds the profile of @data (which must outlive it). @tids: when not NULL,
+ * only samples of these threads (a set of GINT_TO_POINTER (tid)) count. */
+HpProfile        *hp_profile_new                (const HpCaptureData *data,
+                                                 GHashTable          *tids);
+void              hp_profile_free               (HpProfile           *self);
+
+const HpCaptureData *hp_profile_get_data        (HpProfile           *self);
+guint64           hp_profile_get_n_samples      (HpProfile           *self);
+
+/* Sorted by self (or total when @by_total), descending; ties by name. Only
+ * functions with samples. Owned by the profile. */
+const GArray     *hp_profile_get_functions      (HpProfile           *self,
+                                                 gboolean             by_total);
+const HpFunctionStats *hp_profile_get_function_stats (HpProfile      *self,
+                                                 gint64               function_id);
+
+const HpCallNode *hp_profile_get_top_down       (HpProfile           *self);
+const HpCallNode *hp_profile_get_bottom_up      (HpProfile           *self);
+
+/* Callers (or callees) of @function_id, sorted by samples, descending. Free with g_array_unref. */
+GArray           *hp_profile_get_callers        (HpProfile           *self,
+                                                 gint64               function_id);
+GArray           *hp_profile_get_callees        (HpProfile           *self,
+                                                 gint64               function_id);
+
+/* Function ids whose name equals @name (several modules may share a name). */
+GArray           *hp_profile_find_functions     (HpProfile           *self,
+                                                 const char          *name);
+
+const char       *hp_profile_get_function_name  (HpProfile           *self,
+                                                 gint64               function_id);
+const char       *hp_profile_get_module_name    (HpProfile           *self,
+                                                 gint64               function_id);
+
+/* The call path of @node (root to node): its key for the summaries table is
+ * "module\tfunction\n" per step, and its readable form "a → b → c". */
+char             *hp_call_node_path_key         (HpProfile           *self,
+                                                 const HpCallNode    *node);
+char             *hp_call_node_readable_path    (HpProfile           *self,
+                                                 const HpCallNode    *node);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpProfile, hp_profile_free)
+
+G_END_DECLS

@@ -1,0 +1,100 @@
+/* hp-capture-writer.h - writes a .hotpath capture (SQLite)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define HP_STORE_ERROR (hp_store_error_quark ())
+GQuark hp_store_error_quark (void);
+
+typedef enum {
+  HP_STORE_ERROR_IO,          /* cannot create, read or write the file */
+  HP_STORE_ERROR_NOT_CAPTURE, /* not a SQLite file, or not a Hotpath capture */
+  HP_STORE_ERROR_VERSION,     /* a capture of a newer (or unknown) format version */
+  HP_STORE_ERROR_CORRUPT,     /* a capture whose tables do not hold together */
+  HP_STORE_ERROR_READ_ONLY,   /* a capture that cannot be written (summaries) */
+} HpStoreError;
+
+/* PRAGMA application_id of every capture: "HPTH" */
+#define HP_CAPTURE_APPLICATION_ID 0x48505448
+/* PRAGMA user_version: the format version this build writes and reads */
+#define HP_CAPTURE_FORMAT_VERSION 1
+
+typedef struct _HpCaptureWriter HpCaptureWriter;
+
+/* Creates a new capture at @path. Fails if the file exists (the caller
+ * removes it first when overwriting is wanted). Rows are written in
+ * batched transactions, so a process killed at any moment leaves a capture
+ * that opens (without the aggregates hp_capture_writer_finish() adds). */
+HpCaptureWriter *hp_capture_writer_new             (const char      *path,
+                                                    GError         **error);
+
+void             hp_capture_writer_set_metadata    (HpCaptureWriter *self,
+                                                    const char      *key,
+                                                    const char      *value);
+void             hp_capture_writer_set_metadata_int (HpCaptureWriter *self,
+                                                    const char      *key,
+                                                    gint64           value);
+
+/* Insert or update (the name changes on COMM). */
+void             hp_capture_writer_set_process     (HpCaptureWriter *self,
+                                                    gint32           pid,
+                                                    const char      *command);
+void             hp_capture_writer_set_thread      (HpCaptureWriter *self,
+                                                    gint32           tid,
+                                                    gint32           pid,
+                                                    const char      *name);
+
+/* Interning: the same arguments give the same id (ids start at 1). Strings may be NULL. */
+gint64           hp_capture_writer_intern_module   (HpCaptureWriter *self,
+                                                    const char      *path,
+                                                    const char      *build_id,
+                                                    gboolean         is_kernel);
+gint64           hp_capture_writer_intern_function (HpCaptureWriter *self,
+                                                    const char      *name,
+                                                    gint64           module_id,
+                                                    const char      *file,
+                                                    guint            line);
+/* A frame is keyed by (function, file, line, is_inline); @offset is the module
+ * offset (or kernel address) of the first address seen there. */
+gint64           hp_capture_writer_intern_frame    (HpCaptureWriter *self,
+                                                    gint64           function_id,
+                                                    const char      *file,
+                                                    guint            line,
+                                                    gboolean         is_inline,
+                                                    guint64          offset);
+/* Node of the stack prefix tree: @parent_id is 0 for a root frame. */
+gint64           hp_capture_writer_intern_stack    (HpCaptureWriter *self,
+                                                    gint64           parent_id,
+                                                    gint64           frame_id);
+
+void             hp_capture_writer_add_sample      (HpCaptureWriter *self,
+                                                    guint64          time,
+                                                    gint32           tid,
+                                                    gint32           cpu,
+                                                    gint64           stack_id,
+                                                    guint64          weight);
+
+guint64          hp_capture_writer_get_n_samples   (HpCaptureWriter *self);
+
+/* Commits what is pending (a batch); called by the writer itself every
+ * few thousand samples, and by the recorder now and then. */
+gboolean         hp_capture_writer_flush           (HpCaptureWriter *self,
+                                                    GError         **error);
+
+/* Commits, fills the aggregate tables and marks the capture complete. */
+gboolean         hp_capture_writer_finish          (HpCaptureWriter *self,
+                                                    GError         **error);
+
+/* Closes the database and deletes the file (on errors before any useful data). */
+void             hp_capture_writer_abort           (HpCaptureWriter *self);
+
+void             hp_capture_writer_free            (HpCaptureWriter *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpCaptureWriter, hp_capture_writer_free)
+
+G_END_DECLS

@@ -1,0 +1,106 @@
+/* hp-capture.h - reads a .hotpath capture (SQLite)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "store/hp-capture-writer.h"
+
+G_BEGIN_DECLS
+
+/* Rows of the capture, loaded into plain arrays indexed by row id
+ * (ids are dense from 1; index 0 is an unused zeroed entry). */
+typedef struct {
+  char     *path;
+  char     *name;       /* basename, or "[kernel.kallsyms]" */
+  char     *build_id;
+  gboolean  is_kernel;
+} HpCaptureModule;
+
+typedef struct {
+  char   *name;
+  gint64  module_id;
+  char   *file;
+  guint   line;
+} HpCaptureFunction;
+
+typedef struct {
+  gint64   function_id;
+  char    *file;
+  guint    line;
+  gboolean is_inline;
+  guint64  offset;
+} HpCaptureFrame;
+
+typedef struct {
+  gint64 parent_id;  /* 0 for a root frame */
+  gint64 frame_id;
+} HpCaptureStack;
+
+/* Samples aggregated per (leaf stack, thread). */
+typedef struct {
+  gint64  stack_id;
+  gint32  tid;
+  guint64 samples;
+  guint64 weight;
+} HpCaptureStackCount;
+
+typedef struct {
+  gint32 tid;
+  gint32 pid;
+  char  *name;
+} HpCaptureThread;
+
+typedef struct {
+  gint32 pid;
+  char  *command;
+} HpCaptureProcess;
+
+typedef struct {
+  GArray *modules;      /* HpCaptureModule, [0] unused */
+  GArray *functions;    /* HpCaptureFunction, [0] unused */
+  GArray *frames;       /* HpCaptureFrame, [0] unused */
+  GArray *stacks;       /* HpCaptureStack, [0] unused; parent_id < id */
+  GArray *stack_counts; /* HpCaptureStackCount */
+  GArray *threads;      /* HpCaptureThread */
+  GArray *processes;    /* HpCaptureProcess */
+  GHashTable *metadata; /* char* -> char* */
+} HpCaptureData;
+
+typedef struct _HpCapture HpCapture;
+
+/* Opens a capture. @writable for summary edits; read-only otherwise.
+ * Errors name the file and the reason (not a capture, newer version, ...). */
+HpCapture     *hp_capture_open          (const char  *path,
+                                         gboolean     writable,
+                                         GError     **error);
+void           hp_capture_close         (HpCapture   *self);
+
+const char    *hp_capture_get_path      (HpCapture   *self);
+/* NULL when absent */
+char          *hp_capture_get_metadata  (HpCapture   *self,
+                                         const char  *key);
+
+/* Loads every table the analysis needs. Uses the aggregate table when the
+ * recording finished, and aggregates the samples table when it was cut short. */
+HpCaptureData *hp_capture_load          (HpCapture   *self,
+                                         GError     **error);
+void           hp_capture_data_free     (HpCaptureData *data);
+
+/* Summaries, keyed by path key (see hp-call-path.h in analysis). */
+char          *hp_capture_get_summary   (HpCapture   *self,
+                                         const char  *path_key,
+                                         GError     **error);
+gboolean       hp_capture_set_summary   (HpCapture   *self,
+                                         const char  *path_key,
+                                         const char  *readable_path,
+                                         const char  *text,
+                                         GError     **error);
+/* path_key -> text for every summary */
+GHashTable    *hp_capture_list_summaries (HpCapture  *self,
+                                          GError    **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpCapture, hp_capture_close)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpCaptureData, hp_capture_data_free)
+
+G_END_DECLS

@@ -1,0 +1,74 @@
+/* hp-symbolizer.h - ELF modules and address-to-source resolution with libdw
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* One ELF file (or the kernel) as seen by a capture. Owned by the
+ * HpSymbolizer that returned it; each file is opened and indexed once. */
+typedef struct _HpModule HpModule;
+
+/* One frame of a resolved address. */
+typedef struct {
+  const char *function;      /* demangled name; NULL when unknown */
+  const char *file;          /* source file (absolute when DWARF says so); NULL when unknown */
+  guint       line;          /* 0 when unknown */
+  guint       function_line; /* first line of the function (DW_AT_decl_line); 0 when unknown */
+  gboolean    is_inline;     /* code of this function inlined into the next frame */
+} HpSymbolFrame;
+
+/* An address resolved to its inline chain, innermost first: frames[0] is the
+ * function whose code is at the address; frames[i] (i < n_frames - 1) is
+ * inlined into frames[i + 1], whose file/line is the call site of frames[i].
+ * The last frame is the real (out-of-line) function. n_frames >= 1. */
+typedef struct {
+  HpModule      *module;
+  guint64        offset;  /* file offset (user) or address (kernel) that was resolved */
+  guint          n_frames;
+  HpSymbolFrame *frames;
+} HpResolvedAddress;
+
+typedef struct _HpSymbolizer HpSymbolizer;
+
+HpSymbolizer            *hp_symbolizer_new             (void);
+void                     hp_symbolizer_free            (HpSymbolizer  *self);
+
+/* A module for the file at @path as mapped by the profiled program.
+ * @build_id (may be NULL) is the one the recording saw; when the file on disk
+ * has a different build id it is not used for symbols. Never returns NULL:
+ * a file that cannot be opened gives a module that resolves nothing. */
+HpModule                *hp_symbolizer_get_module      (HpSymbolizer  *self,
+                                                        const char    *path,
+                                                        const guint8  *build_id,
+                                                        gsize          build_id_len);
+
+/* Resolves a file offset within @module (mapping address - start + pgoff).
+ * The result is cached and owned by @self. Unresolved addresses give one frame
+ * with function == NULL. */
+const HpResolvedAddress *hp_symbolizer_lookup          (HpSymbolizer  *self,
+                                                        HpModule      *module,
+                                                        guint64        file_offset);
+
+/* Resolves a kernel address through /proc/kallsyms (read once). The module is
+ * "[kernel.kallsyms]" or "[MODNAME]" for loadable modules. */
+const HpResolvedAddress *hp_symbolizer_lookup_kernel   (HpSymbolizer  *self,
+                                                        guint64        address);
+
+/* Whether /proc/kallsyms gave real addresses (kptr_restrict may hide them). */
+gboolean                 hp_symbolizer_has_kernel_symbols (HpSymbolizer *self);
+
+const char              *hp_module_get_path            (const HpModule *module);
+/* Lower-case hex build id of the file on disk (or of the recording); NULL if none. */
+const char              *hp_module_get_build_id        (const HpModule *module);
+gboolean                 hp_module_is_kernel           (const HpModule *module);
+/* The short name used in reports: basename of the path, or "[kernel.kallsyms]". */
+const char              *hp_module_get_name            (const HpModule *module);
+
+/* Demangles a C++ or Rust symbol with libiberty; returns NULL when @name is not mangled. */
+char                    *hp_demangle                   (const char    *name);
+
+G_END_DECLS
