@@ -1,1 +1,802 @@
-/* placeholder */
+/* hp-symbolizer.c - ELF modules and address-to-source resolution with libdw
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This file owns the mapping from (module, file offset) to an inline chain of
+ * functions with file:line, and from kernel addresses to kallsyms names.
+ *
+ * Every ELF file is opened once, in its own Dwfl, reported at bias 0 so that
+ * libdw addresses are the file's own virtual addresses. Samples carry file
+ * offsets (address - map start + pgoff), which the PT_LOAD headers translate
+ * to virtual addresses. Separate debug files (/usr/lib/debug/.build-id, debug
+ * links) are found by dwfl_standard_find_debuginfo.
+ *
+ * Lookups run per sample, at up to tens of kHz, and a profile has few
+ * distinct addresses compared to samples, so every result is cached per
+ * (module, offset) and never freed before the symbolizer: callers may keep
+ * the returned pointers. Strings are interned in one GStringChunk, so a file
+ * name is stored once however many addresses point into it.
+ *
+ * An HpSymbolizer is not thread-safe: use it from one thread at a time.
+ */
+#define G_LOG_DOMAIN "hp-symbols"
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libiberty/demangle.h>
+
+#include "symbols/hp-symbolizer.h"
+
+#define KERNEL_MODULE_NAME "[kernel.kallsyms]"
+
+typedef struct
+{
+  guint64 offset;
+  guint64 filesz;
+  guint64 vaddr;
+} LoadSegment;
+
+struct _HpModule
+{
+  char        *path;
+  char        *name;
+  char        *build_id;    /* lower-case hex, or NULL */
+  gboolean     is_kernel;
+
+  /* NULL when the module resolves nothing (special mapping, missing file,
+   * not ELF, build id mismatch). */
+  Dwfl        *dwfl;
+  Dwfl_Module *dwfl_module;
+  Dwarf_Addr   bias;        /* dwfl address = ELF vaddr + bias */
+  GArray      *loads;       /* LoadSegment */
+
+  /* guint64 offset -> HpResolvedAddress; the key points at ->offset */
+  GHashTable  *cache;
+};
+
+typedef struct
+{
+  guint64     address;
+  const char *name;   /* points into kallsyms_data */
+  HpModule   *module;
+} KernelSymbol;
+
+struct _HpSymbolizer
+{
+  GHashTable   *modules;        /* "path\nbuild-id" -> HpModule */
+  GStringChunk *strings;
+
+  char         *kallsyms_path;
+  gboolean      kallsyms_loaded;
+  gboolean      has_kernel_symbols;
+  char         *kallsyms_data;  /* the file, NUL-split in place; names point here */
+  GArray       *kernel_symbols; /* KernelSymbol, sorted by address */
+  HpModule     *kernel;         /* also in kernel_modules */
+  GHashTable   *kernel_modules; /* "[name]" -> HpModule */
+};
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+  .find_elf = dwfl_build_id_find_elf,
+  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .section_address = dwfl_offline_section_address,
+};
+
+static void
+hp_module_free (HpModule *module)
+{
+  if (module == NULL)
+    return;
+  g_clear_pointer (&module->cache, g_hash_table_unref);
+  g_clear_pointer (&module->dwfl, dwfl_end);
+  g_clear_pointer (&module->loads, g_array_unref);
+  g_free (module->path);
+  g_free (module->name);
+  g_free (module->build_id);
+  g_free (module);
+}
+
+static HpModule *
+hp_module_new (const char *path,
+               const char *name)
+{
+  HpModule *module = g_new0 (HpModule, 1);
+
+  module->path = g_strdup (path);
+  module->name = g_strdup (name);
+  /* Results are allocated with their frames in one block (see
+   * resolved_new), so the value destructor is a plain g_free. */
+  module->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  return module;
+}
+
+static HpSymbolizer *
+hp_symbolizer_new_internal (const char *kallsyms_path)
+{
+  HpSymbolizer *self = g_new0 (HpSymbolizer, 1);
+
+  self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) hp_module_free);
+  self->strings = g_string_chunk_new (64 * 1024);
+  self->kallsyms_path = g_strdup (kallsyms_path);
+  self->kernel_symbols = g_array_new (FALSE, FALSE, sizeof (KernelSymbol));
+  self->kernel_modules = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                (GDestroyNotify) hp_module_free);
+  self->kernel = hp_module_new (KERNEL_MODULE_NAME, KERNEL_MODULE_NAME);
+  self->kernel->is_kernel = TRUE;
+  g_hash_table_insert (self->kernel_modules, self->kernel->name, self->kernel);
+  return self;
+}
+
+HpSymbolizer *
+hp_symbolizer_new (void)
+{
+  return hp_symbolizer_new_internal ("/proc/kallsyms");
+}
+
+HpSymbolizer *
+hp_symbolizer_new_with_kallsyms (const char *path)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return hp_symbolizer_new_internal (path);
+}
+
+void
+hp_symbolizer_free (HpSymbolizer *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->modules);
+  g_hash_table_unref (self->kernel_modules);
+  g_array_unref (self->kernel_symbols);
+  g_free (self->kallsyms_data);
+  g_free (self->kallsyms_path);
+  g_string_chunk_free (self->strings);
+  g_free (self);
+}
+
+static const char *
+intern (HpSymbolizer *self,
+        const char   *str)
+{
+  if (str == NULL)
+    return NULL;
+  return g_string_chunk_insert_const (self->strings, str);
+}
+
+char *
+hp_demangle (const char *name)
+{
+  char *demangled;
+  char *ret;
+
+  if (name == NULL)
+    return NULL;
+  /* Itanium C++ and Rust (legacy and v0) manglings all start with an
+   * underscore; skipping the rest saves a libiberty call per C symbol. */
+  if (name[0] != '_')
+    return NULL;
+
+  demangled = cplus_demangle (name, DMGL_PARAMS | DMGL_ANSI);
+  if (demangled == NULL)
+    return NULL;
+  /* libiberty allocates with malloc; hand out GLib memory. */
+  ret = g_strdup (demangled);
+  free (demangled);
+  return ret;
+}
+
+/* Interns the demangled form of @name, or @name itself. */
+static const char *
+intern_symbol_name (HpSymbolizer *self,
+                    const char   *name)
+{
+  g_autofree char *demangled = NULL;
+
+  if (name == NULL)
+    return NULL;
+  demangled = hp_demangle (name);
+  return intern (self, demangled != NULL ? demangled : name);
+}
+
+static char *
+hex_encode (const guint8 *bytes,
+            gsize         len)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *hex = g_malloc (len * 2 + 1);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      hex[2 * i] = digits[bytes[i] >> 4];
+      hex[2 * i + 1] = digits[bytes[i] & 0xf];
+    }
+  hex[len * 2] = '\0';
+  return hex;
+}
+
+/* Names that perf gives to mappings without a regular file behind them:
+ * "[vdso]", "[heap]", "[stack]", "//anon", "/dev/zero", "/memfd:x (deleted)".
+ * Opening them would at best fail and at worst block on a device. */
+static gboolean
+is_openable_path (const char *path)
+{
+  struct stat st;
+
+  if (path[0] != '/' || path[1] == '/')
+    return FALSE;
+  if (stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+hp_module_open (HpModule     *module,
+                const guint8 *build_id,
+                gsize         build_id_len)
+{
+  g_autoptr(GArray) loads = NULL;
+  const unsigned char *disk_id = NULL;
+  GElf_Addr id_vaddr;
+  Dwfl_Module *dwfl_module;
+  Dwarf_Addr bias = 0;
+  Dwfl *dwfl;
+  size_t phnum;
+  Elf *elf;
+  int disk_id_len;
+
+  if (build_id != NULL && build_id_len > 0)
+    module->build_id = hex_encode (build_id, build_id_len);
+
+  if (!is_openable_path (module->path))
+    return;
+
+  dwfl = dwfl_begin (&dwfl_callbacks);
+  if (dwfl == NULL)
+    return;
+
+  /* add_p_vaddr with base 0 gives bias 0 for ET_DYN and ET_EXEC alike, so
+   * libdw addresses are the ELF virtual addresses. */
+  dwfl_report_begin (dwfl);
+  dwfl_module = dwfl_report_elf (dwfl, module->name, module->path, -1, 0, true);
+  dwfl_report_end (dwfl, NULL, NULL);
+  if (dwfl_module == NULL)
+    {
+      g_debug ("%s: not usable for symbols: %s", module->path, dwfl_errmsg (-1));
+      dwfl_end (dwfl);
+      return;
+    }
+
+  elf = dwfl_module_getelf (dwfl_module, &bias);
+  if (elf == NULL)
+    {
+      dwfl_end (dwfl);
+      return;
+    }
+
+  disk_id_len = dwfl_module_build_id (dwfl_module, &disk_id, &id_vaddr);
+  if (module->build_id != NULL)
+    {
+      if (disk_id_len <= 0
+          || (gsize) disk_id_len != build_id_len
+          || memcmp (disk_id, build_id, build_id_len) != 0)
+        {
+          /* A rebuilt or replaced file: its symbols would be confidently
+           * wrong, which is worse than none. */
+          g_debug ("%s: build id differs from the recording, not using it", module->path);
+          dwfl_end (dwfl);
+          return;
+        }
+    }
+  else if (disk_id_len > 0)
+    {
+      module->build_id = hex_encode (disk_id, disk_id_len);
+    }
+
+  loads = g_array_new (FALSE, FALSE, sizeof (LoadSegment));
+  if (elf_getphdrnum (elf, &phnum) == 0)
+    {
+      for (size_t i = 0; i < phnum; i++)
+        {
+          GElf_Phdr phdr_mem;
+          GElf_Phdr *phdr = gelf_getphdr (elf, i, &phdr_mem);
+
+          if (phdr != NULL && phdr->p_type == PT_LOAD)
+            {
+              LoadSegment seg = { phdr->p_offset, phdr->p_filesz, phdr->p_vaddr };
+
+              g_array_append_val (loads, seg);
+            }
+        }
+    }
+
+  module->dwfl = dwfl;
+  module->dwfl_module = dwfl_module;
+  module->bias = bias;
+  module->loads = g_steal_pointer (&loads);
+}
+
+HpModule *
+hp_symbolizer_get_module (HpSymbolizer *self,
+                          const char   *path,
+                          const guint8 *build_id,
+                          gsize         build_id_len)
+{
+  g_autofree char *key = NULL;
+  g_autofree char *hex = NULL;
+  HpModule *module;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  /* perf names the kernel image mapping "[kernel.kallsyms]_text". */
+  if (g_str_has_prefix (path, KERNEL_MODULE_NAME))
+    return self->kernel;
+
+  if (build_id == NULL)
+    build_id_len = 0;
+
+  /* The build id is part of the key: the same path seen with two build ids
+   * (a program rebuilt during a recording) are two different files. */
+  hex = hex_encode (build_id, build_id_len);
+  key = g_strconcat (path, "\n", hex, NULL);
+  module = g_hash_table_lookup (self->modules, key);
+  if (module != NULL)
+    return module;
+
+  {
+    g_autofree char *name = g_path_get_basename (path);
+
+    module = hp_module_new (path, path[0] == '/' ? name : path);
+  }
+  hp_module_open (module, build_id, build_id_len);
+  g_hash_table_insert (self->modules, g_steal_pointer (&key), module);
+  return module;
+}
+
+static HpResolvedAddress *
+resolved_new (HpModule *module,
+              guint64   offset,
+              guint     n_frames)
+{
+  HpResolvedAddress *resolved;
+
+  /* One block for the result and its frames: one allocation per distinct
+   * address, freed by the cache with g_free. */
+  resolved = g_malloc0 (sizeof *resolved + n_frames * sizeof (HpSymbolFrame));
+  resolved->module = module;
+  resolved->offset = offset;
+  resolved->n_frames = n_frames;
+  resolved->frames = (HpSymbolFrame *) (resolved + 1);
+  return resolved;
+}
+
+static gboolean
+offset_to_vaddr (const HpModule *module,
+                 guint64         offset,
+                 guint64        *vaddr)
+{
+  for (guint i = 0; i < module->loads->len; i++)
+    {
+      const LoadSegment *seg = &g_array_index (module->loads, LoadSegment, i);
+
+      if (offset >= seg->offset && offset - seg->offset < seg->filesz)
+        {
+          *vaddr = offset - seg->offset + seg->vaddr;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The name of a subprogram or inlined subroutine, following
+ * DW_AT_abstract_origin and DW_AT_specification. The demangled linkage name
+ * carries namespaces and parameters (like the symbol table fallback does);
+ * DW_AT_name is the fallback for C and for functions without one. */
+static const char *
+die_function_name (HpSymbolizer *self,
+                   Dwarf_Die    *die)
+{
+  Dwarf_Attribute attr_mem;
+  const char *linkage;
+  const char *name;
+
+  linkage = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr_mem));
+  if (linkage == NULL)
+    linkage = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr_mem));
+  if (linkage != NULL)
+    {
+      g_autofree char *demangled = hp_demangle (linkage);
+
+      if (demangled != NULL)
+        return intern (self, demangled);
+    }
+
+  name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr_mem));
+  if (name != NULL)
+    return intern (self, name);
+  return linkage != NULL ? intern (self, linkage) : NULL;
+}
+
+static guint
+die_decl_line (Dwarf_Die *die)
+{
+  int line = 0;
+
+  if (dwarf_decl_line (die, &line) != 0 || line < 0)
+    return 0;
+  return line;
+}
+
+/* The call site of an inlined subroutine, i.e. the file:line of the frame
+ * it is inlined into. */
+static void
+die_call_site (HpSymbolizer *self,
+               Dwarf_Die    *die,
+               const char  **file,
+               guint        *line)
+{
+  Dwarf_Attribute attr_mem;
+  Dwarf_Word value;
+  Dwarf_Files *files;
+  size_t n_files;
+  Dwarf_Die cu;
+
+  *file = NULL;
+  *line = 0;
+
+  if (dwarf_formudata (dwarf_attr (die, DW_AT_call_line, &attr_mem), &value) == 0)
+    *line = value;
+  if (dwarf_formudata (dwarf_attr (die, DW_AT_call_file, &attr_mem), &value) == 0
+      && dwarf_diecu (die, &cu, NULL, NULL) != NULL
+      && dwarf_getsrcfiles (&cu, &files, &n_files) == 0
+      && value < n_files)
+    *file = intern (self, dwarf_filesrc (files, value, NULL, NULL));
+}
+
+static const char *
+symtab_name (HpSymbolizer *self,
+             HpModule     *module,
+             Dwarf_Addr    address)
+{
+  GElf_Off sym_offset;
+  GElf_Sym sym;
+
+  return intern_symbol_name (self,
+                             dwfl_module_addrinfo (module->dwfl_module, address, &sym_offset,
+                                                   &sym, NULL, NULL, NULL));
+}
+
+static HpResolvedAddress *
+resolve (HpSymbolizer *self,
+         HpModule     *module,
+         guint64       offset)
+{
+  g_autoptr(GPtrArray) inlines = NULL;
+  HpResolvedAddress *resolved;
+  Dwarf_Die *scopes = NULL;
+  Dwarf_Die *function = NULL;
+  Dwarf_Die *cudie;
+  Dwarf_Addr cu_bias = 0;
+  Dwarf_Addr address;
+  Dwfl_Line *src;
+  const char *src_file = NULL;
+  guint64 vaddr;
+  int src_line = 0;
+  int n_scopes = 0;
+  guint n;
+
+  if (module->dwfl_module == NULL || !offset_to_vaddr (module, offset, &vaddr))
+    return resolved_new (module, offset, 1);
+
+  address = vaddr + module->bias;
+
+  src = dwfl_module_getsrc (module->dwfl_module, address);
+  if (src != NULL)
+    {
+      src_file = intern (self, dwfl_lineinfo (src, NULL, &src_line, NULL, NULL, NULL));
+      if (src_line < 0)
+        src_line = 0;
+    }
+
+  /* dwarf_getscopes stops at the innermost inlined subroutine and then
+   * continues with the scopes of its abstract definition, so it loses the
+   * outer inlines. dwarf_getscopes_die on the innermost scope gives the
+   * concrete nesting instead (this is what eu-addr2line -i does). */
+  cudie = dwfl_module_addrdie (module->dwfl_module, address, &cu_bias);
+  if (cudie != NULL)
+    {
+      Dwarf_Die *pc_scopes = NULL;
+
+      if (dwarf_getscopes (cudie, address - cu_bias, &pc_scopes) > 0)
+        n_scopes = dwarf_getscopes_die (&pc_scopes[0], &scopes);
+      free (pc_scopes);
+    }
+
+  inlines = g_ptr_array_new ();
+  for (int i = 0; i < n_scopes; i++)
+    {
+      int tag = dwarf_tag (&scopes[i]);
+
+      if (tag == DW_TAG_inlined_subroutine)
+        g_ptr_array_add (inlines, &scopes[i]);
+      else if (tag == DW_TAG_subprogram)
+        {
+          function = &scopes[i];
+          break;
+        }
+    }
+
+  n = inlines->len + 1;
+  resolved = resolved_new (module, offset, n);
+  resolved->frames[0].file = src_file;
+  resolved->frames[0].line = src_line;
+
+  for (guint i = 0; i < inlines->len; i++)
+    {
+      Dwarf_Die *die = g_ptr_array_index (inlines, i);
+
+      resolved->frames[i].function = die_function_name (self, die);
+      resolved->frames[i].function_line = die_decl_line (die);
+      resolved->frames[i].is_inline = TRUE;
+      die_call_site (self, die, &resolved->frames[i + 1].file, &resolved->frames[i + 1].line);
+    }
+
+  if (function != NULL)
+    {
+      resolved->frames[n - 1].function = die_function_name (self, function);
+      resolved->frames[n - 1].function_line = die_decl_line (function);
+    }
+  /* No DWARF (stripped, or assembly without DW_TAG_subprogram): the symbol
+   * table still names the function, just without lines. */
+  if (resolved->frames[n - 1].function == NULL)
+    resolved->frames[n - 1].function = symtab_name (self, module, address);
+  if (resolved->frames[n - 1].function == NULL)
+    {
+      /* Unresolved: one frame with no function, per the header. */
+      resolved->n_frames = 1;
+      memset (&resolved->frames[0], 0, sizeof resolved->frames[0]);
+    }
+
+  free (scopes);
+  return resolved;
+}
+
+static const HpResolvedAddress *lookup_kernel (HpSymbolizer *self,
+                                               guint64       address);
+
+const HpResolvedAddress *
+hp_symbolizer_lookup (HpSymbolizer *self,
+                      HpModule     *module,
+                      guint64       file_offset)
+{
+  HpResolvedAddress *resolved;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (module != NULL, NULL);
+
+  if (module->is_kernel)
+    return lookup_kernel (self, file_offset);
+
+  resolved = g_hash_table_lookup (module->cache, &file_offset);
+  if (resolved != NULL)
+    return resolved;
+
+  resolved = resolve (self, module, file_offset);
+  g_hash_table_insert (module->cache, &resolved->offset, resolved);
+  return resolved;
+}
+
+/* Kernel symbols --------------------------------------------------------- */
+
+static int
+kernel_symbol_compare (gconstpointer a,
+                       gconstpointer b)
+{
+  const KernelSymbol *sa = a;
+  const KernelSymbol *sb = b;
+
+  if (sa->address != sb->address)
+    return sa->address < sb->address ? -1 : 1;
+  return 0;
+}
+
+static HpModule *
+kernel_module_for (HpSymbolizer *self,
+                   const char   *bracketed)
+{
+  HpModule *module;
+
+  if (bracketed == NULL)
+    return self->kernel;
+
+  module = g_hash_table_lookup (self->kernel_modules, bracketed);
+  if (module == NULL)
+    {
+      module = hp_module_new (bracketed, bracketed);
+      module->is_kernel = TRUE;
+      g_hash_table_insert (self->kernel_modules, module->name, module);
+    }
+  return module;
+}
+
+/* Lines are "ffffffff81000000 T _stext" or
+ * "ffffffffc0a01000 t foo_init\t[foo]". */
+static void
+load_kallsyms (HpSymbolizer *self)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean any_nonzero = FALSE;
+  gsize len;
+  char *line;
+  char *end;
+
+  self->kallsyms_loaded = TRUE;
+
+  if (!g_file_get_contents (self->kallsyms_path, &self->kallsyms_data, &len, &error))
+    {
+      g_debug ("kernel symbols unavailable: %s", error->message);
+      return;
+    }
+
+  end = self->kallsyms_data + len;
+  for (line = self->kallsyms_data; line < end;)
+    {
+      char *eol = memchr (line, '\n', end - line);
+      char *p;
+      char *name;
+      char *module_name = NULL;
+      KernelSymbol sym;
+      char type;
+
+      if (eol == NULL)
+        eol = end;
+      *eol = '\0';
+
+      sym.address = g_ascii_strtoull (line, &p, 16);
+      if (p == line || p[0] != ' ' || p[1] == '\0' || p[2] != ' ')
+        goto next;
+      type = p[1];
+      if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+        goto next;
+      name = p + 3;
+      p = strchr (name, '\t');
+      if (p != NULL)
+        {
+          *p = '\0';
+          module_name = g_strstrip (p + 1);
+          if (module_name[0] != '[')
+            module_name = NULL;
+        }
+      if (name[0] == '\0')
+        goto next;
+
+      sym.name = name;
+      sym.module = kernel_module_for (self, module_name);
+      if (sym.address != 0)
+        any_nonzero = TRUE;
+      g_array_append_val (self->kernel_symbols, sym);
+
+    next:
+      line = eol + 1;
+    }
+
+  /* With kptr_restrict, unprivileged readers see every address as zero:
+   * the names would all map to address 0 and name every sample wrongly. */
+  if (!any_nonzero)
+    {
+      g_array_set_size (self->kernel_symbols, 0);
+      return;
+    }
+
+  g_array_sort (self->kernel_symbols, kernel_symbol_compare);
+  self->has_kernel_symbols = TRUE;
+}
+
+gboolean
+hp_symbolizer_has_kernel_symbols (HpSymbolizer *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!self->kallsyms_loaded)
+    load_kallsyms (self);
+  return self->has_kernel_symbols;
+}
+
+static const KernelSymbol *
+find_kernel_symbol (HpSymbolizer *self,
+                    guint64       address)
+{
+  guint lo = 0;
+  guint hi = self->kernel_symbols->len;
+
+  /* The last symbol whose address is <= @address. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (self->kernel_symbols, KernelSymbol, mid).address <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return NULL;
+  return &g_array_index (self->kernel_symbols, KernelSymbol, lo - 1);
+}
+
+static const HpResolvedAddress *
+lookup_kernel (HpSymbolizer *self,
+               guint64       address)
+{
+  HpResolvedAddress *resolved;
+  const KernelSymbol *sym = NULL;
+
+  /* Kernel results are cached in the kernel image's module, keyed by
+   * address, whatever module the symbol turns out to belong to. */
+  resolved = g_hash_table_lookup (self->kernel->cache, &address);
+  if (resolved != NULL)
+    return resolved;
+
+  if (!self->kallsyms_loaded)
+    load_kallsyms (self);
+  if (self->has_kernel_symbols)
+    sym = find_kernel_symbol (self, address);
+
+  resolved = resolved_new (sym != NULL ? sym->module : self->kernel, address, 1);
+  if (sym != NULL)
+    resolved->frames[0].function = intern_symbol_name (self, sym->name);
+  g_hash_table_insert (self->kernel->cache, &resolved->offset, resolved);
+  return resolved;
+}
+
+const HpResolvedAddress *
+hp_symbolizer_lookup_kernel (HpSymbolizer *self,
+                             guint64       address)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return lookup_kernel (self, address);
+}
+
+/* Modules ---------------------------------------------------------------- */
+
+const char *
+hp_module_get_path (const HpModule *module)
+{
+  g_return_val_if_fail (module != NULL, NULL);
+
+  return module->path;
+}
+
+const char *
+hp_module_get_build_id (const HpModule *module)
+{
+  g_return_val_if_fail (module != NULL, NULL);
+
+  return module->build_id;
+}
+
+gboolean
+hp_module_is_kernel (const HpModule *module)
+{
+  g_return_val_if_fail (module != NULL, FALSE);
+
+  return module->is_kernel;
+}
+
+const char *
+hp_module_get_name (const HpModule *module)
+{
+  g_return_val_if_fail (module != NULL, NULL);
+
+  return module->name;
+}

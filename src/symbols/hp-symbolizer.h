@@ -36,6 +36,9 @@ typedef struct _HpSymbolizer HpSymbolizer;
 
 HpSymbolizer            *hp_symbolizer_new             (void);
 void                     hp_symbolizer_free            (HpSymbolizer  *self);
+/* Like hp_symbolizer_new() but reads kernel symbols from @path instead of
+ * /proc/kallsyms (a saved copy, or a fake one in tests). */
+HpSymbolizer            *hp_symbolizer_new_with_kallsyms (const char *path);
 
 /* A module for the file at @path as mapped by the profiled program.
  * @build_id (may be NULL) is the one the recording saw; when the file on disk

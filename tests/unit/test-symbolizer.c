@@ -1,2 +1,452 @@
+/* test-symbolizer.c - HpSymbolizer against a program built with a known inline chain
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * symtest-target.c is compiled with -g -O2; its helper() is always inlined
+ * into outer(). The expected lines come from marker comments in its source,
+ * so the checks hold however that file is edited.
+ */
+#define G_LOG_DOMAIN "hp-symbols"
+
+#include "config.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gelf.h>
 #include <glib.h>
-int main (int argc, char **argv) { g_test_init (&argc, &argv, NULL); return g_test_run (); }
+#include <glib/gstdio.h>
+
+#include "symbols/hp-symbolizer.h"
+
+static guint
+marker_line (const char *marker)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *needle = g_strconcat ("MARK: ", marker, " ", NULL);
+  const char *hit;
+  guint line = 1;
+
+  g_file_get_contents (SYMTEST_SOURCE, &contents, NULL, &error);
+  g_assert_no_error (error);
+  hit = strstr (contents, needle);
+  g_assert_nonnull (hit);
+  for (const char *p = contents; p < hit; p++)
+    if (*p == '\n')
+      line++;
+  return line;
+}
+
+/* File offset and size of symbol @name in the ELF file at @path, read with
+ * libelf independently of the code under test. */
+static gboolean
+elf_symbol_offset (const char *path,
+                   const char *name,
+                   guint64    *offset,
+                   guint64    *size)
+{
+  gboolean found = FALSE;
+  Elf_Scn *scn = NULL;
+  GElf_Addr vaddr = 0;
+  size_t phnum;
+  Elf *elf;
+  int fd;
+
+  elf_version (EV_CURRENT);
+  fd = open (path, O_RDONLY);
+  g_assert_cmpint (fd, >=, 0);
+  elf = elf_begin (fd, ELF_C_READ, NULL);
+  g_assert_nonnull (elf);
+
+  while (!found && (scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+      Elf_Data *data;
+
+      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_SYMTAB)
+        continue;
+      data = elf_getdata (scn, NULL);
+      for (size_t i = 0; data != NULL && i < shdr.sh_size / shdr.sh_entsize; i++)
+        {
+          GElf_Sym sym;
+          const char *sym_name;
+
+          if (gelf_getsym (data, i, &sym) == NULL)
+            continue;
+          sym_name = elf_strptr (elf, shdr.sh_link, sym.st_name);
+          if (sym_name != NULL && g_str_equal (sym_name, name) && GELF_ST_TYPE (sym.st_info) == STT_FUNC)
+            {
+              vaddr = sym.st_value;
+              *size = sym.st_size;
+              found = TRUE;
+              break;
+            }
+        }
+    }
+
+  if (found)
+    {
+      found = FALSE;
+      g_assert_cmpint (elf_getphdrnum (elf, &phnum), ==, 0);
+      for (size_t i = 0; i < phnum; i++)
+        {
+          GElf_Phdr phdr;
+
+          if (gelf_getphdr (elf, i, &phdr) != NULL && phdr.p_type == PT_LOAD
+              && vaddr >= phdr.p_vaddr && vaddr < phdr.p_vaddr + phdr.p_filesz)
+            {
+              *offset = vaddr - phdr.p_vaddr + phdr.p_offset;
+              found = TRUE;
+              break;
+            }
+        }
+    }
+
+  elf_end (elf);
+  close (fd);
+  return found;
+}
+
+static char *
+basename_of (const char *path)
+{
+  g_assert_nonnull (path);
+  return g_path_get_basename (path);
+}
+
+static void
+test_inline_chain (void)
+{
+  HpSymbolizer *symbolizer = hp_symbolizer_new ();
+  const HpResolvedAddress *chain = NULL;
+  const char *build_id;
+  HpModule *module;
+  guint64 offset, size;
+  guint helper_decl = marker_line ("helper-decl");
+  guint helper_end = marker_line ("helper-end");
+  guint outer_decl = marker_line ("outer-decl");
+  guint call_helper = marker_line ("call-helper");
+
+  g_assert_true (elf_symbol_offset (SYMTEST_TARGET, "outer", &offset, &size));
+  g_assert_cmpuint (size, >, 0);
+
+  module = hp_symbolizer_get_module (symbolizer, SYMTEST_TARGET, NULL, 0);
+  g_assert_nonnull (module);
+  g_assert_false (hp_module_is_kernel (module));
+  g_assert_cmpstr (hp_module_get_name (module), ==, "symtest-target");
+  g_assert_cmpstr (hp_module_get_path (module), ==, SYMTEST_TARGET);
+  /* Opened once: the same path gives the same module. */
+  g_assert_true (module == hp_symbolizer_get_module (symbolizer, SYMTEST_TARGET, NULL, 0));
+
+  build_id = hp_module_get_build_id (module);
+  g_assert_nonnull (build_id);
+  g_assert_cmpuint (strlen (build_id), ==, 40);
+  for (const char *p = build_id; *p; p++)
+    g_assert_true (g_ascii_isdigit (*p) || (*p >= 'a' && *p <= 'f'));
+
+  for (guint64 o = offset; o < offset + size; o++)
+    {
+      const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, o);
+
+      g_assert_nonnull (r);
+      g_assert_cmpuint (r->n_frames, >=, 1);
+      g_assert_true (r->module == module);
+      g_assert_cmpuint (r->offset, ==, o);
+      /* Every byte of outer() belongs to outer(), inlined or not. */
+      g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, "outer");
+      g_assert_false (r->frames[r->n_frames - 1].is_inline);
+      if (r->n_frames == 2 && chain == NULL)
+        chain = r;
+    }
+
+  g_assert_nonnull (chain);
+  g_assert_cmpstr (chain->frames[0].function, ==, "helper");
+  g_assert_true (chain->frames[0].is_inline);
+  g_assert_cmpuint (chain->frames[0].function_line, ==, helper_decl);
+  g_assert_cmpuint (chain->frames[0].line, >, helper_decl);
+  g_assert_cmpuint (chain->frames[0].line, <, helper_end);
+  {
+    g_autofree char *base = basename_of (chain->frames[0].file);
+    g_assert_cmpstr (base, ==, "symtest-target.c");
+  }
+
+  g_assert_cmpstr (chain->frames[1].function, ==, "outer");
+  g_assert_false (chain->frames[1].is_inline);
+  g_assert_cmpuint (chain->frames[1].function_line, ==, outer_decl);
+  g_assert_cmpuint (chain->frames[1].line, ==, call_helper);
+  {
+    g_autofree char *base = basename_of (chain->frames[1].file);
+    g_assert_cmpstr (base, ==, "symtest-target.c");
+  }
+  /* Interned: one copy of a file name for all frames. */
+  g_assert_true (chain->frames[0].file == chain->frames[1].file);
+
+  /* Cached: a repeat lookup returns the same result. */
+  g_assert_true (chain == hp_symbolizer_lookup (symbolizer, module, chain->offset));
+
+  /* main is resolved too, with its own declaration line. */
+  g_assert_true (elf_symbol_offset (SYMTEST_TARGET, "main", &offset, &size));
+  {
+    const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, offset);
+
+    g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, "main");
+    g_assert_cmpuint (r->frames[r->n_frames - 1].function_line, >, call_helper);
+  }
+
+  /* An offset outside every PT_LOAD segment resolves to nothing. */
+  {
+    const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, G_GUINT64_CONSTANT (1) << 40);
+
+    g_assert_cmpuint (r->n_frames, ==, 1);
+    g_assert_null (r->frames[0].function);
+    g_assert_null (r->frames[0].file);
+    g_assert_cmpuint (r->frames[0].line, ==, 0);
+  }
+
+  hp_symbolizer_free (symbolizer);
+}
+
+static void
+test_symtab_fallback (void)
+{
+  g_autofree char *objcopy = g_find_program_in_path ("objcopy");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *stripped = NULL;
+  HpSymbolizer *symbolizer;
+  HpModule *module;
+  guint64 offset, size;
+  int status;
+
+  if (objcopy == NULL)
+    {
+      g_test_skip ("objcopy not installed");
+      return;
+    }
+
+  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", &error);
+  g_assert_no_error (error);
+  stripped = g_build_filename (dir, "symtest-stripped", NULL);
+  {
+    const char *argv[] = { objcopy, "--strip-debug", SYMTEST_TARGET, stripped, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error);
+    g_assert_no_error (error);
+    g_spawn_check_wait_status (status, &error);
+    g_assert_no_error (error);
+  }
+
+  g_assert_true (elf_symbol_offset (stripped, "outer", &offset, &size));
+
+  symbolizer = hp_symbolizer_new ();
+  module = hp_symbolizer_get_module (symbolizer, stripped, NULL, 0);
+  for (guint64 o = offset; o < offset + size; o++)
+    {
+      const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, o);
+
+      g_assert_cmpuint (r->n_frames, ==, 1);
+      g_assert_cmpstr (r->frames[0].function, ==, "outer");
+      g_assert_null (r->frames[0].file);
+      g_assert_cmpuint (r->frames[0].line, ==, 0);
+      g_assert_false (r->frames[0].is_inline);
+    }
+  hp_symbolizer_free (symbolizer);
+
+  g_unlink (stripped);
+  g_rmdir (dir);
+}
+
+static void
+test_build_id (void)
+{
+  HpSymbolizer *symbolizer = hp_symbolizer_new ();
+  guint8 fake[20];
+  guint8 real[20];
+  HpModule *disk, *wrong, *right;
+  const HpResolvedAddress *r;
+  const char *hex;
+  guint64 offset, size;
+
+  g_assert_true (elf_symbol_offset (SYMTEST_TARGET, "outer", &offset, &size));
+
+  disk = hp_symbolizer_get_module (symbolizer, SYMTEST_TARGET, NULL, 0);
+  hex = hp_module_get_build_id (disk);
+  g_assert_nonnull (hex);
+  g_assert_cmpuint (strlen (hex), ==, 2 * sizeof real);
+  for (guint i = 0; i < sizeof real; i++)
+    real[i] = g_ascii_xdigit_value (hex[2 * i]) * 16 + g_ascii_xdigit_value (hex[2 * i + 1]);
+
+  memset (fake, 0xab, sizeof fake);
+  wrong = hp_symbolizer_get_module (symbolizer, SYMTEST_TARGET, fake, sizeof fake);
+  g_assert_true (wrong != disk);
+  g_assert_cmpstr (hp_module_get_build_id (wrong), ==, "abababababababababababababababababababab");
+  r = hp_symbolizer_lookup (symbolizer, wrong, offset);
+  g_assert_cmpuint (r->n_frames, ==, 1);
+  g_assert_null (r->frames[0].function);
+
+  right = hp_symbolizer_get_module (symbolizer, SYMTEST_TARGET, real, sizeof real);
+  g_assert_cmpstr (hp_module_get_build_id (right), ==, hex);
+  r = hp_symbolizer_lookup (symbolizer, right, offset);
+  g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, "outer");
+
+  hp_symbolizer_free (symbolizer);
+}
+
+static void
+test_special_names (void)
+{
+  const char *names[] = { "[vdso]", "[heap]", "[stack]", "//anon", "/dev/zero",
+                          "/nonexistent/libgone.so", "/memfd:jit (deleted)" };
+  HpSymbolizer *symbolizer = hp_symbolizer_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      HpModule *module = hp_symbolizer_get_module (symbolizer, names[i], NULL, 0);
+      const HpResolvedAddress *r;
+
+      g_assert_nonnull (module);
+      g_assert_false (hp_module_is_kernel (module));
+      g_assert_null (hp_module_get_build_id (module));
+      r = hp_symbolizer_lookup (symbolizer, module, 0x1234);
+      g_assert_nonnull (r);
+      g_assert_cmpuint (r->n_frames, ==, 1);
+      g_assert_null (r->frames[0].function);
+      g_assert_cmpuint (r->offset, ==, 0x1234);
+    }
+  g_assert_cmpstr (hp_module_get_name (hp_symbolizer_get_module (symbolizer, "[vdso]", NULL, 0)), ==, "[vdso]");
+  g_assert_cmpstr (hp_module_get_name (hp_symbolizer_get_module (symbolizer, "/nonexistent/libgone.so", NULL, 0)), ==, "libgone.so");
+
+  hp_symbolizer_free (symbolizer);
+}
+
+static void
+test_demangle (void)
+{
+  g_autofree char *cxx = hp_demangle ("_ZN3foo3barEi");
+  g_autofree char *plain = hp_demangle ("main");
+  g_autofree char *underscore = hp_demangle ("_start");
+
+  g_assert_cmpstr (cxx, ==, "foo::bar(int)");
+  g_assert_null (plain);
+  g_assert_null (underscore);
+  g_assert_null (hp_demangle (NULL));
+}
+
+static char *
+write_kallsyms (const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("hp-kallsyms-XXXXXX", &path, &error);
+
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+test_kallsyms (void)
+{
+  /* Not in address order, as module symbols are not in the real file;
+   * data symbols (D) must not name code. */
+  g_autofree char *path = write_kallsyms (
+    "ffffffff81000000 T _stext\n"
+    "ffffffff81001000 t do_one_initcall\n"
+    "ffffffff81002000 D some_data\n"
+    "ffffffff81003000 W weak_func\n"
+    "ffffffff81004000 T schedule\n"
+    "ffffffffc0200000 t ext4_read\t[ext4]\n"
+    "ffffffffc0100000 t e1000_xmit\t[e1000e]\n"
+    "ffffffffc0200800 T ext4_write\t[ext4]\n");
+  HpSymbolizer *symbolizer = hp_symbolizer_new_with_kallsyms (path);
+  const HpResolvedAddress *r;
+
+  g_assert_true (hp_symbolizer_has_kernel_symbols (symbolizer));
+
+  r = hp_symbolizer_lookup_kernel (symbolizer, 0xffffffff81001234);
+  g_assert_cmpuint (r->n_frames, ==, 1);
+  g_assert_cmpstr (r->frames[0].function, ==, "do_one_initcall");
+  g_assert_null (r->frames[0].file);
+  g_assert_cmpuint (r->offset, ==, 0xffffffff81001234);
+  g_assert_true (hp_module_is_kernel (r->module));
+  g_assert_cmpstr (hp_module_get_name (r->module), ==, "[kernel.kallsyms]");
+  g_assert_true (r == hp_symbolizer_lookup_kernel (symbolizer, 0xffffffff81001234));
+
+  /* Data symbols are not functions: the address stays in the one before. */
+  r = hp_symbolizer_lookup_kernel (symbolizer, 0xffffffff81002010);
+  g_assert_cmpstr (r->frames[0].function, ==, "do_one_initcall");
+
+  r = hp_symbolizer_lookup_kernel (symbolizer, 0xffffffff81003000);
+  g_assert_cmpstr (r->frames[0].function, ==, "weak_func");
+
+  r = hp_symbolizer_lookup_kernel (symbolizer, 0xffffffffc0200900);
+  g_assert_cmpstr (r->frames[0].function, ==, "ext4_write");
+  g_assert_cmpstr (hp_module_get_name (r->module), ==, "[ext4]");
+  g_assert_true (hp_module_is_kernel (r->module));
+
+  r = hp_symbolizer_lookup_kernel (symbolizer, 0xffffffffc0100010);
+  g_assert_cmpstr (r->frames[0].function, ==, "e1000_xmit");
+  g_assert_cmpstr (hp_module_get_name (r->module), ==, "[e1000e]");
+
+  /* Below the first symbol: unresolved. */
+  r = hp_symbolizer_lookup_kernel (symbolizer, 0xffffffff80000000);
+  g_assert_null (r->frames[0].function);
+
+  /* The kernel module from a perf MMAP name routes to kallsyms. */
+  {
+    HpModule *kernel = hp_symbolizer_get_module (symbolizer, "[kernel.kallsyms]_text", NULL, 0);
+
+    g_assert_true (hp_module_is_kernel (kernel));
+    r = hp_symbolizer_lookup (symbolizer, kernel, 0xffffffff81004100);
+    g_assert_cmpstr (r->frames[0].function, ==, "schedule");
+  }
+
+  hp_symbolizer_free (symbolizer);
+  g_unlink (path);
+}
+
+static void
+test_kallsyms_restricted (void)
+{
+  g_autofree char *path = write_kallsyms (
+    "0000000000000000 T _stext\n"
+    "0000000000000000 t do_one_initcall\n"
+    "0000000000000000 T schedule\n");
+  HpSymbolizer *symbolizer = hp_symbolizer_new_with_kallsyms (path);
+  const HpResolvedAddress *r;
+
+  g_assert_false (hp_symbolizer_has_kernel_symbols (symbolizer));
+  r = hp_symbolizer_lookup_kernel (symbolizer, 0xffffffff81001234);
+  g_assert_cmpuint (r->n_frames, ==, 1);
+  g_assert_null (r->frames[0].function);
+  g_assert_true (hp_module_is_kernel (r->module));
+  hp_symbolizer_free (symbolizer);
+  g_unlink (path);
+
+  symbolizer = hp_symbolizer_new_with_kallsyms ("/nonexistent/kallsyms");
+  g_assert_false (hp_symbolizer_has_kernel_symbols (symbolizer));
+  g_assert_null (hp_symbolizer_lookup_kernel (symbolizer, 0xffffffff81001234)->frames[0].function);
+  hp_symbolizer_free (symbolizer);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  /* Keep the tests offline and deterministic. */
+  g_unsetenv ("DEBUGINFOD_URLS");
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/symbolizer/inline-chain", test_inline_chain);
+  g_test_add_func ("/symbolizer/symtab-fallback", test_symtab_fallback);
+  g_test_add_func ("/symbolizer/build-id", test_build_id);
+  g_test_add_func ("/symbolizer/special-names", test_special_names);
+  g_test_add_func ("/symbolizer/demangle", test_demangle);
+  g_test_add_func ("/symbolizer/kallsyms", test_kallsyms);
+  g_test_add_func ("/symbolizer/kallsyms-restricted", test_kallsyms_restricted);
+  return g_test_run ();
+}
