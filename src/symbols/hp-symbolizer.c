@@ -426,6 +426,32 @@ die_function_name (HpSymbolizer *self,
   return linkage != NULL ? intern (self, linkage) : NULL;
 }
 
+/* Source file names in DWARF are often relative to the compilation
+ * directory ("../src/foo.c", "./malloc/malloc.c"); the annotated source view
+ * needs a path it can open, so join them with DW_AT_comp_dir. */
+static const char *
+intern_source_file (HpSymbolizer *self,
+                    const char   *file,
+                    const char   *comp_dir)
+{
+  g_autofree char *absolute = NULL;
+
+  if (file == NULL)
+    return NULL;
+  if (g_path_is_absolute (file) || comp_dir == NULL || !g_path_is_absolute (comp_dir))
+    return intern (self, file);
+  absolute = g_canonicalize_filename (file, comp_dir);
+  return intern (self, absolute);
+}
+
+static const char *
+cu_comp_dir (Dwarf_Die *cu)
+{
+  Dwarf_Attribute attr_mem;
+
+  return dwarf_formstring (dwarf_attr (cu, DW_AT_comp_dir, &attr_mem));
+}
+
 static guint
 die_decl_line (Dwarf_Die *die)
 {
@@ -459,7 +485,7 @@ die_call_site (HpSymbolizer *self,
       && dwarf_diecu (die, &cu, NULL, NULL) != NULL
       && dwarf_getsrcfiles (&cu, &files, &n_files) == 0
       && value < n_files)
-    *file = intern (self, dwarf_filesrc (files, value, NULL, NULL));
+    *file = intern_source_file (self, dwarf_filesrc (files, value, NULL, NULL), cu_comp_dir (&cu));
 }
 
 static const char *
@@ -468,11 +494,27 @@ symtab_name (HpSymbolizer *self,
              Dwarf_Addr    address)
 {
   GElf_Off sym_offset;
+  GElf_Word shndx;
   GElf_Sym sym;
+  const char *name;
+  int type;
 
-  return intern_symbol_name (self,
-                             dwfl_module_addrinfo (module->dwfl_module, address, &sym_offset,
-                                                   &sym, NULL, NULL, NULL));
+  name = dwfl_module_addrinfo (module->dwfl_module, address, &sym_offset,
+                               &sym, &shndx, NULL, NULL);
+  if (name == NULL)
+    return NULL;
+
+  /* The nearest symbol below an address outside any function can be a
+   * version definition (an absolute "GLIBC_2.2.5" at 0) or a data object:
+   * naming a sample after it would be wrong, so only code symbols count
+   * (NOTYPE for labels in assembly). */
+  type = GELF_ST_TYPE (sym.st_info);
+  if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+    return NULL;
+  if (shndx == SHN_UNDEF || shndx == SHN_ABS)
+    return NULL;
+
+  return intern_symbol_name (self, name);
 }
 
 static HpResolvedAddress *
@@ -502,7 +544,9 @@ resolve (HpSymbolizer *self,
   src = dwfl_module_getsrc (module->dwfl_module, address);
   if (src != NULL)
     {
-      src_file = intern (self, dwfl_lineinfo (src, NULL, &src_line, NULL, NULL, NULL));
+      src_file = intern_source_file (self,
+                                     dwfl_lineinfo (src, NULL, &src_line, NULL, NULL, NULL),
+                                     dwfl_line_comp_dir (src));
       if (src_line < 0)
         src_line = 0;
     }

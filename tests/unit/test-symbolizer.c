@@ -180,6 +180,10 @@ test_inline_chain (void)
     g_autofree char *base = basename_of (chain->frames[1].file);
     g_assert_cmpstr (base, ==, "symtest-target.c");
   }
+  /* DWARF gives the path relative to the build directory; the symbolizer
+   * makes it one the source view can open. */
+  g_assert_true (g_path_is_absolute (chain->frames[0].file));
+  g_assert_true (g_file_test (chain->frames[0].file, G_FILE_TEST_IS_REGULAR));
   /* Interned: one copy of a file name for all frames. */
   g_assert_true (chain->frames[0].file == chain->frames[1].file);
 
