@@ -1,0 +1,151 @@
+/* hp-cli-record.c - hotpath-cli record
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hp-cli"
+
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/hp-cli.h"
+#include "record/hp-recorder.h"
+#include "store/hp-capture.h"
+
+static HpRecorder *current_recorder;
+
+static void
+on_stop_signal (int signum)
+{
+  if (current_recorder != NULL)
+    hp_recorder_stop (current_recorder);
+}
+
+static char *
+default_output_name (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+
+  return g_strdup_printf ("hotpath-%s.hotpath", stamp);
+}
+
+/* Removes an existing capture and its WAL companions (--force). */
+static gboolean
+remove_capture (const char *path)
+{
+  static const char * const suffixes[] = { "", "-wal", "-shm", "-journal" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *p = g_strconcat (path, suffixes[i], NULL);
+
+      if (unlink (p) != 0 && errno != ENOENT)
+        {
+          hp_cli_error ("cannot replace %s: %s", p, g_strerror (errno));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+int
+hp_cli_record (int    argc,
+               char **argv)
+{
+  g_autofree char *output = NULL;
+  g_auto(GStrv) command = NULL;
+  gint frequency = 999;
+  gdouble duration = 0;
+  gint pid = 0;
+  gboolean force = FALSE;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the capture to FILE (default hotpath-YYYYMMDD-HHMMSS.hotpath)", "FILE" },
+    { "freq", 'F', 0, G_OPTION_ARG_INT, &frequency, "Sample HZ times a second per CPU (default 999)", "HZ" },
+    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, "Stop after S seconds", "S" },
+    { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, "Attach to the running process PID", "PID" },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, "-- COMMAND [ARG…]" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("-- COMMAND [ARG…] | -p PID");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpRecorder) recorder = NULL;
+  HpRecordOptions options = { 0 };
+  HpRecordProgress progress;
+  struct sigaction sa = { 0 };
+
+  g_option_context_set_summary (context, "Record perf samples of a command, or of a running process, into a capture.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      hp_cli_error ("record: %s", error->message);
+      return 2;
+    }
+
+  if ((command == NULL || command[0] == NULL) && pid <= 0)
+    {
+      hp_cli_error ("record: give a command after '--', or -p PID");
+      return 2;
+    }
+  if (command != NULL && command[0] != NULL && pid > 0)
+    {
+      hp_cli_error ("record: give either a command or -p PID, not both");
+      return 2;
+    }
+  if (frequency <= 0 || frequency > 100000)
+    {
+      hp_cli_error ("record: -F %d is out of range (1 to 100000 Hz)", frequency);
+      return 2;
+    }
+  if (duration < 0)
+    {
+      hp_cli_error ("record: --duration must not be negative");
+      return 2;
+    }
+
+  if (output == NULL)
+    output = default_output_name ();
+  if (g_file_test (output, G_FILE_TEST_EXISTS))
+    {
+      if (!force)
+        {
+          hp_cli_error ("%s exists; use --force to overwrite it", output);
+          return 1;
+        }
+      if (!remove_capture (output))
+        return 1;
+    }
+
+  options.argv = pid > 0 ? NULL : command;
+  options.pid = pid;
+  options.frequency = (guint) frequency;
+  options.duration = duration;
+  options.output_fd = -1;
+  recorder = hp_recorder_new (&options);
+
+  current_recorder = recorder;
+  sa.sa_handler = on_stop_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+
+  if (!hp_recorder_run (recorder, output, &error))
+    {
+      current_recorder = NULL;
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  current_recorder = NULL;
+
+  hp_recorder_get_progress (recorder, &progress);
+  fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s at %d Hz in %.2f s, %" G_GUINT64_FORMAT " lost\n",
+           output, progress.samples, hp_recorder_get_event (recorder), frequency,
+           progress.elapsed, progress.lost);
+  return 0;
+}

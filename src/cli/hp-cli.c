@@ -1,1 +1,75 @@
-int main (void) { return 0; }
+/* hp-cli.c - hotpath-cli: record and report without a display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hp-cli"
+
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/hp-cli.h"
+
+static const struct {
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *summary;
+} commands[] = {
+  { "record", hp_cli_record, "Record perf samples of a command or process into a capture" },
+  { "report", hp_cli_report, "Print what a capture measured: functions, call tree, callers, callees" },
+};
+
+void
+hp_cli_error (const char *format,
+              ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "hotpath-cli: %s\n", message);
+}
+
+static void
+usage (FILE *out)
+{
+  fprintf (out, "Usage: hotpath-cli COMMAND [OPTION…]\n\nCommands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\nRun 'hotpath-cli COMMAND --help' for the options of a command.\n");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      usage (stderr);
+      return 2;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      usage (stdout);
+      return 0;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("hotpath-cli %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  hp_cli_error ("unknown command '%s'; try 'hotpath-cli --help'", argv[1]);
+  return 2;
+}

@@ -1,1 +1,835 @@
-/* placeholder */
+/* hp-recorder.c - records perf samples of a program into a capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This file owns a live recording: it spawns the command (or finds the
+ * threads of a running process), opens one sampling event per CPU with
+ * perf_event_open, and runs two threads until the recording ends:
+ *
+ *   drain thread      polls the per-CPU ring buffers and copies records out,
+ *                     so the kernel's rings never fill while we symbolize;
+ *   processing thread decodes, orders, resolves and writes them through
+ *                     HpProcessor, the same path the perf.data importer uses.
+ *
+ * The thread that called hp_recorder_run() waits for the end (command exit,
+ * duration, stop request) and then winds both threads down in order, so
+ * every record the kernel wrote is in the capture.
+ */
+
+#define G_LOG_DOMAIN "hp-record"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include <gio/gio.h>
+
+#include "perf/hp-perf-ring.h"
+#include "record/hp-processor.h"
+#include "record/hp-recorder.h"
+#include "store/hp-capture-writer.h"
+
+G_DEFINE_QUARK (hp-record-error-quark, hp_record_error)
+
+/* 128 pages (512 KiB) per CPU hold about half a second of DWARF samples at
+ * 999 Hz and many seconds of frame-pointer ones. */
+#define RING_PAGES 128
+
+typedef struct {
+  GByteArray *bytes;   /* whole records; NULL marks the end of a drain pass */
+  gboolean    end;
+} Chunk;
+
+struct _HpRecorder {
+  HpRecordOptions  options;
+  char           **argv;
+  char            *working_directory;
+
+  HpPerfEventInfo  info;
+  const char      *event_name;
+  const char      *event_unit;
+  GArray          *fds;    /* int, every event */
+  GPtrArray       *rings;  /* HpPerfRing, one per CPU */
+
+  GPid             child;
+  gboolean         spawned;
+
+  GAsyncQueue     *queue;  /* Chunk* from the drain thread to the processing thread */
+  HpCaptureWriter *writer;
+  HpProcessor     *processor;
+
+  gint             stop_requested;  /* atomic */
+  gint             drain_stop;      /* atomic */
+  gint64           start_time;      /* monotonic, us */
+
+  GMutex           progress_lock;
+  HpRecordProgress progress;
+};
+
+HpRecorder *
+hp_recorder_new (const HpRecordOptions *options)
+{
+  HpRecorder *self;
+
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (options->argv != NULL || options->pid > 0, NULL);
+
+  self = g_new0 (HpRecorder, 1);
+  self->options = *options;
+  self->argv = g_strdupv (options->argv);
+  self->working_directory = g_strdup (options->working_directory);
+  self->options.argv = self->argv;
+  self->options.working_directory = self->working_directory;
+  if (self->options.frequency == 0)
+    self->options.frequency = 999;
+  self->fds = g_array_new (FALSE, FALSE, sizeof (int));
+  self->rings = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_perf_ring_free);
+  g_mutex_init (&self->progress_lock);
+  return self;
+}
+
+static void
+close_events (HpRecorder *self)
+{
+  g_ptr_array_set_size (self->rings, 0);
+  for (guint i = 0; i < self->fds->len; i++)
+    close (g_array_index (self->fds, int, i));
+  g_array_set_size (self->fds, 0);
+}
+
+void
+hp_recorder_free (HpRecorder *self)
+{
+  if (self == NULL)
+    return;
+  close_events (self);
+  g_array_unref (self->fds);
+  g_ptr_array_unref (self->rings);
+  g_strfreev (self->argv);
+  g_free (self->working_directory);
+  g_mutex_clear (&self->progress_lock);
+  g_free (self);
+}
+
+void
+hp_recorder_stop (HpRecorder *self)
+{
+  g_atomic_int_set (&self->stop_requested, 1);
+}
+
+void
+hp_recorder_get_progress (HpRecorder       *self,
+                          HpRecordProgress *progress)
+{
+  g_mutex_lock (&self->progress_lock);
+  *progress = self->progress;
+  g_mutex_unlock (&self->progress_lock);
+  if (progress->running)
+    progress->elapsed = (g_get_monotonic_time () - self->start_time) / (gdouble) G_USEC_PER_SEC;
+}
+
+const char *
+hp_recorder_get_event (HpRecorder *self)
+{
+  return self->event_name;
+}
+
+char *
+hp_recorder_explain_permission (void)
+{
+  g_autofree char *contents = NULL;
+  int paranoid = 2;
+
+  if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &contents, NULL, NULL))
+    paranoid = atoi (contents);
+
+  return g_strdup_printf ("perf_event_open was refused: kernel.perf_event_paranoid is %d. "
+                          "Allow per-user profiling with "
+                          "'sudo sysctl kernel.perf_event_paranoid=1', "
+                          "or run as root or with CAP_PERFMON.",
+                          paranoid);
+}
+
+static long
+perf_event_open (struct perf_event_attr *attr,
+                 pid_t                   pid,
+                 int                     cpu,
+                 int                     group_fd,
+                 unsigned long           flags)
+{
+  return syscall (SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* CPUs from /sys/devices/system/cpu/online ("0-3,5"). */
+static GArray *
+online_cpus (void)
+{
+  g_autofree char *contents = NULL;
+  GArray *cpus = g_array_new (FALSE, FALSE, sizeof (int));
+
+  if (g_file_get_contents ("/sys/devices/system/cpu/online", &contents, NULL, NULL))
+    {
+      g_auto(GStrv) ranges = g_strsplit (g_strstrip (contents), ",", -1);
+
+      for (guint i = 0; ranges[i] != NULL; i++)
+        {
+          int lo, hi;
+
+          if (sscanf (ranges[i], "%d-%d", &lo, &hi) == 2)
+            ;
+          else if (sscanf (ranges[i], "%d", &lo) == 1)
+            hi = lo;
+          else
+            continue;
+          for (int c = lo; c <= hi; c++)
+            g_array_append_val (cpus, c);
+        }
+    }
+
+  if (cpus->len == 0)
+    for (int c = 0; c < (int) sysconf (_SC_NPROCESSORS_ONLN); c++)
+      g_array_append_val (cpus, c);
+  return cpus;
+}
+
+static void
+init_attr (HpRecorder             *self,
+           struct perf_event_attr *attr,
+           gboolean                hardware,
+           gboolean                exclude_kernel)
+{
+  memset (attr, 0, sizeof *attr);
+  attr->size = sizeof *attr;
+  attr->type = hardware ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+  attr->config = hardware ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
+  attr->freq = 1;
+  attr->sample_freq = self->options.frequency;
+  attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                      PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+                      PERF_SAMPLE_CALLCHAIN;
+  attr->disabled = self->spawned;
+  attr->enable_on_exec = self->spawned;
+  attr->inherit = 1;
+  attr->mmap = 1;
+  attr->mmap2 = 1;
+  attr->comm = 1;
+  attr->comm_exec = 1;
+  attr->task = 1;
+  attr->sample_id_all = 1;
+  attr->exclude_hv = 1;
+  attr->exclude_kernel = exclude_kernel;
+  attr->exclude_callchain_kernel = exclude_kernel;
+  attr->wakeup_watermark = RING_PAGES * 4096 / 4;
+  attr->watermark = 1;
+  attr->use_clockid = 1;
+  attr->clockid = CLOCK_MONOTONIC;
+}
+
+/* The tasks to open events for: the spawned child, or every thread of the
+ * process to attach to (new threads and children follow by inheritance). */
+static GArray *
+target_tasks (HpRecorder *self)
+{
+  GArray *tids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+
+  if (self->spawned)
+    {
+      pid_t pid = self->child;
+
+      g_array_append_val (tids, pid);
+    }
+  else
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/task", (int) self->options.pid);
+      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          pid_t tid = atoi (name);
+
+          if (tid > 0)
+            g_array_append_val (tids, tid);
+        }
+    }
+  return tids;
+}
+
+static gboolean
+open_events (HpRecorder *self,
+             GError    **error)
+{
+  g_autoptr(GArray) cpus = online_cpus ();
+  g_autoptr(GArray) tids = target_tasks (self);
+  static const struct { gboolean hardware; gboolean exclude_kernel; } tries[] = {
+    { TRUE, FALSE }, { TRUE, TRUE }, { FALSE, FALSE }, { FALSE, TRUE },
+  };
+  struct perf_event_attr attr;
+  int last_errno = 0;
+
+  if (tids->len == 0)
+    {
+      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_PROCESS,
+                   "process %d does not exist", (int) self->options.pid);
+      return FALSE;
+    }
+
+  /* Cycles where the machine counts them; these VMs have no hardware
+   * counters, so the software cpu-clock is the usual fallback. Kernel frames
+   * where we are allowed to see them. */
+  for (guint t = 0; t < G_N_ELEMENTS (tries); t++)
+    {
+      gboolean ok = TRUE;
+
+      init_attr (self, &attr, tries[t].hardware, tries[t].exclude_kernel);
+
+      for (guint c = 0; c < cpus->len && ok; c++)
+        {
+          int cpu = g_array_index (cpus, int, c);
+          int leader = -1;
+
+          for (guint i = 0; i < tids->len; i++)
+            {
+              pid_t tid = g_array_index (tids, pid_t, i);
+              long fd = perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+              if (fd < 0)
+                {
+                  /* A thread that exited since we listed it is no failure. */
+                  if (errno == ESRCH && !self->spawned && i > 0)
+                    continue;
+                  last_errno = errno;
+                  ok = FALSE;
+                  break;
+                }
+              g_array_append_val (self->fds, fd);
+              if (leader < 0)
+                {
+                  g_autoptr(GError) ring_error = NULL;
+                  HpPerfRing *ring;
+
+                  leader = (int) fd;
+                  ring = hp_perf_ring_new (leader, RING_PAGES, &ring_error);
+                  if (ring == NULL)
+                    {
+                      /* Unprivileged users have a locked-memory budget. */
+                      ring = hp_perf_ring_new (leader, 16, error);
+                      if (ring == NULL)
+                        return FALSE;
+                    }
+                  g_ptr_array_add (self->rings, ring);
+                }
+              else if (ioctl ((int) fd, PERF_EVENT_IOC_SET_OUTPUT, leader) != 0)
+                {
+                  last_errno = errno;
+                  ok = FALSE;
+                  break;
+                }
+            }
+        }
+
+      if (ok)
+        {
+          self->event_name = tries[t].hardware ? "cycles" : "cpu-clock";
+          self->event_unit = tries[t].hardware ? "cycles" : "ns";
+          self->info.sample_type = attr.sample_type;
+          self->info.read_format = attr.read_format;
+          self->info.sample_id_all = attr.sample_id_all;
+          self->info.sample_regs_user = attr.sample_regs_user;
+          return TRUE;
+        }
+
+      close_events (self);
+
+      if (last_errno == ESRCH)
+        break;
+    }
+
+  if (last_errno == EACCES || last_errno == EPERM)
+    {
+      g_autofree char *why = hp_recorder_explain_permission ();
+
+      g_set_error_literal (error, HP_RECORD_ERROR, HP_RECORD_ERROR_PERMISSION, why);
+    }
+  else if (last_errno == ESRCH)
+    g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_PROCESS,
+                 "process %d exited before it could be sampled",
+                 (int) (self->spawned ? self->child : self->options.pid));
+  else
+    g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
+                 "perf_event_open failed: %s", g_strerror (last_errno));
+  return FALSE;
+}
+
+/* Forks the command, stopped before exec until the events are open:
+ * the child waits on @go, and reports a failed exec through @err (CLOEXEC,
+ * so a successful exec closes it and the parent reads EOF). */
+static gboolean
+spawn_child (HpRecorder *self,
+             int        *go_fd,
+             int        *err_fd,
+             GError    **error)
+{
+  g_autofree char *program = NULL;
+  int go[2], err[2];
+  pid_t pid;
+
+  program = g_find_program_in_path (self->argv[0]);
+  if (program == NULL)
+    {
+      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                   "%s: command not found", self->argv[0]);
+      return FALSE;
+    }
+
+  if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err, O_CLOEXEC) != 0)
+    {
+      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
+                   "cannot create a pipe: %s", g_strerror (errno));
+      return FALSE;
+    }
+
+  pid = fork ();
+  if (pid < 0)
+    {
+      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
+                   "cannot fork: %s", g_strerror (errno));
+      return FALSE;
+    }
+
+  if (pid == 0)
+    {
+      char byte;
+      int errsv;
+
+      close (go[1]);
+      close (err[0]);
+      /* Ctrl-C reaches the command through its process group as usual;
+       * SIGINT/SIGTERM handlers of the recorder are not inherited past exec. */
+      if (read (go[0], &byte, 1) != 1)
+        _exit (127);
+      if (self->working_directory != NULL && chdir (self->working_directory) != 0)
+        {
+          errsv = errno;
+          if (write (err[1], &errsv, sizeof errsv) < 0) {}
+          _exit (127);
+        }
+      if (self->options.output_fd >= 0)
+        {
+          dup2 (self->options.output_fd, STDOUT_FILENO);
+          dup2 (self->options.output_fd, STDERR_FILENO);
+        }
+      execv (program, self->argv);
+      errsv = errno;
+      if (write (err[1], &errsv, sizeof errsv) < 0) {}
+      _exit (127);
+    }
+
+  close (go[0]);
+  close (err[1]);
+  self->child = pid;
+  *go_fd = go[1];
+  *err_fd = err[0];
+  return TRUE;
+}
+
+static void
+update_progress (HpRecorder *self,
+                 gboolean    running)
+{
+  HpProcessorStats stats;
+
+  hp_processor_get_stats (self->processor, &stats);
+  g_mutex_lock (&self->progress_lock);
+  self->progress.samples = stats.samples;
+  self->progress.lost = stats.lost;
+  self->progress.running = running;
+  self->progress.elapsed = (g_get_monotonic_time () - self->start_time) / (gdouble) G_USEC_PER_SEC;
+  g_mutex_unlock (&self->progress_lock);
+}
+
+static gpointer
+drain_thread (gpointer data)
+{
+  HpRecorder *self = data;
+  guint n = self->rings->len;
+  g_autofree struct pollfd *pfds = g_new0 (struct pollfd, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      pfds[i].fd = hp_perf_ring_get_fd (g_ptr_array_index (self->rings, i));
+      pfds[i].events = POLLIN;
+    }
+
+  for (;;)
+    {
+      gboolean last = g_atomic_int_get (&self->drain_stop);
+      Chunk *round;
+
+      if (!last)
+        poll (pfds, n, 50);
+
+      for (guint i = 0; i < n; i++)
+        {
+          GByteArray *bytes = g_byte_array_new ();
+
+          if (hp_perf_ring_read (g_ptr_array_index (self->rings, i), bytes) > 0)
+            {
+              Chunk *chunk = g_new0 (Chunk, 1);
+
+              chunk->bytes = bytes;
+              g_async_queue_push (self->queue, chunk);
+            }
+          else
+            g_byte_array_unref (bytes);
+        }
+
+      round = g_new0 (Chunk, 1);
+      round->end = last;
+      g_async_queue_push (self->queue, round);
+
+      if (last)
+        break;
+    }
+  return NULL;
+}
+
+static gpointer
+processing_thread (gpointer data)
+{
+  HpRecorder *self = data;
+  gint64 last_flush = g_get_monotonic_time ();
+
+  for (;;)
+    {
+      Chunk *chunk = g_async_queue_pop (self->queue);
+      gboolean end = chunk->end;
+
+      if (chunk->bytes != NULL)
+        {
+          const guint8 *p = chunk->bytes->data;
+          gsize left = chunk->bytes->len;
+
+          while (left >= sizeof (struct perf_event_header))
+            {
+              const struct perf_event_header *h = (gconstpointer) p;
+
+              if (h->size < sizeof *h || h->size > left)
+                break;
+              hp_processor_push (self->processor, &self->info, p, h->size);
+              p += h->size;
+              left -= h->size;
+            }
+          g_byte_array_unref (chunk->bytes);
+        }
+      else if (!end)
+        {
+          hp_processor_finish_round (self->processor);
+          update_progress (self, TRUE);
+          /* Commit now and then, so a kill loses little. */
+          if (g_get_monotonic_time () - last_flush > G_USEC_PER_SEC)
+            {
+              hp_capture_writer_flush (self->writer, NULL);
+              last_flush = g_get_monotonic_time ();
+            }
+        }
+      g_free (chunk);
+
+      if (end)
+        break;
+    }
+
+  hp_processor_flush (self->processor);
+  update_progress (self, FALSE);
+  return NULL;
+}
+
+/* Synthesizes COMM and MMAP records for a process that runs already, from
+ * /proc, as perf record -p does: the kernel reports only what happens after
+ * the events are opened. */
+static void
+synthesize_process (HpRecorder *self)
+{
+  g_autoptr(GArray) tids = target_tasks (self);
+  g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", (int) self->options.pid);
+  g_autofree char *maps = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint32 pid = (guint32) self->options.pid;
+
+  for (guint i = 0; i < tids->len; i++)
+    {
+      guint32 tid = (guint32) g_array_index (tids, pid_t, i);
+      g_autofree char *comm_path = g_strdup_printf ("/proc/%u/task/%u/comm", pid, tid);
+      g_autofree char *comm = NULL;
+      HpPerfRecord rec = { 0 };
+
+      if (!g_file_get_contents (comm_path, &comm, NULL, NULL))
+        continue;
+      rec.type = PERF_RECORD_COMM;
+      rec.pid = pid;
+      rec.tid = tid;
+      rec.comm.comm = g_strchomp (comm);
+      hp_processor_process (self->processor, &rec);
+    }
+
+  if (!g_file_get_contents (maps_path, &maps, NULL, NULL))
+    return;
+  lines = g_strsplit (maps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      unsigned long long start, end, pgoff;
+      char perms[8] = "";
+      int name_at = 0;
+      HpPerfRecord rec = { 0 };
+
+      if (sscanf (lines[i], "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff, &name_at) < 4)
+        continue;
+      if (strchr (perms, 'x') == NULL || name_at == 0)
+        continue;
+
+      rec.type = PERF_RECORD_MMAP2;
+      rec.pid = pid;
+      rec.tid = pid;
+      rec.mmap.addr = start;
+      rec.mmap.len = end - start;
+      rec.mmap.pgoff = pgoff;
+      rec.mmap.prot = PROT_READ | PROT_EXEC;
+      rec.mmap.filename = g_strstrip (lines[i] + name_at);
+      if (rec.mmap.filename[0] == '\0')
+        rec.mmap.filename = "//anon";
+      hp_processor_process (self->processor, &rec);
+    }
+}
+
+static char *
+command_line_of (HpRecorder *self)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *path = NULL;
+  gsize len = 0;
+
+  if (self->argv != NULL)
+    {
+      GString *s = g_string_new (NULL);
+
+      for (guint i = 0; self->argv[i] != NULL; i++)
+        {
+          g_autofree char *quoted = NULL;
+
+          if (i > 0)
+            g_string_append_c (s, ' ');
+          if (strpbrk (self->argv[i], " \t\"'\\$") != NULL || self->argv[i][0] == '\0')
+            g_string_append (s, quoted = g_shell_quote (self->argv[i]));
+          else
+            g_string_append (s, self->argv[i]);
+        }
+      return g_string_free (s, FALSE);
+    }
+
+  path = g_strdup_printf ("/proc/%d/cmdline", (int) self->options.pid);
+  if (g_file_get_contents (path, &contents, &len, NULL) && len > 0)
+    {
+      for (gsize i = 0; i + 1 < len; i++)
+        if (contents[i] == '\0')
+          contents[i] = ' ';
+      return g_steal_pointer (&contents);
+    }
+  return g_strdup_printf ("pid %d", (int) self->options.pid);
+}
+
+static void
+write_metadata_start (HpRecorder *self)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *start = g_date_time_format_iso8601 (now);
+  g_autofree char *command = command_line_of (self);
+  g_autofree char *hostname = g_strdup (g_get_host_name ());
+  struct utsname uts;
+
+  hp_capture_writer_set_metadata (self->writer, "command", command);
+  hp_capture_writer_set_metadata (self->writer, "start_time", start);
+  hp_capture_writer_set_metadata (self->writer, "event", self->event_name);
+  hp_capture_writer_set_metadata (self->writer, "event_unit", self->event_unit);
+  hp_capture_writer_set_metadata_int (self->writer, "frequency", self->options.frequency);
+  hp_capture_writer_set_metadata (self->writer, "call_graph", "fp");
+  hp_capture_writer_set_metadata (self->writer, "hostname", hostname);
+  if (uname (&uts) == 0)
+    hp_capture_writer_set_metadata (self->writer, "kernel_release", uts.release);
+  hp_capture_writer_set_metadata_int (self->writer, "cpu_count", self->rings->len);
+  hp_capture_writer_set_metadata (self->writer, "hotpath_version", PACKAGE_VERSION);
+  if (!self->spawned)
+    hp_capture_writer_set_metadata_int (self->writer, "attached_pid", self->options.pid);
+  hp_capture_writer_flush (self->writer, NULL);
+}
+
+static gboolean
+process_alive (GPid pid)
+{
+  return kill (pid, 0) == 0 || errno != ESRCH;
+}
+
+/* Waits for the end of the recording; returns the child's wait status. */
+static int
+wait_for_end (HpRecorder *self)
+{
+  gint64 deadline = self->options.duration > 0
+                    ? self->start_time + (gint64) (self->options.duration * G_USEC_PER_SEC)
+                    : G_MAXINT64;
+  int status = 0;
+
+  for (;;)
+    {
+      if (g_atomic_int_get (&self->stop_requested) || g_get_monotonic_time () >= deadline)
+        break;
+
+      if (self->spawned)
+        {
+          pid_t r = waitpid (self->child, &status, WNOHANG);
+
+          if (r == self->child)
+            return status;
+        }
+      else if (!process_alive (self->options.pid))
+        return 0;
+
+      g_usleep (20 * 1000);
+    }
+
+  /* Stopped early: a command we spawned is stopped too. */
+  if (self->spawned)
+    {
+      kill (self->child, SIGTERM);
+      for (int i = 0; i < 100; i++)
+        {
+          if (waitpid (self->child, &status, WNOHANG) == self->child)
+            return status;
+          g_usleep (20 * 1000);
+        }
+      kill (self->child, SIGKILL);
+      waitpid (self->child, &status, 0);
+    }
+  return status;
+}
+
+gboolean
+hp_recorder_run (HpRecorder  *self,
+                 const char  *output_path,
+                 GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  GThread *drain, *processing;
+  int go_fd = -1, err_fd = -1;
+  int status;
+  gint64 end_time;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (output_path != NULL, FALSE);
+
+  self->spawned = self->argv != NULL;
+
+  if (!self->spawned && !process_alive (self->options.pid))
+    {
+      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_PROCESS,
+                   "process %d does not exist", (int) self->options.pid);
+      return FALSE;
+    }
+
+  self->writer = hp_capture_writer_new (output_path, error);
+  if (self->writer == NULL)
+    return FALSE;
+
+  if (self->spawned && !spawn_child (self, &go_fd, &err_fd, error))
+    goto fail;
+
+  if (!open_events (self, error))
+    {
+      if (self->spawned)
+        {
+          kill (self->child, SIGKILL);
+          waitpid (self->child, NULL, 0);
+          close (go_fd);
+          close (err_fd);
+        }
+      goto fail;
+    }
+
+  self->processor = hp_processor_new (self->writer);
+  write_metadata_start (self);
+  if (!self->spawned)
+    synthesize_process (self);
+
+  self->queue = g_async_queue_new ();
+  self->start_time = g_get_monotonic_time ();
+  drain = g_thread_new ("hp-drain", drain_thread, self);
+  processing = g_thread_new ("hp-process", processing_thread, self);
+
+  if (self->spawned)
+    {
+      int errsv = 0;
+      ssize_t n;
+
+      /* Let the child exec: enable_on_exec starts sampling right there. */
+      if (write (go_fd, "g", 1) != 1) {}
+      close (go_fd);
+      n = read (err_fd, &errsv, sizeof errsv);
+      close (err_fd);
+      if (n == sizeof errsv)
+        {
+          g_set_error (&local_error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                       "%s: %s", self->argv[0], g_strerror (errsv));
+          waitpid (self->child, NULL, 0);
+        }
+    }
+
+  status = local_error ? 0 : wait_for_end (self);
+  end_time = g_get_monotonic_time ();
+
+  for (guint i = 0; i < self->fds->len; i++)
+    ioctl (g_array_index (self->fds, int, i), PERF_EVENT_IOC_DISABLE, 0);
+
+  g_atomic_int_set (&self->drain_stop, 1);
+  g_thread_join (drain);
+  g_thread_join (processing);
+  g_async_queue_unref (self->queue);
+  self->queue = NULL;
+  close_events (self);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      g_clear_pointer (&self->processor, hp_processor_free);
+      goto fail;
+    }
+
+  hp_processor_write_stats (self->processor);
+  hp_capture_writer_set_metadata_int (self->writer, "duration_ns", (end_time - self->start_time) * 1000);
+  if (self->spawned && WIFEXITED (status))
+    hp_capture_writer_set_metadata_int (self->writer, "exit_status", WEXITSTATUS (status));
+  else if (self->spawned && WIFSIGNALED (status))
+    hp_capture_writer_set_metadata (self->writer, "exit_signal", g_strsignal (WTERMSIG (status)));
+  g_clear_pointer (&self->processor, hp_processor_free);
+
+  if (!hp_capture_writer_finish (self->writer, error))
+    goto fail;
+  g_clear_pointer (&self->writer, hp_capture_writer_free);
+  return TRUE;
+
+fail:
+  hp_capture_writer_abort (self->writer);
+  self->writer = NULL;
+  return FALSE;
+}

@@ -1,0 +1,17 @@
+/* hp-cli.h - sub-commands of hotpath-cli
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+int  hp_cli_record (int argc, char **argv);
+int  hp_cli_report (int argc, char **argv);
+
+/* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
+void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+G_END_DECLS

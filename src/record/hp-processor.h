@@ -1,0 +1,49 @@
+/* hp-processor.h - turns perf records into a capture: resolve, intern, write
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "perf/hp-perf-record.h"
+#include "store/hp-capture-writer.h"
+#include "symbols/hp-symbolizer.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 samples;           /* samples written */
+  guint64 lost;              /* PERF_RECORD_LOST / LOST_SAMPLES */
+  guint64 throttled;         /* PERF_RECORD_THROTTLE */
+  guint64 truncated;         /* user stacks that reach no thread start (_start, clone, main, ...) */
+  guint64 unresolved_frames; /* frames kept as module+0xOFFSET */
+  guint64 bad_records;       /* records that failed to decode, skipped */
+} HpProcessorStats;
+
+typedef struct _HpProcessor HpProcessor;
+
+/* The processor writes into @writer (not owned; must outlive it). */
+HpProcessor *hp_processor_new            (HpCaptureWriter       *writer);
+void         hp_processor_free           (HpProcessor           *self);
+
+/* Records that arrive unordered (one ring per CPU, or perf.data rounds) are
+ * queued with push(); finish_round() processes what is certainly in order:
+ * everything not newer than the newest record of the previous round, as perf
+ * does at FINISHED_ROUND. flush() processes all that is queued. */
+void         hp_processor_push           (HpProcessor           *self,
+                                          const HpPerfEventInfo *info,
+                                          const guint8          *data,
+                                          gsize                  size);
+void         hp_processor_finish_round   (HpProcessor           *self);
+void         hp_processor_flush          (HpProcessor           *self);
+
+/* Processes a decoded record at once (records synthesized from /proc). */
+void         hp_processor_process        (HpProcessor           *self,
+                                          const HpPerfRecord    *record);
+
+void         hp_processor_get_stats      (HpProcessor           *self,
+                                          HpProcessorStats      *stats);
+
+/* Stores the statistics as capture metadata. */
+void         hp_processor_write_stats    (HpProcessor           *self);
+
+G_END_DECLS

@@ -1,0 +1,65 @@
+/* hp-recorder.h - records perf samples of a program into a capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define HP_RECORD_ERROR (hp_record_error_quark ())
+GQuark hp_record_error_quark (void);
+
+typedef enum {
+  HP_RECORD_ERROR_FAILED,
+  HP_RECORD_ERROR_PERMISSION,  /* perf_event_open refused */
+  HP_RECORD_ERROR_NO_COMMAND,  /* the command does not exist or cannot run */
+  HP_RECORD_ERROR_NO_PROCESS,  /* the process to attach to does not exist */
+} HpRecordError;
+
+typedef struct {
+  char       **argv;              /* command to spawn; NULL to attach to @pid */
+  GPid         pid;               /* process to attach to */
+  const char  *working_directory; /* for the spawned command; NULL: ours */
+  guint        frequency;         /* samples per second per CPU; 0: 999 */
+  gdouble      duration;          /* seconds; 0: until the command exits or a stop */
+  int          output_fd;         /* stdout and stderr of the command; -1: ours */
+} HpRecordOptions;
+
+typedef struct {
+  gdouble elapsed;   /* seconds since sampling started */
+  guint64 samples;   /* samples written so far */
+  guint64 lost;      /* samples the kernel dropped so far */
+  gboolean running;
+} HpRecordProgress;
+
+typedef struct _HpRecorder HpRecorder;
+
+HpRecorder *hp_recorder_new          (const HpRecordOptions *options);
+void        hp_recorder_free         (HpRecorder            *self);
+
+/* Records into a new capture at @output_path until the command exits, the
+ * duration is over or hp_recorder_stop() is called. Blocks: run it in a worker
+ * thread when a main loop must go on. On error no file is left behind. */
+gboolean    hp_recorder_run          (HpRecorder            *self,
+                                      const char            *output_path,
+                                      GError               **error);
+
+/* Asks a running recording to stop (and the spawned command to exit). Safe to
+ * call from any thread and from a signal handler. */
+void        hp_recorder_stop         (HpRecorder            *self);
+
+/* Thread-safe snapshot of the progress. */
+void        hp_recorder_get_progress (HpRecorder            *self,
+                                      HpRecordProgress      *progress);
+
+/* The event that was sampled ("cycles" or "cpu-clock"), once running. */
+const char *hp_recorder_get_event    (HpRecorder            *self);
+
+/* Explains why perf_event_open was refused and how to allow it. */
+char       *hp_recorder_explain_permission (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpRecorder, hp_recorder_free)
+
+G_END_DECLS
