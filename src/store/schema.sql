@@ -1,1 +1,177 @@
--- placeholder
+-- schema.sql - the .hotpath capture format, version 1
+--
+-- SPDX-License-Identifier: GPL-3.0-or-later
+--
+-- A capture is one SQLite 3 database. This file is its documentation and is
+-- compiled into Hotpath (hp_capture_schema_sql), which runs it once when a
+-- capture is created. Scripts and other tools may read these tables; their
+-- names and columns are part of the format.
+--
+-- Identification (set by the writer, checked by every reader):
+--   PRAGMA application_id = 1213223000   -- 0x48505448, "HPTH"
+--   PRAGMA user_version   = 1            -- this format version
+-- A reader refuses a file whose application_id differs and a file whose
+-- user_version is newer than the one it knows.
+--
+-- Conventions:
+--   * Ids are INTEGER PRIMARY KEYs, dense from 1, assigned by the writer.
+--   * 0 means "none" in every reference column: a root stack node has
+--     parent_id = 0 (never NULL), a sample without any resolved frame has
+--     stack_id = 0, a function of unknown module has module_id = 0.
+--   * Times are nanoseconds of the perf clock (CLOCK_MONOTONIC unless the
+--     metadata says otherwise); they are comparable with each other, not
+--     with wall-clock time.
+--   * A weight is the period of the sampled event, in the event's unit
+--     (metadata event_unit: "ns" for cpu-clock/task-clock, "cycles", ...).
+--
+-- Life cycle: the recorder writes in WAL mode and commits a batch every few
+-- thousand samples, so a capture cut short by a crash or a kill still opens
+-- (with the rows of its last committed batch). When the recording ends
+-- normally it fills stack_counts, sets metadata complete = '1', checkpoints
+-- and switches back to journal_mode=DELETE so that the capture is one file.
+-- A reader that finds complete = '1' loads stack_counts; otherwise it
+-- aggregates samples itself.
+
+-- metadata: what was measured and how. Values are text or integers.
+--
+-- Keys written by the recorder (the writer does not enforce them):
+--   command            command line of the profiled program, as typed
+--   start_time         when recording began, ISO 8601 with offset
+--   duration_ns        wall-clock length of the recording, in ns
+--   event              sampled event ("cpu-clock", "cycles", ...)
+--   event_unit         unit of the event's period and of samples.weight
+--   frequency          sampling frequency in Hz (when sampling by frequency)
+--   period             sampling period in event units (when sampling by period)
+--   call_graph         unwinding method: "fp", "dwarf" or "lbr"
+--   hostname           machine the recording ran on
+--   kernel_release     uname -r of that machine
+--   cpu_count          online CPUs
+--   lost_samples       samples the kernel dropped (ring buffer full)
+--   throttle_events    times the kernel throttled the event
+--   truncated_stacks   samples whose stack was cut (depth or stack-copy limit)
+--   unresolved_frames  frames that could not be symbolized
+--   hotpath_version    version of Hotpath that wrote the capture
+--   complete           '1' once the recording finished and stack_counts is
+--                      filled; absent in a capture that was cut short
+CREATE TABLE metadata (
+  key   TEXT PRIMARY KEY,
+  value
+);
+
+-- processes: one row per profiled process; command is the latest COMM
+-- (or the executable's name).
+CREATE TABLE processes (
+  pid     INTEGER PRIMARY KEY,
+  command TEXT
+);
+
+-- threads: one row per thread seen in a sample or a COMM/FORK record;
+-- name is the latest COMM of the thread.
+CREATE TABLE threads (
+  tid  INTEGER PRIMARY KEY,
+  pid  INTEGER NOT NULL,
+  name TEXT
+);
+
+-- modules: one row per mapped ELF file (executable, shared library) or
+-- pseudo-module. path is the file name as mapped, or a bracketed name for
+-- the kernel and unnamed code ("[kernel.kallsyms]", "[vdso]", "[jit]");
+-- build_id is the GNU build id in lower-case hex, NULL when unknown;
+-- is_kernel is 1 for kernel code (kernel image and modules).
+CREATE TABLE modules (
+  id        INTEGER PRIMARY KEY,
+  path      TEXT,
+  build_id  TEXT,
+  is_kernel INTEGER NOT NULL DEFAULT 0
+);
+
+-- functions: one row per function identity. name is demangled (or a
+-- placeholder like "0x1234" when no symbol covers the address); file and
+-- line are where the function is declared (DW_AT_decl_file/line), NULL/0
+-- when unknown. An inlined function is its own identity, distinct from the
+-- function it was inlined into.
+CREATE TABLE functions (
+  id        INTEGER PRIMARY KEY,
+  name      TEXT NOT NULL,
+  module_id INTEGER NOT NULL,    -- modules.id, 0 when unknown
+  file      TEXT,
+  line      INTEGER NOT NULL DEFAULT 0
+);
+
+-- frames: one row per code location a stack passes through: a function at
+-- a source line. One machine address yields several frames when code was
+-- inlined: the inlined callee (is_inline = 1) below its caller. file/line
+-- are the source position (NULL/0 when there is no line information);
+-- offset is the offset in the module file of the first address seen at
+-- this location (for the kernel: the address itself).
+CREATE TABLE frames (
+  id          INTEGER PRIMARY KEY,
+  function_id INTEGER NOT NULL,  -- functions.id
+  file        TEXT,
+  line        INTEGER NOT NULL DEFAULT 0,
+  is_inline   INTEGER NOT NULL DEFAULT 0,
+  offset      INTEGER NOT NULL DEFAULT 0
+);
+
+-- stacks: the call stacks as a prefix tree, root (outermost caller) first.
+-- A node is (parent node, frame); a call stack is its leaf node, and the
+-- path from the root to it lists its frames from the outermost caller to
+-- the sampled location. parent_id is 0 for a root node and always smaller
+-- than id, so reading in id order visits parents before children.
+CREATE TABLE stacks (
+  id        INTEGER PRIMARY KEY,
+  parent_id INTEGER NOT NULL,    -- stacks.id, 0 for a root
+  frame_id  INTEGER NOT NULL     -- frames.id
+);
+
+-- samples: one row per sample, in the order they were recorded.
+--   time      perf clock, ns
+--   tid, cpu  thread and CPU the sample hit
+--   stack_id  leaf node in stacks (0: no frame could be resolved)
+--   weight    event period, in metadata event_unit
+-- No index: samples are written fast and read whole; opening a finished
+-- capture reads stack_counts instead.
+CREATE TABLE samples (
+  time     INTEGER NOT NULL,
+  tid      INTEGER NOT NULL,
+  cpu      INTEGER NOT NULL,
+  stack_id INTEGER NOT NULL,
+  weight   INTEGER NOT NULL
+);
+
+-- stack_counts: samples aggregated per (leaf stack, thread), filled once
+-- when the recording finishes (with metadata complete = '1'):
+--   SELECT stack_id, tid, count(*), sum(weight) FROM samples
+--   GROUP BY stack_id, tid
+-- It is what makes opening a large capture instant: a million samples over
+-- a few thousand stacks become a few thousand rows. Empty in a capture that
+-- was cut short.
+CREATE TABLE stack_counts (
+  stack_id INTEGER NOT NULL,
+  tid      INTEGER NOT NULL,
+  samples  INTEGER NOT NULL,     -- number of samples
+  weight   INTEGER NOT NULL,     -- sum of their weights
+  PRIMARY KEY (stack_id, tid)
+) WITHOUT ROWID;
+
+-- summaries: what a person wrote about a call path. The path is keyed by
+-- function identity, not by row ids, so it survives a rebuild of the
+-- program and can be copied between captures of it:
+--   path_key  one "MODULE\tFUNCTION\n" line per step from the root, where
+--             MODULE is the module's base name (or its bracketed name)
+--   path      readable form, "main → run → parse"
+--   text      the summary (Markdown-ish plain text)
+--   created, updated   ISO 8601 UTC times ("2024-05-01T12:00:00Z")
+CREATE TABLE summaries (
+  path_key TEXT PRIMARY KEY,
+  path     TEXT NOT NULL,
+  text     TEXT NOT NULL,
+  created  TEXT NOT NULL,
+  updated  TEXT NOT NULL
+);
+
+-- Index for reading the prefix tree downwards (children of a node), used by
+-- scripts and the comparison view; loading reads stacks in id order.
+CREATE INDEX stacks_by_parent ON stacks (parent_id, frame_id);
+-- Index for "every frame of this function" (annotated source).
+CREATE INDEX frames_by_function ON frames (function_id);
