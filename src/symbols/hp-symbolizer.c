@@ -60,6 +60,13 @@ struct _HpModule
 
   /* guint64 offset -> HpResolvedAddress; the key points at ->offset */
   GHashTable  *cache;
+
+  /* The outermost function of the previous DWARF resolution. Distinct
+   * addresses of a profile cluster in hot functions, and starting the
+   * search there skips the walk over the CU's top-level DIEs. */
+  gboolean     has_last_function;
+  Dwarf_Die    last_function;
+  Dwarf_Addr   last_function_bias;
 };
 
 typedef struct
@@ -517,14 +524,99 @@ symtab_name (HpSymbolizer *self,
   return intern_symbol_name (self, name);
 }
 
+static gboolean
+has_pc_attributes (Dwarf_Die *die)
+{
+  return dwarf_hasattr (die, DW_AT_low_pc) || dwarf_hasattr (die, DW_AT_ranges);
+}
+
+/* Appends to @scopes, outermost first, the concrete code scopes (functions,
+ * inlined calls, blocks) of @parent that contain @pc.
+ *
+ * dwarf_getscopes would do, but it stops at the innermost inlined
+ * subroutine and continues with the scopes of its abstract definition,
+ * losing the outer inlines; following it with dwarf_getscopes_die (as
+ * eu-addr2line -i does) walks the whole CU twice. Descending only into the
+ * scopes that contain @pc measured about twice as fast over libc.
+ *
+ * Namespaces and classes are searched because clang nests function
+ * definitions in them; imported units because dwz moves shared DIEs there. */
+static gboolean
+find_code_scopes (Dwarf_Die  *parent,
+                  Dwarf_Addr  pc,
+                  GArray     *scopes,
+                  guint       depth)
+{
+  Dwarf_Die child;
+
+  /* Real nesting is shallow; the bound guards against malformed DWARF
+   * (an imported unit importing itself). */
+  if (depth > 64 || dwarf_child (parent, &child) != 0)
+    return FALSE;
+
+  do
+    {
+      switch (dwarf_tag (&child))
+        {
+        case DW_TAG_subprogram:
+        case DW_TAG_inlined_subroutine:
+        case DW_TAG_lexical_block:
+        case DW_TAG_try_block:
+        case DW_TAG_catch_block:
+          if (has_pc_attributes (&child))
+            {
+              if (dwarf_haspc (&child, pc) == 1)
+                {
+                  g_array_append_val (scopes, child);
+                  find_code_scopes (&child, pc, scopes, depth + 1);
+                  return TRUE;
+                }
+            }
+          else if (dwarf_tag (&child) == DW_TAG_lexical_block
+                   && find_code_scopes (&child, pc, scopes, depth + 1))
+            {
+              /* A block without its own range still holds code scopes. */
+              return TRUE;
+            }
+          break;
+
+        case DW_TAG_namespace:
+        case DW_TAG_class_type:
+        case DW_TAG_structure_type:
+        case DW_TAG_union_type:
+        case DW_TAG_module:
+          if (dwarf_haschildren (&child) && find_code_scopes (&child, pc, scopes, depth + 1))
+            return TRUE;
+          break;
+
+        case DW_TAG_imported_unit:
+          {
+            Dwarf_Attribute attr_mem;
+            Dwarf_Die unit;
+
+            if (dwarf_formref_die (dwarf_attr (&child, DW_AT_import, &attr_mem), &unit) != NULL
+                && find_code_scopes (&unit, pc, scopes, depth + 1))
+              return TRUE;
+          }
+          break;
+
+        default:
+          break;
+        }
+    }
+  while (dwarf_siblingof (&child, &child) == 0);
+
+  return FALSE;
+}
+
 static HpResolvedAddress *
 resolve (HpSymbolizer *self,
          HpModule     *module,
          guint64       offset)
 {
   g_autoptr(GPtrArray) inlines = NULL;
+  g_autoptr(GArray) scopes = NULL;
   HpResolvedAddress *resolved;
-  Dwarf_Die *scopes = NULL;
   Dwarf_Die *function = NULL;
   Dwarf_Die *cudie;
   Dwarf_Addr cu_bias = 0;
@@ -533,7 +625,6 @@ resolve (HpSymbolizer *self,
   const char *src_file = NULL;
   guint64 vaddr;
   int src_line = 0;
-  int n_scopes = 0;
   guint n;
 
   if (module->dwfl_module == NULL || !offset_to_vaddr (module, offset, &vaddr))
@@ -551,30 +642,49 @@ resolve (HpSymbolizer *self,
         src_line = 0;
     }
 
-  /* dwarf_getscopes stops at the innermost inlined subroutine and then
-   * continues with the scopes of its abstract definition, so it loses the
-   * outer inlines. dwarf_getscopes_die on the innermost scope gives the
-   * concrete nesting instead (this is what eu-addr2line -i does). */
   cudie = dwfl_module_addrdie (module->dwfl_module, address, &cu_bias);
+  scopes = g_array_new (FALSE, FALSE, sizeof (Dwarf_Die));
   if (cudie != NULL)
     {
-      Dwarf_Die *pc_scopes = NULL;
+      Dwarf_Addr pc = address - cu_bias;
 
-      if (dwarf_getscopes (cudie, address - cu_bias, &pc_scopes) > 0)
-        n_scopes = dwarf_getscopes_die (&pc_scopes[0], &scopes);
-      free (pc_scopes);
+      if (module->has_last_function
+          && module->last_function_bias == cu_bias
+          && dwarf_haspc (&module->last_function, pc) == 1)
+        {
+          g_array_append_val (scopes, module->last_function);
+          find_code_scopes (&module->last_function, pc, scopes, 1);
+        }
+      else
+        {
+          find_code_scopes (cudie, pc, scopes, 0);
+          for (guint i = 0; i < scopes->len; i++)
+            {
+              Dwarf_Die *die = &g_array_index (scopes, Dwarf_Die, i);
+
+              if (dwarf_tag (die) == DW_TAG_subprogram)
+                {
+                  module->last_function = *die;
+                  module->last_function_bias = cu_bias;
+                  module->has_last_function = TRUE;
+                  break;
+                }
+            }
+        }
     }
 
+  /* scopes is outermost first; walk it innermost first. */
   inlines = g_ptr_array_new ();
-  for (int i = 0; i < n_scopes; i++)
+  for (guint i = scopes->len; i > 0; i--)
     {
-      int tag = dwarf_tag (&scopes[i]);
+      Dwarf_Die *die = &g_array_index (scopes, Dwarf_Die, i - 1);
+      int tag = dwarf_tag (die);
 
       if (tag == DW_TAG_inlined_subroutine)
-        g_ptr_array_add (inlines, &scopes[i]);
+        g_ptr_array_add (inlines, die);
       else if (tag == DW_TAG_subprogram)
         {
-          function = &scopes[i];
+          function = die;
           break;
         }
     }
@@ -610,7 +720,6 @@ resolve (HpSymbolizer *self,
       memset (&resolved->frames[0], 0, sizeof resolved->frames[0]);
     }
 
-  free (scopes);
   return resolved;
 }
 
