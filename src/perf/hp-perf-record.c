@@ -261,7 +261,9 @@ decode_sample_id (const HpPerfEventInfo *info,
     return FALSE;
   if (st & PERF_SAMPLE_STREAM_ID && !skip (&r, 8))
     return FALSE;
-  if (st & PERF_SAMPLE_CPU && !read_u32 (&r, &rec->cpu))
+  if (st & PERF_SAMPLE_CPU && (!read_u32 (&r, &rec->cpu) || !skip (&r, 4)))
+    return FALSE;
+  if (st & PERF_SAMPLE_IDENTIFIER && !read_u64 (&r, &rec->id))
     return FALSE;
   return TRUE;
 }
