@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# quickstart.sh run|test - what the README's two commands do on a fresh Debian 12:
+# install the build and test dependencies, build, then either record the bundled
+# demo program and show its profile, or run the whole test suite.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -euo pipefail
+
+mode=${1:-run}
+top=$(cd "$(dirname "$0")/.." && pwd)
+build="$top/build"
+cd "$top"
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+packages=(
+  build-essential meson ninja-build pkg-config python3
+  libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev
+  libgtk-4-dev sqlite3 linux-perf
+  xvfb xauth dbus dbus-x11 gettext desktop-file-utils appstream
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "quickstart: installing ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" --buildtype=debugoptimized >/dev/null
+fi
+ninja -C "$build" >/dev/null
+
+case "$mode" in
+  run)
+    demo="$build/demo.hotpath"
+    # Sampling needs root or kernel.perf_event_paranoid <= 1.
+    as_root "$build/src/cli/hotpath-cli" record --force -o "$demo" -- "$build/tests/workloads/demo" >/dev/null
+    as_root chown "$(id -u):$(id -g)" "$demo" 2>/dev/null || true
+    if [ -x "$build/src/ui/hotpath" ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+      exec "$build/src/ui/hotpath" "$demo"
+    fi
+    "$build/src/cli/hotpath-cli" report "$demo" --limit 15
+    echo
+    "$build/src/cli/hotpath-cli" report "$demo" --tree --threshold 2
+    ;;
+  test)
+    log="$build/meson-test.log"
+    status=0
+    as_root meson test -C "$build" --print-errorlogs --num-processes 1 2>&1 | tee "$log" || status=$?
+    ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    fail=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    timeout=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    skipped=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    fail=$(( ${fail:-0} + ${timeout:-0} ))
+    echo "${ok:-0} passed, ${fail} failed, ${skipped:-0} skipped"
+    exit "$status"
+    ;;
+  *)
+    echo "usage: $0 run|test" >&2
+    exit 2
+    ;;
+esac
