@@ -830,6 +830,6 @@ hp_recorder_run (HpRecorder  *self,
 
 fail:
   hp_capture_writer_abort (self->writer);
-  self->writer = NULL;
+  g_clear_pointer (&self->writer, hp_capture_writer_free);
   return FALSE;
 }
