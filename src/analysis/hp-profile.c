@@ -48,6 +48,11 @@ struct _HpProfile {
   const HpCaptureData *data;
   guint64 n_samples;
 
+  /* Samples per leaf stack node for the chosen threads, kept for the
+   * per-line counts of annotated source (hp-source.c) */
+  guint64 *stack_samples;
+  guint n_stacks;
+
   /* indexed by function id, [0] unused */
   HpFunctionStats *stats;
   guint n_functions;
@@ -397,6 +402,9 @@ hp_profile_new (const HpCaptureData *data,
       g_ptr_array_sort_with_data (node->children, compare_nodes, self);
   });
 
+  self->stack_samples = g_steal_pointer (&cnt);
+  self->n_stacks = n_stacks;
+
   return self;
 }
 
@@ -420,6 +428,7 @@ hp_profile_free (HpProfile *self)
   g_clear_pointer (&self->by_self, g_array_unref);
   g_clear_pointer (&self->by_total, g_array_unref);
   g_free (self->stats);
+  g_free (self->stack_samples);
   g_free (self);
 }
 
@@ -437,6 +446,17 @@ hp_profile_get_n_samples (HpProfile *self)
   g_return_val_if_fail (self != NULL, 0);
 
   return self->n_samples;
+}
+
+const guint64 *
+hp_profile_get_stack_samples (HpProfile *self,
+                              guint     *n_stacks)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (n_stacks != NULL, NULL);
+
+  *n_stacks = self->n_stacks;
+  return self->stack_samples;
 }
 
 static int

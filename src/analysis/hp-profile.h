@@ -45,6 +45,11 @@ void              hp_profile_free               (HpProfile           *self);
 
 const HpCaptureData *hp_profile_get_data        (HpProfile           *self);
 guint64           hp_profile_get_n_samples      (HpProfile           *self);
+/* Samples whose leaf is each stack node, for the chosen threads, indexed by
+ * stack id ([0]: samples without any resolved frame). @n_stacks receives
+ * the length (at least 1). Owned by the profile. */
+const guint64    *hp_profile_get_stack_samples  (HpProfile           *self,
+                                                 guint               *n_stacks);
 
 /* Sorted by self (or total when @by_total), descending; ties by name. Only
  * functions with samples. Owned by the profile. */
