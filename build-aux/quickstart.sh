@@ -19,7 +19,7 @@ packages=(
   build-essential meson ninja-build pkg-config python3
   libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev
   libgtk-4-dev sqlite3 linux-perf
-  xvfb xauth dbus dbus-x11 gettext desktop-file-utils appstream
+  xvfb xauth dbus dbus-x11 gettext desktop-file-utils appstream shared-mime-info
 )
 missing=()
 for p in "${packages[@]}"; do
