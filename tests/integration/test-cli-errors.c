@@ -1,0 +1,209 @@
+/* test-cli-errors.c - bad input gets one clear line, a non-zero exit and no file
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The contract of issue 2: a command that does not exist, an output path
+ * that cannot be written, an existing output file without --force, a file
+ * that is not a capture or is of a newer format each end with a non-zero
+ * exit, one line on stderr, and no half-written output file.
+ */
+#define G_LOG_DOMAIN "hp-integration"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#include "integration-common.h"
+
+static void
+assert_one_error_line (const ItResult *result)
+{
+  g_assert_cmpint (result->status, !=, 0);
+  /* Not a crash: a signal shows as 128 + n. */
+  g_assert_cmpint (result->status, <, 128);
+  g_assert_cmpuint (it_count_lines (result->err), ==, 1);
+  {
+    g_autofree char *line = g_strstrip (g_strdup (result->err));
+    g_assert_cmpuint (strlen (line), >, 10);
+  }
+}
+
+static void
+assert_no_output (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_error ("a failed record left %s/%s behind", dir, name);
+}
+
+static void
+test_missing_command (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *out = g_build_filename (tmpdir, "missing.hotpath", NULL);
+  const char *args[] = { "record", "-o", out, "--",
+                         "/nonexistent/hotpath-no-such-program", NULL };
+  g_autoptr(ItResult) result = NULL;
+
+  if (!it_require_perf_events ())
+    {
+      g_clear_pointer (&tmpdir, it_tmpdir_free);
+      return;
+    }
+  result = it_run_cli (args);
+  assert_one_error_line (result);
+  /* The message names what was not found. */
+  g_assert_nonnull (strstr (result->err, "hotpath-no-such-program"));
+  assert_no_output (tmpdir);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
+static void
+test_unwritable_output (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *out = g_build_filename (tmpdir, "no-such-dir", "x.hotpath", NULL);
+  g_autofree char *program = it_workload_path ("paths-fp");
+  const char *args[] = { "record", "-o", out, "--", program, "1", NULL };
+  g_autoptr(ItResult) result = it_run_cli (args);
+
+  assert_one_error_line (result);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  assert_no_output (tmpdir);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
+static void
+test_existing_output (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *out = g_build_filename (tmpdir, "existing.hotpath", NULL);
+  g_autofree char *program = it_workload_path ("paths-fp");
+  const char *args[] = { "record", "-o", out, "--", program, "10", NULL };
+  const char *force_args[] = { "record", "--force", "-o", out, "--", program, "10", NULL };
+  g_autoptr(ItResult) result = NULL;
+  g_autoptr(ItResult) forced = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  HpCapture *capture;
+
+  g_assert_true (g_file_set_contents (out, "keep me\n", -1, NULL));
+  result = it_run_cli (args);
+  assert_one_error_line (result);
+  g_assert_nonnull (strstr (result->err, "--force"));
+  g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "keep me\n");
+
+  if (!it_require_perf_events ())
+    {
+      g_clear_pointer (&tmpdir, it_tmpdir_free);
+      return;
+    }
+  forced = it_run_cli (force_args);
+  g_assert_cmpint (forced->status, ==, 0);
+  capture = hp_capture_open (out, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  hp_capture_close (capture);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
+static void
+test_report_not_a_capture (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (tmpdir, "notes.hotpath", NULL);
+  g_autofree char *missing = g_build_filename (tmpdir, "missing.hotpath", NULL);
+  const char *args[] = { "report", path, NULL };
+  const char *missing_args[] = { "report", missing, NULL };
+  g_autoptr(ItResult) result = NULL;
+  g_autoptr(ItResult) missing_result = NULL;
+  g_autofree char *contents = NULL;
+
+  g_assert_true (g_file_set_contents (path, "this is not a capture\n", -1, NULL));
+  result = it_run_cli (args);
+  assert_one_error_line (result);
+  /* The message names the file; the file is left alone. */
+  g_assert_nonnull (strstr (result->err, "notes.hotpath"));
+  g_assert_cmpstr (result->out, ==, "");
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "this is not a capture\n");
+
+  missing_result = it_run_cli (missing_args);
+  assert_one_error_line (missing_result);
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
+/* A SQLite file that is not Hotpath's, and a capture of a newer format. */
+static void
+test_report_foreign_and_newer (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *foreign = g_build_filename (tmpdir, "foreign.db", NULL);
+  g_autofree char *newer = g_build_filename (tmpdir, "newer.hotpath", NULL);
+  const char *foreign_args[] = { "report", foreign, NULL };
+  const char *newer_args[] = { "report", newer, NULL };
+  g_autoptr(ItResult) result = NULL;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (foreign, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE t (x); INSERT INTO t VALUES (1);",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  result = it_run_cli (foreign_args);
+  assert_one_error_line (result);
+  g_assert_nonnull (strstr (result->err, "foreign.db"));
+  g_clear_pointer (&result, it_result_free);
+
+  if (!it_require_perf_events ())
+    {
+      g_clear_pointer (&tmpdir, it_tmpdir_free);
+      return;
+    }
+  {
+    g_autofree char *program = it_workload_path ("paths-fp");
+    const char *record_args[] = { "record", "-o", newer, "--", program, "10", NULL };
+    g_autoptr(ItResult) recorded = it_run_cli (record_args);
+    int version = 0;
+    sqlite3_stmt *stmt = NULL;
+
+    g_assert_cmpint (recorded->status, ==, 0);
+    g_assert_cmpint (sqlite3_open (newer, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    version = sqlite3_column_int (stmt, 0);
+    sqlite3_finalize (stmt);
+    /* A recorded capture carries its format version. */
+    g_assert_cmpint (version, >, 0);
+    {
+      g_autofree char *sql = g_strdup_printf ("PRAGMA user_version = %d", version + 1);
+      g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+    }
+    sqlite3_close (db);
+
+    result = it_run_cli (newer_args);
+    assert_one_error_line (result);
+    g_assert_nonnull (strstr (result->err, "newer.hotpath"));
+    g_assert_nonnull (strstr (result->err, "version"));
+  }
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/integration/cli/missing-command", test_missing_command);
+  g_test_add_func ("/integration/cli/unwritable-output", test_unwritable_output);
+  g_test_add_func ("/integration/cli/existing-output", test_existing_output);
+  g_test_add_func ("/integration/cli/report-not-a-capture", test_report_not_a_capture);
+  g_test_add_func ("/integration/cli/report-foreign-and-newer", test_report_foreign_and_newer);
+  return g_test_run ();
+}

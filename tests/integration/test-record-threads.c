@@ -1,0 +1,178 @@
+/* test-record-threads.c - every thread and the exec'd child, with their names
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * tests/workloads/threads.c renames its main thread "hp-main", starts
+ * "hp-worker-1" and "hp-worker-2", and forks and execs threads-child-fp.
+ * Each burns in its own function, by construction:
+ *
+ *   hp-main       main_work         20 %
+ *   hp-worker-1   worker_one_work   40 %
+ *   hp-worker-2   worker_two_work   20 %
+ *   child         child_work        20 %
+ *
+ * (perf record -F 999 -g: 20.0 / 39.8 / 19.9 / 20.0 %).  A recorder that
+ * follows only the first thread, misses clone/fork/exec, or keeps the names
+ * from before a COMM change fails here.
+ */
+#define G_LOG_DOMAIN "hp-integration"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "integration-common.h"
+
+#define TOLERANCE 5.0
+
+static const HpCaptureThread *
+find_thread (const HpCaptureData *data,
+             const char          *name)
+{
+  for (guint i = 0; i < data->threads->len; i++)
+    {
+      const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
+      if (g_strcmp0 (t->name, name) == 0)
+        return t;
+    }
+  return NULL;
+}
+
+static guint64
+samples_of_tid (const HpCaptureData *data,
+                gint32               tid)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+      if (c->tid == tid)
+        n += c->samples;
+    }
+  return n;
+}
+
+/* The share of @function's self samples among the samples of thread @tid. */
+static double
+self_percent_in_thread (const HpCaptureData *data,
+                        gint32               tid,
+                        const char          *function)
+{
+  g_autoptr(GHashTable) tids = g_hash_table_new (NULL, NULL);
+  g_autoptr(HpProfile) profile = NULL;
+
+  g_hash_table_add (tids, GINT_TO_POINTER (tid));
+  profile = hp_profile_new (data, tids);
+  return it_self_percent (profile, function);
+}
+
+static void
+dump_threads (const HpCaptureData *data)
+{
+  for (guint i = 0; i < data->threads->len; i++)
+    {
+      const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
+      g_test_message ("thread tid %d pid %d name %s: %" G_GUINT64_FORMAT " samples",
+                      t->tid, t->pid, t->name, samples_of_tid (data, t->tid));
+    }
+  for (guint i = 0; i < data->processes->len; i++)
+    {
+      const HpCaptureProcess *p = &g_array_index (data->processes, HpCaptureProcess, i);
+      g_test_message ("process pid %d command %s", p->pid, p->command);
+    }
+}
+
+static void
+test_threads_and_child (void)
+{
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(ItCapture) cap = NULL;
+  const HpCaptureData *data;
+  const HpCaptureThread *main_thread, *one, *two, *child = NULL;
+  const HpCaptureProcess *child_process = NULL;
+  struct { const HpCaptureThread **thread; const char *function; double share; } expected[4];
+
+  if (!it_require_perf_events ())
+    return;
+
+  tmpdir = it_tmpdir_new ();
+  path = g_build_filename (tmpdir, "threads.hotpath", NULL);
+  it_record_workload ("threads-fp", path);
+  cap = it_capture_open (path);
+  data = cap->data;
+  dump_threads (data);
+
+  /* The names the program set, not the ones it started with. */
+  main_thread = find_thread (data, "hp-main");
+  one = find_thread (data, "hp-worker-1");
+  two = find_thread (data, "hp-worker-2");
+  g_assert_nonnull (main_thread);
+  g_assert_nonnull (one);
+  g_assert_nonnull (two);
+
+  /* The main thread is its process's first thread; the workers share it. */
+  g_assert_cmpint (main_thread->tid, ==, main_thread->pid);
+  g_assert_cmpint (one->pid, ==, main_thread->pid);
+  g_assert_cmpint (two->pid, ==, main_thread->pid);
+  g_assert_cmpint (one->tid, !=, two->tid);
+
+  /* The child: another process, named after the program it exec'd (comm
+   * is 15 bytes: "threads-child-f"). */
+  for (guint i = 0; i < data->threads->len; i++)
+    {
+      const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
+      if (t->name && g_str_has_prefix (t->name, "threads-child") &&
+          t->pid != main_thread->pid)
+        child = t;
+    }
+  g_assert_nonnull (child);
+  for (guint i = 0; i < data->processes->len; i++)
+    {
+      const HpCaptureProcess *p = &g_array_index (data->processes, HpCaptureProcess, i);
+      if (p->pid == child->pid)
+        child_process = p;
+    }
+  g_assert_nonnull (child_process);
+  g_assert_nonnull (child_process->command);
+  g_assert_nonnull (strstr (child_process->command, "threads-child"));
+
+  /* Each thread's samples are in its own function. */
+  expected[0].thread = &main_thread; expected[0].function = "main_work";       expected[0].share = 20;
+  expected[1].thread = &one;         expected[1].function = "worker_one_work"; expected[1].share = 40;
+  expected[2].thread = &two;         expected[2].function = "worker_two_work"; expected[2].share = 20;
+  expected[3].thread = &child;       expected[3].function = "child_work";      expected[3].share = 20;
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const HpCaptureThread *t = *expected[i].thread;
+      g_autofree char *what = g_strdup_printf ("%s in thread %s", expected[i].function, t->name);
+      g_autofree char *share = g_strdup_printf ("%s overall", expected[i].function);
+
+      g_assert_cmpuint (samples_of_tid (data, t->tid), >, 100);
+      /* Nearly all of a thread's samples are in its own function (kernel
+       * samples, start-up and the join loop are the rest). */
+      it_assert_percent (what, self_percent_in_thread (data, t->tid, expected[i].function), 97.5, 2.5);
+      it_assert_percent (share, it_self_percent (cap->profile, expected[i].function),
+                         expected[i].share, TOLERANCE);
+    }
+
+  /* And never in another's. */
+  g_assert_cmpfloat (self_percent_in_thread (data, one->tid, "worker_two_work"), ==, 0);
+  g_assert_cmpfloat (self_percent_in_thread (data, two->tid, "worker_one_work"), ==, 0);
+  g_assert_cmpfloat (self_percent_in_thread (data, main_thread->tid, "child_work"), ==, 0);
+
+  g_assert_cmpint (it_count_sample_rows (path), ==, (gint64) hp_profile_get_n_samples (cap->profile));
+
+  g_clear_pointer (&cap, it_capture_free);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/integration/threads/threads-and-child", test_threads_and_child);
+  return g_test_run ();
+}
