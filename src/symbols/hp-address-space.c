@@ -211,3 +211,14 @@ hp_address_space_lookup (HpAddressSpace *self,
   self->last_hit = i;
   return mapping;
 }
+
+const HpMapping *
+hp_address_space_get_mappings (const HpAddressSpace *self,
+                               guint                *n_mappings)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (n_mappings != NULL, NULL);
+
+  *n_mappings = self->mappings->len;
+  return (const HpMapping *) (gconstpointer) self->mappings->data;
+}

@@ -33,5 +33,9 @@ void             hp_address_space_add      (HpAddressSpace       *self,
 /* NULL when nothing is mapped at @address. */
 const HpMapping *hp_address_space_lookup   (HpAddressSpace       *self,
                                             guint64               address);
+/* Every mapping, sorted by start and non-overlapping (the unwinder reports
+ * them all to libdwfl). Valid until the next change of @self. */
+const HpMapping *hp_address_space_get_mappings (const HpAddressSpace *self,
+                                                guint                *n_mappings);
 
 G_END_DECLS

@@ -1,0 +1,741 @@
+/* hp-unwinder.c - DWARF (CFI) unwinding of copied user stacks with libdw
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This file owns the libdwfl sessions that unwind samples recorded with
+ * PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER: the kernel copied the
+ * user registers and the top of the user stack at the sample, and the call
+ * frame information (.eh_frame) of the mapped ELF files says, for every pc,
+ * where the caller's registers were saved. libdwfl runs that program
+ * (dwfl_getthread_frames); this file feeds it:
+ *
+ *   modules    one Dwfl per process, its modules reported with
+ *              dwfl_report_module at the addresses where the process mapped
+ *              them. The ELF itself is handed over lazily by find_elf, only
+ *              when an unwind reaches the module, as a new reference to the
+ *              one Elf we opened for that file (elf_begin on an existing
+ *              descriptor only counts a reference), so a file is opened
+ *              once per recording however many processes and address-space
+ *              changes there are, and re-reporting an unchanged module keeps
+ *              the CFI libdwfl already parsed for it.
+ *   registers  set_initial_registers maps perf's register order to DWARF's.
+ *   memory     memory_read serves the stack copy, and read-only segments of
+ *              the mapped files for the rare CFI expression that reads code
+ *              or constants. Everything else is unreadable: the unwind stops
+ *              there and the stack is reported as cut short.
+ *
+ * Files are read with ELF_C_READ (pread on demand) rather than mmap: a
+ * library rewritten in place during a recording must give a short stack,
+ * not a SIGBUS in the recorder.
+ *
+ * An HpUnwinder is not thread-safe: the processing thread owns it.
+ */
+#define G_LOG_DOMAIN "hp-unwind"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include "symbols/hp-unwinder.h"
+
+/* A stack of 64 KiB holds at most 8192 return addresses; this bound only
+ * stops a cycle that garbage registers could make. */
+#define MAX_FRAMES 8192
+
+#if defined(__x86_64__)
+# define HOST_MACHINE EM_X86_64
+/* DWARF register n of x86-64 (rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp,
+ * r8-r15, rip: the psABI's order) is perf's register dwarf_to_perf[n]
+ * (enum perf_event_x86_regs: AX, BX, CX, DX, SI, DI, BP, SP, IP, FLAGS, CS,
+ * SS, DS, ES, FS, GS, R8-R15). */
+static const guint8 dwarf_to_perf[] = {
+  0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8,
+};
+# define PERF_REG_SP 7
+# define PERF_REG_IP 8
+# define SAMPLE_ABI PERF_SAMPLE_REGS_ABI_64
+/* AX..IP and R8..R15: every register the CFI may name. FLAGS and the
+ * segment registers never appear in it and would cost 56 bytes a sample. */
+# define SAMPLE_REGS_USER G_GUINT64_CONSTANT (0xff01ff)
+#else
+# define SAMPLE_REGS_USER 0
+#endif
+
+typedef struct
+{
+  guint64 offset;
+  guint64 filesz;
+  guint64 vaddr;
+  guint32 flags;   /* PF_* */
+} Segment;
+
+/* One ELF file as the unwinder uses it, opened once. */
+typedef struct
+{
+  char    *name;
+  int      fd;          /* -1 for an in-memory image */
+  guint8  *image;       /* the vDSO copy; NULL for files */
+  gsize    image_size;
+  Elf     *elf;         /* NULL: not usable (missing, not ELF, other build) */
+  guint64  low_vaddr;   /* where libdwfl starts the module: first PT_LOAD, aligned */
+  guint64  high_vaddr;  /* end of the last PT_LOAD in memory */
+  GArray  *segments;    /* Segment, PT_LOAD only */
+} ElfFile;
+
+struct _HpUnwinder;
+
+/* The libdwfl session of one process, and the sample being unwound in it. */
+typedef struct
+{
+  struct _HpUnwinder   *unwinder;
+  Dwfl                 *dwfl;
+  guint32               pid;
+  guint                 generation;
+  gboolean              reported;
+  gboolean              attached;
+
+  const HpUnwindSample *sample;
+  guint64               sp;
+} UnwindProcess;
+
+struct _HpUnwinder
+{
+  GHashTable *processes;  /* pid -> UnwindProcess */
+  GHashTable *files;      /* HpModule* -> ElfFile */
+  ElfFile    *vdso;       /* our own [vdso], when live; NULL until needed */
+  gboolean    live;
+  gboolean    vdso_loaded;
+  GArray     *candidates; /* Candidate, reused by report_modules */
+};
+
+typedef struct
+{
+  guint64  low;
+  guint64  high;
+  ElfFile *file;
+} Candidate;
+
+typedef struct
+{
+  GArray  *pcs;
+  guint    n;
+  gboolean too_deep;
+} FrameWalk;
+
+guint64
+hp_unwinder_get_sample_regs_user (void)
+{
+  return SAMPLE_REGS_USER;
+}
+
+/* ELF files --------------------------------------------------------------- */
+
+static void
+elf_file_free (ElfFile *file)
+{
+  if (file == NULL)
+    return;
+  g_clear_pointer (&file->elf, elf_end);
+  if (file->fd >= 0)
+    close (file->fd);
+  g_clear_pointer (&file->segments, g_array_unref);
+  g_free (file->image);
+  g_free (file->name);
+  g_free (file);
+}
+
+static char *
+hex_encode (const guint8 *bytes,
+            gsize         len)
+{
+  GString *hex = g_string_sized_new (len * 2);
+
+  for (gsize i = 0; i < len; i++)
+    g_string_append_printf (hex, "%02x", bytes[i]);
+  return g_string_free (hex, FALSE);
+}
+
+/* Reads the load segments; FALSE when the file cannot be unwound here. */
+static gboolean
+elf_file_index (ElfFile    *file,
+                const char *expected_build_id)
+{
+  GElf_Ehdr ehdr_mem, *ehdr;
+  gboolean have_low = FALSE;
+  size_t phnum;
+
+  if (elf_kind (file->elf) != ELF_K_ELF)
+    return FALSE;
+  ehdr = gelf_getehdr (file->elf, &ehdr_mem);
+  if (ehdr == NULL || (ehdr->e_type != ET_EXEC && ehdr->e_type != ET_DYN))
+    return FALSE;
+#ifdef HOST_MACHINE
+  if (ehdr->e_machine != HOST_MACHINE)
+    return FALSE;
+#endif
+
+  if (expected_build_id != NULL)
+    {
+      const void *id = NULL;
+      ssize_t len = dwelf_elf_gnu_build_id (file->elf, &id);
+      g_autofree char *hex = len > 0 ? hex_encode (id, len) : NULL;
+
+      /* A file replaced since it was mapped: its CFI describes other code,
+       * and an unwind through it would invent callers. */
+      if (g_strcmp0 (hex, expected_build_id) != 0)
+        return FALSE;
+    }
+
+  if (elf_getphdrnum (file->elf, &phnum) != 0)
+    return FALSE;
+  for (size_t i = 0; i < phnum; i++)
+    {
+      GElf_Phdr phdr_mem, *phdr = gelf_getphdr (file->elf, i, &phdr_mem);
+      Segment seg;
+
+      if (phdr == NULL || phdr->p_type != PT_LOAD)
+        continue;
+      seg.offset = phdr->p_offset;
+      seg.filesz = phdr->p_filesz;
+      seg.vaddr = phdr->p_vaddr;
+      seg.flags = phdr->p_flags;
+      g_array_append_val (file->segments, seg);
+
+      /* libdwfl computes the module's bias from the first PT_LOAD, aligned
+       * down the same way (open_elf in dwfl_module_getdwarf.c). */
+      if (!have_low)
+        {
+          file->low_vaddr = phdr->p_align > 1 ? phdr->p_vaddr & -phdr->p_align : phdr->p_vaddr;
+          have_low = TRUE;
+        }
+      file->high_vaddr = MAX (file->high_vaddr, phdr->p_vaddr + phdr->p_memsz);
+    }
+  return have_low && file->high_vaddr > file->low_vaddr;
+}
+
+static ElfFile *
+elf_file_new (const char *name)
+{
+  ElfFile *file = g_new0 (ElfFile, 1);
+
+  file->name = g_strdup (name);
+  file->fd = -1;
+  file->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+  return file;
+}
+
+static ElfFile *
+elf_file_open (const char *path,
+               const char *expected_build_id)
+{
+  ElfFile *file = elf_file_new (path);
+
+  /* Pseudo-files ("//anon", "/dev/zero", "/memfd:x (deleted)") either fail
+   * here or are not ELF. O_NONBLOCK: never wait on a FIFO someone mapped. */
+  file->fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (file->fd < 0)
+    {
+      g_debug ("%s: cannot open for unwinding: %s", path, g_strerror (errno));
+      return file;
+    }
+  file->elf = elf_begin (file->fd, ELF_C_READ, NULL);
+  if (file->elf != NULL && !elf_file_index (file, expected_build_id))
+    {
+      g_debug ("%s: not usable for unwinding", path);
+      g_clear_pointer (&file->elf, elf_end);
+    }
+  return file;
+}
+
+/* The vDSO is the same image in every process of a running kernel, so our
+ * own copy describes the profiled program's [vdso] mapping (when live). */
+static ElfFile *
+elf_file_open_own_vdso (void)
+{
+  g_autofree char *maps = NULL;
+  guint64 base = getauxval (AT_SYSINFO_EHDR);
+  guint64 size = 0;
+  ElfFile *file;
+
+  if (base == 0 || !g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL))
+    return NULL;
+  for (char *line = maps; line != NULL && *line != '\0';)
+    {
+      char *eol = strchr (line, '\n');
+      unsigned long long start, end;
+
+      if (eol != NULL)
+        *eol = '\0';
+      if (sscanf (line, "%llx-%llx", &start, &end) == 2 && start == base
+          && strstr (line, "[vdso]") != NULL)
+        size = end - start;
+      line = eol != NULL ? eol + 1 : NULL;
+    }
+  if (size == 0)
+    return NULL;
+
+  file = elf_file_new ("[vdso]");
+  file->image = g_memdup2 (GSIZE_TO_POINTER (base), size);
+  file->image_size = size;
+  file->elf = elf_memory ((char *) file->image, size);
+  if (file->elf != NULL && !elf_file_index (file, NULL))
+    g_clear_pointer (&file->elf, elf_end);
+  return file;
+}
+
+static ElfFile *
+get_file (HpUnwinder      *self,
+          const HpMapping *mapping)
+{
+  ElfFile *file;
+
+  if (mapping->module == NULL)
+    {
+      if (!self->live || strcmp (mapping->name, "[vdso]") != 0)
+        return NULL;
+      if (!self->vdso_loaded)
+        {
+          self->vdso = elf_file_open_own_vdso ();
+          self->vdso_loaded = TRUE;
+        }
+      return self->vdso;
+    }
+
+  if (hp_module_is_kernel (mapping->module))
+    return NULL;
+
+  file = g_hash_table_lookup (self->files, mapping->module);
+  if (file == NULL)
+    {
+      file = elf_file_open (hp_module_get_path (mapping->module),
+                            hp_module_get_build_id (mapping->module));
+      g_hash_table_insert (self->files, mapping->module, file);
+    }
+  return file;
+}
+
+/* The load bias of @file as mapped by @mapping: the segment that holds the
+ * mapped file offset says which virtual address the mapping's start is. */
+static gboolean
+mapping_bias (const ElfFile   *file,
+              const HpMapping *mapping,
+              guint64         *bias)
+{
+  const Segment *best = NULL;
+
+  for (guint i = 0; i < file->segments->len; i++)
+    {
+      const Segment *seg = &g_array_index (file->segments, Segment, i);
+      guint64 page_offset = seg->offset & ~G_GUINT64_CONSTANT (0xfff);
+
+      if (mapping->pgoff < page_offset || mapping->pgoff >= seg->offset + MAX (seg->filesz, 1))
+        continue;
+      /* Segments can share a file page; the mappings we see are the
+       * executable ones. */
+      if (best == NULL || (!(best->flags & PF_X) && (seg->flags & PF_X)))
+        best = seg;
+    }
+  if (best == NULL)
+    return FALSE;
+
+  *bias = mapping->start - (mapping->pgoff - best->offset + best->vaddr);
+  return TRUE;
+}
+
+/* libdwfl callbacks --------------------------------------------------------- */
+
+static int
+find_elf (Dwfl_Module  *mod,
+          void        **userdata,
+          const char   *modname,
+          Dwarf_Addr    base,
+          char        **file_name,
+          Elf         **elfp)
+{
+  ElfFile *file = *userdata;
+
+  /* A new reference to our Elf: libdwfl's elf_end drops only that. */
+  *elfp = file != NULL && file->elf != NULL ? elf_begin (-1, ELF_C_READ, file->elf) : NULL;
+  return -1;
+}
+
+/* CFI comes from .eh_frame (and .debug_frame of the file itself). Opening
+ * separate debug files per process only to find a .debug_frame is not
+ * worth it: compilers emit .eh_frame on every distribution we know. */
+static int
+find_no_debuginfo (Dwfl_Module  *mod,
+                   void        **userdata,
+                   const char   *modname,
+                   Dwarf_Addr    base,
+                   const char   *file_name,
+                   const char   *debuglink_file,
+                   GElf_Word     debuglink_crc,
+                   char        **debuginfo_file_name)
+{
+  return -1;
+}
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+  .find_elf = find_elf,
+  .find_debuginfo = find_no_debuginfo,
+  .section_address = dwfl_offline_section_address,
+};
+
+/* dwfl_getthread_frames goes through get_thread; there is no thread list. */
+static pid_t
+next_thread (Dwfl   *dwfl,
+             void   *dwfl_arg,
+             void  **thread_argp)
+{
+  return 0;
+}
+
+static bool
+get_thread (Dwfl   *dwfl,
+            pid_t   tid,
+            void   *dwfl_arg,
+            void  **thread_argp)
+{
+  *thread_argp = dwfl_arg;
+  return true;
+}
+
+static gboolean
+read_from_file (UnwindProcess *p,
+                Dwarf_Addr     address,
+                Dwarf_Word    *result)
+{
+  Dwfl_Module *mod = dwfl_addrmodule (p->dwfl, address);
+  void **userdata = NULL;
+  Dwarf_Addr start = 0;
+  ElfFile *file;
+  guint64 vaddr;
+
+  if (mod == NULL || dwfl_module_info (mod, &userdata, &start, NULL, NULL, NULL, NULL, NULL) == NULL)
+    return FALSE;
+  file = userdata != NULL ? *userdata : NULL;
+  if (file == NULL || file->elf == NULL)
+    return FALSE;
+
+  vaddr = address - start + file->low_vaddr;
+  for (guint i = 0; i < file->segments->len; i++)
+    {
+      const Segment *seg = &g_array_index (file->segments, Segment, i);
+      guint64 offset;
+
+      if (vaddr < seg->vaddr || vaddr - seg->vaddr >= seg->filesz
+          || seg->filesz - (vaddr - seg->vaddr) < sizeof *result)
+        continue;
+      /* Writable data may have changed since the program started. */
+      if (seg->flags & PF_W)
+        return FALSE;
+      offset = seg->offset + (vaddr - seg->vaddr);
+      if (file->image != NULL)
+        {
+          if (offset > file->image_size || file->image_size - offset < sizeof *result)
+            return FALSE;
+          memcpy (result, file->image + offset, sizeof *result);
+          return TRUE;
+        }
+      return pread (file->fd, result, sizeof *result, offset) == sizeof *result;
+    }
+  return FALSE;
+}
+
+static bool
+memory_read (Dwfl       *dwfl,
+             Dwarf_Addr  address,
+             Dwarf_Word *result,
+             void       *dwfl_arg)
+{
+  UnwindProcess *p = dwfl_arg;
+  const HpUnwindSample *sample = p->sample;
+
+  if (sample->stack != NULL && address >= p->sp
+      && sample->stack_size >= sizeof *result
+      && address - p->sp <= sample->stack_size - sizeof *result)
+    {
+      memcpy (result, sample->stack + (address - p->sp), sizeof *result);
+      return true;
+    }
+  return read_from_file (p, address, result);
+}
+
+/* The value of perf register @perf_reg in the sample, if it was sampled. */
+static gboolean
+sample_reg (const HpUnwindSample *sample,
+            guint                 perf_reg,
+            guint64              *value)
+{
+  guint index;
+
+  if (perf_reg >= 64 || !(sample->regs_mask & (G_GUINT64_CONSTANT (1) << perf_reg)))
+    return FALSE;
+  index = __builtin_popcountll (sample->regs_mask & ((G_GUINT64_CONSTANT (1) << perf_reg) - 1));
+  if (index >= sample->n_regs)
+    return FALSE;
+  *value = sample->regs[index];
+  return TRUE;
+}
+
+static bool
+set_initial_registers (Dwfl_Thread *thread,
+                       void        *thread_arg)
+{
+#ifdef HOST_MACHINE
+  UnwindProcess *p = thread_arg;
+
+  for (guint n = 0; n < G_N_ELEMENTS (dwarf_to_perf); n++)
+    {
+      guint64 value;
+
+      /* Registers the event did not sample stay undefined: CFI that needs
+       * one stops the unwind there. */
+      if (sample_reg (p->sample, dwarf_to_perf[n], &value)
+          && !dwfl_thread_state_registers (thread, n, 1, &value))
+        return false;
+    }
+  return true;
+#else
+  return false;
+#endif
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+  .next_thread = next_thread,
+  .get_thread = get_thread,
+  .memory_read = memory_read,
+  .set_initial_registers = set_initial_registers,
+};
+
+/* Processes ----------------------------------------------------------------- */
+
+static void
+unwind_process_free (UnwindProcess *p)
+{
+  g_clear_pointer (&p->dwfl, dwfl_end);
+  g_free (p);
+}
+
+static int
+compare_candidates (gconstpointer a,
+                    gconstpointer b)
+{
+  const Candidate *ca = a, *cb = b;
+
+  if (ca->low != cb->low)
+    return ca->low < cb->low ? -1 : 1;
+  return 0;
+}
+
+/* Reports every mapped ELF file of @space to the process's Dwfl. Modules
+ * that are still mapped at the same place are kept by libdwfl with what it
+ * parsed of them; the others are dropped. */
+static void
+report_modules (HpUnwinder     *self,
+                UnwindProcess  *p,
+                HpAddressSpace *space)
+{
+  const HpMapping *mappings;
+  guint n_mappings;
+  guint64 last_high = 0;
+  const Candidate *last = NULL;
+
+  g_array_set_size (self->candidates, 0);
+  mappings = hp_address_space_get_mappings (space, &n_mappings);
+  for (guint i = 0; i < n_mappings; i++)
+    {
+      ElfFile *file = get_file (self, &mappings[i]);
+      Candidate c;
+      guint64 bias;
+
+      if (file == NULL || file->elf == NULL || !mapping_bias (file, &mappings[i], &bias))
+        continue;
+      c.low = bias + file->low_vaddr;
+      c.high = bias + file->high_vaddr;
+      c.file = file;
+      if (c.high > c.low)
+        g_array_append_val (self->candidates, c);
+    }
+  g_array_sort (self->candidates, compare_candidates);
+
+  dwfl_report_begin (p->dwfl);
+  for (guint i = 0; i < self->candidates->len; i++)
+    {
+      const Candidate *c = &g_array_index (self->candidates, Candidate, i);
+      Dwfl_Module *mod;
+      void **userdata = NULL;
+
+      /* Several executable mappings of one file give one module; a file
+       * whose range overlaps the previous one's (a mapping replaced in
+       * part) would make address lookups ambiguous. */
+      if (last != NULL && c->low < last_high)
+        continue;
+
+      mod = dwfl_report_module (p->dwfl, c->file->name, c->low, c->high);
+      if (mod == NULL)
+        continue;
+      if (dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) != NULL
+          && userdata != NULL)
+        *userdata = c->file;
+      last = c;
+      last_high = c->high;
+    }
+  dwfl_report_end (p->dwfl, NULL, NULL);
+  p->reported = TRUE;
+}
+
+static UnwindProcess *
+get_process (HpUnwinder     *self,
+             guint32         pid,
+             HpAddressSpace *space,
+             guint           generation)
+{
+  UnwindProcess *p = g_hash_table_lookup (self->processes, GUINT_TO_POINTER (pid));
+
+  if (p == NULL)
+    {
+      p = g_new0 (UnwindProcess, 1);
+      p->unwinder = self;
+      p->pid = pid;
+      p->dwfl = dwfl_begin (&dwfl_callbacks);
+      g_hash_table_insert (self->processes, GUINT_TO_POINTER (pid), p);
+    }
+  if (p->dwfl == NULL)
+    return NULL;
+
+  if (!p->reported || p->generation != generation)
+    {
+      report_modules (self, p, space);
+      p->generation = generation;
+    }
+
+  /* The architecture comes from the first module libdwfl can open, so
+   * attaching waits until the process has one. */
+  if (!p->attached)
+    p->attached = dwfl_attach_state (p->dwfl, NULL, pid, &thread_callbacks, p);
+  return p->attached ? p : NULL;
+}
+
+static int
+frame_callback (Dwfl_Frame *state,
+                void       *arg)
+{
+  FrameWalk *walk = arg;
+  Dwarf_Addr pc;
+  bool activation = false;
+
+  if (!dwfl_frame_pc (state, &pc, &activation))
+    return DWARF_CB_ABORT;
+  /* A return address points after its call; the call is one byte back. */
+  if (!activation && pc > 0)
+    pc--;
+  g_array_append_val (walk->pcs, pc);
+  if (++walk->n >= MAX_FRAMES)
+    {
+      walk->too_deep = TRUE;
+      return DWARF_CB_ABORT;
+    }
+  return DWARF_CB_OK;
+}
+
+HpUnwinder *
+hp_unwinder_new (void)
+{
+  HpUnwinder *self = g_new0 (HpUnwinder, 1);
+
+  elf_version (EV_CURRENT);
+  self->processes = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) unwind_process_free);
+  self->files = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) elf_file_free);
+  self->candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  return self;
+}
+
+void
+hp_unwinder_free (HpUnwinder *self)
+{
+  if (self == NULL)
+    return;
+  /* The sessions hold references to the files' Elf handles: end them first. */
+  g_hash_table_destroy (self->processes);
+  g_hash_table_destroy (self->files);
+  elf_file_free (self->vdso);
+  g_array_unref (self->candidates);
+  g_free (self);
+}
+
+void
+hp_unwinder_set_live (HpUnwinder *self,
+                      gboolean    live)
+{
+  g_return_if_fail (self != NULL);
+
+  self->live = live;
+}
+
+void
+hp_unwinder_forget_process (HpUnwinder *self,
+                            guint32     pid)
+{
+  g_return_if_fail (self != NULL);
+
+  g_hash_table_remove (self->processes, GUINT_TO_POINTER (pid));
+}
+
+HpUnwindStatus
+hp_unwinder_unwind (HpUnwinder           *self,
+                    HpAddressSpace       *space,
+                    guint                 generation,
+                    const HpUnwindSample *sample,
+                    GArray               *pcs)
+{
+  FrameWalk walk = { pcs, 0, FALSE };
+  UnwindProcess *p;
+  guint64 sp, ip;
+  int ret;
+
+  g_return_val_if_fail (self != NULL, HP_UNWIND_NO_REGS);
+  g_return_val_if_fail (space != NULL, HP_UNWIND_NO_REGS);
+  g_return_val_if_fail (sample != NULL, HP_UNWIND_NO_REGS);
+  g_return_val_if_fail (pcs != NULL, HP_UNWIND_NO_REGS);
+
+#ifdef HOST_MACHINE
+  if (sample->abi != SAMPLE_ABI
+      || !sample_reg (sample, PERF_REG_SP, &sp)
+      || !sample_reg (sample, PERF_REG_IP, &ip))
+    return HP_UNWIND_NO_REGS;
+#else
+  return HP_UNWIND_NO_REGS;
+#endif
+
+  p = get_process (self, sample->pid, space, generation);
+  if (p == NULL)
+    {
+      /* Nothing to unwind with, but the registers still name the leaf. */
+      g_array_append_val (pcs, ip);
+      return HP_UNWIND_STOPPED;
+    }
+
+  p->sample = sample;
+  p->sp = sp;
+  ret = dwfl_getthread_frames (p->dwfl, sample->tid > 0 ? (pid_t) sample->tid : (pid_t) sample->pid,
+                               frame_callback, &walk);
+  p->sample = NULL;
+
+  if (walk.n == 0)
+    {
+      g_array_append_val (pcs, ip);
+      return HP_UNWIND_STOPPED;
+    }
+  return ret == 0 && !walk.too_deep ? HP_UNWIND_END : HP_UNWIND_STOPPED;
+}
