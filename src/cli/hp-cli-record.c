@@ -54,11 +54,46 @@ remove_capture (const char *path)
   return TRUE;
 }
 
+/* Parses "dwarf", "dwarf,SIZE" or "fp", as perf record --call-graph does. */
+static gboolean
+parse_call_graph (const char      *value,
+                  HpRecordOptions *options)
+{
+  const char *size;
+  guint64 n;
+
+  if (g_strcmp0 (value, "fp") == 0)
+    {
+      options->call_graph = HP_CALL_GRAPH_FP;
+      return TRUE;
+    }
+  if (!g_str_has_prefix (value, "dwarf"))
+    {
+      hp_cli_error ("record: --call-graph %s: use dwarf, dwarf,SIZE or fp", value);
+      return FALSE;
+    }
+  options->call_graph = HP_CALL_GRAPH_DWARF;
+  options->stack_size = HP_RECORD_DEFAULT_STACK_SIZE;
+  size = value + strlen ("dwarf");
+  if (*size == '\0')
+    return TRUE;
+  if (*size != ',' || !g_ascii_string_to_unsigned (size + 1, 10, 8, HP_RECORD_MAX_STACK_SIZE, &n, NULL)
+      || n % 8 != 0)
+    {
+      hp_cli_error ("record: --call-graph %s: the stack size must be a multiple of 8 from 8 to %u",
+                    value, HP_RECORD_MAX_STACK_SIZE);
+      return FALSE;
+    }
+  options->stack_size = (guint) n;
+  return TRUE;
+}
+
 int
 hp_cli_record (int    argc,
                char **argv)
 {
   g_autofree char *output = NULL;
+  g_autofree char *call_graph = NULL;
   g_auto(GStrv) command = NULL;
   gint frequency = 999;
   gdouble duration = 0;
@@ -68,6 +103,9 @@ hp_cli_record (int    argc,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the capture to FILE (default hotpath-YYYYMMDD-HHMMSS.hotpath)", "FILE" },
     { "freq", 'F', 0, G_OPTION_ARG_INT, &frequency, "Sample HZ times a second per CPU (default 999)", "HZ" },
     { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, "Stop after S seconds", "S" },
+    { "call-graph", 'g', 0, G_OPTION_ARG_STRING, &call_graph,
+      "How to record user call stacks: dwarf (copy SIZE bytes of stack per sample and unwind "
+      "them with CFI; default, SIZE 8192, up to 65528) or fp (frame pointers)", "dwarf[,SIZE]|fp" },
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, "Attach to the running process PID", "PID" },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, "-- COMMAND [ARG…]" },
@@ -108,6 +146,8 @@ hp_cli_record (int    argc,
       hp_cli_error ("record: --duration must not be negative");
       return 2;
     }
+  if (!parse_call_graph (call_graph != NULL ? call_graph : "dwarf", &options))
+    return 2;
 
   if (output == NULL)
     output = default_output_name ();

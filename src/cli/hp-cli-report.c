@@ -110,6 +110,15 @@ print_header (Report *r)
     printf ("# Note: the recording was cut short; this capture holds what was written until then.\n");
   if (r->n_samples > 0 && percent (truncated, r->n_samples) > 10.0)
     printf ("# Note: many stacks are truncated; callers and totals above them are incomplete.\n");
+  if (r->n_samples > 0 && percent (truncated, r->n_samples) > 3.0 && g_strcmp0 (call_graph, "dwarf") == 0)
+    {
+      guint64 stack_size = metadata_u64 (r->capture, "stack_size");
+
+      printf ("# Note: %.1f%% of the stacks were cut short; record with a bigger stack copy, "
+              "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",
+              percent (truncated, r->n_samples),
+              MIN (MAX (stack_size, 8192) * 4, 65528));
+    }
   printf ("#\n");
 }
 

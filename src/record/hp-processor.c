@@ -9,9 +9,19 @@
  * and the perf.data importer both feed it, so a record type is handled in
  * exactly one place whatever its source.
  *
+ * Samples that carry the user registers and a copy of the user stack
+ * (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER, "--call-graph dwarf") get
+ * their user frames from HpUnwinder instead of the kernel's frame-pointer
+ * chain; kernel frames still come from the kernel's chain. Whatever the
+ * source, a user stack that does not reach a thread's start is cut short:
+ * it is rooted under a "[truncated]" frame rather than shown under a false
+ * caller, and counted.
+ *
  * Speed: at 20 kHz the same few thousand call chains repeat, so a chain is
  * resolved once per (process, address-space generation, addresses) and then
  * found in a hash table; each address is resolved once per module offset.
+ * DWARF samples are unwound one by one (their stack copies differ), and the
+ * unwound addresses then take the same cached path.
  */
 
 #define G_LOG_DOMAIN "hp-processor"
@@ -23,6 +33,12 @@
 
 #include "record/hp-processor.h"
 #include "symbols/hp-address-space.h"
+#include "symbols/hp-unwinder.h"
+
+/* Marks, in a chain of addresses, user frames that came from the unwinder:
+ * their return addresses are already adjusted. Above PERF_CONTEXT_MAX like
+ * the kernel's markers, and distinct from all of them. */
+#define HP_CONTEXT_USER_UNWOUND ((guint64) -3000)
 
 typedef struct {
   HpAddressSpace *space;
@@ -38,12 +54,14 @@ typedef struct {
 
 typedef struct {
   gint64   stack_id;
+  gboolean has_user;
   gboolean truncated;
 } StackInfo;
 
 struct _HpProcessor {
   HpCaptureWriter *writer;
   HpSymbolizer    *symbolizer;
+  HpUnwinder      *unwinder;
 
   GHashTable *processes;       /* pid -> Process */
   GHashTable *thread_names;    /* tid -> char* */
@@ -57,8 +75,12 @@ struct _HpProcessor {
 
   GArray     *frame_buf;       /* gint64, leaf first, reused per sample */
   GByteArray *key_buf;
+  GArray     *chain_buf;       /* guint64: kernel chain + unwound user pcs */
+  GArray     *pc_buf;          /* guint64: unwound user pcs */
+  gint64      truncated_frame; /* the "[truncated]" root frame; 0 until needed */
 
   GArray     *queue;           /* Queued */
+  const HpPerfEventInfo *current_info; /* event of the record being processed, if known */
   guint64     seq;
   guint64     round_max_time;  /* newest time seen in the current round */
   guint64     flush_limit;     /* newest time of the previous round */
@@ -93,6 +115,7 @@ hp_processor_new (HpCaptureWriter *writer)
   self = g_new0 (HpProcessor, 1);
   self->writer = writer;
   self->symbolizer = hp_symbolizer_new ();
+  self->unwinder = hp_unwinder_new ();
   self->processes = g_hash_table_new_full (NULL, NULL, NULL, process_free);
   self->thread_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->known_threads = g_hash_table_new (NULL, NULL);
@@ -104,6 +127,8 @@ hp_processor_new (HpCaptureWriter *writer)
   self->start_frames = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->frame_buf = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->key_buf = g_byte_array_new ();
+  self->chain_buf = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->pc_buf = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->queue = g_array_new (FALSE, FALSE, sizeof (Queued));
   g_array_set_clear_func (self->queue, queued_clear);
   return self;
@@ -124,7 +149,10 @@ hp_processor_free (HpProcessor *self)
   g_hash_table_destroy (self->start_frames);
   g_array_unref (self->frame_buf);
   g_byte_array_unref (self->key_buf);
+  g_array_unref (self->chain_buf);
+  g_array_unref (self->pc_buf);
   g_array_unref (self->queue);
+  hp_unwinder_free (self->unwinder);
   hp_symbolizer_free (self->symbolizer);
   g_free (self);
 }
@@ -266,6 +294,21 @@ frame_for_name (HpProcessor *self,
   return GPOINTER_TO_SIZE (id);
 }
 
+/* The root of a user stack that reaches no thread start: a function in no
+ * module, so that every cut-short stack hangs under one node, visibly. */
+static gint64
+get_truncated_frame (HpProcessor *self)
+{
+  if (self->truncated_frame == 0)
+    {
+      gint64 function_id = hp_capture_writer_intern_function (self->writer, "[truncated]", 0, NULL, 0);
+
+      self->truncated_frame = hp_capture_writer_intern_frame (self->writer, function_id,
+                                                              NULL, 0, FALSE, 0);
+    }
+  return self->truncated_frame;
+}
+
 static void
 append_frames (HpProcessor *self,
                const GArray *ids)
@@ -308,6 +351,59 @@ resolve_kernel (HpProcessor *self,
   append_frames (self, frames_for_resolved (self, hp_symbolizer_lookup_kernel (self->symbolizer, address)));
 }
 
+/* The call chain of a sample with registers and a stack copy: the kernel's
+ * part of its chain, then the user frames unwound from the copy. Falls back
+ * to the kernel's user chain, or the sampled ip, when nothing unwinds. */
+static const guint64 *
+unwound_chain (HpProcessor        *self,
+               const HpPerfRecord *rec,
+               Process            *process,
+               guint64            *n_chain)
+{
+  HpUnwindSample sample = {
+    .pid = rec->pid,
+    .tid = rec->tid,
+    .abi = rec->sample.abi,
+    .regs_mask = self->current_info->sample_regs_user,
+    .regs = rec->sample.regs,
+    .n_regs = rec->sample.n_regs,
+    .stack = rec->sample.stack,
+    .stack_size = rec->sample.stack_size,
+  };
+  guint64 user_at = rec->sample.n_ips;
+  guint64 marker;
+
+  for (guint64 i = 0; i < rec->sample.n_ips; i++)
+    if (rec->sample.ips[i] == (guint64) PERF_CONTEXT_USER)
+      {
+        user_at = i;
+        break;
+      }
+
+  g_array_set_size (self->chain_buf, 0);
+  g_array_append_vals (self->chain_buf, rec->sample.ips, user_at);
+
+  g_array_set_size (self->pc_buf, 0);
+  hp_unwinder_unwind (self->unwinder, process->space, process->generation, &sample, self->pc_buf);
+  if (self->pc_buf->len > 0)
+    {
+      marker = HP_CONTEXT_USER_UNWOUND;
+      g_array_append_val (self->chain_buf, marker);
+      g_array_append_vals (self->chain_buf, self->pc_buf->data, self->pc_buf->len);
+    }
+  else if (user_at < rec->sample.n_ips)
+    g_array_append_vals (self->chain_buf, rec->sample.ips + user_at, rec->sample.n_ips - user_at);
+  else if ((rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
+    {
+      marker = PERF_CONTEXT_USER;
+      g_array_append_val (self->chain_buf, marker);
+      g_array_append_val (self->chain_buf, rec->sample.ip);
+    }
+
+  *n_chain = self->chain_buf->len;
+  return (const guint64 *) (gconstpointer) self->chain_buf->data;
+}
+
 static const StackInfo *
 resolve_stack (HpProcessor        *self,
                const HpPerfRecord *rec,
@@ -319,10 +415,14 @@ resolve_stack (HpProcessor        *self,
   g_autoptr(GBytes) lookup = NULL;
   StackInfo *info;
   gboolean in_kernel;
+  gboolean adjusted = FALSE;
   gboolean first_in_context = TRUE;
   gboolean has_user = FALSE;
   gboolean complete = FALSE;
   gint64 parent = 0;
+
+  if (rec->sample.n_regs > 0 && self->current_info != NULL)
+    ips = unwound_chain (self, rec, process, &n_ips);
 
   if (n_ips == 0)
     {
@@ -357,13 +457,15 @@ resolve_stack (HpProcessor        *self,
       if (ip >= (guint64) PERF_CONTEXT_MAX)
         {
           in_kernel = ip == (guint64) PERF_CONTEXT_KERNEL;
+          adjusted = ip == HP_CONTEXT_USER_UNWOUND;
           first_in_context = TRUE;
-          if (ip != (guint64) PERF_CONTEXT_KERNEL && ip != (guint64) PERF_CONTEXT_USER)
+          if (ip != (guint64) PERF_CONTEXT_KERNEL && ip != (guint64) PERF_CONTEXT_USER
+              && ip != HP_CONTEXT_USER_UNWOUND)
             break; /* guest or hypervisor frames: not ours */
           continue;
         }
 
-      if (!first_in_context && ip > 0)
+      if (!first_in_context && !adjusted && ip > 0)
         ip--;
       first_in_context = FALSE;
 
@@ -376,19 +478,27 @@ resolve_stack (HpProcessor        *self,
         }
     }
 
-  /* Intern root first; a stack is complete when a thread start is on it. */
+  /* A stack is complete when a thread start is on it; a user stack that is
+   * not hangs under "[truncated]". Intern root first. */
+  for (guint i = 0; i < self->frame_buf->len && !complete; i++)
+    complete = g_hash_table_contains (self->start_frames,
+                                      &g_array_index (self->frame_buf, gint64, i));
+  if (has_user && !complete)
+    {
+      gint64 root = get_truncated_frame (self);
+
+      g_array_append_val (self->frame_buf, root);
+    }
   for (guint i = self->frame_buf->len; i > 0; i--)
     {
       gint64 frame_id = g_array_index (self->frame_buf, gint64, i - 1);
 
       parent = hp_capture_writer_intern_stack (self->writer, parent, frame_id);
     }
-  for (guint i = 0; i < self->frame_buf->len && !complete; i++)
-    complete = g_hash_table_contains (self->start_frames,
-                                      &g_array_index (self->frame_buf, gint64, i));
 
   info = g_new0 (StackInfo, 1);
   info->stack_id = parent;
+  info->has_user = has_user;
   info->truncated = has_user && !complete;
   g_hash_table_insert (self->stacks,
                        g_bytes_new (self->key_buf->data, self->key_buf->len),
@@ -416,6 +526,8 @@ process_sample (HpProcessor        *self,
     return;
   if (stack->truncated)
     self->stats.truncated++;
+  else if (stack->has_user)
+    self->stats.complete++;
 
   hp_capture_writer_add_sample (self->writer, rec->time, (gint32) rec->tid, (gint32) rec->cpu,
                                 stack->stack_id, rec->sample.period ? rec->sample.period : 1);
@@ -470,6 +582,7 @@ hp_processor_process (HpProcessor        *self,
 
           hp_address_space_clear (process->space);
           process->generation++;
+          hp_unwinder_forget_process (self->unwinder, rec->pid);
         }
       set_thread_name (self, rec->pid, rec->tid, rec->comm.comm);
       break;
@@ -497,6 +610,8 @@ hp_processor_process (HpProcessor        *self,
       break;
 
     case PERF_RECORD_EXIT:
+      if (rec->pid == rec->tid)
+        hp_unwinder_forget_process (self->unwinder, rec->pid);
       break;
 
     case PERF_RECORD_LOST:
@@ -563,7 +678,12 @@ process_queued_up_to (HpProcessor *self,
       HpPerfRecord rec;
 
       if (hp_perf_record_decode (q->info, q->bytes, G_MAXUINT16, &rec, NULL))
-        hp_processor_process (self, &rec);
+        {
+          /* The register layout of a sample is the event's sample_regs_user. */
+          self->current_info = q->info;
+          hp_processor_process (self, &rec);
+          self->current_info = NULL;
+        }
       n++;
     }
   if (n > 0)
@@ -587,6 +707,14 @@ hp_processor_flush (HpProcessor *self)
   process_queued_up_to (self, G_MAXUINT64);
 }
 
+HpSymbolizer *
+hp_processor_get_symbolizer (HpProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->symbolizer;
+}
+
 void
 hp_processor_get_stats (HpProcessor      *self,
                         HpProcessorStats *stats)
@@ -604,5 +732,15 @@ hp_processor_write_stats (HpProcessor *self)
   hp_capture_writer_set_metadata_int (self->writer, "lost_samples", (gint64) self->stats.lost);
   hp_capture_writer_set_metadata_int (self->writer, "throttle_events", (gint64) self->stats.throttled);
   hp_capture_writer_set_metadata_int (self->writer, "truncated_stacks", (gint64) self->stats.truncated);
+  hp_capture_writer_set_metadata_int (self->writer, "complete_stacks", (gint64) self->stats.complete);
   hp_capture_writer_set_metadata_int (self->writer, "unresolved_frames", (gint64) self->stats.unresolved_frames);
+}
+
+void
+hp_processor_set_live (HpProcessor *self,
+                       gboolean     live)
+{
+  g_return_if_fail (self != NULL);
+
+  hp_unwinder_set_live (self->unwinder, live);
 }

@@ -15,6 +15,7 @@ typedef struct {
   guint64 lost;              /* PERF_RECORD_LOST / LOST_SAMPLES */
   guint64 throttled;         /* PERF_RECORD_THROTTLE */
   guint64 truncated;         /* user stacks that reach no thread start (_start, clone, main, ...) */
+  guint64 complete;          /* user stacks that do */
   guint64 unresolved_frames; /* frames kept as module+0xOFFSET */
   guint64 bad_records;       /* records that failed to decode, skipped */
 } HpProcessorStats;
@@ -36,9 +37,22 @@ void         hp_processor_push           (HpProcessor           *self,
 void         hp_processor_finish_round   (HpProcessor           *self);
 void         hp_processor_flush          (HpProcessor           *self);
 
-/* Processes a decoded record at once (records synthesized from /proc). */
+/* Processes a decoded record at once (records synthesized from /proc).
+ * Samples whose user stacks are to be unwound (PERF_SAMPLE_REGS_USER and
+ * PERF_SAMPLE_STACK_USER) must come through push(), which knows the
+ * event's register layout. */
 void         hp_processor_process        (HpProcessor           *self,
                                           const HpPerfRecord    *record);
+
+/* Whether the records describe processes running on this machine now (a
+ * live recording rather than an import): only then can the unwinder use
+ * this machine's vDSO for the profiled program's. Default FALSE. */
+void         hp_processor_set_live       (HpProcessor           *self,
+                                          gboolean               live);
+
+/* The symbolizer the processor resolves with (owned by it): to tell it
+ * where files recorded elsewhere are, before the first record. */
+HpSymbolizer *hp_processor_get_symbolizer (HpProcessor          *self);
 
 void         hp_processor_get_stats      (HpProcessor           *self,
                                           HpProcessorStats      *stats);

@@ -42,12 +42,18 @@
 #include "record/hp-processor.h"
 #include "record/hp-recorder.h"
 #include "store/hp-capture-writer.h"
+#include "symbols/hp-unwinder.h"
 
 G_DEFINE_QUARK (hp-record-error-quark, hp_record_error)
 
-/* 128 pages (512 KiB) per CPU hold about half a second of DWARF samples at
- * 999 Hz and many seconds of frame-pointer ones. */
-#define RING_PAGES 128
+/* Ring buffer pages per CPU, tried in order (unprivileged users have a
+ * locked-memory budget of about 516 KiB). With frame pointers a sample is
+ * a few hundred bytes: 128 pages hold seconds of them. A DWARF sample
+ * carries its stack copy (8 KiB by default), so 512 pages (2 MiB) hold
+ * about 240 of them: a quarter of a second at 999 Hz, which the drain
+ * thread, woken at a quarter full, empties with room to spare. */
+static const guint fp_ring_pages[] = { 128, 16 };
+static const guint dwarf_ring_pages[] = { 512, 128, 16 };
 
 typedef struct {
   GByteArray *bytes;   /* whole records; NULL marks the end of a drain pass */
@@ -64,6 +70,8 @@ struct _HpRecorder {
   const char      *event_unit;
   GArray          *fds;    /* int, every event */
   GPtrArray       *rings;  /* HpPerfRing, one per CPU */
+  guint            ring_pages;
+  gboolean         build_ids; /* MMAP2 records carry build ids (Linux 5.12+) */
 
   GPid             child;
   gboolean         spawned;
@@ -96,6 +104,8 @@ hp_recorder_new (const HpRecordOptions *options)
   self->options.working_directory = self->working_directory;
   if (self->options.frequency == 0)
     self->options.frequency = 999;
+  if (self->options.stack_size == 0)
+    self->options.stack_size = HP_RECORD_DEFAULT_STACK_SIZE;
   self->fds = g_array_new (FALSE, FALSE, sizeof (int));
   self->rings = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_perf_ring_free);
   g_mutex_init (&self->progress_lock);
@@ -233,7 +243,19 @@ init_attr (HpRecorder             *self,
   attr->exclude_hv = 1;
   attr->exclude_kernel = exclude_kernel;
   attr->exclude_callchain_kernel = exclude_kernel;
-  attr->wakeup_watermark = RING_PAGES * 4096 / 4;
+  if (self->options.call_graph == HP_CALL_GRAPH_DWARF)
+    {
+      /* The kernel's chain for kernel frames only; user frames come from
+       * unwinding the stack copy, as perf record --call-graph dwarf does. */
+      attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+      attr->sample_regs_user = hp_unwinder_get_sample_regs_user ();
+      attr->sample_stack_user = self->options.stack_size;
+      attr->exclude_callchain_user = 1;
+    }
+  /* Build ids in MMAP2 let the symbolizer and the unwinder refuse a file
+   * that was replaced on disk since the program mapped it. */
+  attr->build_id = self->build_ids;
+  attr->wakeup_watermark = self->ring_pages * 4096 / 4;
   attr->watermark = 1;
   attr->use_clockid = 1;
   attr->clockid = CLOCK_MONOTONIC;
@@ -278,8 +300,29 @@ open_events (HpRecorder *self,
   static const struct { gboolean hardware; gboolean exclude_kernel; } tries[] = {
     { TRUE, FALSE }, { TRUE, TRUE }, { FALSE, FALSE }, { FALSE, TRUE },
   };
+  gboolean dwarf = self->options.call_graph == HP_CALL_GRAPH_DWARF;
+  const guint *pages = dwarf ? dwarf_ring_pages : fp_ring_pages;
+  guint n_pages = dwarf ? G_N_ELEMENTS (dwarf_ring_pages) : G_N_ELEMENTS (fp_ring_pages);
   struct perf_event_attr attr;
   int last_errno = 0;
+
+  if (dwarf && hp_unwinder_get_sample_regs_user () == 0)
+    {
+      g_set_error_literal (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
+                           "DWARF unwinding is not supported on this architecture; "
+                           "record with --call-graph fp");
+      return FALSE;
+    }
+  if (dwarf && (self->options.stack_size % 8 != 0
+                || self->options.stack_size > HP_RECORD_MAX_STACK_SIZE))
+    {
+      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
+                   "stack size %u is invalid: it must be a multiple of 8 up to %u",
+                   self->options.stack_size, HP_RECORD_MAX_STACK_SIZE);
+      return FALSE;
+    }
+  self->ring_pages = pages[0];
+  self->build_ids = TRUE;
 
   if (tids->len == 0)
     {
@@ -319,17 +362,24 @@ open_events (HpRecorder *self,
               g_array_append_val (self->fds, fd);
               if (leader < 0)
                 {
-                  g_autoptr(GError) ring_error = NULL;
-                  HpPerfRing *ring;
+                  HpPerfRing *ring = NULL;
 
                   leader = (int) fd;
-                  ring = hp_perf_ring_new (leader, RING_PAGES, &ring_error);
-                  if (ring == NULL)
+                  for (guint p = 0; p < n_pages && ring == NULL; p++)
                     {
+                      g_autoptr(GError) ring_error = NULL;
+
                       /* Unprivileged users have a locked-memory budget. */
-                      ring = hp_perf_ring_new (leader, 16, error);
-                      if (ring == NULL)
-                        return FALSE;
+                      if (pages[p] > self->ring_pages)
+                        continue;
+                      ring = hp_perf_ring_new (leader, pages[p], &ring_error);
+                      if (ring == NULL && p + 1 == n_pages)
+                        {
+                          g_propagate_error (error, g_steal_pointer (&ring_error));
+                          return FALSE;
+                        }
+                      if (ring != NULL)
+                        self->ring_pages = pages[p];
                     }
                   g_ptr_array_add (self->rings, ring);
                 }
@@ -357,6 +407,12 @@ open_events (HpRecorder *self,
 
       if (last_errno == ESRCH)
         break;
+      if (last_errno == EINVAL && self->build_ids)
+        {
+          /* A kernel older than 5.12 knows no build ids in MMAP2. */
+          self->build_ids = FALSE;
+          t--;
+        }
     }
 
   if (last_errno == EACCES || last_errno == EPERM)
@@ -665,7 +721,13 @@ write_metadata_start (HpRecorder *self)
   hp_capture_writer_set_metadata (self->writer, "event", self->event_name);
   hp_capture_writer_set_metadata (self->writer, "event_unit", self->event_unit);
   hp_capture_writer_set_metadata_int (self->writer, "frequency", self->options.frequency);
-  hp_capture_writer_set_metadata (self->writer, "call_graph", "fp");
+  if (self->options.call_graph == HP_CALL_GRAPH_DWARF)
+    {
+      hp_capture_writer_set_metadata (self->writer, "call_graph", "dwarf");
+      hp_capture_writer_set_metadata_int (self->writer, "stack_size", self->options.stack_size);
+    }
+  else
+    hp_capture_writer_set_metadata (self->writer, "call_graph", "fp");
   hp_capture_writer_set_metadata (self->writer, "hostname", hostname);
   if (uname (&uts) == 0)
     hp_capture_writer_set_metadata (self->writer, "kernel_release", uts.release);
@@ -768,6 +830,7 @@ hp_recorder_run (HpRecorder  *self,
     }
 
   self->processor = hp_processor_new (self->writer);
+  hp_processor_set_live (self->processor, TRUE);
   write_metadata_start (self);
   if (!self->spawned)
     synthesize_process (self);

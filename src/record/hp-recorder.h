@@ -18,6 +18,16 @@ typedef enum {
   HP_RECORD_ERROR_NO_PROCESS,  /* the process to attach to does not exist */
 } HpRecordError;
 
+/* How user call stacks are recorded. */
+typedef enum {
+  HP_CALL_GRAPH_DWARF,  /* copy the user stack and unwind it with CFI (libdw) */
+  HP_CALL_GRAPH_FP,     /* the kernel's frame-pointer chain */
+} HpCallGraph;
+
+/* Bytes of user stack copied per sample with HP_CALL_GRAPH_DWARF. */
+#define HP_RECORD_DEFAULT_STACK_SIZE 8192
+#define HP_RECORD_MAX_STACK_SIZE     65528  /* the kernel's limit, less the size field */
+
 typedef struct {
   char       **argv;              /* command to spawn; NULL to attach to @pid */
   GPid         pid;               /* process to attach to */
@@ -25,6 +35,9 @@ typedef struct {
   guint        frequency;         /* samples per second per CPU; 0: 999 */
   gdouble      duration;          /* seconds; 0: until the command exits or a stop */
   int          output_fd;         /* stdout and stderr of the command; -1: ours */
+  HpCallGraph  call_graph;        /* default HP_CALL_GRAPH_DWARF */
+  guint        stack_size;        /* DWARF: bytes of stack per sample, a multiple of 8
+                                   * up to HP_RECORD_MAX_STACK_SIZE; 0: the default */
 } HpRecordOptions;
 
 typedef struct {

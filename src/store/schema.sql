@@ -43,12 +43,21 @@
 --   frequency          sampling frequency in Hz (when sampling by frequency)
 --   period             sampling period in event units (when sampling by period)
 --   call_graph         unwinding method: "fp", "dwarf" or "lbr"
+--   stack_size         bytes of user stack copied per sample (call_graph dwarf)
 --   hostname           machine the recording ran on
 --   kernel_release     uname -r of that machine
 --   cpu_count          online CPUs
 --   lost_samples       samples the kernel dropped (ring buffer full)
 --   throttle_events    times the kernel throttled the event
---   truncated_stacks   samples whose stack was cut (depth or stack-copy limit)
+--   truncated_stacks   samples whose user stack reaches no thread start (_start,
+--                      __libc_start_main, main, clone, clone3, start_thread):
+--                      cut by the stack-copy size, missing CFI, unreadable
+--                      memory or a frame-pointer chain broken by code built
+--                      without frame pointers. Such a stack is rooted under a
+--                      frame of the function "[truncated]" (module_id 0)
+--                      instead of under a false caller.
+--   complete_stacks    samples whose user stack does reach a thread start
+--                      (samples with kernel frames only count in neither)
 --   unresolved_frames  frames that could not be symbolized
 --   hotpath_version    version of Hotpath that wrote the capture
 --   complete           '1' once the recording finished and stack_counts is
