@@ -9,6 +9,7 @@
 G_BEGIN_DECLS
 
 int  hp_cli_record (int argc, char **argv);
+int  hp_cli_import (int argc, char **argv);
 int  hp_cli_report (int argc, char **argv);
 
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */

@@ -88,13 +88,16 @@ struct _HpSymbolizer
   GArray       *kernel_symbols; /* KernelSymbol, sorted by address */
   HpModule     *kernel;         /* also in kernel_modules */
   GHashTable   *kernel_modules; /* "[name]" -> HpModule */
+
+  /* Where files recorded elsewhere are found (perf.data imports). */
+  char         *sysroot;
+  GPtrArray    *debug_dirs;     /* char*, searched by build id */
+  GHashTable   *build_ids;      /* recorded path -> GBytes build id */
+  char         *kernel_build_id; /* lower-case hex, of the recorded kernel */
+  char         *debuginfo_path; /* for dwfl_standard_find_debuginfo; NULL: default */
+  Dwfl_Callbacks callbacks;
 };
 
-static const Dwfl_Callbacks dwfl_callbacks = {
-  .find_elf = dwfl_build_id_find_elf,
-  .find_debuginfo = dwfl_standard_find_debuginfo,
-  .section_address = dwfl_offline_section_address,
-};
 
 static void
 hp_module_free (HpModule *module)
@@ -139,6 +142,12 @@ hp_symbolizer_new_internal (const char *kallsyms_path)
   self->kernel = hp_module_new (KERNEL_MODULE_NAME, KERNEL_MODULE_NAME);
   self->kernel->is_kernel = TRUE;
   g_hash_table_insert (self->kernel_modules, self->kernel->name, self->kernel);
+  self->debug_dirs = g_ptr_array_new_with_free_func (g_free);
+  self->build_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
+  self->callbacks.find_elf = dwfl_build_id_find_elf;
+  self->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  self->callbacks.section_address = dwfl_offline_section_address;
+  self->callbacks.debuginfo_path = &self->debuginfo_path;
   return self;
 }
 
@@ -167,6 +176,11 @@ hp_symbolizer_free (HpSymbolizer *self)
   g_free (self->kallsyms_data);
   g_free (self->kallsyms_path);
   g_string_chunk_free (self->strings);
+  g_free (self->sysroot);
+  g_ptr_array_unref (self->debug_dirs);
+  g_hash_table_unref (self->build_ids);
+  g_free (self->kernel_build_id);
+  g_free (self->debuginfo_path);
   g_free (self);
 }
 
@@ -245,10 +259,14 @@ is_openable_path (const char *path)
   return TRUE;
 }
 
-static void
-hp_module_open (HpModule     *module,
-                const guint8 *build_id,
-                gsize         build_id_len)
+/* Opens @file for @module; FALSE when it is not usable or its build id
+ * differs from @build_id (when given). */
+static gboolean
+hp_module_try_open (HpSymbolizer *self,
+                    HpModule     *module,
+                    const char   *file,
+                    const guint8 *build_id,
+                    gsize         build_id_len)
 {
   g_autoptr(GArray) loads = NULL;
   const unsigned char *disk_id = NULL;
@@ -260,37 +278,34 @@ hp_module_open (HpModule     *module,
   Elf *elf;
   int disk_id_len;
 
-  if (build_id != NULL && build_id_len > 0)
-    module->build_id = hex_encode (build_id, build_id_len);
+  if (!is_openable_path (file))
+    return FALSE;
 
-  if (!is_openable_path (module->path))
-    return;
-
-  dwfl = dwfl_begin (&dwfl_callbacks);
+  dwfl = dwfl_begin (&self->callbacks);
   if (dwfl == NULL)
-    return;
+    return FALSE;
 
   /* add_p_vaddr with base 0 gives bias 0 for ET_DYN and ET_EXEC alike, so
    * libdw addresses are the ELF virtual addresses. */
   dwfl_report_begin (dwfl);
-  dwfl_module = dwfl_report_elf (dwfl, module->name, module->path, -1, 0, true);
+  dwfl_module = dwfl_report_elf (dwfl, module->name, file, -1, 0, true);
   dwfl_report_end (dwfl, NULL, NULL);
   if (dwfl_module == NULL)
     {
-      g_debug ("%s: not usable for symbols: %s", module->path, dwfl_errmsg (-1));
+      g_debug ("%s: not usable for symbols: %s", file, dwfl_errmsg (-1));
       dwfl_end (dwfl);
-      return;
+      return FALSE;
     }
 
   elf = dwfl_module_getelf (dwfl_module, &bias);
   if (elf == NULL)
     {
       dwfl_end (dwfl);
-      return;
+      return FALSE;
     }
 
   disk_id_len = dwfl_module_build_id (dwfl_module, &disk_id, &id_vaddr);
-  if (module->build_id != NULL)
+  if (build_id != NULL)
     {
       if (disk_id_len <= 0
           || (gsize) disk_id_len != build_id_len
@@ -298,9 +313,9 @@ hp_module_open (HpModule     *module,
         {
           /* A rebuilt or replaced file: its symbols would be confidently
            * wrong, which is worse than none. */
-          g_debug ("%s: build id differs from the recording, not using it", module->path);
+          g_debug ("%s: build id differs from the recording, not using it", file);
           dwfl_end (dwfl);
-          return;
+          return FALSE;
         }
     }
   else if (disk_id_len > 0)
@@ -329,6 +344,80 @@ hp_module_open (HpModule     *module,
   module->dwfl_module = dwfl_module;
   module->bias = bias;
   module->loads = g_steal_pointer (&loads);
+  return TRUE;
+}
+
+/* Where the file of a recorded path with build id @hex may be, best
+ * first: perf's build-id cache and debug directories (whose copies are
+ * the very file that was recorded), then the path itself. Every
+ * candidate is checked against the build id before use. */
+static GPtrArray *
+module_candidates (HpSymbolizer *self,
+                   const char   *path,
+                   const char   *hex)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+
+  if (hex != NULL && strlen (hex) > 2)
+    {
+      g_autofree char *rel = g_strdup_printf (".build-id/%.2s/%s", hex, hex + 2);
+      g_autofree char *rel_debug = g_strconcat (rel, ".debug", NULL);
+      g_autofree char *home_debug = g_build_filename (g_get_home_dir (), ".debug", NULL);
+      g_autofree char *usr_debug = g_build_filename (self->sysroot ? self->sysroot : "/", "usr/lib/debug", NULL);
+      g_autoptr(GPtrArray) dirs = g_ptr_array_new ();
+
+      for (guint i = 0; i < self->debug_dirs->len; i++)
+        g_ptr_array_add (dirs, g_ptr_array_index (self->debug_dirs, i));
+      g_ptr_array_add (dirs, home_debug);
+      g_ptr_array_add (dirs, usr_debug);
+
+      for (guint i = 0; i < dirs->len; i++)
+        {
+          const char *dir = g_ptr_array_index (dirs, i);
+          char *file = g_build_filename (dir, rel, NULL);
+
+          /* perf's cache: .build-id/xx/rest -> ../../path/ID, a directory
+           * holding the copy as "elf". */
+          if (g_file_test (file, G_FILE_TEST_IS_DIR))
+            {
+              char *elf = g_build_filename (file, "elf", NULL);
+
+              g_free (file);
+              file = elf;
+            }
+          g_ptr_array_add (files, file);
+          g_ptr_array_add (files, g_build_filename (dir, rel_debug, NULL));
+        }
+    }
+
+  if (path[0] == '/')
+    g_ptr_array_add (files, self->sysroot ? g_build_filename (self->sysroot, path, NULL) : g_strdup (path));
+  return files;
+}
+
+static void
+hp_module_open (HpSymbolizer *self,
+                HpModule     *module,
+                const guint8 *build_id,
+                gsize         build_id_len)
+{
+  g_autoptr(GPtrArray) candidates = NULL;
+
+  if (build_id == NULL || build_id_len == 0)
+    {
+      GBytes *known = g_hash_table_lookup (self->build_ids, module->path);
+
+      build_id = known ? g_bytes_get_data (known, &build_id_len) : NULL;
+    }
+  if (build_id != NULL && build_id_len > 0)
+    module->build_id = hex_encode (build_id, build_id_len);
+  else
+    build_id = NULL;
+
+  candidates = module_candidates (self, module->path, module->build_id);
+  for (guint i = 0; i < candidates->len; i++)
+    if (hp_module_try_open (self, module, g_ptr_array_index (candidates, i), build_id, build_id_len))
+      return;
 }
 
 HpModule *
@@ -364,9 +453,70 @@ hp_symbolizer_get_module (HpSymbolizer *self,
 
     module = hp_module_new (path, path[0] == '/' ? name : path);
   }
-  hp_module_open (module, build_id, build_id_len);
+  hp_module_open (self, module, build_id, build_id_len);
   g_hash_table_insert (self->modules, g_steal_pointer (&key), module);
   return module;
+}
+
+/* dwfl_standard_find_debuginfo searches these roots for debug links and
+ * build ids; "-" and ".debug" are its defaults beside the main file. */
+static void
+update_debuginfo_path (HpSymbolizer *self)
+{
+  g_autoptr(GString) path = g_string_new ("-:.debug");
+
+  for (guint i = 0; i < self->debug_dirs->len; i++)
+    g_string_append_printf (path, ":%s", (const char *) g_ptr_array_index (self->debug_dirs, i));
+  if (self->sysroot != NULL)
+    g_string_append_printf (path, ":%s/usr/lib/debug", self->sysroot);
+  g_string_append (path, ":/usr/lib/debug");
+  g_free (self->debuginfo_path);
+  self->debuginfo_path = g_string_free (g_steal_pointer (&path), FALSE);
+}
+
+void
+hp_symbolizer_set_sysroot (HpSymbolizer *self,
+                           const char   *sysroot)
+{
+  g_return_if_fail (self != NULL);
+
+  g_clear_pointer (&self->sysroot, g_free);
+  if (sysroot != NULL && sysroot[0] != '\0' && strcmp (sysroot, "/") != 0)
+    self->sysroot = g_canonicalize_filename (sysroot, NULL);
+  update_debuginfo_path (self);
+}
+
+void
+hp_symbolizer_add_debug_dir (HpSymbolizer *self,
+                             const char   *dir)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (dir != NULL);
+
+  g_ptr_array_add (self->debug_dirs, g_canonicalize_filename (dir, NULL));
+  update_debuginfo_path (self);
+}
+
+void
+hp_symbolizer_add_build_id (HpSymbolizer *self,
+                            const char   *path,
+                            const guint8 *build_id,
+                            gsize         build_id_len)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (path != NULL);
+
+  if (build_id == NULL || build_id_len == 0)
+    return;
+  if (g_str_has_prefix (path, KERNEL_MODULE_NAME))
+    {
+      g_free (self->kernel_build_id);
+      self->kernel_build_id = hex_encode (build_id, build_id_len);
+      g_free (self->kernel->build_id);
+      self->kernel->build_id = g_strdup (self->kernel_build_id);
+      return;
+    }
+  g_hash_table_replace (self->build_ids, g_strdup (path), g_bytes_new (build_id, build_id_len));
 }
 
 static HpResolvedAddress *
@@ -781,6 +931,69 @@ kernel_module_for (HpSymbolizer *self,
   return module;
 }
 
+/* Build id of the running kernel, from the ELF notes in /sys/kernel/notes. */
+static char *
+running_kernel_build_id (void)
+{
+  g_autofree char *notes = NULL;
+  gsize len = 0;
+  gsize pos = 0;
+
+  if (!g_file_get_contents ("/sys/kernel/notes", &notes, &len, NULL))
+    return NULL;
+  while (len - pos >= 12)
+    {
+      guint32 namesz, descsz, type;
+      gsize name_at = pos + 12;
+      gsize desc_at;
+
+      memcpy (&namesz, notes + pos, 4);
+      memcpy (&descsz, notes + pos + 4, 4);
+      memcpy (&type, notes + pos + 8, 4);
+      desc_at = name_at + ((namesz + 3) & ~3u);
+      if (namesz > len || descsz > len || desc_at > len || descsz > len - desc_at)
+        break;
+      if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp (notes + name_at, "GNU", 4) == 0)
+        return hex_encode ((const guint8 *) notes + desc_at, descsz);
+      pos = desc_at + ((descsz + 3) & ~3u);
+    }
+  return NULL;
+}
+
+/* A recording of another kernel than the running one must not be named
+ * with this kernel's symbols: use the kallsyms perf saved in its build-id
+ * cache (DIR/[kernel.kallsyms]/ID/kallsyms) or none. FALSE: none. */
+static gboolean
+choose_kallsyms (HpSymbolizer *self)
+{
+  g_autofree char *running = NULL;
+  g_autofree char *home_debug = NULL;
+
+  if (self->kernel_build_id == NULL || strcmp (self->kallsyms_path, "/proc/kallsyms") != 0)
+    return TRUE;
+
+  running = running_kernel_build_id ();
+  if (running != NULL && strcmp (running, self->kernel_build_id) == 0)
+    return TRUE;
+
+  home_debug = g_build_filename (g_get_home_dir (), ".debug", NULL);
+  for (guint i = 0; i <= self->debug_dirs->len; i++)
+    {
+      const char *dir = i < self->debug_dirs->len ? g_ptr_array_index (self->debug_dirs, i) : home_debug;
+      g_autofree char *saved = g_build_filename (dir, KERNEL_MODULE_NAME, self->kernel_build_id, "kallsyms", NULL);
+
+      if (g_file_test (saved, G_FILE_TEST_IS_REGULAR))
+        {
+          g_free (self->kallsyms_path);
+          self->kallsyms_path = g_steal_pointer (&saved);
+          return TRUE;
+        }
+    }
+  g_debug ("the recording is of another kernel (build id %s), whose symbols are not available",
+           self->kernel_build_id);
+  return FALSE;
+}
+
 /* Lines are "ffffffff81000000 T _stext" or
  * "ffffffffc0a01000 t foo_init\t[foo]". */
 static void
@@ -793,6 +1006,9 @@ load_kallsyms (HpSymbolizer *self)
   char *end;
 
   self->kallsyms_loaded = TRUE;
+
+  if (!choose_kallsyms (self))
+    return;
 
   if (!g_file_get_contents (self->kallsyms_path, &self->kallsyms_data, &len, &error))
     {

@@ -40,9 +40,27 @@ void                     hp_symbolizer_free            (HpSymbolizer  *self);
  * /proc/kallsyms (a saved copy, or a fake one in tests). */
 HpSymbolizer            *hp_symbolizer_new_with_kallsyms (const char *path);
 
+/* Files recorded on another machine (perf.data): the recorded paths are
+ * looked up under @sysroot, and files are found by build id in @dir
+ * (DIR/.build-id/xx/rest[.debug]) before ~/.debug and /usr/lib/debug.
+ * Call before the first lookup. */
+void                     hp_symbolizer_set_sysroot     (HpSymbolizer  *self,
+                                                        const char    *sysroot);
+void                     hp_symbolizer_add_debug_dir   (HpSymbolizer  *self,
+                                                        const char    *dir);
+/* The build id the recording saw for @path (perf.data's build-id table),
+ * used when a mapping of @path carries none. For "[kernel.kallsyms]", a
+ * kernel other than the running one takes its symbols from perf's
+ * build-id cache (DIR/[kernel.kallsyms]/ID/kallsyms) or stays unresolved. */
+void                     hp_symbolizer_add_build_id    (HpSymbolizer  *self,
+                                                        const char    *path,
+                                                        const guint8  *build_id,
+                                                        gsize          build_id_len);
+
 /* A module for the file at @path as mapped by the profiled program.
- * @build_id (may be NULL) is the one the recording saw; when the file on disk
- * has a different build id it is not used for symbols. Never returns NULL:
+ * @build_id (may be NULL) is the one the recording saw; the file is searched
+ * by build id in the debug directories, then at @path (under the sysroot);
+ * a file with a different build id is not used for symbols. Never returns NULL:
  * a file that cannot be opened gives a module that resolves nothing. */
 HpModule                *hp_symbolizer_get_module      (HpSymbolizer  *self,
                                                         const char    *path,

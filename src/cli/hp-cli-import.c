@@ -1,0 +1,93 @@
+/* hp-cli-import.c - hotpath-cli import: perf.data to a capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hp-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/hp-cli.h"
+#include "record/hp-perf-import.h"
+
+/* perf.data -> perf.hotpath, run.perf.data -> run.perf.hotpath, x -> x.hotpath */
+static char *
+default_output_name (const char *input)
+{
+  g_autofree char *base = NULL;
+
+  if (strcmp (input, "-") == 0)
+    return g_strdup ("perf.hotpath");
+  base = g_path_get_basename (input);
+  if (g_str_has_suffix (base, ".data"))
+    base[strlen (base) - strlen (".data")] = '\0';
+  return g_strconcat (base, ".hotpath", NULL);
+}
+
+int
+hp_cli_import (int    argc,
+               char **argv)
+{
+  g_auto(GStrv) files = NULL;
+  g_auto(GStrv) debug_dirs = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *sysroot = NULL;
+  g_autofree char *event = NULL;
+  gboolean force = FALSE;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the capture to FILE (default: PERF.DATA with .hotpath for .data)", "FILE" },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
+    { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot, "Look up the recorded files under DIR (recorded on another machine)", "DIR" },
+    { "debug-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &debug_dirs, "Find files by build id in DIR/.build-id too (repeatable)", "DIR" },
+    { "event", 'e', 0, G_OPTION_ARG_STRING, &event, "Import the samples of EVENT (default: the first sampling event)", "EVENT" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "PERF.DATA" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("PERF.DATA");
+  g_autoptr(GError) error = NULL;
+  HpPerfImportOptions options = { 0 };
+  HpPerfImportResult result = { 0 };
+
+  g_option_context_set_summary (context,
+                                "Import a perf.data file written by 'perf record' into a capture.\n"
+                                "Give '-' to read a pipe-mode stream: perf record -o - … | hotpath-cli import - -o FILE");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      hp_cli_error ("import: %s", error->message);
+      return 2;
+    }
+  if (files == NULL || files[0] == NULL || files[1] != NULL)
+    {
+      hp_cli_error ("import: give one perf.data file (or '-' for stdin)");
+      return 2;
+    }
+
+  if (output == NULL)
+    output = default_output_name (files[0]);
+  if (g_file_test (output, G_FILE_TEST_EXISTS) && !force)
+    {
+      hp_cli_error ("%s exists; use --force to overwrite it", output);
+      return 1;
+    }
+
+  options.sysroot = sysroot;
+  options.debug_dirs = (const char * const *) debug_dirs;
+  options.event = event;
+  if (!hp_perf_import (files[0], output, &options, &result, NULL, &error))
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+
+  fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s, %" G_GUINT64_FORMAT " lost, in %.2f s\n",
+           output, result.samples, result.event, result.lost, result.seconds);
+  if (result.other_samples > 0)
+    fprintf (stderr, "hotpath-cli: %" G_GUINT64_FORMAT " samples of other events were not imported (choose with --event)\n",
+             result.other_samples);
+  hp_perf_import_result_clear (&result);
+  return 0;
+}

@@ -1,0 +1,462 @@
+/* hp-perf-import.c - turns a perf.data file into a capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This file owns the import of perf.data: it reads the file with
+ * HpPerfFile, feeds its kernel records to the same HpProcessor the live
+ * recorder uses (push per record, finish_round at FINISHED_ROUND, flush at
+ * the end) and stores what the feature sections say as capture metadata
+ * under the keys the recorder writes (schema.sql).
+ *
+ * A capture holds the samples of one event. perf.data may hold several
+ * (perf record -e a,b); the first sampling event is imported unless
+ * another is asked for, and the samples of the others are counted.
+ *
+ * A perf.data that does not hold together is an error, not a partial
+ * capture: the capture is written under a temporary name and only renamed
+ * into place once complete, and removed on any error.
+ */
+
+#define G_LOG_DOMAIN "hp-import"
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "perf/hp-perf-file.h"
+#include "record/hp-perf-import.h"
+#include "record/hp-processor.h"
+#include "store/hp-capture-writer.h"
+
+void
+hp_perf_import_result_clear (HpPerfImportResult *result)
+{
+  if (result == NULL)
+    return;
+  g_clear_pointer (&result->event, g_free);
+  memset (result, 0, sizeof *result);
+}
+
+/* "cpu-clock:ppp" -> "cpu-clock": precise-ip modifiers say nothing about
+ * what was measured, unlike :u or :k, which stay. */
+static char *
+event_display_name (const char *name)
+{
+  const char *colon = strrchr (name, ':');
+
+  if (colon != NULL && colon[1] != '\0' && strspn (colon + 1, "pP") == strlen (colon + 1))
+    return g_strndup (name, colon - name);
+  return g_strdup (name);
+}
+
+static gboolean
+event_is_dummy (const HpPerfFileEvent *event)
+{
+  return event->type == PERF_TYPE_SOFTWARE && event->config == PERF_COUNT_SW_DUMMY;
+}
+
+static const char *
+event_unit (const HpPerfFileEvent *event)
+{
+  if (event->type == PERF_TYPE_SOFTWARE
+      && (event->config == PERF_COUNT_SW_CPU_CLOCK || event->config == PERF_COUNT_SW_TASK_CLOCK))
+    return "ns";
+  if (event->type == PERF_TYPE_HARDWARE
+      && (event->config == PERF_COUNT_HW_CPU_CYCLES || event->config == PERF_COUNT_HW_REF_CPU_CYCLES))
+    return "cycles";
+  if (event->type == PERF_TYPE_HARDWARE && event->config == PERF_COUNT_HW_INSTRUCTIONS)
+    return "instructions";
+  return "events";
+}
+
+static const char *
+call_graph_of (const HpPerfFileEvent *event)
+{
+  guint64 st = event->info.sample_type;
+
+  if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))
+    return "dwarf";
+  if (st & PERF_SAMPLE_BRANCH_STACK)
+    return "lbr";
+  if (st & PERF_SAMPLE_CALLCHAIN)
+    return "fp";
+  return "none";
+}
+
+/* The event to import: @wanted by name (with or without modifiers), or the
+ * first one that samples. */
+static const HpPerfFileEvent *
+choose_event (HpPerfFile  *file,
+              const char  *wanted,
+              GError     **error)
+{
+  guint n = hp_perf_file_get_n_events (file);
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const HpPerfFileEvent *event = hp_perf_file_get_event (file, i);
+      g_autofree char *short_name = event_display_name (event->name);
+
+      if (wanted == NULL && !event_is_dummy (event))
+        return event;
+      if (wanted != NULL && (strcmp (wanted, event->name) == 0 || strcmp (wanted, short_name) == 0))
+        return event;
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "", event->name);
+    }
+
+  if (wanted != NULL)
+    g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
+                 "%s: no event '%s' in the recording (it has: %s)",
+                 hp_perf_file_get_name (file), wanted, names->str);
+  else
+    g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
+                 "%s: no sampling event in the recording", hp_perf_file_get_name (file));
+  return NULL;
+}
+
+static void
+configure_symbolizer (HpSymbolizer              *symbolizer,
+                      const HpPerfImportOptions *options,
+                      const HpPerfFileFeatures  *features)
+{
+  if (options != NULL && options->sysroot != NULL)
+    hp_symbolizer_set_sysroot (symbolizer, options->sysroot);
+  if (options != NULL && options->debug_dirs != NULL)
+    for (guint i = 0; options->debug_dirs[i] != NULL; i++)
+      hp_symbolizer_add_debug_dir (symbolizer, options->debug_dirs[i]);
+
+  /* perf stores the build ids of the files that had samples only here,
+   * not in its MMAP records. */
+  for (guint i = 0; i < features->build_ids->len; i++)
+    {
+      const HpPerfFileBuildId *bid = g_ptr_array_index (features->build_ids, i);
+
+      hp_symbolizer_add_build_id (symbolizer, bid->filename, bid->build_id, bid->size);
+    }
+}
+
+static void
+write_metadata (HpCaptureWriter          *writer,
+                HpPerfFile               *file,
+                const HpPerfFileEvent    *event,
+                const char               *perf_data,
+                guint64                   first_time,
+                guint64                   last_time)
+{
+  const HpPerfFileFeatures *f = hp_perf_file_get_features (file);
+  g_autofree char *name = event_display_name (event->name);
+  guint64 duration = 0;
+  struct stat st;
+
+  hp_capture_writer_set_metadata (writer, "command", f->cmdline);
+  hp_capture_writer_set_metadata (writer, "event", name);
+  hp_capture_writer_set_metadata (writer, "event_unit", event_unit (event));
+  if (event->freq)
+    hp_capture_writer_set_metadata_int (writer, "frequency", (gint64) event->sample_freq);
+  else
+    hp_capture_writer_set_metadata_int (writer, "period", (gint64) event->sample_freq);
+  hp_capture_writer_set_metadata (writer, "call_graph", call_graph_of (event));
+  if (f->hostname != NULL)
+    hp_capture_writer_set_metadata (writer, "hostname", f->hostname);
+  if (f->os_release != NULL)
+    hp_capture_writer_set_metadata (writer, "kernel_release", f->os_release);
+  if (f->nr_cpus_online > 0)
+    hp_capture_writer_set_metadata_int (writer, "cpu_count", f->nr_cpus_online);
+  if (f->arch != NULL)
+    hp_capture_writer_set_metadata (writer, "arch", f->arch);
+  if (f->cpu_desc != NULL)
+    hp_capture_writer_set_metadata (writer, "cpu_description", f->cpu_desc);
+  if (f->perf_version != NULL)
+    hp_capture_writer_set_metadata (writer, "perf_version", f->perf_version);
+  if (event->clockid >= 0)
+    hp_capture_writer_set_metadata_int (writer, "clockid", event->clockid);
+  if ((event->info.sample_type & PERF_SAMPLE_STACK_USER) && event->sample_stack_user > 0)
+    hp_capture_writer_set_metadata_int (writer, "stack_size", event->sample_stack_user);
+
+  /* perf's own record of the sample times is exact; in pipe mode there is
+   * none and the times seen stand in. */
+  if (f->last_sample_time > f->first_sample_time)
+    duration = f->last_sample_time - f->first_sample_time;
+  else if (last_time > first_time)
+    duration = last_time - first_time;
+  hp_capture_writer_set_metadata_int (writer, "duration_ns", (gint64) duration);
+
+  /* perf writes the file when the recording ends, so its modification
+   * time less the duration is about when it began. */
+  if (strcmp (perf_data, "-") != 0 && g_stat (perf_data, &st) == 0)
+    {
+      g_autoptr(GDateTime) end = g_date_time_new_from_unix_local (st.st_mtime);
+      g_autoptr(GDateTime) start = g_date_time_add_seconds (end, -(gdouble) duration / 1e9);
+      g_autofree char *iso = g_date_time_format_iso8601 (start);
+
+      hp_capture_writer_set_metadata (writer, "start_time", iso);
+    }
+  hp_capture_writer_set_metadata (writer, "source", hp_perf_file_is_pipe (file) ? "perf.data (pipe mode)" : "perf.data");
+  hp_capture_writer_set_metadata (writer, "source_path", perf_data);
+  hp_capture_writer_set_metadata (writer, "hotpath_version", PACKAGE_VERSION);
+}
+
+/* A record the decoder rejects is corruption: name it and where it is. */
+static gboolean
+record_error (HpPerfFile              *file,
+              const HpPerfFileRecord  *rec,
+              GError                 **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  HpPerfRecord decoded;
+
+  hp_perf_record_decode (&rec->event->info, rec->data, rec->size, &decoded, &local_error);
+  g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID, "%s: corrupted record at offset %" G_GUINT64_FORMAT "%s: %s",
+               hp_perf_file_get_name (file), rec->offset,
+               rec->compressed ? " (in its compressed data)" : "",
+               local_error ? local_error->message : "not decodable");
+  return FALSE;
+}
+
+static gboolean
+import_records (HpPerfFile                *file,
+                HpProcessor               *processor,
+                HpCaptureWriter           *writer,
+                const HpPerfImportOptions *options,
+                const char                *perf_data,
+                HpPerfImportResult        *result,
+                GCancellable              *cancellable,
+                GError                   **error)
+{
+  const HpPerfFileEvent *selected = NULL;
+  HpPerfFileRecord rec;
+  guint64 bad_records = 0;
+  guint64 first_time = G_MAXUINT64, last_time = 0;
+  guint64 n = 0;
+  gboolean need_times;
+  GError *local_error = NULL;
+  HpProcessorStats stats;
+
+  need_times = hp_perf_file_get_features (file)->last_sample_time == 0;
+
+  while (hp_perf_file_next (file, &rec, &local_error))
+    {
+      if ((++n & 0xfff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      if (rec.type == HP_PERF_RECORD_FINISHED_ROUND)
+        {
+          hp_processor_finish_round (processor);
+          continue;
+        }
+      if (rec.event == NULL)
+        {
+          if (hp_perf_file_get_n_events (file) == 0)
+            return g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
+                                "%s: corrupted: record at offset %" G_GUINT64_FORMAT " comes before any event attribute",
+                                hp_perf_file_get_name (file), rec.offset), FALSE;
+          result->other_samples++; /* a sample of an unknown id */
+          continue;
+        }
+
+      if (rec.type == PERF_RECORD_SAMPLE)
+        {
+          /* In pipe mode the attributes arrive as records before the
+           * first sample: the event to import is known by now. */
+          if (selected == NULL && (selected = choose_event (file, options ? options->event : NULL, error)) == NULL)
+            return FALSE;
+          if (rec.event != selected)
+            {
+              result->other_samples++;
+              continue;
+            }
+          if (need_times)
+            {
+              HpPerfRecord decoded;
+
+              if (!hp_perf_record_decode (&rec.event->info, rec.data, rec.size, &decoded, NULL))
+                return record_error (file, &rec, error);
+              if (decoded.has_time)
+                {
+                  first_time = MIN (first_time, decoded.time);
+                  last_time = MAX (last_time, decoded.time);
+                }
+            }
+        }
+
+      hp_processor_push (processor, &rec.event->info, rec.data, rec.size);
+      hp_processor_get_stats (processor, &stats);
+      if (stats.bad_records != bad_records)
+        return record_error (file, &rec, error);
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+
+  hp_processor_flush (processor);
+
+  if (selected == NULL && (selected = choose_event (file, options ? options->event : NULL, error)) == NULL)
+    return FALSE;
+  write_metadata (writer, file, selected, perf_data, first_time, last_time);
+  hp_processor_write_stats (processor);
+  if (result->other_samples > 0)
+    hp_capture_writer_set_metadata_int (writer, "other_event_samples", (gint64) result->other_samples);
+
+  hp_processor_get_stats (processor, &stats);
+  result->samples = stats.samples;
+  result->lost = stats.lost;
+  result->unresolved_frames = stats.unresolved_frames;
+  result->event = event_display_name (selected->name);
+  return TRUE;
+}
+
+gboolean
+hp_perf_import (const char                *perf_data,
+                const char                *capture,
+                const HpPerfImportOptions *options,
+                HpPerfImportResult        *result,
+                GCancellable              *cancellable,
+                GError                   **error)
+{
+  g_autoptr(HpPerfFile) file = NULL;
+  g_autofree char *tmp = NULL;
+  HpPerfImportResult local_result = { 0 };
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  gint64 start = g_get_monotonic_time ();
+  gboolean ok;
+
+  g_return_val_if_fail (perf_data != NULL, FALSE);
+  g_return_val_if_fail (capture != NULL, FALSE);
+
+  if (result == NULL)
+    result = &local_result;
+  memset (result, 0, sizeof *result);
+
+  file = hp_perf_file_open (perf_data, error);
+  if (file == NULL)
+    return FALSE;
+  if (hp_perf_file_get_n_events (file) > 0
+      && choose_event (file, options ? options->event : NULL, error) == NULL)
+    return FALSE;
+
+  tmp = g_strdup_printf ("%s.%d.part", capture, (int) getpid ());
+  g_unlink (tmp);
+  writer = hp_capture_writer_new (tmp, error);
+  if (writer == NULL)
+    return FALSE;
+
+  processor = hp_processor_new (writer);
+  configure_symbolizer (hp_processor_get_symbolizer (processor), options, hp_perf_file_get_features (file));
+
+  ok = import_records (file, processor, writer, options, perf_data, result, cancellable, error);
+  hp_processor_free (processor);
+
+  if (ok)
+    ok = hp_capture_writer_finish (writer, error);
+  if (!ok)
+    {
+      hp_capture_writer_abort (writer);
+      hp_capture_writer_free (writer);
+      hp_perf_import_result_clear (&local_result);
+      return FALSE;
+    }
+  hp_capture_writer_free (writer);
+
+  if (g_rename (tmp, capture) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "cannot write %s: %s", capture, g_strerror (errsv));
+      g_unlink (tmp);
+      hp_perf_import_result_clear (&local_result);
+      return FALSE;
+    }
+
+  result->seconds = (g_get_monotonic_time () - start) / 1e6;
+  hp_perf_import_result_clear (&local_result);
+  return TRUE;
+}
+
+/* Cache -------------------------------------------------------------------- */
+
+static char *
+short_hash (const char *text)
+{
+  g_autofree char *full = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+
+  return g_strndup (full, 16);
+}
+
+char *
+hp_perf_import_cached (const char    *perf_data,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autofree char *real = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path_key = NULL;
+  g_autofree char *state_key = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *capture = NULL;
+  g_autoptr(GDir) listing = NULL;
+  struct stat st;
+  const char *entry;
+
+  g_return_val_if_fail (perf_data != NULL, NULL);
+
+  if (g_stat (perf_data, &st) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", perf_data, g_strerror (errsv));
+      return NULL;
+    }
+  real = realpath (perf_data, NULL);
+  if (real == NULL)
+    real = g_canonicalize_filename (perf_data, NULL);
+
+  /* Keyed by what says the file changed; the version of Hotpath is part of
+   * the key, so a newer importer does not reuse an older one's capture. */
+  state = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT ".%09ld\n%s\n",
+                           real, (gint64) st.st_size, (gint64) st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                           PACKAGE_VERSION);
+  path_key = short_hash (real);
+  state_key = short_hash (state);
+  dir = g_build_filename (g_get_user_cache_dir (), "hotpath", "perf-data", NULL);
+  name = g_strdup_printf ("%s-%s.hotpath", path_key, state_key);
+  capture = g_build_filename (dir, name, NULL);
+
+  if (g_file_test (capture, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&capture);
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "cannot create the cache folder %s: %s", dir, g_strerror (errsv));
+      return NULL;
+    }
+
+  if (!hp_perf_import (perf_data, capture, NULL, NULL, cancellable, error))
+    return NULL;
+
+  /* Older captures of the same perf.data are stale now. */
+  listing = g_dir_open (dir, 0, NULL);
+  while (listing != NULL && (entry = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_prefix (entry, path_key) && entry[strlen (path_key)] == '-'
+        && g_str_has_suffix (entry, ".hotpath") && strcmp (entry, name) != 0)
+      {
+        g_autofree char *stale = g_build_filename (dir, entry, NULL);
+
+        g_unlink (stale);
+      }
+
+  return g_steal_pointer (&capture);
+}

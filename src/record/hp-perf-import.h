@@ -1,0 +1,46 @@
+/* hp-perf-import.h - turns a perf.data file into a capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char         *sysroot;     /* prefix for the recorded paths (files from another machine); NULL: / */
+  const char * const *debug_dirs;  /* NULL-terminated; searched by build id before ~/.debug and /usr/lib/debug */
+  const char         *event;       /* import the samples of this event; NULL: the first sampling event */
+} HpPerfImportOptions;
+
+typedef struct {
+  guint64  samples;          /* samples written */
+  guint64  other_samples;    /* samples of other events, not imported */
+  guint64  lost;             /* samples the kernel lost while recording */
+  guint64  unresolved_frames;
+  char    *event;            /* the imported event's name */
+  gdouble  seconds;          /* time the import took */
+} HpPerfImportResult;
+
+void      hp_perf_import_result_clear (HpPerfImportResult        *result);
+
+/* Imports @perf_data ("-": stdin) into a new capture at @capture. The
+ * capture is written next to @capture under a temporary name and renamed
+ * into place when complete, replacing any file there; on an error nothing
+ * is left behind. @options and @result may be NULL. */
+gboolean  hp_perf_import              (const char                *perf_data,
+                                       const char                *capture,
+                                       const HpPerfImportOptions *options,
+                                       HpPerfImportResult        *result,
+                                       GCancellable              *cancellable,
+                                       GError                   **error);
+
+/* The capture of @perf_data in the cache ($XDG_CACHE_HOME/hotpath/perf-data),
+ * imported first unless a capture of the same path, size and modification
+ * time is there already. Returns its path. */
+char     *hp_perf_import_cached       (const char                *perf_data,
+                                       GCancellable              *cancellable,
+                                       GError                   **error);
+
+G_END_DECLS
