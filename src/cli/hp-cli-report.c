@@ -19,6 +19,8 @@
 
 #include "analysis/hp-profile.h"
 #include "cli/hp-cli.h"
+#include "perf/hp-perf-file.h"
+#include "record/hp-perf-import.h"
 #include "store/hp-capture.h"
 
 typedef struct {
@@ -381,6 +383,21 @@ hp_cli_report (int    argc,
       return 2;
     }
   json = g_strcmp0 (format, "json") == 0;
+
+  /* A perf.data is imported once into a cached capture, reused while the
+   * file is unchanged. */
+  if (hp_perf_file_sniff (files[0]))
+    {
+      g_autofree char *cached = hp_perf_import_cached (files[0], NULL, &error);
+
+      if (cached == NULL)
+        {
+          hp_cli_error ("%s", error->message);
+          return 1;
+        }
+      g_free (files[0]);
+      files[0] = g_steal_pointer (&cached);
+    }
 
   capture = hp_capture_open (files[0], FALSE, &error);
   if (capture == NULL)
