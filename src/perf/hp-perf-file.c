@@ -37,6 +37,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -266,18 +267,21 @@ hp_perf_event_name_for (guint32 type,
   return g_strdup_printf ("%u:0x%" G_GINT64_MODIFIER "x", type, config);
 }
 
-/* Offsets of perf_event_attr fields (stable ABI, <linux/perf_event.h>). */
-#define ATTR_TYPE              0
-#define ATTR_SIZE              4
-#define ATTR_CONFIG            8
-#define ATTR_SAMPLE_PERIOD     16
-#define ATTR_SAMPLE_TYPE       24
-#define ATTR_READ_FORMAT       32
-#define ATTR_FLAGS             40
-#define ATTR_SAMPLE_REGS_USER  72   /* PERF_ATTR_SIZE_VER3 */
-#define ATTR_SAMPLE_STACK_USER 80
-#define ATTR_CLOCKID           84
-#define ATTR_SIZE_VER3         96
+/* Offsets of perf_event_attr fields (a stable ABI: fields are only ever
+ * appended, and the size field says how many a file has). */
+#define ATTR_TYPE              offsetof (struct perf_event_attr, type)
+#define ATTR_SIZE              offsetof (struct perf_event_attr, size)
+#define ATTR_CONFIG            offsetof (struct perf_event_attr, config)
+#define ATTR_SAMPLE_PERIOD     offsetof (struct perf_event_attr, sample_period)
+#define ATTR_SAMPLE_TYPE       offsetof (struct perf_event_attr, sample_type)
+#define ATTR_READ_FORMAT       offsetof (struct perf_event_attr, read_format)
+#define ATTR_FLAGS             (offsetof (struct perf_event_attr, read_format) + 8)
+#define ATTR_SAMPLE_REGS_USER  offsetof (struct perf_event_attr, sample_regs_user)
+#define ATTR_SAMPLE_STACK_USER offsetof (struct perf_event_attr, sample_stack_user)
+#define ATTR_CLOCKID           offsetof (struct perf_event_attr, clockid)
+#define ATTR_SIZE_VER3         96   /* PERF_ATTR_SIZE_VER3: up to clockid */
+
+G_STATIC_ASSERT (ATTR_SAMPLE_REGS_USER == 80 && ATTR_CLOCKID == 92 && ATTR_FLAGS == 40);
 
 #define FLAG_FREQ                   (1ull << 10)
 #define FLAG_SAMPLE_ID_ALL          (1ull << 18)
