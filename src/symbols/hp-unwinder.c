@@ -106,6 +106,7 @@ typedef struct
 
   const HpUnwindSample *sample;
   guint64               sp;
+  guint                 failed_reads;
 } UnwindProcess;
 
 struct _HpUnwinder
@@ -127,9 +128,11 @@ typedef struct
 
 typedef struct
 {
-  GArray  *pcs;
-  guint    n;
-  gboolean too_deep;
+  UnwindProcess *process;
+  GArray        *pcs;
+  guint          n;
+  guint          failed_reads;  /* of the process, when the last frame came */
+  gboolean       too_deep;
 } FrameWalk;
 
 guint64
@@ -468,7 +471,10 @@ memory_read (Dwfl       *dwfl,
       memcpy (result, sample->stack + (address - p->sp), sizeof *result);
       return true;
     }
-  return read_from_file (p, address, result);
+  if (read_from_file (p, address, result))
+    return true;
+  p->failed_reads++;
+  return false;
 }
 
 /* The value of perf register @perf_reg in the sample, if it was sampled. */
@@ -641,6 +647,7 @@ frame_callback (Dwfl_Frame *state,
   if (!activation && pc > 0)
     pc--;
   g_array_append_val (walk->pcs, pc);
+  walk->failed_reads = walk->process->failed_reads;
   if (++walk->n >= MAX_FRAMES)
     {
       walk->too_deep = TRUE;
@@ -699,7 +706,7 @@ hp_unwinder_unwind (HpUnwinder           *self,
                     const HpUnwindSample *sample,
                     GArray               *pcs)
 {
-  FrameWalk walk = { pcs, 0, FALSE };
+  FrameWalk walk = { NULL, pcs, 0, 0, FALSE };
   UnwindProcess *p;
   guint64 sp, ip;
   int ret;
@@ -728,6 +735,8 @@ hp_unwinder_unwind (HpUnwinder           *self,
 
   p->sample = sample;
   p->sp = sp;
+  p->failed_reads = 0;
+  walk.process = p;
   ret = dwfl_getthread_frames (p->dwfl, sample->tid > 0 ? (pid_t) sample->tid : (pid_t) sample->pid,
                                frame_callback, &walk);
   p->sample = NULL;
@@ -737,5 +746,9 @@ hp_unwinder_unwind (HpUnwinder           *self,
       g_array_append_val (pcs, ip);
       return HP_UNWIND_STOPPED;
     }
-  return ret == 0 && !walk.too_deep ? HP_UNWIND_END : HP_UNWIND_STOPPED;
+  /* libdwfl ends a walk cleanly (0) also when the return address could
+   * not be read: only a walk whose last step read everything it needed
+   * reached a frame without a caller. */
+  return ret == 0 && !walk.too_deep && p->failed_reads == walk.failed_reads
+         ? HP_UNWIND_END : HP_UNWIND_STOPPED;
 }
