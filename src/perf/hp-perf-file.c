@@ -826,25 +826,31 @@ read_header (HpPerfFile  *self,
 
   data_offset = get_u64 (h + 40);
   data_size = get_u64 (h + 48);
-  if (data_size == 0 && data_offset >= header_size && data_offset <= self->mem_size)
-    {
-      /* perf record was killed before it rewrote the header: the records
-       * run to the end of the file and there are no feature sections. */
-      g_message ("%s: the data size in the header is 0 (perf record did not finish); reading to the end of the file",
-                 self->name);
-      self->pos = self->data_start = data_offset;
-      self->data_end = self->mem_size;
-      return TRUE;
-    }
   if (!check_section (self, "data section", data_offset, data_size, error))
     return FALSE;
   self->pos = self->data_start = data_offset;
   self->data_end = data_offset + data_size;
 
-  if (header_size == FILE_HEADER_SIZE
-      && !read_features (self, h + 72, data_offset + data_size, error))
-    return FALSE;
-  return TRUE;
+  if (header_size == FILE_HEADER_V0)
+    return TRUE;
+
+  if (data_size == 0 && data_offset >= header_size && data_offset < self->mem_size)
+    {
+      g_autoptr(GError) feature_error = NULL;
+
+      /* Either an empty recording, whose feature sections follow, or perf
+       * record was killed before it rewrote the header: then records run
+       * to the end of the file and there are no feature sections (what
+       * would be their table is a record). */
+      if (read_features (self, h + 72, data_offset, &feature_error))
+        return TRUE;
+      g_message ("%s: the data size in the header is 0 (perf record did not finish?); "
+                 "reading records to the end of the file", self->name);
+      self->data_end = self->mem_size;
+      return TRUE;
+    }
+
+  return read_features (self, h + 72, data_offset + data_size, error);
 }
 
 static HpPerfFile *
