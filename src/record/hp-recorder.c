@@ -71,7 +71,6 @@ struct _HpRecorder {
   GArray          *fds;    /* int, every event */
   GPtrArray       *rings;  /* HpPerfRing, one per CPU */
   guint            ring_pages;
-  gboolean         build_ids; /* MMAP2 records carry build ids (Linux 5.12+) */
 
   GPid             child;
   gboolean         spawned;
@@ -252,9 +251,9 @@ init_attr (HpRecorder             *self,
       attr->sample_stack_user = self->options.stack_size;
       attr->exclude_callchain_user = 1;
     }
-  /* Build ids in MMAP2 let the symbolizer and the unwinder refuse a file
-   * that was replaced on disk since the program mapped it. */
-  attr->build_id = self->build_ids;
+  /* No attr.build_id: with it, Linux (seen on 6.18) also flags the MMAP2
+   * records of every other event on the task as carrying a build id, and
+   * a perf record running alongside reads garbage and aborts. */
   attr->wakeup_watermark = self->ring_pages * 4096 / 4;
   attr->watermark = 1;
   attr->use_clockid = 1;
@@ -322,7 +321,6 @@ open_events (HpRecorder *self,
       return FALSE;
     }
   self->ring_pages = pages[0];
-  self->build_ids = TRUE;
 
   if (tids->len == 0)
     {
@@ -407,12 +405,6 @@ open_events (HpRecorder *self,
 
       if (last_errno == ESRCH)
         break;
-      if (last_errno == EINVAL && self->build_ids)
-        {
-          /* A kernel older than 5.12 knows no build ids in MMAP2. */
-          self->build_ids = FALSE;
-          t--;
-        }
     }
 
   if (last_errno == EACCES || last_errno == EPERM)
