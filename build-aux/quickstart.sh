@@ -19,6 +19,7 @@ packages=(
   build-essential meson ninja-build pkg-config python3
   libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev
   libgtk-4-dev sqlite3 linux-perf
+  python3.11-dbg libc6-dbg
   xvfb xauth dbus dbus-x11 gettext desktop-file-utils appstream shared-mime-info
 )
 missing=()

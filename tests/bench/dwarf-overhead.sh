@@ -52,8 +52,10 @@ timed() {
   t0=$(now)
   "$@" >"$work/out" 2>&1 || { cat "$work/out" >&2; return 1; }
   t1=$(now)
-  echo "$t1 - $t0" | bc -l
+  calc "$t1 - $t0"
 }
+
+calc() { awk "BEGIN { print $1 }"; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -82,11 +84,11 @@ printf 'program:            %s\n' "$*"
 printf 'settings:           -F %s, --call-graph dwarf,%s, median of %s runs\n' "$freq" "$size" "$runs"
 printf 'program alone:      %.2f s\n' "$base"
 printf 'hotpath-cli record: %.2f s  slowdown %.3fx  (%s samples, %s lost, %s truncated)\n' \
-  "$hp" "$(echo "$hp / $base" | bc -l)" "$hp_samples" "${hp_lost:-0}" "${hp_truncated:-0}"
+  "$hp" "$(calc "$hp / $base")" "$hp_samples" "${hp_lost:-0}" "${hp_truncated:-0}"
 printf 'perf record:        %.2f s  slowdown %.3fx  (%s samples, %s lost)\n' \
-  "$pf" "$(echo "$pf / $base" | bc -l)" "${pf_samples:-?}" "${pf_lost:-0}"
+  "$pf" "$(calc "$pf / $base")" "${pf_samples:-?}" "${pf_lost:-0}"
 printf 'slowdown ratio:     hotpath / perf = %.3f (<= 1: Hotpath costs no more)\n' \
-  "$(echo "($hp / $base) / ($pf / $base)" | bc -l)"
+  "$(calc "$hp / $pf")"
 printf 'size:               capture %s bytes, perf.data %s bytes: %.0fx smaller\n' \
-  "$hp_size" "$pf_size" "$(echo "$pf_size / $hp_size" | bc -l)"
+  "$hp_size" "$pf_size" "$(calc "$pf_size / $hp_size")"
 printf '%s\n' "$hp_log" | grep -E '^hotpath-cli:' || true
