@@ -320,8 +320,29 @@ get_file (HpUnwinder      *self,
   file = g_hash_table_lookup (self->files, mapping->module);
   if (file == NULL)
     {
-      file = elf_file_open (hp_module_get_path (mapping->module),
-                            hp_module_get_build_id (mapping->module));
+      const char *build_id = hp_module_get_build_id (mapping->module);
+
+      file = elf_file_open (hp_module_get_path (mapping->module), build_id);
+      if (file->elf == NULL && build_id != NULL && strlen (build_id) > 2)
+        {
+          /* Gone from its path or rebuilt since (a perf.data recorded
+           * earlier or elsewhere): perf's build-id cache keeps a copy of
+           * the very file (extracted `perf archive` tarballs land there),
+           * and /usr/lib/debug/.build-id/xx/rest is a link to the binary
+           * on distributions that ship one (its .debug sibling has no
+           * .eh_frame contents, so it is no use here). */
+          g_autofree char *cache = g_strdup_printf ("%s/.debug/.build-id/%.2s/%s/elf",
+                                                    g_get_home_dir (), build_id, build_id + 2);
+          g_autofree char *link = g_strdup_printf ("/usr/lib/debug/.build-id/%.2s/%s",
+                                                   build_id, build_id + 2);
+          const char *paths[] = { cache, link };
+
+          for (guint i = 0; i < G_N_ELEMENTS (paths) && file->elf == NULL; i++)
+            {
+              elf_file_free (file);
+              file = elf_file_open (paths[i], build_id);
+            }
+        }
       g_hash_table_insert (self->files, mapping->module, file);
     }
   return file;
