@@ -1,0 +1,20 @@
+/* hp-call-path.h - call paths by their summary key
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "analysis/hp-profile.h"
+
+G_BEGIN_DECLS
+
+/* The node of the top-down tree whose path key (hp_call_node_path_key())
+ * is @key, or NULL when this profile has no such path. */
+const HpCallNode *hp_call_path_find     (HpProfile  *profile,
+                                         const char *key);
+/* "main → run → parse" from a key, for paths not in the profile. */
+char             *hp_call_path_readable (const char *key);
+/* The steps of @node from the tree root (excluded), root first. */
+GPtrArray        *hp_call_path_steps    (const HpCallNode *node);
+
+G_END_DECLS

@@ -1,0 +1,264 @@
+/* hp-call-row.c - a shown row of a call tree
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * The GObject face of one HpCallNode, created by HpCallNodeList only when
+ * the tree list model asks for the row (it is shown, or sorted among shown
+ * rows), so a capture with a million samples and a hundred thousand nodes
+ * costs as many rows as the user expands. The strings the cells show are
+ * properties, computed on read, so the .ui cell templates bind to them.
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "ui/hp-call-row.h"
+#include "ui/hp-format.h"
+
+struct _HpCallRow {
+  GObject            parent_instance;
+  HpCallTreeContext *context;
+  const HpCallNode  *node;
+};
+
+G_DEFINE_FINAL_TYPE (HpCallRow, hp_call_row, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_NAME_MARKUP,
+  PROP_MODULE,
+  PROP_SELF_PERCENT,
+  PROP_SELF_COUNT,
+  PROP_TOTAL_PERCENT,
+  PROP_TOTAL_COUNT,
+  PROP_SELF_FRACTION,
+  PROP_TOTAL_FRACTION,
+  PROP_HAS_SUMMARY,
+  PROP_TOOLTIP,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static double
+fraction (HpCallRow *self,
+          guint64    part)
+{
+  return self->context->n_samples ? (double) part / (double) self->context->n_samples : 0.0;
+}
+
+static char *
+name_markup (HpCallRow *self)
+{
+  const char *name = hp_call_row_get_name (self);
+  gboolean hot = g_hash_table_contains (self->context->hot, self->node);
+  GString *s = g_string_new (hot ? "<b>" : NULL);
+  g_autofree char *folded = NULL;
+  const char *match = NULL;
+
+  /* Highlight the first match. Casefolding may change byte lengths, so
+   * the match is located in the original by character offsets. */
+  if (self->context->search != NULL)
+    {
+      folded = g_utf8_casefold (name, -1);
+      match = strstr (folded, self->context->search);
+    }
+  if (match != NULL && g_utf8_strlen (folded, -1) == g_utf8_strlen (name, -1))
+    {
+      glong start = g_utf8_pointer_to_offset (folded, match);
+      glong len = g_utf8_strlen (self->context->search, -1);
+      const char *a = g_utf8_offset_to_pointer (name, start);
+      const char *b = g_utf8_offset_to_pointer (a, len);
+      g_autofree char *pre = g_markup_escape_text (name, a - name);
+      g_autofree char *mid = g_markup_escape_text (a, b - a);
+      g_autofree char *post = g_markup_escape_text (b, -1);
+
+      g_string_append_printf (s, "%s<span underline=\"single\" background=\"#f6d32d80\">%s</span>%s",
+                              pre, mid, post);
+    }
+  else
+    {
+      g_autofree char *escaped = g_markup_escape_text (name, -1);
+
+      g_string_append (s, escaped);
+    }
+  if (hot)
+    g_string_append (s, "</b>");
+  return g_string_free (s, FALSE);
+}
+
+static char *
+tooltip (HpCallRow *self)
+{
+  HpProfile *profile = self->context->profile->profile;
+  g_autofree char *path = hp_call_node_readable_path (profile, self->node);
+  g_autofree char *self_text = hp_format_share (self->node->self, self->context->n_samples);
+  g_autofree char *total_text = hp_format_share (self->node->total, self->context->n_samples);
+
+  if (self->context->bottom_up)
+    /* Translators: a bottom-up path lists the sampled function first, then its callers */
+    return g_strdup_printf (_("%s\n(sampled function first, then its callers)\n%s of the samples end in this path"),
+                            path, total_text);
+  return g_strdup_printf (_("%s\nSelf: %s of the samples are in this function itself here\nTotal: %s are in it or in what it calls"),
+                          path, self_text, total_text);
+}
+
+static void
+hp_call_row_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  HpCallRow *self = HP_CALL_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, hp_call_row_get_name (self));
+      break;
+    case PROP_NAME_MARKUP:
+      g_value_take_string (value, name_markup (self));
+      break;
+    case PROP_MODULE:
+      g_value_set_string (value, hp_call_row_get_module (self));
+      break;
+    case PROP_SELF_PERCENT:
+      g_value_take_string (value, hp_format_percent (self->node->self, self->context->n_samples));
+      break;
+    case PROP_SELF_COUNT:
+      g_value_take_string (value, hp_format_count (self->node->self));
+      break;
+    case PROP_TOTAL_PERCENT:
+      g_value_take_string (value, hp_format_percent (self->node->total, self->context->n_samples));
+      break;
+    case PROP_TOTAL_COUNT:
+      g_value_take_string (value, hp_format_count (self->node->total));
+      break;
+    case PROP_SELF_FRACTION:
+      g_value_set_double (value, fraction (self, self->node->self));
+      break;
+    case PROP_TOTAL_FRACTION:
+      g_value_set_double (value, fraction (self, self->node->total));
+      break;
+    case PROP_HAS_SUMMARY:
+      g_value_set_boolean (value, hp_call_row_get_has_summary (self));
+      break;
+    case PROP_TOOLTIP:
+      g_value_take_string (value, tooltip (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hp_call_row_finalize (GObject *object)
+{
+  HpCallRow *self = HP_CALL_ROW (object);
+
+  if (g_hash_table_lookup (self->context->rows, self->node) == self)
+    g_hash_table_remove (self->context->rows, self->node);
+  hp_call_tree_context_unref (self->context);
+
+  G_OBJECT_CLASS (hp_call_row_parent_class)->finalize (object);
+}
+
+static void
+hp_call_row_class_init (HpCallRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = hp_call_row_get_property;
+  object_class->finalize = hp_call_row_finalize;
+
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
+  properties[PROP_NAME_MARKUP] = g_param_spec_string ("name-markup", NULL, NULL, NULL, flags);
+  properties[PROP_MODULE] = g_param_spec_string ("module", NULL, NULL, NULL, flags);
+  properties[PROP_SELF_PERCENT] = g_param_spec_string ("self-percent", NULL, NULL, NULL, flags);
+  properties[PROP_SELF_COUNT] = g_param_spec_string ("self-count", NULL, NULL, NULL, flags);
+  properties[PROP_TOTAL_PERCENT] = g_param_spec_string ("total-percent", NULL, NULL, NULL, flags);
+  properties[PROP_TOTAL_COUNT] = g_param_spec_string ("total-count", NULL, NULL, NULL, flags);
+  properties[PROP_SELF_FRACTION] = g_param_spec_double ("self-fraction", NULL, NULL, 0, 1, 0, flags);
+  properties[PROP_TOTAL_FRACTION] = g_param_spec_double ("total-fraction", NULL, NULL, 0, 1, 0, flags);
+  properties[PROP_HAS_SUMMARY] = g_param_spec_boolean ("has-summary", NULL, NULL, FALSE, flags);
+  properties[PROP_TOOLTIP] = g_param_spec_string ("tooltip", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+hp_call_row_init (HpCallRow *self)
+{
+}
+
+HpCallRow *
+hp_call_row_new (HpCallTreeContext *context,
+                 const HpCallNode  *node)
+{
+  HpCallRow *self;
+
+  g_return_val_if_fail (context != NULL, NULL);
+  g_return_val_if_fail (node != NULL, NULL);
+
+  self = g_object_new (HP_TYPE_CALL_ROW, NULL);
+  self->context = hp_call_tree_context_ref (context);
+  self->node = node;
+  g_hash_table_insert (context->rows, (gpointer) node, self);
+  return self;
+}
+
+const HpCallNode *
+hp_call_row_get_node (HpCallRow *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_ROW (self), NULL);
+
+  return self->node;
+}
+
+HpCallTreeContext *
+hp_call_row_get_context (HpCallRow *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_ROW (self), NULL);
+
+  return self->context;
+}
+
+const char *
+hp_call_row_get_name (HpCallRow *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_ROW (self), NULL);
+
+  return hp_profile_get_function_name (self->context->profile->profile, self->node->function_id);
+}
+
+const char *
+hp_call_row_get_module (HpCallRow *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_ROW (self), NULL);
+
+  return hp_profile_get_module_name (self->context->profile->profile, self->node->function_id);
+}
+
+gboolean
+hp_call_row_get_has_summary (HpCallRow *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_ROW (self), FALSE);
+
+  return g_hash_table_contains (self->context->marked, self->node);
+}
+
+void
+hp_call_row_marks_changed (HpCallRow *self)
+{
+  g_return_if_fail (HP_IS_CALL_ROW (self));
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NAME_MARKUP]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_SUMMARY]);
+}

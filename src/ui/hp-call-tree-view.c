@@ -1,0 +1,920 @@
+/* hp-call-tree-view.c - the call tree: top-down or bottom-up, lazy, sortable
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * A GtkColumnView over GtkSingleSelection over an incremental
+ * GtkSortListModel (GtkTreeListRowSorter around the column view's sorter)
+ * over a GtkTreeListModel whose levels are HpCallNodeLists. Nothing is
+ * built for a node until its parent is expanded, so opening a capture of
+ * any size creates the rows of the hottest path and its siblings only.
+ *
+ * The top-down and the bottom-up tree each keep their own models, so
+ * switching back and forth keeps what was expanded and selected in each.
+ *
+ * Selecting a node by program (hottest path, breadcrumbs, callers,
+ * summaries, search) expands its ancestors through GtkTreeListRow, which
+ * indexes children in the model's own (unsorted) order, then looks for
+ * the row in the sorted list once the incremental sort has settled, and
+ * scrolls there with the list's "list.scroll-to-item" action (GTK 4.8 has
+ * no gtk_column_view_scroll_to()).
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "ui/hp-call-node-list.h"
+#include "ui/hp-call-path.h"
+#include "ui/hp-call-row.h"
+#include "ui/hp-call-tree-view.h"
+#include "ui/hp-format.h"
+#include "ui/hp-heat-bar.h"
+
+/* Search reveals (expands to) this many matches at once; the others are
+ * highlighted where shown and reached with Enter. */
+#define REVEAL_MATCHES 16
+#define MAX_MATCHES 10000
+
+typedef struct {
+  HpCallTreeContext  *context;
+  GtkTreeListModel   *tree_model;
+  GtkSortListModel   *sort_model;
+  GtkSingleSelection *selection;
+} TreeModels;
+
+struct _HpCallTreeView {
+  GtkWidget             parent_instance;
+
+  GtkLabel             *caption;
+  GtkStack             *stack;
+  GtkColumnView        *column_view;
+  GtkColumnViewColumn  *function_column;
+  GtkColumnViewColumn  *self_column;
+  GtkColumnViewColumn  *total_column;
+  GtkColumnViewColumn  *module_column;
+  GtkLabel             *empty_label;
+
+  HpLoadedProfile      *profile;
+  TreeModels            trees[2];       /* [0] top-down, [1] bottom-up */
+  gboolean              bottom_up;
+  GHashTable           *marked_keys;    /* path key set */
+
+  const HpCallNode     *pending_select; /* waits for the sort to settle */
+  gulong                pending_handler;
+  GtkSortListModel     *pending_model;
+  guint                 scroll_source;
+  guint                 scroll_position;
+
+  char                 *search;
+  GPtrArray            *matches;        /* const HpCallNode*, of the shown tree */
+  guint                 match_index;
+};
+
+G_DEFINE_FINAL_TYPE (HpCallTreeView, hp_call_tree_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_BOTTOM_UP,
+  N_PROPS
+};
+
+enum {
+  NODE_SELECTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static TreeModels *
+current (HpCallTreeView *self)
+{
+  return &self->trees[self->bottom_up ? 1 : 0];
+}
+
+/* Sorting ------------------------------------------------------------ */
+
+static int
+compare_u64 (guint64 a,
+             guint64 b)
+{
+  /* ties keep the model's order (total, then name), the sort being stable */
+  return a < b ? GTK_ORDERING_SMALLER : a > b ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static int
+compare_self (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  return compare_u64 (hp_call_row_get_node ((HpCallRow *) a)->self,
+                      hp_call_row_get_node ((HpCallRow *) b)->self);
+}
+
+static int
+compare_total (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  return compare_u64 (hp_call_row_get_node ((HpCallRow *) a)->total,
+                      hp_call_row_get_node ((HpCallRow *) b)->total);
+}
+
+static int
+compare_name (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  int cmp = g_utf8_collate (hp_call_row_get_name ((HpCallRow *) a),
+                            hp_call_row_get_name ((HpCallRow *) b));
+
+  return cmp < 0 ? GTK_ORDERING_SMALLER : cmp > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static int
+compare_module (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  int cmp = g_strcmp0 (hp_call_row_get_module ((HpCallRow *) a),
+                       hp_call_row_get_module ((HpCallRow *) b));
+
+  return cmp < 0 ? GTK_ORDERING_SMALLER : cmp > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static void
+set_column_sorter (GtkColumnViewColumn *column,
+                   GCompareDataFunc     func)
+{
+  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (func, NULL, NULL));
+
+  gtk_column_view_column_set_sorter (column, sorter);
+}
+
+/* Models ------------------------------------------------------------- */
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  HpCallRow *row = item;
+
+  return (GListModel *) hp_call_node_list_new (hp_call_row_get_context (row),
+                                               hp_call_row_get_node (row));
+}
+
+static void
+tree_models_clear (TreeModels *t)
+{
+  g_clear_object (&t->selection);
+  g_clear_object (&t->sort_model);
+  g_clear_object (&t->tree_model);
+  g_clear_pointer (&t->context, hp_call_tree_context_unref);
+}
+
+static void
+on_selected_changed (GtkSingleSelection *selection,
+                     GParamSpec         *pspec,
+                     HpCallTreeView     *self)
+{
+  if (selection != current (self)->selection)
+    return;
+  g_signal_emit (self, signals[NODE_SELECTED], 0, hp_call_tree_view_get_selected (self));
+}
+
+/* GtkSortListModel sorts incrementally a little at a time, a step per
+ * main-loop iteration, so even four rows appear unsorted for a moment and
+ * a selection has to wait for them. Sorting all shown rows at once takes
+ * under a millisecond per few thousand rows, so the sort is incremental
+ * only for a list long enough to block a frame. */
+#define INCREMENTAL_SORT_ROWS 20000
+
+static void
+choose_incremental (GListModel     *model,
+                    guint           position,
+                    guint           removed,
+                    guint           added,
+                    HpCallTreeView *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
+    if (self->trees[i].tree_model == (gpointer) model && self->trees[i].sort_model != NULL)
+      gtk_sort_list_model_set_incremental (self->trees[i].sort_model,
+                                           g_list_model_get_n_items (model) > INCREMENTAL_SORT_ROWS);
+}
+
+static void
+resolve_marks (HpCallTreeView *self)
+{
+  HpCallTreeContext *context = self->trees[0].context;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (context == NULL)
+    return;
+  g_hash_table_iter_init (&iter, self->marked_keys);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const HpCallNode *node = hp_call_path_find (self->profile->profile, key);
+
+      if (node != NULL)
+        hp_call_tree_context_set_marked (context, node, TRUE);
+    }
+}
+
+static void
+ensure_models (HpCallTreeView *self,
+               gboolean        bottom_up)
+{
+  TreeModels *t = &self->trees[bottom_up ? 1 : 0];
+  g_autoptr(GListModel) roots = NULL;
+  GtkSorter *sorter;
+
+  if (t->tree_model != NULL || self->profile == NULL)
+    return;
+
+  t->context = hp_call_tree_context_new (self->profile, bottom_up);
+  roots = (GListModel *) hp_call_node_list_new (t->context, hp_call_tree_context_get_root (t->context));
+  if (roots == NULL)
+    roots = G_LIST_MODEL (g_list_store_new (HP_TYPE_CALL_ROW));
+  t->tree_model = gtk_tree_list_model_new (g_steal_pointer (&roots), FALSE, FALSE,
+                                           create_children, NULL, NULL);
+  /* before the sort model connects, so it sees the new mode */
+  g_signal_connect_object (t->tree_model, "items-changed", G_CALLBACK (choose_incremental), self, 0);
+  sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view))));
+  t->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (t->tree_model)), sorter);
+  choose_incremental (G_LIST_MODEL (t->tree_model), 0, 0, 0, self);
+  t->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (t->sort_model)));
+  gtk_single_selection_set_autoselect (t->selection, FALSE);
+  gtk_single_selection_set_can_unselect (t->selection, TRUE);
+  gtk_single_selection_set_selected (t->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_object (t->selection, "notify::selected", G_CALLBACK (on_selected_changed), self, 0);
+
+  if (!bottom_up)
+    resolve_marks (self);
+}
+
+static void
+update_caption (HpCallTreeView *self)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *count = NULL;
+  const char *event;
+  guint64 n;
+
+  if (self->profile == NULL)
+    return;
+  n = hp_profile_get_n_samples (self->profile->profile);
+  count = hp_format_count (n);
+  event = hp_loaded_capture_get_metadata (self->profile->capture, "event");
+  if (event == NULL)
+    event = _("unknown event");
+  if (self->bottom_up)
+    /* Translators: %s are a sample count and an event name such as cpu-clock */
+    text = g_strdup_printf (_("Bottom-up: each top-level function is where samples were taken, its children are the callers. "
+                              "Self and Total count the samples ending in that path, as a share of all %s %s samples."),
+                            count, event);
+  else
+    text = g_strdup_printf (_("Top-down from the program’s entry. Self: samples taken in the function itself; "
+                              "Total: in it and in what it calls. Shares of all %s %s samples."),
+                            count, event);
+  gtk_label_set_text (self->caption, text);
+}
+
+static void
+show_current (HpCallTreeView *self)
+{
+  TreeModels *t;
+
+  ensure_models (self, self->bottom_up);
+  t = current (self);
+  gtk_column_view_set_model (self->column_view, t->selection ? GTK_SELECTION_MODEL (t->selection) : NULL);
+  update_caption (self);
+
+  if (self->profile != NULL && hp_profile_get_n_samples (self->profile->profile) == 0)
+    {
+      gtk_label_set_text (self->empty_label,
+                          self->profile->tids != NULL ?
+                          _("The selected threads have no samples. Choose “All threads” to see the whole capture.") :
+                          _("This capture holds no samples: the program ended before the first sample, or every sample was lost."));
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+    }
+  else
+    gtk_stack_set_visible_child_name (self->stack, "tree");
+}
+
+/* Selecting ---------------------------------------------------------- */
+
+static GtkWidget *
+inner_list_view (HpCallTreeView *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+static gboolean
+scroll_cb (gpointer user_data)
+{
+  HpCallTreeView *self = user_data;
+  GtkWidget *list = inner_list_view (self);
+  TreeModels *t = current (self);
+
+  self->scroll_source = 0;
+  if (list != NULL && t->selection != NULL &&
+      self->scroll_position < g_list_model_get_n_items (G_LIST_MODEL (t->selection)))
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", self->scroll_position);
+  return G_SOURCE_REMOVE;
+}
+
+static guint
+find_position (HpCallTreeView   *self,
+               const HpCallNode *node)
+{
+  TreeModels *t = current (self);
+  HpCallRow *row = hp_call_tree_context_lookup (t->context, node);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (t->sort_model));
+
+  if (row == NULL)
+    return GTK_INVALID_LIST_POSITION;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) r = g_list_model_get_item (G_LIST_MODEL (t->sort_model), i);
+      g_autoptr(GObject) item = gtk_tree_list_row_get_item (r);
+
+      if (item == (GObject *) row)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+finish_select (HpCallTreeView *self)
+{
+  const HpCallNode *node = self->pending_select;
+  TreeModels *t = current (self);
+  guint pos;
+
+  self->pending_select = NULL;
+  if (node == NULL || t->selection == NULL)
+    return;
+  pos = find_position (self, node);
+  if (pos == GTK_INVALID_LIST_POSITION)
+    return;
+  if (gtk_single_selection_get_selected (t->selection) != pos)
+    gtk_single_selection_set_selected (t->selection, pos);
+  else
+    g_signal_emit (self, signals[NODE_SELECTED], 0, node);
+
+  /* after the new rows are laid out */
+  self->scroll_position = pos;
+  if (self->scroll_source == 0)
+    self->scroll_source = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_cb, self, NULL);
+}
+
+static void
+on_pending_changed (GtkSortListModel *model,
+                    GParamSpec       *pspec,
+                    HpCallTreeView   *self)
+{
+  if (gtk_sort_list_model_get_pending (model) > 0)
+    return;
+  g_clear_signal_handler (&self->pending_handler, self->pending_model);
+  self->pending_model = NULL;
+  finish_select (self);
+}
+
+/* Expands the ancestors of @node, root first, and returns its row of the
+ * tree list model. */
+static GtkTreeListRow *
+expand_to (HpCallTreeView   *self,
+           const HpCallNode *node)
+{
+  TreeModels *t = current (self);
+  g_autoptr(GPtrArray) steps = hp_call_path_steps (node);
+  GtkTreeListRow *row = NULL;
+
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const HpCallNode *step = g_ptr_array_index (steps, i);
+      const HpCallNode *parent = step->parent;
+      GtkTreeListRow *next;
+      guint index;
+
+      if (!g_ptr_array_find (parent->children, step, &index))
+        {
+          g_clear_object (&row);
+          return NULL;
+        }
+      if (row == NULL)
+        next = gtk_tree_list_model_get_child_row (t->tree_model, index);
+      else
+        {
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          next = gtk_tree_list_row_get_child_row (row, index);
+        }
+      g_clear_object (&row);
+      row = next;
+      if (row == NULL)
+        return NULL;
+    }
+  return row;
+}
+
+void
+hp_call_tree_view_select_node (HpCallTreeView   *self,
+                               const HpCallNode *node)
+{
+  TreeModels *t;
+  g_autoptr(GtkTreeListRow) row = NULL;
+
+  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
+
+  t = current (self);
+  if (node == NULL || t->tree_model == NULL)
+    return;
+  row = expand_to (self, node);
+  if (row == NULL)
+    return;
+
+  self->pending_select = node;
+  if (gtk_sort_list_model_get_pending (t->sort_model) > 0)
+    {
+      if (self->pending_model != t->sort_model)
+        {
+          if (self->pending_model != NULL)
+            g_clear_signal_handler (&self->pending_handler, self->pending_model);
+          self->pending_model = t->sort_model;
+          self->pending_handler = g_signal_connect (t->sort_model, "notify::pending",
+                                                    G_CALLBACK (on_pending_changed), self);
+        }
+      return;
+    }
+  finish_select (self);
+}
+
+const HpCallNode *
+hp_call_tree_view_get_selected (HpCallTreeView *self)
+{
+  TreeModels *t;
+  GtkTreeListRow *row;
+  g_autoptr(HpCallRow) item = NULL;
+
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
+
+  t = current (self);
+  if (t->selection == NULL)
+    return NULL;
+  row = gtk_single_selection_get_selected_item (t->selection);
+  if (row == NULL)
+    return NULL;
+  item = gtk_tree_list_row_get_item (row);
+  return item ? hp_call_row_get_node (item) : NULL;
+}
+
+/* A module of the system (libraries, the kernel) rather than of the
+ * program that was profiled: its code is rarely what the user can change. */
+static gboolean
+is_system_module (const HpCaptureData *data,
+                  gint64               function_id)
+{
+  gint64 module_id = g_array_index (data->functions, HpCaptureFunction, function_id).module_id;
+  const HpCaptureModule *m;
+
+  if (module_id <= 0 || (guint) module_id >= data->modules->len)
+    return TRUE;
+  m = &g_array_index (data->modules, HpCaptureModule, module_id);
+  return m->is_kernel || m->path == NULL || m->path[0] == '[' ||
+         g_str_has_prefix (m->path, "/usr/") || g_str_has_prefix (m->path, "/lib");
+}
+
+/* The hottest path: from the root, the child with the most total samples,
+ * for as long as the time is below the node rather than in it (a node
+ * whose own samples outweigh its hottest child ends the path, so the path
+ * does not wander into the interrupt that hit it 3 times). The path is
+ * expanded and drawn in bold. The node selected on it is the deepest one
+ * in the profiled program's own code that has a source file, so that the
+ * panes start on code the user can change; failing that, the deepest one
+ * with a source file, failing that the end of the path. */
+static void
+expand_hottest (HpCallTreeView *self)
+{
+  TreeModels *t = current (self);
+  const HpCallNode *node = hp_call_tree_context_get_root (t->context);
+  const HpCallNode *own = NULL;
+  const HpCallNode *with_file = NULL;
+  const HpCallNode *leaf = NULL;
+  const HpCaptureData *data = hp_profile_get_data (self->profile->profile);
+
+  while (node->children != NULL && node->children->len > 0)
+    {
+      const HpCallNode *child = g_ptr_array_index (node->children, 0);
+      const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, child->function_id);
+
+      if (child->total == 0 || (node->parent != NULL && node->self >= child->total))
+        break;
+      hp_call_tree_context_set_hot (t->context, child);
+      if (f->file != NULL)
+        {
+          with_file = child;
+          if (!is_system_module (data, child->function_id))
+            own = child;
+        }
+      leaf = node = child;
+    }
+  if (leaf != NULL)
+    {
+      /* the end of the path in view, its own callees folded */
+      g_autoptr(GtkTreeListRow) row = expand_to (self, leaf);
+    }
+  if (self->bottom_up)
+    {
+      /* bottom-up: the hottest function itself, its callers shown below */
+      const HpCallNode *chosen = leaf;
+
+      while (chosen != NULL && chosen->parent != NULL && chosen->parent->parent != NULL)
+        chosen = chosen->parent;
+      hp_call_tree_view_select_node (self, chosen);
+      return;
+    }
+  hp_call_tree_view_select_node (self, own ? own : with_file ? with_file : leaf);
+}
+
+/* API ---------------------------------------------------------------- */
+
+void
+hp_call_tree_view_set_profile (HpCallTreeView  *self,
+                               HpLoadedProfile *profile,
+                               const char      *select_key)
+{
+  const HpCallNode *keep = NULL;
+
+  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
+
+  gtk_column_view_set_model (self->column_view, NULL);
+  self->pending_select = NULL;
+  if (self->pending_model != NULL)
+    g_clear_signal_handler (&self->pending_handler, self->pending_model);
+  self->pending_model = NULL;
+  g_clear_pointer (&self->matches, g_ptr_array_unref);
+  tree_models_clear (&self->trees[0]);
+  tree_models_clear (&self->trees[1]);
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+
+  if (profile == NULL)
+    return;
+
+  self->profile = hp_loaded_profile_ref (profile);
+  show_current (self);
+  if (self->search != NULL)
+    hp_call_tree_context_set_search (current (self)->context, self->search);
+  expand_hottest (self);
+  if (select_key != NULL && !self->bottom_up &&
+      (keep = hp_call_path_find (profile->profile, select_key)) != NULL)
+    hp_call_tree_view_select_node (self, keep);
+}
+
+HpLoadedProfile *
+hp_call_tree_view_get_profile (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
+
+  return self->profile;
+}
+
+gboolean
+hp_call_tree_view_get_bottom_up (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->bottom_up;
+}
+
+void
+hp_call_tree_view_set_bottom_up (HpCallTreeView *self,
+                                 gboolean        bottom_up)
+{
+  gboolean fresh;
+
+  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
+
+  bottom_up = !!bottom_up;
+  if (self->bottom_up == bottom_up)
+    return;
+  self->bottom_up = bottom_up;
+  self->pending_select = NULL;
+  g_clear_pointer (&self->matches, g_ptr_array_unref);
+
+  if (self->profile != NULL)
+    {
+      fresh = current (self)->tree_model == NULL;
+      show_current (self);
+      hp_call_tree_context_set_search (current (self)->context, self->search);
+      if (fresh)
+        expand_hottest (self);
+      else
+        g_signal_emit (self, signals[NODE_SELECTED], 0, hp_call_tree_view_get_selected (self));
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOTTOM_UP]);
+}
+
+gboolean
+hp_call_tree_view_select_path_key (HpCallTreeView *self,
+                                   const char     *key)
+{
+  const HpCallNode *node;
+
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  if (self->profile == NULL ||
+      (node = hp_call_path_find (self->profile->profile, key)) == NULL)
+    return FALSE;
+  hp_call_tree_view_set_bottom_up (self, FALSE);
+  hp_call_tree_view_select_node (self, node);
+  return TRUE;
+}
+
+gboolean
+hp_call_tree_view_select_function (HpCallTreeView *self,
+                                   gint64          function_id)
+{
+  const HpCallNode *node;
+
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), FALSE);
+
+  if (self->profile == NULL || function_id <= 0 ||
+      (guint) function_id >= MAX (self->profile->capture->data->functions->len, 1) ||
+      (node = self->profile->hottest_node[function_id]) == NULL)
+    return FALSE;
+  hp_call_tree_view_set_bottom_up (self, FALSE);
+  hp_call_tree_view_select_node (self, node);
+  return TRUE;
+}
+
+void
+hp_call_tree_view_set_marked (HpCallTreeView *self,
+                              const char     *key,
+                              gboolean        marked)
+{
+  const HpCallNode *node;
+
+  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
+  g_return_if_fail (key != NULL);
+
+  if (marked)
+    g_hash_table_add (self->marked_keys, g_strdup (key));
+  else
+    g_hash_table_remove (self->marked_keys, key);
+
+  if (self->trees[0].context != NULL &&
+      (node = hp_call_path_find (self->profile->profile, key)) != NULL)
+    hp_call_tree_context_set_marked (self->trees[0].context, node, marked);
+}
+
+gboolean
+hp_call_tree_view_is_marked (HpCallTreeView   *self,
+                             const HpCallNode *node)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->trees[0].context != NULL &&
+         g_hash_table_contains (self->trees[0].context->marked, node);
+}
+
+/* Search ------------------------------------------------------------- */
+
+static void
+collect_matches (const HpCallNode *node,
+                 const guint8     *match,
+                 guint             n_functions,
+                 GPtrArray        *out)
+{
+  if (out->len >= MAX_MATCHES)
+    return;
+  if (node->parent != NULL && (guint64) node->function_id < n_functions && match[node->function_id])
+    g_ptr_array_add (out, (gpointer) node);
+  if (node->children != NULL)
+    for (guint i = 0; i < node->children->len; i++)
+      collect_matches (g_ptr_array_index (node->children, i), match, n_functions, out);
+}
+
+guint
+hp_call_tree_view_search (HpCallTreeView *self,
+                          const char     *text)
+{
+  TreeModels *t;
+  g_autofree guint8 *match = NULL;
+  g_autofree char *folded = NULL;
+  const HpCaptureData *data;
+  guint n_functions;
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), 0);
+
+  g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->matches, g_ptr_array_unref);
+  self->match_index = 0;
+  if (text != NULL && text[0] != '\0')
+    self->search = g_strdup (text);
+
+  t = current (self);
+  if (t->context == NULL)
+    return 0;
+  hp_call_tree_context_set_search (t->context, self->search);
+  if (self->search == NULL)
+    return 0;
+
+  /* Match each function once, then walk the tree comparing ids: the
+   * tree has many more nodes than the capture has functions. */
+  data = hp_profile_get_data (self->profile->profile);
+  n_functions = data->functions->len;
+  match = g_new0 (guint8, MAX (n_functions, 1));
+  folded = g_utf8_casefold (self->search, -1);
+  for (guint f = 1; f < n_functions; f++)
+    {
+      g_autofree char *name = g_utf8_casefold (g_array_index (data->functions, HpCaptureFunction, f).name, -1);
+
+      if (strstr (name, folded) != NULL)
+        match[f] = any = TRUE;
+    }
+  self->matches = g_ptr_array_new ();
+  if (any)
+    collect_matches (hp_call_tree_context_get_root (t->context), match, n_functions, self->matches);
+
+  /* reveal the first matches, the selection on the first */
+  for (guint i = 1; i < MIN (self->matches->len, REVEAL_MATCHES); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = expand_to (self, g_ptr_array_index (self->matches, i));
+    }
+  if (self->matches->len > 0)
+    hp_call_tree_view_select_node (self, g_ptr_array_index (self->matches, 0));
+  return self->matches->len;
+}
+
+void
+hp_call_tree_view_next_match (HpCallTreeView *self,
+                              gboolean        backwards)
+{
+  guint n;
+
+  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
+
+  if (self->matches == NULL || (n = self->matches->len) == 0)
+    return;
+  self->match_index = backwards ? (self->match_index + n - 1) % n : (self->match_index + 1) % n;
+  hp_call_tree_view_select_node (self, g_ptr_array_index (self->matches, self->match_index));
+}
+
+void
+hp_call_tree_view_get_search_status (HpCallTreeView *self,
+                                     guint          *index,
+                                     guint          *n_matches)
+{
+  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
+
+  if (index != NULL)
+    *index = self->match_index;
+  if (n_matches != NULL)
+    *n_matches = self->matches ? self->matches->len : 0;
+}
+
+GListModel *
+hp_call_tree_view_get_model (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
+
+  return current (self)->sort_model ? G_LIST_MODEL (current (self)->sort_model) : NULL;
+}
+
+/* GObject ------------------------------------------------------------ */
+
+static void
+hp_call_tree_view_dispose (GObject *object)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (object);
+
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
+  if (self->pending_model != NULL)
+    g_clear_signal_handler (&self->pending_handler, self->pending_model);
+  self->pending_model = NULL;
+  if (self->column_view != NULL)
+    gtk_column_view_set_model (self->column_view, NULL);
+  g_clear_pointer (&self->matches, g_ptr_array_unref);
+  tree_models_clear (&self->trees[0]);
+  tree_models_clear (&self->trees[1]);
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_CALL_TREE_VIEW);
+  /* the template's root is not bound to a field, so not unparented above */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (hp_call_tree_view_parent_class)->dispose (object);
+}
+
+static void
+hp_call_tree_view_finalize (GObject *object)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (object);
+
+  g_hash_table_unref (self->marked_keys);
+  g_free (self->search);
+
+  G_OBJECT_CLASS (hp_call_tree_view_parent_class)->finalize (object);
+}
+
+static void
+hp_call_tree_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_BOTTOM_UP:
+      g_value_set_boolean (value, self->bottom_up);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hp_call_tree_view_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_BOTTOM_UP:
+      hp_call_tree_view_set_bottom_up (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hp_call_tree_view_dispose;
+  object_class->finalize = hp_call_tree_view_finalize;
+  object_class->get_property = hp_call_tree_view_get_property;
+  object_class->set_property = hp_call_tree_view_set_property;
+
+  properties[PROP_BOTTOM_UP] =
+    g_param_spec_boolean ("bottom-up", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* the node (const HpCallNode *, of the shown tree) or NULL */
+  signals[NODE_SELECTED] =
+    g_signal_new ("node-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  /* the cell templates name these types */
+  g_type_ensure (HP_TYPE_CALL_ROW);
+  g_type_ensure (HP_TYPE_HEAT_BAR);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-call-tree-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, caption);
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, stack);
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, function_column);
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, self_column);
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, total_column);
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, module_column);
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, empty_label);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "calltreeview");
+}
+
+static void
+hp_call_tree_view_init (HpCallTreeView *self)
+{
+  self->marked_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  set_column_sorter (self->function_column, compare_name);
+  set_column_sorter (self->self_column, compare_self);
+  set_column_sorter (self->total_column, compare_total);
+  set_column_sorter (self->module_column, compare_module);
+  gtk_column_view_sort_by_column (self->column_view, self->total_column, GTK_SORT_DESCENDING);
+}

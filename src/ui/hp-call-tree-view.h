@@ -1,0 +1,64 @@
+/* hp-call-tree-view.h - the call tree: top-down or bottom-up, lazy, sortable
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ui/hp-loaded-capture.h"
+
+G_BEGIN_DECLS
+
+#define HP_TYPE_CALL_TREE_VIEW (hp_call_tree_view_get_type ())
+G_DECLARE_FINAL_TYPE (HpCallTreeView, hp_call_tree_view, HP, CALL_TREE_VIEW, GtkWidget)
+
+/* Shows @profile (NULL: nothing), expanding its hottest path. When
+ * @select_key is a path of the new profile, that path is selected
+ * instead of the hottest one (a change of thread filter keeps the
+ * selection). */
+void              hp_call_tree_view_set_profile      (HpCallTreeView  *self,
+                                                      HpLoadedProfile *profile,
+                                                      const char      *select_key);
+HpLoadedProfile  *hp_call_tree_view_get_profile      (HpCallTreeView  *self);
+
+gboolean          hp_call_tree_view_get_bottom_up    (HpCallTreeView  *self);
+void              hp_call_tree_view_set_bottom_up    (HpCallTreeView  *self,
+                                                      gboolean         bottom_up);
+
+/* The selected node of the shown tree (top-down or bottom-up), or NULL. */
+const HpCallNode *hp_call_tree_view_get_selected     (HpCallTreeView  *self);
+/* Expands the ancestors of @node (of the shown tree), selects and shows it. */
+void              hp_call_tree_view_select_node      (HpCallTreeView  *self,
+                                                      const HpCallNode *node);
+/* Selects the top-down path with this summary key, switching to
+ * top-down; FALSE when the profile has no such path. */
+gboolean          hp_call_tree_view_select_path_key  (HpCallTreeView  *self,
+                                                      const char      *key);
+/* Selects the hottest top-down node of @function_id. */
+gboolean          hp_call_tree_view_select_function  (HpCallTreeView  *self,
+                                                      gint64           function_id);
+
+/* Marks rows whose top-down path has a summary. */
+void              hp_call_tree_view_set_marked       (HpCallTreeView  *self,
+                                                      const char      *key,
+                                                      gboolean         marked);
+gboolean          hp_call_tree_view_is_marked        (HpCallTreeView  *self,
+                                                      const HpCallNode *node);
+
+/* Highlights functions whose name contains @text and reveals the nodes
+ * of the first matches; returns how many nodes match. */
+guint             hp_call_tree_view_search           (HpCallTreeView  *self,
+                                                      const char      *text);
+/* Selects the next (or previous) match. */
+void              hp_call_tree_view_next_match       (HpCallTreeView  *self,
+                                                      gboolean         backwards);
+void              hp_call_tree_view_get_search_status (HpCallTreeView *self,
+                                                       guint          *index,
+                                                       guint          *n_matches);
+
+/* For tests and benchmarks: the sorted list the column view shows
+ * (GtkTreeListRow items) */
+GListModel       *hp_call_tree_view_get_model        (HpCallTreeView  *self);
+
+G_END_DECLS

@@ -1,0 +1,229 @@
+/* hp-calls-view.c - callers and callees of the selected function
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * The callers and callees of one function, merged over all its call sites
+ * (hp_profile_get_callers/callees). Shares are of the function's total
+ * samples: for callers they say through which caller the function's time
+ * comes, for callees where it goes. Activating a row emits
+ * "function-activated" and the window selects that function.
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ui/hp-calls-view.h"
+#include "ui/hp-format.h"
+#include "ui/hp-function-row.h"
+#include "ui/hp-heat-bar.h"
+
+struct _HpCallsView {
+  GtkWidget      parent_instance;
+
+  GtkStack      *stack;
+  GtkLabel      *callers_caption;
+  GtkLabel      *callees_caption;
+  GtkColumnView *callers_view;
+  GtkColumnView *callees_view;
+
+  GListStore    *callers;
+  GListStore    *callees;
+};
+
+G_DEFINE_FINAL_TYPE (HpCallsView, hp_calls_view, GTK_TYPE_WIDGET)
+
+enum {
+  FUNCTION_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+fill (GListStore      *store,
+      HpLoadedProfile *profile,
+      GArray          *edges,
+      guint64          whole,
+      const char      *fmt_tooltip,
+      const char      *function_name)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const HpCallEdge *e = &g_array_index (edges, HpCallEdge, i);
+      const char *name = hp_profile_get_function_name (profile->profile, e->function_id);
+      g_autofree char *share = hp_format_share (e->samples, whole);
+      g_autofree char *tooltip = g_strdup_printf (fmt_tooltip, name, function_name, share);
+
+      g_ptr_array_add (rows, hp_function_row_new (e->function_id, name,
+                                                  hp_profile_get_module_name (profile->profile, e->function_id),
+                                                  e->samples, whole, tooltip));
+    }
+  g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)),
+                       rows->pdata, rows->len);
+}
+
+void
+hp_calls_view_set_function (HpCallsView     *self,
+                            HpLoadedProfile *profile,
+                            gint64           function_id)
+{
+  const HpFunctionStats *stats;
+  const char *name;
+  g_autoptr(GArray) callers = NULL;
+  g_autoptr(GArray) callees = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *self_share = NULL;
+  g_autofree char *markup = NULL;
+  g_autofree char *escaped = NULL;
+  guint64 whole;
+
+  g_return_if_fail (HP_IS_CALLS_VIEW (self));
+
+  if (profile == NULL || function_id <= 0 ||
+      (stats = hp_profile_get_function_stats (profile->profile, function_id)) == NULL)
+    {
+      g_list_store_remove_all (self->callers);
+      g_list_store_remove_all (self->callees);
+      gtk_stack_set_visible_child_name (self->stack, "none");
+      return;
+    }
+
+  name = hp_profile_get_function_name (profile->profile, function_id);
+  escaped = g_markup_escape_text (name, -1);
+  whole = stats->total;
+  total = hp_format_count (whole);
+  self_share = hp_format_share (stats->self, whole);
+
+  callers = hp_profile_get_callers (profile->profile, function_id);
+  callees = hp_profile_get_callees (profile->profile, function_id);
+  /* Translators: tooltip of a caller row: caller, callee, "12.5 % (40 samples)" */
+  fill (self->callers, profile, callers, whole, _("%s calls %s in %s of its samples"), name);
+  /* Translators: tooltip of a callee row: callee, caller, share */
+  fill (self->callees, profile, callees, whole, _("%s, called from %s, runs in %s of the caller’s samples"), name);
+
+  if (callers->len == 0)
+    markup = g_strdup_printf (_("<b>Callers of %s</b>: none; the sampled stacks start here."), escaped);
+  else
+    /* Translators: %s are a function name and a sample count */
+    markup = g_strdup_printf (_("<b>Callers of %s</b>, merged over all call sites. "
+                                "Samples: in how many of its %s samples each caller is the one calling it."),
+                              escaped, total);
+  gtk_label_set_markup (self->callers_caption, markup);
+  g_clear_pointer (&markup, g_free);
+
+  if (callees->len == 0)
+    markup = g_strdup_printf (_("<b>Callees of %s</b>: none; all its %s samples are in the function itself."),
+                              escaped, total);
+  else
+    markup = g_strdup_printf (_("<b>Callees of %s</b>. Samples: how many of its %s samples are spent in each callee; "
+                                "the rest, %s, is in the function itself."),
+                              escaped, total, self_share);
+  gtk_label_set_markup (self->callees_caption, markup);
+  gtk_stack_set_visible_child_name (self->stack, "calls");
+}
+
+GListModel *
+hp_calls_view_get_callers (HpCallsView *self)
+{
+  g_return_val_if_fail (HP_IS_CALLS_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->callers);
+}
+
+GListModel *
+hp_calls_view_get_callees (HpCallsView *self)
+{
+  g_return_val_if_fail (HP_IS_CALLS_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->callees);
+}
+
+static void
+on_activate (GtkColumnView *view,
+             guint          position,
+             HpCallsView   *self)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr(HpFunctionRow) row = g_list_model_get_item (model, position);
+
+  if (row != NULL)
+    g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, hp_function_row_get_function_id (row));
+}
+
+static void
+hp_calls_view_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), HP_TYPE_CALLS_VIEW);
+  /* the template's root is not bound to a field, so not unparented above */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL; )
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (hp_calls_view_parent_class)->dispose (object);
+}
+
+static void
+hp_calls_view_finalize (GObject *object)
+{
+  HpCallsView *self = HP_CALLS_VIEW (object);
+
+  g_clear_object (&self->callers);
+  g_clear_object (&self->callees);
+
+  G_OBJECT_CLASS (hp_calls_view_parent_class)->finalize (object);
+}
+
+static void
+hp_calls_view_class_init (HpCallsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hp_calls_view_dispose;
+  object_class->finalize = hp_calls_view_finalize;
+
+  signals[FUNCTION_ACTIVATED] =
+    g_signal_new ("function-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
+
+  g_type_ensure (HP_TYPE_FUNCTION_ROW);
+  g_type_ensure (HP_TYPE_HEAT_BAR);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-calls-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, HpCallsView, stack);
+  gtk_widget_class_bind_template_child (widget_class, HpCallsView, callers_caption);
+  gtk_widget_class_bind_template_child (widget_class, HpCallsView, callees_caption);
+  gtk_widget_class_bind_template_child (widget_class, HpCallsView, callers_view);
+  gtk_widget_class_bind_template_child (widget_class, HpCallsView, callees_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+set_list (GtkColumnView *view,
+          GListStore    *store)
+{
+  g_autoptr(GtkSingleSelection) selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (store)));
+
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
+}
+
+static void
+hp_calls_view_init (HpCallsView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->callers = g_list_store_new (HP_TYPE_FUNCTION_ROW);
+  self->callees = g_list_store_new (HP_TYPE_FUNCTION_ROW);
+  set_list (self->callers_view, self->callers);
+  set_list (self->callees_view, self->callees);
+}

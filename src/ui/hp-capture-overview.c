@@ -1,0 +1,252 @@
+/* hp-capture-overview.c - what was measured, how, and its limits, at a glance
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * A profile is a measurement with limits (DESIGN.md, Measuring honestly):
+ * this strip says what was sampled, how often, how many samples there are
+ * and how many were lost or have truncated stacks, and warns when those
+ * limits are large enough to change what the numbers mean.
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ui/hp-capture-overview.h"
+#include "ui/hp-format.h"
+
+struct _HpCaptureOverview {
+  GtkWidget  parent_instance;
+
+  GtkLabel  *command_value;
+  GtkLabel  *started_value;
+  GtkLabel  *duration_value;
+  GtkLabel  *event_value;
+  GtkLabel  *rate_value;
+  GtkLabel  *samples_value;
+  GtkLabel  *lost_value;
+  GtkLabel  *truncated_value;
+  GtkLabel  *threads_value;
+  GtkLabel  *warning_label;
+};
+
+G_DEFINE_FINAL_TYPE (HpCaptureOverview, hp_capture_overview, GTK_TYPE_WIDGET)
+
+static guint64
+metadata_u64 (HpLoadedCapture *capture,
+              const char      *key)
+{
+  const char *value = hp_loaded_capture_get_metadata (capture, key);
+
+  return value ? g_ascii_strtoull (value, NULL, 10) : 0;
+}
+
+static char *
+format_start (const char *iso)
+{
+  g_autoptr(GDateTime) dt = NULL;
+  g_autoptr(GDateTime) local = NULL;
+
+  if (iso == NULL)
+    return g_strdup (_("unknown"));
+  dt = g_date_time_new_from_iso8601 (iso, NULL);
+  if (dt == NULL)
+    return g_strdup (iso);
+  local = g_date_time_to_local (dt);
+  return g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+}
+
+static void
+set_value (GtkLabel   *label,
+           const char *value)
+{
+  gtk_label_set_text (label, value && *value ? value : _("unknown"));
+}
+
+void
+hp_capture_overview_set_profile (HpCaptureOverview *self,
+                                 HpLoadedProfile   *profile)
+{
+  HpLoadedCapture *capture;
+  const char *value;
+  const char *unit;
+  guint64 all_samples = 0;
+  guint64 n, lost, truncated, unresolved;
+  g_autofree char *text = NULL;
+  g_autofree char *count = NULL;
+  g_autofree char *all = NULL;
+  g_autoptr(GString) warning = g_string_new (NULL);
+  guint n_threads, n_processes;
+
+  g_return_if_fail (HP_IS_CAPTURE_OVERVIEW (self));
+
+  if (profile == NULL)
+    return;
+  capture = profile->capture;
+
+  value = hp_loaded_capture_get_metadata (capture, "command");
+  set_value (self->command_value, value);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_value), value);
+
+  text = format_start (hp_loaded_capture_get_metadata (capture, "start_time"));
+  set_value (self->started_value, text);
+  g_clear_pointer (&text, g_free);
+
+  text = hp_format_duration (metadata_u64 (capture, "duration_ns"));
+  set_value (self->duration_value, text);
+  g_clear_pointer (&text, g_free);
+
+  unit = hp_loaded_capture_get_metadata (capture, "event_unit");
+  value = hp_loaded_capture_get_metadata (capture, "event");
+  /* Translators: an event and the unit of its period, as in "cpu-clock (ns)" */
+  text = g_strdup_printf (_("%s (%s)"), value ? value : _("unknown"), unit ? unit : "?");
+  set_value (self->event_value, text);
+  g_clear_pointer (&text, g_free);
+
+  value = hp_loaded_capture_get_metadata (capture, "frequency");
+  if (value != NULL)
+    /* Translators: sampling frequency and unwinding method, as in "999 Hz, fp" */
+    text = g_strdup_printf (_("%s Hz, %s"), value,
+                            hp_loaded_capture_get_metadata (capture, "call_graph") ?: "?");
+  else if ((value = hp_loaded_capture_get_metadata (capture, "period")) != NULL)
+    text = g_strdup_printf (_("every %s %s, %s"), value, unit ? unit : "",
+                            hp_loaded_capture_get_metadata (capture, "call_graph") ?: "?");
+  set_value (self->rate_value, text);
+  g_clear_pointer (&text, g_free);
+
+  for (guint i = 0; i < capture->data->stack_counts->len; i++)
+    all_samples += g_array_index (capture->data->stack_counts, HpCaptureStackCount, i).samples;
+  n = hp_profile_get_n_samples (profile->profile);
+  count = hp_format_count (n);
+  all = hp_format_count (all_samples);
+  if (profile->tids != NULL)
+    /* Translators: samples of the chosen threads, of all samples */
+    text = g_strdup_printf (_("%s of %s"), count, all);
+  else
+    text = g_strdup (count);
+  set_value (self->samples_value, text);
+  g_clear_pointer (&text, g_free);
+
+  lost = metadata_u64 (capture, "lost_samples");
+  text = lost ? hp_format_share (lost, all_samples + lost) : g_strdup ("0");
+  set_value (self->lost_value, text);
+  g_clear_pointer (&text, g_free);
+
+  truncated = metadata_u64 (capture, "truncated_stacks");
+  text = truncated ? hp_format_share (truncated, all_samples) : g_strdup ("0");
+  set_value (self->truncated_value, text);
+  g_clear_pointer (&text, g_free);
+
+  n_threads = capture->data->threads->len;
+  n_processes = capture->data->processes->len;
+  {
+    /* Translators: the two halves of "3 threads in 1 process" */
+    g_autofree char *threads = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", n_threads), n_threads);
+    g_autofree char *processes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "in %u process", "in %u processes", n_processes), n_processes);
+
+    text = g_strdup_printf ("%s %s", threads, processes);
+    set_value (self->threads_value, text);
+    g_clear_pointer (&text, g_free);
+  }
+
+  unresolved = metadata_u64 (capture, "unresolved_frames");
+  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") != 0)
+    g_string_append (warning, _("The recording was cut short: this capture holds the samples written until then. "));
+  if (all_samples > 0 && truncated * 10 > all_samples)
+    g_string_append (warning, _("Many call stacks are truncated: the callers above the cut, and their totals, are incomplete. "));
+  if (lost * 100 > all_samples + lost && lost > 0)
+    g_string_append (warning, _("More than 1 % of the samples were lost: the shares may be biased toward the time before the losses. "));
+  if (unresolved > 0)
+    {
+      g_autofree char *u = hp_format_count (unresolved);
+
+      g_string_append_printf (warning, g_dngettext (GETTEXT_PACKAGE,
+                                                    "%s code location could not be symbolized and shows as an address.",
+                                                    "%s code locations could not be symbolized and show as addresses.",
+                                                    unresolved), u);
+    }
+  gtk_label_set_text (self->warning_label, warning->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->warning_label), warning->len > 0);
+  /* an unresolved frame or two is normal (vdso, JIT); only say it softly */
+  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") == 0 &&
+      !(all_samples > 0 && truncated * 10 > all_samples) && !(lost * 100 > all_samples + lost && lost > 0))
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "warning");
+      gtk_widget_add_css_class (GTK_WIDGET (self->warning_label), "dim-label");
+    }
+  else
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->warning_label), "warning");
+      gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "dim-label");
+    }
+}
+
+const char *
+hp_capture_overview_get_value (HpCaptureOverview *self,
+                               const char        *item)
+{
+  struct { const char *name; GtkLabel *label; } items[] = {
+    { "command", self->command_value },
+    { "started", self->started_value },
+    { "duration", self->duration_value },
+    { "event", self->event_value },
+    { "rate", self->rate_value },
+    { "samples", self->samples_value },
+    { "lost", self->lost_value },
+    { "truncated", self->truncated_value },
+    { "threads", self->threads_value },
+    { "warning", self->warning_label },
+  };
+
+  g_return_val_if_fail (HP_IS_CAPTURE_OVERVIEW (self), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    if (g_strcmp0 (items[i].name, item) == 0)
+      return gtk_label_get_text (items[i].label);
+  return NULL;
+}
+
+static void
+hp_capture_overview_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), HP_TYPE_CAPTURE_OVERVIEW);
+  /* the template's root is not bound to a field, so not unparented above */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL; )
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (hp_capture_overview_parent_class)->dispose (object);
+}
+
+static void
+hp_capture_overview_class_init (HpCaptureOverviewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hp_capture_overview_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-capture-overview.ui");
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, command_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, started_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, duration_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, event_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, rate_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, samples_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, lost_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, truncated_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, threads_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, warning_label);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "captureoverview");
+}
+
+static void
+hp_capture_overview_init (HpCaptureOverview *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

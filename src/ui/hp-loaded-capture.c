@@ -1,0 +1,484 @@
+/* hp-loaded-capture.c - a capture loaded for the window, and its profile
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * The window never touches SQLite or the disk on the main thread
+ * (DESIGN.md, Threads): opening, loading, building the profile and reading
+ * the summaries happen here, in a GTask worker with its own connection,
+ * which it closes before returning. What it returns is immutable, so the
+ * main thread and later workers (source annotation, search) read it
+ * without locks.
+ *
+ * A perf.data file is opened by importing it into a cached capture with
+ * `hotpath-cli import`, the path the command line uses too (issue 4).
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "ui/hp-loaded-capture.h"
+
+HpLoadedCapture *
+hp_loaded_capture_ref (HpLoadedCapture *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+loaded_capture_clear (gpointer p)
+{
+  HpLoadedCapture *self = p;
+
+  g_free (self->path);
+  g_free (self->display_name);
+  g_clear_pointer (&self->data, hp_capture_data_free);
+  g_clear_pointer (&self->summaries, g_hash_table_unref);
+  g_free (self->read_only_reason);
+  g_free (self->thread_samples);
+}
+
+void
+hp_loaded_capture_unref (HpLoadedCapture *self)
+{
+  g_atomic_rc_box_release_full (self, loaded_capture_clear);
+}
+
+const char *
+hp_loaded_capture_get_metadata (HpLoadedCapture *self,
+                                const char      *key)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return g_hash_table_lookup (self->data->metadata, key);
+}
+
+HpLoadedProfile *
+hp_loaded_profile_ref (HpLoadedProfile *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+loaded_profile_clear (gpointer p)
+{
+  HpLoadedProfile *self = p;
+
+  g_free (self->hottest_node);
+  g_clear_pointer (&self->profile, hp_profile_free);
+  g_clear_pointer (&self->tids, g_hash_table_unref);
+  g_clear_pointer (&self->capture, hp_loaded_capture_unref);
+}
+
+void
+hp_loaded_profile_unref (HpLoadedProfile *self)
+{
+  g_atomic_rc_box_release_full (self, loaded_profile_clear);
+}
+
+char *
+hp_loaded_capture_why_read_only (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  GStatBuf st;
+
+  /* Root passes access(W_OK) on anything; a file without any write bit
+   * was made read-only on purpose, as the store also decides. */
+  if (g_access (path, W_OK) != 0 ||
+      (g_stat (path, &st) == 0 && (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0))
+    return g_strdup (_("The capture file is read-only."));
+  /* SQLite creates its rollback journal beside the file */
+  if (g_access (dir, W_OK) != 0)
+    return g_strdup_printf (_("The folder %s is read-only, and saving needs to create a journal file there."), dir);
+  return NULL;
+}
+
+/* Profile ------------------------------------------------------------ */
+
+static void
+find_hottest (const HpCallNode  *node,
+              const HpCallNode **hottest,
+              guint              n_functions)
+{
+  if (node->function_id > 0 && (guint64) node->function_id < n_functions)
+    {
+      const HpCallNode *best = hottest[node->function_id];
+
+      if (best == NULL || node->total > best->total)
+        hottest[node->function_id] = node;
+    }
+  if (node->children != NULL)
+    for (guint i = 0; i < node->children->len; i++)
+      find_hottest (g_ptr_array_index (node->children, i), hottest, n_functions);
+}
+
+static HpLoadedProfile *
+build_profile (HpLoadedCapture *capture,
+               GHashTable      *tids)
+{
+  HpLoadedProfile *self = g_atomic_rc_box_new0 (HpLoadedProfile);
+  guint n_functions = MAX (capture->data->functions->len, 1);
+
+  self->capture = hp_loaded_capture_ref (capture);
+  self->tids = tids ? g_hash_table_ref (tids) : NULL;
+  self->profile = hp_profile_new (capture->data, tids);
+  /* fill the lazy caches now: afterwards the profile is only read */
+  hp_profile_get_functions (self->profile, FALSE);
+  hp_profile_get_functions (self->profile, TRUE);
+  self->hottest_node = g_new0 (const HpCallNode *, n_functions);
+  find_hottest (hp_profile_get_top_down (self->profile), self->hottest_node, n_functions);
+  return self;
+}
+
+typedef struct {
+  HpLoadedCapture *capture;
+  GHashTable      *tids;
+} BuildData;
+
+static void
+build_data_free (gpointer p)
+{
+  BuildData *bd = p;
+
+  g_clear_pointer (&bd->capture, hp_loaded_capture_unref);
+  g_clear_pointer (&bd->tids, g_hash_table_unref);
+  g_free (bd);
+}
+
+static void
+build_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  BuildData *bd = task_data;
+
+  g_task_return_pointer (task, build_profile (bd->capture, bd->tids),
+                         (GDestroyNotify) hp_loaded_profile_unref);
+}
+
+void
+hp_loaded_profile_build_async (HpLoadedCapture     *capture,
+                               GHashTable          *tids,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  BuildData *bd;
+
+  g_return_if_fail (capture != NULL);
+
+  bd = g_new0 (BuildData, 1);
+  bd->capture = hp_loaded_capture_ref (capture);
+  if (tids != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key;
+
+      /* the worker owns a copy of its inputs */
+      bd->tids = g_hash_table_new (NULL, NULL);
+      g_hash_table_iter_init (&iter, tids);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_hash_table_add (bd->tids, key);
+    }
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hp_loaded_profile_build_async);
+  g_task_set_task_data (task, bd, build_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, build_thread);
+}
+
+HpLoadedProfile *
+hp_loaded_profile_build_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Loading ------------------------------------------------------------ */
+
+typedef struct {
+  char           *path;
+  GMainContext   *context;
+  HpLoadProgress  progress;
+  GObject        *progress_data;
+} LoadData;
+
+typedef struct {
+  HpLoadProgress progress;
+  GObject       *progress_data;
+  HpLoadStage    stage;
+  double         fraction;
+} ProgressReport;
+
+static void
+progress_report_free (gpointer p)
+{
+  ProgressReport *r = p;
+
+  g_object_unref (r->progress_data);
+  g_free (r);
+}
+
+static void
+load_data_free (gpointer p)
+{
+  LoadData *ld = p;
+
+  g_clear_object (&ld->progress_data);
+  g_free (ld->path);
+  g_main_context_unref (ld->context);
+  g_free (ld);
+}
+
+static gboolean
+deliver_progress (gpointer p)
+{
+  ProgressReport *r = p;
+
+  r->progress (r->stage, r->fraction, r->progress_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+report (GTask       *task,
+        HpLoadStage  stage,
+        double       fraction)
+{
+  LoadData *ld = g_task_get_task_data (task);
+  ProgressReport *r;
+
+  if (ld->progress == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    return;
+  r = g_new0 (ProgressReport, 1);
+  r->progress = ld->progress;
+  r->progress_data = g_object_ref (ld->progress_data);
+  r->stage = stage;
+  r->fraction = fraction;
+  /* the receiver ignores progress that arrives after the result */
+  g_main_context_invoke_full (ld->context, G_PRIORITY_DEFAULT, deliver_progress, r, progress_report_free);
+}
+
+static gboolean
+is_perf_data (const char *path)
+{
+  char magic[8] = { 0 };
+  FILE *f = g_fopen (path, "rb");
+  size_t n;
+
+  if (f == NULL)
+    return FALSE;
+  n = fread (magic, 1, sizeof magic, f);
+  fclose (f);
+  return n == sizeof magic && memcmp (magic, "PERFILE2", 8) == 0;
+}
+
+static char *
+find_cli (void)
+{
+  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (self_exe != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (self_exe);
+      const char *candidates[] = { "hotpath-cli", "../cli/hotpath-cli", "../src/cli/hotpath-cli" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+        {
+          g_autofree char *p = g_build_filename (dir, candidates[i], NULL);
+
+          if (g_file_test (p, G_FILE_TEST_IS_EXECUTABLE))
+            return g_steal_pointer (&p);
+        }
+    }
+  return g_find_program_in_path ("hotpath-cli");
+}
+
+/* Imports a perf.data into a capture under the cache folder, reused while
+ * the perf.data is older than it. Returns the capture's path. */
+static char *
+import_perf_data (const char    *path,
+                  GCancellable  *cancellable,
+                  GError       **error)
+{
+  g_autofree char *cli = find_cli ();
+  g_autofree char *abs = g_canonicalize_filename (path, NULL);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA1, abs, -1);
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "hotpath", "imports", NULL);
+  g_autofree char *name = g_strconcat (hash, ".hotpath", NULL);
+  g_autofree char *out = g_build_filename (dir, name, NULL);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autofree char *err_text = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GStatBuf in_st, out_st;
+
+  if (g_stat (out, &out_st) == 0 && g_stat (abs, &in_st) == 0 &&
+      out_st.st_mtime >= in_st.st_mtime)
+    return g_steal_pointer (&out);
+
+  if (cli == NULL)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                   _("%s: a perf.data file; opening it needs hotpath-cli, which was not found"), path);
+      return NULL;
+    }
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   _("%s: cannot create the import cache %s: %s"), path, dir, g_strerror (errsv));
+      return NULL;
+    }
+
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                           &local_error, cli, "import", "--force", abs, "-o", out, NULL);
+  if (proc == NULL ||
+      !g_subprocess_communicate_utf8 (proc, NULL, cancellable, NULL, &err_text, &local_error))
+    {
+      if (proc != NULL)
+        g_subprocess_force_exit (proc);
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   _("%s: importing the perf.data failed: %s"), path, local_error->message);
+      return NULL;
+    }
+  if (!g_subprocess_get_if_exited (proc) || g_subprocess_get_exit_status (proc) != 0)
+    {
+      g_strstrip (err_text);
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                   _("%s: importing the perf.data failed: %s"), path,
+                   err_text && *err_text ? err_text : _("hotpath-cli import exited with an error"));
+      return NULL;
+    }
+  return g_steal_pointer (&out);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *ld = task_data;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpLoadedCapture) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) tid_index = NULL;
+  g_autofree char *capture_path = NULL;
+  HpLoadedProfile *profile;
+
+  report (task, HP_LOAD_STAGE_OPENING, 0.05);
+  if (is_perf_data (ld->path))
+    {
+      report (task, HP_LOAD_STAGE_IMPORTING, 0.1);
+      capture_path = import_perf_data (ld->path, cancellable, &error);
+      if (capture_path == NULL)
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
+  else
+    capture_path = g_strdup (ld->path);
+
+  capture = hp_capture_open (capture_path, FALSE, &error);
+  if (capture == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  report (task, HP_LOAD_STAGE_READING, 0.2);
+  loaded = g_atomic_rc_box_new0 (HpLoadedCapture);
+  loaded->path = g_strdup (capture_path);
+  loaded->display_name = g_path_get_basename (ld->path);
+  loaded->data = hp_capture_load (capture, &error);
+  if (loaded->data == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  loaded->summaries = hp_capture_list_summaries (capture, &error);
+  if (loaded->summaries == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_clear_pointer (&capture, hp_capture_close);
+  if (capture_path != NULL && g_strcmp0 (capture_path, ld->path) != 0)
+    loaded->read_only_reason = g_strdup (_("This capture was imported from a perf.data file into a cache; summaries written here would be lost when the cache is refreshed."));
+  else
+    loaded->read_only_reason = hp_loaded_capture_why_read_only (capture_path);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  /* samples per thread, for the thread filter */
+  loaded->thread_samples = g_new0 (guint64, loaded->data->threads->len + 1);
+  tid_index = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < loaded->data->threads->len; i++)
+    g_hash_table_insert (tid_index,
+                         GINT_TO_POINTER (g_array_index (loaded->data->threads, HpCaptureThread, i).tid),
+                         GUINT_TO_POINTER (i + 1));
+  for (guint i = 0; i < loaded->data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (loaded->data->stack_counts, HpCaptureStackCount, i);
+      guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (tid_index, GINT_TO_POINTER (c->tid)));
+
+      if (idx > 0)
+        loaded->thread_samples[idx - 1] += c->samples;
+    }
+
+  report (task, HP_LOAD_STAGE_ANALYZING, 0.7);
+  profile = build_profile (loaded, NULL);
+  report (task, HP_LOAD_STAGE_DONE, 1.0);
+  g_task_return_pointer (task, profile, (GDestroyNotify) hp_loaded_profile_unref);
+}
+
+void
+hp_loaded_capture_load_async (const char          *path,
+                              GCancellable        *cancellable,
+                              HpLoadProgress       progress,
+                              GObject             *progress_data,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadData *ld;
+
+  g_return_if_fail (path != NULL);
+
+  ld = g_new0 (LoadData, 1);
+  ld->path = g_strdup (path);
+  ld->context = g_main_context_ref_thread_default ();
+  ld->progress = progress;
+  ld->progress_data = progress_data ? g_object_ref (progress_data) : NULL;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hp_loaded_capture_load_async);
+  g_task_set_task_data (task, ld, load_data_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+HpLoadedProfile *
+hp_loaded_capture_load_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,88 @@
+/* hp-loaded-capture.h - a capture loaded for the window, and its profile
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "analysis/hp-profile.h"
+#include "store/hp-capture.h"
+
+G_BEGIN_DECLS
+
+/* What the window shows of one capture file, loaded off the main thread.
+ * Immutable once loaded, so workers may read it while the window does;
+ * shared by reference counting. */
+typedef struct {
+  char          *path;
+  char          *display_name;       /* file name, for the title */
+  HpCaptureData *data;
+  GHashTable    *summaries;          /* path key -> text, as loaded */
+  char          *read_only_reason;   /* NULL when summaries can be saved */
+  guint64       *thread_samples;     /* per entry of data->threads */
+} HpLoadedCapture;
+
+/* A profile of a loaded capture for a set of threads (or all). Also
+ * immutable once built: hp_profile_get_functions() caches lazily, so the
+ * builder fills both caches before the profile is shared. */
+typedef struct {
+  HpLoadedCapture  *capture;         /* a reference */
+  HpProfile        *profile;
+  GHashTable       *tids;            /* NULL: all threads */
+  /* indexed by function id: the top-down node of that function with the
+   * most total samples, NULL when the function has none */
+  const HpCallNode **hottest_node;
+} HpLoadedProfile;
+
+typedef enum {
+  HP_LOAD_STAGE_OPENING,
+  HP_LOAD_STAGE_IMPORTING,
+  HP_LOAD_STAGE_READING,
+  HP_LOAD_STAGE_ANALYZING,
+  HP_LOAD_STAGE_DONE,
+} HpLoadStage;
+
+/* Called on the caller's main context while the worker runs. */
+typedef void (*HpLoadProgress) (HpLoadStage  stage,
+                                double       fraction,
+                                GObject     *progress_data);
+
+HpLoadedCapture *hp_loaded_capture_ref    (HpLoadedCapture *self);
+void             hp_loaded_capture_unref  (HpLoadedCapture *self);
+const char      *hp_loaded_capture_get_metadata (HpLoadedCapture *self,
+                                                 const char      *key);
+
+HpLoadedProfile *hp_loaded_profile_ref    (HpLoadedProfile *self);
+void             hp_loaded_profile_unref  (HpLoadedProfile *self);
+
+/* Opens, loads and analyzes @path in a worker thread. The result holds
+ * the capture and its profile over all threads. Errors are HP_STORE_ERROR
+ * (naming the file and the reason) or G_IO_ERROR_CANCELLED. */
+void             hp_loaded_capture_load_async  (const char          *path,
+                                                GCancellable        *cancellable,
+                                                HpLoadProgress       progress,
+                                                GObject             *progress_data,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
+HpLoadedProfile *hp_loaded_capture_load_finish (GAsyncResult        *result,
+                                                GError             **error);
+
+/* Builds the profile of @capture for @tids (a set of GINT_TO_POINTER (tid),
+ * copied; NULL for all threads) in a worker thread. */
+void             hp_loaded_profile_build_async  (HpLoadedCapture     *capture,
+                                                 GHashTable          *tids,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+HpLoadedProfile *hp_loaded_profile_build_finish (GAsyncResult        *result,
+                                                 GError             **error);
+
+/* Why summaries of the capture at @path cannot be written, or NULL; the
+ * same checks the store makes before a write, made without writing. */
+char            *hp_loaded_capture_why_read_only (const char *path);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpLoadedCapture, hp_loaded_capture_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpLoadedProfile, hp_loaded_profile_unref)
+
+G_END_DECLS

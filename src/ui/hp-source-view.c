@@ -1,0 +1,616 @@
+/* hp-source-view.c - annotated source of the selected function
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Selecting a function starts a worker that computes its per-line samples
+ * (hp_source_annotation_new) and finds and reads its source file, so the
+ * main loop never waits on the disk; a newer selection cancels the older
+ * one and its result is dropped.
+ *
+ * The file is looked for where the debugging information says, then in
+ * the source folders the user added (GSettings source-paths): as
+ * FOLDER/PATH for a relative path, and as FOLDER/SUFFIX for every suffix of
+ * the path's components, so a tree built in /build/x/ and checked out in
+ * ~/src/x/ is found by adding ~/src.
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "analysis/hp-source.h"
+#include "ui/hp-format.h"
+#include "ui/hp-heat-bar.h"
+#include "ui/hp-source-file.h"
+#include "ui/hp-source-view.h"
+
+/* Larger files are not shown: a "source" that big is generated data. */
+#define MAX_SOURCE_SIZE (32 * 1024 * 1024)
+/* Lines shown below the hottest one when it is scrolled to */
+#define CONTEXT_LINES 4
+
+struct _HpSourceView {
+  GtkWidget            parent_instance;
+
+  GtkStack            *stack;
+  GtkSpinner          *spinner;
+  GtkLabel            *file_label;
+  GtkLabel            *caption;
+  GtkColumnView       *lines_view;
+  GtkColumnViewColumn *text_column;
+  GtkLabel            *missing_label;
+  GtkLabel            *no_lines_label;
+
+  GStrv                source_paths;
+  HpLoadedProfile     *profile;
+  gint64               function_id;
+  GCancellable        *cancellable;
+  HpSourceFile        *file;
+  char                *path;
+  char                *message;
+  guint                shown_line;
+  guint                scroll_source;
+};
+
+G_DEFINE_FINAL_TYPE (HpSourceView, hp_source_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SOURCE_PATHS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Worker ------------------------------------------------------------- */
+
+typedef struct {
+  HpLoadedProfile    *profile;
+  gint64              function_id;
+  GStrv               source_paths;
+} SourceRequest;
+
+typedef struct {
+  HpSourceAnnotation *annotation;
+  char               *path;        /* found, or the recorded one */
+  gboolean            found;
+  char               *contents;
+  gsize               length;
+  GPtrArray          *looked_in;   /* folders also tried */
+  char               *read_error;
+} SourceResult;
+
+static void
+source_request_free (gpointer p)
+{
+  SourceRequest *r = p;
+
+  hp_loaded_profile_unref (r->profile);
+  g_strfreev (r->source_paths);
+  g_free (r);
+}
+
+static void
+source_result_free (gpointer p)
+{
+  SourceResult *r = p;
+
+  g_clear_pointer (&r->annotation, hp_source_annotation_free);
+  g_free (r->path);
+  g_free (r->contents);
+  g_clear_pointer (&r->looked_in, g_ptr_array_unref);
+  g_free (r->read_error);
+  g_free (r);
+}
+
+static char *
+find_file (const char          *file,
+           const char * const  *dirs,
+           GPtrArray           *looked_in)
+{
+  if (g_path_is_absolute (file) && g_file_test (file, G_FILE_TEST_IS_REGULAR))
+    return g_strdup (file);
+
+  for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
+    {
+      const char *suffix = file;
+
+      g_ptr_array_add (looked_in, g_strdup (dirs[i]));
+      /* FOLDER/a/b/c.c, FOLDER/b/c.c, FOLDER/c.c */
+      while (suffix != NULL && *suffix != '\0')
+        {
+          g_autofree char *candidate = NULL;
+
+          while (*suffix == '/')
+            suffix++;
+          candidate = g_build_filename (dirs[i], suffix, NULL);
+          if (g_file_test (candidate, G_FILE_TEST_IS_REGULAR))
+            return g_steal_pointer (&candidate);
+          suffix = strchr (suffix, '/');
+        }
+    }
+  return NULL;
+}
+
+static void
+source_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SourceRequest *req = task_data;
+  SourceResult *res = g_new0 (SourceResult, 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *found = NULL;
+
+  res->annotation = hp_source_annotation_new (req->profile->profile, req->function_id);
+  res->looked_in = g_ptr_array_new_with_free_func (g_free);
+  if (res->annotation->file != NULL && res->annotation->lines->len > 0 &&
+      !g_cancellable_is_cancelled (cancellable))
+    {
+      found = find_file (res->annotation->file, (const char * const *) req->source_paths, res->looked_in);
+      res->path = g_strdup (found ? found : res->annotation->file);
+      if (found != NULL)
+        {
+          GStatBuf st;
+
+          if (g_stat (found, &st) == 0 && st.st_size > MAX_SOURCE_SIZE)
+            res->read_error = g_strdup_printf (_("%s is larger than %d MB; not shown"), found,
+                                               MAX_SOURCE_SIZE / (1024 * 1024));
+          else if (!g_file_get_contents (found, &res->contents, &res->length, &error))
+            res->read_error = g_strdup (error->message);
+          else
+            res->found = TRUE;
+        }
+    }
+  g_task_return_pointer (task, res, source_result_free);
+}
+
+/* Showing ------------------------------------------------------------ */
+
+static GtkWidget *
+inner_list_view (HpSourceView *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->lines_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+static gboolean
+scroll_to_hottest (gpointer user_data)
+{
+  HpSourceView *self = user_data;
+  GtkWidget *list = inner_list_view (self);
+  guint n;
+
+  self->scroll_source = 0;
+  if (list == NULL || self->file == NULL || self->shown_line == 0)
+    return G_SOURCE_REMOVE;
+  n = hp_source_file_get_n_lines (self->file);
+  /* Scrolling shows an item with as little movement as possible, so from
+   * the top it ends at the bottom edge: aim a few lines past the hottest
+   * line, which then shows with the code around it. */
+  gtk_widget_activate_action (list, "list.scroll-to-item", "u", MIN (n - 1, self->shown_line - 1 + CONTEXT_LINES));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+set_state (HpSourceView *self,
+           const char   *state)
+{
+  gtk_spinner_set_spinning (self->spinner, g_strcmp0 (state, "loading") == 0);
+  gtk_stack_set_visible_child_name (self->stack, state);
+}
+
+static void
+show_result (HpSourceView *self,
+             SourceResult *res)
+{
+  const char *name = hp_profile_get_function_name (self->profile->profile, self->function_id);
+  const char *module = hp_profile_get_module_name (self->profile->profile, self->function_id);
+  const HpFunctionStats *stats = hp_profile_get_function_stats (self->profile->profile, self->function_id);
+  guint64 whole = stats ? stats->total : 0;
+  g_autofree char *caption = NULL;
+  g_autofree char *whole_text = hp_format_count (whole);
+  g_autoptr(GtkSingleSelection) selection = NULL;
+  PangoLayout *layout;
+  int width = 0;
+
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->message, g_free);
+  g_clear_object (&self->file);
+  self->shown_line = 0;
+
+  if (res->annotation->file == NULL || res->annotation->lines->len == 0)
+    {
+      self->message = g_strdup_printf (_("No line information for %s in %s: its module was built without "
+                                         "debugging information, or its debugging information is not installed. "
+                                         "Install the debug symbols (for a Debian package, its -dbgsym package) "
+                                         "and record again."),
+                                       name, module && *module ? module : _("an unknown module"));
+      gtk_label_set_text (self->no_lines_label, self->message);
+      set_state (self, "no-lines");
+      return;
+    }
+
+  self->path = g_strdup (res->path);
+  if (!res->found)
+    {
+      GString *msg = g_string_new (NULL);
+
+      if (res->read_error != NULL)
+        g_string_printf (msg, _("Cannot read the source of %s: %s"), name, res->read_error);
+      else
+        g_string_printf (msg, _("The source of %s was recorded as\n%s\nand is not there."), name, res->path);
+      if (res->looked_in->len > 0)
+        {
+          g_string_append (msg, "\n");
+          g_string_append (msg, _("Also looked in:"));
+          for (guint i = 0; i < res->looked_in->len; i++)
+            g_string_append_printf (msg, "\n%s", (char *) g_ptr_array_index (res->looked_in, i));
+        }
+      g_string_append (msg, "\n\n");
+      g_string_append (msg, _("Choose the folder that holds the sources, or one above it."));
+      self->message = g_string_free (msg, FALSE);
+      gtk_label_set_text (self->missing_label, self->message);
+      set_state (self, "missing");
+      return;
+    }
+
+  self->file = hp_source_file_new (g_steal_pointer (&res->contents), res->length,
+                                   g_steal_pointer (&res->annotation), whole);
+  self->shown_line = hp_source_file_get_annotation (self->file)->hottest_line;
+  if (self->shown_line > hp_source_file_get_n_lines (self->file))
+    self->shown_line = 0;
+
+  gtk_label_set_text (self->file_label, self->path);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), self->path);
+  /* Translators: %s are a function name and a sample count */
+  caption = g_strdup_printf (_("Samples of %s by line, as a share of its %s total samples. "
+                               "Self: taken at that line; Total: at that line or in what it calls. "
+                               "Code inlined from other files counts at the line that calls it."),
+                             name, whole_text);
+  gtk_label_set_text (self->caption, caption);
+
+  /* the source column as wide as the longest line, so nothing is cut
+   * and the view scrolls sideways instead */
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->lines_view), "0");
+  {
+    PangoFontDescription *mono = pango_font_description_from_string ("Monospace");
+
+    pango_layout_set_font_description (layout, mono);
+    pango_layout_get_pixel_size (layout, &width, NULL);
+    pango_font_description_free (mono);
+  }
+  g_object_unref (layout);
+  gtk_column_view_column_set_fixed_width (self->text_column,
+                                          MAX (200, (int) hp_source_file_get_width (self->file) * width + 24));
+
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->file)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, self->shown_line ? self->shown_line - 1 : GTK_INVALID_LIST_POSITION);
+  gtk_column_view_set_model (self->lines_view, GTK_SELECTION_MODEL (selection));
+  set_state (self, "source");
+
+  if (self->scroll_source == 0)
+    self->scroll_source = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_to_hottest, self, NULL);
+}
+
+static void
+source_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(HpSourceView) self = user_data;
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  SourceResult *res = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (res == NULL)
+    return;
+  if (cancellable != self->cancellable || g_cancellable_is_cancelled (cancellable) || self->profile == NULL)
+    {
+      source_result_free (res);
+      return;
+    }
+  g_clear_object (&self->cancellable);
+  show_result (self, res);
+  source_result_free (res);
+}
+
+static void
+reload (HpSourceView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  SourceRequest *req;
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
+
+  if (self->profile == NULL || self->function_id <= 0)
+    {
+      gtk_column_view_set_model (self->lines_view, NULL);
+      g_clear_object (&self->file);
+      g_clear_pointer (&self->path, g_free);
+      self->shown_line = 0;
+      set_state (self, "none");
+      return;
+    }
+
+  set_state (self, "loading");
+  req = g_new0 (SourceRequest, 1);
+  req->profile = hp_loaded_profile_ref (self->profile);
+  req->function_id = self->function_id;
+  req->source_paths = g_strdupv (self->source_paths);
+
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->cancellable, source_done, g_object_ref (self));
+  g_task_set_source_tag (task, hp_source_view_set_function);
+  g_task_set_task_data (task, req, source_request_free);
+  g_task_run_in_thread (task, source_thread);
+}
+
+void
+hp_source_view_set_function (HpSourceView    *self,
+                             HpLoadedProfile *profile,
+                             gint64           function_id)
+{
+  g_return_if_fail (HP_IS_SOURCE_VIEW (self));
+
+  if (profile == self->profile && function_id == self->function_id && self->cancellable == NULL &&
+      function_id > 0)
+    return;
+  if (profile != self->profile)
+    {
+      g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+      if (profile != NULL)
+        self->profile = hp_loaded_profile_ref (profile);
+    }
+  self->function_id = function_id;
+  reload (self);
+}
+
+const char * const *
+hp_source_view_get_source_paths (HpSourceView *self)
+{
+  g_return_val_if_fail (HP_IS_SOURCE_VIEW (self), NULL);
+
+  return (const char * const *) self->source_paths;
+}
+
+void
+hp_source_view_set_source_paths (HpSourceView       *self,
+                                 const char * const *paths)
+{
+  g_return_if_fail (HP_IS_SOURCE_VIEW (self));
+
+  if (self->source_paths != NULL && paths != NULL &&
+      g_strv_equal ((const char * const *) self->source_paths, paths))
+    return;
+  g_strfreev (self->source_paths);
+  self->source_paths = g_strdupv ((char **) paths);
+  if (self->source_paths == NULL)
+    self->source_paths = g_new0 (char *, 1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE_PATHS]);
+  if (g_strcmp0 (hp_source_view_get_state (self), "missing") == 0)
+    reload (self);
+}
+
+const char *
+hp_source_view_get_state (HpSourceView *self)
+{
+  g_return_val_if_fail (HP_IS_SOURCE_VIEW (self), NULL);
+
+  return gtk_stack_get_visible_child_name (self->stack);
+}
+
+guint
+hp_source_view_get_shown_line (HpSourceView *self)
+{
+  g_return_val_if_fail (HP_IS_SOURCE_VIEW (self), 0);
+
+  return self->shown_line;
+}
+
+const char *
+hp_source_view_get_path (HpSourceView *self)
+{
+  g_return_val_if_fail (HP_IS_SOURCE_VIEW (self), NULL);
+
+  return self->path;
+}
+
+const char *
+hp_source_view_get_message (HpSourceView *self)
+{
+  g_return_val_if_fail (HP_IS_SOURCE_VIEW (self), NULL);
+
+  return self->message;
+}
+
+/* Choose Folder… ----------------------------------------------------- */
+
+static void
+on_folder_chosen (GtkNativeDialog *dialog,
+                  int              response,
+                  HpSourceView    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
+
+      if (path != NULL)
+        hp_source_view_add_source_path (self, path);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+void
+hp_source_view_add_source_path (HpSourceView *self,
+                                const char   *path)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) paths = NULL;
+
+  g_return_if_fail (HP_IS_SOURCE_VIEW (self));
+  g_return_if_fail (path != NULL);
+
+  if (g_strv_contains ((const char * const *) self->source_paths, path))
+    return;
+  g_strv_builder_addv (builder, (const char **) self->source_paths);
+  g_strv_builder_add (builder, path);
+  paths = g_strv_builder_end (builder);
+  hp_source_view_set_source_paths (self, (const char * const *) paths);
+}
+
+static void
+choose_folder (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  HpSourceView *self = HP_SOURCE_VIEW (widget);
+  GtkFileChooserNative *dialog;
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  dialog = gtk_file_chooser_native_new (_("Choose a Source Folder"),
+                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        _("_Add Folder"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (self->path != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (self->path);
+      g_autoptr(GFile) file = g_file_new_for_path (dir);
+
+      /* the recorded folder itself may be gone; the chooser ignores that */
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), file, NULL);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (on_folder_chosen), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* GObject ------------------------------------------------------------ */
+
+static void
+hp_source_view_dispose (GObject *object)
+{
+  HpSourceView *self = HP_SOURCE_VIEW (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
+  if (self->lines_view != NULL)
+    gtk_column_view_set_model (self->lines_view, NULL);
+  g_clear_object (&self->file);
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_SOURCE_VIEW);
+  /* the template's root is not bound to a field, so not unparented above */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (hp_source_view_parent_class)->dispose (object);
+}
+
+static void
+hp_source_view_finalize (GObject *object)
+{
+  HpSourceView *self = HP_SOURCE_VIEW (object);
+
+  g_strfreev (self->source_paths);
+  g_free (self->path);
+  g_free (self->message);
+
+  G_OBJECT_CLASS (hp_source_view_parent_class)->finalize (object);
+}
+
+static void
+hp_source_view_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  HpSourceView *self = HP_SOURCE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SOURCE_PATHS:
+      g_value_set_boxed (value, self->source_paths);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hp_source_view_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  HpSourceView *self = HP_SOURCE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SOURCE_PATHS:
+      hp_source_view_set_source_paths (self, g_value_get_boxed (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hp_source_view_class_init (HpSourceViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hp_source_view_dispose;
+  object_class->finalize = hp_source_view_finalize;
+  object_class->get_property = hp_source_view_get_property;
+  object_class->set_property = hp_source_view_set_property;
+
+  properties[PROP_SOURCE_PATHS] =
+    g_param_spec_boxed ("source-paths", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (HP_TYPE_SOURCE_ROW);
+  g_type_ensure (HP_TYPE_HEAT_BAR);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-source-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, stack);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, file_label);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, caption);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, lines_view);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, text_column);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_label);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, no_lines_label);
+
+  gtk_widget_class_install_action (widget_class, "source.choose-folder", NULL, choose_folder);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+hp_source_view_init (HpSourceView *self)
+{
+  self->source_paths = g_new0 (char *, 1);
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

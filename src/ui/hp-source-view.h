@@ -1,0 +1,39 @@
+/* hp-source-view.h - annotated source of the selected function
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ui/hp-loaded-capture.h"
+
+G_BEGIN_DECLS
+
+#define HP_TYPE_SOURCE_VIEW (hp_source_view_get_type ())
+G_DECLARE_FINAL_TYPE (HpSourceView, hp_source_view, HP, SOURCE_VIEW, GtkWidget)
+
+/* Shows the source of @function_id (0: nothing), loaded in a worker. */
+void         hp_source_view_set_function    (HpSourceView    *self,
+                                             HpLoadedProfile *profile,
+                                             gint64           function_id);
+
+/* Folders searched for files not found where the capture says */
+const char * const *hp_source_view_get_source_paths (HpSourceView *self);
+void         hp_source_view_set_source_paths (HpSourceView      *self,
+                                              const char * const *paths);
+
+/* Adds @path to the source folders (and looks again) */
+void         hp_source_view_add_source_path (HpSourceView *self,
+                                             const char   *path);
+
+/* For tests: "none", "loading", "source", "missing" or "no-lines" */
+const char  *hp_source_view_get_state       (HpSourceView    *self);
+/* The line scrolled to and selected (the hottest), 0 when none */
+guint        hp_source_view_get_shown_line  (HpSourceView    *self);
+/* The path of the shown file, or the one looked for when missing */
+const char  *hp_source_view_get_path        (HpSourceView    *self);
+/* The text the pane shows when the file is missing or has no lines */
+const char  *hp_source_view_get_message     (HpSourceView    *self);
+
+G_END_DECLS

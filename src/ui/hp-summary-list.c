@@ -1,0 +1,177 @@
+/* hp-summary-list.c - every summarized call path of the capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Rebuilt from the store whenever a summary changes: there are as many
+ * rows as summaries a person wrote, a handful, so a full rebuild is
+ * simpler than patching and costs nothing. A path the shown profile does
+ * not have (another thread filter) is listed but insensitive.
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ui/hp-call-path.h"
+#include "ui/hp-summary-item.h"
+#include "ui/hp-summary-list.h"
+
+struct _HpSummaryList {
+  GtkWidget        parent_instance;
+
+  GtkStack        *stack;
+  GtkListView     *list_view;
+
+  GListStore      *items;
+  HpSummaryStore  *store;
+  gulong           changed_handler;
+  HpLoadedProfile *profile;
+};
+
+G_DEFINE_FINAL_TYPE (HpSummaryList, hp_summary_list, GTK_TYPE_WIDGET)
+
+enum {
+  PATH_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+rebuild (HpSummaryList *self)
+{
+  g_autoptr(GPtrArray) keys = NULL;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->store != NULL)
+    {
+      keys = hp_summary_store_list_keys (self->store);
+      for (guint i = 0; i < keys->len; i++)
+        {
+          const char *key = g_ptr_array_index (keys, i);
+          gboolean in_profile = self->profile != NULL &&
+                                hp_call_path_find (self->profile->profile, key) != NULL;
+
+          g_ptr_array_add (items, hp_summary_item_new (key, hp_summary_store_get (self->store, key), in_profile));
+        }
+    }
+  g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
+                       items->pdata, items->len);
+  gtk_stack_set_visible_child_name (self->stack, items->len > 0 ? "list" : "empty");
+}
+
+static void
+on_changed (HpSummaryStore *store,
+            const char     *key,
+            HpSummaryList  *self)
+{
+  rebuild (self);
+}
+
+void
+hp_summary_list_set_store (HpSummaryList   *self,
+                           HpSummaryStore  *store,
+                           HpLoadedProfile *profile)
+{
+  g_return_if_fail (HP_IS_SUMMARY_LIST (self));
+
+  if (self->store != store)
+    {
+      if (self->store != NULL)
+        g_clear_signal_handler (&self->changed_handler, self->store);
+      g_set_object (&self->store, store);
+      if (store != NULL)
+        self->changed_handler = g_signal_connect (store, "changed", G_CALLBACK (on_changed), self);
+    }
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  if (profile != NULL)
+    self->profile = hp_loaded_profile_ref (profile);
+  rebuild (self);
+}
+
+GListModel *
+hp_summary_list_get_model (HpSummaryList *self)
+{
+  g_return_val_if_fail (HP_IS_SUMMARY_LIST (self), NULL);
+
+  return G_LIST_MODEL (self->items);
+}
+
+static void
+on_activate (GtkListView   *view,
+             guint          position,
+             HpSummaryList *self)
+{
+  g_autoptr(HpSummaryItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), position);
+
+  if (item != NULL && hp_summary_item_get_in_profile (item))
+    g_signal_emit (self, signals[PATH_ACTIVATED], 0, hp_summary_item_get_key (item));
+}
+
+static void
+hp_summary_list_dispose (GObject *object)
+{
+  HpSummaryList *self = HP_SUMMARY_LIST (object);
+
+  if (self->store != NULL)
+    g_clear_signal_handler (&self->changed_handler, self->store);
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_SUMMARY_LIST);
+  /* the template's root is not bound to a field, so not unparented above */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (hp_summary_list_parent_class)->dispose (object);
+}
+
+static void
+hp_summary_list_finalize (GObject *object)
+{
+  g_clear_object (&HP_SUMMARY_LIST (object)->items);
+
+  G_OBJECT_CLASS (hp_summary_list_parent_class)->finalize (object);
+}
+
+static void
+hp_summary_list_class_init (HpSummaryListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hp_summary_list_dispose;
+  object_class->finalize = hp_summary_list_finalize;
+
+  /* (key) select this path in the call tree */
+  signals[PATH_ACTIVATED] =
+    g_signal_new ("path-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  g_type_ensure (HP_TYPE_SUMMARY_ITEM);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-summary-list.ui");
+  gtk_widget_class_bind_template_child (widget_class, HpSummaryList, stack);
+  gtk_widget_class_bind_template_child (widget_class, HpSummaryList, list_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+hp_summary_list_init (HpSummaryList *self)
+{
+  g_autoptr(GtkSingleSelection) selection = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->items = g_list_store_new (HP_TYPE_SUMMARY_ITEM);
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->items)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+  gtk_list_view_set_single_click_activate (self->list_view, TRUE);
+}

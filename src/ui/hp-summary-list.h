@@ -1,0 +1,23 @@
+/* hp-summary-list.h - every summarized call path of the capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ui/hp-loaded-capture.h"
+#include "ui/hp-summary-store.h"
+
+G_BEGIN_DECLS
+
+#define HP_TYPE_SUMMARY_LIST (hp_summary_list_get_type ())
+G_DECLARE_FINAL_TYPE (HpSummaryList, hp_summary_list, HP, SUMMARY_LIST, GtkWidget)
+
+void        hp_summary_list_set_store   (HpSummaryList   *self,
+                                         HpSummaryStore  *store,
+                                         HpLoadedProfile *profile);
+/* For tests: HpSummaryItem rows */
+GListModel *hp_summary_list_get_model   (HpSummaryList   *self);
+
+G_END_DECLS

@@ -1,0 +1,1180 @@
+/* hp-window.c - the Hotpath window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * The window wires its views together; each view draws itself. It owns
+ * the loaded capture (HpLoadedProfile, rebuilt in a worker when the thread
+ * filter changes), the summary store of the capture, and the actions the
+ * header bar, the menus, the shortcuts and the display tests use.
+ *
+ * States are pages of main_stack: "empty" (says what to do), "loading"
+ * (progress of the worker, which can be cancelled), "error" (the file and
+ * the reason, from the store's errors) and "capture".
+ *
+ * Selection flows one way: the call tree emits node-selected, and the
+ * window hands that node (or its function) to the callers/callees, the
+ * source and the summary panes. Everything that selects (callers, the
+ * breadcrumbs, the Summaries list, search) asks the call tree to select a
+ * node, and the same flow follows.
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ui/hp-application.h"
+#include "ui/hp-call-path.h"
+#include "ui/hp-loaded-capture.h"
+#include "ui/hp-window-private.h"
+
+struct _HpWindow {
+  GtkApplicationWindow  parent_instance;
+
+  GtkButton            *record_button;
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkStack             *main_stack;
+  GtkLabel             *loading_title;
+  GtkProgressBar       *loading_progress;
+  GtkLabel             *error_title;
+  GtkLabel             *error_label;
+  GtkLabel             *error_hint;
+  HpCaptureOverview    *overview;
+  GtkPaned             *main_paned;
+  GtkPaned             *side_paned;
+  GtkDropDown          *thread_dropdown;
+  GtkSearchEntry       *search_entry;
+  GtkLabel             *match_label;
+  HpCallTreeView       *tree_view;
+  GtkStack             *bottom_stack;
+  GtkPaned             *summary_paned;
+  HpSourceView         *source_view;
+  HpCallsView          *calls_view;
+  HpSummaryList        *summary_list;
+  HpSummaryPane        *summary_pane;
+  GtkMenuButton        *menu_button;
+
+  GSettings            *settings;
+  GFile                *file;
+  GCancellable         *load_cancellable;
+  GCancellable         *filter_cancellable;
+  HpLoadedProfile      *profile;
+  HpSummaryStore       *store;
+  gulong                store_changed_handler;
+  GPtrArray            *filters;       /* per dropdown item: GHashTable* of tids, or NULL */
+  guint                 screenshot_source;
+};
+
+G_DEFINE_FINAL_TYPE (HpWindow, hp_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_TREE_MODE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void update_title (HpWindow *self);
+
+/* Loading ------------------------------------------------------------ */
+
+static void
+on_load_progress (HpLoadStage  stage,
+                  double       fraction,
+                  GObject     *object)
+{
+  HpWindow *self = HP_WINDOW (object);
+  const char *text = NULL;
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "loading") != 0)
+    return;
+  switch (stage)
+    {
+    case HP_LOAD_STAGE_OPENING:   text = _("Opening the capture…"); break;
+    case HP_LOAD_STAGE_IMPORTING: text = _("Importing the perf.data file…"); break;
+    case HP_LOAD_STAGE_READING:   text = _("Reading stacks and samples…"); break;
+    case HP_LOAD_STAGE_ANALYZING: text = _("Building the call trees…"); break;
+    case HP_LOAD_STAGE_DONE:      text = _("Showing…"); break;
+    default: break;
+    }
+  gtk_progress_bar_set_fraction (self->loading_progress, fraction);
+  gtk_progress_bar_set_text (self->loading_progress, text);
+}
+
+static void
+show_error (HpWindow     *self,
+            const GError *error)
+{
+  g_autofree char *name = self->file ? g_file_get_basename (self->file) : g_strdup ("");
+  g_autofree char *title = g_strdup_printf (_("Could Not Open “%s”"), name);
+  const char *hint = "";
+
+  if (error->domain == HP_STORE_ERROR)
+    {
+      switch (error->code)
+        {
+        case HP_STORE_ERROR_NOT_CAPTURE:
+          hint = _("Hotpath opens the captures “hotpath-cli record” writes (NAME.hotpath) and perf.data files written by “perf record”.");
+          break;
+        case HP_STORE_ERROR_VERSION:
+          hint = _("The capture was written by a newer version of Hotpath. Open it with that version, or update Hotpath.");
+          break;
+        case HP_STORE_ERROR_CORRUPT:
+          hint = _("The file is damaged. If the recording is still running, wait until it ends; otherwise record again.");
+          break;
+        case HP_STORE_ERROR_IO:
+          hint = _("Check that the file exists and that you may read it.");
+          break;
+        default:
+          break;
+        }
+    }
+  gtk_label_set_text (self->error_title, title);
+  gtk_label_set_text (self->error_label, error->message);
+  gtk_label_set_text (self->error_hint, hint);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_hint), hint[0] != '\0');
+  gtk_stack_set_visible_child_name (self->main_stack, "error");
+  update_title (self);
+}
+
+static void
+update_title (HpWindow *self)
+{
+  g_autofree char *name = NULL;
+  const char *command = NULL;
+
+  if (self->file != NULL)
+    name = g_file_get_basename (self->file);
+  if (self->profile != NULL)
+    command = hp_loaded_capture_get_metadata (self->profile->capture, "command");
+
+  gtk_label_set_text (self->title_label, name ? name : _("Hotpath"));
+  gtk_window_set_title (GTK_WINDOW (self), name ? name : _("Hotpath"));
+  gtk_label_set_text (self->subtitle_label, command ? command : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), command != NULL);
+  if (self->file != NULL)
+    {
+      g_autofree char *path = g_file_get_path (self->file);
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), path);
+    }
+}
+
+static void
+fill_thread_filter (HpWindow *self)
+{
+  const HpCaptureData *data = self->profile->capture->data;
+  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+  g_autofree char *all = NULL;
+  guint64 total = 0;
+
+  g_ptr_array_set_size (self->filters, 0);
+
+  for (guint i = 0; i < data->threads->len; i++)
+    total += self->profile->capture->thread_samples[i];
+  {
+    g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
+
+    /* Translators: first entry of the thread filter, with the sample count */
+    all = g_strdup_printf (_("All threads (%s samples)"), count);
+  }
+  gtk_string_list_append (list, all);
+  g_ptr_array_add (self->filters, NULL);
+
+  /* a process (when it has several threads), then its threads */
+  for (guint p = 0; p < data->processes->len; p++)
+    {
+      const HpCaptureProcess *proc = &g_array_index (data->processes, HpCaptureProcess, p);
+      GHashTable *tids = g_hash_table_new (NULL, NULL);
+      guint64 samples = 0;
+      guint n = 0;
+
+      for (guint t = 0; t < data->threads->len; t++)
+        {
+          const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
+
+          if (th->pid == proc->pid)
+            {
+              g_hash_table_add (tids, GINT_TO_POINTER (th->tid));
+              samples += self->profile->capture->thread_samples[t];
+              n++;
+            }
+        }
+      if (n > 1 || data->processes->len > 1)
+        {
+          g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
+          /* Translators: process command, pid, sample count */
+          g_autofree char *label = g_strdup_printf (_("Process %s (%d, %s samples)"),
+                                                    proc->command ? proc->command : "?", proc->pid, count);
+
+          gtk_string_list_append (list, label);
+          g_ptr_array_add (self->filters, tids);
+        }
+      else
+        g_hash_table_unref (tids);
+
+      for (guint t = 0; t < data->threads->len; t++)
+        {
+          const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
+          g_autofree char *count = NULL;
+          g_autofree char *label = NULL;
+          GHashTable *one;
+
+          if (th->pid != proc->pid || self->profile->capture->thread_samples[t] == 0)
+            continue;
+          count = g_strdup_printf ("%'" G_GUINT64_FORMAT, self->profile->capture->thread_samples[t]);
+          /* Translators: thread name, tid, sample count */
+          label = g_strdup_printf (_("Thread %s (%d, %s samples)"), th->name ? th->name : "?", th->tid, count);
+          one = g_hash_table_new (NULL, NULL);
+          g_hash_table_add (one, GINT_TO_POINTER (th->tid));
+          gtk_string_list_append (list, label);
+          g_ptr_array_add (self->filters, one);
+        }
+    }
+
+  gtk_drop_down_set_model (self->thread_dropdown, G_LIST_MODEL (list));
+  gtk_drop_down_set_selected (self->thread_dropdown, 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->thread_dropdown), self->filters->len > 1);
+}
+
+static void
+on_store_changed (HpSummaryStore *store,
+                  const char     *key,
+                  HpWindow       *self)
+{
+  hp_call_tree_view_set_marked (self->tree_view, key, hp_summary_store_get (store, key) != NULL);
+}
+
+static void
+set_store (HpWindow       *self,
+           HpSummaryStore *store)
+{
+  if (self->store != NULL)
+    g_clear_signal_handler (&self->store_changed_handler, self->store);
+  g_set_object (&self->store, store);
+  if (store != NULL)
+    self->store_changed_handler = g_signal_connect (store, "changed", G_CALLBACK (on_store_changed), self);
+}
+
+static void
+show_profile (HpWindow        *self,
+              HpLoadedProfile *profile,
+              const char      *select_key)
+{
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  self->profile = hp_loaded_profile_ref (profile);
+
+  hp_capture_overview_set_profile (self->overview, profile);
+  hp_summary_list_set_store (self->summary_list, self->store, profile);
+  hp_call_tree_view_set_profile (self->tree_view, profile, select_key);
+  {
+    const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+    if (text[0] != '\0')
+      hp_call_tree_view_search (self->tree_view, text);
+  }
+}
+
+static void
+load_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(HpWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpLoadedProfile) profile = hp_loaded_capture_load_finish (result, &error);
+  g_autoptr(HpSummaryStore) store = NULL;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->load_cancellable);
+
+  if (profile == NULL)
+    {
+      show_error (self, error);
+      return;
+    }
+
+  store = hp_summary_store_new (profile->capture->path, profile->capture->summaries,
+                                profile->capture->read_only_reason);
+  set_store (self, store);
+  hp_summary_pane_set_store (self->summary_pane, store);
+
+  /* marks first, so the rows of the hottest path show theirs at once */
+  g_hash_table_iter_init (&iter, profile->capture->summaries);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    hp_call_tree_view_set_marked (self->tree_view, key, TRUE);
+
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  self->profile = hp_loaded_profile_ref (profile);
+  fill_thread_filter (self);
+  gtk_stack_set_visible_child_name (self->main_stack, "capture");
+  show_profile (self, profile, NULL);
+  update_title (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", TRUE);
+
+  hp_application_add_recent (HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                             self->file, g_strcmp0 (profile->capture->path, g_file_peek_path (self->file)) != 0);
+}
+
+void
+hp_window_open (HpWindow *self,
+                GFile    *file)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (HP_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  if (self->filter_cancellable != NULL)
+    g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+
+  hp_summary_pane_flush (self->summary_pane);
+  hp_summary_pane_set_store (self->summary_pane, NULL);
+  hp_summary_list_set_store (self->summary_list, NULL, NULL);
+  set_store (self, NULL);
+  hp_call_tree_view_set_profile (self->tree_view, NULL, NULL);
+  hp_calls_view_set_function (self->calls_view, NULL, 0);
+  hp_source_view_set_function (self->source_view, NULL, 0);
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  g_set_object (&self->file, file);
+
+  name = g_file_get_basename (file);
+  title = g_strdup_printf (_("Opening “%s”"), name);
+  gtk_label_set_text (self->loading_title, title);
+  gtk_progress_bar_set_fraction (self->loading_progress, 0.0);
+  gtk_progress_bar_set_text (self->loading_progress, _("Opening the capture…"));
+  gtk_stack_set_visible_child_name (self->main_stack, "loading");
+  update_title (self);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_set_error (&error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   _("%s: only local files can be opened"), uri);
+      show_error (self, error);
+      return;
+    }
+
+  self->load_cancellable = g_cancellable_new ();
+  hp_loaded_capture_load_async (path, self->load_cancellable, on_load_progress, G_OBJECT (self),
+                                load_done, g_object_ref (self));
+}
+
+gboolean
+hp_window_is_empty (HpWindow *self)
+{
+  g_return_val_if_fail (HP_IS_WINDOW (self), FALSE);
+
+  return self->file == NULL && self->load_cancellable == NULL;
+}
+
+/* Thread filter ------------------------------------------------------ */
+
+static void
+filter_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(HpWindow) self = user_data;
+  g_autoptr(HpLoadedProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+  const HpCallNode *selected;
+
+  profile = hp_loaded_profile_build_finish (result, &error);
+  if (profile == NULL || g_task_get_cancellable (G_TASK (result)) != self->filter_cancellable)
+    return;
+  g_clear_object (&self->filter_cancellable);
+
+  /* keep the selected path when the new profile has it */
+  selected = hp_call_tree_view_get_selected (self->tree_view);
+  if (selected != NULL && self->profile != NULL && !hp_call_tree_view_get_bottom_up (self->tree_view))
+    key = hp_call_node_path_key (self->profile->profile, selected);
+  show_profile (self, profile, key);
+}
+
+static void
+on_thread_filter_changed (GtkDropDown *dropdown,
+                          GParamSpec  *pspec,
+                          HpWindow    *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+  GHashTable *tids;
+
+  if (self->profile == NULL || selected >= self->filters->len)
+    return;
+  tids = g_ptr_array_index (self->filters, selected);
+  if (tids == self->profile->tids)
+    return;
+
+  if (self->filter_cancellable != NULL)
+    g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  self->filter_cancellable = g_cancellable_new ();
+  hp_loaded_profile_build_async (self->profile->capture, tids, self->filter_cancellable,
+                                 filter_done, g_object_ref (self));
+}
+
+/* Selection ---------------------------------------------------------- */
+
+static void
+on_node_selected (HpCallTreeView   *tree,
+                  const HpCallNode *node,
+                  HpWindow         *self)
+{
+  HpLoadedProfile *profile = hp_call_tree_view_get_profile (tree);
+  gint64 function_id = node ? node->function_id : 0;
+  gboolean bottom_up = hp_call_tree_view_get_bottom_up (tree);
+
+  hp_calls_view_set_function (self->calls_view, profile, function_id);
+  hp_source_view_set_function (self->source_view, profile, function_id);
+  hp_summary_pane_set_node (self->summary_pane, profile, node, bottom_up);
+}
+
+static void
+on_function_activated (HpCallsView *view,
+                       gint64       function_id,
+                       HpWindow    *self)
+{
+  hp_call_tree_view_select_function (self->tree_view, function_id);
+}
+
+static void
+on_step_activated (HpSummaryPane    *pane,
+                   const HpCallNode *node,
+                   HpWindow         *self)
+{
+  hp_call_tree_view_select_node (self->tree_view, node);
+}
+
+static void
+on_path_activated (HpSummaryList *list,
+                   const char    *key,
+                   HpWindow      *self)
+{
+  hp_call_tree_view_select_path_key (self->tree_view, key);
+}
+
+static void
+on_tree_mode_changed (HpCallTreeView *tree,
+                      GParamSpec     *pspec,
+                      HpWindow       *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE_MODE]);
+  if (text[0] != '\0')
+    hp_call_tree_view_search (self->tree_view, text);
+}
+
+/* Search ------------------------------------------------------------- */
+
+static void
+update_match_label (HpWindow *self)
+{
+  guint index, n;
+  g_autofree char *text = NULL;
+
+  hp_call_tree_view_get_search_status (self->tree_view, &index, &n);
+  if (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))[0] == '\0')
+    text = g_strdup ("");
+  else if (n == 0)
+    text = g_strdup (_("No match"));
+  else
+    /* Translators: search position, as in "3 of 57" */
+    text = g_strdup_printf (_("%u of %u"), index + 1, n);
+  gtk_label_set_text (self->match_label, text);
+}
+
+static void
+on_search_changed (GtkSearchEntry *entry,
+                   HpWindow       *self)
+{
+  hp_call_tree_view_search (self->tree_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  update_match_label (self);
+}
+
+static void
+on_search_next (GtkSearchEntry *entry,
+                HpWindow       *self)
+{
+  hp_call_tree_view_next_match (self->tree_view, FALSE);
+  update_match_label (self);
+}
+
+static void
+on_search_previous (GtkSearchEntry *entry,
+                    HpWindow       *self)
+{
+  hp_call_tree_view_next_match (self->tree_view, TRUE);
+  update_match_label (self);
+}
+
+static void
+on_search_stop (GtkSearchEntry *entry,
+                HpWindow       *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+}
+
+/* Actions ------------------------------------------------------------ */
+
+static void
+on_open_response (GtkNativeDialog *dialog,
+                  int              response,
+                  HpWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      HpApplication *app = HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+          g_autoptr(GFile) parent = g_file_get_parent (file);
+
+          if (i == 0 && self->settings != NULL && parent != NULL && g_file_peek_path (parent) != NULL)
+            g_settings_set_string (self->settings, "last-folder", g_file_peek_path (parent));
+          hp_application_open_file (app, file, self);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) captures = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  g_autofree char *last = NULL;
+
+  dialog = gtk_file_chooser_native_new (_("Open a Capture"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+
+  gtk_file_filter_set_name (captures, _("Captures and perf.data files"));
+  gtk_file_filter_add_pattern (captures, "*.hotpath");
+  gtk_file_filter_add_pattern (captures, "perf.data");
+  gtk_file_filter_add_pattern (captures, "perf.data.*");
+  gtk_file_filter_add_pattern (captures, "*.perf.data");
+  gtk_file_filter_add_mime_type (captures, "application/x-hotpath-capture");
+  gtk_file_filter_add_mime_type (captures, "application/x-perf-data");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), captures);
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), captures);
+
+  if (self->settings != NULL)
+    last = g_settings_get_string (self->settings, "last-folder");
+  if (last != NULL && last[0] != '\0')
+    {
+      g_autoptr(GFile) folder = g_file_new_for_path (last);
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
+    }
+
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+open_file_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+  const char *arg = g_variant_get_string (parameter, NULL);
+  g_autoptr(GFile) file = g_uri_is_valid (arg, G_URI_FLAGS_NONE, NULL) ?
+                          g_file_new_for_uri (arg) : g_file_new_for_path (arg);
+
+  hp_application_open_file (HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), file, self);
+}
+
+static void
+record_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  /* disabled until the recording issue fills it in */
+}
+
+static void
+cancel_load_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->file);
+  gtk_stack_set_visible_child_name (self->main_stack, "empty");
+  update_title (self);
+}
+
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+
+  if (self->profile != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+select_path_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+
+  hp_call_tree_view_select_path_key (self->tree_view, g_variant_get_string (parameter, NULL));
+}
+
+static void
+select_function_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+  g_autoptr(GArray) ids = NULL;
+  const HpCallNode *best = NULL;
+  gint64 best_id = 0;
+
+  if (self->profile == NULL)
+    return;
+  /* by name: of the functions with it, the one with the most samples */
+  ids = hp_profile_find_functions (self->profile->profile, g_variant_get_string (parameter, NULL));
+  for (guint i = 0; i < ids->len; i++)
+    {
+      gint64 id = g_array_index (ids, gint64, i);
+      const HpCallNode *node = self->profile->hottest_node[id];
+
+      if (node != NULL && (best == NULL || node->total > best->total))
+        {
+          best = node;
+          best_id = id;
+        }
+    }
+  if (best != NULL)
+    hp_call_tree_view_select_function (self->tree_view, best_id);
+}
+
+static void
+show_pane_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+  const char *pane = g_variant_get_string (parameter, NULL);
+
+  /* the summaries are always shown; the source and the callers share a place */
+  if (g_strcmp0 (pane, "summaries") == 0)
+    gtk_widget_grab_focus (GTK_WIDGET (self->summary_list));
+  else if (gtk_stack_get_child_by_name (self->bottom_stack, pane) != NULL)
+    gtk_stack_set_visible_child_name (self->bottom_stack, pane);
+}
+
+static void
+thread_filter_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+  guint index = g_variant_get_uint32 (parameter);
+
+  if (index < self->filters->len)
+    gtk_drop_down_set_selected (self->thread_dropdown, index);
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+}
+
+/* Closing ------------------------------------------------------------ */
+
+static void
+flush_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GApplication *app = user_data;
+
+  hp_summary_store_flush_finish (HP_SUMMARY_STORE (object), result, NULL);
+  g_application_release (app);
+  g_object_unref (app);
+}
+
+static gboolean
+hp_window_close_request (GtkWindow *window)
+{
+  HpWindow *self = HP_WINDOW (window);
+  GtkApplication *app = gtk_window_get_application (window);
+
+  /* Save what was typed now, and keep the application alive (not the
+   * window) until the worker has written it. */
+  hp_summary_pane_flush (self->summary_pane);
+  if (self->store != NULL && app != NULL && hp_summary_store_get_n_pending (self->store) > 0)
+    {
+      g_application_hold (G_APPLICATION (app));
+      hp_summary_store_flush_async (self->store, flush_done, g_object_ref (app));
+    }
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  if (self->filter_cancellable != NULL)
+    g_cancellable_cancel (self->filter_cancellable);
+
+  return GTK_WINDOW_CLASS (hp_window_parent_class)->close_request (window);
+}
+
+/* Drag and drop ------------------------------------------------------ */
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         HpWindow      *self)
+{
+  HpApplication *app = HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  GSList *files = NULL;
+
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    files = gdk_file_list_get_files (g_value_get_boxed (value));
+  else if (G_VALUE_HOLDS (value, G_TYPE_FILE))
+    files = g_slist_prepend (NULL, g_value_get_object (value));
+  if (files == NULL)
+    return FALSE;
+  for (GSList *l = files; l != NULL; l = l->next)
+    hp_application_open_file (app, l->data, self);
+  g_slist_free (files);
+  return TRUE;
+}
+
+/* Screenshots -------------------------------------------------------- */
+
+gboolean
+hp_window_save_screenshot (HpWindow    *self,
+                           const char  *path,
+                           GError     **error)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  if (renderer == NULL || width <= 0 || height <= 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: the window is not shown", path);
+      return FALSE;
+    }
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_to_node (snapshot);
+  if (node == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: nothing was drawn", path);
+      return FALSE;
+    }
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write the PNG", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+screenshot_cb (gpointer user_data)
+{
+  HpWindow *self = user_data;
+  const char *path = g_getenv ("HOTPATH_SCREENSHOT");
+  g_autoptr(GError) error = NULL;
+
+  if (g_strcmp0 (hp_window_get_state (self), "loading") == 0 ||
+      g_strcmp0 (hp_source_view_get_state (self->source_view), "loading") == 0)
+    return G_SOURCE_CONTINUE;
+  self->screenshot_source = 0;
+  if (!hp_window_save_screenshot (self, path, &error))
+    g_printerr ("hotpath: %s\n", error->message);
+  else
+    g_print ("hotpath: wrote %s\n", path);
+  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+  return G_SOURCE_REMOVE;
+}
+
+/* Accessors for tests ------------------------------------------------ */
+
+const char *
+hp_window_get_state (HpWindow *self)
+{
+  return gtk_stack_get_visible_child_name (self->main_stack);
+}
+
+const char *
+hp_window_get_error_text (HpWindow *self)
+{
+  return gtk_label_get_text (self->error_label);
+}
+
+HpCallTreeView *
+hp_window_get_tree_view (HpWindow *self)
+{
+  return self->tree_view;
+}
+
+HpCallsView *
+hp_window_get_calls_view (HpWindow *self)
+{
+  return self->calls_view;
+}
+
+HpSourceView *
+hp_window_get_source_view (HpWindow *self)
+{
+  return self->source_view;
+}
+
+HpSummaryPane *
+hp_window_get_summary_pane (HpWindow *self)
+{
+  return self->summary_pane;
+}
+
+HpSummaryList *
+hp_window_get_summary_list (HpWindow *self)
+{
+  return self->summary_list;
+}
+
+HpCaptureOverview *
+hp_window_get_overview (HpWindow *self)
+{
+  return self->overview;
+}
+
+HpSummaryStore *
+hp_window_get_summary_store (HpWindow *self)
+{
+  return self->store;
+}
+
+GtkDropDown *
+hp_window_get_thread_dropdown (HpWindow *self)
+{
+  return self->thread_dropdown;
+}
+
+GtkWidget *
+hp_window_get_record_button (HpWindow *self)
+{
+  return GTK_WIDGET (self->record_button);
+}
+
+gboolean
+hp_window_is_filtering (HpWindow *self)
+{
+  return self->filter_cancellable != NULL;
+}
+
+/* GObject ------------------------------------------------------------ */
+
+static void
+bind_paned (HpWindow   *self,
+            GtkPaned   *paned,
+            const char *key)
+{
+  GSettingsSchema *schema = NULL;
+  int position;
+
+  if (self->settings == NULL)
+    return;
+  g_object_get (self->settings, "settings-schema", &schema, NULL);
+  if (schema == NULL || !g_settings_schema_has_key (schema, key))
+    {
+      g_clear_pointer (&schema, g_settings_schema_unref);
+      return;
+    }
+  g_settings_schema_unref (schema);
+  /* -1 lets the window choose, which a plain binding cannot express */
+  position = g_settings_get_int (self->settings, key);
+  if (position >= 0)
+    gtk_paned_set_position (paned, position);
+  g_object_set_data_full (G_OBJECT (paned), "hp-settings-key", g_strdup (key), g_free);
+}
+
+static void
+on_paned_moved (GtkPaned   *paned,
+                GParamSpec *pspec,
+                HpWindow   *self)
+{
+  const char *key = g_object_get_data (G_OBJECT (paned), "hp-settings-key");
+
+  /* only a position the user chose, not the initial layout */
+  if (key != NULL && self->settings != NULL && gtk_widget_get_mapped (GTK_WIDGET (paned)) &&
+      gtk_paned_get_position (paned) != g_settings_get_int (self->settings, key))
+    g_settings_set_int (self->settings, key, gtk_paned_get_position (paned));
+}
+
+static void
+hp_window_constructed (GObject *object)
+{
+  HpWindow *self = HP_WINDOW (object);
+  GtkApplication *app;
+
+  G_OBJECT_CLASS (hp_window_parent_class)->constructed (object);
+
+  /* the application's Open Recent items, kept up to date by it, go in
+   * the submenu of the first section of the main menu (hp-window.ui) */
+  app = gtk_window_get_application (GTK_WINDOW (self));
+  if (app != NULL && HP_IS_APPLICATION (app))
+    {
+      GMenuModel *menu = gtk_menu_button_get_menu_model (self->menu_button);
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+      g_autoptr(GMenuModel) recent = section ? g_menu_model_get_item_link (section, 1, G_MENU_LINK_SUBMENU) : NULL;
+
+      g_assert (G_IS_MENU (recent));
+      g_menu_append_section (G_MENU (recent), NULL, hp_application_get_recent_menu (HP_APPLICATION (app)));
+    }
+}
+
+static void
+hp_window_dispose (GObject *object)
+{
+  HpWindow *self = HP_WINDOW (object);
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  if (self->filter_cancellable != NULL)
+    g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  g_clear_handle_id (&self->screenshot_source, g_source_remove);
+  set_store (self, NULL);
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  g_clear_object (&self->file);
+  g_clear_object (&self->settings);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (hp_window_parent_class)->dispose (object);
+}
+
+static void
+hp_window_finalize (GObject *object)
+{
+  HpWindow *self = HP_WINDOW (object);
+
+  g_ptr_array_unref (self->filters);
+
+  G_OBJECT_CLASS (hp_window_parent_class)->finalize (object);
+}
+
+static void
+hp_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  HpWindow *self = HP_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TREE_MODE:
+      /* asked for while the template is built, before tree_view is set */
+      g_value_set_string (value, self->tree_view != NULL && hp_call_tree_view_get_bottom_up (self->tree_view) ?
+                                 "bottom-up" : "top-down");
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hp_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  HpWindow *self = HP_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TREE_MODE:
+      hp_call_tree_view_set_bottom_up (self->tree_view, g_strcmp0 (g_value_get_string (value), "bottom-up") == 0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hp_window_class_init (HpWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = hp_window_constructed;
+  object_class->dispose = hp_window_dispose;
+  object_class->finalize = hp_window_finalize;
+  object_class->get_property = hp_window_get_property;
+  object_class->set_property = hp_window_set_property;
+  window_class->close_request = hp_window_close_request;
+
+  properties[PROP_TREE_MODE] =
+    g_param_spec_string ("tree-mode", NULL, NULL, "top-down",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (HP_TYPE_CAPTURE_OVERVIEW);
+  g_type_ensure (HP_TYPE_CALL_TREE_VIEW);
+  g_type_ensure (HP_TYPE_CALLS_VIEW);
+  g_type_ensure (HP_TYPE_SOURCE_VIEW);
+  g_type_ensure (HP_TYPE_SUMMARY_LIST);
+  g_type_ensure (HP_TYPE_SUMMARY_PANE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, record_button);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, loading_title);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, loading_progress);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, error_title);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, error_hint);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, overview);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, main_paned);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, side_paned);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, thread_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, match_label);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, tree_view);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, bottom_stack);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_paned);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, source_view);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, calls_view);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_list);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_pane);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, menu_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_next);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_previous);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_stop);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-file", "s", open_file_action);
+  gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.select-path", "s", select_path_action);
+  gtk_widget_class_install_action (widget_class, "win.select-function", "s", select_function_action);
+  gtk_widget_class_install_action (widget_class, "win.show-pane", "s", show_pane_action);
+  gtk_widget_class_install_action (widget_class, "win.thread-filter", "u", thread_filter_action);
+  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_property_action (widget_class, "win.tree-mode", "tree-mode");
+}
+
+static void
+free_filter (gpointer p)
+{
+  /* NULL stands for all threads */
+  if (p != NULL)
+    g_hash_table_unref (p);
+}
+
+static void
+hp_window_init (HpWindow *self)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  GtkDropTarget *drop;
+  GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
+
+  self->filters = g_ptr_array_new_with_free_func (free_filter);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* Not a bound template child: gtk_widget_dispose_template() unparents
+   * bound direct children, and GtkWindow's dispose then unparents its
+   * child a second time. */
+  self->main_stack = GTK_STACK (gtk_window_get_child (GTK_WINDOW (self)));
+
+  if (source != NULL &&
+      (schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE)) != NULL)
+    {
+      self->settings = g_settings_new_full (schema, NULL, NULL);
+      g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "source-paths", self->source_view, "source-paths", G_SETTINGS_BIND_DEFAULT);
+      bind_paned (self, self->main_paned, "main-paned-position");
+      bind_paned (self, self->side_paned, "side-paned-position");
+      bind_paned (self, self->summary_paned, "summary-paned-position");
+    }
+  else
+    g_warning ("GSettings schema %s is not installed; window size and source folders are not kept",
+               APPLICATION_ID);
+
+  g_signal_connect (self->main_paned, "notify::position", G_CALLBACK (on_paned_moved), self);
+  g_signal_connect (self->side_paned, "notify::position", G_CALLBACK (on_paned_moved), self);
+  g_signal_connect (self->summary_paned, "notify::position", G_CALLBACK (on_paned_moved), self);
+  g_signal_connect (self->tree_view, "node-selected", G_CALLBACK (on_node_selected), self);
+  g_signal_connect (self->tree_view, "notify::bottom-up", G_CALLBACK (on_tree_mode_changed), self);
+  g_signal_connect (self->calls_view, "function-activated", G_CALLBACK (on_function_activated), self);
+  g_signal_connect (self->summary_pane, "step-activated", G_CALLBACK (on_step_activated), self);
+  g_signal_connect (self->summary_list, "path-activated", G_CALLBACK (on_path_activated), self);
+  g_signal_connect (self->thread_dropdown, "notify::selected", G_CALLBACK (on_thread_filter_changed), self);
+
+  drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  gtk_drop_target_set_gtypes (drop, types, G_N_ELEMENTS (types));
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.record", FALSE);
+  gtk_search_entry_set_key_capture_widget (self->search_entry, NULL);
+
+  if (g_getenv ("HOTPATH_SCREENSHOT") != NULL)
+    self->screenshot_source = g_timeout_add (1500, screenshot_cb, self);
+}
+
+HpWindow *
+hp_window_new (GtkApplication *application)
+{
+  return g_object_new (HP_TYPE_WINDOW, "application", application, NULL);
+}

@@ -1,0 +1,365 @@
+/* bench-ui-open.c - time to show the call tree of a 1M-sample capture, and main-loop stalls
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Builds a capture of one million samples with the store's writer (a
+ * program of 3000 functions whose random call graph gives tens of
+ * thousands of distinct stacks, 4 to 28 frames deep, sampled with a
+ * skewed distribution as real profiles are), then opens it in the real
+ * window and prints:
+ *
+ *   - the time from asking to open until the first frame that shows the
+ *     call tree has been painted;
+ *   - for expanding the node with the most children, selecting rows,
+ *     switching to bottom-up and back, and searching: how long the main
+ *     loop was blocked at most (the largest gap between two runs of a
+ *     1 ms heartbeat, which includes the layout and painting the change
+ *     caused), against one frame at 60 Hz (16.7 ms).
+ *
+ * It prints numbers, it asserts nothing (DESIGN.md: speed is measured by
+ * benchmarks, never by timed assertions). Usage: bench-ui-open [CAPTURE]
+ * (reuses CAPTURE when it exists).
+ */
+
+#define G_LOG_DOMAIN "hp-bench"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <glib/gstdio.h>
+
+#include "ui/hp-call-row.h"
+#include "display-common.h"
+
+#define N_SAMPLES   1000000
+#define N_FUNCTIONS 3000
+#define N_LEAVES    60000
+#define FRAME_MS    (1000.0 / 60.0)
+
+static const char *capture_arg;
+
+/* Capture ------------------------------------------------------------ */
+
+static char *
+make_big_capture (const char *path)
+{
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240501);
+  g_autofree gint64 *functions = g_new0 (gint64, N_FUNCTIONS);
+  g_autofree gint64 *frames = g_new0 (gint64, N_FUNCTIONS * 4);
+  g_autofree gint64 *callees = g_new0 (gint64, N_FUNCTIONS * 6);
+  g_autofree gint64 *leaves = g_new0 (gint64, N_LEAVES);
+  gint64 module;
+  gint64 start = g_get_monotonic_time ();
+
+  g_unlink (path);
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "/opt/bench/big --work");
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, "frequency", "999");
+  hp_capture_writer_set_metadata (w, "call_graph", "fp");
+  hp_capture_writer_set_metadata_int (w, "duration_ns", 250000000000);
+  hp_capture_writer_set_process (w, 1000, "big");
+  for (int t = 0; t < 8; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker-%d", t);
+
+      hp_capture_writer_set_thread (w, 1000 + t, 1000, name);
+    }
+
+  module = hp_capture_writer_intern_module (w, "/opt/bench/big", NULL, FALSE);
+  for (int f = 0; f < N_FUNCTIONS; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("big_function_%04d_%s", f, f % 3 ? "work" : "dispatch");
+
+      functions[f] = hp_capture_writer_intern_function (w, name, module, "/opt/bench/src/big.c", 10 * f + 1);
+      for (int l = 0; l < 4; l++)
+        frames[f * 4 + l] = hp_capture_writer_intern_frame (w, functions[f], "/opt/bench/src/big.c",
+                                                            10 * f + 2 + l, FALSE, 0x1000 + 16 * (f * 4 + l));
+      /* a call graph that goes "down": callees have higher numbers */
+      for (int c = 0; c < 6; c++)
+        callees[f * 6 + c] = MIN (N_FUNCTIONS - 1, f + 1 + g_rand_int_range (rand, 0, 1 + (N_FUNCTIONS - f) / 8));
+    }
+
+  /* random walks from main (function 0) down the call graph */
+  for (int i = 0; i < N_LEAVES; i++)
+    {
+      int depth = g_rand_int_range (rand, 4, 29);
+      gint64 stack = 0;
+      int f = 0;
+
+      for (int d = 0; d < depth; d++)
+        {
+          stack = hp_capture_writer_intern_stack (w, stack, frames[f * 4 + g_rand_int_range (rand, 0, 4)]);
+          f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
+        }
+      leaves[i] = stack;
+    }
+
+  /* skewed: a few stacks take most samples */
+  for (int s = 0; s < N_SAMPLES; s++)
+    {
+      double u = g_rand_double (rand);
+      int leaf = (int) (N_LEAVES * u * u * u);
+
+      hp_capture_writer_add_sample (w, (guint64) s * 250000, 1000 + s % 8, s % 4, leaves[leaf], 250000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  printf ("# wrote %s: %d samples, %d functions, up to %d leaf stacks, in %.1f s\n",
+          path, N_SAMPLES, N_FUNCTIONS, N_LEAVES, (g_get_monotonic_time () - start) / 1e6);
+  return g_strdup (path);
+}
+
+/* Heartbeat ---------------------------------------------------------- */
+
+static gint64 last_beat;
+static gint64 max_gap;
+
+static gboolean
+beat (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (last_beat != 0)
+    max_gap = MAX (max_gap, now - last_beat);
+  last_beat = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+reset_gap (void)
+{
+  last_beat = g_get_monotonic_time ();
+  max_gap = 0;
+}
+
+static double
+measure_stall (void (*op) (HpWindow *window, gpointer data),
+               HpWindow *window,
+               gpointer  data,
+               double   *call_ms)
+{
+  gint64 t0;
+
+  display_spin (100);
+  reset_gap ();
+  t0 = g_get_monotonic_time ();
+  op (window, data);
+  *call_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  /* let the change be laid out and painted, and the workers report */
+  display_spin (400);
+  display_wait_source (window);
+  return max_gap / 1000.0;
+}
+
+/* Operations --------------------------------------------------------- */
+
+static const HpCallNode *
+widest_node (const HpCallNode *node)
+{
+  const HpCallNode *best = node;
+
+  if (node->children == NULL)
+    return node;
+  for (guint i = 0; i < node->children->len; i++)
+    {
+      const HpCallNode *w = widest_node (g_ptr_array_index (node->children, i));
+
+      if (w->children != NULL && (best->children == NULL || w->children->len > best->children->len))
+        best = w;
+    }
+  return best;
+}
+
+static void
+op_expand (HpWindow *window,
+           gpointer  data)
+{
+  HpCallTreeView *tree = hp_window_get_tree_view (window);
+  GListModel *model = hp_call_tree_view_get_model (tree);
+  const HpCallNode *node = data;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr(HpCallRow) item = gtk_tree_list_row_get_item (row);
+
+      if (hp_call_row_get_node (item) == node)
+        {
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          return;
+        }
+    }
+  g_error ("the widest node is not shown");
+}
+
+static void
+op_select_path (HpWindow *window,
+                gpointer  data)
+{
+  hp_call_tree_view_select_node (hp_window_get_tree_view (window), data);
+}
+
+static void
+op_select_row (HpWindow *window,
+               gpointer  data)
+{
+  GtkWidget *w = GTK_WIDGET (window);
+  HpCallTreeView *tree = hp_window_get_tree_view (window);
+  GListModel *model = hp_call_tree_view_get_model (tree);
+  guint n = g_list_model_get_n_items (model);
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, GPOINTER_TO_UINT (data) % n);
+  g_autoptr(HpCallRow) item = gtk_tree_list_row_get_item (row);
+
+  (void) w;
+  hp_call_tree_view_select_node (tree, hp_call_row_get_node (item));
+}
+
+static void
+op_action (HpWindow *window,
+           gpointer  data)
+{
+  const char *mode = data;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", mode);
+}
+
+static void
+op_search (HpWindow *window,
+           gpointer  data)
+{
+  hp_call_tree_view_search (hp_window_get_tree_view (window), data);
+}
+
+/* Open --------------------------------------------------------------- */
+
+typedef struct {
+  HpWindow *window;
+  gboolean  painted;
+} Painted;
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                Painted       *p)
+{
+  if (g_strcmp0 (hp_window_get_state (p->window), "capture") == 0 &&
+      gtk_widget_get_mapped (GTK_WIDGET (hp_window_get_tree_view (p->window))))
+    p->painted = TRUE;
+}
+
+static gboolean
+is_painted (gpointer data)
+{
+  return ((Painted *) data)->painted;
+}
+
+static int
+run (HpApplication *app)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  HpWindow *window;
+  Painted painted = { 0 };
+  GdkFrameClock *clock;
+  gulong handler;
+  gint64 t0;
+  double open_ms, call_ms, stall;
+  const HpCallNode *wide;
+  HpLoadedProfile *profile;
+  struct { const char *what; double stall; double call_time; } rows[16];
+  guint n_rows = 0;
+  double worst = 0;
+
+  if (capture_arg != NULL && g_file_test (capture_arg, G_FILE_TEST_EXISTS))
+    path = g_strdup (capture_arg);
+  else
+    {
+      g_autofree char *p = capture_arg ? g_strdup (capture_arg) : g_build_filename (display_tmpdir (), "big.hotpath", NULL);
+
+      path = make_big_capture (p);
+    }
+  file = g_file_new_for_path (path);
+
+  window = hp_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  display_spin (300);
+
+  g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
+
+  painted.window = window;
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
+  reset_gap ();
+  t0 = g_get_monotonic_time ();
+  hp_window_open (window, file);
+  g_assert_true (display_wait (is_painted, &painted, 60000));
+  open_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  stall = max_gap / 1000.0;
+  g_signal_handler_disconnect (clock, handler);
+  display_wait_source (window);
+
+  profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+  printf ("# capture: %" G_GUINT64_FORMAT " samples, %u stacks, %u functions\n",
+          hp_profile_get_n_samples (profile->profile),
+          profile->capture->data->stacks->len - 1, profile->capture->data->functions->len - 1);
+  printf ("open to call tree painted: %.0f ms (longest main-loop stall meanwhile: %.1f ms)\n", open_ms, stall);
+
+#define ROW(label, value, call) \
+  G_STMT_START { rows[n_rows].what = label; rows[n_rows].stall = value; rows[n_rows].call_time = call; \
+                 worst = MAX (worst, value); n_rows++; } G_STMT_END
+
+  wide = widest_node (hp_profile_get_top_down (profile->profile));
+  stall = measure_stall (op_select_path, window, (gpointer) wide, &call_ms);
+  ROW ("select a node 20 levels deep (expands its path)", stall, call_ms);
+  stall = measure_stall (op_expand, window, (gpointer) wide, &call_ms);
+  {
+    static char label[128];
+
+    g_snprintf (label, sizeof label, "expand the node with most children (%u)", wide->children->len);
+    ROW (label, stall, call_ms);
+  }
+  for (guint i = 1; i <= 3; i++)
+    {
+      stall = measure_stall (op_select_row, window, GUINT_TO_POINTER (i * 7), &call_ms);
+      ROW ("select a row (callers, source, summary follow)", stall, call_ms);
+    }
+  stall = measure_stall (op_action, window, "bottom-up", &call_ms);
+  ROW ("switch to bottom-up (first time)", stall, call_ms);
+  stall = measure_stall (op_action, window, "top-down", &call_ms);
+  ROW ("switch back to top-down", stall, call_ms);
+  stall = measure_stall (op_action, window, "bottom-up", &call_ms);
+  ROW ("switch to bottom-up again", stall, call_ms);
+  stall = measure_stall (op_action, window, "top-down", &call_ms);
+  stall = measure_stall (op_search, window, "0042", &call_ms);
+  ROW ("search a function name", stall, call_ms);
+
+  printf ("%-52s %10s %10s\n", "operation", "stall ms", "call ms");
+  for (guint i = 0; i < n_rows; i++)
+    printf ("%-52s %10.1f %10.1f%s\n", rows[i].what, rows[i].stall, rows[i].call_time,
+            rows[i].stall > FRAME_MS ? "  > 1 frame" : "");
+  printf ("longest stall: %.1f ms; one frame at 60 Hz is %.1f ms\n", worst, FRAME_MS);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc > 1 && argv[1][0] != '-')
+    {
+      capture_arg = argv[1];
+      argv[1] = argv[0];
+      argv++;
+      argc--;
+    }
+  return display_run (argc, argv, run);
+}

@@ -1,0 +1,321 @@
+/* display-common.c - running the real window in a test
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Display tests run the window itself (the libhotpath-ui the executable
+ * links) under Xvfb, in a GtkApplication that has started up, and look at
+ * it through its actions and the accessors of hp-window-private.h.
+ *
+ * The synthetic capture is written with the store's writer, so every
+ * number in it is known by construction:
+ *
+ *   main → run_alpha → alpha_leaf    600 samples  (line 12 of paths.c)
+ *   main → run_alpha → shared_leaf   150
+ *   main → run_beta  → beta_leaf     200
+ *   main → run_beta  → shared_leaf    50
+ *
+ * in thread 101 (alpha) and 102 (beta), 1000 samples in all. Functions
+ * live in module /opt/display-test/paths (not a system module) and their
+ * file is paths.c in the scratch folder (or a path that does not exist).
+ * alpha_leaf's samples are at lines 11 (100 self) and 12 (500 self).
+ */
+
+#define G_LOG_DOMAIN "hp-display-test"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "display-common.h"
+
+static char *tmpdir;
+static int (*run_func) (HpApplication *app);
+static int run_status;
+
+const char *
+display_tmpdir (void)
+{
+  return tmpdir;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        {
+          g_chmod (child, 0644);
+          g_unlink (child);
+        }
+    }
+  g_chmod (path, 0755);
+  g_rmdir (path);
+}
+
+static void
+on_activate (GApplication *app)
+{
+  /* the tests create and close windows; keep the application alive */
+  g_application_hold (app);
+  run_status = run_func (HP_APPLICATION (app));
+  g_application_release (app);
+  g_application_quit (app);
+}
+
+int
+display_run (int    argc,
+             char **argv,
+             int  (*run) (HpApplication *app))
+{
+  g_autoptr(HpApplication) app = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *cache = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tmpdir = g_dir_make_tmp ("hp-display-XXXXXX", &error);
+  g_assert_no_error (error);
+  data = g_build_filename (tmpdir, "xdg-data", NULL);
+  cache = g_build_filename (tmpdir, "xdg-cache", NULL);
+  g_mkdir_with_parents (data, 0700);
+  g_mkdir_with_parents (cache, 0700);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+
+  run_func = run;
+  app = hp_application_new ();
+  /* tests run side by side with a real session's Hotpath */
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
+  g_application_run (G_APPLICATION (app), 1, argv);
+
+  remove_tree (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+  return run_status;
+}
+
+typedef struct {
+  gboolean done;
+} Timeout;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  ((Timeout *) data)->done = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+display_wait (gboolean (*cond) (gpointer data),
+              gpointer   data,
+              guint      timeout_ms)
+{
+  Timeout t = { FALSE };
+  guint id = g_timeout_add (timeout_ms, timeout_cb, &t);
+
+  while (!cond (data) && !t.done)
+    g_main_context_iteration (NULL, TRUE);
+  if (!t.done)
+    g_source_remove (id);
+  return cond (data);
+}
+
+void
+display_spin (guint ms)
+{
+  Timeout t = { FALSE };
+
+  g_timeout_add (ms, timeout_cb, &t);
+  while (!t.done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+window_loaded (gpointer data)
+{
+  const char *state = hp_window_get_state (data);
+
+  return g_strcmp0 (state, "capture") == 0 || g_strcmp0 (state, "error") == 0;
+}
+
+static gboolean
+source_loaded (gpointer data)
+{
+  return g_strcmp0 (hp_source_view_get_state (hp_window_get_source_view (data)), "loading") != 0;
+}
+
+gboolean
+display_wait_source (HpWindow *window)
+{
+  return display_wait (source_loaded, window, 10000);
+}
+
+HpWindow *
+display_open (HpApplication *app,
+              const char    *path)
+{
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  hp_window_open (window, file);
+  g_assert_true (display_wait (window_loaded, window, 30000));
+  if (g_strcmp0 (hp_window_get_state (window), "capture") == 0)
+    {
+      display_wait_source (window);
+      /* the hottest path is selected once the sort has settled */
+      display_spin (50);
+    }
+  return window;
+}
+
+static gboolean
+saved (gpointer data)
+{
+  return hp_summary_store_get_n_pending (data) == 0;
+}
+
+void
+display_close (HpWindow *window)
+{
+  HpSummaryStore *store = hp_window_get_summary_store (window);
+
+  if (store != NULL)
+    g_object_ref (store);
+  gtk_window_close (GTK_WINDOW (window));
+  if (store != NULL)
+    {
+      g_assert_true (display_wait (saved, store, 10000));
+      g_object_unref (store);
+    }
+  display_spin (20);
+}
+
+static const char source_text[] =
+  "/* paths.c - the display tests' synthetic program */\n"   /*  1 */
+  "\n"
+  "static void shared_leaf (int units)\n"                     /*  3 */
+  "{\n"
+  "  work (units);\n"                                         /*  5 */
+  "}\n"
+  "\n"
+  "static void alpha_leaf (void)\n"                           /*  8 */
+  "{\n"
+  "  prepare ();\n"                                           /* 10 */
+  "  work (2);\n"                                             /* 11 */
+  "  work (10);\n"                                            /* 12: the hottest line */
+  "}\n"
+  "\n"
+  "static void beta_leaf (void)\n"                            /* 15 */
+  "{\n"
+  "  work (4);\n"                                             /* 17 */
+  "}\n"
+  "\n"
+  "static void run_alpha (void)\n"                            /* 20 */
+  "{\n"
+  "  alpha_leaf ();\n"                                        /* 22 */
+  "  shared_leaf (3);\n"                                      /* 23 */
+  "}\n"
+  "\n"
+  "static void run_beta (void)\n"                             /* 26 */
+  "{\n"
+  "  beta_leaf ();\n"                                         /* 28 */
+  "  shared_leaf (1);\n"                                      /* 29 */
+  "}\n"
+  "\n"
+  "int main (void)\n"                                         /* 32 */
+  "{\n"
+  "  for (;;) { run_alpha (); run_beta (); }\n"               /* 34 */
+  "}\n";
+
+char *
+display_make_capture (const char  *name,
+                      gboolean     with_source,
+                      char       **source_path)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  g_autofree char *src = NULL;
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 mod, f_main, f_ra, f_rb, f_al, f_bl, f_sl;
+  gint64 s_main, s_ra, s_rb;
+  struct { gint64 stack; guint count; gint32 tid; } leaves[5];
+  guint64 t = 0;
+
+  if (with_source)
+    {
+      g_autofree char *dir = g_build_filename (tmpdir, "src", NULL);
+
+      g_mkdir_with_parents (dir, 0755);
+      src = g_build_filename (dir, "paths.c", NULL);
+      g_assert_true (g_file_set_contents (src, source_text, -1, NULL));
+    }
+  else
+    src = g_strdup ("/nonexistent/display-test/src/paths.c");
+
+  g_unlink (path);
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "/opt/display-test/paths 300");
+  hp_capture_writer_set_metadata (w, "start_time", "2024-05-01T12:00:00Z");
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, "frequency", "1000");
+  hp_capture_writer_set_metadata (w, "call_graph", "fp");
+  hp_capture_writer_set_metadata_int (w, "duration_ns", 1000000000);
+  hp_capture_writer_set_metadata_int (w, "lost_samples", 0);
+  hp_capture_writer_set_metadata_int (w, "truncated_stacks", 0);
+  hp_capture_writer_set_process (w, 100, "paths");
+  hp_capture_writer_set_thread (w, 101, 100, "alpha");
+  hp_capture_writer_set_thread (w, 102, 100, "beta");
+
+  mod = hp_capture_writer_intern_module (w, "/opt/display-test/paths", NULL, FALSE);
+  f_main = hp_capture_writer_intern_function (w, "main", mod, src, 32);
+  f_ra = hp_capture_writer_intern_function (w, "run_alpha", mod, src, 20);
+  f_rb = hp_capture_writer_intern_function (w, "run_beta", mod, src, 26);
+  f_al = hp_capture_writer_intern_function (w, "alpha_leaf", mod, src, 8);
+  f_bl = hp_capture_writer_intern_function (w, "beta_leaf", mod, src, 15);
+  f_sl = hp_capture_writer_intern_function (w, "shared_leaf", mod, src, 3);
+
+  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_main, src, 34, FALSE, 0x100));
+  s_ra = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_ra, src, 22, FALSE, 0x200));
+  s_rb = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_rb, src, 28, FALSE, 0x300));
+  leaves[0].stack = hp_capture_writer_intern_stack (w, s_ra, hp_capture_writer_intern_frame (w, f_al, src, 12, FALSE, 0x400));
+  leaves[0].count = 500; leaves[0].tid = 101;
+  leaves[1].stack = hp_capture_writer_intern_stack (w, s_ra, hp_capture_writer_intern_frame (w, f_al, src, 11, FALSE, 0x410));
+  leaves[1].count = 100; leaves[1].tid = 101;
+  leaves[2].stack = hp_capture_writer_intern_stack (w,
+                      hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_ra, src, 23, FALSE, 0x210)),
+                      hp_capture_writer_intern_frame (w, f_sl, src, 5, FALSE, 0x500));
+  leaves[2].count = 150; leaves[2].tid = 101;
+  leaves[3].stack = hp_capture_writer_intern_stack (w, s_rb, hp_capture_writer_intern_frame (w, f_bl, src, 17, FALSE, 0x600));
+  leaves[3].count = 200; leaves[3].tid = 102;
+  leaves[4].stack = hp_capture_writer_intern_stack (w,
+                      hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_rb, src, 29, FALSE, 0x310)),
+                      hp_capture_writer_intern_frame (w, f_sl, src, 5, FALSE, 0x500));
+  leaves[4].count = 50; leaves[4].tid = 102;
+
+  for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
+    for (guint n = 0; n < leaves[i].count; n++)
+      hp_capture_writer_add_sample (w, t += 1000000, leaves[i].tid, 0, leaves[i].stack, 1000000);
+
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  if (source_path != NULL)
+    *source_path = g_strdup (src);
+  return g_steal_pointer (&path);
+}

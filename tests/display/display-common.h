@@ -1,0 +1,47 @@
+/* display-common.h - running the real window in a test
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "store/hp-capture-writer.h"
+#include "ui/hp-application.h"
+#include "ui/hp-window-private.h"
+
+G_BEGIN_DECLS
+
+/* Sets up a private XDG home (recent files, caches) and runs @run inside
+ * the application's activate, so that windows can be made; returns the
+ * exit status of @run. */
+int         display_run          (int          argc,
+                                  char       **argv,
+                                  int        (*run) (HpApplication *app));
+
+/* Spins the main loop until @cond holds or @timeout_ms pass; FALSE then. */
+gboolean    display_wait         (gboolean   (*cond) (gpointer data),
+                                  gpointer     data,
+                                  guint        timeout_ms);
+/* Spins the main loop for @ms. */
+void        display_spin         (guint        ms);
+
+/* Opens @path in a new window and waits until it shows the capture (or
+ * an error). */
+HpWindow   *display_open         (HpApplication *app,
+                                  const char    *path);
+/* Closes @window and waits until its summaries are written. */
+void        display_close        (HpWindow      *window);
+/* Waits until the source pane has loaded. */
+gboolean    display_wait_source  (HpWindow      *window);
+
+/* A scratch folder, removed by display_run() at the end */
+const char *display_tmpdir       (void);
+
+/* The synthetic capture: known stacks over a source file written beside
+ * it (see display-common.c). @source_path receives that file's path. */
+char       *display_make_capture (const char    *name,
+                                  gboolean       with_source,
+                                  char         **source_path);
+
+G_END_DECLS

@@ -1,0 +1,110 @@
+/* make-screenshots.c - PNGs of the window's main views at 1280x800
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Usage: make-screenshots CAPTURE OUTDIR [FUNCTION]
+ * (under xvfb-run -s "-screen 0 1280x800x24", GSK_RENDERER=cairo)
+ *
+ * Opens a copy of CAPTURE and saves: main.png (as it opens, with a
+ * summary written on the selected path), calls.png (callers and
+ * callees), bottom-up.png, search.png, empty.png and error.png. With
+ * FUNCTION, that function is selected before main.png is taken.
+ * These are for people to look at (README, metainfo), not a test.
+ */
+
+#define G_LOG_DOMAIN "hp-screenshots"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <glib/gstdio.h>
+
+#include "display-common.h"
+
+static char **args;
+
+static void
+shot (HpWindow   *window,
+      const char *dir,
+      const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  display_spin (400);
+  if (!hp_window_save_screenshot (window, path, &error))
+    g_error ("%s", error->message);
+  printf ("wrote %s\n", path);
+}
+
+static int
+run (HpApplication *app)
+{
+  const char *capture = args[1];
+  const char *outdir = args[2];
+  const char *function = args[3];
+  g_autofree char *copy = g_build_filename (display_tmpdir (), "demo.hotpath", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *bad = g_build_filename (display_tmpdir (), "notes.hotpath", NULL);
+  gsize length;
+  HpWindow *window;
+
+  g_assert_true (g_file_get_contents (capture, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, length, NULL));
+  g_mkdir_with_parents (outdir, 0755);
+
+  window = hp_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  shot (window, outdir, "empty.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  window = display_open (app, copy);
+  if (function != NULL)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.select-function", "s", function);
+      display_wait_source (window);
+    }
+  if (hp_summary_pane_get_editable (hp_window_get_summary_pane (window)))
+    hp_summary_pane_set_text (hp_window_get_summary_pane (window),
+                              "The tokenizer: splits the generated text into words and counts each one. "
+                              "Most of its time is the strncmp of count_word looking a word up in its bucket; "
+                              "a longer hash table (fewer entries per bucket) should help.");
+  display_spin (800);
+  shot (window, outdir, "main.png");
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "calls");
+  shot (window, outdir, "calls.png");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "source");
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "bottom-up");
+  display_wait_source (window);
+  shot (window, outdir, "bottom-up.png");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "top-down");
+
+  hp_call_tree_view_search (hp_window_get_tree_view (window), "word");
+  display_wait_source (window);
+  shot (window, outdir, "search.png");
+  display_close (window);
+
+  g_assert_true (g_file_set_contents (bad, "just some notes\n", -1, NULL));
+  window = display_open (app, bad);
+  shot (window, outdir, "error.png");
+  display_close (window);
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc < 3)
+    {
+      g_printerr ("usage: make-screenshots CAPTURE OUTDIR [FUNCTION]\n");
+      return 2;
+    }
+  args = g_strdupv (argv);
+  return display_run (1, argv, run);
+}

@@ -1,0 +1,552 @@
+/* test-window.c - the Hotpath window, driven through its actions under Xvfb
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Each test opens a capture in a real HpWindow and checks what the window
+ * shows against what the capture holds: the call tree's rows against an
+ * HpProfile built here from the same file, the summaries against the
+ * file itself (read with HpCapture, not through the window). The
+ * synthetic capture of display-common.c has known numbers; the recorded
+ * one is whatever the paths-fp workload did on this machine.
+ */
+
+#define G_LOG_DOMAIN "hp-display-test"
+
+#include "config.h"
+
+#include <string.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
+#include "analysis/hp-profile.h"
+#include "store/hp-capture.h"
+#include "ui/hp-call-path.h"
+#include "ui/hp-call-row.h"
+#include "ui/hp-format.h"
+#include "ui/hp-function-row.h"
+#include "ui/hp-summary-item.h"
+#include "display-common.h"
+
+static HpApplication *app;
+
+/* Helpers ------------------------------------------------------------ */
+
+static HpCallRow *
+row_at (HpWindow *window,
+        guint     position)
+{
+  GListModel *model = hp_call_tree_view_get_model (hp_window_get_tree_view (window));
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, position);
+
+  g_assert_nonnull (row);
+  return HP_CALL_ROW (gtk_tree_list_row_get_item (row));
+}
+
+static char *
+row_string (HpCallRow  *row,
+            const char *property)
+{
+  char *value = NULL;
+
+  g_object_get (row, property, &value, NULL);
+  return value;
+}
+
+static const HpCallNode *
+selected (HpWindow *window)
+{
+  return hp_call_tree_view_get_selected (hp_window_get_tree_view (window));
+}
+
+static const char *
+selected_name (HpWindow *window)
+{
+  HpLoadedProfile *p = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+  const HpCallNode *node = selected (window);
+
+  return node ? hp_profile_get_function_name (p->profile, node->function_id) : NULL;
+}
+
+static void
+activate (HpWindow   *window,
+          const char *action,
+          GVariant   *parameter)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), action, parameter));
+  display_spin (30);
+}
+
+static HpProfile *
+load_profile (const char     *path,
+              HpCaptureData **data_out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
+  HpCaptureData *data;
+
+  g_assert_no_error (error);
+  data = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+  *data_out = data;
+  return hp_profile_new (data, NULL);
+}
+
+static char *
+key_of (const char *const *steps)
+{
+  GString *key = g_string_new (NULL);
+
+  for (guint i = 0; steps[i] != NULL; i++)
+    g_string_append_printf (key, "%s\t%s\n", "paths", steps[i]);
+  return g_string_free (key, FALSE);
+}
+
+/* Tests -------------------------------------------------------------- */
+
+static void
+test_empty (void)
+{
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+
+  gtk_window_present (GTK_WINDOW (window));
+  display_spin (50);
+  g_assert_cmpstr (hp_window_get_state (window), ==, "empty");
+  g_assert_true (hp_window_is_empty (window));
+  /* Record is there, and disabled until recording from the window exists */
+  g_assert_true (gtk_widget_get_visible (hp_window_get_record_button (window)));
+  g_assert_false (gtk_widget_is_sensitive (hp_window_get_record_button (window)));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (hp_window_get_record_button (window)), "coming"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The recorded workload: the tree's top rows are the profile's top-down
+ * nodes in order, with the same counts and percentages. */
+static void
+test_recorded_tree (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "paths-fp.hotpath", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(HpProfile) profile = NULL;
+  const char *argv[] = { HOTPATH_CLI, "record", "--force", "-o", path, "--", WORKLOAD_DIR "/paths-fp", "150", NULL };
+  int status = 0;
+  g_autoptr(GError) error = NULL;
+  HpWindow *window;
+  const HpCallNode *node;
+  guint64 n;
+  guint position = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, &err, &status, &error) ||
+      !g_spawn_check_wait_status (status, NULL))
+    {
+      g_autofree char *msg = g_strdup_printf ("cannot record paths-fp (perf_event_open?): %s",
+                                              error ? error->message : err);
+      g_test_skip (msg);
+      return;
+    }
+
+  profile = load_profile (path, &data);
+  n = hp_profile_get_n_samples (profile);
+  g_assert_cmpuint (n, >, 100);
+
+  window = display_open (app, path);
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+
+  /* walk the first rows: the tree shows the hottest path expanded, so the
+   * rows are the roots and, under the expanded ones, their children, all
+   * in the profile's order (total, descending) */
+  node = hp_profile_get_top_down (profile);
+  for (guint depth = 0; depth < 3 && node->children != NULL; depth++)
+    {
+      const HpCallNode *first = g_ptr_array_index (node->children, 0);
+      g_autoptr(HpCallRow) row = row_at (window, position);
+      g_autofree char *percent = row_string (row, "total-percent");
+      g_autofree char *expected = hp_format_percent (first->total, n);
+      g_autofree char *count = row_string (row, "total-count");
+      g_autofree char *expected_count = hp_format_count (first->total);
+
+      g_assert_cmpstr (hp_call_row_get_name (row), ==, hp_profile_get_function_name (profile, first->function_id));
+      g_assert_cmpuint (hp_call_row_get_node (row)->total, ==, first->total);
+      g_assert_cmpuint (hp_call_row_get_node (row)->self, ==, first->self);
+      g_assert_cmpstr (percent, ==, expected);
+      g_assert_cmpstr (count, ==, expected_count);
+      node = first;
+      position++;
+    }
+
+  /* run_alpha and run_beta split 3:1 by construction */
+  {
+    const HpFunctionStats *ra, *rb;
+    g_autoptr(GArray) ids_a = hp_profile_find_functions (profile, "run_alpha");
+    g_autoptr(GArray) ids_b = hp_profile_find_functions (profile, "run_beta");
+
+    g_assert_cmpuint (ids_a->len, ==, 1);
+    g_assert_cmpuint (ids_b->len, ==, 1);
+    ra = hp_profile_get_function_stats (profile, g_array_index (ids_a, gint64, 0));
+    rb = hp_profile_get_function_stats (profile, g_array_index (ids_b, gint64, 0));
+    g_assert_cmpfloat ((double) ra->total / (ra->total + rb->total), >, 0.6);
+  }
+
+  /* the hottest path is expanded down to alpha_leaf, which is selected
+   * (the deepest node of the program's own code on it) */
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  display_close (window);
+}
+
+/* The synthetic capture: exact numbers, hottest path, search, bottom-up,
+ * callers and callees. */
+static void
+test_tree (void)
+{
+  g_autofree char *path = display_make_capture ("tree.hotpath", TRUE, NULL);
+  HpWindow *window = display_open (app, path);
+  HpCallTreeView *tree = hp_window_get_tree_view (window);
+  GListModel *model = hp_call_tree_view_get_model (tree);
+  const char *expected[] = { "main", "run_alpha", "alpha_leaf", "shared_leaf", "run_beta" };
+  const char *percents[] = { "100.0 %", "75.0 %", "60.0 %", "15.0 %", "25.0 %" };
+  guint index, n_matches;
+
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "1000");
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "command"), ==,
+                   "/opt/display-test/paths 300");
+
+  /* main and run_alpha expanded (the hottest path), run_beta folded */
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autoptr(HpCallRow) row = row_at (window, i);
+      g_autofree char *percent = row_string (row, "total-percent");
+
+      g_assert_cmpstr (hp_call_row_get_name (row), ==, expected[i]);
+      g_assert_cmpstr (percent, ==, percents[i]);
+    }
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+
+  /* the callers and callees of the selected function */
+  activate (window, "win.select-function", g_variant_new_string ("shared_leaf"));
+  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  {
+    GListModel *callers = hp_calls_view_get_callers (hp_window_get_calls_view (window));
+    g_autoptr(HpFunctionRow) first = g_list_model_get_item (callers, 0);
+    g_autoptr(HpFunctionRow) second = g_list_model_get_item (callers, 1);
+
+    g_assert_cmpuint (g_list_model_get_n_items (callers), ==, 2);
+    g_assert_cmpstr (hp_function_row_get_name (first), ==, "run_alpha");
+    g_assert_cmpuint (hp_function_row_get_samples (first), ==, 150);
+    g_assert_cmpstr (hp_function_row_get_name (second), ==, "run_beta");
+    g_assert_cmpuint (hp_function_row_get_samples (second), ==, 50);
+    g_assert_cmpuint (g_list_model_get_n_items (hp_calls_view_get_callees (hp_window_get_calls_view (window))), ==, 0);
+
+    /* activating a caller selects that function */
+    g_signal_emit_by_name (hp_window_get_calls_view (window), "function-activated",
+                           hp_function_row_get_function_id (second));
+    display_spin (30);
+    g_assert_cmpstr (selected_name (window), ==, "run_beta");
+  }
+
+  /* search reveals and selects the matches */
+  index = hp_call_tree_view_search (tree, "LEAF");
+  g_assert_cmpuint (index, ==, 4);   /* alpha_leaf, shared_leaf twice, beta_leaf */
+  display_spin (30);
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  hp_call_tree_view_next_match (tree, FALSE);
+  hp_call_tree_view_next_match (tree, FALSE);
+  display_spin (30);
+  hp_call_tree_view_get_search_status (tree, &index, &n_matches);
+  g_assert_cmpuint (index, ==, 2);
+  g_assert_cmpuint (n_matches, ==, 4);
+  g_assert_cmpstr (selected_name (window), ==, "beta_leaf");
+  hp_call_tree_view_search (tree, NULL);
+
+  /* bottom-up: the top-level rows are the sampled functions, by self */
+  activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
+  g_assert_true (hp_call_tree_view_get_bottom_up (tree));
+  model = hp_call_tree_view_get_model (tree);
+  {
+    g_autoptr(HpCallRow) first = row_at (window, 0);
+    g_autofree char *percent = row_string (first, "total-percent");
+
+    g_assert_cmpstr (hp_call_row_get_name (first), ==, "alpha_leaf");
+    g_assert_cmpstr (percent, ==, "60.0 %");
+  }
+  /* summaries belong to top-down paths */
+  g_assert_false (hp_summary_pane_get_editable (hp_window_get_summary_pane (window)));
+  activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
+  g_assert_false (hp_call_tree_view_get_bottom_up (tree));
+
+  display_close (window);
+}
+
+static gboolean
+not_filtering (gpointer data)
+{
+  return !hp_window_is_filtering (data);
+}
+
+static void
+test_thread_filter (void)
+{
+  g_autofree char *path = display_make_capture ("threads.hotpath", TRUE, NULL);
+  HpWindow *window = display_open (app, path);
+  GtkDropDown *dropdown = hp_window_get_thread_dropdown (window);
+  HpLoadedProfile *profile;
+
+  /* all threads, then thread beta alone */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 4);
+  activate (window, "win.thread-filter", g_variant_new_uint32 (3));
+  g_assert_true (display_wait (not_filtering, window, 10000));
+  display_spin (30);
+  profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+  g_assert_cmpuint (hp_profile_get_n_samples (profile->profile), ==, 250);
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "250 of 1000");
+  g_assert_cmpstr (selected_name (window), ==, "beta_leaf");
+  display_close (window);
+}
+
+/* Select a path, type, close, reopen: the summary is on the same path,
+ * marked in the tree and listed in Summaries. */
+static void
+test_summary_roundtrip (void)
+{
+  g_autofree char *path = display_make_capture ("summary.hotpath", TRUE, NULL);
+  const char *steps[] = { "main", "run_beta", "shared_leaf", NULL };
+  g_autofree char *key = key_of (steps);
+  const char *text = "Half of the beta work, the shared part.\nCalled once per iteration.";
+  HpWindow *window = display_open (app, path);
+  HpSummaryPane *pane = hp_window_get_summary_pane (window);
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stored = NULL;
+  g_autofree char *shown = NULL;
+  GPtrArray *crumbs;
+  GListModel *items;
+
+  activate (window, "win.select-path", g_variant_new_string (key));
+  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  g_assert_cmpstr (hp_summary_pane_get_key (pane), ==, key);
+  g_assert_true (hp_summary_pane_get_editable (pane));
+
+  /* breadcrumbs: main › run_beta › shared_leaf, and a click selects */
+  crumbs = hp_summary_pane_get_crumbs (pane);
+  g_assert_cmpuint (crumbs->len, ==, 3);
+  g_assert_cmpstr (gtk_button_get_label (g_ptr_array_index (crumbs, 1)), ==, "run_beta");
+  g_signal_emit_by_name (g_ptr_array_index (crumbs, 1), "clicked");
+  display_spin (30);
+  g_assert_cmpstr (selected_name (window), ==, "run_beta");
+  activate (window, "win.select-path", g_variant_new_string (key));
+
+  /* typing saves by itself after the debounce */
+  hp_summary_pane_set_text (pane, text);
+  display_spin (HP_SUMMARY_SAVE_DELAY_MS + 300);
+  g_assert_cmpuint (hp_summary_store_get_n_pending (hp_window_get_summary_store (window)), ==, 0);
+  g_assert_cmpstr (hp_summary_pane_get_status (pane), ==, "Saved in the capture");
+
+  /* in the file already, while the window is open */
+  capture = hp_capture_open (path, FALSE, &error);
+  g_assert_no_error (error);
+  stored = hp_capture_get_summary (capture, key, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stored, ==, text);
+  g_clear_pointer (&stored, g_free);
+
+  /* an edit right before closing is not lost */
+  hp_summary_pane_set_text (pane, "Half of the beta work.");
+  display_close (window);
+  stored = hp_capture_get_summary (capture, key, &error);
+  g_assert_cmpstr (stored, ==, "Half of the beta work.");
+
+  /* reopen */
+  window = display_open (app, path);
+  pane = hp_window_get_summary_pane (window);
+  items = hp_summary_list_get_model (hp_window_get_summary_list (window));
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 1);
+  {
+    g_autoptr(HpSummaryItem) item = g_list_model_get_item (items, 0);
+
+    g_assert_cmpstr (hp_summary_item_get_key (item), ==, key);
+    g_assert_cmpstr (hp_summary_item_get_path (item), ==, "main → run_beta → shared_leaf");
+    g_assert_cmpstr (hp_summary_item_get_excerpt (item), ==, "Half of the beta work.");
+    /* activating it in the list selects the path */
+    g_signal_emit_by_name (hp_window_get_summary_list (window), "path-activated", hp_summary_item_get_key (item));
+  }
+  display_spin (30);
+  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  {
+    g_autofree char *selected_key =
+      hp_call_node_path_key (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->profile,
+                             selected (window));
+
+    g_assert_cmpstr (selected_key, ==, key);
+  }
+  shown = hp_summary_pane_get_text (pane);
+  g_assert_cmpstr (shown, ==, "Half of the beta work.");
+  /* the row of that path carries the mark, and only it */
+  g_assert_true (hp_call_tree_view_is_marked (hp_window_get_tree_view (window), selected (window)));
+  {
+    g_autoptr(HpCallRow) first = row_at (window, 0);
+    HpCallRow *row = hp_call_tree_context_lookup (hp_call_row_get_context (first), selected (window));
+    gboolean has = FALSE;
+
+    g_assert_nonnull (row);
+    g_object_get (row, "has-summary", &has, NULL);
+    g_assert_true (has);
+    g_assert_false (hp_call_row_get_has_summary (first));
+  }
+
+  /* deleting the text deletes the summary */
+  hp_summary_pane_set_text (pane, "");
+  display_close (window);
+  stored = (g_free (stored), hp_capture_get_summary (capture, key, &error));
+  g_assert_null (stored);
+}
+
+/* Source pane: the hottest line of the selected function, a missing
+ * file, and Choose Folder… adding a source path. */
+static void
+test_source (void)
+{
+  g_autofree char *src = NULL;
+  g_autofree char *path = display_make_capture ("source.hotpath", TRUE, &src);
+  HpWindow *window = display_open (app, path);
+  HpSourceView *view = hp_window_get_source_view (window);
+
+  /* alpha_leaf is selected at open; its hottest line is 12 */
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (hp_source_view_get_state (view), ==, "source");
+  g_assert_cmpuint (hp_source_view_get_shown_line (view), ==, 12);
+  g_assert_cmpstr (hp_source_view_get_path (view), ==, src);
+
+  activate (window, "win.select-function", g_variant_new_string ("run_beta"));
+  g_assert_true (display_wait_source (window));
+  g_assert_cmpuint (hp_source_view_get_shown_line (view), ==, 28);
+  display_close (window);
+}
+
+static void
+test_source_missing (void)
+{
+  g_autofree char *path = display_make_capture ("missing.hotpath", FALSE, NULL);
+  g_autofree char *dir = g_build_filename (display_tmpdir (), "checkout", "display-test", "src", NULL);
+  g_autofree char *copy = g_build_filename (dir, "paths.c", NULL);
+  g_autofree char *root = g_build_filename (display_tmpdir (), "checkout", NULL);
+  HpWindow *window = display_open (app, path);
+  HpSourceView *view = hp_window_get_source_view (window);
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) paths = NULL;
+
+  g_assert_cmpstr (hp_source_view_get_state (view), ==, "missing");
+  g_assert_nonnull (strstr (hp_source_view_get_message (view), "/nonexistent/display-test/src/paths.c"));
+
+  /* the sources are checked out elsewhere; add the folder above them */
+  g_mkdir_with_parents (dir, 0755);
+  g_assert_true (g_file_set_contents (copy, "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n", -1, NULL));
+  hp_source_view_add_source_path (view, root);
+  g_assert_true (display_wait_source (window));
+  g_assert_cmpstr (hp_source_view_get_state (view), ==, "source");
+  g_assert_cmpstr (hp_source_view_get_path (view), ==, copy);
+  g_assert_cmpuint (hp_source_view_get_shown_line (view), ==, 12);
+  /* and it is kept in GSettings */
+  paths = g_settings_get_strv (settings, "source-paths");
+  g_assert_true (g_strv_contains ((const char * const *) paths, root));
+  g_settings_set_strv (settings, "source-paths", NULL);
+  display_close (window);
+}
+
+static void
+open_error (const char *path,
+            const char *expect)
+{
+  HpWindow *window = display_open (app, path);
+
+  g_assert_cmpstr (hp_window_get_state (window), ==, "error");
+  if (strstr (hp_window_get_error_text (window), expect) == NULL)
+    g_error ("error “%s” does not say “%s”", hp_window_get_error_text (window), expect);
+  g_assert_nonnull (strstr (hp_window_get_error_text (window), path));
+  display_close (window);
+}
+
+static void
+test_errors (void)
+{
+  g_autofree char *newer = display_make_capture ("newer.hotpath", TRUE, NULL);
+  g_autofree char *text = g_build_filename (display_tmpdir (), "notes.hotpath", NULL);
+  g_autofree char *missing = g_build_filename (display_tmpdir (), "gone.hotpath", NULL);
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (newer, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version = 99", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  open_error (newer, "newer");
+
+  g_assert_true (g_file_set_contents (text, "just some notes\n", -1, NULL));
+  open_error (text, "not a Hotpath capture");
+
+  open_error (missing, "no such file");
+}
+
+static void
+test_read_only (void)
+{
+  g_autofree char *path = display_make_capture ("readonly.hotpath", TRUE, NULL);
+  HpWindow *window;
+  HpSummaryPane *pane;
+
+  g_assert_cmpint (g_chmod (path, 0444), ==, 0);
+  window = display_open (app, path);
+  pane = hp_window_get_summary_pane (window);
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  g_assert_nonnull (selected (window));
+  g_assert_false (hp_summary_pane_get_editable (pane));
+  g_assert_nonnull (strstr (hp_summary_pane_get_note (pane), "cannot be saved"));
+  g_assert_nonnull (strstr (hp_summary_pane_get_note (pane), "read-only"));
+  display_close (window);
+  g_chmod (path, 0644);
+}
+
+static void
+test_second_window (void)
+{
+  g_autofree char *a = display_make_capture ("first.hotpath", TRUE, NULL);
+  g_autofree char *b = display_make_capture ("second.hotpath", TRUE, NULL);
+  g_autoptr(GFile) fa = g_file_new_for_path (a);
+  g_autoptr(GFile) fb = g_file_new_for_path (b);
+  guint before = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+  GList *windows;
+
+  /* as when two files are given on the command line */
+  g_application_open (G_APPLICATION (app), (GFile *[]) { fa, fb }, 2, "");
+  display_spin (500);
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_cmpuint (g_list_length (windows), ==, before + 2);
+  for (GList *l = g_list_copy (windows); l != NULL; l = g_list_delete_link (l, l))
+    display_close (l->data);
+}
+
+static int
+run (HpApplication *application)
+{
+  app = application;
+  g_test_add_func ("/window/empty", test_empty);
+  g_test_add_func ("/window/tree", test_tree);
+  g_test_add_func ("/window/thread-filter", test_thread_filter);
+  g_test_add_func ("/window/summary-roundtrip", test_summary_roundtrip);
+  g_test_add_func ("/window/source", test_source);
+  g_test_add_func ("/window/source-missing", test_source_missing);
+  g_test_add_func ("/window/errors", test_errors);
+  g_test_add_func ("/window/read-only", test_read_only);
+  g_test_add_func ("/window/second-window", test_second_window);
+  g_test_add_func ("/window/recorded-tree", test_recorded_tree);
+  return g_test_run ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  return display_run (argc, argv, run);
+}
