@@ -114,12 +114,17 @@ print_header (Report *r)
     printf ("# Note: many stacks are truncated; callers and totals above them are incomplete.\n");
   if (r->n_samples > 0 && percent (truncated, r->n_samples) > 3.0 && g_strcmp0 (call_graph, "dwarf") == 0)
     {
+      g_autofree char *by_copy = hp_capture_get_metadata (r->capture, "truncated_stack_copy");
+      guint64 copy_ended = by_copy != NULL ? metadata_u64 (r->capture, "truncated_stack_copy") : truncated;
       guint64 stack_size = metadata_u64 (r->capture, "stack_size");
 
-      printf ("# Note: %.1f%% of the stacks were cut short; record with a bigger stack copy, "
-              "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",
-              percent (truncated, r->n_samples),
-              MIN (MAX (stack_size, 8192) * 4, 65528));
+      /* Only when the copies were too small: more of them does not help
+       * a stack cut by a missing file or code without CFI. */
+      if (percent (copy_ended, r->n_samples) > 3.0)
+        printf ("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
+                "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",
+                percent (copy_ended, r->n_samples),
+                MIN (MAX (stack_size, 8192) * 4, 65528));
     }
   printf ("#\n");
 }

@@ -56,6 +56,7 @@ typedef struct {
   gint64   stack_id;
   gboolean has_user;
   gboolean truncated;
+  gboolean copy_ended;  /* truncated where the stack copy ended */
 } StackInfo;
 
 struct _HpProcessor {
@@ -358,7 +359,8 @@ static const guint64 *
 unwound_chain (HpProcessor        *self,
                const HpPerfRecord *rec,
                Process            *process,
-               guint64            *n_chain)
+               guint64            *n_chain,
+               HpUnwindStatus     *status)
 {
   HpUnwindSample sample = {
     .pid = rec->pid,
@@ -384,7 +386,7 @@ unwound_chain (HpProcessor        *self,
   g_array_append_vals (self->chain_buf, rec->sample.ips, user_at);
 
   g_array_set_size (self->pc_buf, 0);
-  hp_unwinder_unwind (self->unwinder, process->space, process->generation, &sample, self->pc_buf);
+  *status = hp_unwinder_unwind (self->unwinder, process->space, process->generation, &sample, self->pc_buf);
   if (self->pc_buf->len > 0)
     {
       marker = HP_CONTEXT_USER_UNWOUND;
@@ -420,9 +422,12 @@ resolve_stack (HpProcessor        *self,
   gboolean has_user = FALSE;
   gboolean complete = FALSE;
   gint64 parent = 0;
+  HpUnwindStatus status = HP_UNWIND_NO_REGS;
+  guint8 copy_ended;
 
   if (rec->sample.n_regs > 0 && self->current_info != NULL)
-    ips = unwound_chain (self, rec, process, &n_ips);
+    ips = unwound_chain (self, rec, process, &n_ips, &status);
+  copy_ended = status == HP_UNWIND_COPY_ENDED;
 
   if (n_ips == 0)
     {
@@ -438,6 +443,7 @@ resolve_stack (HpProcessor        *self,
   g_byte_array_append (self->key_buf, (const guint8 *) &rec->pid, sizeof rec->pid);
   g_byte_array_append (self->key_buf, (const guint8 *) &process->generation, sizeof process->generation);
   g_byte_array_append (self->key_buf, (const guint8 *) ips, n_ips * sizeof *ips);
+  g_byte_array_append (self->key_buf, &copy_ended, 1);
 
   lookup = g_bytes_new_static (self->key_buf->data, self->key_buf->len);
   info = g_hash_table_lookup (self->stacks, lookup);
@@ -500,6 +506,7 @@ resolve_stack (HpProcessor        *self,
   info->stack_id = parent;
   info->has_user = has_user;
   info->truncated = has_user && !complete;
+  info->copy_ended = info->truncated && copy_ended;
   g_hash_table_insert (self->stacks,
                        g_bytes_new (self->key_buf->data, self->key_buf->len),
                        info);
@@ -528,6 +535,8 @@ process_sample (HpProcessor        *self,
     self->stats.truncated++;
   else if (stack->has_user)
     self->stats.complete++;
+  if (stack->copy_ended)
+    self->stats.truncated_copy++;
 
   hp_capture_writer_add_sample (self->writer, rec->time, (gint32) rec->tid, (gint32) rec->cpu,
                                 stack->stack_id, rec->sample.period ? rec->sample.period : 1);
@@ -733,6 +742,7 @@ hp_processor_write_stats (HpProcessor *self)
   hp_capture_writer_set_metadata_int (self->writer, "throttle_events", (gint64) self->stats.throttled);
   hp_capture_writer_set_metadata_int (self->writer, "truncated_stacks", (gint64) self->stats.truncated);
   hp_capture_writer_set_metadata_int (self->writer, "complete_stacks", (gint64) self->stats.complete);
+  hp_capture_writer_set_metadata_int (self->writer, "truncated_stack_copy", (gint64) self->stats.truncated_copy);
   hp_capture_writer_set_metadata_int (self->writer, "unresolved_frames", (gint64) self->stats.unresolved_frames);
 }
 

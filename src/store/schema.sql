@@ -58,6 +58,9 @@
 --                      instead of under a false caller.
 --   complete_stacks    samples whose user stack does reach a thread start
 --                      (samples with kernel frames only count in neither)
+--   truncated_stack_copy  truncated stacks whose unwinding stopped where the
+--                      copied user stack ended (call_graph dwarf): those a
+--                      bigger stack_size would have continued
 --   unresolved_frames  frames that could not be symbolized
 --   hotpath_version    version of Hotpath that wrote the capture
 --   complete           '1' once the recording finished and stack_counts is

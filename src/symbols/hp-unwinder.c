@@ -52,6 +52,11 @@
  * stops a cycle that garbage registers could make. */
 #define MAX_FRAMES 8192
 
+/* How far above the sampled SP a failed read still counts as "beyond the
+ * stack copy" rather than as a garbage address: thread stacks are 8 MiB by
+ * default, and no frame of a sane program is larger. */
+#define ABOVE_COPY_LIMIT (8 * 1024 * 1024)
+
 #if defined(__x86_64__)
 # define HOST_MACHINE EM_X86_64
 /* DWARF register n of x86-64 (rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp,
@@ -107,6 +112,7 @@ typedef struct
   const HpUnwindSample *sample;
   guint64               sp;
   guint                 failed_reads;
+  gboolean              above_copy;   /* a read failed just above the copy */
 } UnwindProcess;
 
 struct _HpUnwinder
@@ -495,6 +501,14 @@ memory_read (Dwfl       *dwfl,
   if (read_from_file (p, address, result))
     return true;
   p->failed_reads++;
+  /* Frames lie above the sampled SP; a read a little above the copy is a
+   * frame the copy was too small to hold (a zero-size copy holds none:
+   * the kernel could copy nothing). libdwfl may go on after it with its
+   * frame-pointer fallback and garbage, so any such read counts. */
+  if (sample->stack != NULL && sample->stack_size > 0
+      && address >= p->sp + sample->stack_size
+      && address - p->sp < ABOVE_COPY_LIMIT)
+    p->above_copy = TRUE;
   return false;
 }
 
@@ -662,13 +676,15 @@ frame_callback (Dwfl_Frame *state,
   Dwarf_Addr pc;
   bool activation = false;
 
+  /* Before dwfl_frame_pc: asking whether this frame is an activation
+   * already unwinds to its caller, and reads what that needs. */
+  walk->failed_reads = walk->process->failed_reads;
   if (!dwfl_frame_pc (state, &pc, &activation))
     return DWARF_CB_ABORT;
   /* A return address points after its call; the call is one byte back. */
   if (!activation && pc > 0)
     pc--;
   g_array_append_val (walk->pcs, pc);
-  walk->failed_reads = walk->process->failed_reads;
   if (++walk->n >= MAX_FRAMES)
     {
       walk->too_deep = TRUE;
@@ -757,6 +773,7 @@ hp_unwinder_unwind (HpUnwinder           *self,
   p->sample = sample;
   p->sp = sp;
   p->failed_reads = 0;
+  p->above_copy = FALSE;
   walk.process = p;
   ret = dwfl_getthread_frames (p->dwfl, sample->tid > 0 ? (pid_t) sample->tid : (pid_t) sample->pid,
                                frame_callback, &walk);
@@ -770,6 +787,7 @@ hp_unwinder_unwind (HpUnwinder           *self,
   /* libdwfl ends a walk cleanly (0) also when the return address could
    * not be read: only a walk whose last step read everything it needed
    * reached a frame without a caller. */
-  return ret == 0 && !walk.too_deep && p->failed_reads == walk.failed_reads
-         ? HP_UNWIND_END : HP_UNWIND_STOPPED;
+  if (ret == 0 && !walk.too_deep && p->failed_reads == walk.failed_reads)
+    return HP_UNWIND_END;
+  return p->above_copy ? HP_UNWIND_COPY_ENDED : HP_UNWIND_STOPPED;
 }

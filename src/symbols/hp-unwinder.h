@@ -10,7 +10,9 @@ G_BEGIN_DECLS
 
 typedef enum {
   HP_UNWIND_END,        /* the CFI says the outermost frame has no caller */
-  HP_UNWIND_STOPPED,    /* cut short: stack copy exhausted, no CFI, unmapped pc, ... */
+  HP_UNWIND_STOPPED,    /* cut short: no CFI, unmapped pc, unreadable memory, ... */
+  HP_UNWIND_COPY_ENDED, /* cut short where the caller's frame lay above the stack
+                         * copy: a bigger copy would have gone further */
   HP_UNWIND_NO_REGS,    /* no usable registers (other ABI, missing SP or IP): nothing unwound */
 } HpUnwindStatus;
 

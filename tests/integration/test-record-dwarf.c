@@ -51,6 +51,7 @@ typedef struct {
   gint64     complete;
   gint64     truncated;
   gint64     lost;
+  gint64     truncated_copy;
   char      *call_graph;
   gint64     stack_size;
 } Recording;
@@ -114,6 +115,7 @@ read_recording (const char *path)
   r->complete = metadata_int (db, "complete_stacks");
   r->truncated = metadata_int (db, "truncated_stacks");
   r->lost = metadata_int (db, "lost_samples");
+  r->truncated_copy = metadata_int (db, "truncated_stack_copy");
   r->stack_size = metadata_int (db, "stack_size");
   r->call_graph = metadata (db, "call_graph");
 
@@ -350,6 +352,8 @@ test_recurse (void)
     }
   g_assert_cmpint (small->truncated, >=, (gint64) (small->n_samples * 9 / 10));
   g_assert_cmpint (under_truncated, ==, small->truncated);
+  /* ... cut where the copy ended, which the capture says. */
+  g_assert_cmpint (small->truncated_copy, >=, small->truncated * 9 / 10);
 
   /* And the report says so, with a way out. */
   capture = g_strdup_printf ("%s/recurse-small.hotpath", tmpdir);

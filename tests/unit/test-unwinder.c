@@ -285,12 +285,13 @@ test_short_copy (Fixture      *f,
   g_assert_cmpuint (f->pcs->len, <=, 2);
   g_assert_cmphex (g_array_index (f->pcs, guint64, 0), ==, f->snap->regs[REG_IP]);
 
-  /* A copy that ends inside level_one's frame: stops, without inventing. */
+  /* A copy that ends inside level_one's frame: stops, without inventing,
+   * and says a bigger copy would have gone on. */
   g_array_set_size (f->pcs, 0);
   sample.stack = f->snap->stack;
   sample.stack_size = 64;
   status = hp_unwinder_unwind (f->unwinder, f->space, 1, &sample, f->pcs);
-  g_assert_cmpint (status, ==, HP_UNWIND_STOPPED);
+  g_assert_cmpint (status, ==, HP_UNWIND_COPY_ENDED);
   g_assert_cmpuint (f->pcs->len, <, 6);
 }
 
@@ -537,6 +538,8 @@ test_processor (Fixture      *f,
   g_assert_cmpuint (stats.samples, ==, 2);
   g_assert_cmpuint (stats.complete, ==, 1);
   g_assert_cmpuint (stats.truncated, ==, 1);
+  /* No stack copy at all: a bigger one would not have helped. */
+  g_assert_cmpuint (stats.truncated_copy, ==, 0);
   g_assert_cmpuint (stats.bad_records, ==, 0);
   hp_processor_write_stats (processor);
   hp_processor_free (processor);
