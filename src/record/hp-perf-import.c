@@ -103,10 +103,22 @@ choose_event (HpPerfFile  *file,
       const HpPerfFileEvent *event = hp_perf_file_get_event (file, i);
       g_autofree char *short_name = event_display_name (event->name);
 
-      if (wanted == NULL && !event_is_dummy (event))
-        return event;
-      if (wanted != NULL && (strcmp (wanted, event->name) == 0 || strcmp (wanted, short_name) == 0))
-        return event;
+      if ((wanted == NULL && !event_is_dummy (event))
+          || (wanted != NULL && (strcmp (wanted, event->name) == 0 || strcmp (wanted, short_name) == 0)))
+        {
+          /* The layout of a branch stack depends on branch_sample_type,
+           * which the decoder does not follow: refuse rather than call
+           * every sample corrupted. */
+          if (event->info.sample_type & PERF_SAMPLE_BRANCH_STACK)
+            {
+              g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_UNSUPPORTED,
+                           "%s: the samples of %s carry branch stacks (perf record -b or --call-graph lbr), "
+                           "which are not supported; record with -g or --call-graph dwarf",
+                           hp_perf_file_get_name (file), event->name);
+              return NULL;
+            }
+          return event;
+        }
       g_string_append_printf (names, "%s%s", names->len ? ", " : "", event->name);
     }
 

@@ -35,6 +35,14 @@ touch (const guint8 *p, gsize n)
   sink += sum;
 }
 
+static void
+quiet (const char     *domain,
+       GLogLevelFlags  level,
+       const char     *message,
+       gpointer        data)
+{
+}
+
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 int
@@ -45,6 +53,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   HpPerfFile *file;
   HpPerfFileRecord rec;
   guint n = 0;
+  static gboolean quieted;
+
+  /* The reader's note on files cut short would flood the fuzzer's log. */
+  if (!quieted)
+    {
+      g_log_set_handler ("hp-perf", G_LOG_LEVEL_MESSAGE, quiet, NULL);
+      quieted = TRUE;
+    }
 
   file = hp_perf_file_new_from_data (data, size, "fuzz.data", &error);
   if (file == NULL)

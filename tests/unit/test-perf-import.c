@@ -499,6 +499,32 @@ test_event_choice (Fixture *fx, gconstpointer data)
   g_assert_nonnull (strstr (error->message, "no event 'cycles'"));
 }
 
+/* Branch stacks (perf record -b, --call-graph lbr) are refused by name,
+ * not reported as corruption. */
+static void
+test_branch_stack (Fixture *fx, gconstpointer data)
+{
+  PdFile *f = pd_file_new (128);
+  PdAttr attr = cpu_clock;
+  g_autoptr(GByteArray) bytes = NULL;
+  g_autofree char *perf_data = NULL;
+  g_autofree char *out = g_build_filename (fx->dir, "out.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  static const char * const left[] = { "perf.data", NULL };
+
+  attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+  pd_file_add_attr (f, &attr, NULL, 0);
+  add_recording (f->data, ST, 3);
+  bytes = pd_file_build (f);
+  pd_file_free (f);
+  perf_data = write_perf_data (fx->dir, "perf.data", bytes);
+
+  g_assert_false (hp_perf_import (perf_data, out, NULL, NULL, NULL, &error));
+  g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "branch stacks"));
+  assert_dir_holds (fx->dir, left);
+}
+
 /* Pipe mode from a file: attributes and features arrive as records. */
 static void
 test_pipe_file (Fixture *fx, gconstpointer data)
@@ -583,6 +609,7 @@ main (int argc, char **argv)
   ADD ("/perf-import/debug-dir", test_debug_dir);
   ADD ("/perf-import/corrupt-sample", test_corrupt_sample);
   ADD ("/perf-import/event-choice", test_event_choice);
+  ADD ("/perf-import/branch-stack", test_branch_stack);
   ADD ("/perf-import/pipe-file", test_pipe_file);
   ADD ("/perf-import/cache", test_cache);
 #undef ADD
