@@ -7,7 +7,7 @@
 # a timed test).  For one workload (tests/workloads/paths-fp by default) it
 # times, N times each:
 #   plain     the program alone
-#   hotpath   hotpath-cli record -F 999 -o X -- program
+#   hotpath   hotpath-cli record -F 999 --call-graph fp -o X -- program
 #   perf      perf record -F 999 -g -o X -- program
 # and prints the median wall time of each, the slowdown of each recorder
 # against the plain run, and the size of Hotpath's capture against perf.data.
@@ -68,7 +68,8 @@ def main():
         for i in range(args.runs):
             times['plain'].append(timed(program))
             times['hotpath'].append(timed([args.hotpath_cli, 'record', '--force',
-                                           '-F', args.freq, '-o', capture, '--']
+                                           '-F', args.freq, '--call-graph', 'fp',
+                                           '-o', capture, '--']
                                           + program))
             sizes['hotpath'] = os.path.getsize(capture)
             if perf:
