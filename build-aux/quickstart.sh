@@ -20,6 +20,8 @@ packages=(
   libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev
   libgtk-4-dev sqlite3 linux-perf
   python3.11-dbg libc6-dbg
+  # tests/bench/import-bench.sh compares with Hotspot's parser; tests/fuzz/run.sh needs clang
+  hotspot clang
   xvfb xauth dbus dbus-x11 gettext desktop-file-utils appstream shared-mime-info
 )
 missing=()
