@@ -59,7 +59,7 @@ name_markup (HpCallRow *self)
 {
   const char *name = hp_call_row_get_name (self);
   gboolean hot = g_hash_table_contains (self->context->hot, self->node);
-  GString *s = g_string_new (hot ? "<b>" : NULL);
+  GString *s;
   g_autofree char *folded = NULL;
   const char *match = NULL;
 
@@ -70,6 +70,10 @@ name_markup (HpCallRow *self)
       folded = g_utf8_casefold (name, -1);
       match = strstr (folded, self->context->search);
     }
+  /* NULL: plain text will do, which is much cheaper to show */
+  if (!hot && match == NULL)
+    return NULL;
+  s = g_string_new (hot ? "<b>" : NULL);
   if (match != NULL && g_utf8_strlen (folded, -1) == g_utf8_strlen (name, -1))
     {
       glong start = g_utf8_pointer_to_offset (folded, match);
@@ -102,12 +106,14 @@ tooltip (HpCallRow *self)
   g_autofree char *self_text = hp_format_share (self->node->self, self->context->n_samples);
   g_autofree char *total_text = hp_format_share (self->node->total, self->context->n_samples);
 
+  const char *mark = hp_call_row_get_has_summary (self) ? _("\nThis call path has a summary.") : "";
+
   if (self->context->bottom_up)
     /* Translators: a bottom-up path lists the sampled function first, then its callers */
     return g_strdup_printf (_("%s\n(sampled function first, then its callers)\n%s of the samples end in this path"),
                             path, total_text);
-  return g_strdup_printf (_("%s\nSelf: %s of the samples are in this function itself here\nTotal: %s are in it or in what it calls"),
-                          path, self_text, total_text);
+  return g_strdup_printf (_("%s\nSelf: %s of the samples are in this function itself here\nTotal: %s are in it or in what it calls%s"),
+                          path, self_text, total_text, mark);
 }
 
 static void

@@ -32,8 +32,8 @@
 #include "ui/hp-call-path.h"
 #include "ui/hp-call-row.h"
 #include "ui/hp-call-tree-view.h"
+#include "ui/hp-cell.h"
 #include "ui/hp-format.h"
-#include "ui/hp-heat-bar.h"
 
 /* Search reveals (expands to) this many matches at once; the others are
  * highlighted where shown and reached with Enter. */
@@ -41,6 +41,13 @@
 #define MAX_MATCHES 10000
 
 typedef struct {
+  /* each tree has its own view, so switching keeps its rows' widgets
+   * (building those is what costs, see hp-cell.c) */
+  GtkColumnView       *view;
+  GtkColumnViewColumn *function_column;
+  GtkColumnViewColumn *self_column;
+  GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *module_column;
   HpCallTreeContext  *context;
   GtkTreeListModel   *tree_model;
   GtkSortListModel   *sort_model;
@@ -52,11 +59,6 @@ struct _HpCallTreeView {
 
   GtkLabel             *caption;
   GtkStack             *stack;
-  GtkColumnView        *column_view;
-  GtkColumnViewColumn  *function_column;
-  GtkColumnViewColumn  *self_column;
-  GtkColumnViewColumn  *total_column;
-  GtkColumnViewColumn  *module_column;
   GtkLabel             *empty_label;
 
   HpLoadedProfile      *profile;
@@ -73,6 +75,7 @@ struct _HpCallTreeView {
   char                 *search;
   GPtrArray            *matches;        /* const HpCallNode*, of the shown tree */
   guint                 match_index;
+  GCancellable         *search_cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (HpCallTreeView, hp_call_tree_view, GTK_TYPE_WIDGET)
@@ -85,6 +88,7 @@ enum {
 
 enum {
   NODE_SELECTED,
+  SEARCH_DONE,
   N_SIGNALS
 };
 
@@ -147,6 +151,46 @@ compare_module (gconstpointer a,
   return cmp < 0 ? GTK_ORDERING_SMALLER : cmp > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
+static const HpCellSpec function_cell = {
+  .tree_row = TRUE,
+  .expander = TRUE,
+  .markup = "name-markup",
+  .text = "name",
+  .mark = "has-summary",
+  .mark_icon = "document-edit-symbolic",
+  .tooltip = "tooltip",
+  .text_chars = 40,
+};
+static const HpCellSpec self_cell = {
+  .tree_row = TRUE,
+  .percent = "self-percent",
+  .count = "self-count",
+  .tooltip = "tooltip",
+};
+static const HpCellSpec total_cell = {
+  .tree_row = TRUE,
+  .fraction = "total-fraction",
+  .percent = "total-percent",
+  .count = "total-count",
+  .tooltip = "tooltip",
+};
+static const HpCellSpec module_cell = {
+  .tree_row = TRUE,
+  .text = "module",
+  .text_chars = 16,
+  .dim = TRUE,
+  .ellipsize_middle = TRUE,
+};
+
+static void
+set_column_factory (GtkColumnViewColumn *column,
+                    const HpCellSpec    *spec)
+{
+  g_autoptr(GtkListItemFactory) factory = hp_cell_factory_new (spec);
+
+  gtk_column_view_column_set_factory (column, factory);
+}
+
 static void
 set_column_sorter (GtkColumnViewColumn *column,
                    GCompareDataFunc     func)
@@ -171,6 +215,8 @@ create_children (gpointer item,
 static void
 tree_models_clear (TreeModels *t)
 {
+  if (t->view != NULL)
+    gtk_column_view_set_model (t->view, NULL);
   g_clear_object (&t->selection);
   g_clear_object (&t->sort_model);
   g_clear_object (&t->tree_model);
@@ -226,13 +272,55 @@ resolve_marks (HpCallTreeView *self)
     }
 }
 
+/* The profile's children are already in the default order (total,
+ * descending), so until a column header asks for another order the sort
+ * model passes changes through untouched. A sorting GtkSortListModel
+ * reports an expansion as a change of every row below it, which the
+ * list rebinds: 20 expansions on the hottest path cost 130 ms that way
+ * on the 1M-sample benchmark. */
+static void
+on_sorter_changed (GtkSorter       *sorter,
+                   GtkSorterChange  change,
+                   HpCallTreeView  *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
+    {
+      TreeModels *t = &self->trees[i];
+      g_autoptr(GtkSorter) row_sorter = NULL;
+
+      if (t->sort_model == NULL || gtk_column_view_get_sorter (t->view) != sorter)
+        continue;
+      if (gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
+        row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (sorter)));
+      if ((row_sorter == NULL) != (gtk_sort_list_model_get_sorter (t->sort_model) == NULL))
+        gtk_sort_list_model_set_sorter (t->sort_model, row_sorter);
+    }
+}
+
+/* Shows the models in the view, once the rows to expand at first are
+ * expanded: rows that are not shown yet cost nothing to change (20 ms of
+ * the first paint on the 1M-sample benchmark). */
+static void
+attach (HpCallTreeView *self)
+{
+  TreeModels *t = current (self);
+  guint selected;
+
+  if (t->selection == NULL ||
+      gtk_column_view_get_model (t->view) == GTK_SELECTION_MODEL (t->selection))
+    return;
+  selected = gtk_single_selection_get_selected (t->selection);
+  gtk_column_view_set_model (t->view, GTK_SELECTION_MODEL (t->selection));
+  /* (GtkColumnView keeps the selection; checked, as it is easy to lose) */
+  g_assert (gtk_single_selection_get_selected (t->selection) == selected);
+}
+
 static void
 ensure_models (HpCallTreeView *self,
                gboolean        bottom_up)
 {
   TreeModels *t = &self->trees[bottom_up ? 1 : 0];
   g_autoptr(GListModel) roots = NULL;
-  GtkSorter *sorter;
 
   if (t->tree_model != NULL || self->profile == NULL)
     return;
@@ -245,8 +333,8 @@ ensure_models (HpCallTreeView *self,
                                            create_children, NULL, NULL);
   /* before the sort model connects, so it sees the new mode */
   g_signal_connect_object (t->tree_model, "items-changed", G_CALLBACK (choose_incremental), self, 0);
-  sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view))));
-  t->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (t->tree_model)), sorter);
+  t->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (t->tree_model)), NULL);
+  on_sorter_changed (gtk_column_view_get_sorter (t->view), GTK_SORTER_CHANGE_DIFFERENT, self);
   choose_incremental (G_LIST_MODEL (t->tree_model), 0, 0, 0, self);
   t->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (t->sort_model)));
   gtk_single_selection_set_autoselect (t->selection, FALSE);
@@ -288,11 +376,7 @@ update_caption (HpCallTreeView *self)
 static void
 show_current (HpCallTreeView *self)
 {
-  TreeModels *t;
-
   ensure_models (self, self->bottom_up);
-  t = current (self);
-  gtk_column_view_set_model (self->column_view, t->selection ? GTK_SELECTION_MODEL (t->selection) : NULL);
   update_caption (self);
 
   if (self->profile != NULL && hp_profile_get_n_samples (self->profile->profile) == 0)
@@ -304,7 +388,7 @@ show_current (HpCallTreeView *self)
       gtk_stack_set_visible_child_name (self->stack, "empty");
     }
   else
-    gtk_stack_set_visible_child_name (self->stack, "tree");
+    gtk_stack_set_visible_child_name (self->stack, self->bottom_up ? "bottom-up" : "top-down");
 }
 
 /* Selecting ---------------------------------------------------------- */
@@ -312,7 +396,7 @@ show_current (HpCallTreeView *self)
 static GtkWidget *
 inner_list_view (HpCallTreeView *self)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (current (self)->view));
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_LIST_VIEW (child))
@@ -443,6 +527,8 @@ hp_call_tree_view_select_node (HpCallTreeView   *self,
   row = expand_to (self, node);
   if (row == NULL)
     return;
+  /* make its row object (kept by its list) if no view asked for it yet */
+  g_object_unref (gtk_tree_list_row_get_item (row));
 
   self->pending_select = node;
   if (gtk_sort_list_model_get_pending (t->sort_model) > 0)
@@ -558,7 +644,6 @@ hp_call_tree_view_set_profile (HpCallTreeView  *self,
 
   g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
 
-  gtk_column_view_set_model (self->column_view, NULL);
   self->pending_select = NULL;
   if (self->pending_model != NULL)
     g_clear_signal_handler (&self->pending_handler, self->pending_model);
@@ -579,6 +664,7 @@ hp_call_tree_view_set_profile (HpCallTreeView  *self,
   if (select_key != NULL && !self->bottom_up &&
       (keep = hp_call_path_find (profile->profile, select_key)) != NULL)
     hp_call_tree_view_select_node (self, keep);
+  attach (self);
 }
 
 HpLoadedProfile *
@@ -621,6 +707,7 @@ hp_call_tree_view_set_bottom_up (HpCallTreeView *self,
         expand_hottest (self);
       else
         g_signal_emit (self, signals[NODE_SELECTED], 0, hp_call_tree_view_get_selected (self));
+      attach (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOTTOM_UP]);
 }
@@ -706,48 +793,70 @@ collect_matches (const HpCallNode *node,
       collect_matches (g_ptr_array_index (node->children, i), match, n_functions, out);
 }
 
-guint
-hp_call_tree_view_search (HpCallTreeView *self,
-                          const char     *text)
+typedef struct {
+  HpLoadedProfile  *profile;
+  const HpCallNode *root;
+  char             *folded;
+} SearchRequest;
+
+static void
+search_request_free (gpointer p)
 {
-  TreeModels *t;
-  g_autofree guint8 *match = NULL;
-  g_autofree char *folded = NULL;
-  const HpCaptureData *data;
-  guint n_functions;
+  SearchRequest *r = p;
+
+  hp_loaded_profile_unref (r->profile);
+  g_free (r->folded);
+  g_free (r);
+}
+
+/* Matches each function once, then walks the tree comparing ids: the
+ * tree has many more nodes than the capture has functions. In a worker:
+ * a tree of 700 000 nodes takes tens of milliseconds. */
+static void
+search_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SearchRequest *req = task_data;
+  const HpCaptureData *data = hp_profile_get_data (req->profile->profile);
+  guint n_functions = data->functions->len;
+  g_autofree guint8 *match = g_new0 (guint8, MAX (n_functions, 1));
+  GPtrArray *matches = g_ptr_array_new ();
   gboolean any = FALSE;
 
-  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), 0);
-
-  g_clear_pointer (&self->search, g_free);
-  g_clear_pointer (&self->matches, g_ptr_array_unref);
-  self->match_index = 0;
-  if (text != NULL && text[0] != '\0')
-    self->search = g_strdup (text);
-
-  t = current (self);
-  if (t->context == NULL)
-    return 0;
-  hp_call_tree_context_set_search (t->context, self->search);
-  if (self->search == NULL)
-    return 0;
-
-  /* Match each function once, then walk the tree comparing ids: the
-   * tree has many more nodes than the capture has functions. */
-  data = hp_profile_get_data (self->profile->profile);
-  n_functions = data->functions->len;
-  match = g_new0 (guint8, MAX (n_functions, 1));
-  folded = g_utf8_casefold (self->search, -1);
   for (guint f = 1; f < n_functions; f++)
     {
       g_autofree char *name = g_utf8_casefold (g_array_index (data->functions, HpCaptureFunction, f).name, -1);
 
-      if (strstr (name, folded) != NULL)
+      if (strstr (name, req->folded) != NULL)
         match[f] = any = TRUE;
     }
-  self->matches = g_ptr_array_new ();
   if (any)
-    collect_matches (hp_call_tree_context_get_root (t->context), match, n_functions, self->matches);
+    collect_matches (req->root, match, n_functions, matches);
+  g_task_return_pointer (task, matches, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+search_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(HpCallTreeView) self = user_data;
+  GPtrArray *matches = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (matches == NULL)
+    return;
+  if (g_task_get_cancellable (G_TASK (result)) != self->search_cancellable ||
+      g_cancellable_is_cancelled (self->search_cancellable))
+    {
+      g_ptr_array_unref (matches);
+      return;
+    }
+  g_clear_object (&self->search_cancellable);
+  g_clear_pointer (&self->matches, g_ptr_array_unref);
+  self->matches = matches;
+  self->match_index = 0;
 
   /* reveal the first matches, the selection on the first */
   for (guint i = 1; i < MIN (self->matches->len, REVEAL_MATCHES); i++)
@@ -756,7 +865,56 @@ hp_call_tree_view_search (HpCallTreeView *self,
     }
   if (self->matches->len > 0)
     hp_call_tree_view_select_node (self, g_ptr_array_index (self->matches, 0));
-  return self->matches->len;
+  g_signal_emit (self, signals[SEARCH_DONE], 0);
+}
+
+void
+hp_call_tree_view_search (HpCallTreeView *self,
+                          const char     *text)
+{
+  TreeModels *t;
+  g_autoptr(GTask) task = NULL;
+  SearchRequest *req;
+
+  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
+
+  if (self->search_cancellable != NULL)
+    g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->matches, g_ptr_array_unref);
+  self->match_index = 0;
+  if (text != NULL && text[0] != '\0')
+    self->search = g_strdup (text);
+
+  t = current (self);
+  if (t->context == NULL)
+    return;
+  /* the rows shown are highlighted at once */
+  hp_call_tree_context_set_search (t->context, self->search);
+  if (self->search == NULL)
+    {
+      g_signal_emit (self, signals[SEARCH_DONE], 0);
+      return;
+    }
+
+  req = g_new0 (SearchRequest, 1);
+  req->profile = hp_loaded_profile_ref (self->profile);
+  req->root = hp_call_tree_context_get_root (t->context);
+  req->folded = g_utf8_casefold (self->search, -1);
+  self->search_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->search_cancellable, search_done, g_object_ref (self));
+  g_task_set_source_tag (task, hp_call_tree_view_search);
+  g_task_set_task_data (task, req, search_request_free);
+  g_task_run_in_thread (task, search_thread);
+}
+
+gboolean
+hp_call_tree_view_is_searching (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->search_cancellable != NULL;
 }
 
 void
@@ -802,11 +960,12 @@ hp_call_tree_view_dispose (GObject *object)
   HpCallTreeView *self = HP_CALL_TREE_VIEW (object);
 
   g_clear_handle_id (&self->scroll_source, g_source_remove);
+  if (self->search_cancellable != NULL)
+    g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
   if (self->pending_model != NULL)
     g_clear_signal_handler (&self->pending_handler, self->pending_model);
   self->pending_model = NULL;
-  if (self->column_view != NULL)
-    gtk_column_view_set_model (self->column_view, NULL);
   g_clear_pointer (&self->matches, g_ptr_array_unref);
   tree_models_clear (&self->trees[0]);
   tree_models_clear (&self->trees[1]);
@@ -886,19 +1045,28 @@ hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
   signals[NODE_SELECTED] =
     g_signal_new ("node-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
-
-  /* the cell templates name these types */
-  g_type_ensure (HP_TYPE_CALL_ROW);
-  g_type_ensure (HP_TYPE_HEAT_BAR);
+  /* the matches of a search are known (hp_call_tree_view_get_search_status) */
+  signals[SEARCH_DONE] =
+    g_signal_new ("search-done", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-call-tree-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, caption);
   gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, stack);
-  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, column_view);
-  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, function_column);
-  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, self_column);
-  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, total_column);
-  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, module_column);
+#define BIND_TREE(name, i, field) \
+  gtk_widget_class_bind_template_child_full (widget_class, name, FALSE, \
+                                             G_STRUCT_OFFSET (HpCallTreeView, trees[i].field))
+  BIND_TREE ("top_down_view", 0, view);
+  BIND_TREE ("top_down_function", 0, function_column);
+  BIND_TREE ("top_down_self", 0, self_column);
+  BIND_TREE ("top_down_total", 0, total_column);
+  BIND_TREE ("top_down_module", 0, module_column);
+  BIND_TREE ("bottom_up_view", 1, view);
+  BIND_TREE ("bottom_up_function", 1, function_column);
+  BIND_TREE ("bottom_up_self", 1, self_column);
+  BIND_TREE ("bottom_up_total", 1, total_column);
+  BIND_TREE ("bottom_up_module", 1, module_column);
+#undef BIND_TREE
   gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, empty_label);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -912,9 +1080,18 @@ hp_call_tree_view_init (HpCallTreeView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  set_column_sorter (self->function_column, compare_name);
-  set_column_sorter (self->self_column, compare_self);
-  set_column_sorter (self->total_column, compare_total);
-  set_column_sorter (self->module_column, compare_module);
-  gtk_column_view_sort_by_column (self->column_view, self->total_column, GTK_SORT_DESCENDING);
+  for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
+    {
+      TreeModels *t = &self->trees[i];
+
+      set_column_factory (t->function_column, &function_cell);
+      set_column_factory (t->self_column, &self_cell);
+      set_column_factory (t->total_column, &total_cell);
+      set_column_factory (t->module_column, &module_cell);
+      set_column_sorter (t->function_column, compare_name);
+      set_column_sorter (t->self_column, compare_self);
+      set_column_sorter (t->total_column, compare_total);
+      set_column_sorter (t->module_column, compare_module);
+      g_signal_connect (gtk_column_view_get_sorter (t->view), "changed", G_CALLBACK (on_sorter_changed), self);
+    }
 }

@@ -46,10 +46,12 @@ void              hp_call_tree_view_set_marked       (HpCallTreeView  *self,
 gboolean          hp_call_tree_view_is_marked        (HpCallTreeView  *self,
                                                       const HpCallNode *node);
 
-/* Highlights functions whose name contains @text and reveals the nodes
- * of the first matches; returns how many nodes match. */
-guint             hp_call_tree_view_search           (HpCallTreeView  *self,
+/* Highlights functions whose name contains @text at once, then finds
+ * the matching nodes in a worker, reveals the first ones, selects the
+ * first and emits "search-done". */
+void              hp_call_tree_view_search           (HpCallTreeView  *self,
                                                       const char      *text);
+gboolean          hp_call_tree_view_is_searching     (HpCallTreeView  *self);
 /* Selects the next (or previous) match. */
 void              hp_call_tree_view_next_match       (HpCallTreeView  *self,
                                                       gboolean         backwards);

@@ -18,9 +18,9 @@
 #include <glib/gi18n.h>
 
 #include "ui/hp-calls-view.h"
+#include "ui/hp-cell.h"
 #include "ui/hp-format.h"
 #include "ui/hp-function-row.h"
-#include "ui/hp-heat-bar.h"
 
 struct _HpCallsView {
   GtkWidget      parent_instance;
@@ -30,6 +30,7 @@ struct _HpCallsView {
   GtkLabel      *callees_caption;
   GtkColumnView *callers_view;
   GtkColumnView *callees_view;
+  GtkColumnViewColumn *columns[6];
 
   GListStore    *callers;
   GListStore    *callees;
@@ -157,6 +158,10 @@ on_activate (GtkColumnView *view,
     g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, hp_function_row_get_function_id (row));
 }
 
+static const HpCellSpec name_cell = { .text = "name", .tooltip = "tooltip", .text_chars = 30 };
+static const HpCellSpec samples_cell = { .fraction = "fraction", .percent = "percent", .count = "count" };
+static const HpCellSpec module_cell = { .text = "module", .text_chars = 14, .dim = TRUE, .ellipsize_middle = TRUE };
+
 static void
 hp_calls_view_dispose (GObject *object)
 {
@@ -193,7 +198,6 @@ hp_calls_view_class_init (HpCallsViewClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
   g_type_ensure (HP_TYPE_FUNCTION_ROW);
-  g_type_ensure (HP_TYPE_HEAT_BAR);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-calls-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HpCallsView, stack);
@@ -202,6 +206,12 @@ hp_calls_view_class_init (HpCallsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpCallsView, callers_view);
   gtk_widget_class_bind_template_child (widget_class, HpCallsView, callees_view);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
+  gtk_widget_class_bind_template_child_full (widget_class, "caller_name", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[0]));
+  gtk_widget_class_bind_template_child_full (widget_class, "caller_samples", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[1]));
+  gtk_widget_class_bind_template_child_full (widget_class, "caller_module", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[2]));
+  gtk_widget_class_bind_template_child_full (widget_class, "callee_name", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[3]));
+  gtk_widget_class_bind_template_child_full (widget_class, "callee_samples", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[4]));
+  gtk_widget_class_bind_template_child_full (widget_class, "callee_module", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[5]));
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
@@ -220,7 +230,15 @@ set_list (GtkColumnView *view,
 static void
 hp_calls_view_init (HpCallsView *self)
 {
+  const HpCellSpec *specs[3] = { &name_cell, &samples_cell, &module_cell };
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  for (guint i = 0; i < G_N_ELEMENTS (self->columns); i++)
+    {
+      g_autoptr(GtkListItemFactory) factory = hp_cell_factory_new (specs[i % 3]);
+
+      gtk_column_view_column_set_factory (self->columns[i], factory);
+    }
 
   self->callers = g_list_store_new (HP_TYPE_FUNCTION_ROW);
   self->callees = g_list_store_new (HP_TYPE_FUNCTION_ROW);

@@ -26,7 +26,7 @@
 
 #include "analysis/hp-source.h"
 #include "ui/hp-format.h"
-#include "ui/hp-heat-bar.h"
+#include "ui/hp-cell.h"
 #include "ui/hp-source-file.h"
 #include "ui/hp-source-view.h"
 
@@ -43,6 +43,9 @@ struct _HpSourceView {
   GtkLabel            *file_label;
   GtkLabel            *caption;
   GtkColumnView       *lines_view;
+  GtkColumnViewColumn *line_column;
+  GtkColumnViewColumn *self_column;
+  GtkColumnViewColumn *total_column;
   GtkColumnViewColumn *text_column;
   GtkLabel            *missing_label;
   GtkLabel            *no_lines_label;
@@ -67,6 +70,20 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static const HpCellSpec number_cell = { .count = "number" };
+static const HpCellSpec self_cell = { .percent = "self-percent", .count = "self-count" };
+static const HpCellSpec total_cell = { .fraction = "fraction", .percent = "total-percent", .count = "total-count" };
+static const HpCellSpec text_cell = { .text = "text", .css_class = "source-text" };
+
+static void
+set_column_factory (GtkColumnViewColumn *column,
+                    const HpCellSpec    *spec)
+{
+  g_autoptr(GtkListItemFactory) factory = hp_cell_factory_new (spec);
+
+  gtk_column_view_column_set_factory (column, factory);
+}
 
 /* Worker ------------------------------------------------------------- */
 
@@ -590,15 +607,15 @@ hp_source_view_class_init (HpSourceViewClass *klass)
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  g_type_ensure (HP_TYPE_SOURCE_ROW);
-  g_type_ensure (HP_TYPE_HEAT_BAR);
-
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-source-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, stack);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, spinner);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, file_label);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, caption);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, lines_view);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, line_column);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, self_column);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, total_column);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, text_column);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_label);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, no_lines_label);
@@ -613,4 +630,8 @@ hp_source_view_init (HpSourceView *self)
 {
   self->source_paths = g_new0 (char *, 1);
   gtk_widget_init_template (GTK_WIDGET (self));
+  set_column_factory (self->line_column, &number_cell);
+  set_column_factory (self->self_column, &self_cell);
+  set_column_factory (self->total_column, &total_cell);
+  set_column_factory (self->text_column, &text_cell);
 }

@@ -26,6 +26,7 @@ HpSummaryList     *hp_window_get_summary_list (HpWindow *self);
 HpCaptureOverview *hp_window_get_overview     (HpWindow *self);
 HpSummaryStore    *hp_window_get_summary_store (HpWindow *self);
 GtkDropDown       *hp_window_get_thread_dropdown (HpWindow *self);
+GtkWidget         *hp_window_get_search_entry (HpWindow *self);
 GtkWidget         *hp_window_get_record_button (HpWindow *self);
 /* TRUE while a profile is being rebuilt for a thread filter */
 gboolean           hp_window_is_filtering     (HpWindow *self);

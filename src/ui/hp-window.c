@@ -434,18 +434,39 @@ on_thread_filter_changed (GtkDropDown *dropdown,
 
 /* Selection ---------------------------------------------------------- */
 
+/* The source and the callers share a place; only the shown one follows
+ * the selection, the other catches up when it is shown. Both lists cost
+ * row widgets to refill, and a selection must not wait for a hidden one. */
+static void
+update_bottom_pane (HpWindow *self)
+{
+  HpLoadedProfile *profile = hp_call_tree_view_get_profile (self->tree_view);
+  const HpCallNode *node = hp_call_tree_view_get_selected (self->tree_view);
+  gint64 function_id = node ? node->function_id : 0;
+  const char *pane = gtk_stack_get_visible_child_name (self->bottom_stack);
+
+  if (g_strcmp0 (pane, "calls") == 0)
+    hp_calls_view_set_function (self->calls_view, profile, function_id);
+  else
+    hp_source_view_set_function (self->source_view, profile, function_id);
+}
+
 static void
 on_node_selected (HpCallTreeView   *tree,
                   const HpCallNode *node,
                   HpWindow         *self)
 {
-  HpLoadedProfile *profile = hp_call_tree_view_get_profile (tree);
-  gint64 function_id = node ? node->function_id : 0;
-  gboolean bottom_up = hp_call_tree_view_get_bottom_up (tree);
+  update_bottom_pane (self);
+  hp_summary_pane_set_node (self->summary_pane, hp_call_tree_view_get_profile (tree), node,
+                            hp_call_tree_view_get_bottom_up (tree));
+}
 
-  hp_calls_view_set_function (self->calls_view, profile, function_id);
-  hp_source_view_set_function (self->source_view, profile, function_id);
-  hp_summary_pane_set_node (self->summary_pane, profile, node, bottom_up);
+static void
+on_bottom_pane_changed (GtkStack   *stack,
+                        GParamSpec *pspec,
+                        HpWindow   *self)
+{
+  update_bottom_pane (self);
 }
 
 static void
@@ -508,6 +529,12 @@ on_search_changed (GtkSearchEntry *entry,
                    HpWindow       *self)
 {
   hp_call_tree_view_search (self->tree_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_search_done (HpCallTreeView *tree,
+                HpWindow       *self)
+{
   update_match_label (self);
 }
 
@@ -896,6 +923,12 @@ hp_window_get_summary_store (HpWindow *self)
   return self->store;
 }
 
+GtkWidget *
+hp_window_get_search_entry (HpWindow *self)
+{
+  return GTK_WIDGET (self->search_entry);
+}
+
 GtkDropDown *
 hp_window_get_thread_dropdown (HpWindow *self)
 {
@@ -1155,7 +1188,9 @@ hp_window_init (HpWindow *self)
   g_signal_connect (self->side_paned, "notify::position", G_CALLBACK (on_paned_moved), self);
   g_signal_connect (self->summary_paned, "notify::position", G_CALLBACK (on_paned_moved), self);
   g_signal_connect (self->tree_view, "node-selected", G_CALLBACK (on_node_selected), self);
+  g_signal_connect (self->bottom_stack, "notify::visible-child", G_CALLBACK (on_bottom_pane_changed), self);
   g_signal_connect (self->tree_view, "notify::bottom-up", G_CALLBACK (on_tree_mode_changed), self);
+  g_signal_connect (self->tree_view, "search-done", G_CALLBACK (on_search_done), self);
   g_signal_connect (self->calls_view, "function-activated", G_CALLBACK (on_function_activated), self);
   g_signal_connect (self->summary_pane, "step-activated", G_CALLBACK (on_step_activated), self);
   g_signal_connect (self->summary_list, "path-activated", G_CALLBACK (on_path_activated), self);

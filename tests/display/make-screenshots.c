@@ -84,7 +84,8 @@ run (HpApplication *app)
   shot (window, outdir, "bottom-up.png");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "top-down");
 
-  hp_call_tree_view_search (hp_window_get_tree_view (window), "word");
+  gtk_editable_set_text (GTK_EDITABLE (hp_window_get_search_entry (window)), "word");
+  display_spin (600);
   display_wait_source (window);
   shot (window, outdir, "search.png");
   display_close (window);

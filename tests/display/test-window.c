@@ -197,6 +197,12 @@ test_recorded_tree (void)
   display_close (window);
 }
 
+static gboolean
+not_searching (gpointer data)
+{
+  return !hp_call_tree_view_is_searching (data);
+}
+
 /* The synthetic capture: exact numbers, hottest path, search, bottom-up,
  * callers and callees. */
 static void
@@ -228,6 +234,7 @@ test_tree (void)
   g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
 
   /* the callers and callees of the selected function */
+  activate (window, "win.show-pane", g_variant_new_string ("calls"));
   activate (window, "win.select-function", g_variant_new_string ("shared_leaf"));
   g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
   {
@@ -247,12 +254,15 @@ test_tree (void)
                            hp_function_row_get_function_id (second));
     display_spin (30);
     g_assert_cmpstr (selected_name (window), ==, "run_beta");
+    activate (window, "win.show-pane", g_variant_new_string ("source"));
   }
 
   /* search reveals and selects the matches */
-  index = hp_call_tree_view_search (tree, "LEAF");
-  g_assert_cmpuint (index, ==, 4);   /* alpha_leaf, shared_leaf twice, beta_leaf */
+  hp_call_tree_view_search (tree, "LEAF");
+  g_assert_true (display_wait (not_searching, tree, 5000));
   display_spin (30);
+  hp_call_tree_view_get_search_status (tree, &index, &n_matches);
+  g_assert_cmpuint (n_matches, ==, 4);   /* alpha_leaf, shared_leaf twice, beta_leaf */
   g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
   hp_call_tree_view_next_match (tree, FALSE);
   hp_call_tree_view_next_match (tree, FALSE);

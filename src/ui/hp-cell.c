@@ -1,0 +1,234 @@
+/* hp-cell.c - list cells built in code, for the long lists
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * The call tree and the source pane use these instead of
+ * GtkBuilderListItemFactory templates. A GtkListView keeps up to about
+ * 200 rows of widgets, and replacing its model rebuilds them all: with
+ * builder templates that cost 150 to 330 ms per model change on the
+ * 1M-sample benchmark (tests/display/bench-ui-open.c), mostly in
+ * gtk_builder_extend_with_template, far over a frame. Cells made in code
+ * and bound by hand, with the numbers drawn by one HpShareCell, cost a
+ * fraction of that.
+ *
+ * A cell reads its row's properties when bound and follows
+ * notifications of the ones that can change (markup, mark) until
+ * unbound. Tooltips are computed only when asked for.
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include "ui/hp-cell.h"
+#include "ui/hp-share-cell.h"
+
+typedef struct {
+  GtkWidget   *inscription;
+  GtkWidget   *mark;
+  GtkWidget   *share;
+  GObject     *row;        /* bound item (not the GtkTreeListRow) */
+  gulong       notify_id;
+} Cell;
+
+static GObject *
+item_of (const HpCellSpec *spec,
+         GtkListItem      *list_item)
+{
+  gpointer item = gtk_list_item_get_item (list_item);
+
+  if (spec->tree_row && GTK_IS_TREE_LIST_ROW (item))
+    return gtk_tree_list_row_get_item (item);  /* transfer full */
+  return item ? g_object_ref (item) : NULL;
+}
+
+static char *
+get_string (GObject    *row,
+            const char *property)
+{
+  char *value = NULL;
+
+  g_object_get (row, property, &value, NULL);
+  return value;
+}
+
+static void
+update (const HpCellSpec *spec,
+        Cell             *cell)
+{
+  if (spec->markup != NULL)
+    {
+      /* parsing markup is the dearest part of a cell: only rows that
+       * need it (hot, matching a search) have any */
+      g_autofree char *markup = get_string (cell->row, spec->markup);
+
+      if (markup != NULL)
+        gtk_inscription_set_markup (GTK_INSCRIPTION (cell->inscription), markup);
+      else
+        {
+          g_autofree char *text = get_string (cell->row, spec->text);
+
+          gtk_inscription_set_text (GTK_INSCRIPTION (cell->inscription), text);
+        }
+    }
+  if (spec->mark != NULL)
+    {
+      gboolean on = FALSE;
+
+      g_object_get (cell->row, spec->mark, &on, NULL);
+      gtk_widget_set_visible (cell->mark, on);
+    }
+}
+
+static void
+on_row_notify (GObject    *row,
+               GParamSpec *pspec,
+               GtkWidget  *child)
+{
+  const HpCellSpec *spec = g_object_get_data (G_OBJECT (child), "hp-cell-spec");
+  Cell *cell = g_object_get_data (G_OBJECT (child), "hp-cell");
+
+  update (spec, cell);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  const HpCellSpec *spec = g_object_get_data (G_OBJECT (widget), "hp-cell-spec");
+  Cell *cell = g_object_get_data (G_OBJECT (widget), "hp-cell");
+  g_autofree char *text = NULL;
+
+  if (cell->row == NULL)
+    return FALSE;
+  text = get_string (cell->row, spec->tooltip);
+  gtk_tooltip_set_text (tooltip, text);
+  return text != NULL;
+}
+
+static void
+setup (GtkSignalListItemFactory *factory,
+       GtkListItem              *list_item,
+       const HpCellSpec         *spec)
+{
+  Cell *cell = g_new0 (Cell, 1);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *child = box;
+
+  if (spec->markup != NULL || spec->text != NULL)
+    {
+      cell->inscription = gtk_inscription_new (NULL);
+      gtk_widget_set_hexpand (cell->inscription, TRUE);
+      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell->inscription), MIN (spec->text_chars, 12));
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell->inscription), spec->text_chars);
+      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell->inscription),
+                                         spec->ellipsize_middle ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE :
+                                         spec->text_chars > 0 ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END :
+                                         GTK_INSCRIPTION_OVERFLOW_CLIP);
+      if (spec->dim)
+        gtk_widget_add_css_class (cell->inscription, "dim-label");
+      if (spec->css_class != NULL)
+        gtk_widget_add_css_class (cell->inscription, spec->css_class);
+      gtk_box_append (GTK_BOX (box), cell->inscription);
+    }
+  if (spec->mark != NULL)
+    {
+      /* no tooltip of its own: setting one per cell costs more than the
+       * rest of the cell; the row's tooltip says it */
+      cell->mark = gtk_image_new_from_icon_name (spec->mark_icon);
+      gtk_widget_add_css_class (cell->mark, "summary-mark");
+      gtk_widget_set_visible (cell->mark, FALSE);
+      gtk_box_append (GTK_BOX (box), cell->mark);
+    }
+  if (spec->percent != NULL || spec->count != NULL || spec->fraction != NULL)
+    {
+      cell->share = hp_share_cell_new (spec->fraction != NULL);
+      gtk_widget_set_hexpand (cell->share, TRUE);
+      gtk_widget_set_halign (cell->share, GTK_ALIGN_END);
+      gtk_box_append (GTK_BOX (box), cell->share);
+    }
+  if (spec->tooltip != NULL)
+    {
+      gtk_widget_set_has_tooltip (box, TRUE);
+      g_signal_connect (box, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+    }
+
+  if (spec->expander)
+    {
+      child = gtk_tree_expander_new ();
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (child), box);
+    }
+  g_object_set_data (G_OBJECT (box), "hp-cell-spec", (gpointer) spec);
+  g_object_set_data_full (G_OBJECT (box), "hp-cell", cell, g_free);
+  g_object_set_data (G_OBJECT (list_item), "hp-cell-box", box);
+  gtk_list_item_set_child (list_item, child);
+}
+
+static void
+bind (GtkSignalListItemFactory *factory,
+      GtkListItem              *list_item,
+      const HpCellSpec         *spec)
+{
+  GtkWidget *box = g_object_get_data (G_OBJECT (list_item), "hp-cell-box");
+  Cell *cell = g_object_get_data (G_OBJECT (box), "hp-cell");
+  GObject *row = item_of (spec, list_item);
+
+  if (spec->expander)
+    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)),
+                                    gtk_list_item_get_item (list_item));
+  cell->row = row;  /* the reference item_of() returned */
+  if (row == NULL)
+    return;
+
+  if (spec->text != NULL && spec->markup == NULL)
+    {
+      g_autofree char *text = get_string (row, spec->text);
+
+      gtk_inscription_set_text (GTK_INSCRIPTION (cell->inscription), text);
+    }
+  if (cell->share != NULL)
+    {
+      double fraction = 0;
+      g_autofree char *percent = spec->percent ? get_string (row, spec->percent) : NULL;
+      g_autofree char *count = spec->count ? get_string (row, spec->count) : NULL;
+
+      if (spec->fraction != NULL)
+        g_object_get (row, spec->fraction, &fraction, NULL);
+      hp_share_cell_set (HP_SHARE_CELL (cell->share), fraction, percent, count);
+    }
+  update (spec, cell);
+  if (spec->markup != NULL || spec->mark != NULL)
+    cell->notify_id = g_signal_connect (row, "notify", G_CALLBACK (on_row_notify), box);
+}
+
+static void
+unbind (GtkSignalListItemFactory *factory,
+        GtkListItem              *list_item,
+        const HpCellSpec         *spec)
+{
+  GtkWidget *box = g_object_get_data (G_OBJECT (list_item), "hp-cell-box");
+  Cell *cell = g_object_get_data (G_OBJECT (box), "hp-cell");
+
+  if (spec->expander)
+    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
+  if (cell->row != NULL)
+    g_clear_signal_handler (&cell->notify_id, cell->row);
+  g_clear_object (&cell->row);
+}
+
+GtkListItemFactory *
+hp_cell_factory_new (const HpCellSpec *spec)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup), (gpointer) spec);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind), (gpointer) spec);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind), (gpointer) spec);
+  return factory;
+}

@@ -1,0 +1,34 @@
+/* hp-cell.h - list cells built in code, for the long lists
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* What a cell shows of its row, by the row's property names: text (or
+ * markup) of an inscription, a heat bar's fraction, the visibility of a
+ * mark. NULL members are not shown. */
+typedef struct {
+  gboolean    tree_row;        /* the list's items are GtkTreeListRows of the rows */
+  gboolean    expander;        /* wrapped in a GtkTreeExpander (needs tree_row) */
+  const char *markup;          /* inscription with markup (NULL: use text), expands */
+  const char *text;            /* inscription with text, expands */
+  const char *mark;            /* icon shown while this boolean property is TRUE */
+  const char *mark_icon;
+  const char *fraction;        /* heat bar */
+  const char *percent;         /* right-aligned numbers */
+  const char *count;
+  const char *tooltip;         /* computed when the tooltip is asked for */
+  const char *css_class;
+  int         text_chars;      /* inscription width in characters */
+  gboolean    dim;
+  gboolean    ellipsize_middle;
+} HpCellSpec;
+
+/* A factory for cells of @spec; @spec must outlive it (a static). */
+GtkListItemFactory *hp_cell_factory_new (const HpCellSpec *spec);
+
+G_END_DECLS
