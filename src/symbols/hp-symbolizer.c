@@ -49,6 +49,7 @@ struct _HpModule
   char        *path;
   char        *name;
   char        *build_id;    /* lower-case hex, or NULL */
+  char        *file;        /* what was opened: path, or a copy found by build id */
   gboolean     is_kernel;
 
   /* NULL when the module resolves nothing (special mapping, missing file,
@@ -110,6 +111,7 @@ hp_module_free (HpModule *module)
   g_free (module->path);
   g_free (module->name);
   g_free (module->build_id);
+  g_free (module->file);
   g_free (module);
 }
 
@@ -344,6 +346,7 @@ hp_module_try_open (HpSymbolizer *self,
   module->dwfl_module = dwfl_module;
   module->bias = bias;
   module->loads = g_steal_pointer (&loads);
+  module->file = g_strdup (file);
   return TRUE;
 }
 
@@ -1160,6 +1163,14 @@ hp_module_is_kernel (const HpModule *module)
   g_return_val_if_fail (module != NULL, FALSE);
 
   return module->is_kernel;
+}
+
+const char *
+hp_module_get_file (const HpModule *module)
+{
+  g_return_val_if_fail (module != NULL, NULL);
+
+  return module->file;
 }
 
 const char *

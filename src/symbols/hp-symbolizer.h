@@ -86,6 +86,11 @@ const char              *hp_module_get_path            (const HpModule *module);
 /* Lower-case hex build id of the file on disk (or of the recording); NULL if none. */
 const char              *hp_module_get_build_id        (const HpModule *module);
 gboolean                 hp_module_is_kernel           (const HpModule *module);
+/* The file the symbols come from: the recorded path (under the sysroot),
+ * or the copy found by build id (perf's cache, a debug directory; a
+ * separate .debug file from /usr/lib/debug has no code). NULL when none
+ * was usable. */
+const char              *hp_module_get_file            (const HpModule *module);
 /* The short name used in reports: basename of the path, or "[kernel.kallsyms]". */
 const char              *hp_module_get_name            (const HpModule *module);
 

@@ -25,6 +25,7 @@
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
 #include "store/hp-capture.h"
+#include "symbols/hp-symbolizer.h"
 #include "perf-data-builder.h"
 
 #define BASE 0x555555554000ull
@@ -387,6 +388,27 @@ test_debug_dir (Fixture *fx, gconstpointer data)
       profile = hp_profile_new (cdata, NULL);
       g_assert_cmpuint (samples_of (profile, "outer", TRUE), ==, pass == 0 ? 10 : 0);
       hp_profile_free (profile);
+
+      /* The same search through the symbolizer's own API. */
+      {
+        HpSymbolizer *symbolizer = hp_symbolizer_new ();
+        HpModule *module;
+
+        hp_symbolizer_set_sysroot (symbolizer, sysroot);
+        hp_symbolizer_add_debug_dir (symbolizer, debug);
+        hp_symbolizer_add_build_id (symbolizer, SYMTEST_TARGET, target_id, target_id_len);
+        module = hp_symbolizer_get_module (symbolizer, SYMTEST_TARGET, NULL, 0);
+        if (pass == 0)
+          {
+            const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, outer_offset + 4);
+
+            g_assert_cmpstr (hp_module_get_file (module), ==, copy);
+            g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, "outer");
+          }
+        else
+          g_assert_null (hp_module_get_file (module));
+        hp_symbolizer_free (symbolizer);
+      }
     }
 }
 
