@@ -378,6 +378,19 @@ hp_perf_import (const char                *perf_data,
     }
   hp_capture_writer_free (writer);
 
+  /* A WAL or journal left beside an older capture of that name would be
+   * applied to the new one when it is opened. */
+  {
+    static const char * const companions[] = { "-wal", "-shm", "-journal" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (companions); i++)
+      {
+        g_autofree char *path = g_strconcat (capture, companions[i], NULL);
+
+        g_unlink (path);
+      }
+  }
+
   if (g_rename (tmp, capture) != 0)
     {
       int errsv = errno;
