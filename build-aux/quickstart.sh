@@ -15,13 +15,13 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# The benchmarks and the fuzzer need more (hotspot for import-bench.sh, clang
+# for tests/fuzz/run.sh); they say so when it is missing, and the tests don't.
 packages=(
   build-essential meson ninja-build pkg-config python3
   libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev
   libgtk-4-dev sqlite3 linux-perf
   python3.11-dbg libc6-dbg
-  # tests/bench/import-bench.sh compares with Hotspot's parser; tests/fuzz/run.sh needs clang
-  hotspot clang
   xvfb xauth dbus dbus-x11 gettext desktop-file-utils appstream shared-mime-info
 )
 missing=()
