@@ -37,12 +37,13 @@
 
 /* Search reveals (expands to) this many matches at once; the others are
  * highlighted where shown and reached with Enter. */
-#define REVEAL_MATCHES 16
+#define REVEAL_MATCHES 8
 #define MAX_MATCHES 10000
 
 typedef struct {
   /* each tree has its own view, so switching keeps its rows' widgets
    * (building those is what costs, see hp-cell.c) */
+  GtkWidget           *scroller;
   GtkColumnView       *view;
   GtkColumnViewColumn *function_column;
   GtkColumnViewColumn *self_column;
@@ -76,6 +77,9 @@ struct _HpCallTreeView {
   GPtrArray            *matches;        /* const HpCallNode*, of the shown tree */
   guint                 match_index;
   GCancellable         *search_cancellable;
+
+  gboolean              preparing;      /* building the hidden tree: no signals */
+  guint                 prepare_source;
 };
 
 G_DEFINE_FINAL_TYPE (HpCallTreeView, hp_call_tree_view, GTK_TYPE_WIDGET)
@@ -228,7 +232,7 @@ on_selected_changed (GtkSingleSelection *selection,
                      GParamSpec         *pspec,
                      HpCallTreeView     *self)
 {
-  if (selection != current (self)->selection)
+  if (selection != current (self)->selection || self->preparing)
     return;
   g_signal_emit (self, signals[NODE_SELECTED], 0, hp_call_tree_view_get_selected (self));
 }
@@ -388,7 +392,19 @@ show_current (HpCallTreeView *self)
       gtk_stack_set_visible_child_name (self->stack, "empty");
     }
   else
-    gtk_stack_set_visible_child_name (self->stack, self->bottom_up ? "bottom-up" : "top-down");
+    gtk_stack_set_visible_child_name (self->stack, "tree");
+
+  /* the shown tree on top, the other laid out but not drawn nor reached */
+  for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
+    {
+      GtkWidget *scroller = self->trees[i].scroller;
+      gboolean shown = (i == 1) == self->bottom_up;
+
+      gtk_widget_set_opacity (scroller, shown ? 1.0 : 0.0);
+      gtk_widget_set_can_target (scroller, shown);
+      gtk_widget_set_can_focus (scroller, shown);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (scroller), GTK_ACCESSIBLE_STATE_HIDDEN, !shown, -1);
+    }
 }
 
 /* Selecting ---------------------------------------------------------- */
@@ -454,8 +470,10 @@ finish_select (HpCallTreeView *self)
     return;
   if (gtk_single_selection_get_selected (t->selection) != pos)
     gtk_single_selection_set_selected (t->selection, pos);
-  else
+  else if (!self->preparing)
     g_signal_emit (self, signals[NODE_SELECTED], 0, node);
+  if (self->preparing)
+    return;  /* a hidden tree starts at its top */
 
   /* after the new rows are laid out */
   self->scroll_position = pos;
@@ -633,6 +651,32 @@ expand_hottest (HpCallTreeView *self)
   hp_call_tree_view_select_node (self, own ? own : with_file ? with_file : leaf);
 }
 
+/* Builds the tree that is not shown, and lays it out under the shown
+ * one, so that switching to it later is instant: its rows are built by
+ * this first layout, which on a large capture takes several frames'
+ * time, better spent right after opening than when the user switches. */
+static gboolean
+prepare_other_cb (gpointer user_data)
+{
+  HpCallTreeView *self = user_data;
+  gboolean other = !self->bottom_up;
+
+  self->prepare_source = 0;
+  if (self->profile == NULL || self->trees[other ? 1 : 0].tree_model != NULL)
+    return G_SOURCE_REMOVE;
+
+  self->preparing = TRUE;
+  self->bottom_up = other;
+  ensure_models (self, other);
+  hp_call_tree_context_set_search (current (self)->context, self->search);
+  expand_hottest (self);
+  attach (self);
+  self->pending_select = NULL;  /* a selection still waiting for a sort was for the hidden tree */
+  self->bottom_up = !other;
+  self->preparing = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
 /* API ---------------------------------------------------------------- */
 
 void
@@ -665,6 +709,10 @@ hp_call_tree_view_set_profile (HpCallTreeView  *self,
       (keep = hp_call_path_find (profile->profile, select_key)) != NULL)
     hp_call_tree_view_select_node (self, keep);
   attach (self);
+
+  /* the other tree, once this one is on screen */
+  g_clear_handle_id (&self->prepare_source, g_source_remove);
+  self->prepare_source = g_idle_add_full (G_PRIORITY_LOW, prepare_other_cb, self, NULL);
 }
 
 HpLoadedProfile *
@@ -700,6 +748,7 @@ hp_call_tree_view_set_bottom_up (HpCallTreeView *self,
 
   if (self->profile != NULL)
     {
+      g_clear_handle_id (&self->prepare_source, g_source_remove);
       fresh = current (self)->tree_model == NULL;
       show_current (self);
       hp_call_tree_context_set_search (current (self)->context, self->search);
@@ -960,6 +1009,7 @@ hp_call_tree_view_dispose (GObject *object)
   HpCallTreeView *self = HP_CALL_TREE_VIEW (object);
 
   g_clear_handle_id (&self->scroll_source, g_source_remove);
+  g_clear_handle_id (&self->prepare_source, g_source_remove);
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
@@ -1056,6 +1106,8 @@ hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
 #define BIND_TREE(name, i, field) \
   gtk_widget_class_bind_template_child_full (widget_class, name, FALSE, \
                                              G_STRUCT_OFFSET (HpCallTreeView, trees[i].field))
+  BIND_TREE ("top_down_scroller", 0, scroller);
+  BIND_TREE ("bottom_up_scroller", 1, scroller);
   BIND_TREE ("top_down_view", 0, view);
   BIND_TREE ("top_down_function", 0, function_column);
   BIND_TREE ("top_down_self", 0, self_column);

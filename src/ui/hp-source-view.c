@@ -50,6 +50,7 @@ struct _HpSourceView {
   GtkLabel            *missing_label;
   GtkLabel            *no_lines_label;
 
+  GtkSingleSelection  *selection;      /* kept: a new model reuses the rows' widgets */
   GStrv                source_paths;
   HpLoadedProfile     *profile;
   gint64               function_id;
@@ -238,7 +239,6 @@ show_result (HpSourceView *self,
   guint64 whole = stats ? stats->total : 0;
   g_autofree char *caption = NULL;
   g_autofree char *whole_text = hp_format_count (whole);
-  g_autoptr(GtkSingleSelection) selection = NULL;
   PangoLayout *layout;
   int width = 0;
 
@@ -312,11 +312,8 @@ show_result (HpSourceView *self,
   gtk_column_view_column_set_fixed_width (self->text_column,
                                           MAX (200, (int) hp_source_file_get_width (self->file) * width + 24));
 
-  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->file)));
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  gtk_single_selection_set_selected (selection, self->shown_line ? self->shown_line - 1 : GTK_INVALID_LIST_POSITION);
-  gtk_column_view_set_model (self->lines_view, GTK_SELECTION_MODEL (selection));
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->file));
+  gtk_single_selection_set_selected (self->selection, self->shown_line ? self->shown_line - 1 : GTK_INVALID_LIST_POSITION);
   set_state (self, "source");
 
   if (self->scroll_source == 0)
@@ -357,7 +354,7 @@ reload (HpSourceView *self)
 
   if (self->profile == NULL || self->function_id <= 0)
     {
-      gtk_column_view_set_model (self->lines_view, NULL);
+      gtk_single_selection_set_model (self->selection, NULL);
       g_clear_object (&self->file);
       g_clear_pointer (&self->path, g_free);
       self->shown_line = 0;
@@ -533,6 +530,7 @@ hp_source_view_dispose (GObject *object)
   g_clear_handle_id (&self->scroll_source, g_source_remove);
   if (self->lines_view != NULL)
     gtk_column_view_set_model (self->lines_view, NULL);
+  g_clear_object (&self->selection);
   g_clear_object (&self->file);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_SOURCE_VIEW);
@@ -634,4 +632,9 @@ hp_source_view_init (HpSourceView *self)
   set_column_factory (self->self_column, &self_cell);
   set_column_factory (self->total_column, &total_cell);
   set_column_factory (self->text_column, &text_cell);
+
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->lines_view, GTK_SELECTION_MODEL (self->selection));
 }

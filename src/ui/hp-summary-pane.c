@@ -40,7 +40,8 @@ struct _HpSummaryPane {
   char              *readable;
   guint              save_source;
   gboolean           loading;   /* setting the buffer, not typing */
-  GPtrArray         *crumb_buttons;
+  GPtrArray         *crumb_buttons;  /* all made so far; the first n_crumbs are shown */
+  guint              n_crumbs;
 };
 
 G_DEFINE_FINAL_TYPE (HpSummaryPane, hp_summary_pane, GTK_TYPE_WIDGET)
@@ -182,30 +183,50 @@ scroll_crumbs_to_end (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+on_crumb_query_tooltip (GtkWidget     *button,
+                        int            x,
+                        int            y,
+                        gboolean       keyboard,
+                        GtkTooltip    *tooltip,
+                        HpSummaryPane *self)
+{
+  const HpCallNode *node = g_object_get_data (G_OBJECT (button), "hp-node");
+  g_autofree char *text = NULL;
+
+  if (node == NULL || self->profile == NULL)
+    return FALSE;
+  text = g_strdup_printf (_("Select %s (%s) in the call tree"),
+                          hp_profile_get_function_name (self->profile->profile, node->function_id),
+                          hp_profile_get_module_name (self->profile->profile, node->function_id));
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* The path is often 20 steps deep and changes with every selection, so
+ * the buttons are kept and relabelled rather than made anew, and their
+ * tooltips are written only when shown. */
 static void
 build_crumbs (HpSummaryPane *self)
 {
-  GtkWidget *child;
   g_autoptr(GPtrArray) steps = NULL;
+  GtkWidget *child;
+  guint n = 0;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->crumbs))) != NULL)
-    gtk_box_remove (self->crumbs, child);
-  g_ptr_array_set_size (self->crumb_buttons, 0);
-
-  if (self->node == NULL)
-    return;
-
-  steps = hp_call_path_steps (self->node);
-  for (guint i = 0; i < steps->len; i++)
+  if (self->node != NULL)
     {
-      const HpCallNode *step = g_ptr_array_index (steps, i);
-      const char *name = hp_profile_get_function_name (self->profile->profile, step->function_id);
-      GtkWidget *button = gtk_button_new_with_label (name);
-      g_autofree char *tooltip = NULL;
+      steps = hp_call_path_steps (self->node);
+      n = steps->len;
+    }
 
-      if (i > 0)
+  /* children alternate: button, separator, button, ... */
+  while (self->crumb_buttons->len < n)
+    {
+      GtkWidget *button = gtk_button_new ();
+
+      if (self->crumb_buttons->len > 0)
         {
-          GtkWidget *sep = gtk_label_new (self->bottom_up ? "‹" : "›");
+          GtkWidget *sep = gtk_label_new (NULL);
 
           gtk_widget_add_css_class (sep, "dim-label");
           gtk_widget_set_margin_start (sep, 2);
@@ -214,17 +235,39 @@ build_crumbs (HpSummaryPane *self)
         }
       gtk_widget_add_css_class (button, "flat");
       gtk_widget_add_css_class (button, "crumb");
-      if (step == self->node)
-        gtk_widget_add_css_class (button, "current");
-      tooltip = g_strdup_printf (_("Select %s (%s) in the call tree"), name,
-                                 hp_profile_get_module_name (self->profile->profile, step->function_id));
-      gtk_widget_set_tooltip_text (button, tooltip);
-      g_object_set_data (G_OBJECT (button), "hp-node", (gpointer) step);
+      gtk_widget_set_has_tooltip (button, TRUE);
+      g_signal_connect (button, "query-tooltip", G_CALLBACK (on_crumb_query_tooltip), self);
       g_signal_connect (button, "clicked", G_CALLBACK (on_crumb_clicked), self);
       gtk_box_append (self->crumbs, button);
       g_ptr_array_add (self->crumb_buttons, button);
     }
-  g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_crumbs_to_end, g_object_ref (self), NULL);
+
+  child = gtk_widget_get_first_child (GTK_WIDGET (self->crumbs));
+  for (guint i = 0; child != NULL; i++)
+    {
+      gboolean is_button = GTK_IS_BUTTON (child);
+      guint step = is_button ? i / 2 : (i + 1) / 2;
+
+      gtk_widget_set_visible (child, step < n);
+      if (step < n && is_button)
+        {
+          const HpCallNode *node = g_ptr_array_index (steps, step);
+
+          gtk_button_set_label (GTK_BUTTON (child),
+                                hp_profile_get_function_name (self->profile->profile, node->function_id));
+          g_object_set_data (G_OBJECT (child), "hp-node", (gpointer) node);
+          if (node == self->node)
+            gtk_widget_add_css_class (child, "current");
+          else
+            gtk_widget_remove_css_class (child, "current");
+        }
+      else if (step < n)
+        gtk_label_set_text (GTK_LABEL (child), self->bottom_up ? "‹" : "›");
+      child = gtk_widget_get_next_sibling (child);
+    }
+  self->n_crumbs = n;
+  if (n > 0)
+    g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_crumbs_to_end, g_object_ref (self), NULL);
 }
 
 void
@@ -361,9 +404,14 @@ hp_summary_pane_get_editable (HpSummaryPane *self)
 GPtrArray *
 hp_summary_pane_get_crumbs (HpSummaryPane *self)
 {
+  GPtrArray *shown;
+
   g_return_val_if_fail (HP_IS_SUMMARY_PANE (self), NULL);
 
-  return self->crumb_buttons;
+  shown = g_ptr_array_new ();
+  for (guint i = 0; i < self->n_crumbs; i++)
+    g_ptr_array_add (shown, g_ptr_array_index (self->crumb_buttons, i));
+  return shown;
 }
 
 static void

@@ -37,7 +37,7 @@ void        hp_summary_pane_set_text   (HpSummaryPane   *self,
 const char *hp_summary_pane_get_status (HpSummaryPane   *self);
 const char *hp_summary_pane_get_note   (HpSummaryPane   *self);
 gboolean    hp_summary_pane_get_editable (HpSummaryPane *self);
-/* The breadcrumb buttons, root first */
+/* The breadcrumb buttons shown, root first (free the array) */
 GPtrArray  *hp_summary_pane_get_crumbs (HpSummaryPane   *self);
 
 G_END_DECLS

@@ -4,14 +4,15 @@
  */
 
 /*
- * Builds a capture of one million samples with the store's writer (a
- * program of 3000 functions whose random call graph gives tens of
- * thousands of distinct stacks, 4 to 28 frames deep, sampled with a
- * skewed distribution as real profiles are), then opens it in the real
- * window and prints:
+ * Builds two captures of one million samples with the store's writer (a
+ * program of 3000 functions, stacks sampled with a skewed distribution
+ * as real profiles are; see make_big_capture() for their shapes), then
+ * opens each in the real window and prints:
  *
  *   - the time from asking to open until the first frame that shows the
  *     call tree has been painted;
+ *   - how long the main loop is blocked right after that, while the
+ *     hidden bottom-up tree is built (an idle of the call tree view);
  *   - for expanding the node with the most children, selecting rows,
  *     switching to bottom-up and back, and searching: how long the main
  *     loop was blocked at most (the largest gap between two runs of a
@@ -19,8 +20,8 @@
  *     caused), against one frame at 60 Hz (16.7 ms).
  *
  * It prints numbers, it asserts nothing (DESIGN.md: speed is measured by
- * benchmarks, never by timed assertions). Usage: bench-ui-open [CAPTURE]
- * (reuses CAPTURE when it exists).
+ * benchmarks, never by timed assertions). Usage: bench-ui-open [DIR]
+ * (makes its captures in DIR, or reuses them from there).
  */
 
 #define G_LOG_DOMAIN "hp-bench"
@@ -28,6 +29,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "ui/hp-call-row.h"
@@ -36,14 +38,21 @@
 #define N_SAMPLES   1000000
 #define N_FUNCTIONS 3000
 #define N_LEAVES    60000
+#define N_PATHS     10000
 #define FRAME_MS    (1000.0 / 60.0)
 
 static const char *capture_arg;
 
 /* Capture ------------------------------------------------------------ */
 
-static char *
-make_big_capture (const char *path)
+/* @stress: random walks down a call graph, 60 000 of them, which gives
+ * 700 000 stack nodes (a worst case); otherwise 10 000 call paths that
+ * each extend an earlier one by 1 to 3 frames, as the stacks of one
+ * program do (the shape of test-capture's 1M-sample timing): 20 000
+ * stack nodes. */
+static void
+make_big_capture (const char *path,
+                  gboolean    stress)
 {
   g_autoptr(HpCaptureWriter) w = NULL;
   g_autoptr(GError) error = NULL;
@@ -86,19 +95,51 @@ make_big_capture (const char *path)
         callees[f * 6 + c] = MIN (N_FUNCTIONS - 1, f + 1 + g_rand_int_range (rand, 0, 1 + (N_FUNCTIONS - f) / 8));
     }
 
-  /* random walks from main (function 0) down the call graph */
-  for (int i = 0; i < N_LEAVES; i++)
+  if (stress)
     {
-      int depth = g_rand_int_range (rand, 4, 29);
-      gint64 stack = 0;
-      int f = 0;
-
-      for (int d = 0; d < depth; d++)
+      /* random walks from main (function 0) down the call graph */
+      for (int i = 0; i < N_LEAVES; i++)
         {
-          stack = hp_capture_writer_intern_stack (w, stack, frames[f * 4 + g_rand_int_range (rand, 0, 4)]);
-          f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
+          int depth = g_rand_int_range (rand, 4, 29);
+          gint64 stack = 0;
+          int f = 0;
+
+          for (int d = 0; d < depth; d++)
+            {
+              stack = hp_capture_writer_intern_stack (w, stack, frames[f * 4 + g_rand_int_range (rand, 0, 4)]);
+              f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
+            }
+          leaves[i] = stack;
         }
-      leaves[i] = stack;
+    }
+  else
+    {
+      /* each path a prefix of an earlier one plus 1-3 frames */
+      g_autofree int *paths = g_new0 (int, N_PATHS * 40);
+      g_autofree int *depths = g_new0 (int, N_PATHS);
+
+      depths[0] = 8;
+      for (int d = 0; d < depths[0]; d++)
+        paths[d] = g_rand_int_range (rand, 0, N_FUNCTIONS);
+      for (int p = 1; p < N_PATHS; p++)
+        {
+          int q = g_rand_int_range (rand, 0, p);
+          int keep = MAX (depths[q] - g_rand_int_range (rand, 0, 3), 1);
+
+          memcpy (&paths[p * 40], &paths[q * 40], keep * sizeof (int));
+          depths[p] = MIN (keep + g_rand_int_range (rand, 1, 4), 40);
+          for (int d = keep; d < depths[p]; d++)
+            paths[p * 40 + d] = g_rand_int_range (rand, 0, N_FUNCTIONS);
+        }
+      for (int p = 0; p < N_LEAVES; p++)
+        {
+          int path = p % N_PATHS;
+          gint64 stack = 0;
+
+          for (int d = 0; d < depths[path]; d++)
+            stack = hp_capture_writer_intern_stack (w, stack, frames[paths[path * 40 + d] * 4]);
+          leaves[p] = stack;
+        }
     }
 
   /* skewed: a few stacks take most samples */
@@ -111,9 +152,7 @@ make_big_capture (const char *path)
     }
   g_assert_true (hp_capture_writer_finish (w, &error));
   g_assert_no_error (error);
-  printf ("# wrote %s: %d samples, %d functions, up to %d leaf stacks, in %.1f s\n",
-          path, N_SAMPLES, N_FUNCTIONS, N_LEAVES, (g_get_monotonic_time () - start) / 1e6);
-  return g_strdup (path);
+  printf ("# wrote %s in %.1f s\n", path, (g_get_monotonic_time () - start) / 1e6);
 }
 
 /* Heartbeat ---------------------------------------------------------- */
@@ -222,6 +261,13 @@ op_select_row (HpWindow *window,
 }
 
 static void
+op_redraw (HpWindow *window,
+           gpointer  data)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+}
+
+static void
 op_action (HpWindow *window,
            gpointer  data)
 {
@@ -266,39 +312,31 @@ is_painted (gpointer data)
   return ((Painted *) data)->painted;
 }
 
-static int
-run (HpApplication *app)
+static void
+bench_one (HpApplication *app,
+           const char    *title,
+           const char    *path)
 {
-  g_autofree char *path = NULL;
   g_autoptr(GFile) file = NULL;
   HpWindow *window;
   Painted painted = { 0 };
   GdkFrameClock *clock;
   gulong handler;
   gint64 t0;
-  double open_ms, call_ms, stall;
+  double open_ms, call_ms, stall, after_open;
   const HpCallNode *wide;
   HpLoadedProfile *profile;
   struct { const char *what; double stall; double call_time; } rows[16];
   guint n_rows = 0;
   double worst = 0;
 
-  if (capture_arg != NULL && g_file_test (capture_arg, G_FILE_TEST_EXISTS))
-    path = g_strdup (capture_arg);
-  else
-    {
-      g_autofree char *p = capture_arg ? g_strdup (capture_arg) : g_build_filename (display_tmpdir (), "big.hotpath", NULL);
-
-      path = make_big_capture (p);
-    }
+  printf ("\n## %s\n", title);
   file = g_file_new_for_path (path);
 
   window = hp_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
   display_spin (300);
-
-  g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
 
   painted.window = window;
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
@@ -310,6 +348,10 @@ run (HpApplication *app)
   open_ms = (g_get_monotonic_time () - t0) / 1000.0;
   stall = max_gap / 1000.0;
   g_signal_handler_disconnect (clock, handler);
+  /* the hidden bottom-up tree is built in an idle after the first paint */
+  reset_gap ();
+  display_spin (600);
+  after_open = max_gap / 1000.0;
   display_wait_source (window);
 
   profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
@@ -318,10 +360,14 @@ run (HpApplication *app)
           profile->capture->data->stacks->len - 1, profile->capture->data->functions->len - 1);
   printf ("open to call tree painted: %.0f ms (longest main-loop stall meanwhile: %.1f ms)\n", open_ms, stall);
 
+  stall = measure_stall (op_redraw, window, NULL, &call_ms);
+  printf ("baseline: one repaint of the whole window takes %.1f ms of main loop here\n", stall);
+
 #define ROW(label, value, call) \
   G_STMT_START { rows[n_rows].what = label; rows[n_rows].stall = value; rows[n_rows].call_time = call; \
                  worst = MAX (worst, value); n_rows++; } G_STMT_END
 
+  ROW ("after the first paint: build the hidden bottom-up tree", after_open, 0.0);
   wide = widest_node (hp_profile_get_top_down (profile->profile));
   stall = measure_stall (op_select_path, window, (gpointer) wide, &call_ms);
   ROW ("select a node 20 levels deep (expands its path)", stall, call_ms);
@@ -354,8 +400,27 @@ run (HpApplication *app)
   printf ("longest stall: %.1f ms; one frame at 60 Hz is %.1f ms\n", worst, FRAME_MS);
 
   gtk_window_destroy (GTK_WINDOW (window));
+  display_spin (200);
+}
+
+static int
+run (HpApplication *app)
+{
+  const char *dir = capture_arg ? capture_arg : display_tmpdir ();
+  g_autofree char *typical = g_build_filename (dir, "bench-1m-typical.hotpath", NULL);
+  g_autofree char *stress = g_build_filename (dir, "bench-1m-stress.hotpath", NULL);
+
+  if (!g_file_test (typical, G_FILE_TEST_EXISTS))
+    make_big_capture (typical, FALSE);
+  if (!g_file_test (stress, G_FILE_TEST_EXISTS))
+    make_big_capture (stress, TRUE);
+  g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
+
+  bench_one (app, "1M samples over 10 000 call paths (typical)", typical);
+  bench_one (app, "1M samples over 60 000 random walks, 700 000 stack nodes (stress)", stress);
   return 0;
 }
+
 
 int
 main (int   argc,

@@ -333,7 +333,7 @@ test_summary_roundtrip (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *stored = NULL;
   g_autofree char *shown = NULL;
-  GPtrArray *crumbs;
+  g_autoptr(GPtrArray) crumbs = NULL;
   GListModel *items;
 
   activate (window, "win.select-path", g_variant_new_string (key));
