@@ -169,6 +169,7 @@ static const HpCellSpec self_cell = {
   .tree_row = TRUE,
   .percent = "self-percent",
   .count = "self-count",
+  .count_chars = 8,
   .tooltip = "tooltip",
 };
 static const HpCellSpec total_cell = {
@@ -176,6 +177,7 @@ static const HpCellSpec total_cell = {
   .fraction = "total-fraction",
   .percent = "total-percent",
   .count = "total-count",
+  .count_chars = 8,
   .tooltip = "tooltip",
 };
 static const HpCellSpec module_cell = {

@@ -148,7 +148,8 @@ setup (GtkSignalListItemFactory *factory,
     }
   if (spec->percent != NULL || spec->count != NULL || spec->fraction != NULL)
     {
-      cell->share = hp_share_cell_new (spec->fraction != NULL);
+      cell->share = hp_share_cell_new (spec->fraction != NULL, spec->percent != NULL,
+                                       spec->count == NULL ? 0 : spec->count_chars ? spec->count_chars : 9);
       gtk_widget_set_hexpand (cell->share, TRUE);
       gtk_widget_set_halign (cell->share, GTK_ALIGN_END);
       gtk_box_append (GTK_BOX (box), cell->share);

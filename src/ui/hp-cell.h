@@ -21,6 +21,7 @@ typedef struct {
   const char *fraction;        /* heat bar */
   const char *percent;         /* right-aligned numbers */
   const char *count;
+  int         count_chars;     /* width of the count in digits (default 9: "1,000,000") */
   const char *tooltip;         /* computed when the tooltip is asked for */
   const char *css_class;
   int         text_chars;      /* inscription width in characters */

@@ -28,11 +28,12 @@
 #define BAR_HEIGHT      8
 #define SPACING         6
 #define PERCENT_CHARS   7   /* "100.0 %" */
-#define COUNT_CHARS     9   /* "1,000,000" */
 
 struct _HpShareCell {
   GtkWidget  parent_instance;
   gboolean   show_bar;
+  guint      percent_chars;
+  guint      count_chars;
   double     fraction;
   char      *percent;
   char      *count;
@@ -83,7 +84,8 @@ hp_share_cell_measure (GtkWidget      *widget,
   pango_layout_get_pixel_size (layout, &width, &height);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     *minimum = *natural = (self->show_bar ? BAR_WIDTH + SPACING : 0)
-                          + width * (PERCENT_CHARS + COUNT_CHARS) + SPACING;
+                          + width * (self->percent_chars + self->count_chars)
+                          + (self->percent_chars && self->count_chars ? SPACING : 0);
   else
     {
       *minimum = *natural = height;
@@ -150,7 +152,8 @@ hp_share_cell_snapshot (GtkWidget   *widget,
     }
 
   draw_text (self, snapshot, self->count, width, height, &dim);
-  draw_text (self, snapshot, self->percent, width - digit * COUNT_CHARS - SPACING, height, &color);
+  draw_text (self, snapshot, self->percent,
+             width - (self->count_chars ? digit * self->count_chars + SPACING : 0), height, &color);
 }
 
 static void
@@ -183,11 +186,15 @@ hp_share_cell_init (HpShareCell *self)
 }
 
 GtkWidget *
-hp_share_cell_new (gboolean show_bar)
+hp_share_cell_new (gboolean show_bar,
+                   gboolean show_percent,
+                   guint    count_chars)
 {
   HpShareCell *self = g_object_new (HP_TYPE_SHARE_CELL, NULL);
 
   self->show_bar = show_bar;
+  self->percent_chars = show_percent ? PERCENT_CHARS : 0;
+  self->count_chars = count_chars;
   return GTK_WIDGET (self);
 }
 

@@ -11,7 +11,10 @@ G_BEGIN_DECLS
 #define HP_TYPE_SHARE_CELL (hp_share_cell_get_type ())
 G_DECLARE_FINAL_TYPE (HpShareCell, hp_share_cell, HP, SHARE_CELL, GtkWidget)
 
-GtkWidget  *hp_share_cell_new      (gboolean     show_bar);
+/* @count_chars: width of the count column in digits, 0 for none */
+GtkWidget  *hp_share_cell_new      (gboolean     show_bar,
+                                    gboolean     show_percent,
+                                    guint        count_chars);
 /* @fraction in 0..1 draws the bar; @percent and @count are shown as
  * given, right-aligned in columns of fixed width. */
 void        hp_share_cell_set      (HpShareCell *self,

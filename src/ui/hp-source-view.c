@@ -72,9 +72,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static const HpCellSpec number_cell = { .count = "number" };
-static const HpCellSpec self_cell = { .percent = "self-percent", .count = "self-count" };
-static const HpCellSpec total_cell = { .fraction = "fraction", .percent = "total-percent", .count = "total-count" };
+static const HpCellSpec number_cell = { .count = "number", .count_chars = 5 };
+static const HpCellSpec self_cell = { .percent = "self-percent", .count = "self-count", .count_chars = 6 };
+static const HpCellSpec total_cell = { .fraction = "fraction", .percent = "total-percent", .count = "total-count", .count_chars = 6 };
 static const HpCellSpec text_cell = { .text = "text", .css_class = "source-text" };
 
 static void

@@ -25,8 +25,7 @@ struct _HpSummaryPane {
   GtkWidget          parent_instance;
 
   GtkLabel          *status_label;
-  GtkScrolledWindow *crumbs_scroller;
-  GtkBox            *crumbs;
+  GtkLabel          *crumbs_label;
   GtkTextView       *text_view;
   GtkLabel          *placeholder;
   GtkLabel          *note_label;
@@ -40,8 +39,7 @@ struct _HpSummaryPane {
   char              *readable;
   guint              save_source;
   gboolean           loading;   /* setting the buffer, not typing */
-  GPtrArray         *crumb_buttons;  /* all made so far; the first n_crumbs are shown */
-  guint              n_crumbs;
+  GStrv              crumb_names;
 };
 
 G_DEFINE_FINAL_TYPE (HpSummaryPane, hp_summary_pane, GTK_TYPE_WIDGET)
@@ -163,111 +161,71 @@ hp_summary_pane_set_store (HpSummaryPane  *self,
   hp_summary_pane_set_node (self, NULL, NULL, FALSE);
 }
 
-static void
-on_crumb_clicked (GtkButton     *button,
+/* The breadcrumbs are one wrapping label whose steps are links
+ * ("step:N"): a path 20 steps deep stays whole on two or three lines,
+ * where buttons in a row would be cut off or scroll, and one label costs
+ * less to rewrite on every selection than 40 widgets. */
+static gboolean
+on_activate_link (GtkLabel      *label,
+                  const char    *uri,
                   HpSummaryPane *self)
 {
-  const HpCallNode *node = g_object_get_data (G_OBJECT (button), "hp-node");
+  guint64 step;
 
-  g_signal_emit (self, signals[STEP_ACTIVATED], 0, node);
-}
-
-static gboolean
-scroll_crumbs_to_end (gpointer user_data)
-{
-  HpSummaryPane *self = user_data;
-  GtkAdjustment *adj = gtk_scrolled_window_get_hadjustment (self->crumbs_scroller);
-
-  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
-  g_object_unref (self);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-on_crumb_query_tooltip (GtkWidget     *button,
-                        int            x,
-                        int            y,
-                        gboolean       keyboard,
-                        GtkTooltip    *tooltip,
-                        HpSummaryPane *self)
-{
-  const HpCallNode *node = g_object_get_data (G_OBJECT (button), "hp-node");
-  g_autofree char *text = NULL;
-
-  if (node == NULL || self->profile == NULL)
+  if (!g_str_has_prefix (uri, "step:") || self->node == NULL ||
+      !g_ascii_string_to_unsigned (uri + 5, 10, 0, G_MAXUINT, &step, NULL))
     return FALSE;
-  text = g_strdup_printf (_("Select %s (%s) in the call tree"),
-                          hp_profile_get_function_name (self->profile->profile, node->function_id),
-                          hp_profile_get_module_name (self->profile->profile, node->function_id));
-  gtk_tooltip_set_text (tooltip, text);
+  {
+    g_autoptr(GPtrArray) steps = hp_call_path_steps (self->node);
+
+    if (step < steps->len)
+      g_signal_emit (self, signals[STEP_ACTIVATED], 0, g_ptr_array_index (steps, step));
+  }
   return TRUE;
 }
 
-/* The path is often 20 steps deep and changes with every selection, so
- * the buttons are kept and relabelled rather than made anew, and their
- * tooltips are written only when shown. */
 static void
 build_crumbs (HpSummaryPane *self)
 {
   g_autoptr(GPtrArray) steps = NULL;
-  GtkWidget *child;
-  guint n = 0;
+  GString *markup;
 
-  if (self->node != NULL)
+  g_strfreev (self->crumb_names);
+  self->crumb_names = NULL;
+  if (self->node == NULL)
     {
-      steps = hp_call_path_steps (self->node);
-      n = steps->len;
+      gtk_label_set_markup (self->crumbs_label, "");
+      gtk_widget_set_visible (GTK_WIDGET (self->crumbs_label), FALSE);
+      return;
     }
 
-  /* children alternate: button, separator, button, ... */
-  while (self->crumb_buttons->len < n)
+  steps = hp_call_path_steps (self->node);
+  markup = g_string_new (NULL);
+  self->crumb_names = g_new0 (char *, steps->len + 1);
+  for (guint i = 0; i < steps->len; i++)
     {
-      GtkWidget *button = gtk_button_new ();
+      const HpCallNode *step = g_ptr_array_index (steps, i);
+      const char *name = hp_profile_get_function_name (self->profile->profile, step->function_id);
+      g_autofree char *escaped = g_markup_escape_text (name, -1);
 
-      if (self->crumb_buttons->len > 0)
+      self->crumb_names[i] = g_strdup (name);
+      if (i > 0)
+        g_string_append (markup, self->bottom_up ? " ‹ " : " › ");
+      if (step == self->node)
+        g_string_append_printf (markup, "<b>%s</b>", escaped);
+      else
         {
-          GtkWidget *sep = gtk_label_new (NULL);
+          /* Translators: tooltip of a step of the call path: function, module */
+          g_autofree char *title = g_strdup_printf (_("Select %s (%s) in the call tree"), name,
+                                                    hp_profile_get_module_name (self->profile->profile, step->function_id));
+          g_autofree char *title_escaped = g_markup_escape_text (title, -1);
 
-          gtk_widget_add_css_class (sep, "dim-label");
-          gtk_widget_set_margin_start (sep, 2);
-          gtk_widget_set_margin_end (sep, 2);
-          gtk_box_append (self->crumbs, sep);
+          g_string_append_printf (markup, "<a href=\"step:%u\" title=\"%s\">%s</a>", i, title_escaped, escaped);
         }
-      gtk_widget_add_css_class (button, "flat");
-      gtk_widget_add_css_class (button, "crumb");
-      gtk_widget_set_has_tooltip (button, TRUE);
-      g_signal_connect (button, "query-tooltip", G_CALLBACK (on_crumb_query_tooltip), self);
-      g_signal_connect (button, "clicked", G_CALLBACK (on_crumb_clicked), self);
-      gtk_box_append (self->crumbs, button);
-      g_ptr_array_add (self->crumb_buttons, button);
     }
-
-  child = gtk_widget_get_first_child (GTK_WIDGET (self->crumbs));
-  for (guint i = 0; child != NULL; i++)
-    {
-      gboolean is_button = GTK_IS_BUTTON (child);
-      guint step = is_button ? i / 2 : (i + 1) / 2;
-
-      gtk_widget_set_visible (child, step < n);
-      if (step < n && is_button)
-        {
-          const HpCallNode *node = g_ptr_array_index (steps, step);
-
-          gtk_button_set_label (GTK_BUTTON (child),
-                                hp_profile_get_function_name (self->profile->profile, node->function_id));
-          g_object_set_data (G_OBJECT (child), "hp-node", (gpointer) node);
-          if (node == self->node)
-            gtk_widget_add_css_class (child, "current");
-          else
-            gtk_widget_remove_css_class (child, "current");
-        }
-      else if (step < n)
-        gtk_label_set_text (GTK_LABEL (child), self->bottom_up ? "‹" : "›");
-      child = gtk_widget_get_next_sibling (child);
-    }
-  self->n_crumbs = n;
-  if (n > 0)
-    g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_crumbs_to_end, g_object_ref (self), NULL);
+  gtk_label_set_markup (self->crumbs_label, markup->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->crumbs_label), TRUE);
+  g_string_free (markup, TRUE);
 }
 
 void
@@ -401,17 +359,24 @@ hp_summary_pane_get_editable (HpSummaryPane *self)
   return gtk_text_view_get_editable (self->text_view);
 }
 
-GPtrArray *
+const char * const *
 hp_summary_pane_get_crumbs (HpSummaryPane *self)
 {
-  GPtrArray *shown;
-
   g_return_val_if_fail (HP_IS_SUMMARY_PANE (self), NULL);
 
-  shown = g_ptr_array_new ();
-  for (guint i = 0; i < self->n_crumbs; i++)
-    g_ptr_array_add (shown, g_ptr_array_index (self->crumb_buttons, i));
-  return shown;
+  return (const char * const *) self->crumb_names;
+}
+
+void
+hp_summary_pane_activate_crumb (HpSummaryPane *self,
+                                guint          index)
+{
+  g_autofree char *uri = g_strdup_printf ("step:%u", index);
+  gboolean handled = FALSE;
+
+  g_return_if_fail (HP_IS_SUMMARY_PANE (self));
+
+  g_signal_emit_by_name (self->crumbs_label, "activate-link", uri, &handled);
 }
 
 static void
@@ -439,7 +404,7 @@ hp_summary_pane_finalize (GObject *object)
 
   g_free (self->key);
   g_free (self->readable);
-  g_ptr_array_unref (self->crumb_buttons);
+  g_strfreev (self->crumb_names);
 
   G_OBJECT_CLASS (hp_summary_pane_parent_class)->finalize (object);
 }
@@ -460,8 +425,8 @@ hp_summary_pane_class_init (HpSummaryPaneClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-summary-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, HpSummaryPane, status_label);
-  gtk_widget_class_bind_template_child (widget_class, HpSummaryPane, crumbs_scroller);
-  gtk_widget_class_bind_template_child (widget_class, HpSummaryPane, crumbs);
+  gtk_widget_class_bind_template_child (widget_class, HpSummaryPane, crumbs_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate_link);
   gtk_widget_class_bind_template_child (widget_class, HpSummaryPane, text_view);
   gtk_widget_class_bind_template_child (widget_class, HpSummaryPane, placeholder);
   gtk_widget_class_bind_template_child (widget_class, HpSummaryPane, note_label);
@@ -472,7 +437,6 @@ hp_summary_pane_class_init (HpSummaryPaneClass *klass)
 static void
 hp_summary_pane_init (HpSummaryPane *self)
 {
-  self->crumb_buttons = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (gtk_text_view_get_buffer (self->text_view), "changed",
                     G_CALLBACK (on_buffer_changed), self);

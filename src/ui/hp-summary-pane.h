@@ -37,7 +37,10 @@ void        hp_summary_pane_set_text   (HpSummaryPane   *self,
 const char *hp_summary_pane_get_status (HpSummaryPane   *self);
 const char *hp_summary_pane_get_note   (HpSummaryPane   *self);
 gboolean    hp_summary_pane_get_editable (HpSummaryPane *self);
-/* The breadcrumb buttons shown, root first (free the array) */
-GPtrArray  *hp_summary_pane_get_crumbs (HpSummaryPane   *self);
+/* The names of the steps shown as breadcrumbs, root first; NULL for none */
+const char * const *hp_summary_pane_get_crumbs (HpSummaryPane *self);
+/* As if the step's link was clicked */
+void        hp_summary_pane_activate_crumb (HpSummaryPane *self,
+                                            guint          index);
 
 G_END_DECLS

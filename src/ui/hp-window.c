@@ -35,6 +35,8 @@ struct _HpWindow {
   GtkApplicationWindow  parent_instance;
 
   GtkButton            *record_button;
+  GtkWidget            *empty_open_button;
+  GtkWidget            *error_open_button;
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
   GtkStack             *main_stack;
@@ -139,6 +141,9 @@ show_error (HpWindow     *self,
   gtk_label_set_text (self->error_hint, hint);
   gtk_widget_set_visible (GTK_WIDGET (self->error_hint), hint[0] != '\0');
   gtk_stack_set_visible_child_name (self->main_stack, "error");
+  /* not the selectable message, which would show all selected */
+  gtk_widget_grab_focus (self->error_open_button);
+  gtk_label_select_region (self->error_label, 0, 0);
   update_title (self);
 }
 
@@ -663,6 +668,7 @@ cancel_load_action (GtkWidget  *widget,
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->file);
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
+  gtk_widget_grab_focus (self->empty_open_button);
   update_title (self);
 }
 
@@ -1105,6 +1111,8 @@ hp_window_class_init (HpWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HpWindow, record_button);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, empty_open_button);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, error_open_button);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, loading_title);
@@ -1203,6 +1211,8 @@ hp_window_init (HpWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.record", FALSE);
   gtk_search_entry_set_key_capture_widget (self->search_entry, NULL);
+
+  gtk_window_set_focus (GTK_WINDOW (self), self->empty_open_button);
 
   if (g_getenv ("HOTPATH_SCREENSHOT") != NULL)
     self->screenshot_source = g_timeout_add (1500, screenshot_cb, self);

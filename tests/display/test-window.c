@@ -333,7 +333,7 @@ test_summary_roundtrip (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *stored = NULL;
   g_autofree char *shown = NULL;
-  g_autoptr(GPtrArray) crumbs = NULL;
+  const char * const *crumbs;
   GListModel *items;
 
   activate (window, "win.select-path", g_variant_new_string (key));
@@ -343,9 +343,9 @@ test_summary_roundtrip (void)
 
   /* breadcrumbs: main › run_beta › shared_leaf, and a click selects */
   crumbs = hp_summary_pane_get_crumbs (pane);
-  g_assert_cmpuint (crumbs->len, ==, 3);
-  g_assert_cmpstr (gtk_button_get_label (g_ptr_array_index (crumbs, 1)), ==, "run_beta");
-  g_signal_emit_by_name (g_ptr_array_index (crumbs, 1), "clicked");
+  g_assert_cmpuint (g_strv_length ((char **) crumbs), ==, 3);
+  g_assert_cmpstr (crumbs[1], ==, "run_beta");
+  hp_summary_pane_activate_crumb (pane, 1);
   display_spin (30);
   g_assert_cmpstr (selected_name (window), ==, "run_beta");
   activate (window, "win.select-path", g_variant_new_string (key));
