@@ -429,6 +429,9 @@ scroll_cb (gpointer user_data)
   GtkWidget *list = inner_list_view (self);
   TreeModels *t = current (self);
 
+  /* GTK 4.8 scrolls by the list's allocation: wait for a first layout */
+  if (list != NULL && (!gtk_widget_get_mapped (list) || gtk_widget_get_height (list) <= 0))
+    return G_SOURCE_CONTINUE;
   self->scroll_source = 0;
   if (list != NULL && t->selection != NULL &&
       self->scroll_position < g_list_model_get_n_items (G_LIST_MODEL (t->selection)))
@@ -480,7 +483,7 @@ finish_select (HpCallTreeView *self)
   /* after the new rows are laid out */
   self->scroll_position = pos;
   if (self->scroll_source == 0)
-    self->scroll_source = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_cb, self, NULL);
+    self->scroll_source = g_timeout_add_full (GDK_PRIORITY_REDRAW + 10, 16, scroll_cb, self, NULL);
 }
 
 static void

@@ -210,9 +210,16 @@ scroll_to_hottest (gpointer user_data)
   GtkWidget *list = inner_list_view (self);
   guint n;
 
-  self->scroll_source = 0;
   if (list == NULL || self->file == NULL || self->shown_line == 0)
-    return G_SOURCE_REMOVE;
+    {
+      self->scroll_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  /* GTK 4.8 scrolls by the list's allocation: a list that was never laid
+   * out (just shown) would not move, so wait for its first layout */
+  if (!gtk_widget_get_mapped (list) || gtk_widget_get_height (list) <= 0)
+    return G_SOURCE_CONTINUE;
+  self->scroll_source = 0;
   n = hp_source_file_get_n_lines (self->file);
   /* Scrolling shows an item with as little movement as possible, so from
    * the top it ends at the bottom edge: aim a few lines past the hottest
@@ -317,7 +324,7 @@ show_result (HpSourceView *self,
   set_state (self, "source");
 
   if (self->scroll_source == 0)
-    self->scroll_source = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_to_hottest, self, NULL);
+    self->scroll_source = g_timeout_add_full (GDK_PRIORITY_REDRAW + 10, 16, scroll_to_hottest, self, NULL);
 }
 
 static void

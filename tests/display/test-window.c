@@ -119,7 +119,42 @@ test_empty (void)
   g_assert_true (gtk_widget_get_visible (hp_window_get_record_button (window)));
   g_assert_false (gtk_widget_is_sensitive (hp_window_get_record_button (window)));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (hp_window_get_record_button (window)), "coming"));
+
+  /* the main menu's Keyboard Shortcuts and About */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  display_spin (50);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)))));
+  gtk_widget_set_visible (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window))), FALSE);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  display_spin (50);
+  {
+    g_autoptr(GList) windows = gtk_window_list_toplevels ();
+    gboolean about = FALSE;
+
+    for (GList *l = windows; l != NULL; l = l->next)
+      if (GTK_IS_ABOUT_DIALOG (l->data))
+        {
+          about = TRUE;
+          gtk_window_destroy (l->data);
+          break;
+        }
+    g_assert_true (about);
+  }
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+recent_listed (gpointer data)
+{
+  GMenuModel *menu = hp_application_get_recent_menu (app);
+  g_autofree char *target = NULL;
+
+  if (g_menu_model_get_n_items (menu) == 0)
+    return FALSE;
+  if (!g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_TARGET, "s", &target))
+    return FALSE;
+  return g_str_has_suffix (target, data);
 }
 
 /* The recorded workload: the tree's top rows are the profile's top-down
@@ -232,6 +267,9 @@ test_tree (void)
       g_assert_cmpstr (percent, ==, percents[i]);
     }
   g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+
+  /* Open Recent lists it, first */
+  g_assert_true (display_wait (recent_listed, "tree.hotpath", 5000));
 
   /* the callers and callees of the selected function */
   activate (window, "win.show-pane", g_variant_new_string ("calls"));
