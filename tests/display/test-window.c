@@ -356,6 +356,12 @@ test_thread_filter (void)
   display_close (window);
 }
 
+static gboolean
+store_saved (gpointer data)
+{
+  return hp_summary_store_get_n_pending (data) == 0;
+}
+
 /* Select a path, type, close, reopen: the summary is on the same path,
  * marked in the tree and listed in Summaries. */
 static void
@@ -390,8 +396,9 @@ test_summary_roundtrip (void)
 
   /* typing saves by itself after the debounce */
   hp_summary_pane_set_text (pane, text);
-  display_spin (HP_SUMMARY_SAVE_DELAY_MS + 300);
-  g_assert_cmpuint (hp_summary_store_get_n_pending (hp_window_get_summary_store (window)), ==, 0);
+  g_assert_cmpstr (hp_summary_pane_get_status (pane), ==, "Edited");
+  display_spin (HP_SUMMARY_SAVE_DELAY_MS + 100);
+  g_assert_true (display_wait (store_saved, hp_window_get_summary_store (window), 10000));
   g_assert_cmpstr (hp_summary_pane_get_status (pane), ==, "Saved in the capture");
 
   /* in the file already, while the window is open */
