@@ -44,6 +44,7 @@ typedef struct {
   /* each tree has its own view, so switching keeps its rows' widgets
    * (building those is what costs, see hp-cell.c) */
   GtkWidget           *scroller;
+  guint                hide_tick;   /* while laid out once to build its rows */
   GtkColumnView       *view;
   GtkColumnViewColumn *function_column;
   GtkColumnViewColumn *self_column;
@@ -379,6 +380,26 @@ update_caption (HpCallTreeView *self)
   gtk_label_set_text (self->caption, text);
 }
 
+/* Hides a tree that was laid out once so that its rows got built. */
+static gboolean
+on_hide_tick (GtkWidget     *scroller,
+              GdkFrameClock *clock,
+              gpointer       user_data)
+{
+  HpCallTreeView *self = user_data;
+
+  if (gtk_widget_get_height (scroller) <= 0)
+    return G_SOURCE_CONTINUE;  /* not laid out yet */
+  for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
+    if (self->trees[i].scroller == scroller)
+      {
+        self->trees[i].hide_tick = 0;
+        if ((i == 1) != self->bottom_up)
+          gtk_widget_set_child_visible (scroller, FALSE);
+      }
+  return G_SOURCE_REMOVE;
+}
+
 static void
 show_current (HpCallTreeView *self)
 {
@@ -396,12 +417,18 @@ show_current (HpCallTreeView *self)
   else
     gtk_stack_set_visible_child_name (self->stack, "tree");
 
-  /* the shown tree on top, the other laid out but not drawn nor reached */
+  /* The shown tree on top; the other neither laid out nor drawn (but
+   * keeping its rows' widgets), except for the one layout that builds
+   * them after opening (prepare_other_cb). */
   for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
     {
       GtkWidget *scroller = self->trees[i].scroller;
       gboolean shown = (i == 1) == self->bottom_up;
 
+      if (self->trees[i].hide_tick != 0)
+        gtk_widget_remove_tick_callback (scroller, self->trees[i].hide_tick);
+      self->trees[i].hide_tick = 0;
+      gtk_widget_set_child_visible (scroller, shown);
       gtk_widget_set_opacity (scroller, shown ? 1.0 : 0.0);
       gtk_widget_set_can_target (scroller, shown);
       gtk_widget_set_can_focus (scroller, shown);
@@ -679,6 +706,15 @@ prepare_other_cb (gpointer user_data)
   self->pending_select = NULL;  /* a selection still waiting for a sort was for the hidden tree */
   self->bottom_up = !other;
   self->preparing = FALSE;
+
+  /* one layout, transparent, builds its rows; then out of layout again */
+  {
+    TreeModels *t = &self->trees[other ? 1 : 0];
+
+    gtk_widget_set_child_visible (t->scroller, TRUE);
+    if (t->hide_tick == 0)
+      t->hide_tick = gtk_widget_add_tick_callback (t->scroller, on_hide_tick, self, NULL);
+  }
   return G_SOURCE_REMOVE;
 }
 

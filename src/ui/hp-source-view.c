@@ -60,6 +60,7 @@ struct _HpSourceView {
   char                *message;
   guint                shown_line;
   guint                scroll_source;
+  guint                loading_source;
 };
 
 G_DEFINE_FINAL_TYPE (HpSourceView, hp_source_view, GTK_TYPE_WIDGET)
@@ -344,8 +345,20 @@ source_done (GObject      *object,
       return;
     }
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->loading_source, g_source_remove);
   show_result (self, res);
   source_result_free (res);
+}
+
+static gboolean
+show_loading_cb (gpointer user_data)
+{
+  HpSourceView *self = user_data;
+
+  self->loading_source = 0;
+  if (self->cancellable != NULL)
+    set_state (self, "loading");
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -361,6 +374,7 @@ reload (HpSourceView *self)
 
   if (self->profile == NULL || self->function_id <= 0)
     {
+      g_clear_handle_id (&self->loading_source, g_source_remove);
       gtk_single_selection_set_model (self->selection, NULL);
       g_clear_object (&self->file);
       g_clear_pointer (&self->path, g_free);
@@ -369,7 +383,9 @@ reload (HpSourceView *self)
       return;
     }
 
-  set_state (self, "loading");
+  /* the spinner only for a slow read: flipping pages costs a layout */
+  if (self->loading_source == 0)
+    self->loading_source = g_timeout_add (200, show_loading_cb, self);
   req = g_new0 (SourceRequest, 1);
   req->profile = hp_loaded_profile_ref (self->profile);
   req->function_id = self->function_id;
@@ -426,6 +442,14 @@ hp_source_view_set_source_paths (HpSourceView       *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE_PATHS]);
   if (g_strcmp0 (hp_source_view_get_state (self), "missing") == 0)
     reload (self);
+}
+
+gboolean
+hp_source_view_is_loading (HpSourceView *self)
+{
+  g_return_val_if_fail (HP_IS_SOURCE_VIEW (self), FALSE);
+
+  return self->cancellable != NULL;
 }
 
 const char *
@@ -535,6 +559,7 @@ hp_source_view_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->scroll_source, g_source_remove);
+  g_clear_handle_id (&self->loading_source, g_source_remove);
   if (self->lines_view != NULL)
     gtk_column_view_set_model (self->lines_view, NULL);
   g_clear_object (&self->selection);

@@ -27,6 +27,9 @@ void         hp_source_view_set_source_paths (HpSourceView      *self,
 void         hp_source_view_add_source_path (HpSourceView *self,
                                              const char   *path);
 
+/* TRUE while a worker reads the source of a new selection (the pane
+ * shows the previous one, or a spinner once it takes long) */
+gboolean     hp_source_view_is_loading      (HpSourceView    *self);
 /* For tests: "none", "loading", "source", "missing" or "no-lines" */
 const char  *hp_source_view_get_state       (HpSourceView    *self);
 /* The line scrolled to and selected (the hottest), 0 when none */

@@ -862,7 +862,7 @@ screenshot_cb (gpointer user_data)
   g_autoptr(GError) error = NULL;
 
   if (g_strcmp0 (hp_window_get_state (self), "loading") == 0 ||
-      g_strcmp0 (hp_source_view_get_state (self->source_view), "loading") == 0)
+      hp_source_view_is_loading (self->source_view))
     return G_SOURCE_CONTINUE;
   self->screenshot_source = 0;
   if (!hp_window_save_screenshot (self, path, &error))

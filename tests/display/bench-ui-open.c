@@ -171,11 +171,37 @@ beat (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* where a stall goes: the frame clock's layout and paint phases, timed
+ * from the end of the phase before each (handlers connected after GTK's) */
+static gint64 phase_start, max_layout, max_paint;
+
+static void
+on_layout (GdkFrameClock *clock)
+{
+  phase_start = g_get_monotonic_time ();
+}
+
+static void
+on_paint (GdkFrameClock *clock)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  max_layout = MAX (max_layout, now - phase_start);
+  phase_start = now;
+}
+
+static void
+on_after_paint_phase (GdkFrameClock *clock)
+{
+  max_paint = MAX (max_paint, g_get_monotonic_time () - phase_start);
+}
+
 static void
 reset_gap (void)
 {
   last_beat = g_get_monotonic_time ();
   max_gap = 0;
+  max_layout = max_paint = 0;
 }
 
 static double
@@ -194,6 +220,8 @@ measure_stall (void (*op) (HpWindow *window, gpointer data),
   /* let the change be laid out and painted, and the workers report */
   display_spin (400);
   display_wait_source (window);
+  if (g_getenv ("BENCH_PHASES"))
+    printf ("#   layout %.1f ms, paint %.1f ms\n", max_layout / 1000.0, max_paint / 1000.0);
   return max_gap / 1000.0;
 }
 
@@ -340,6 +368,9 @@ bench_one (HpApplication *app,
 
   painted.window = window;
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  g_signal_connect_after (clock, "update", G_CALLBACK (on_layout), NULL);
+  g_signal_connect_after (clock, "layout", G_CALLBACK (on_paint), NULL);
+  g_signal_connect_after (clock, "paint", G_CALLBACK (on_after_paint_phase), NULL);
   handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
   reset_gap ();
   t0 = g_get_monotonic_time ();

@@ -154,7 +154,7 @@ window_loaded (gpointer data)
 static gboolean
 source_loaded (gpointer data)
 {
-  return g_strcmp0 (hp_source_view_get_state (hp_window_get_source_view (data)), "loading") != 0;
+  return !hp_source_view_is_loading (hp_window_get_source_view (data));
 }
 
 gboolean
