@@ -12,7 +12,8 @@
  * without locks.
  *
  * A perf.data file is opened by importing it into a cached capture with
- * `hotpath-cli import`, the path the command line uses too (issue 4).
+ * hp_perf_import_cached(), the cache `hotpath-cli report PERF.DATA` uses
+ * too, so a file imported by one is opened at once by the other.
  */
 
 #define G_LOG_DOMAIN "hp-ui"
@@ -26,6 +27,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "record/hp-perf-import.h"
 #include "ui/hp-loaded-capture.h"
 
 HpLoadedCapture *
@@ -286,86 +288,6 @@ is_perf_data (const char *path)
   return n == sizeof magic && memcmp (magic, "PERFILE2", 8) == 0;
 }
 
-static char *
-find_cli (void)
-{
-  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  if (self_exe != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (self_exe);
-      const char *candidates[] = { "hotpath-cli", "../cli/hotpath-cli", "../src/cli/hotpath-cli" };
-
-      for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-        {
-          g_autofree char *p = g_build_filename (dir, candidates[i], NULL);
-
-          if (g_file_test (p, G_FILE_TEST_IS_EXECUTABLE))
-            return g_steal_pointer (&p);
-        }
-    }
-  return g_find_program_in_path ("hotpath-cli");
-}
-
-/* Imports a perf.data into a capture under the cache folder, reused while
- * the perf.data is older than it. Returns the capture's path. */
-static char *
-import_perf_data (const char    *path,
-                  GCancellable  *cancellable,
-                  GError       **error)
-{
-  g_autofree char *cli = find_cli ();
-  g_autofree char *abs = g_canonicalize_filename (path, NULL);
-  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA1, abs, -1);
-  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "hotpath", "imports", NULL);
-  g_autofree char *name = g_strconcat (hash, ".hotpath", NULL);
-  g_autofree char *out = g_build_filename (dir, name, NULL);
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autofree char *err_text = NULL;
-  g_autoptr(GError) local_error = NULL;
-  GStatBuf in_st, out_st;
-
-  if (g_stat (out, &out_st) == 0 && g_stat (abs, &in_st) == 0 &&
-      out_st.st_mtime >= in_st.st_mtime)
-    return g_steal_pointer (&out);
-
-  if (cli == NULL)
-    {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   _("%s: a perf.data file; opening it needs hotpath-cli, which was not found"), path);
-      return NULL;
-    }
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   _("%s: cannot create the import cache %s: %s"), path, dir, g_strerror (errsv));
-      return NULL;
-    }
-
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                           &local_error, cli, "import", "--force", abs, "-o", out, NULL);
-  if (proc == NULL ||
-      !g_subprocess_communicate_utf8 (proc, NULL, cancellable, NULL, &err_text, &local_error))
-    {
-      if (proc != NULL)
-        g_subprocess_force_exit (proc);
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   _("%s: importing the perf.data failed: %s"), path, local_error->message);
-      return NULL;
-    }
-  if (!g_subprocess_get_if_exited (proc) || g_subprocess_get_exit_status (proc) != 0)
-    {
-      g_strstrip (err_text);
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   _("%s: importing the perf.data failed: %s"), path,
-                   err_text && *err_text ? err_text : _("hotpath-cli import exited with an error"));
-      return NULL;
-    }
-  return g_steal_pointer (&out);
-}
-
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -384,7 +306,7 @@ load_thread (GTask        *task,
   if (is_perf_data (ld->path))
     {
       report (task, HP_LOAD_STAGE_IMPORTING, 0.1);
-      capture_path = import_perf_data (ld->path, cancellable, &error);
+      capture_path = hp_perf_import_cached (ld->path, cancellable, &error);
       if (capture_path == NULL)
         {
           g_task_return_error (task, g_steal_pointer (&error));
