@@ -678,3 +678,55 @@ hp_call_node_readable_path (HpProfile        *self,
     }
   return g_string_free (path, FALSE);
 }
+
+/* Whether the path of @node ends with names[0..n-1]. */
+static gboolean
+path_ends_with (HpProfile          *self,
+                const HpCallNode   *node,
+                const char * const *names,
+                guint               n)
+{
+  for (guint i = n; i > 0; i--, node = node->parent)
+    {
+      if (node == NULL || node->function_id == 0)
+        return FALSE;
+      if (g_strcmp0 (function_name (self, node->function_id), names[i - 1]) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+find_path_in (HpProfile          *self,
+              const HpCallNode   *node,
+              const char * const *names,
+              guint               n,
+              const HpCallNode  **best)
+{
+  if (node->function_id != 0 &&
+      (*best == NULL || node->total > (*best)->total) &&
+      g_strcmp0 (function_name (self, node->function_id), names[n - 1]) == 0 &&
+      path_ends_with (self, node, names, n))
+    *best = node;
+
+  if (node->children != NULL)
+    for (guint i = 0; i < node->children->len; i++)
+      find_path_in (self, g_ptr_array_index (node->children, i), names, n, best);
+}
+
+const HpCallNode *
+hp_profile_find_path (HpProfile          *self,
+                      const char * const *names)
+{
+  const HpCallNode *best = NULL;
+  guint n;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (names != NULL, NULL);
+
+  n = g_strv_length ((char **) names);
+  if (n == 0)
+    return NULL;
+  find_path_in (self, hp_profile_get_top_down (self), names, n, &best);
+  return best;
+}

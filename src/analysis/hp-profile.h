@@ -83,6 +83,12 @@ char             *hp_call_node_path_key         (HpProfile           *self,
 char             *hp_call_node_readable_path    (HpProfile           *self,
                                                  const HpCallNode    *node);
 
+/* The top-down node whose call path ends with the functions @names (root
+ * side first; a path that starts at a root matches whole). Where several
+ * nodes match, the one with the most total samples. NULL when none. */
+const HpCallNode *hp_profile_find_path         (HpProfile           *self,
+                                                 const char * const  *names);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpProfile, hp_profile_free)
 
 G_END_DECLS

@@ -21,6 +21,7 @@ static const struct {
   { "record", hp_cli_record, "Record perf samples of a command or process into a capture" },
   { "import", hp_cli_import, "Import a perf.data file (perf record) into a capture" },
   { "report", hp_cli_report, "Print what a capture measured: functions, call tree, callers, callees" },
+  { "summary", hp_cli_summary, "List, read or write the summaries of call paths in a capture" },
 };
 
 void

@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 int  hp_cli_record (int argc, char **argv);
 int  hp_cli_import (int argc, char **argv);
 int  hp_cli_report (int argc, char **argv);
+int  hp_cli_summary (int argc, char **argv);
 
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
 void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);

@@ -1,0 +1,158 @@
+/* hp-cli-summary.c - hotpath-cli summary: read and write call-path summaries
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's summary pane, without a display: a call path is named by its
+ * functions, root side first, separated by ';' as in folded stacks
+ * ("main;tokenize;count_word"); a path that does not start at a root names
+ * the hottest node whose path ends that way.
+ */
+
+#define G_LOG_DOMAIN "hp-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/hp-profile.h"
+#include "cli/hp-cli.h"
+#include "store/hp-capture.h"
+
+static int
+list_summaries (HpCapture *capture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) summaries = hp_capture_list_summaries (capture, &error);
+  g_autoptr(GList) keys = NULL;
+
+  if (summaries == NULL)
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+
+  keys = g_list_sort (g_hash_table_get_keys (summaries), (GCompareFunc) strcmp);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      g_auto(GStrv) steps = g_strsplit (l->data, "\n", -1);
+      GString *path = g_string_new (NULL);
+
+      /* The key holds "module\\tfunction" per step. */
+      for (guint i = 0; steps[i] != NULL && steps[i][0] != '\0'; i++)
+        {
+          const char *tab = strchr (steps[i], '\t');
+
+          if (path->len > 0)
+            g_string_append_c (path, ';');
+          g_string_append (path, tab ? tab + 1 : steps[i]);
+        }
+      printf ("%s\n  %s\n", path->str, (const char *) g_hash_table_lookup (summaries, l->data));
+      g_string_free (path, TRUE);
+    }
+  if (keys == NULL)
+    printf ("# no summaries in %s\n", hp_capture_get_path (capture));
+  return 0;
+}
+
+int
+hp_cli_summary (int    argc,
+                char **argv)
+{
+  g_auto(GStrv) args = NULL;
+  g_autofree char *text = NULL;
+  gboolean clear = FALSE;
+  GOptionEntry entries[] = {
+    { "set", 0, 0, G_OPTION_ARG_STRING, &text, "Write TEXT as the summary of PATH", "TEXT" },
+    { "clear", 0, 0, G_OPTION_ARG_NONE, &clear, "Delete the summary of PATH", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, "FILE [PATH]" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE [PATH]");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(HpProfile) profile = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *readable = NULL;
+  g_autofree char *current = NULL;
+  const HpCallNode *node;
+  gboolean writing;
+
+  g_option_context_set_summary (context,
+                                "List the summaries of a capture, or read or write the summary of one call path.\n"
+                                "PATH names functions from the root side, separated by ';' (e.g. main;parse;lex).");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      hp_cli_error ("summary: %s", error->message);
+      return 2;
+    }
+  if (args == NULL || args[0] == NULL || (args[1] != NULL && args[2] != NULL))
+    {
+      hp_cli_error ("summary: give a capture file and at most one call path");
+      return 2;
+    }
+  writing = text != NULL || clear;
+  if (writing && args[1] == NULL)
+    {
+      hp_cli_error ("summary: --set and --clear need a call path");
+      return 2;
+    }
+  if (text != NULL && clear)
+    {
+      hp_cli_error ("summary: give either --set or --clear");
+      return 2;
+    }
+
+  capture = hp_capture_open (args[0], writing, &error);
+  if (capture == NULL)
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  if (args[1] == NULL)
+    return list_summaries (capture);
+
+  data = hp_capture_load (capture, &error);
+  if (data == NULL)
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  profile = hp_profile_new (data, NULL);
+  names = g_strsplit (args[1], ";", -1);
+  node = hp_profile_find_path (profile, (const char * const *) names);
+  if (node == NULL)
+    {
+      hp_cli_error ("no call path %s in %s", args[1], args[0]);
+      return 1;
+    }
+  key = hp_call_node_path_key (profile, node);
+  readable = hp_call_node_readable_path (profile, node);
+
+  if (!writing)
+    {
+      current = hp_capture_get_summary (capture, key, &error);
+      if (error != NULL)
+        {
+          hp_cli_error ("%s", error->message);
+          return 1;
+        }
+      printf ("%s\n", readable);
+      if (current != NULL)
+        printf ("  %s\n", current);
+      else
+        printf ("  (no summary)\n");
+      return 0;
+    }
+
+  if (!hp_capture_set_summary (capture, key, readable, clear ? NULL : text, &error))
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  fprintf (stderr, "hotpath-cli: %s the summary of %s\n", clear ? "deleted" : "saved", readable);
+  return 0;
+}
