@@ -28,6 +28,10 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
@@ -238,6 +242,7 @@ hp_capture_writer_new (const char  *path,
                        GError     **error)
 {
   g_autoptr(HpCaptureWriter) self = NULL;
+  int fd;
   int rc;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -260,7 +265,20 @@ hp_capture_writer_new (const char  *path,
 
   /* SQLite has no O_EXCL; should another process create the file between
    * the check above and here, the schema below fails ("table already
-   * exists") rather than mixing two captures. */
+   * exists") rather than mixing two captures. The file is created here
+   * first because, when it cannot create it, SQLite retries read-only and
+   * keeps that retry's errno: a read-only folder would say "No such file". */
+  fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   "%s: cannot create the capture: %s", path, g_strerror (errsv));
+      return NULL;
+    }
+  close (fd);
+
   rc = sqlite3_open_v2 (path, &self->db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                         NULL);
@@ -274,6 +292,7 @@ hp_capture_writer_new (const char  *path,
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
                    "%s: cannot create the capture: %s", path, reason);
       close_db (self);
+      g_unlink (path);
       return NULL;
     }
 

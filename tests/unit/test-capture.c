@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -495,6 +496,18 @@ test_errors (Fixture       *fx,
     g_test_message ("%s", error->message);
     g_clear_error (&error);
   }
+
+  /* and says why: a folder the user may not write to (sysfs refuses even
+   * root) is "Permission denied", not SQLite's read-only retry's ENOENT */
+  if (g_file_test ("/sys/kernel", G_FILE_TEST_IS_DIR))
+    {
+      w = hp_capture_writer_new ("/sys/kernel/hotpath-test.hotpath", &error);
+      g_assert_null (w);
+      g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO);
+      g_test_message ("%s", error->message);
+      g_assert_null (strstr (error->message, g_strerror (ENOENT)));
+      g_clear_error (&error);
+    }
 }
 
 static void
