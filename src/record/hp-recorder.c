@@ -730,10 +730,35 @@ write_metadata_start (HpRecorder *self)
   hp_capture_writer_flush (self->writer, NULL);
 }
 
+/* Whether a thread of @pid still runs. A process that exited stays a
+ * zombie until its parent reaps it, which a parent may never do; kill()
+ * still finds it then. (Its leader alone may be a zombie while other
+ * threads run on, so every thread counts.) */
 static gboolean
 process_alive (GPid pid)
 {
-  return kill (pid, 0) == 0 || errno != ESRCH;
+  g_autofree char *path = g_strdup_printf ("/proc/%d/task", (int) pid);
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (kill (pid, 0) != 0 && errno == ESRCH)
+    return FALSE;
+  if ((dir = g_dir_open (path, 0, NULL)) == NULL)
+    return TRUE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *stat_path = g_strdup_printf ("%s/%s/stat", path, name);
+      g_autofree char *stat = NULL;
+      const char *paren;
+
+      /* "tid (comm) S ...": the state follows the last parenthesis. */
+      if (!g_file_get_contents (stat_path, &stat, NULL, NULL)
+          || (paren = strrchr (stat, ')')) == NULL || paren[1] != ' ')
+        continue;
+      if (paren[2] != 'Z' && paren[2] != 'X')
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* Waits for the end of the recording; returns the child's wait status. */

@@ -19,7 +19,10 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "integration-common.h"
 
@@ -169,10 +172,60 @@ test_threads_and_child (void)
   g_clear_pointer (&tmpdir, it_tmpdir_free);
 }
 
+/* -p on a process that exits during the recording: the recording ends
+ * there, even while the process waits as a zombie for a parent that does
+ * not reap it (here: this test, until the recording is over). */
+static void
+test_attach_until_exit (void)
+{
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *pid_text = NULL;
+  g_autoptr(ItResult) result = NULL;
+  gint64 start, elapsed;
+  pid_t pid;
+
+  if (!it_require_perf_events ())
+    return;
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC;
+      volatile guint64 sink = 0;
+
+      while (g_get_monotonic_time () < end)
+        sink++;
+      _exit (0);
+    }
+
+  tmpdir = it_tmpdir_new ();
+  path = g_build_filename (tmpdir, "attach.hotpath", NULL);
+  pid_text = g_strdup_printf ("%d", (int) pid);
+  {
+    /* --duration only bounds a recorder that would never stop. */
+    const char *args[] = { "record", "-g", "fp", "--duration", "20", "-o", path, "-p", pid_text, NULL };
+
+    start = g_get_monotonic_time ();
+    result = it_run_cli (args);
+    elapsed = g_get_monotonic_time () - start;
+  }
+  kill (pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+
+  g_test_message ("%s", result->err);
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_cmpint (elapsed, <, 10 * G_USEC_PER_SEC);
+  g_assert_cmpint (it_count_sample_rows (path), >, 0);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/threads/threads-and-child", test_threads_and_child);
+  g_test_add_func ("/integration/threads/attach-until-exit", test_attach_until_exit);
   return g_test_run ();
 }
