@@ -53,6 +53,7 @@ typedef struct {
   HpCallTreeContext  *context;
   GtkTreeListModel   *tree_model;
   GtkSortListModel   *sort_model;
+  GtkSliceListModel  *slice;        /* the rows the view has, growing */
   GtkSingleSelection *selection;
 } TreeModels;
 
@@ -81,6 +82,7 @@ struct _HpCallTreeView {
 
   gboolean              preparing;      /* building the hidden tree: no signals */
   guint                 prepare_source;
+  guint                 grow_tick;
 };
 
 G_DEFINE_FINAL_TYPE (HpCallTreeView, hp_call_tree_view, GTK_TYPE_WIDGET)
@@ -225,6 +227,7 @@ tree_models_clear (TreeModels *t)
   if (t->view != NULL)
     gtk_column_view_set_model (t->view, NULL);
   g_clear_object (&t->selection);
+  g_clear_object (&t->slice);
   g_clear_object (&t->sort_model);
   g_clear_object (&t->tree_model);
   g_clear_pointer (&t->context, hp_call_tree_context_unref);
@@ -304,6 +307,73 @@ on_sorter_changed (GtkSorter       *sorter,
     }
 }
 
+/* Growing -----------------------------------------------------------
+
+ * A GtkListView (4.8) makes row widgets for up to 200 rows around its
+ * top as soon as it has a model, and lays every one of them out: for the
+ * four cells of a call-tree row that is about 1 ms a row here, 200 ms in
+ * one go when a capture opens. So the view gets its rows through a
+ * GtkSliceListModel that starts with a screenful and grows by a few rows
+ * each frame, until it holds more than the view makes widgets for; then
+ * it passes the whole list through. Programmatic selection grows it at
+ * once to the selected row. */
+#define FIRST_ROWS      24
+#define ROWS_PER_FRAME  8
+#define ENOUGH_ROWS     (200 + 8)
+
+static gboolean
+tree_complete (TreeModels *t)
+{
+  return t->slice == NULL || gtk_slice_list_model_get_size (t->slice) == G_MAXUINT;
+}
+
+/* Makes the view hold at least @n_rows rows (G_MAXUINT: all). */
+static void
+grow (TreeModels *t,
+      guint       n_rows)
+{
+  guint size;
+
+  if (tree_complete (t))
+    return;
+  size = gtk_slice_list_model_get_size (t->slice);
+  if (n_rows >= ENOUGH_ROWS ||
+      n_rows >= g_list_model_get_n_items (G_LIST_MODEL (t->sort_model)))
+    n_rows = G_MAXUINT;
+  if (n_rows > size)
+    gtk_slice_list_model_set_size (t->slice, n_rows);
+}
+
+static gboolean
+grow_tick_cb (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       user_data)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
+
+  /* the shown tree first, then the hidden one */
+  for (guint k = 0; k < G_N_ELEMENTS (self->trees); k++)
+    {
+      TreeModels *t = k == 0 ? current (self) : &self->trees[self->bottom_up ? 0 : 1];
+
+      if (!tree_complete (t) && t->view != NULL &&
+          gtk_column_view_get_model (t->view) == GTK_SELECTION_MODEL (t->selection))
+        {
+          grow (t, gtk_slice_list_model_get_size (t->slice) + ROWS_PER_FRAME);
+          return G_SOURCE_CONTINUE;
+        }
+    }
+  self->grow_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_growing (HpCallTreeView *self)
+{
+  if (self->grow_tick == 0)
+    self->grow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow_tick_cb, NULL, NULL);
+}
+
 /* Shows the models in the view, once the rows to expand at first are
  * expanded: rows that are not shown yet cost nothing to change (20 ms of
  * the first paint on the 1M-sample benchmark). */
@@ -320,6 +390,7 @@ attach (HpCallTreeView *self)
   gtk_column_view_set_model (t->view, GTK_SELECTION_MODEL (t->selection));
   /* (GtkColumnView keeps the selection; checked, as it is easy to lose) */
   g_assert (gtk_single_selection_get_selected (t->selection) == selected);
+  start_growing (self);
 }
 
 static void
@@ -343,7 +414,8 @@ ensure_models (HpCallTreeView *self,
   t->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (t->tree_model)), NULL);
   on_sorter_changed (gtk_column_view_get_sorter (t->view), GTK_SORTER_CHANGE_DIFFERENT, self);
   choose_incremental (G_LIST_MODEL (t->tree_model), 0, 0, 0, self);
-  t->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (t->sort_model)));
+  t->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (t->sort_model)), 0, FIRST_ROWS);
+  t->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (t->slice)));
   gtk_single_selection_set_autoselect (t->selection, FALSE);
   gtk_single_selection_set_can_unselect (t->selection, TRUE);
   gtk_single_selection_set_selected (t->selection, GTK_INVALID_LIST_POSITION);
@@ -393,6 +465,9 @@ on_hide_tick (GtkWidget     *scroller,
   for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
     if (self->trees[i].scroller == scroller)
       {
+        /* laid out as its rows grow, a few each frame */
+        if (!tree_complete (&self->trees[i]))
+          return G_SOURCE_CONTINUE;
         self->trees[i].hide_tick = 0;
         if ((i == 1) != self->bottom_up)
           gtk_widget_set_child_visible (scroller, FALSE);
@@ -500,6 +575,8 @@ finish_select (HpCallTreeView *self)
   pos = find_position (self, node);
   if (pos == GTK_INVALID_LIST_POSITION)
     return;
+  /* and a few rows under it; scrolling shows it at the bottom at most */
+  grow (t, pos + 8);
   if (gtk_single_selection_get_selected (t->selection) != pos)
     gtk_single_selection_set_selected (t->selection, pos);
   else if (!self->preparing)
@@ -1051,6 +1128,9 @@ hp_call_tree_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->scroll_source, g_source_remove);
   g_clear_handle_id (&self->prepare_source, g_source_remove);
+  if (self->grow_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->grow_tick);
+  self->grow_tick = 0;
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
