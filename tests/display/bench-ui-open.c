@@ -167,6 +167,11 @@ beat (gpointer data)
 
   if (last_beat != 0)
     max_gap = MAX (max_gap, now - last_beat);
+  /* BENCH_GAPS: each stall longer than a frame, in CLOCK_MONOTONIC
+   * microseconds, to match with a profiler's samples (perf -k mono) */
+  if (last_beat != 0 && now - last_beat > 1000 * FRAME_MS && g_getenv ("BENCH_GAPS"))
+    printf ("# gap %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %.1f ms\n",
+            last_beat, now, (now - last_beat) / 1000.0);
   last_beat = now;
   return G_SOURCE_CONTINUE;
 }
