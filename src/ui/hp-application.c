@@ -204,6 +204,7 @@ hp_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    { "win.record", { "<Control>r", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "win.tree-mode::top-down", { "<Control>1", NULL } },

@@ -7,6 +7,7 @@
 #include "ui/hp-call-tree-view.h"
 #include "ui/hp-calls-view.h"
 #include "ui/hp-capture-overview.h"
+#include "ui/hp-record-dialog.h"
 #include "ui/hp-source-view.h"
 #include "ui/hp-summary-list.h"
 #include "ui/hp-summary-pane.h"
@@ -28,6 +29,8 @@ HpSummaryStore    *hp_window_get_summary_store (HpWindow *self);
 GtkDropDown       *hp_window_get_thread_dropdown (HpWindow *self);
 GtkWidget         *hp_window_get_search_entry (HpWindow *self);
 GtkWidget         *hp_window_get_record_button (HpWindow *self);
+/* The window's record dialog, once Record was pressed (and until it is closed) */
+HpRecordDialog    *hp_window_get_record_dialog (HpWindow *self);
 /* TRUE while a profile is being rebuilt for a thread filter */
 gboolean           hp_window_is_filtering     (HpWindow *self);
 

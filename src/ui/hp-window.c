@@ -29,6 +29,7 @@
 #include "ui/hp-application.h"
 #include "ui/hp-call-path.h"
 #include "ui/hp-loaded-capture.h"
+#include "ui/hp-record-dialog.h"
 #include "ui/hp-window-private.h"
 
 struct _HpWindow {
@@ -59,6 +60,7 @@ struct _HpWindow {
   HpSummaryList        *summary_list;
   HpSummaryPane        *summary_pane;
   GtkMenuButton        *menu_button;
+  HpRecordDialog       *record_dialog;  /* weak */
 
   GSettings            *settings;
   GFile                *file;
@@ -653,7 +655,16 @@ record_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
-  /* disabled until the recording issue fills it in */
+  HpWindow *self = HP_WINDOW (widget);
+
+  /* one per window: Record again shows the one that may be recording */
+  if (self->record_dialog == NULL)
+    {
+      HpRecordDialog *dialog = hp_record_dialog_new (GTK_WINDOW (self));
+
+      g_set_weak_pointer (&self->record_dialog, dialog);
+    }
+  gtk_window_present (GTK_WINDOW (self->record_dialog));
 }
 
 static void
@@ -947,6 +958,12 @@ hp_window_get_record_button (HpWindow *self)
   return GTK_WIDGET (self->record_button);
 }
 
+HpRecordDialog *
+hp_window_get_record_dialog (HpWindow *self)
+{
+  return self->record_dialog;
+}
+
 gboolean
 hp_window_is_filtering (HpWindow *self)
 {
@@ -1026,6 +1043,7 @@ hp_window_dispose (GObject *object)
     g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
   g_clear_handle_id (&self->screenshot_source, g_source_remove);
+  g_clear_weak_pointer (&self->record_dialog);
   set_store (self, NULL);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
   g_clear_object (&self->file);
@@ -1209,7 +1227,6 @@ hp_window_init (HpWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.record", FALSE);
   gtk_search_entry_set_key_capture_widget (self->search_entry, NULL);
 
   gtk_window_set_focus (GTK_WINDOW (self), self->empty_open_button);
