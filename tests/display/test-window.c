@@ -115,10 +115,10 @@ test_empty (void)
   display_spin (50);
   g_assert_cmpstr (hp_window_get_state (window), ==, "empty");
   g_assert_true (hp_window_is_empty (window));
-  /* Record is there, and disabled until recording from the window exists */
+  /* Record is there (test-record.c tests what it does) */
   g_assert_true (gtk_widget_get_visible (hp_window_get_record_button (window)));
-  g_assert_false (gtk_widget_is_sensitive (hp_window_get_record_button (window)));
-  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (hp_window_get_record_button (window)), "coming"));
+  g_assert_true (gtk_widget_is_sensitive (hp_window_get_record_button (window)));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (hp_window_get_record_button (window)), "Ctrl+R"));
 
   /* the main menu's Keyboard Shortcuts and About */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
