@@ -528,8 +528,16 @@ drain_thread (gpointer data)
       gboolean last = g_atomic_int_get (&self->drain_stop);
       Chunk *round;
 
-      if (!last)
-        poll (pfds, n, 50);
+      if (!last && poll (pfds, n, 50) > 0)
+        {
+          /* An event whose task exited reports POLLHUP from then on, at
+           * once: polling it again would spin. Its ring is still read on
+           * every pass below; the other rings' wake-ups and the timeout
+           * pace the loop. */
+          for (guint i = 0; i < n; i++)
+            if (pfds[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+              pfds[i].fd = -1;
+        }
 
       for (guint i = 0; i < n; i++)
         {

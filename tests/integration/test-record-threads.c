@@ -19,8 +19,11 @@
 
 #include "config.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -221,11 +224,99 @@ test_attach_until_exit (void)
   g_clear_pointer (&tmpdir, it_tmpdir_free);
 }
 
+/* Nanoseconds from the first sample to the last. */
+static gint64
+sample_time_span (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 span = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT max(time) - min(time) FROM samples", -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    span = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return span;
+}
+
+static gpointer
+burn_two_seconds (gpointer data)
+{
+  gint64 end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  volatile guint64 sink = 0;
+
+  while (g_get_monotonic_time () < end)
+    sink++;
+  return NULL;
+}
+
+/* -p on a process whose main thread exits first (pthread_exit) while
+ * another thread runs on: the recording follows that thread to its end,
+ * and the recorder does not busy-wait on the exited thread's events,
+ * which report POLLHUP from then on. */
+static void
+test_attach_leader_exits (void)
+{
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *pid_text = NULL;
+  g_autoptr(ItResult) result = NULL;
+  struct rusage before, after;
+  gint64 start, elapsed, sys_us;
+  pid_t pid;
+
+  if (!it_require_perf_events ())
+    return;
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      pthread_t thread;
+
+      if (pthread_create (&thread, NULL, burn_two_seconds, NULL) != 0)
+        _exit (1);
+      g_usleep (G_USEC_PER_SEC / 2);
+      pthread_exit (NULL);
+    }
+
+  tmpdir = it_tmpdir_new ();
+  path = g_build_filename (tmpdir, "leader.hotpath", NULL);
+  pid_text = g_strdup_printf ("%d", (int) pid);
+  g_usleep (G_USEC_PER_SEC / 10);
+  getrusage (RUSAGE_CHILDREN, &before);
+  {
+    const char *args[] = { "record", "-g", "fp", "--duration", "20", "-o", path, "-p", pid_text, NULL };
+
+    start = g_get_monotonic_time ();
+    result = it_run_cli (args);
+    elapsed = g_get_monotonic_time () - start;
+  }
+  getrusage (RUSAGE_CHILDREN, &after);
+  waitpid (pid, NULL, 0);
+
+  sys_us = (after.ru_stime.tv_sec - before.ru_stime.tv_sec) * G_USEC_PER_SEC
+           + (after.ru_stime.tv_usec - before.ru_stime.tv_usec);
+  g_test_message ("%s", result->err);
+  g_test_message ("recorded for %.2f s, %.2f s of system time", elapsed / 1e6, sys_us / 1e6);
+  g_assert_cmpint (result->status, ==, 0);
+  /* The thread ran for about 1.9 s of the recording, 1.4 s of it after
+   * the leader left. */
+  g_assert_cmpint (it_count_sample_rows (path), >, 0);
+  g_assert_cmpint (sample_time_span (path), >, G_GINT64_CONSTANT (1200000000));
+  /* Spinning on POLLHUP took about half the recording's wall time. */
+  g_assert_cmpint (sys_us, <, elapsed / 4);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/threads/threads-and-child", test_threads_and_child);
   g_test_add_func ("/integration/threads/attach-until-exit", test_attach_until_exit);
+  g_test_add_func ("/integration/threads/attach-leader-exits", test_attach_leader_exits);
   return g_test_run ();
 }
