@@ -20,6 +20,7 @@
 
 #include <pwd.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ui/hp-process-item.h"
@@ -174,12 +175,14 @@ read_process (GPid        pid,
   g_autofree char *cmdline = NULL;
   g_autofree char *comm = NULL;
   g_autofree char *status = NULL;
+  g_autofree char *cmdline_argv0 = NULL;
   gsize length = 0;
   HpProcessItem *item;
 
   /* an empty cmdline: a kernel thread, or a zombie; nothing to sample */
   if (!g_file_get_contents (cmdline_path, &cmdline, &length, NULL) || length == 0)
     return NULL;
+  cmdline_argv0 = g_strdup (cmdline);  /* up to the first NUL */
   for (gsize i = 0; i + 1 < length; i++)
     if (cmdline[i] == '\0')
       cmdline[i] = ' ';
@@ -190,6 +193,18 @@ read_process (GPid        pid,
 
   item = g_object_new (HP_TYPE_PROCESS_ITEM, NULL);
   item->pid = pid;
+  /* the kernel cuts comm to 15 bytes: "dbus-run-sessio"; the program's
+   * name in argv[0] is whole, when it is the same program */
+  if (strlen (comm) == 15)
+    {
+      g_autofree char *base = g_path_get_basename (cmdline_argv0);
+
+      if (g_str_has_prefix (base, comm))
+        {
+          g_free (comm);
+          comm = g_steal_pointer (&base);
+        }
+    }
   item->name = g_utf8_make_valid (comm, -1);
   item->command_line = g_utf8_make_valid (cmdline, -1);
   item->user = user_name (status_uid (status), users);

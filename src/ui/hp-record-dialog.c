@@ -290,9 +290,9 @@ default_folder (void)
   return g_strdup (documents != NULL ? documents : g_get_home_dir ());
 }
 
-/* "~/Documents" for a folder under the home folder */
+/* "~/Documents" for a path under the home folder */
 static char *
-display_folder (const char *path)
+display_path (const char *path)
 {
   const char *home = g_get_home_dir ();
   gsize n = strlen (home);
@@ -334,7 +334,7 @@ resolve_program (const char  *program,
 
     path = g_canonicalize_filename (expanded, working_directory);
   }
-  shown = g_filename_display_name (path);
+  shown = display_path (path);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     g_set_error (error, HP_RECORD_SETUP_ERROR, FIELD_COMMAND, _("%s does not exist."), shown);
   else if (g_file_test (path, G_FILE_TEST_IS_DIR))
@@ -351,7 +351,7 @@ static gboolean
 prepare_folder (const char  *folder,
                 GError     **error)
 {
-  g_autofree char *shown = g_filename_display_name (folder);
+  g_autofree char *shown = display_path (folder);
 
   if (g_mkdir_with_parents (folder, 0755) != 0)
     {
@@ -396,7 +396,7 @@ prepare_worker (GTask        *task,
                                 expand_home (plan->working_directory) : g_strdup (g_get_home_dir ());
       if (!g_file_test (prep->working_directory, G_FILE_TEST_IS_DIR))
         {
-          g_autofree char *shown = g_filename_display_name (prep->working_directory);
+          g_autofree char *shown = display_path (prep->working_directory);
 
           g_set_error (&error, HP_RECORD_SETUP_ERROR, FIELD_DIRECTORY, _("There is no folder %s."), shown);
           goto fail;
@@ -669,16 +669,27 @@ show_result (HpRecordDialog *self,
   set_state (self, ok ? STATE_DONE : STATE_FAILED);
 }
 
-/* "exited with status 1" / "was ended by Killed" */
+/* Whole sentences, one per case, so that translations can order them */
 static char *
 describe_exit (HpRecordDialog *self,
-               const Outcome  *outcome)
+               const Outcome  *outcome,
+               const char     *duration,
+               gboolean        no_sample)
 {
+  const char *name = self->program_name;
+
   if (outcome->exit_signal != NULL)
-    /* Translators: the signal's description, as in “Segmentation fault” */
-    return g_strdup_printf (_("was ended by the signal “%s”"), outcome->exit_signal);
+    /* Translators: program, signal description (“Segmentation fault”), duration */
+    return no_sample ? g_strdup_printf (_("“%s” was ended by the signal “%s” after %s, before a sample was taken."),
+                                        name, outcome->exit_signal, duration)
+                     : g_strdup_printf (_("“%s” was ended by the signal “%s” after %s."),
+                                        name, outcome->exit_signal, duration);
   if (outcome->exited)
-    return g_strdup_printf (_("exited with status %d"), outcome->exit_status);
+    /* Translators: program, exit status, duration */
+    return no_sample ? g_strdup_printf (_("“%s” exited with status %d after %s, before a sample was taken."),
+                                        name, outcome->exit_status, duration)
+                     : g_strdup_printf (_("“%s” exited with status %d after %s."),
+                                        name, outcome->exit_status, duration);
   return NULL;
 }
 
@@ -732,7 +743,6 @@ run_done (GObject      *object,
   HpRecordDialog *self = HP_RECORD_DIALOG (object);
   g_autoptr(Outcome) outcome = g_task_propagate_pointer (G_TASK (result), NULL);
   g_autofree char *duration = NULL;
-  g_autofree char *exit = NULL;
   gboolean by_limit;
 
   g_clear_handle_id (&self->progress_source, g_source_remove);
@@ -761,7 +771,6 @@ run_done (GObject      *object,
     }
 
   duration = format_seconds (outcome->elapsed);
-  exit = describe_exit (self, outcome);
   by_limit = self->duration > 0 && outcome->elapsed >= self->duration * 0.9;
 
   if (!outcome->kept)
@@ -769,12 +778,10 @@ run_done (GObject      *object,
       g_autofree char *message = NULL;
 
       g_clear_pointer (&self->capture_path, g_free);
-      if (self->spawned && exit != NULL)
-        /* Translators: program name, how it exited, time */
-        message = g_strdup_printf (_("“%s” %s after %s, before a sample was taken."),
-                                   self->program_name, exit, duration);
-      else
-        message = g_strdup (_("The process did not run on a CPU while it was recorded, so no sample was taken."));
+      if (self->spawned)
+        message = describe_exit (self, outcome, duration, TRUE);
+      if (message == NULL)
+        message = g_strdup (_("The program did not run on a CPU while it was recorded, so no sample was taken."));
       show_result (self, FALSE, _("No Samples"), message,
                    self->spawned ? _("Its output below may tell why. Check the command line and the working folder.") : NULL);
       self->close_when_done = FALSE;
@@ -785,7 +792,7 @@ run_done (GObject      *object,
   if (self->spawned && !self->stopped && !by_limit && outcome->elapsed < EXITED_AT_ONCE_S &&
       (outcome->exit_signal != NULL || (outcome->exited && outcome->exit_status != 0)))
     {
-      g_autofree char *message = g_strdup_printf (_("“%s” %s after %s."), self->program_name, exit, duration);
+      g_autofree char *message = describe_exit (self, outcome, duration, FALSE);
       g_autofree char *count = hp_format_count (outcome->samples);
       g_autofree char *note = g_strdup_printf (ngettext ("The capture holds %s sample only. The output below may tell what went wrong.",
                                                          "The capture holds %s samples only. The output below may tell what went wrong.",
@@ -800,7 +807,7 @@ run_done (GObject      *object,
   {
     g_autofree char *name = g_path_get_basename (self->capture_path);
     g_autofree char *dir = g_path_get_dirname (self->capture_path);
-    g_autofree char *shown_dir = display_folder (dir);
+    g_autofree char *shown_dir = display_path (dir);
     g_autofree char *message = NULL;
     g_autofree char *samples = hp_format_count (outcome->samples);
     g_autofree char *lost = hp_format_count (outcome->lost);
@@ -812,14 +819,17 @@ run_done (GObject      *object,
     g_string_append_printf (note, ngettext ("%s sample of %s in %s, %s lost.", "%s samples of %s in %s, %s lost.",
                                             outcome->samples),
                             samples, outcome->event ? outcome->event : "?", duration, lost);
-    if (self->spawned && exit != NULL)
+    if (self->spawned && (self->stopped || by_limit))
+      g_string_append_printf (note, " %s", _("The program was ended when recording stopped."));
+    else if (self->spawned && outcome->exit_signal != NULL)
       {
         g_string_append_c (note, ' ');
-        if (self->stopped || by_limit)
-          g_string_append (note, _("The program was ended when recording stopped."));
-        else
-          /* Translators: how the program exited, as in “exited with status 0” */
-          g_string_append_printf (note, _("The program %s."), exit);
+        g_string_append_printf (note, _("The program was ended by the signal “%s”."), outcome->exit_signal);
+      }
+    else if (self->spawned && outcome->exited)
+      {
+        g_string_append_c (note, ' ');
+        g_string_append_printf (note, _("The program exited with status %d."), outcome->exit_status);
       }
     if (outcome->lost > 0)
       {
@@ -845,7 +855,7 @@ start_recording (HpRecordDialog *self,
   HpRecordOptions options = { 0 };
   Job *job = g_new0 (Job, 1);
   g_autofree char *limit = NULL;
-  const char *hint;
+  g_autofree char *hint = NULL;
 
   options.argv = prep->argv;
   options.pid = plan->pid;
@@ -879,17 +889,17 @@ start_recording (HpRecordDialog *self,
   gtk_label_set_text (self->recording_title, _("Recording"));
   if (self->duration > 0)
     limit = format_seconds (self->duration);
-  if (self->spawned)
-    hint = limit ? _("Recording ends when the program exits, or after %s. Stop ends it sooner, and ends the program.")
-                 : _("Recording ends when the program exits. Stop ends it sooner, and ends the program.");
+  if (self->spawned && limit != NULL)
+    hint = g_strdup_printf (_("Recording ends when the program exits, or after %s. Stop ends it sooner, and ends the program."),
+                            limit);
+  else if (self->spawned)
+    hint = g_strdup (_("Recording ends when the program exits. Stop ends it sooner, and ends the program."));
+  else if (limit != NULL)
+    hint = g_strdup_printf (_("Recording ends after %s, or sooner when you press Stop or the process exits. "
+                              "The process keeps running."), limit);
   else
-    hint = limit ? _("Recording ends after %s, when you press Stop or when the process exits. The process keeps running.")
-                 : _("Recording ends when you press Stop or when the process exits. The process keeps running.");
-  {
-    g_autofree char *text = g_strdup_printf (hint, limit);
-
-    gtk_label_set_text (self->recording_hint, text);
-  }
+    hint = g_strdup (_("Recording ends when you press Stop or when the process exits. The process keeps running."));
+  gtk_label_set_text (self->recording_hint, hint);
 
   /* the capture is written after the dialog or the window may be gone */
   if (self->app != NULL)
@@ -1172,7 +1182,7 @@ set_folder (HpRecordDialog *self,
   g_free (self->folder);
   self->folder = g_strdup (folder ? folder : "");
   path = self->folder[0] != '\0' ? expand_home (self->folder) : default_folder ();
-  shown = display_folder (path);
+  shown = display_path (path);
   gtk_label_set_text (self->folder_label, shown);
   gtk_widget_set_tooltip_text (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (self->folder_label))), path);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
@@ -1218,8 +1228,8 @@ list_done (GObject      *object,
   gtk_filter_list_model_set_model (self->process_filter, list);
   {
     guint n = g_list_model_get_n_items (list);
-    g_autofree char *text = g_strdup_printf (ngettext ("%u process you may record; double-click one to start.",
-                                                       "%u processes you may record; double-click one to start.", n), n);
+    g_autofree char *text = g_strdup_printf (ngettext ("%u process; double-click one to record it.",
+                                                       "%u processes; double-click one to record it.", n), n);
 
     gtk_label_set_text (self->process_status, text);
   }
