@@ -35,6 +35,10 @@ void        display_close        (HpWindow      *window);
 /* Waits until the source pane has loaded. */
 gboolean    display_wait_source  (HpWindow      *window);
 
+/* Renders @window (a dialog as well as an HpWindow) into a PNG file. */
+void        display_save_png     (GtkWindow     *window,
+                                  const char    *path);
+
 /* A scratch folder, removed by display_run() at the end */
 const char *display_tmpdir       (void);
 

@@ -1,0 +1,131 @@
+/* make-record-screenshots.c - PNGs of the record dialog in its states
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Usage: make-record-screenshots OUTDIR
+ * (under xvfb-run -s "-screen 0 1280x800x24", GSK_RENDERER=cairo, with
+ * GSETTINGS_SCHEMA_DIR set; `meson devenv` does that)
+ *
+ * Records the paths workload from the window's record dialog and saves:
+ * record-setup.png (before), record-attach.png (the process list),
+ * record-error.png (a misspelled program), record-running.png (during),
+ * record-done.png (after), record-failed.png (a program that exits at
+ * once) and record-window.png (the capture it opened). HOME is a scratch
+ * folder, so that the paths shown are short and the same on every run.
+ * These are for people to look at, not a test.
+ */
+
+#define G_LOG_DOMAIN "hp-screenshots"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "ui/hp-record-dialog-private.h"
+#include "display-common.h"
+
+static const char *outdir;
+
+static void
+shot (GtkWindow  *window,
+      const char *name)
+{
+  g_autofree char *path = g_build_filename (outdir, name, NULL);
+
+  display_spin (400);
+  display_save_png (window, path);
+  printf ("wrote %s\n", path);
+}
+
+static gboolean
+in_state (gpointer data)
+{
+  const char *state = hp_record_dialog_get_state (data);
+
+  return g_strcmp0 (state, "done") == 0 || g_strcmp0 (state, "failed") == 0;
+}
+
+static gboolean
+listed (gpointer data)
+{
+  return !hp_record_dialog_is_listing (data);
+}
+
+static int
+run (HpApplication *app)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *project = g_build_filename (g_get_home_dir (), "src", "paths", NULL);
+  g_autofree char *parent = g_path_get_dirname (project);
+  HpWindow *window;
+  HpRecordDialog *dialog;
+
+  /* ~/src/paths is the workloads' build folder */
+  g_mkdir_with_parents (parent, 0755);
+  g_assert_cmpint (symlink (WORKLOAD_DIR, project), ==, 0);
+  g_settings_set_string (settings, "record-folder", "~/Documents");
+  g_settings_set_string (settings, "record-working-directory", "~/src/paths");
+  g_settings_set_string (settings, "record-command", "./paths-fp 600");
+  g_settings_set_string (settings, "record-call-graph", "fp");
+
+  window = hp_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  display_spin (300);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL);
+  dialog = hp_window_get_record_dialog (window);
+  shot (GTK_WINDOW (dialog), "record-setup.png");
+
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "record.target", "s", "attach");
+  display_wait (listed, dialog, 10000);
+  shot (GTK_WINDOW (dialog), "record-attach.png");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "record.target", "s", "launch");
+
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), "./path-fp 600");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL);
+  display_spin (300);
+  shot (GTK_WINDOW (dialog), "record-error.png");
+
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), "./paths-fp 600");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL);
+  display_spin (2000);
+  shot (GTK_WINDOW (dialog), "record-running.png");
+  display_wait (in_state, dialog, 60000);
+  display_spin (1500);
+  shot (GTK_WINDOW (dialog), "record-done.png");
+  shot (GTK_WINDOW (window), "record-window.png");
+
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "record.again", NULL);
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog),
+                         "sh -c 'echo \"paths: cannot open input.txt: No such file or directory\" >&2; exit 2'");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL);
+  display_wait (in_state, dialog, 60000);
+  shot (GTK_WINDOW (dialog), "record-failed.png");
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  display_close (window);
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = NULL;
+
+  if (argc < 2)
+    {
+      g_printerr ("usage: make-record-screenshots OUTDIR\n");
+      return 2;
+    }
+  outdir = argv[1];
+  g_mkdir_with_parents (outdir, 0755);
+  home = g_dir_make_tmp ("hp-home-XXXXXX", NULL);
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  return display_run (1, argv, run);
+}
