@@ -168,6 +168,7 @@ struct _HpRecordDialog {
   GtkLabel             *result_note;
   GtkWidget            *result_output_frame;
   GtkLabel             *result_output;
+  GtkWidget            *result_log_button;
   GtkWidget            *result_open_button;
 
   GSettings            *settings;
@@ -735,30 +736,79 @@ show_failure (HpRecordDialog *self,
   show_result (self, FALSE, title, error->message, note);
 }
 
+/* The run task's callback data. The task does not hold the dialog: a
+ * dialog destroyed with its window must be disposed, which stops the
+ * recording. The application is held until the capture is written. */
+typedef struct {
+  GWeakRef      dialog;
+  GApplication *app;
+} RunData;
+
+static RunData *
+run_data_new (HpRecordDialog *self)
+{
+  RunData *data = g_new0 (RunData, 1);
+
+  g_weak_ref_init (&data->dialog, self);
+  if (self->app != NULL)
+    {
+      data->app = g_object_ref (self->app);
+      g_application_hold (data->app);
+    }
+  return data;
+}
+
+static void
+run_data_free (RunData *data)
+{
+  g_weak_ref_clear (&data->dialog);
+  if (data->app != NULL)
+    {
+      g_application_release (data->app);
+      g_object_unref (data->app);
+    }
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RunData, run_data_free)
+
+static void show_outcome (HpRecordDialog *self,
+                          Outcome        *outcome);
+
 static void
 run_done (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  HpRecordDialog *self = HP_RECORD_DIALOG (object);
+  g_autoptr(RunData) data = user_data;
+  g_autoptr(HpRecordDialog) self = g_weak_ref_get (&data->dialog);
   g_autoptr(Outcome) outcome = g_task_propagate_pointer (G_TASK (result), NULL);
-  g_autofree char *duration = NULL;
-  gboolean by_limit;
+  g_autofree char *path = g_strdup (((Job *) g_task_get_task_data (G_TASK (result)))->capture_path);
 
+  if (self == NULL || self->disposed)
+    {
+      if (outcome->error != NULL)
+        g_warning ("%s: recording failed after its dialog was closed: %s", path, outcome->error->message);
+      else
+        g_message ("%s: recorded after its dialog was closed, not opened", path);
+      return;
+    }
   g_clear_handle_id (&self->progress_source, g_source_remove);
   self->job = NULL;
   g_clear_object (&self->run_task);
-  if (self->app != NULL)
-    g_application_release (self->app);
+  show_outcome (self, outcome);
+}
 
-  if (self->disposed)
-    {
-      if (outcome->error != NULL)
-        g_warning ("recording failed after its dialog was closed: %s", outcome->error->message);
-      return;
-    }
+static void
+show_outcome (HpRecordDialog *self,
+              Outcome        *outcome)
+{
+  g_autofree char *duration = NULL;
+  gboolean by_limit;
 
   show_output_tail (self, outcome->output_tail);
+  /* nothing to show when the program wrote nothing, or never ran */
+  gtk_widget_set_visible (self->result_log_button, outcome->output_tail != NULL);
   gtk_widget_set_visible (self->result_open_button, FALSE);
   self->capture_kept = FALSE;
 
@@ -901,12 +951,8 @@ start_recording (HpRecordDialog *self,
     hint = g_strdup (_("Recording ends when you press Stop or when the process exits. The process keeps running."));
   gtk_label_set_text (self->recording_hint, hint);
 
-  /* the capture is written after the dialog or the window may be gone */
-  if (self->app != NULL)
-    g_application_hold (self->app);
-
   self->job = job;
-  self->run_task = g_task_new (self, NULL, run_done, NULL);
+  self->run_task = g_task_new (NULL, NULL, run_done, run_data_new (self));
   g_task_set_source_tag (self->run_task, start_recording);
   g_task_set_task_data (self->run_task, job, (GDestroyNotify) job_free);
   set_state (self, STATE_RECORDING);
@@ -1616,9 +1662,11 @@ hp_record_dialog_dispose (GObject *object)
   HpRecordDialog *self = HP_RECORD_DIALOG (object);
 
   self->disposed = TRUE;
-  /* run_done() releases the application once the capture is written */
+  /* the capture is still written; the run task holds the application */
   if (self->job != NULL)
     hp_recorder_stop (self->job->recorder);
+  self->job = NULL;
+  g_clear_object (&self->run_task);
   g_clear_handle_id (&self->progress_source, g_source_remove);
   if (self->prepare_cancellable != NULL)
     g_cancellable_cancel (self->prepare_cancellable);
@@ -1639,7 +1687,6 @@ hp_record_dialog_finalize (GObject *object)
 {
   HpRecordDialog *self = HP_RECORD_DIALOG (object);
 
-  g_assert (self->run_task == NULL);
   g_clear_object (&self->app);
   g_clear_object (&self->process_selection);
   g_free (self->target);
@@ -1720,6 +1767,7 @@ hp_record_dialog_class_init (HpRecordDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_note);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_output_frame);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_output);
+  gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_log_button);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_open_button);
   gtk_widget_class_bind_template_callback (widget_class, on_command_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_directory_changed);

@@ -39,6 +39,12 @@ gboolean    display_wait_source  (HpWindow      *window);
 void        display_save_png     (GtkWindow     *window,
                                   const char    *path);
 
+/* From now on, perf_event_open fails with EACCES in every thread of this
+ * process, as when kernel.perf_event_paranoid forbids it (a seccomp
+ * filter; the machine's setting is left alone). FALSE when the filter
+ * cannot be installed. */
+gboolean    display_refuse_perf_event_open (void);
+
 /* A scratch folder, removed by display_run() at the end */
 const char *display_tmpdir       (void);
 

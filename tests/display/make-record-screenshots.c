@@ -11,9 +11,10 @@
  * Records the paths workload from the window's record dialog and saves:
  * record-setup.png (before), record-attach.png (the process list),
  * record-error.png (a misspelled program), record-running.png (during),
- * record-done.png (after) and record-failed.png (a program that exits
- * at once). HOME is a scratch
- * folder, so that the paths shown are short and the same on every run.
+ * record-done.png (after), record-failed.png (a program that exits at
+ * once) and record-refused.png (perf_event_open refused, by a seccomp
+ * filter). HOME is a scratch folder, so that the paths shown are short
+ * and the same on every run.
  * These are for people to look at, not a test.
  */
 
@@ -104,6 +105,16 @@ run (HpApplication *app)
   gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL);
   display_wait (in_state, dialog, 60000);
   shot (GTK_WINDOW (dialog), "record-failed.png");
+
+  /* last: nothing can be recorded in this process after it */
+  if (display_refuse_perf_event_open ())
+    {
+      gtk_widget_activate_action (GTK_WIDGET (dialog), "record.again", NULL);
+      gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), "./paths-fp 600");
+      gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL);
+      display_wait (in_state, dialog, 60000);
+      shot (GTK_WINDOW (dialog), "record-refused.png");
+    }
 
   gtk_window_destroy (GTK_WINDOW (dialog));
   display_close (window);

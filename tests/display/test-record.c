@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
@@ -534,15 +535,45 @@ test_record_attach (void)
   display_close (window);
 }
 
+/* The captures in the folder; @newest, when given, receives the path of
+ * the last by name (the names are dates) */
+static guint
+list_captures (char **newest)
+{
+  g_autoptr(GDir) dir = g_dir_open (captures_dir, 0, NULL);
+  g_autofree char *last = NULL;
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".hotpath"))
+      {
+        n++;
+        if (last == NULL || strcmp (name, last) > 0)
+          {
+            g_free (last);
+            last = g_strdup (name);
+          }
+      }
+  if (newest != NULL)
+    *newest = last ? g_build_filename (captures_dir, last, NULL) : NULL;
+  return n;
+}
+
 static guint
 count_captures (void)
 {
-  g_autoptr(GDir) dir = g_dir_open (captures_dir, 0, NULL);
-  guint n = 0;
+  return list_captures (NULL);
+}
 
-  while (dir != NULL && g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
+/* The recording finished writing @data (a path): it has a duration */
+static gboolean
+capture_finished (gpointer data)
+{
+  g_autoptr(HpCapture) capture = hp_capture_open (data, FALSE, NULL);
+  g_autofree char *duration = capture ? hp_capture_get_metadata (capture, "duration_ns") : NULL;
+
+  return duration != NULL;
 }
 
 static void
@@ -649,6 +680,96 @@ test_record_close (void)
   display_close (window);
 }
 
+static gboolean
+pointer_cleared (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+/* Closing the window while it records: the dialog goes with it, the
+ * recording stops and its capture is written, not opened. */
+static void
+test_record_window_closed (void)
+{
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+  HpRecordDialog *dialog;
+  g_autofree char *command = g_strdup_printf ("%s/spin 60", WORKLOAD_DIR);
+  guint before = count_captures ();
+  g_autofree char *path = NULL;
+  guint n_windows;
+
+  gtk_window_present (GTK_WINDOW (window));
+  dialog = open_dialog (window);
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), command);
+  if (!start (dialog))
+    {
+      close_dialog (dialog);
+      display_close (window);
+      return;
+    }
+  display_spin (800);
+  n_windows = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  gtk_window_destroy (GTK_WINDOW (window));
+  /* destroyed with its window; gone once the recording has ended */
+  g_assert_true (display_wait (pointer_cleared, &dialog, 30000));
+  /* the capture is written by the recording thread, a moment later */
+  g_assert_cmpuint (list_captures (&path), ==, before + 1);
+  g_assert_true (display_wait (capture_finished, path, 30000));
+  {
+    g_autoptr(HpCaptureData) data = NULL;
+    g_autoptr(HpProfile) profile = load_profile (path, &data);
+
+    g_assert_cmpuint (hp_profile_get_n_samples (profile), >, 100);
+  }
+  display_spin (300);
+  /* and no window opened it */
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, n_windows - 1);
+}
+
+/* perf_event_open refused: the dialog says why and how to allow it.
+ * Last, since nothing can be recorded in this process after it. */
+static void
+test_record_permission (void)
+{
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+  HpRecordDialog *dialog;
+  g_autofree char *command = g_strdup_printf ("%s/paths-fp 50", WORKLOAD_DIR);
+  g_autofree char *contents = NULL;
+  g_autofree char *paranoid = NULL;
+  guint before = count_captures ();
+
+  if (!display_refuse_perf_event_open ())
+    {
+      g_test_skip ("cannot install a seccomp filter to refuse perf_event_open");
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  dialog = open_dialog (window);
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), command);
+  dialog_action (dialog, "record.start", NULL);
+  g_assert_true (display_wait (ended, dialog, 30000));
+  g_assert_cmpstr (hp_record_dialog_get_state (dialog), ==, "failed");
+  g_test_message ("refused: %s: %s", hp_record_dialog_get_title_text (dialog), hp_record_dialog_get_message (dialog));
+  g_assert_cmpstr (hp_record_dialog_get_title_text (dialog), ==, "Not Allowed to Sample");
+  /* the current value, the sysctl that allows it, and CAP_PERFMON */
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &contents, NULL, NULL));
+  paranoid = g_strdup_printf ("perf_event_paranoid is %d", atoi (contents));
+  g_assert_nonnull (strstr (hp_record_dialog_get_message (dialog), paranoid));
+  g_assert_nonnull (strstr (hp_record_dialog_get_message (dialog), "sysctl kernel.perf_event_paranoid="));
+  g_assert_nonnull (strstr (hp_record_dialog_get_message (dialog), "CAP_PERFMON"));
+  g_assert_null (hp_record_dialog_get_capture_path (dialog));
+  g_assert_cmpuint (count_captures (), ==, before);
+  g_assert_cmpstr (hp_window_get_state (window), ==, "empty");
+
+  /* Record Again goes back to the settings */
+  dialog_action (dialog, "record.again", NULL);
+  g_assert_cmpstr (hp_record_dialog_get_state (dialog), ==, "setup");
+  close_dialog (dialog);
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -666,6 +787,8 @@ run (HpApplication *application)
   g_test_add_func ("/record/progress", test_record_progress);
   g_test_add_func ("/record/attach", test_record_attach);
   g_test_add_func ("/record/close", test_record_close);
+  g_test_add_func ("/record/window-closed", test_record_window_closed);
+  g_test_add_func ("/record/permission", test_record_permission);
   return g_test_run ();
 }
 
