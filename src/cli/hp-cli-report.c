@@ -100,8 +100,16 @@ print_header (Report *r)
   printf ("# Command:   %s\n", command ? command : "(unknown)");
   if (start)
     printf ("# Started:   %s\n", start);
-  printf ("# Event:     %s (unit: %s), sampled at %s Hz, call graph: %s\n",
-          event ? event : "(unknown)", unit ? unit : "?", freq ? freq : "?",
+  g_autofree char *period = hp_capture_get_metadata (r->capture, "period");
+  g_autofree char *rate = NULL;
+
+  /* A recording sampled by period (perf record -c N) has no frequency. */
+  if (freq == NULL && period != NULL)
+    rate = g_strdup_printf ("every %s %s", period, unit ? unit : "events");
+  else
+    rate = g_strdup_printf ("at %s Hz", freq ? freq : "?");
+  printf ("# Event:     %s (unit: %s), sampled %s, call graph: %s\n",
+          event ? event : "(unknown)", unit ? unit : "?", rate,
           call_graph ? call_graph : "?");
   printf ("# Duration:  %.3f s\n", duration_ns / 1e9);
   printf ("# Samples:   %" G_GUINT64_FORMAT " (lost: %" G_GUINT64_FORMAT ", throttled: %" G_GUINT64_FORMAT ")\n",
