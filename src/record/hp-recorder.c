@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -425,7 +426,9 @@ open_events (HpRecorder *self,
 
 /* Forks the command, stopped before exec until the events are open:
  * the child waits on @go, and reports a failed exec through @err (CLOEXEC,
- * so a successful exec closes it and the parent reads EOF). */
+ * so a successful exec closes it and the parent reads EOF). @go is a
+ * socket so that the parent can send on it without SIGPIPE: a child gone
+ * before it (Ctrl-C reaches it too) must not kill the recorder. */
 static gboolean
 spawn_child (HpRecorder *self,
              int        *go_fd,
@@ -444,7 +447,7 @@ spawn_child (HpRecorder *self,
       return FALSE;
     }
 
-  if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err, O_CLOEXEC) != 0)
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) != 0 || pipe2 (err, O_CLOEXEC) != 0)
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
                    "cannot create a pipe: %s", g_strerror (errno));
@@ -871,7 +874,7 @@ hp_recorder_run (HpRecorder  *self,
       ssize_t n;
 
       /* Let the child exec: enable_on_exec starts sampling right there. */
-      if (write (go_fd, "g", 1) != 1) {}
+      if (send (go_fd, "g", 1, MSG_NOSIGNAL) != 1) {}
       close (go_fd);
       n = read (err_fd, &errsv, sizeof errsv);
       close (err_fd);
