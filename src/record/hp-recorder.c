@@ -776,10 +776,14 @@ process_alive (GPid pid)
 static int
 wait_for_end (HpRecorder *self)
 {
-  gint64 deadline = self->options.duration > 0
-                    ? self->start_time + (gint64) (self->options.duration * G_USEC_PER_SEC)
-                    : G_MAXINT64;
+  gint64 deadline = G_MAXINT64;
   int status = 0;
+
+  /* A duration beyond what a gint64 of microseconds holds (or inf) is no
+   * limit; converting it would overflow into one in the past. */
+  if (self->options.duration > 0
+      && self->options.duration < (gdouble) (G_MAXINT64 - self->start_time) / G_USEC_PER_SEC)
+    deadline = self->start_time + (gint64) (self->options.duration * G_USEC_PER_SEC);
 
   for (;;)
     {

@@ -312,6 +312,37 @@ test_attach_leader_exits (void)
   g_clear_pointer (&tmpdir, it_tmpdir_free);
 }
 
+/* A --duration too long for a microsecond count (or inf) is no limit,
+ * not one that has passed already: the command runs to its end. */
+static void
+test_duration_beyond_range (void)
+{
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(ItResult) result = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *exit_status = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+
+  tmpdir = it_tmpdir_new ();
+  path = g_build_filename (tmpdir, "long.hotpath", NULL);
+  {
+    const char *args[] = { "record", "-g", "fp", "--duration", "1e13", "-o", path, "--", "sleep", "0.3", NULL };
+
+    result = it_run_cli (args);
+  }
+  g_assert_cmpint (result->status, ==, 0);
+  capture = hp_capture_open (path, FALSE, &error);
+  g_assert_no_error (error);
+  exit_status = hp_capture_get_metadata (capture, "exit_status");
+  g_assert_cmpstr (exit_status, ==, "0");
+  g_clear_pointer (&capture, hp_capture_close);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -319,5 +350,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/threads/threads-and-child", test_threads_and_child);
   g_test_add_func ("/integration/threads/attach-until-exit", test_attach_until_exit);
   g_test_add_func ("/integration/threads/attach-leader-exits", test_attach_leader_exits);
+  g_test_add_func ("/integration/threads/duration-beyond-range", test_duration_beyond_range);
   return g_test_run ();
 }
