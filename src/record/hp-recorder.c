@@ -436,7 +436,7 @@ spawn_child (HpRecorder *self,
              GError    **error)
 {
   g_autofree char *program = NULL;
-  int go[2], err[2];
+  int go[2] = { -1, -1 }, err[2] = { -1, -1 };
   pid_t pid;
 
   program = g_find_program_in_path (self->argv[0]);
@@ -451,14 +451,21 @@ spawn_child (HpRecorder *self,
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
                    "cannot create a pipe: %s", g_strerror (errno));
-      return FALSE;
+      pid = -1;
     }
-
-  pid = fork ();
+  else if ((pid = fork ()) < 0)
+    g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
+                 "cannot fork: %s", g_strerror (errno));
   if (pid < 0)
     {
-      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
-                   "cannot fork: %s", g_strerror (errno));
+      /* The window records again and again in one process: no fd leaks. */
+      for (guint i = 0; i < 2; i++)
+        {
+          if (go[i] >= 0)
+            close (go[i]);
+          if (err[i] >= 0)
+            close (err[i]);
+        }
       return FALSE;
     }
 
