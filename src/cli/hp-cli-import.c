@@ -48,6 +48,7 @@ hp_cli_import (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("PERF.DATA");
   g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
   HpPerfImportOptions options = { 0 };
   HpPerfImportResult result = { 0 };
 
@@ -77,9 +78,13 @@ hp_cli_import (int    argc,
   options.sysroot = sysroot;
   options.debug_dirs = (const char * const *) debug_dirs;
   options.event = event;
-  if (!hp_perf_import (files[0], output, &options, &result, NULL, &error))
+  cancellable = hp_cli_cancel_on_signals ();
+  if (!hp_perf_import (files[0], output, &options, &result, cancellable, &error))
     {
-      hp_cli_error ("%s", error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        hp_cli_error ("import of %s interrupted; %s was not written", files[0], output);
+      else
+        hp_cli_error ("%s", error->message);
       return 1;
     }
 

@@ -401,7 +401,8 @@ hp_cli_report (int    argc,
    * file is unchanged. */
   if (hp_perf_file_sniff (files[0]))
     {
-      g_autofree char *cached = hp_perf_import_cached (files[0], NULL, &error);
+      g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
+      g_autofree char *cached = hp_perf_import_cached (files[0], cancellable, &error);
 
       if (cached == NULL)
         {

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,37 @@ hp_cli_error (const char *format,
   message = g_strdup_vprintf (format, args);
   va_end (args);
   fprintf (stderr, "hotpath-cli: %s\n", message);
+}
+
+/* Signals are blocked in every thread and taken by sigwait() in one, which
+ * may then call what a signal handler may not (g_cancellable_cancel). */
+static gpointer
+signal_thread (gpointer data)
+{
+  GCancellable *cancellable = data;
+  sigset_t set;
+  int sig;
+
+  sigemptyset (&set);
+  sigaddset (&set, SIGINT);
+  sigaddset (&set, SIGTERM);
+  if (sigwait (&set, &sig) == 0)
+    g_cancellable_cancel (cancellable);
+  return NULL;
+}
+
+GCancellable *
+hp_cli_cancel_on_signals (void)
+{
+  GCancellable *cancellable = g_cancellable_new ();
+  sigset_t set;
+
+  sigemptyset (&set);
+  sigaddset (&set, SIGINT);
+  sigaddset (&set, SIGTERM);
+  pthread_sigmask (SIG_BLOCK, &set, NULL);
+  g_thread_unref (g_thread_new ("hp-signals", signal_thread, g_object_ref (cancellable)));
+  return cancellable;
 }
 
 static void
