@@ -322,6 +322,15 @@ test_record_workload (void)
   display_close (window);
 }
 
+static gboolean
+shows_samples (gpointer data)
+{
+  HpRecordDialogStats stats;
+
+  hp_record_dialog_get_stats (data, &stats);
+  return stats.samples > 0;
+}
+
 /* A program that runs until stopped, recorded from a window that shows a
  * capture already: Stop after two seconds gives a valid capture, in a
  * new window. DWARF unwinding, the default. */
@@ -351,12 +360,13 @@ test_record_stop (void)
       display_close (window);
       return;
     }
-  display_spin (1000);
+  /* live: the numbers move while it records (a sanitizer build may
+   * take seconds to write the first samples) */
+  g_assert_true (display_wait (shows_samples, dialog, 30000));
   hp_record_dialog_get_stats (dialog, &stats);
   before = stats.samples;
   display_spin (1000);
   hp_record_dialog_get_stats (dialog, &stats);
-  /* live: the numbers move while it records */
   g_assert_cmpuint (stats.samples, >, before);
   g_assert_cmpstr (hp_record_dialog_get_state (dialog), ==, "recording");
 
