@@ -110,6 +110,7 @@ typedef struct {
   char       *capture_path;
   char       *log_path;
   int         log_fd;
+  guint       frequency;
 } Job;
 
 /* How it went, from the recording thread */
@@ -124,6 +125,7 @@ typedef struct {
   int       exit_status;
   char     *exit_signal;
   char     *output_tail;      /* last lines of the log, or NULL */
+  guint     max_sample_rate;  /* the kernel's, when over it; else 0 */
 } Outcome;
 
 struct _HpRecordDialog {
@@ -559,6 +561,19 @@ run_thread (gpointer data)
     }
   outcome->output_tail = read_output_tail (job->log_path);
 
+  /* the kernel lowers its limit by itself when sampling interrupts take
+   * long, and then refuses a higher frequency with a bare EINVAL */
+  if (!ok && g_error_matches (outcome->error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED))
+    {
+      g_autofree char *contents = NULL;
+      guint64 rate;
+
+      if (g_file_get_contents ("/proc/sys/kernel/perf_event_max_sample_rate", &contents, NULL, NULL) &&
+          g_ascii_string_to_unsigned (g_strstrip (contents), 10, 1, G_MAXUINT, &rate, NULL) &&
+          job->frequency > rate)
+        outcome->max_sample_rate = (guint) rate;
+    }
+
   if (ok)
     {
       g_autoptr(HpCapture) capture = NULL;
@@ -710,10 +725,12 @@ open_capture (HpRecordDialog *self)
 
 static void
 show_failure (HpRecordDialog *self,
-              const GError   *error)
+              const GError   *error,
+              guint           max_sample_rate)
 {
   const char *title = _("Recording Failed");
   const char *note = NULL;
+  g_autofree char *rate_note = NULL;
 
   if (error->domain == HP_RECORD_ERROR)
     switch (error->code)
@@ -729,6 +746,12 @@ show_failure (HpRecordDialog *self,
       case HP_RECORD_ERROR_NO_PROCESS:
         title = _("The Process Is Gone");
         note = _("Press Record Again and choose a process that is running.");
+        break;
+      case HP_RECORD_ERROR_FAILED:
+        if (max_sample_rate > 0)
+          note = rate_note = g_strdup_printf (_("The kernel allows at most %u samples per second now "
+                                                "(kernel.perf_event_max_sample_rate): choose a lower frequency."),
+                                              max_sample_rate);
         break;
       default:
         break;
@@ -815,7 +838,7 @@ show_outcome (HpRecordDialog *self,
   if (outcome->error != NULL)
     {
       g_clear_pointer (&self->capture_path, g_free);
-      show_failure (self, outcome->error);
+      show_failure (self, outcome->error, outcome->max_sample_rate);
       self->close_when_done = FALSE;
       return;
     }
@@ -922,6 +945,7 @@ start_recording (HpRecordDialog *self,
   job->capture_path = g_strdup (prep->capture_path);
   job->log_path = g_strdup (prep->log_path);
   job->log_fd = prep->log_fd;
+  job->frequency = options.frequency;
   prep->log_fd = -1;
 
   g_free (self->capture_path);
