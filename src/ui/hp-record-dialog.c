@@ -164,6 +164,7 @@ struct _HpRecordDialog {
   GtkLabel             *samples_label;
   GtkLabel             *lost_label;
   GtkLabel             *recording_hint;
+  GtkWidget            *recording_log_button;
   GtkImage             *result_icon;
   GtkLabel             *result_title;
   GtkLabel             *result_message;
@@ -956,6 +957,8 @@ start_recording (HpRecordDialog *self,
   memset (&self->stats, 0, sizeof self->stats);
 
   gtk_label_set_text (self->recording_command, self->command_text);
+  /* an attached process writes where it always did */
+  gtk_widget_set_visible (self->recording_log_button, self->log_path != NULL);
   gtk_label_set_text (self->elapsed_label, "0:00");
   gtk_label_set_text (self->samples_label, "0");
   gtk_label_set_text (self->lost_label, "0");
@@ -1785,6 +1788,7 @@ hp_record_dialog_class_init (HpRecordDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, samples_label);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, lost_label);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, recording_hint);
+  gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, recording_log_button);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_icon);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_title);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_message);
