@@ -22,7 +22,7 @@ packages=(
   libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev
   libgtk-4-dev sqlite3 linux-perf
   python3.11-dbg libc6-dbg
-  xvfb xauth dbus dbus-x11 gettext desktop-file-utils appstream shared-mime-info
+  xvfb xauth dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info
 )
 missing=()
 for p in "${packages[@]}"; do
