@@ -260,7 +260,7 @@ frames_for_resolved (HpProcessor             *self,
         }
 
       function_id = hp_capture_writer_intern_function (self->writer, name, module_id,
-                                                       f->function ? f->file : NULL,
+                                                       f->function ? f->function_file : NULL,
                                                        f->function ? f->function_line : 0);
       frame_id = hp_capture_writer_intern_frame (self->writer, function_id,
                                                  f->file, f->line, f->is_inline,

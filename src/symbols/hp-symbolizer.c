@@ -622,6 +622,24 @@ die_decl_line (Dwarf_Die *die)
   return line;
 }
 
+/* The file that declares a function, which is not always the file of the
+ * lines being executed: glibc's __vfprintf_internal runs code of
+ * vfprintf-process-arg.c, #included into vfprintf-internal.c. The function's
+ * identity must not depend on which of its lines a sample hit. */
+static const char *
+die_decl_file (HpSymbolizer *self,
+               Dwarf_Die    *die)
+{
+  const char *file = dwarf_decl_file (die);
+  Dwarf_Die cu;
+
+  if (file == NULL)
+    return NULL;
+  if (dwarf_diecu (die, &cu, NULL, NULL) == NULL)
+    return intern (self, file);
+  return intern_source_file (self, file, cu_comp_dir (&cu));
+}
+
 /* The call site of an inlined subroutine, i.e. the file:line of the frame
  * it is inlined into. */
 static void
@@ -853,6 +871,7 @@ resolve (HpSymbolizer *self,
 
       resolved->frames[i].function = die_function_name (self, die);
       resolved->frames[i].function_line = die_decl_line (die);
+      resolved->frames[i].function_file = die_decl_file (self, die);
       resolved->frames[i].is_inline = TRUE;
       die_call_site (self, die, &resolved->frames[i + 1].file, &resolved->frames[i + 1].line);
     }
@@ -861,6 +880,7 @@ resolve (HpSymbolizer *self,
     {
       resolved->frames[n - 1].function = die_function_name (self, function);
       resolved->frames[n - 1].function_line = die_decl_line (function);
+      resolved->frames[n - 1].function_file = die_decl_file (self, function);
     }
   /* No DWARF (stripped, or assembly without DW_TAG_subprogram): the symbol
    * table still names the function, just without lines. */

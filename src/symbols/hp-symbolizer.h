@@ -17,6 +17,7 @@ typedef struct {
   const char *function;      /* demangled name; NULL when unknown */
   const char *file;          /* source file (absolute when DWARF says so); NULL when unknown */
   guint       line;          /* 0 when unknown */
+  const char *function_file; /* file declaring the function (DW_AT_decl_file); NULL when unknown */
   guint       function_line; /* first line of the function (DW_AT_decl_line); 0 when unknown */
   gboolean    is_inline;     /* code of this function inlined into the next frame */
 } HpSymbolFrame;
