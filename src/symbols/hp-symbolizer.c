@@ -586,21 +586,60 @@ die_function_name (HpSymbolizer *self,
   return linkage != NULL ? intern (self, linkage) : NULL;
 }
 
+/* "a/./b/../c" -> "a/c", for paths that are relative and must stay so. */
+static char *
+normalize_relative (const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *part = parts[i];
+
+      if (part[0] == '\0' || strcmp (part, ".") == 0)
+        continue;
+      if (strcmp (part, "..") == 0 && kept->len > 0 &&
+          strcmp (g_ptr_array_index (kept, kept->len - 1), "..") != 0)
+        g_ptr_array_remove_index (kept, kept->len - 1);
+      else
+        g_ptr_array_add (kept, (gpointer) part);
+    }
+  g_ptr_array_add (kept, NULL);
+  return g_strjoinv ("/", (char **) kept->pdata);
+}
+
 /* Source file names in DWARF are often relative to the compilation
  * directory ("../src/foo.c", "./malloc/malloc.c"); the annotated source view
- * needs a path it can open, so join them with DW_AT_comp_dir. */
+ * needs a path it can open, so join them with DW_AT_comp_dir. Debian's
+ * glibc has relative compilation directories ("./csu") too: the same header
+ * is then "../libio/libioP.h" from one and "./libio/libioP.h" from another,
+ * and both must become one name ("libio/libioP.h"), or a function declared
+ * there would be two functions. */
 static const char *
 intern_source_file (HpSymbolizer *self,
                     const char   *file,
                     const char   *comp_dir)
 {
   g_autofree char *absolute = NULL;
+  g_autofree char *joined = NULL;
 
   if (file == NULL)
     return NULL;
-  if (g_path_is_absolute (file) || comp_dir == NULL || !g_path_is_absolute (comp_dir))
+  if (g_path_is_absolute (file))
     return intern (self, file);
-  absolute = g_canonicalize_filename (file, comp_dir);
+  if (comp_dir != NULL && g_path_is_absolute (comp_dir))
+    {
+      absolute = g_canonicalize_filename (file, comp_dir);
+      return intern (self, absolute);
+    }
+  /* The line table's directory 0 is the compilation directory itself, so
+   * a file of that directory arrives joined already ("./csu/start.c"). */
+  if (comp_dir != NULL && !g_str_has_prefix (file, comp_dir))
+    joined = g_build_filename (comp_dir, file, NULL);
+  else
+    joined = g_strdup (file);
+  absolute = normalize_relative (joined);
   return intern (self, absolute);
 }
 
