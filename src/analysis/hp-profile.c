@@ -38,6 +38,13 @@
 
 #define NODE_CHUNK 1024
 
+/* A stack's parent and function, packed: the walks up the stacks touch
+ * only this. */
+typedef struct {
+  guint32 parent;
+  guint32 function;
+} Up;
+
 typedef struct {
   gint64 caller;
   gint64 callee;
@@ -108,44 +115,118 @@ node_new (HpProfile  *self,
 
 /* Children are found through one table keyed by (parent, function), the
  * node itself being the key, so building a tree allocates nothing else. */
-static guint
-child_hash (gconstpointer p)
-{
-  const HpCallNode *n = p;
-  guint64 h = (guint64) GPOINTER_TO_SIZE (n->parent) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+/* The children of the nodes being built, by (parent, function): open
+ * addressing with the key in the slot, so a lookup touches one cache line
+ * rather than GHashTable's hash, key and node. Hundreds of thousands of
+ * lookups build a tree. */
+typedef struct {
+  const HpCallNode *parent;
+  gint64            function_id;
+  HpCallNode       *node;
+} ChildSlot;
 
-  h ^= (guint64) n->function_id * G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F);
-  return (guint) (h ^ (h >> 29) ^ (h >> 47));
+typedef struct {
+  ChildSlot *slots;
+  gsize      mask;
+  gsize      used;
+} ChildTable;
+
+static void
+child_table_init (ChildTable *table,
+                  gsize       expected)
+{
+  gsize size = 1024;
+
+  while (size < expected * 2)
+    size *= 2;
+  table->slots = g_new0 (ChildSlot, size);
+  table->mask = size - 1;
+  table->used = 0;
 }
 
-static gboolean
-child_equal (gconstpointer a,
-             gconstpointer b)
+static void
+child_table_clear (ChildTable *table)
 {
-  const HpCallNode *na = a;
-  const HpCallNode *nb = b;
-
-  return na->parent == nb->parent && na->function_id == nb->function_id;
+  g_clear_pointer (&table->slots, g_free);
+  table->mask = 0;
+  table->used = 0;
 }
 
+static inline gsize
+child_hash (const HpCallNode *parent,
+            gint64            function_id)
+{
+  guint64 h = (guint64) GPOINTER_TO_SIZE (parent) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  h ^= (guint64) function_id * G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F);
+  return (gsize) (h ^ (h >> 29) ^ (h >> 47));
+}
+
+static void
+child_table_grow (ChildTable *table)
+{
+  ChildSlot *old = table->slots;
+  gsize old_size = table->mask + 1;
+
+  table->slots = g_new0 (ChildSlot, old_size * 2);
+  table->mask = old_size * 2 - 1;
+  for (gsize i = 0; i < old_size; i++)
+    if (old[i].node != NULL)
+      {
+        gsize j = child_hash (old[i].parent, old[i].function_id) & table->mask;
+
+        while (table->slots[j].node != NULL)
+          j = (j + 1) & table->mask;
+        table->slots[j] = old[i];
+      }
+  g_free (old);
+}
+
+/* Until the tree is complete, a node's children field holds the number
+ * of its children (see link_children), not an array. */
 static HpCallNode *
 get_child (HpProfile  *self,
-           GHashTable *children,
+           ChildTable *table,
            HpCallNode *parent,
            gint64      function_id)
 {
-  HpCallNode probe = { .function_id = function_id, .parent = parent };
-  HpCallNode *child = g_hash_table_lookup (children, &probe);
+  gsize i = child_hash (parent, function_id) & table->mask;
+  ChildSlot *slot;
+  HpCallNode *child;
 
-  if (child == NULL)
+  for (;; i = (i + 1) & table->mask)
     {
-      child = node_new (self, parent, function_id);
-      g_hash_table_add (children, child);
-      if (parent->children == NULL)
-        parent->children = g_ptr_array_new ();
-      g_ptr_array_add (parent->children, child);
+      slot = &table->slots[i];
+      if (slot->node == NULL)
+        break;
+      if (slot->parent == parent && slot->function_id == function_id)
+        return slot->node;
     }
+
+  child = node_new (self, parent, function_id);
+  slot->parent = parent;
+  slot->function_id = function_id;
+  slot->node = child;
+  parent->children = GSIZE_TO_POINTER (GPOINTER_TO_SIZE (parent->children) + 1);
+  if (++table->used * 2 > table->mask)
+    child_table_grow (table);  /* moves the slots */
   return child;
+}
+
+/* Turns the counts of children into arrays of exactly that size, then
+ * fills them in node order. */
+static void
+link_children (HpProfile *self)
+{
+  FOREACH_NODE (self, node, {
+    gsize n = GPOINTER_TO_SIZE (node->children);
+
+    node->children = n > 0 ? g_ptr_array_sized_new (n) : NULL;
+  });
+  FOREACH_NODE (self, node, {
+    if (node->parent != NULL)
+      g_ptr_array_add (node->parent->children, node);
+  });
 }
 
 static const char *
@@ -262,9 +343,9 @@ hp_profile_new (const HpCaptureData *data,
   guint n_stacks;
   g_autofree guint64 *cnt = NULL;
   g_autofree guint64 *sub = NULL;
-  g_autofree gint64 *func = NULL;
+  g_autofree Up *up = NULL;
   g_autofree HpCallNode **node_of = NULL;
-  g_autoptr(GHashTable) children = NULL;
+  ChildTable children;
   g_autoptr(GHashTable) edges = NULL;
   GHashTableIter iter;
   Edge *edge;
@@ -303,12 +384,15 @@ hp_profile_new (const HpCaptureData *data,
     sub[stacks[s].parent_id] += sub[s];
   g_assert (sub[0] == self->n_samples);
 
-  func = g_new0 (gint64, n_stacks);
+  up = g_new0 (Up, n_stacks);
   for (guint s = 1; s < n_stacks; s++)
-    func[s] = g_array_index (data->frames, HpCaptureFrame, stacks[s].frame_id).function_id;
+    {
+      up[s].parent = stacks[s].parent_id;
+      up[s].function = g_array_index (data->frames, HpCaptureFrame, stacks[s].frame_id).function_id;
+    }
 
   /* Top-down tree: node of a stack = child of its parent's node. */
-  children = g_hash_table_new (child_hash, child_equal);
+  child_table_init (&children, n_stacks);
   node_of = g_new0 (HpCallNode *, n_stacks);
   self->top_down = node_new (self, NULL, 0);
   self->top_down->self = cnt[0];
@@ -319,8 +403,8 @@ hp_profile_new (const HpCaptureData *data,
 
   for (guint s = 1; s < n_stacks; s++)
     {
-      gint64 p = stacks[s].parent_id;
-      gint64 f = func[s];
+      guint32 p = up[s].parent;
+      guint32 f = up[s].function;
       gboolean seen_f = FALSE;
       gboolean seen_pair = FALSE;
       HpCallNode *node;
@@ -328,30 +412,30 @@ hp_profile_new (const HpCaptureData *data,
       if (sub[s] == 0)
         continue;  /* and so are all its descendants */
 
-      node = get_child (self, children, node_of[p], f);
+      node = get_child (self, &children, node_of[p], f);
       node->self += cnt[s];
       node->total += sub[s];
       node_of[s] = node;
 
-      /* Is this the occurrence nearest the root of f, and of (func[p], f)? */
-      for (gint64 a = s; a != 0 && !(seen_f && seen_pair); a = stacks[a].parent_id)
-        {
-          gint64 pa = stacks[a].parent_id;
+      /* Is this the occurrence nearest the root of f, and of (f's
+       * caller, f)? A root has no caller. */
+      seen_pair = p == 0;
+      for (guint32 a = p; a != 0 && !(seen_f && seen_pair); a = up[a].parent)
+        if (up[a].function == f)
+          {
+            guint32 pa = up[a].parent;
 
-          if (a != s && func[a] == f)
             seen_f = TRUE;
-          if (a != s && pa != 0 && p != 0 && func[pa] == func[p] && func[a] == f)
-            seen_pair = TRUE;
-          if (p == 0)
-            seen_pair = TRUE;  /* a root has no caller */
-        }
+            if (pa != 0 && up[pa].function == up[p].function)
+              seen_pair = TRUE;
+          }
 
       self->stats[f].self += cnt[s];
       if (!seen_f)
         self->stats[f].total += sub[s];
       if (!seen_pair)
         {
-          Edge key = { func[p], f, 0 };
+          Edge key = { up[p].function, f, 0 };
 
           edge = g_hash_table_lookup (edges, &key);
           if (edge == NULL)
@@ -379,7 +463,8 @@ hp_profile_new (const HpCaptureData *data,
 
   /* Bottom-up tree: each leaf's path, leaf first. Every node counts the
    * samples whose stack ends with its inverted path, as self and total. */
-  g_hash_table_remove_all (children);
+  child_table_clear (&children);
+  child_table_init (&children, n_stacks);
   self->bottom_up = node_new (self, NULL, 0);
   self->bottom_up->self = cnt[0];
   self->bottom_up->total = self->n_samples;
@@ -389,14 +474,16 @@ hp_profile_new (const HpCaptureData *data,
 
       if (cnt[s] == 0)
         continue;
-      for (gint64 a = s; a != 0; a = stacks[a].parent_id)
+      for (guint32 a = s; a != 0; a = up[a].parent)
         {
-          node = get_child (self, children, node, func[a]);
+          node = get_child (self, &children, node, up[a].function);
           node->self += cnt[s];
           node->total += cnt[s];
         }
     }
 
+  child_table_clear (&children);
+  link_children (self);
   FOREACH_NODE (self, node, {
     if (node->children != NULL)
       g_ptr_array_sort_with_data (node->children, compare_nodes, self);
