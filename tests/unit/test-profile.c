@@ -412,6 +412,115 @@ test_empty (void)
   g_assert_cmpuint (callers->len, ==, 0);
 }
 
+
+/* Thousands of nodes (the small capture above never grows the profile's
+ * child tables): main calls N functions, each calls one shared leaf;
+ * f_i gets (i % 7) + 1 samples. Also checks hp_profile_find_path. */
+static void
+test_large (void)
+{
+  enum { N = 3000 };
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(TestData) data = g_new0 (HpCaptureData, 1);
+  g_autoptr(HpProfile) profile = NULL;
+  const HpCallNode *root, *main_node, *bu_root;
+  HpCaptureModule module = { (char *) "/usr/bin/app", (char *) "app", NULL, FALSE };
+  HpCaptureModule none = { 0 };
+  guint64 sum = 0;
+
+  data->modules = g_array_new (FALSE, TRUE, sizeof (HpCaptureModule));
+  g_array_append_val (data->modules, none);
+  g_array_append_val (data->modules, module);
+  data->functions = g_array_new (FALSE, TRUE, sizeof (HpCaptureFunction));
+  data->frames = g_array_new (FALSE, TRUE, sizeof (HpCaptureFrame));
+  data->stacks = g_array_new (FALSE, TRUE, sizeof (HpCaptureStack));
+  data->stack_counts = g_array_new (FALSE, TRUE, sizeof (HpCaptureStackCount));
+  data->threads = g_array_new (FALSE, TRUE, sizeof (HpCaptureThread));
+  data->processes = g_array_new (FALSE, TRUE, sizeof (HpCaptureProcess));
+  data->metadata = g_hash_table_new (g_str_hash, g_str_equal);
+
+  /* function and frame ids: 1 main, 2 leaf, 3 + i for f_i */
+  g_array_set_size (data->functions, 3 + N);
+  g_array_set_size (data->frames, 3 + N);
+  for (guint i = 1; i < 3 + N; i++)
+    {
+      HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, i);
+      HpCaptureFrame *fr = &g_array_index (data->frames, HpCaptureFrame, i);
+      char *name = i == 1 ? g_strdup ("main") : i == 2 ? g_strdup ("leaf") : g_strdup_printf ("f_%u", i - 3);
+
+      g_ptr_array_add (names, name);
+      f->name = name;
+      f->module_id = 1;
+      fr->function_id = i;
+      fr->line = i;
+    }
+
+  /* stack 1 main; 2 + 2i main>f_i; 3 + 2i main>f_i>leaf */
+  g_array_set_size (data->stacks, 2 + 2 * N);
+  g_array_index (data->stacks, HpCaptureStack, 1) = (HpCaptureStack) { 0, 1 };
+  for (guint i = 0; i < N; i++)
+    {
+      HpCaptureStackCount c = { 3 + 2 * i, 100, (i % 7) + 1, (i % 7) + 1 };
+
+      g_array_index (data->stacks, HpCaptureStack, 2 + 2 * i) = (HpCaptureStack) { 1, 3 + i };
+      g_array_index (data->stacks, HpCaptureStack, 3 + 2 * i) = (HpCaptureStack) { 2 + 2 * i, 2 };
+      g_array_append_val (data->stack_counts, c);
+      sum += c.samples;
+    }
+
+  profile = hp_profile_new (data, NULL);
+  g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, sum);
+
+  root = hp_profile_get_top_down (profile);
+  g_assert_cmpuint (root->children->len, ==, 1);
+  main_node = g_ptr_array_index (root->children, 0);
+  g_assert_cmpint (main_node->function_id, ==, 1);
+  g_assert_cmpuint (main_node->total, ==, sum);
+  g_assert_cmpuint (main_node->children->len, ==, N);
+  for (guint i = 0; i < N; i++)
+    {
+      const HpCallNode *child = g_ptr_array_index (main_node->children, i);
+      guint index = (guint) child->function_id - 3;
+      const HpCallNode *leaf;
+
+      g_assert_cmpuint (child->total, ==, (index % 7) + 1);
+      g_assert_cmpuint (child->self, ==, 0);
+      g_assert_cmpuint (child->children->len, ==, 1);
+      leaf = g_ptr_array_index (child->children, 0);
+      g_assert_cmpint (leaf->function_id, ==, 2);
+      g_assert_cmpuint (leaf->self, ==, child->total);
+      if (i > 0)
+        g_assert_cmpuint (((const HpCallNode *) g_ptr_array_index (main_node->children, i - 1))->total, >=, child->total);
+    }
+  g_assert_cmpuint (hp_profile_get_function_stats (profile, 2)->self, ==, sum);
+
+  bu_root = hp_profile_get_bottom_up (profile);
+  g_assert_cmpuint (bu_root->children->len, ==, 1);
+  g_assert_cmpuint (((const HpCallNode *) g_ptr_array_index (bu_root->children, 0))->total, ==, sum);
+  g_assert_cmpuint (((const HpCallNode *) g_ptr_array_index (bu_root->children, 0))->children->len, ==, N);
+
+  {
+    const char *whole[] = { "main", "f_1234", "leaf", NULL };
+    const char *suffix[] = { "f_6", "leaf", NULL };
+    const char *shared[] = { "leaf", NULL };
+    const char *wrong[] = { "f_6", "main", NULL };
+    const HpCallNode *node;
+
+    node = hp_profile_find_path (profile, whole);
+    g_assert_nonnull (node);
+    g_assert_cmpstr (hp_profile_get_function_name (profile, node->parent->function_id), ==, "f_1234");
+    g_assert_cmpuint (node->total, ==, (1234 % 7) + 1);
+    node = hp_profile_find_path (profile, suffix);
+    g_assert_nonnull (node);
+    g_assert_cmpuint (node->total, ==, 7);
+    /* Several nodes end with "leaf": the one with the most samples (7). */
+    node = hp_profile_find_path (profile, shared);
+    g_assert_nonnull (node);
+    g_assert_cmpuint (node->total, ==, 7);
+    g_assert_null (hp_profile_find_path (profile, wrong));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -425,6 +534,7 @@ main (int    argc,
   g_test_add_func ("/profile/tid-filter", test_tid_filter);
   g_test_add_func ("/profile/paths", test_paths);
   g_test_add_func ("/profile/empty", test_empty);
+  g_test_add_func ("/profile/large", test_large);
 
   return g_test_run ();
 }
