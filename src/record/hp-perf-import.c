@@ -485,3 +485,11 @@ hp_perf_import_cached (const char    *perf_data,
 
   return g_steal_pointer (&capture);
 }
+
+gboolean
+hp_perf_import_is_perf_data (const char *path)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return hp_perf_file_sniff (path);
+}

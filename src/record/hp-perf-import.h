@@ -36,6 +36,10 @@ gboolean  hp_perf_import              (const char                *perf_data,
                                        GCancellable              *cancellable,
                                        GError                   **error);
 
+/* Whether @path is a perf.data file (of any endianness or version) rather
+ * than a capture: what the window and the CLI import instead of opening. */
+gboolean  hp_perf_import_is_perf_data (const char                *path);
+
 /* The capture of @perf_data in the cache ($XDG_CACHE_HOME/hotpath/perf-data),
  * imported first unless a capture of the same path, size and modification
  * time is there already. Returns its path. */

@@ -20,7 +20,6 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -274,20 +273,6 @@ report (GTask       *task,
   g_main_context_invoke_full (ld->context, G_PRIORITY_DEFAULT, deliver_progress, r, progress_report_free);
 }
 
-static gboolean
-is_perf_data (const char *path)
-{
-  char magic[8] = { 0 };
-  FILE *f = g_fopen (path, "rb");
-  size_t n;
-
-  if (f == NULL)
-    return FALSE;
-  n = fread (magic, 1, sizeof magic, f);
-  fclose (f);
-  return n == sizeof magic && memcmp (magic, "PERFILE2", 8) == 0;
-}
-
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -303,7 +288,7 @@ load_thread (GTask        *task,
   HpLoadedProfile *profile;
 
   report (task, HP_LOAD_STAGE_OPENING, 0.05);
-  if (is_perf_data (ld->path))
+  if (hp_perf_import_is_perf_data (ld->path))
     {
       report (task, HP_LOAD_STAGE_IMPORTING, 0.1);
       capture_path = hp_perf_import_cached (ld->path, cancellable, &error);
