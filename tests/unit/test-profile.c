@@ -34,13 +34,14 @@
 #include "config.h"
 
 #include "analysis/hp-profile.h"
+#include "test-capture-data.h"
 
 enum { MAIN = 1, FOO, BAR, HELPER, SYSCALL, KFOO };
 
 static HpCaptureData *
 build_data (void)
 {
-  HpCaptureData *data = g_new0 (HpCaptureData, 1);
+  HpCaptureData *data = test_data_new ();
   static const struct { const char *path; gboolean kernel; } modules[] = {
     { NULL, 0 }, { "/usr/bin/app", FALSE }, { "[kernel.kallsyms]", TRUE },
   };
@@ -62,7 +63,6 @@ build_data (void)
     { 0, 102, 128, 128 },
   };
 
-  data->modules = g_array_new (FALSE, TRUE, sizeof (HpCaptureModule));
   for (guint i = 0; i < G_N_ELEMENTS (modules); i++)
     {
       HpCaptureModule m = { 0 };
@@ -75,47 +75,22 @@ build_data (void)
         }
       g_array_append_val (data->modules, m);
     }
-  data->functions = g_array_new (FALSE, TRUE, sizeof (HpCaptureFunction));
   for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
     {
       HpCaptureFunction f = { (char *) functions[i].name, functions[i].module, NULL, 0 };
 
       g_array_append_val (data->functions, f);
     }
-  data->frames = g_array_new (FALSE, TRUE, sizeof (HpCaptureFrame));
   for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
     {
       HpCaptureFrame f = { frames[i].function, NULL, frames[i].line, frames[i].is_inline, i * 16 };
 
       g_array_append_val (data->frames, f);
     }
-  data->stacks = g_array_new (FALSE, TRUE, sizeof (HpCaptureStack));
   g_array_append_vals (data->stacks, stacks, G_N_ELEMENTS (stacks));
-  data->stack_counts = g_array_new (FALSE, TRUE, sizeof (HpCaptureStackCount));
   g_array_append_vals (data->stack_counts, counts, G_N_ELEMENTS (counts));
-  data->threads = g_array_new (FALSE, TRUE, sizeof (HpCaptureThread));
-  data->processes = g_array_new (FALSE, TRUE, sizeof (HpCaptureProcess));
-  data->metadata = g_hash_table_new (g_str_hash, g_str_equal);
   return data;
 }
-
-/* The strings are static: free the containers only */
-static void
-free_data (HpCaptureData *data)
-{
-  g_array_unref (data->modules);
-  g_array_unref (data->functions);
-  g_array_unref (data->frames);
-  g_array_unref (data->stacks);
-  g_array_unref (data->stack_counts);
-  g_array_unref (data->threads);
-  g_array_unref (data->processes);
-  g_hash_table_unref (data->metadata);
-  g_free (data);
-}
-
-typedef HpCaptureData TestData;
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestData, free_data)
 
 static void
 assert_stats (HpProfile *profile,
@@ -421,23 +396,15 @@ test_large (void)
 {
   enum { N = 3000 };
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(TestData) data = g_new0 (HpCaptureData, 1);
+  g_autoptr(TestData) data = test_data_new ();
   g_autoptr(HpProfile) profile = NULL;
   const HpCallNode *root, *main_node, *bu_root;
   HpCaptureModule module = { (char *) "/usr/bin/app", (char *) "app", NULL, FALSE };
   HpCaptureModule none = { 0 };
   guint64 sum = 0;
 
-  data->modules = g_array_new (FALSE, TRUE, sizeof (HpCaptureModule));
   g_array_append_val (data->modules, none);
   g_array_append_val (data->modules, module);
-  data->functions = g_array_new (FALSE, TRUE, sizeof (HpCaptureFunction));
-  data->frames = g_array_new (FALSE, TRUE, sizeof (HpCaptureFrame));
-  data->stacks = g_array_new (FALSE, TRUE, sizeof (HpCaptureStack));
-  data->stack_counts = g_array_new (FALSE, TRUE, sizeof (HpCaptureStackCount));
-  data->threads = g_array_new (FALSE, TRUE, sizeof (HpCaptureThread));
-  data->processes = g_array_new (FALSE, TRUE, sizeof (HpCaptureProcess));
-  data->metadata = g_hash_table_new (g_str_hash, g_str_equal);
 
   /* function and frame ids: 1 main, 2 leaf, 3 + i for f_i */
   g_array_set_size (data->functions, 3 + N);

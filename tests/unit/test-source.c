@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "analysis/hp-source.h"
+#include "test-capture-data.h"
 
 enum { MAIN = 1, WORK, HELPER, REC, OTHER, SYSCALL, N_FUNCTIONS };
 
@@ -59,7 +60,7 @@ enum { MAIN = 1, WORK, HELPER, REC, OTHER, SYSCALL, N_FUNCTIONS };
 static HpCaptureData *
 build_data (void)
 {
-  HpCaptureData *data = g_new0 (HpCaptureData, 1);
+  HpCaptureData *data = test_data_new ();
   static const struct { const char *path; gboolean kernel; } modules[] = {
     { NULL, 0 }, { "/usr/bin/app", FALSE }, { "[kernel.kallsyms]", TRUE },
   };
@@ -86,7 +87,6 @@ build_data (void)
     { 12, 100, 1024, 1024 }, { 13, 100, 2048, 2048 },
   };
 
-  data->modules = g_array_new (FALSE, TRUE, sizeof (HpCaptureModule));
   for (guint i = 0; i < G_N_ELEMENTS (modules); i++)
     {
       HpCaptureModule m = { 0 };
@@ -99,7 +99,6 @@ build_data (void)
         }
       g_array_append_val (data->modules, m);
     }
-  data->functions = g_array_new (FALSE, TRUE, sizeof (HpCaptureFunction));
   for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
     {
       HpCaptureFunction f = { (char *) functions[i].name, functions[i].module,
@@ -107,7 +106,6 @@ build_data (void)
 
       g_array_append_val (data->functions, f);
     }
-  data->frames = g_array_new (FALSE, TRUE, sizeof (HpCaptureFrame));
   for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
     {
       HpCaptureFrame f = { frames[i].function, (char *) frames[i].file, frames[i].line,
@@ -115,33 +113,10 @@ build_data (void)
 
       g_array_append_val (data->frames, f);
     }
-  data->stacks = g_array_new (FALSE, TRUE, sizeof (HpCaptureStack));
   g_array_append_vals (data->stacks, stacks, G_N_ELEMENTS (stacks));
-  data->stack_counts = g_array_new (FALSE, TRUE, sizeof (HpCaptureStackCount));
   g_array_append_vals (data->stack_counts, counts, G_N_ELEMENTS (counts));
-  data->threads = g_array_new (FALSE, TRUE, sizeof (HpCaptureThread));
-  data->processes = g_array_new (FALSE, TRUE, sizeof (HpCaptureProcess));
-  data->metadata = g_hash_table_new (g_str_hash, g_str_equal);
   return data;
 }
-
-/* The strings are static: free the containers only */
-static void
-free_data (HpCaptureData *data)
-{
-  g_array_unref (data->modules);
-  g_array_unref (data->functions);
-  g_array_unref (data->frames);
-  g_array_unref (data->stacks);
-  g_array_unref (data->stack_counts);
-  g_array_unref (data->threads);
-  g_array_unref (data->processes);
-  g_hash_table_unref (data->metadata);
-  g_free (data);
-}
-
-typedef HpCaptureData TestData;
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestData, free_data)
 
 static GHashTable *
 tid_set (gint32 tid)
