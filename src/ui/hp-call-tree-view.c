@@ -1282,6 +1282,10 @@ hp_call_tree_view_init (HpCallTreeView *self)
       set_column_factory (t->self_column, &self_cell);
       set_column_factory (t->total_column, &total_cell);
       set_column_factory (t->module_column, &module_cell);
+      hp_cell_set_column_width (t->function_column, &function_cell);
+      hp_cell_set_column_width (t->self_column, &self_cell);
+      hp_cell_set_column_width (t->total_column, &total_cell);
+      hp_cell_set_column_width (t->module_column, &module_cell);
       set_column_sorter (t->function_column, compare_name);
       set_column_sorter (t->self_column, compare_self);
       set_column_sorter (t->total_column, compare_total);

@@ -176,12 +176,12 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
       !(all_samples > 0 && truncated * 10 > all_samples) && !(lost * 100 > all_samples + lost && lost > 0))
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "warning");
-      gtk_widget_add_css_class (GTK_WIDGET (self->warning_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->warning_label), "dim-text");
     }
   else
     {
       gtk_widget_add_css_class (GTK_WIDGET (self->warning_label), "warning");
-      gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "dim-label");
+      gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "dim-text");
     }
 }
 

@@ -112,14 +112,13 @@ on_query_tooltip (GtkWidget  *widget,
   return text != NULL;
 }
 
-static void
-setup (GtkSignalListItemFactory *factory,
-       GtkListItem              *list_item,
-       const HpCellSpec         *spec)
+/* The cell's content: a box of an inscription, a mark and a share cell
+ * (those @spec has), filling @cell's pointers. */
+static GtkWidget *
+build_box (const HpCellSpec *spec,
+           Cell             *cell)
 {
-  Cell *cell = g_new0 (Cell, 1);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *child = box;
 
   if (spec->markup != NULL || spec->text != NULL)
     {
@@ -132,7 +131,7 @@ setup (GtkSignalListItemFactory *factory,
                                          spec->text_chars > 0 ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END :
                                          GTK_INSCRIPTION_OVERFLOW_CLIP);
       if (spec->dim)
-        gtk_widget_add_css_class (cell->inscription, "dim-label");
+        gtk_widget_add_css_class (cell->inscription, "dim-text");
       if (spec->css_class != NULL)
         gtk_widget_add_css_class (cell->inscription, spec->css_class);
       gtk_box_append (GTK_BOX (box), cell->inscription);
@@ -154,6 +153,18 @@ setup (GtkSignalListItemFactory *factory,
       gtk_widget_set_halign (cell->share, GTK_ALIGN_END);
       gtk_box_append (GTK_BOX (box), cell->share);
     }
+  return box;
+}
+
+static void
+setup (GtkSignalListItemFactory *factory,
+       GtkListItem              *list_item,
+       const HpCellSpec         *spec)
+{
+  Cell *cell = g_new0 (Cell, 1);
+  GtkWidget *box = build_box (spec, cell);
+  GtkWidget *child = box;
+
   if (spec->tooltip != NULL)
     {
       gtk_widget_set_has_tooltip (box, TRUE);
@@ -221,6 +232,26 @@ unbind (GtkSignalListItemFactory *factory,
   if (cell->row != NULL)
     g_clear_signal_handler (&cell->notify_id, cell->row);
   g_clear_object (&cell->row);
+}
+
+/* The theme's horizontal padding of a column view cell (6 px a side),
+ * and room for a tree expander's indent and arrow at the top level. */
+#define CELL_PADDING    12
+#define EXPANDER_WIDTH  24
+
+void
+hp_cell_set_column_width (GtkColumnViewColumn *column,
+                          const HpCellSpec    *spec)
+{
+  Cell cell = { 0 };
+  GtkWidget *box = g_object_ref_sink (build_box (spec, &cell));
+  int natural = 0;
+
+  if (cell.mark != NULL)
+    gtk_widget_set_visible (cell.mark, TRUE);
+  gtk_widget_measure (box, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  g_object_unref (box);
+  gtk_column_view_column_set_fixed_width (column, natural + CELL_PADDING + (spec->expander ? EXPANDER_WIDTH : 0));
 }
 
 GtkListItemFactory *

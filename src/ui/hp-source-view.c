@@ -664,6 +664,10 @@ hp_source_view_init (HpSourceView *self)
   set_column_factory (self->self_column, &self_cell);
   set_column_factory (self->total_column, &total_cell);
   set_column_factory (self->text_column, &text_cell);
+  /* (the text column's width follows the file, see show_result()) */
+  hp_cell_set_column_width (self->line_column, &number_cell);
+  hp_cell_set_column_width (self->self_column, &self_cell);
+  hp_cell_set_column_width (self->total_column, &total_cell);
 
   self->selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->selection, FALSE);

@@ -294,7 +294,7 @@ hp_summary_pane_set_node (HpSummaryPane    *self,
 
       gtk_label_set_text (self->note_label, note);
       gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "warning");
-      gtk_widget_remove_css_class (GTK_WIDGET (self->note_label), "dim-label");
+      gtk_widget_remove_css_class (GTK_WIDGET (self->note_label), "dim-text");
     }
   else
     {
@@ -302,7 +302,7 @@ hp_summary_pane_set_node (HpSummaryPane    *self,
                           _("Saved in the capture file as you type. It is kept by function names, "
                             "so it finds this call path again after a rebuild or in a new capture."));
       gtk_widget_remove_css_class (GTK_WIDGET (self->note_label), "warning");
-      gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "dim-text");
     }
 }
 
