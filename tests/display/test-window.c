@@ -29,6 +29,7 @@
 #include "ui/hp-function-row.h"
 #include "ui/hp-summary-item.h"
 #include "display-common.h"
+#include "../unit/perf-data-builder.h"
 
 static HpApplication *app;
 
@@ -582,6 +583,293 @@ test_second_window (void)
     display_close (l->data);
 }
 
+/* Drag and drop ------------------------------------------------------- */
+
+/* The window's own GtkDropTarget: the tests emit its "drop" as GTK does
+ * once a drag from a file manager is released and read. */
+static GtkDropTarget *
+drop_target_of (HpWindow *window)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  GtkDropTarget *target = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        {
+          g_assert_null (target);
+          /* the window keeps it */
+          target = GTK_DROP_TARGET (controller);
+        }
+    }
+  g_assert_nonnull (target);
+  return target;
+}
+
+static gboolean
+drop_value (HpWindow     *window,
+            const GValue *value)
+{
+  gboolean handled = FALSE;
+
+  g_signal_emit_by_name (drop_target_of (window), "drop", value, 20.0, 20.0, &handled);
+  return handled;
+}
+
+/* Drops @paths as one GdkFileList, as a file manager's text/uri-list
+ * arrives. */
+static gboolean
+drop_paths (HpWindow           *window,
+            const char * const *paths)
+{
+  g_auto(GValue) value = G_VALUE_INIT;
+  GSList *files = NULL;
+
+  for (guint i = g_strv_length ((char **) paths); i > 0; i--)
+    files = g_slist_prepend (files, g_file_new_for_path (paths[i - 1]));
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_slist_free_full (files, g_object_unref);
+  return drop_value (window, &value);
+}
+
+static gboolean
+loaded (gpointer data)
+{
+  const char *state = hp_window_get_state (data);
+
+  return g_strcmp0 (state, "capture") == 0 || g_strcmp0 (state, "error") == 0;
+}
+
+/* Waits until @window has loaded and checks it shows @path (a capture,
+ * or an error naming the file) under the file's name. */
+static void
+assert_shows (HpWindow   *window,
+              const char *path,
+              const char *state)
+{
+  g_autofree char *name = g_path_get_basename (path);
+
+  g_assert_true (display_wait (loaded, window, 30000));
+  g_assert_cmpstr (hp_window_get_state (window), ==, state);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, name);
+  if (g_strcmp0 (state, "error") == 0)
+    g_assert_nonnull (strstr (hp_window_get_error_text (window), path));
+  else
+    display_wait_source (window);
+}
+
+/* The windows the application has now and did not have in @before */
+static GList *
+windows_since (GList *before)
+{
+  GList *added = NULL;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (g_list_find (before, l->data) == NULL)
+      added = g_list_prepend (added, l->data);
+  return added;
+}
+
+static HpWindow *
+empty_window (void)
+{
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  display_spin (50);
+  g_assert_true (hp_window_is_empty (window));
+  return window;
+}
+
+/* A perf.data as `perf record` writes it: one thread, a few samples at an
+ * address no mapping covers (imported as an unknown frame). */
+static char *
+make_perf_data (void)
+{
+  const guint64 st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+  const PdAttr attr = {
+    .type = PERF_TYPE_SOFTWARE,
+    .config = PERF_COUNT_SW_CPU_CLOCK,
+    .period = 4000,
+    .freq = TRUE,
+    .sample_type = st,
+    .sample_id_all = TRUE,
+  };
+  g_autofree char *dir = g_build_filename (display_tmpdir (), "perf", NULL);
+  char *path = g_build_filename (dir, "perf.data", NULL);
+  PdFile *f = pd_file_new (128);
+  PdId id = { 4242, 4242, 10, 0, 0 };
+  g_autoptr(GByteArray) bytes = NULL;
+
+  pd_file_add_attr (f, &attr, NULL, 0);
+  pd_comm (f->data, st, &id, "dropped", TRUE);
+  for (guint i = 0; i < 20; i++)
+    {
+      id.time = 20 + i;
+      pd_sample (f->data, st, &id, 0x401000, 250000, NULL, 0);
+    }
+  pd_finished_round (f->data);
+  bytes = pd_file_build (f);
+  pd_file_free (f);
+  g_mkdir_with_parents (dir, 0755);
+  g_assert_true (g_file_set_contents (path, (const char *) bytes->data, bytes->len, NULL));
+  return path;
+}
+
+/* What a file manager offers (text/uri-list) reaches the window as a
+ * GdkFileList. */
+static void
+test_drop_types (void)
+{
+  HpWindow *window = empty_window ();
+  GtkDropTarget *target = drop_target_of (window);
+  const GType *types;
+  gsize n_types = 0;
+  g_autoptr(GdkContentFormats) offered = NULL;
+  g_auto(GValue) empty = G_VALUE_INIT;
+  g_auto(GValue) text = G_VALUE_INIT;
+
+  types = gtk_drop_target_get_gtypes (target, &n_types);
+  g_assert_cmpuint (n_types, ==, 2);
+  g_assert_true (types[0] == GDK_TYPE_FILE_LIST);
+  g_assert_true (types[1] == G_TYPE_FILE);
+  g_assert_true (gtk_drop_target_get_actions (target) & GDK_ACTION_COPY);
+
+  /* as GdkDrop expands the mime types of a drag into GTypes */
+  offered = gdk_content_formats_union_deserialize_gtypes (gdk_content_formats_new ((const char *[]) { "text/uri-list" }, 1));
+  g_assert_true (gdk_content_formats_match_gtype (gtk_drop_target_get_formats (target), offered) == GDK_TYPE_FILE_LIST);
+
+  /* nothing to open: refused, and the window stays empty */
+  g_value_init (&empty, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&empty, gdk_file_list_new_from_list (NULL));
+  g_assert_false (drop_value (window, &empty));
+  display_spin (50);
+  g_assert_true (hp_window_is_empty (window));
+  g_assert_cmpstr (hp_window_get_state (window), ==, "empty");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A capture dropped on an empty window opens there; a second one, on the
+ * window that shows the first, opens in a second window. */
+static void
+test_drop (void)
+{
+  g_autofree char *a = display_make_capture ("dropped-a.hotpath", TRUE, NULL);
+  g_autofree char *b = display_make_capture ("dropped-b.hotpath", TRUE, NULL);
+  HpWindow *window = empty_window ();
+  /* made later, so the application's active window: the file opens in
+   * the window it was dropped on, not in the active one */
+  HpWindow *active = empty_window ();
+  g_autoptr(GList) before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  g_autoptr(GList) added = NULL;
+
+  g_assert_true (gtk_application_get_active_window (GTK_APPLICATION (app)) == GTK_WINDOW (active));
+  g_assert_true (drop_paths (window, (const char *[]) { a, NULL }));
+  assert_shows (window, a, "capture");
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "1000");
+  g_assert_true (hp_window_is_empty (active));
+  added = windows_since (before);
+  g_assert_cmpuint (g_list_length (added), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (active));
+
+  /* the second as a single GFile, the other type the target takes */
+  {
+    g_auto(GValue) value = G_VALUE_INIT;
+
+    g_value_init (&value, G_TYPE_FILE);
+    g_value_take_object (&value, g_file_new_for_path (b));
+    g_assert_true (drop_value (window, &value));
+  }
+  added = windows_since (before);
+  g_assert_cmpuint (g_list_length (added), ==, 1);
+  g_assert_true (HP_IS_WINDOW (added->data));
+  assert_shows (added->data, b, "capture");
+  /* the first window still shows the first capture */
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "dropped-a.hotpath");
+
+  display_close (added->data);
+  display_close (window);
+}
+
+/* Several files at once: the first goes into the window when it is empty,
+ * every other one into a window of its own (as files on the command line). */
+static void
+test_drop_several (void)
+{
+  g_autofree char *a = display_make_capture ("several-a.hotpath", TRUE, NULL);
+  g_autofree char *b = display_make_capture ("several-b.hotpath", TRUE, NULL);
+  g_autofree char *c = display_make_capture ("several-c.hotpath", TRUE, NULL);
+  HpWindow *window = empty_window ();
+  g_autoptr(GList) before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  g_autoptr(GList) added = NULL;
+  gboolean seen_b = FALSE, seen_c = FALSE;
+
+  g_assert_true (drop_paths (window, (const char *[]) { a, b, c, NULL }));
+  assert_shows (window, a, "capture");
+  added = windows_since (before);
+  g_assert_cmpuint (g_list_length (added), ==, 2);
+  for (GList *l = added; l != NULL; l = l->next)
+    {
+      const char *title = gtk_window_get_title (l->data);
+
+      seen_b |= g_strcmp0 (title, "several-b.hotpath") == 0;
+      seen_c |= g_strcmp0 (title, "several-c.hotpath") == 0;
+      assert_shows (l->data, g_strcmp0 (title, "several-b.hotpath") == 0 ? b : c, "capture");
+    }
+  g_assert_true (seen_b && seen_c);
+
+  /* two more on a window that shows a capture: two new windows */
+  for (GList *l = added; l != NULL; l = l->next)
+    display_close (l->data);
+  g_clear_pointer (&added, g_list_free);
+  g_clear_pointer (&before, g_list_free);
+  before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  g_assert_true (drop_paths (window, (const char *[]) { b, c, NULL }));
+  added = windows_since (before);
+  g_assert_cmpuint (g_list_length (added), ==, 2);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "several-a.hotpath");
+  for (GList *l = added; l != NULL; l = l->next)
+    {
+      g_assert_true (display_wait (loaded, l->data, 30000));
+      g_assert_cmpstr (hp_window_get_state (l->data), ==, "capture");
+      display_close (l->data);
+    }
+  display_close (window);
+}
+
+/* A file that is not a capture: the window says so and names the file;
+ * a perf.data is imported and shown. */
+static void
+test_drop_other_files (void)
+{
+  g_autofree char *notes = g_build_filename (display_tmpdir (), "notes.txt", NULL);
+  g_autofree char *perf_data = make_perf_data ();
+  g_autoptr(GList) before = NULL;
+  g_autoptr(GList) added = NULL;
+  HpWindow *window;
+
+  g_assert_true (g_file_set_contents (notes, "just some notes\n", -1, NULL));
+  window = empty_window ();
+  before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  g_assert_true (drop_paths (window, (const char *[]) { notes, NULL }));
+  assert_shows (window, notes, "error");
+  g_assert_nonnull (strstr (hp_window_get_error_text (window), "not a Hotpath capture"));
+  added = windows_since (before);
+  g_assert_cmpuint (g_list_length (added), ==, 0);
+  display_close (window);
+
+  window = empty_window ();
+  g_assert_true (drop_paths (window, (const char *[]) { perf_data, NULL }));
+  assert_shows (window, perf_data, "capture");
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "20");
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -595,6 +883,10 @@ run (HpApplication *application)
   g_test_add_func ("/window/errors", test_errors);
   g_test_add_func ("/window/read-only", test_read_only);
   g_test_add_func ("/window/second-window", test_second_window);
+  g_test_add_func ("/window/drop-types", test_drop_types);
+  g_test_add_func ("/window/drop", test_drop);
+  g_test_add_func ("/window/drop-several", test_drop_several);
+  g_test_add_func ("/window/drop-other-files", test_drop_other_files);
   g_test_add_func ("/window/recorded-tree", test_recorded_tree);
   return g_test_run ();
 }
