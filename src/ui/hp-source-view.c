@@ -32,7 +32,7 @@
 
 /* Larger files are not shown: a "source" that big is generated data. */
 #define MAX_SOURCE_SIZE (32 * 1024 * 1024)
-/* Lines shown below the hottest one when it is scrolled to */
+/* Lines shown above the hottest one when it is scrolled to */
 #define CONTEXT_LINES 4
 
 struct _HpSourceView {
@@ -59,7 +59,12 @@ struct _HpSourceView {
   char                *path;
   char                *message;
   guint                shown_line;
-  guint                scroll_source;
+  guint                scroll_tick;
+  gint64               scroll_after_frame; /* the tick scrolls in a later frame */
+  gboolean             scroll_pending;
+  gboolean             placed;             /* the view is still where scroll_tick_cb put it */
+  double               placed_value;
+  double               placed_page;
   guint                loading_source;
 };
 
@@ -193,6 +198,21 @@ source_thread (GTask        *task,
 
 /* Showing ------------------------------------------------------------ */
 
+/* Scrolling to the hottest line
+ *
+ * GTK 4.8's "list.scroll-to-item" shows an item with as little movement
+ * as possible, so coming from the top it puts the item at the bottom edge,
+ * and the top row is cut wherever the viewport is not a whole number of
+ * rows high. The rows of this list all have one height (one GtkInscription
+ * line of monospace text; style.css, .source-lines), so the view is
+ * scrolled by value instead, to a whole number of rows: the top row is
+ * whole, and the hottest line shows below a few lines of context.
+ *
+ * The list's adjustment and rows describe its last layout, so the scroll
+ * waits in a tick callback for the frame after the one that laid out the
+ * new file; nothing forces a layout, and only one row is looked at.
+ */
+
 static GtkWidget *
 inner_list_view (HpSourceView *self)
 {
@@ -204,29 +224,147 @@ inner_list_view (HpSourceView *self)
   return NULL;
 }
 
+/* the height of one laid-out row, 0 when none is */
+static int
+row_height (GtkWidget *list)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (list);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (gtk_widget_get_css_name (child), "row") == 0 &&
+        gtk_widget_get_child_visible (child) && gtk_widget_get_height (child) > 0)
+      return gtk_widget_get_height (child);
+  return 0;
+}
+
+/* The adjustment value that shows the hottest line (row @hot) with up to
+ * CONTEXT_LINES whole rows above it, starting at a whole row */
+static double
+hottest_value (guint hot,
+               guint n,
+               int   h,
+               int   page)
+{
+  guint rows = page / h;
+  guint above = MIN (CONTEXT_LINES, rows > 0 ? (rows - 1) / 2 : 0);
+  gint64 max = (gint64) n * h - page;
+  gint64 value = (gint64) (hot - MIN (hot, above)) * h;
+
+  if (max <= 0)
+    return 0;
+  if (value > max)
+    {
+      /* near the end: the last whole-row start, unless that cuts the
+       * hottest line at the bottom edge; then the end itself */
+      value = max / h * h;
+      if ((gint64) (hot + 1) * h > value + page)
+        value = max;
+    }
+  return value;
+}
+
 static gboolean
-scroll_to_hottest (gpointer user_data)
+scroll_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
 {
   HpSourceView *self = user_data;
   GtkWidget *list = inner_list_view (self);
-  guint n;
+  GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->lines_view));
+  guint hot, n;
+  int h, page;
 
-  if (list == NULL || self->file == NULL || self->shown_line == 0)
+  /* hidden (another page, another pane): on_lines_mapped() starts again */
+  if (list == NULL || vadj == NULL || self->file == NULL || self->shown_line == 0 ||
+      !gtk_widget_get_mapped (list))
     {
-      self->scroll_source = 0;
+      self->scroll_tick = 0;
       return G_SOURCE_REMOVE;
     }
-  /* GTK 4.8 scrolls by the list's allocation: a list that was never laid
-   * out (just shown) would not move, so wait for its first layout */
-  if (!gtk_widget_get_mapped (list) || gtk_widget_get_height (list) <= 0)
+  if (gdk_frame_clock_get_frame_counter (clock) <= self->scroll_after_frame)
     return G_SOURCE_CONTINUE;
-  self->scroll_source = 0;
+  h = row_height (list);
+  page = (int) gtk_adjustment_get_page_size (vadj);
+  if (h <= 0 || page <= 0)
+    {
+      /* not laid out yet: a list never shown has no rows */
+      self->scroll_after_frame = gdk_frame_clock_get_frame_counter (clock);
+      return G_SOURCE_CONTINUE;
+    }
+  self->scroll_tick = 0;
+  self->scroll_pending = FALSE;
   n = hp_source_file_get_n_lines (self->file);
-  /* Scrolling shows an item with as little movement as possible, so from
-   * the top it ends at the bottom edge: aim a few lines past the hottest
-   * line, which then shows with the code around it. */
-  gtk_widget_activate_action (list, "list.scroll-to-item", "u", MIN (n - 1, self->shown_line - 1 + CONTEXT_LINES));
+  hot = self->shown_line - 1;
+  /* GTK counts the rows it has not measured at the median height of
+   * those it has, so a list of one row height is exactly n rows high */
+  if (gtk_adjustment_get_upper (vadj) == MAX ((double) n * h, (double) page))
+    {
+      /* set first: on_vadjustment_changed() sees this value */
+      self->placed = TRUE;
+      self->placed_value = hottest_value (hot, n, h, page);
+      self->placed_page = page;
+      gtk_adjustment_set_value (vadj, self->placed_value);
+    }
+  else
+    {
+      /* rows of several heights: at least show the line, a few past it */
+      self->placed = FALSE;
+      gtk_widget_activate_action (list, "list.scroll-to-item", "u", MIN (n - 1, hot + CONTEXT_LINES));
+    }
   return G_SOURCE_REMOVE;
+}
+
+/* Scrolls in the frame after the next @frames ones (those that lay out
+ * the rows), if the list is on screen; otherwise on_lines_mapped() calls
+ * this once it is. */
+static void
+queue_scroll (HpSourceView *self,
+              guint         frames)
+{
+  GdkFrameClock *clock;
+
+  if (!self->scroll_pending || !gtk_widget_get_mapped (GTK_WIDGET (self->lines_view)))
+    return;
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (self->lines_view));
+  self->scroll_after_frame = clock ? gdk_frame_clock_get_frame_counter (clock) + frames : 0;
+  if (self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->lines_view), scroll_tick_cb, self, NULL);
+}
+
+static void
+cancel_scroll (HpSourceView *self)
+{
+  self->scroll_pending = FALSE;
+  self->placed = FALSE;
+  if (self->scroll_tick != 0 && self->lines_view != NULL)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->lines_view), self->scroll_tick);
+  self->scroll_tick = 0;
+}
+
+static void
+on_lines_mapped (HpSourceView *self)
+{
+  /* the rows are laid out in the next frame */
+  queue_scroll (self, 1);
+}
+
+/* The list keeps neither the top row nor the hottest line in place when
+ * its height changes, so as long as the user has not scrolled, a resize
+ * places the hottest line again; in the next frame, as the list set this
+ * adjustment in its allocation and is not to be moved from inside it. */
+static void
+on_vadjustment_changed (GtkAdjustment *vadj,
+                        HpSourceView  *self)
+{
+  if (!self->placed || self->scroll_pending)
+    return;
+  if (gtk_adjustment_get_page_size (vadj) != self->placed_page)
+    {
+      self->scroll_pending = TRUE;
+      queue_scroll (self, 0);
+    }
+  else if (gtk_adjustment_get_value (vadj) != self->placed_value)
+    self->placed = FALSE;
 }
 
 static void
@@ -324,8 +462,10 @@ show_result (HpSourceView *self,
   gtk_single_selection_set_selected (self->selection, self->shown_line ? self->shown_line - 1 : GTK_INVALID_LIST_POSITION);
   set_state (self, "source");
 
-  if (self->scroll_source == 0)
-    self->scroll_source = g_timeout_add_full (GDK_PRIORITY_REDRAW + 10, 16, scroll_to_hottest, self, NULL);
+  cancel_scroll (self);
+  self->scroll_pending = self->shown_line > 0;
+  /* the rows of the new file are laid out in the next frame */
+  queue_scroll (self, 1);
 }
 
 static void
@@ -370,7 +510,7 @@ reload (HpSourceView *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_handle_id (&self->scroll_source, g_source_remove);
+  cancel_scroll (self);
 
   if (self->profile == NULL || self->function_id <= 0)
     {
@@ -558,7 +698,7 @@ hp_source_view_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_handle_id (&self->scroll_source, g_source_remove);
+  cancel_scroll (self);
   g_clear_handle_id (&self->loading_source, g_source_remove);
   if (self->lines_view != NULL)
     gtk_column_view_set_model (self->lines_view, NULL);
@@ -673,4 +813,10 @@ hp_source_view_init (HpSourceView *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->lines_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_swapped (self->lines_view, "map", G_CALLBACK (on_lines_mapped), self);
+  /* set by the template's GtkScrolledWindow, which owns it */
+  g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->lines_view)), "value-changed",
+                           G_CALLBACK (on_vadjustment_changed), self, 0);
+  g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->lines_view)), "changed",
+                           G_CALLBACK (on_vadjustment_changed), self, 0);
 }
