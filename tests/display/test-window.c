@@ -463,6 +463,45 @@ test_summary_roundtrip (void)
 
 /* Source pane: the hottest line of the selected function, a missing
  * file, and Choose Folder… adding a source path. */
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Whether the source list shows its hottest line whole with a line above
+ * it, and its top row whole: the rows have one height, so the list is
+ * scrolled by a whole number of rows. */
+static gboolean
+source_line_shown (gpointer data)
+{
+  HpSourceView *view = data;
+  GtkWidget *list = find_descendant (GTK_WIDGET (view), GTK_TYPE_LIST_VIEW);
+  GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+  double value = gtk_adjustment_get_value (vadj);
+  double page = gtk_adjustment_get_page_size (vadj);
+  double line = hp_source_view_get_shown_line (view);
+  int h = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL && h == 0; row = gtk_widget_get_next_sibling (row))
+    if (g_strcmp0 (gtk_widget_get_css_name (row), "row") == 0 && gtk_widget_get_child_visible (row))
+      h = gtk_widget_get_height (row);
+  g_test_message ("source: line %g, row height %d, scrolled %g of %g, page %g",
+                  line, h, value, gtk_adjustment_get_upper (vadj), page);
+  return h > 0 && fmod (value, h) == 0 && (line - 2) * h >= value && line * h <= value + page;
+}
+
 static void
 test_source (void)
 {
@@ -476,10 +515,17 @@ test_source (void)
   g_assert_cmpstr (hp_source_view_get_state (view), ==, "source");
   g_assert_cmpuint (hp_source_view_get_shown_line (view), ==, 12);
   g_assert_cmpstr (hp_source_view_get_path (view), ==, src);
+  g_assert_true (display_wait (source_line_shown, view, 2000));
 
   activate (window, "win.select-function", g_variant_new_string ("run_beta"));
   g_assert_true (display_wait_source (window));
   g_assert_cmpuint (hp_source_view_get_shown_line (view), ==, 28);
+  g_assert_true (display_wait (source_line_shown, view, 2000));
+
+  /* a shorter pane places the line again */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 700);
+  display_spin (100);
+  g_assert_true (display_wait (source_line_shown, view, 2000));
   display_close (window);
 }
 
