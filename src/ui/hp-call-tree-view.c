@@ -34,6 +34,7 @@
 #include "ui/hp-call-tree-view.h"
 #include "ui/hp-cell.h"
 #include "ui/hp-format.h"
+#include "ui/hp-grow-list-model.h"
 
 /* Search reveals (expands to) this many matches at once; the others are
  * highlighted where shown and reached with Enter. */
@@ -53,7 +54,7 @@ typedef struct {
   HpCallTreeContext  *context;
   GtkTreeListModel   *tree_model;
   GtkSortListModel   *sort_model;
-  GtkSliceListModel  *slice;        /* the rows the view has, growing */
+  HpGrowListModel    *slice;        /* the rows the view has, growing */
   GtkSingleSelection *selection;
 } TreeModels;
 
@@ -314,7 +315,7 @@ on_sorter_changed (GtkSorter       *sorter,
  * top as soon as it has a model, and lays every one of them out: for the
  * four cells of a call-tree row that is about 1 ms a row here, 200 ms in
  * one go when a capture opens. So the view gets its rows through a
- * GtkSliceListModel that starts with a screenful and grows by a few rows
+ * HpGrowListModel that starts with a screenful and grows by a few rows
  * each frame, until it holds more than the view makes widgets for; then
  * it passes the whole list through. Programmatic selection grows it at
  * once to the selected row. */
@@ -325,7 +326,7 @@ on_sorter_changed (GtkSorter       *sorter,
 static gboolean
 tree_complete (TreeModels *t)
 {
-  return t->slice == NULL || gtk_slice_list_model_get_size (t->slice) == G_MAXUINT;
+  return t->slice == NULL || hp_grow_list_model_get_limit (t->slice) == G_MAXUINT;
 }
 
 /* Makes the view hold at least @n_rows rows (G_MAXUINT: all). */
@@ -337,12 +338,12 @@ grow (TreeModels *t,
 
   if (tree_complete (t))
     return;
-  size = gtk_slice_list_model_get_size (t->slice);
+  size = hp_grow_list_model_get_limit (t->slice);
   if (n_rows >= ENOUGH_ROWS ||
       n_rows >= g_list_model_get_n_items (G_LIST_MODEL (t->sort_model)))
     n_rows = G_MAXUINT;
   if (n_rows > size)
-    gtk_slice_list_model_set_size (t->slice, n_rows);
+    hp_grow_list_model_set_limit (t->slice, n_rows);
 }
 
 static gboolean
@@ -360,7 +361,7 @@ grow_tick_cb (GtkWidget     *widget,
       if (!tree_complete (t) && t->view != NULL &&
           gtk_column_view_get_model (t->view) == GTK_SELECTION_MODEL (t->selection))
         {
-          grow (t, gtk_slice_list_model_get_size (t->slice) + ROWS_PER_FRAME);
+          grow (t, hp_grow_list_model_get_limit (t->slice) + ROWS_PER_FRAME);
           return G_SOURCE_CONTINUE;
         }
     }
@@ -415,7 +416,7 @@ ensure_models (HpCallTreeView *self,
   t->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (t->tree_model)), NULL);
   on_sorter_changed (gtk_column_view_get_sorter (t->view), GTK_SORTER_CHANGE_DIFFERENT, self);
   choose_incremental (G_LIST_MODEL (t->tree_model), 0, 0, 0, self);
-  t->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (t->sort_model)), 0, FIRST_ROWS);
+  t->slice = hp_grow_list_model_new (g_object_ref (G_LIST_MODEL (t->sort_model)), FIRST_ROWS);
   t->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (t->slice)));
   gtk_single_selection_set_autoselect (t->selection, FALSE);
   gtk_single_selection_set_can_unselect (t->selection, TRUE);
