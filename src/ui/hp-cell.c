@@ -112,6 +112,22 @@ on_query_tooltip (GtkWidget  *widget,
   return text != NULL;
 }
 
+/* Lets go of the row a cell shows. */
+static void
+release (Cell *cell)
+{
+  if (cell->row != NULL)
+    g_clear_signal_handler (&cell->notify_id, cell->row);
+  g_clear_object (&cell->row);
+}
+
+static void
+cell_free (gpointer p)
+{
+  release (p);
+  g_free (p);
+}
+
 /* The cell's content: a box of an inscription, a mark and a share cell
  * (those @spec has), filling @cell's pointers. */
 static GtkWidget *
@@ -177,7 +193,7 @@ setup (GtkSignalListItemFactory *factory,
       gtk_tree_expander_set_child (GTK_TREE_EXPANDER (child), box);
     }
   g_object_set_data (G_OBJECT (box), "hp-cell-spec", (gpointer) spec);
-  g_object_set_data_full (G_OBJECT (box), "hp-cell", cell, g_free);
+  g_object_set_data_full (G_OBJECT (box), "hp-cell", cell, cell_free);
   g_object_set_data (G_OBJECT (list_item), "hp-cell-box", box);
   gtk_list_item_set_child (list_item, child);
 }
@@ -191,9 +207,17 @@ bind (GtkSignalListItemFactory *factory,
   Cell *cell = g_object_get_data (G_OBJECT (box), "hp-cell");
   GObject *row = item_of (spec, list_item);
 
+  /* (a GtkTreeExpander keeps its row, and its widgets, when it is the same) */
   if (spec->expander)
     gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)),
                                     gtk_list_item_get_item (list_item));
+  if (row != NULL && row == cell->row)
+    {
+      /* bound to it already, and kept up to date by on_row_notify */
+      g_object_unref (row);
+      return;
+    }
+  release (cell);
   cell->row = row;  /* the reference item_of() returned */
   if (row == NULL)
     return;
@@ -219,19 +243,17 @@ bind (GtkSignalListItemFactory *factory,
     cell->notify_id = g_signal_connect (row, "notify", G_CALLBACK (on_row_notify), box);
 }
 
+/* GTK 4.8 unbinds and binds again every row whose position changes, which
+ * is every row below a node that is expanded: up to 200 rows of four
+ * cells, and rebinding a tree expander rebuilds its widgets. So a cell
+ * keeps its row when unbound, and bind() does nothing when it is given
+ * the same row again. The row is let go when the cell is bound to another
+ * one or destroyed. */
 static void
 unbind (GtkSignalListItemFactory *factory,
         GtkListItem              *list_item,
         const HpCellSpec         *spec)
 {
-  GtkWidget *box = g_object_get_data (G_OBJECT (list_item), "hp-cell-box");
-  Cell *cell = g_object_get_data (G_OBJECT (box), "hp-cell");
-
-  if (spec->expander)
-    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
-  if (cell->row != NULL)
-    g_clear_signal_handler (&cell->notify_id, cell->row);
-  g_clear_object (&cell->row);
 }
 
 /* The theme's horizontal padding of a column view cell (6 px a side),
