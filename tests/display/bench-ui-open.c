@@ -19,6 +19,12 @@
  *     1 ms heartbeat, which includes the layout and painting the change
  *     caused), against one frame at 60 Hz (16.7 ms).
  *
+ * Each capture is opened BENCH_ROUNDS times (default 5) in a new window,
+ * and every operation is timed in each round: the table gives the median
+ * and the maximum, and in how many of the rounds it took over a frame.
+ * The machines this runs on share two cores with Xvfb, so a single time
+ * can be twice the median.
+ *
  * It prints numbers, it asserts nothing (DESIGN.md: speed is measured by
  * benchmarks, never by timed assertions). Usage: bench-ui-open [DIR]
  * (makes its captures in DIR, or reuses them from there).
@@ -29,6 +35,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -345,26 +352,101 @@ is_painted (gpointer data)
   return ((Painted *) data)->painted;
 }
 
-static void
-bench_one (HpApplication *app,
-           const char    *title,
-           const char    *path)
+/* One kind of operation, timed in every round. */
+typedef struct {
+  char   what[96];
+  GArray *stalls;   /* double, ms */
+  GArray *calls;    /* double, ms */
+} Op;
+
+static Op *
+op_get (GPtrArray  *ops,
+        const char *what)
 {
-  g_autoptr(GFile) file = NULL;
+  Op *op;
+
+  for (guint i = 0; i < ops->len; i++)
+    if (strcmp (((Op *) g_ptr_array_index (ops, i))->what, what) == 0)
+      return g_ptr_array_index (ops, i);
+  op = g_new0 (Op, 1);
+  g_strlcpy (op->what, what, sizeof op->what);
+  op->stalls = g_array_new (FALSE, FALSE, sizeof (double));
+  op->calls = g_array_new (FALSE, FALSE, sizeof (double));
+  g_ptr_array_add (ops, op);
+  return op;
+}
+
+static void
+op_free (gpointer p)
+{
+  Op *op = p;
+
+  g_array_unref (op->stalls);
+  g_array_unref (op->calls);
+  g_free (op);
+}
+
+static void
+op_add (GPtrArray  *ops,
+        const char *what,
+        double      stall,
+        double      call)
+{
+  Op *op = op_get (ops, what);
+
+  /* (BENCH_GAPS: the gaps printed since the last op line were this one's) */
+  if (g_getenv ("BENCH_GAPS"))
+    printf ("# op %s: %.1f ms\n", what, stall);
+  g_array_append_val (op->stalls, stall);
+  g_array_append_val (op->calls, call);
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (GArray *values)
+{
+  g_autoptr(GArray) sorted = g_array_copy (values);
+
+  g_array_sort (sorted, compare_double);
+  return sorted->len == 0 ? 0 :
+         sorted->len % 2 ? g_array_index (sorted, double, sorted->len / 2) :
+         (g_array_index (sorted, double, sorted->len / 2 - 1) + g_array_index (sorted, double, sorted->len / 2)) / 2;
+}
+
+static double
+maximum (GArray *values)
+{
+  double m = 0;
+
+  for (guint i = 0; i < values->len; i++)
+    m = MAX (m, g_array_index (values, double, i));
+  return m;
+}
+
+/* One round: opens @path in a new window, times the operations, closes it. */
+static void
+bench_round (HpApplication *app,
+             const char    *path,
+             guint          round,
+             GPtrArray     *ops)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
   HpWindow *window;
   Painted painted = { 0 };
   GdkFrameClock *clock;
   gulong handler;
   gint64 t0;
-  double open_ms, call_ms, stall, after_open;
+  double call_ms, stall;
   const HpCallNode *wide;
   HpLoadedProfile *profile;
-  struct { const char *what; double stall; double call_time; } rows[16];
-  guint n_rows = 0;
-  double worst = 0;
-
-  printf ("\n## %s\n", title);
-  file = g_file_new_for_path (path);
 
   window = hp_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
@@ -381,62 +463,80 @@ bench_one (HpApplication *app,
   t0 = g_get_monotonic_time ();
   hp_window_open (window, file);
   g_assert_true (display_wait (is_painted, &painted, 60000));
-  open_ms = (g_get_monotonic_time () - t0) / 1000.0;
-  stall = max_gap / 1000.0;
+  op_add (ops, "open until the call tree is painted", (g_get_monotonic_time () - t0) / 1000.0, 0);
+  op_add (ops, "  longest stall while it opens", max_gap / 1000.0, 0);
   g_signal_handler_disconnect (clock, handler);
   /* the hidden bottom-up tree is built in an idle after the first paint */
   reset_gap ();
   display_spin (600);
-  after_open = max_gap / 1000.0;
+  op_add (ops, "after the first paint: build the hidden bottom-up tree", max_gap / 1000.0, 0);
   display_wait_source (window);
 
   profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
-  printf ("# capture: %" G_GUINT64_FORMAT " samples, %u stacks, %u functions\n",
-          hp_profile_get_n_samples (profile->profile),
-          profile->capture->data->stacks->len - 1, profile->capture->data->functions->len - 1);
-  printf ("open to call tree painted: %.0f ms (longest main-loop stall meanwhile: %.1f ms)\n", open_ms, stall);
+  if (round == 0)
+    printf ("# capture: %" G_GUINT64_FORMAT " samples, %u stacks, %u functions\n",
+            hp_profile_get_n_samples (profile->profile),
+            profile->capture->data->stacks->len - 1, profile->capture->data->functions->len - 1);
 
   stall = measure_stall (op_redraw, window, NULL, &call_ms);
-  printf ("baseline: one repaint of the whole window takes %.1f ms of main loop here\n", stall);
+  op_add (ops, "baseline: repaint the whole window", stall, call_ms);
 
-#define ROW(label, value, call) \
-  G_STMT_START { rows[n_rows].what = label; rows[n_rows].stall = value; rows[n_rows].call_time = call; \
-                 worst = MAX (worst, value); n_rows++; } G_STMT_END
-
-  ROW ("after the first paint: build the hidden bottom-up tree", after_open, 0.0);
   wide = widest_node (hp_profile_get_top_down (profile->profile));
   stall = measure_stall (op_select_path, window, (gpointer) wide, &call_ms);
-  ROW ("select a node 20 levels deep (expands its path)", stall, call_ms);
+  op_add (ops, "select a node 20 levels deep (expands its path)", stall, call_ms);
   stall = measure_stall (op_expand, window, (gpointer) wide, &call_ms);
-  {
-    static char label[128];
-
-    g_snprintf (label, sizeof label, "expand the node with most children (%u)", wide->children->len);
-    ROW (label, stall, call_ms);
-  }
+  op_add (ops, "expand the node with most children", stall, call_ms);
   for (guint i = 1; i <= 3; i++)
     {
-      stall = measure_stall (op_select_row, window, GUINT_TO_POINTER (i * 7), &call_ms);
-      ROW ("select a row (callers, source, summary follow)", stall, call_ms);
+      stall = measure_stall (op_select_row, window, GUINT_TO_POINTER ((round * 3 + i) * 7), &call_ms);
+      op_add (ops, "select a row (callers, source, summary follow)", stall, call_ms);
     }
   stall = measure_stall (op_action, window, "bottom-up", &call_ms);
-  ROW ("switch to bottom-up (first time)", stall, call_ms);
+  op_add (ops, "switch to bottom-up", stall, call_ms);
   stall = measure_stall (op_action, window, "top-down", &call_ms);
-  ROW ("switch back to top-down", stall, call_ms);
+  op_add (ops, "switch back to top-down", stall, call_ms);
   stall = measure_stall (op_action, window, "bottom-up", &call_ms);
-  ROW ("switch to bottom-up again", stall, call_ms);
+  op_add (ops, "switch to bottom-up", stall, call_ms);
   stall = measure_stall (op_action, window, "top-down", &call_ms);
-  stall = measure_stall (op_search, window, "0042", &call_ms);
-  ROW ("search a function name (until its matches show)", stall, call_ms);
-
-  printf ("%-52s %10s %10s\n", "operation", "stall ms", "call ms");
-  for (guint i = 0; i < n_rows; i++)
-    printf ("%-52s %10.1f %10.1f%s\n", rows[i].what, rows[i].stall, rows[i].call_time,
-            rows[i].stall > FRAME_MS ? "  > 1 frame" : "");
-  printf ("longest stall: %.1f ms; one frame at 60 Hz is %.1f ms\n", worst, FRAME_MS);
+  op_add (ops, "switch back to top-down", stall, call_ms);
+  stall = measure_stall (op_search, window, round % 2 ? "0042" : "1205", &call_ms);
+  op_add (ops, "search a function name (until its matches show)", stall, call_ms);
 
   gtk_window_destroy (GTK_WINDOW (window));
   display_spin (200);
+}
+
+static void
+bench_one (HpApplication *app,
+           const char    *title,
+           const char    *path,
+           guint          rounds)
+{
+  g_autoptr(GPtrArray) ops = g_ptr_array_new_with_free_func (op_free);
+  double worst = 0;
+
+  printf ("\n## %s, %u rounds\n", title, rounds);
+  for (guint r = 0; r < rounds; r++)
+    bench_round (app, path, r, ops);
+
+  printf ("%-56s %8s %8s %8s %s\n", "operation (ms)", "median", "max", "call", "over 1 frame");
+  for (guint i = 0; i < ops->len; i++)
+    {
+      Op *op = g_ptr_array_index (ops, i);
+      guint over = 0;
+      gboolean is_open = i == 0;
+
+      for (guint k = 0; k < op->stalls->len; k++)
+        over += g_array_index (op->stalls, double, k) > FRAME_MS;
+      if (!is_open && i != 3)  /* not the open time, not the repaint baseline */
+        worst = MAX (worst, maximum (op->stalls));
+      printf ("%-56s %8.1f %8.1f %8.1f", op->what, median (op->stalls), maximum (op->stalls), median (op->calls));
+      if (is_open)
+        printf ("  %s\n", maximum (op->stalls) > 1000 ? "over 1 s" : "");
+      else
+        printf ("  %u of %u\n", over, op->stalls->len);
+    }
+  printf ("longest stall: %.1f ms; one frame at 60 Hz is %.1f ms\n", worst, FRAME_MS);
 }
 
 static int
@@ -445,6 +545,7 @@ run (HpApplication *app)
   const char *dir = capture_arg ? capture_arg : display_tmpdir ();
   g_autofree char *typical = g_build_filename (dir, "bench-1m-typical.hotpath", NULL);
   g_autofree char *stress = g_build_filename (dir, "bench-1m-stress.hotpath", NULL);
+  guint rounds = g_getenv ("BENCH_ROUNDS") ? MAX (1, atoi (g_getenv ("BENCH_ROUNDS"))) : 5;
 
   if (!g_file_test (typical, G_FILE_TEST_EXISTS))
     make_big_capture (typical, FALSE);
@@ -452,8 +553,8 @@ run (HpApplication *app)
     make_big_capture (stress, TRUE);
   g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
 
-  bench_one (app, "1M samples over 10 000 call paths (typical)", typical);
-  bench_one (app, "1M samples over 60 000 random walks, 700 000 stack nodes (stress)", stress);
+  bench_one (app, "1M samples over 10 000 call paths (typical)", typical, rounds);
+  bench_one (app, "1M samples over 60 000 random walks, 700 000 stack nodes (stress)", stress, rounds);
   return 0;
 }
 
