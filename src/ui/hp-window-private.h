@@ -33,6 +33,8 @@ GtkWidget         *hp_window_get_record_button (HpWindow *self);
 HpRecordDialog    *hp_window_get_record_dialog (HpWindow *self);
 /* TRUE while a profile is being rebuilt for a thread filter */
 gboolean           hp_window_is_filtering     (HpWindow *self);
+/* the panes have yet to catch up with the selection (a frame or two) */
+gboolean           hp_window_is_following     (HpWindow *self);
 
 /* Renders the window into a PNG file. */
 gboolean           hp_window_save_screenshot  (HpWindow    *self,

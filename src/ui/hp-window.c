@@ -71,6 +71,14 @@ struct _HpWindow {
   gulong                store_changed_handler;
   GPtrArray            *filters;       /* per dropdown item: GHashTable* of tids, or NULL */
   guint                 screenshot_source;
+  guint                 follow_tick;    /* panes catching up with the selection */
+  gint64                follow_frame;
+  guint                 follow_pending; /* FOLLOW_* */
+};
+
+enum {
+  FOLLOW_SUMMARY = 1 << 0,
+  FOLLOW_BOTTOM  = 1 << 1,
 };
 
 G_DEFINE_FINAL_TYPE (HpWindow, hp_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -458,14 +466,75 @@ update_bottom_pane (HpWindow *self)
     hp_source_view_set_function (self->source_view, profile, function_id);
 }
 
+/* The panes follow a selection a frame apart: the summary pane one frame
+ * after the tree shows it, the source or the callers the frame after.
+ * Each relays out and repaints its part of the window (rewrapping its
+ * labels at every width its parents ask about), and all of it in the
+ * frame of the selection took longer than a frame on a large capture. */
+static gboolean
+follow_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  HpWindow *self = HP_WINDOW (widget);
+
+  if (gdk_frame_clock_get_frame_counter (clock) <= self->follow_frame)
+    return G_SOURCE_CONTINUE;  /* the frame that shows the selection */
+  self->follow_frame = gdk_frame_clock_get_frame_counter (clock);
+  if (self->follow_pending & FOLLOW_SUMMARY)
+    {
+      self->follow_pending &= ~FOLLOW_SUMMARY;
+      hp_summary_pane_set_node (self->summary_pane, hp_call_tree_view_get_profile (self->tree_view),
+                                hp_call_tree_view_get_selected (self->tree_view),
+                                hp_call_tree_view_get_bottom_up (self->tree_view));
+      if (self->follow_pending != 0)
+        return G_SOURCE_CONTINUE;
+    }
+  if (self->follow_pending & FOLLOW_BOTTOM)
+    update_bottom_pane (self);
+  self->follow_pending = 0;
+  self->follow_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Brings the panes up to the selection now (closing, tests). */
+static void
+follow_now (HpWindow *self)
+{
+  if (self->follow_tick == 0)
+    return;
+  gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->follow_tick);
+  self->follow_tick = 0;
+  self->follow_frame = G_MININT64;
+  if (self->follow_pending & FOLLOW_SUMMARY)
+    hp_summary_pane_set_node (self->summary_pane, hp_call_tree_view_get_profile (self->tree_view),
+                              hp_call_tree_view_get_selected (self->tree_view),
+                              hp_call_tree_view_get_bottom_up (self->tree_view));
+  if (self->follow_pending & FOLLOW_BOTTOM)
+    update_bottom_pane (self);
+  self->follow_pending = 0;
+}
+
 static void
 on_node_selected (HpCallTreeView   *tree,
                   const HpCallNode *node,
                   HpWindow         *self)
 {
-  update_bottom_pane (self);
-  hp_summary_pane_set_node (self->summary_pane, hp_call_tree_view_get_profile (tree), node,
-                            hp_call_tree_view_get_bottom_up (tree));
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  self->follow_pending = FOLLOW_SUMMARY | FOLLOW_BOTTOM;
+  if (clock == NULL)
+    {
+      /* not shown: nothing to spread over frames */
+      self->follow_tick = 0;
+      follow_now (self);
+      return;
+    }
+  if (self->follow_tick == 0)
+    {
+      self->follow_frame = gdk_frame_clock_get_frame_counter (clock);
+      self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick_cb, NULL, NULL);
+    }
 }
 
 static void
@@ -873,6 +942,7 @@ screenshot_cb (gpointer user_data)
   g_autoptr(GError) error = NULL;
 
   if (g_strcmp0 (hp_window_get_state (self), "loading") == 0 ||
+      self->follow_tick != 0 ||
       hp_source_view_is_loading (self->source_view))
     return G_SOURCE_CONTINUE;
   self->screenshot_source = 0;
@@ -885,6 +955,12 @@ screenshot_cb (gpointer user_data)
 }
 
 /* Accessors for tests ------------------------------------------------ */
+
+gboolean
+hp_window_is_following (HpWindow *self)
+{
+  return self->follow_tick != 0;
+}
 
 const char *
 hp_window_get_state (HpWindow *self)
@@ -1043,6 +1119,7 @@ hp_window_dispose (GObject *object)
     g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
   g_clear_handle_id (&self->screenshot_source, g_source_remove);
+  self->follow_tick = 0;  /* (tick callbacks go with the widget) */
   g_clear_weak_pointer (&self->record_dialog);
   set_store (self, NULL);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);

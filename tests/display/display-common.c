@@ -140,6 +140,23 @@ display_wait (gboolean (*cond) (gpointer data),
   return cond (data);
 }
 
+/* No window has panes still catching up with a selection. */
+static gboolean
+windows_settled (gpointer data)
+{
+  GListModel *windows = gtk_window_get_toplevels ();  /* (transfer none) */
+  guint n = g_list_model_get_n_items (windows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (windows, i);
+
+      if (HP_IS_WINDOW (w) && hp_window_is_following (HP_WINDOW (w)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 void
 display_spin (guint ms)
 {
@@ -148,6 +165,8 @@ display_spin (guint ms)
   g_timeout_add (ms, timeout_cb, &t);
   while (!t.done)
     g_main_context_iteration (NULL, TRUE);
+  /* the panes follow a selection a frame or two later */
+  display_wait (windows_settled, NULL, 5000);
 }
 
 static gboolean
@@ -167,6 +186,7 @@ source_loaded (gpointer data)
 gboolean
 display_wait_source (HpWindow *window)
 {
+  display_wait (windows_settled, NULL, 5000);
   return display_wait (source_loaded, window, 10000);
 }
 
