@@ -33,6 +33,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "analysis/hp-profile.h"
 #include "test-capture-data.h"
 
@@ -488,6 +490,448 @@ test_large (void)
   }
 }
 
+/* Reference ---------------------------------------------------------- */
+
+/* The profile computed the plain way, one sample path at a time, to
+ * compare the real one with on random captures: the real one derives
+ * everything from the stack prefix tree in one walk per tree, the two
+ * trees in two threads, and takes shortcuts (merged nodes, per-function
+ * occurrence chains for recursion) that this does not. */
+typedef struct _RefNode RefNode;
+struct _RefNode {
+  gint64      function_id;
+  guint64     self;
+  guint64     total;
+  GHashTable *children;  /* function id -> RefNode */
+};
+
+static RefNode *
+ref_node_new (gint64 function_id)
+{
+  RefNode *node = g_new0 (RefNode, 1);
+
+  node->function_id = function_id;
+  node->children = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, NULL);
+  return node;
+}
+
+static void
+ref_node_free (RefNode *node)
+{
+  GHashTableIter iter;
+  gpointer child;
+
+  g_hash_table_iter_init (&iter, node->children);
+  while (g_hash_table_iter_next (&iter, NULL, &child))
+    ref_node_free (child);
+  g_hash_table_unref (node->children);
+  g_free (node);
+}
+
+static RefNode *
+ref_child (RefNode *node,
+           gint64   function_id)
+{
+  RefNode *child = g_hash_table_lookup (node->children, &function_id);
+
+  if (child == NULL)
+    {
+      child = ref_node_new (function_id);
+      g_hash_table_insert (node->children, &child->function_id, child);
+    }
+  return child;
+}
+
+typedef struct {
+  gint64  caller;
+  gint64  callee;
+  guint64 samples;
+} RefEdge;
+
+typedef struct {
+  HpProfile *profile;  /* for the names only */
+  RefNode   *top_down;
+  RefNode   *bottom_up;
+  guint64   *self;     /* by function id */
+  guint64   *total;
+  GHashTable *edges;   /* "caller callee" -> RefEdge */
+  guint       n_functions;
+  GPtrArray **callers; /* by function id: RefNode (function, total = samples) */
+  GPtrArray **callees;
+} Ref;
+
+static Ref *
+ref_new (HpProfile           *profile,
+         const HpCaptureData *data,
+         GHashTable          *tids)
+{
+  Ref *ref = g_new0 (Ref, 1);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  ref->profile = profile;
+  ref->top_down = ref_node_new (0);
+  ref->bottom_up = ref_node_new (0);
+  ref->self = g_new0 (guint64, data->functions->len + 1);
+  ref->total = g_new0 (guint64, data->functions->len + 1);
+  ref->edges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      RefNode *node;
+
+      if (tids != NULL && !g_hash_table_contains (tids, GINT_TO_POINTER (c->tid)))
+        continue;
+
+      /* the functions of the sample's path, root first */
+      g_array_set_size (path, 0);
+      for (gint64 s = c->stack_id; s != 0; s = g_array_index (data->stacks, HpCaptureStack, s).parent_id)
+        {
+          gint64 frame = g_array_index (data->stacks, HpCaptureStack, s).frame_id;
+
+          g_array_prepend_val (path, g_array_index (data->frames, HpCaptureFrame, frame).function_id);
+        }
+
+      ref->top_down->total += c->samples;
+      ref->bottom_up->total += c->samples;
+      if (path->len == 0)
+        {
+          ref->top_down->self += c->samples;
+          ref->bottom_up->self += c->samples;
+          continue;
+        }
+
+      node = ref->top_down;
+      for (guint k = 0; k < path->len; k++)
+        {
+          node = ref_child (node, g_array_index (path, gint64, k));
+          node->total += c->samples;
+        }
+      node->self += c->samples;
+
+      node = ref->bottom_up;
+      for (guint k = path->len; k > 0; k--)
+        {
+          node = ref_child (node, g_array_index (path, gint64, k - 1));
+          node->self += c->samples;
+          node->total += c->samples;
+        }
+
+      /* once per sample for each function and each pair on the path */
+      ref->self[g_array_index (path, gint64, path->len - 1)] += c->samples;
+      for (guint k = 0; k < path->len; k++)
+        {
+          gint64 f = g_array_index (path, gint64, k);
+          char *key = g_strdup_printf ("%" G_GINT64_FORMAT, f);
+
+          if (g_hash_table_add (seen, key))
+            ref->total[f] += c->samples;
+          if (k > 0)
+            {
+              key = g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                                     g_array_index (path, gint64, k - 1), f);
+              if (g_hash_table_add (seen, g_strdup (key)))
+                {
+                  RefEdge *edge = g_hash_table_lookup (ref->edges, key);
+
+                  if (edge == NULL)
+                    {
+                      edge = g_new0 (RefEdge, 1);
+                      edge->caller = g_array_index (path, gint64, k - 1);
+                      edge->callee = f;
+                      g_hash_table_insert (ref->edges, g_strdup (key), edge);
+                    }
+                  edge->samples += c->samples;
+                }
+              g_free (key);
+            }
+        }
+    }
+
+  ref->n_functions = data->functions->len;
+  ref->callers = g_new0 (GPtrArray *, ref->n_functions);
+  ref->callees = g_new0 (GPtrArray *, ref->n_functions);
+  for (guint f = 0; f < ref->n_functions; f++)
+    {
+      ref->callers[f] = g_ptr_array_new_with_free_func (g_free);
+      ref->callees[f] = g_ptr_array_new_with_free_func (g_free);
+    }
+  {
+    GHashTableIter iter;
+    RefEdge *edge;
+
+    /* as RefNodes, to sort them as the profile does */
+    g_hash_table_iter_init (&iter, ref->edges);
+    while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &edge))
+      {
+        RefNode *node;
+
+        node = g_new0 (RefNode, 1);
+        node->function_id = edge->caller;
+        node->total = edge->samples;
+        g_ptr_array_add (ref->callers[edge->callee], node);
+        node = g_new0 (RefNode, 1);
+        node->function_id = edge->callee;
+        node->total = edge->samples;
+        g_ptr_array_add (ref->callees[edge->caller], node);
+      }
+  }
+  return ref;
+}
+
+static void
+ref_free (Ref *ref)
+{
+  ref_node_free (ref->top_down);
+  ref_node_free (ref->bottom_up);
+  g_free (ref->self);
+  g_free (ref->total);
+  for (guint f = 0; f < ref->n_functions; f++)
+    {
+      g_ptr_array_unref (ref->callers[f]);
+      g_ptr_array_unref (ref->callees[f]);
+    }
+  g_free (ref->callers);
+  g_free (ref->callees);
+  g_hash_table_unref (ref->edges);
+  g_free (ref);
+}
+
+/* The order the profile promises: total descending, then name, then id. */
+static int
+compare_ref_nodes (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data)
+{
+  const RefNode *na = *(RefNode * const *) a;
+  const RefNode *nb = *(RefNode * const *) b;
+  int cmp;
+
+  if (na->total != nb->total)
+    return na->total > nb->total ? -1 : 1;
+  if ((cmp = g_strcmp0 (hp_profile_get_function_name (user_data, na->function_id),
+                        hp_profile_get_function_name (user_data, nb->function_id))) != 0)
+    return cmp;
+  return na->function_id < nb->function_id ? -1 : na->function_id > nb->function_id;
+}
+
+/* Both renderings name functions by name and id: names repeat. */
+static void
+render_ref (HpProfile     *profile,
+            const RefNode *node,
+            guint          depth,
+            GString       *out)
+{
+  g_autoptr(GPtrArray) children = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer child;
+
+  g_hash_table_iter_init (&iter, node->children);
+  while (g_hash_table_iter_next (&iter, NULL, &child))
+    g_ptr_array_add (children, child);
+
+  g_string_append_printf (out, "%*s%s#%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n",
+                          depth * 2, "", hp_profile_get_function_name (profile, node->function_id),
+                          node->function_id, node->self, node->total);
+  g_ptr_array_sort_with_data (children, compare_ref_nodes, profile);
+  for (guint i = 0; i < children->len; i++)
+    render_ref (profile, children->pdata[i], depth + 1, out);
+}
+
+static void
+render_ids (HpProfile        *profile,
+            const HpCallNode *node,
+            guint             depth,
+            GString          *out)
+{
+  g_string_append_printf (out, "%*s%s#%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n",
+                          depth * 2, "", hp_profile_get_function_name (profile, node->function_id),
+                          node->function_id, node->self, node->total);
+  if (node->children == NULL)
+    return;
+  g_assert_cmpuint (node->children->len, >, 0);
+  for (guint i = 0; i < node->children->len; i++)
+    {
+      const HpCallNode *child = g_ptr_array_index (node->children, i);
+
+      g_assert_true (child->parent == node);
+      render_ids (profile, child, depth + 1, out);
+    }
+}
+
+static void
+assert_same_tree (HpProfile        *profile,
+                  const HpCallNode *node,
+                  const RefNode    *ref)
+{
+  g_autoptr(GString) got = g_string_new (NULL);
+  g_autoptr(GString) expected = g_string_new (NULL);
+
+  g_assert_null (node->parent);
+  render_ids (profile, node, 0, got);
+  render_ref (profile, ref, 0, expected);
+  g_assert_cmpstr (got->str, ==, expected->str);
+}
+
+/* Callers or callees of @f as "name#id samples" in the promised order. */
+static char *
+render_ref_edges (Ref     *ref,
+                  gint64   f,
+                  gboolean callers)
+{
+  GPtrArray *nodes = callers ? ref->callers[f] : ref->callees[f];
+  GString *out = g_string_new (NULL);
+
+  g_ptr_array_sort_with_data (nodes, compare_ref_nodes, ref->profile);
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const RefNode *node = nodes->pdata[i];
+
+      g_string_append_printf (out, "%s#%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT ", ",
+                              hp_profile_get_function_name (ref->profile, node->function_id),
+                              node->function_id, node->total);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+render_edges_ids (HpProfile *profile,
+                  GArray    *edges)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const HpCallEdge *e = &g_array_index (edges, HpCallEdge, i);
+
+      g_string_append_printf (out, "%s#%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT ", ",
+                              hp_profile_get_function_name (profile, e->function_id),
+                              e->function_id, e->samples);
+    }
+  g_array_unref (edges);
+  return g_string_free (out, FALSE);
+}
+
+/* A random capture: @n_functions functions whose names repeat (two
+ * modules define each name), two frames each (lines, an inline one),
+ * and stacks that mostly extend the last one, as the store writes a
+ * call chain, or branch off any earlier stack; few functions make
+ * recursion common, small sample counts make ties. */
+static HpCaptureData *
+build_random_data (GRand     *rand,
+                   guint      n_functions,
+                   guint      n_stacks,
+                   GPtrArray *strings)
+{
+  HpCaptureData *data = test_data_new ();
+  HpCaptureModule none = { 0 };
+
+  g_array_append_val (data->modules, none);
+  for (guint m = 1; m <= 2; m++)
+    {
+      char *path = g_strdup_printf ("/usr/lib/lib%u.so", m);
+      HpCaptureModule module = { path, path + strlen ("/usr/lib/"), NULL, FALSE };
+
+      g_ptr_array_add (strings, path);
+      g_array_append_val (data->modules, module);
+    }
+
+  g_array_set_size (data->functions, n_functions + 1);
+  g_array_set_size (data->frames, 2 * n_functions + 1);
+  for (guint f = 1; f <= n_functions; f++)
+    {
+      HpCaptureFunction *function = &g_array_index (data->functions, HpCaptureFunction, f);
+      char *name = g_strdup_printf ("f%u", (f - 1) / 2);
+
+      g_ptr_array_add (strings, name);
+      function->name = name;
+      function->module_id = 1 + f % 2;
+      for (guint k = 0; k < 2; k++)
+        {
+          HpCaptureFrame *frame = &g_array_index (data->frames, HpCaptureFrame, 2 * f - 1 + k);
+
+          frame->function_id = f;
+          frame->line = 10 * f + k;
+          frame->is_inline = k == 1;
+        }
+    }
+
+  g_array_set_size (data->stacks, n_stacks);
+  for (guint s = 1; s < n_stacks; s++)
+    {
+      HpCaptureStack *stack = &g_array_index (data->stacks, HpCaptureStack, s);
+      guint32 choice = g_rand_int_range (rand, 0, 10);
+
+      stack->parent_id = choice < 7 ? (gint64) s - 1 : choice < 8 ? 0 : g_rand_int_range (rand, 0, s);
+      stack->frame_id = g_rand_int_range (rand, 1, 2 * n_functions + 1);
+    }
+
+  for (guint s = 0; s < n_stacks; s++)
+    for (gint32 tid = 1; tid <= 3; tid++)
+      if (g_rand_int_range (rand, 0, 4) == 0)
+        {
+          HpCaptureStackCount c = { s, tid, g_rand_int_range (rand, 1, 4), 0 };
+
+          c.weight = c.samples;
+          g_array_append_val (data->stack_counts, c);
+        }
+  return data;
+}
+
+static void
+assert_same_as_reference (HpCaptureData *data,
+                          GHashTable    *tids)
+{
+  g_autoptr(HpProfile) profile = hp_profile_new (data, tids);
+  Ref *ref = ref_new (profile, data, tids);
+  guint64 n_with_samples = 0;
+  const GArray *functions;
+
+  g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, ref->top_down->total);
+  assert_same_tree (profile, hp_profile_get_top_down (profile), ref->top_down);
+  assert_same_tree (profile, hp_profile_get_bottom_up (profile), ref->bottom_up);
+
+  for (guint f = 1; f < data->functions->len; f++)
+    {
+      g_autofree char *callers = render_edges_ids (profile, hp_profile_get_callers (profile, f));
+      g_autofree char *callees = render_edges_ids (profile, hp_profile_get_callees (profile, f));
+      g_autofree char *ref_callers = render_ref_edges (ref, f, TRUE);
+      g_autofree char *ref_callees = render_ref_edges (ref, f, FALSE);
+
+      assert_stats (profile, f, ref->self[f], ref->total[f]);
+      n_with_samples += ref->total[f] > 0;
+      g_assert_cmpstr (callers, ==, ref_callers);
+      g_assert_cmpstr (callees, ==, ref_callees);
+    }
+  functions = hp_profile_get_functions (profile, TRUE);
+  g_assert_cmpuint (functions->len, ==, n_with_samples);
+  ref_free (ref);
+}
+
+/* Few functions (deep recursion, many merged nodes) and more functions
+ * (wide trees), for all threads and for some. */
+static void
+test_reference (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240607);
+  static const struct { guint n_functions, n_stacks; } shapes[] = {
+    { 6, 300 }, { 40, 3000 }, { 400, 20000 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(TestData) data = build_random_data (rand, shapes[i].n_functions, shapes[i].n_stacks, strings);
+      g_autoptr(GHashTable) tids = g_hash_table_new (NULL, NULL);
+
+      g_test_message ("%u functions, %u stacks", shapes[i].n_functions, shapes[i].n_stacks);
+      assert_same_as_reference (data, NULL);
+      g_hash_table_add (tids, GINT_TO_POINTER (2));
+      assert_same_as_reference (data, tids);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -502,6 +946,7 @@ main (int    argc,
   g_test_add_func ("/profile/paths", test_paths);
   g_test_add_func ("/profile/empty", test_empty);
   g_test_add_func ("/profile/large", test_large);
+  g_test_add_func ("/profile/reference", test_reference);
 
   return g_test_run ();
 }
