@@ -12,10 +12,14 @@
  * Everything is derived from the stack prefix tree, never from individual
  * samples: the samples are first summed per stack node (cnt = samples whose
  * leaf is the node, sub = samples whose stack passes through it), and
- * because parent_id < id for every node, one pass in id order visits a
- * parent before its children and one pass backwards sums children into
- * parents. A million samples over ten thousand stacks cost ten thousand
- * steps, plus one walk up the ancestors of each node that has samples.
+ * because parent_id < id for every node, one pass backwards sums children
+ * into parents. Each tree is then built by one depth-first expansion (see
+ * Tree): the top-down one over the stacks, crediting the functions and
+ * call pairs on the way; the bottom-up one over the leaf stacks with
+ * samples, step by step up to their roots. The two share only their
+ * read-only input, so the bottom-up tree is built in a second thread.
+ * A million samples over 700 000 stacks take about 150 ms on two cores,
+ * a third of it allocating the GPtrArray of children of each node.
  *
  * Each stack node is one step of a call path, inline frames included: an
  * inlined function is its own step below the function it was inlined into.
@@ -36,20 +40,15 @@
 
 #include "analysis/hp-profile.h"
 
-#define NODE_CHUNK 1024
+/* Stack and node indices fit 32 bits; this marks none. */
+#define NONE G_MAXUINT32
 
-/* A stack's parent and function, packed: the walks up the stacks touch
+/* A stack's parent and function, packed: the walks over the stacks touch
  * only this. */
 typedef struct {
   guint32 parent;
   guint32 function;
 } Up;
-
-typedef struct {
-  gint64 caller;
-  gint64 callee;
-  guint64 samples;
-} Edge;
 
 struct _HpProfile {
   const HpCaptureData *data;
@@ -66,168 +65,27 @@ struct _HpProfile {
   GArray *by_self;   /* HpFunctionStats, lazily */
   GArray *by_total;
 
+  /* Each tree is one array of nodes, its root first (see Tree) */
   HpCallNode *top_down;
+  guint n_top_down;
   HpCallNode *bottom_up;
-
-  /* Nodes are allocated in chunks and freed together */
-  GPtrArray *node_chunks;
-  guint chunk_used;
+  guint n_bottom_up;
 
   /* indexed by function id: GArray of HpCallEdge, NULL when none */
   GArray **callers;
   GArray **callees;
 };
 
-static HpCallNode *
-node_new (HpProfile  *self,
-          HpCallNode *parent,
-          gint64      function_id)
-{
-  HpCallNode *chunk;
-  HpCallNode *node;
-
-  if (self->node_chunks->len == 0 || self->chunk_used == NODE_CHUNK)
-    {
-      g_ptr_array_add (self->node_chunks, g_new0 (HpCallNode, NODE_CHUNK));
-      self->chunk_used = 0;
-    }
-  chunk = g_ptr_array_index (self->node_chunks, self->node_chunks->len - 1);
-  node = &chunk[self->chunk_used++];
-  node->function_id = function_id;
-  node->parent = parent;
-  return node;
-}
-
-#define FOREACH_NODE(self, node, body)                                          \
-  G_STMT_START {                                                                \
-    for (guint _c = 0; _c < (self)->node_chunks->len; _c++)                     \
-      {                                                                         \
-        HpCallNode *_chunk = g_ptr_array_index ((self)->node_chunks, _c);       \
-        guint _n = _c + 1 == (self)->node_chunks->len ? (self)->chunk_used      \
-                                                       : NODE_CHUNK;            \
-        for (guint _i = 0; _i < _n; _i++)                                       \
-          {                                                                     \
-            HpCallNode *node = &_chunk[_i];                                     \
-            body;                                                               \
-          }                                                                     \
-      }                                                                         \
-  } G_STMT_END
-
-/* Children are found through one table keyed by (parent, function), the
- * node itself being the key, so building a tree allocates nothing else. */
-/* The children of the nodes being built, by (parent, function): open
- * addressing with the key in the slot, so a lookup touches one cache line
- * rather than GHashTable's hash, key and node. Hundreds of thousands of
- * lookups build a tree. */
+/* What both trees are built from; read-only while they are built. */
 typedef struct {
-  const HpCallNode *parent;
-  gint64            function_id;
-  HpCallNode       *node;
-} ChildSlot;
-
-typedef struct {
-  ChildSlot *slots;
-  gsize      mask;
-  gsize      used;
-} ChildTable;
-
-static void
-child_table_init (ChildTable *table,
-                  gsize       expected)
-{
-  gsize size = 1024;
-
-  while (size < expected * 2)
-    size *= 2;
-  table->slots = g_new0 (ChildSlot, size);
-  table->mask = size - 1;
-  table->used = 0;
-}
-
-static void
-child_table_clear (ChildTable *table)
-{
-  g_clear_pointer (&table->slots, g_free);
-  table->mask = 0;
-  table->used = 0;
-}
-
-static inline gsize
-child_hash (const HpCallNode *parent,
-            gint64            function_id)
-{
-  guint64 h = (guint64) GPOINTER_TO_SIZE (parent) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-
-  h ^= (guint64) function_id * G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F);
-  return (gsize) (h ^ (h >> 29) ^ (h >> 47));
-}
-
-static void
-child_table_grow (ChildTable *table)
-{
-  ChildSlot *old = table->slots;
-  gsize old_size = table->mask + 1;
-
-  table->slots = g_new0 (ChildSlot, old_size * 2);
-  table->mask = old_size * 2 - 1;
-  for (gsize i = 0; i < old_size; i++)
-    if (old[i].node != NULL)
-      {
-        gsize j = child_hash (old[i].parent, old[i].function_id) & table->mask;
-
-        while (table->slots[j].node != NULL)
-          j = (j + 1) & table->mask;
-        table->slots[j] = old[i];
-      }
-  g_free (old);
-}
-
-/* Until the tree is complete, a node's children field holds the number
- * of its children (see link_children), not an array. */
-static HpCallNode *
-get_child (HpProfile  *self,
-           ChildTable *table,
-           HpCallNode *parent,
-           gint64      function_id)
-{
-  gsize i = child_hash (parent, function_id) & table->mask;
-  ChildSlot *slot;
-  HpCallNode *child;
-
-  for (;; i = (i + 1) & table->mask)
-    {
-      slot = &table->slots[i];
-      if (slot->node == NULL)
-        break;
-      if (slot->parent == parent && slot->function_id == function_id)
-        return slot->node;
-    }
-
-  child = node_new (self, parent, function_id);
-  slot->parent = parent;
-  slot->function_id = function_id;
-  slot->node = child;
-  parent->children = GSIZE_TO_POINTER (GPOINTER_TO_SIZE (parent->children) + 1);
-  if (++table->used * 2 > table->mask)
-    child_table_grow (table);  /* moves the slots */
-  return child;
-}
-
-/* Turns the counts of children into arrays of exactly that size, then
- * fills them in node order. */
-static void
-link_children (HpProfile *self)
-{
-  FOREACH_NODE (self, node, {
-    gsize n = GPOINTER_TO_SIZE (node->children);
-
-    node->children = n > 0 ? g_ptr_array_sized_new (n) : NULL;
-  });
-  FOREACH_NODE (self, node, {
-    if (node->parent != NULL)
-      g_ptr_array_add (node->parent->children, node);
-  });
-}
+  const Up      *up;
+  const guint64 *cnt;
+  const guint64 *sub;
+  guint          n_stacks;
+  guint          n_functions;
+  guint64        n_samples;
+  const guint32 *rank;
+} Input;
 
 static const char *
 function_name (HpProfile *self,
@@ -239,20 +97,48 @@ function_name (HpProfile *self,
 }
 
 static int
+compare_function_ids (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  guint32 fa = *(const guint32 *) a;
+  guint32 fb = *(const guint32 *) b;
+  int cmp;
+
+  if ((cmp = g_strcmp0 (function_name (user_data, fa), function_name (user_data, fb))) != 0)
+    return cmp;
+  return fa < fb ? -1 : fa > fb;
+}
+
+/* Siblings and edges with equal samples are ordered by name, then by id.
+ * Ranking the functions so once makes that an integer comparison, not a
+ * string comparison for each of the million nodes sorted. */
+static guint32 *
+rank_functions (HpProfile *self)
+{
+  g_autofree guint32 *order = g_new (guint32, self->n_functions);
+  guint32 *rank = g_new (guint32, self->n_functions);
+
+  for (guint f = 0; f < self->n_functions; f++)
+    order[f] = f;
+  g_qsort_with_data (order, self->n_functions, sizeof (guint32), compare_function_ids, self);
+  for (guint i = 0; i < self->n_functions; i++)
+    rank[order[i]] = i;
+  return rank;
+}
+
+static int
 compare_nodes (gconstpointer a,
                gconstpointer b,
                gpointer      user_data)
 {
   const HpCallNode *na = *(HpCallNode * const *) a;
   const HpCallNode *nb = *(HpCallNode * const *) b;
-  int cmp;
+  const guint32 *rank = user_data;
 
   if (na->total != nb->total)
     return na->total > nb->total ? -1 : 1;
-  if ((cmp = g_strcmp0 (function_name (user_data, na->function_id),
-                        function_name (user_data, nb->function_id))) != 0)
-    return cmp;
-  return na->function_id < nb->function_id ? -1 : na->function_id > nb->function_id;
+  return rank[na->function_id] < rank[nb->function_id] ? -1 : rank[na->function_id] > rank[nb->function_id];
 }
 
 static int
@@ -262,33 +148,215 @@ compare_edges (gconstpointer a,
 {
   const HpCallEdge *ea = a;
   const HpCallEdge *eb = b;
-  int cmp;
+  const guint32 *rank = user_data;
 
   if (ea->samples != eb->samples)
     return ea->samples > eb->samples ? -1 : 1;
-  if ((cmp = g_strcmp0 (function_name (user_data, ea->function_id),
-                        function_name (user_data, eb->function_id))) != 0)
-    return cmp;
-  return ea->function_id < eb->function_id ? -1 : ea->function_id > eb->function_id;
+  return rank[ea->function_id] < rank[eb->function_id] ? -1 : rank[ea->function_id] > rank[eb->function_id];
 }
 
-static guint
-edge_hash (gconstpointer p)
-{
-  const Edge *e = p;
-  guint64 h = (guint64) e->caller * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ (guint64) e->callee;
+/* Trees ---------------------------------------------------------------- */
 
-  return (guint) (h ^ (h >> 32));
+/* A call tree under construction. The tree is expanded depth first, and
+ * expanding a node creates all its children at once, so they are
+ * consecutive: finding a child by function needs no hash table, only a
+ * slot per function that remembers the child it last got and under which
+ * parent; and a node needs no pointers until the tree is complete
+ * (tree_finish), start[] saying where its children begin. Until then a
+ * node's children field counts its children, and head[] holds the first
+ * of the stacks (or samples) that reach it, chained by the caller. The
+ * caller knows how many nodes the tree can have at most, so the nodes
+ * never move.
+ *
+ * Depth first rather than breadth first because the store numbers stacks
+ * in the order it met them, so a call chain is mostly consecutive ids
+ * (92% of the stacks of the 1M-sample stress capture are their parent's
+ * id + 1): going down one path keeps the stack arrays in cache, where
+ * breadth first jumps between chains at every step. */
+typedef struct {
+  guint32 parent;
+  guint32 child;
+} ChildSlot;
+
+typedef struct {
+  HpCallNode *nodes;
+  guint32    *head;
+  guint32    *start;
+  guint       len;
+  guint       size;
+  ChildSlot  *slots;  /* indexed by function id */
+} Tree;
+
+static void
+tree_init (Tree  *tree,
+           gsize  size,
+           guint  n_functions)
+{
+  g_assert (size >= 1 && size < NONE);
+  tree->size = size;
+  tree->nodes = g_new (HpCallNode, tree->size);
+  tree->head = g_new (guint32, tree->size);
+  tree->start = g_new (guint32, tree->size);
+  tree->slots = g_new (ChildSlot, n_functions);
+  memset (tree->slots, 0xff, n_functions * sizeof (ChildSlot));  /* parent NONE */
+  tree->nodes[0] = (HpCallNode) { 0, 0, 0, NULL, NULL };
+  tree->head[0] = NONE;
+  tree->len = 1;
 }
 
-static gboolean
-edge_equal (gconstpointer a,
-            gconstpointer b)
+static inline guint32
+tree_child (Tree    *tree,
+            guint32  parent,
+            guint32  function)
 {
-  const Edge *ea = a;
-  const Edge *eb = b;
+  ChildSlot *slot = &tree->slots[function];
+  HpCallNode *node;
 
-  return ea->caller == eb->caller && ea->callee == eb->callee;
+  if (slot->parent == parent)
+    return slot->child;
+
+  g_assert (tree->len < tree->size);
+  slot->parent = parent;
+  slot->child = tree->len++;
+  tree->nodes[slot->child] = (HpCallNode) { function, 0, 0, NULL, NULL };
+  tree->head[slot->child] = NONE;
+  node = &tree->nodes[parent];
+  node->children = GSIZE_TO_POINTER (GPOINTER_TO_SIZE (node->children) + 1);
+  return slot->child;
+}
+
+/* Links the nodes (children arrays of exactly their size, sorted, and
+ * parent pointers) and returns them; the tree can then only be freed. */
+static HpCallNode *
+tree_finish (Tree          *tree,
+             const guint32 *rank,
+             guint         *n_nodes)
+{
+  HpCallNode *nodes = g_renew (HpCallNode, tree->nodes, tree->len);
+
+  for (guint i = 0; i < tree->len; i++)
+    {
+      gsize n = GPOINTER_TO_SIZE (nodes[i].children);
+      GPtrArray *children;
+
+      if (n == 0)
+        continue;
+      children = g_ptr_array_sized_new (n);
+      g_ptr_array_set_size (children, n);
+      for (guint k = 0; k < n; k++)
+        {
+          HpCallNode *child = &nodes[tree->start[i] + k];
+
+          child->parent = &nodes[i];
+          children->pdata[k] = child;
+        }
+      if (n > 1)
+        g_ptr_array_sort_with_data (children, compare_nodes, (gpointer) rank);
+      nodes[i].children = children;
+    }
+
+  *n_nodes = tree->len;
+  g_clear_pointer (&tree->head, g_free);
+  g_clear_pointer (&tree->start, g_free);
+  g_clear_pointer (&tree->slots, g_free);
+  tree->nodes = NULL;
+  return nodes;
+}
+
+static void
+free_nodes (HpCallNode *nodes,
+            guint       n_nodes)
+{
+  for (guint i = 0; i < n_nodes; i++)
+    g_clear_pointer (&nodes[i].children, g_ptr_array_unref);
+  g_free (nodes);
+}
+
+/* One level of a depth-first walk: the children of @node left to expand. */
+typedef struct {
+  guint32 next;
+  guint32 end;
+  guint32 node;
+  guint32 prev_same;  /* top-down: depth of the nearest ancestor of the same function, or NONE */
+} Step;
+
+typedef struct {
+  Step  *steps;
+  guint  len;
+  guint  size;
+} Path;
+
+static inline void
+path_push (Path *path,
+           Step  step)
+{
+  if (G_UNLIKELY (path->len == path->size))
+    {
+      path->size = MAX (64, path->size * 2);
+      path->steps = g_renew (Step, path->steps, path->size);
+    }
+  path->steps[path->len++] = step;
+}
+
+/* Top-down ------------------------------------------------------------- */
+
+/* Samples per (caller, callee) function pair: open addressing on the
+ * pair packed in one key (function ids fit 32 bits, and a caller is
+ * never 0, so 0 marks a free slot). */
+typedef struct {
+  guint64 key;
+  guint64 samples;
+} EdgeSlot;
+
+typedef struct {
+  EdgeSlot *slots;
+  gsize     mask;
+  gsize     used;
+} EdgeTable;
+
+static inline gsize
+edge_slot (guint64 key,
+           gsize   mask)
+{
+  guint64 h = key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  return (gsize) (h ^ (h >> 32)) & mask;
+}
+
+static void
+edge_table_add (EdgeTable *table,
+                guint32    caller,
+                guint32    callee,
+                guint64    samples)
+{
+  guint64 key = (guint64) caller << 32 | callee;
+  gsize i;
+
+  for (i = edge_slot (key, table->mask); table->slots[i].key != 0; i = (i + 1) & table->mask)
+    if (table->slots[i].key == key)
+      {
+        table->slots[i].samples += samples;
+        return;
+      }
+  table->slots[i].key = key;
+  table->slots[i].samples = samples;
+
+  if (++table->used * 2 > table->mask)
+    {
+      EdgeSlot *old = table->slots;
+      gsize old_size = table->mask + 1;
+
+      table->mask = old_size * 2 - 1;
+      table->slots = g_new0 (EdgeSlot, old_size * 2);
+      for (gsize o = 0; o < old_size; o++)
+        if (old[o].key != 0)
+          {
+            for (i = edge_slot (old[o].key, table->mask); table->slots[i].key != 0; i = (i + 1) & table->mask)
+              ;
+            table->slots[i] = old[o];
+          }
+      g_free (old);
+    }
 }
 
 static void
@@ -304,11 +372,241 @@ add_edge (GArray **table,
   g_array_append_val (table[function_id], e);
 }
 
+static void
+edges_to_callers_callees (HpProfile     *self,
+                          EdgeTable     *edges,
+                          const guint32 *rank)
+{
+  for (gsize i = 0; i <= edges->mask; i++)
+    if (edges->slots[i].key != 0)
+      {
+        guint32 caller = edges->slots[i].key >> 32;
+        guint32 callee = edges->slots[i].key & G_MAXUINT32;
+
+        add_edge (self->callees, caller, callee, edges->slots[i].samples);
+        add_edge (self->callers, callee, caller, edges->slots[i].samples);
+      }
+  for (guint f = 0; f < self->n_functions; f++)
+    {
+      if (self->callers[f] != NULL)
+        g_array_sort_with_data (self->callers[f], compare_edges, (gpointer) rank);
+      if (self->callees[f] != NULL)
+        g_array_sort_with_data (self->callees[f], compare_edges, (gpointer) rank);
+    }
+}
+
+/* The top-down tree: the node of a stack is the child of its parent's
+ * node for its function, so the children of a node are made from the
+ * child stacks of the stacks merged into it; only stacks with samples
+ * below them count.
+ *
+ * A node's counts are complete once its parent is expanded, so the walk
+ * credits the functions and caller/callee pairs as it reaches a node.
+ * It keeps, per function, the depth of its deepest occurrence on the
+ * current path, and each level the depth of the occurrence above it:
+ * whether a function or a pair recurs above a node then costs a look at
+ * the occurrences of that function, not a walk to the root from every
+ * node (13 steps on average over the 700 000 stacks of the stress
+ * capture). */
+static void
+build_top_down (HpProfile   *self,
+                const Input *in)
+{
+  const Up *up = in->up;
+  g_autofree guint32 *first = g_new (guint32, in->n_stacks);    /* first child stack */
+  g_autofree guint32 *sibling = g_new (guint32, in->n_stacks);  /* next child stack of the same parent */
+  g_autofree guint32 *next_in_node = g_new (guint32, in->n_stacks);
+  g_autofree guint32 *last = g_new (guint32, in->n_functions);
+  Path path = { NULL, 0, 0 };
+  EdgeTable edges = { g_new0 (EdgeSlot, 256), 255, 0 };
+  guint size = 1;
+  guint32 c = 0;
+  Tree tree;
+
+  memset (first, 0xff, in->n_stacks * sizeof (guint32));
+  for (guint s = in->n_stacks - 1; s >= 1; s--)
+    if (in->sub[s] > 0)
+      {
+        sibling[s] = first[up[s].parent];
+        first[up[s].parent] = s;
+        size++;
+      }
+  memset (last, 0xff, in->n_functions * sizeof (guint32));
+
+  tree_init (&tree, size, in->n_functions);
+  tree.nodes[0].self = in->cnt[0];
+  tree.nodes[0].total = in->n_samples;
+  tree.head[0] = 0;
+  next_in_node[0] = NONE;
+
+  for (;;)
+    {
+      Step step;
+
+      /* expand c */
+      tree.start[c] = tree.len;
+      for (guint32 s = tree.head[c]; s != NONE; s = next_in_node[s])
+        for (guint32 k = first[s]; k != NONE; k = sibling[k])
+          {
+            guint32 n = tree_child (&tree, c, up[k].function);
+
+            tree.nodes[n].self += in->cnt[k];
+            tree.nodes[n].total += in->sub[k];
+            next_in_node[k] = tree.head[n];
+            tree.head[n] = k;
+          }
+      step = (Step) { tree.start[c], tree.len, c, NONE };
+      if (c != 0)
+        {
+          guint32 f = tree.nodes[c].function_id;
+
+          step.prev_same = last[f];
+          last[f] = path.len;
+        }
+      path_push (&path, step);
+
+      /* the next node to reach, leaving the levels that are done */
+      for (;;)
+        {
+          Step *top = &path.steps[path.len - 1];
+          guint32 depth = path.len;
+          guint32 f, pf;
+          gboolean seen_f, seen_pair;
+
+          if (top->next < top->end)
+            {
+              c = top->next++;
+              f = tree.nodes[c].function_id;
+              pf = tree.nodes[top->node].function_id;
+
+              /* Is this the occurrence nearest the root of f, and of
+               * (f's caller, f)? A root has no caller. */
+              seen_f = last[f] != NONE;
+              seen_pair = depth == 1;
+              for (guint32 a = last[f]; a != NONE && !seen_pair; a = path.steps[a].prev_same)
+                if (a >= 2 && tree.nodes[path.steps[a - 1].node].function_id == pf)
+                  seen_pair = TRUE;
+
+              self->stats[f].self += tree.nodes[c].self;
+              if (!seen_f)
+                self->stats[f].total += tree.nodes[c].total;
+              if (!seen_pair)
+                edge_table_add (&edges, pf, f, tree.nodes[c].total);
+              break;
+            }
+          if (depth > 1)
+            last[tree.nodes[top->node].function_id] = top->prev_same;
+          if (--path.len == 0)
+            goto done;
+        }
+    }
+
+done:
+  g_free (path.steps);
+  edges_to_callers_callees (self, &edges, in->rank);
+  g_free (edges.slots);
+  self->top_down = tree_finish (&tree, in->rank, &self->n_top_down);
+}
+
+/* Bottom-up ------------------------------------------------------------ */
+
+/* The samples of one leaf stack on their way up the bottom-up tree. */
+typedef struct {
+  guint32 stack;  /* the stack whose function the next step is, 0 at the end */
+  guint32 next;   /* next item in the same node */
+  guint64 samples;
+} Item;
+
+typedef struct {
+  const Input *in;
+  HpCallNode  *nodes;
+  guint        n_nodes;
+} BottomUp;
+
+/* The bottom-up tree: each leaf's path, leaf first. Every node counts the
+ * samples whose stack ends with its inverted path, as self and total.
+ * Expanding a node passes the samples that reached it on to its children
+ * for their callers. Runs in its own thread, reading only the input. */
+static gpointer
+build_bottom_up (gpointer user_data)
+{
+  BottomUp *job = user_data;
+  const Input *in = job->in;
+  const Up *up = in->up;
+  g_autofree Item *items = NULL;
+  g_autofree guint32 *depth = g_new (guint32, in->n_stacks);
+  Path path = { NULL, 0, 0 };
+  gsize size = 1;
+  guint n_items = 0;
+  guint32 c = 0;
+  Tree tree;
+
+  /* at most a node per step of each sampled stack */
+  depth[0] = 0;
+  for (guint s = 1; s < in->n_stacks; s++)
+    {
+      depth[s] = depth[up[s].parent] + 1;
+      if (in->cnt[s] > 0)
+        {
+          n_items++;
+          size += depth[s];
+        }
+    }
+  items = g_new (Item, MAX (n_items, 1));
+
+  tree_init (&tree, size, in->n_functions);
+  tree.nodes[0].self = in->cnt[0];
+  tree.nodes[0].total = in->n_samples;
+  for (guint s = in->n_stacks - 1, k = 0; s >= 1; s--)
+    if (in->cnt[s] > 0)
+      {
+        items[k] = (Item) { s, tree.head[0], in->cnt[s] };
+        tree.head[0] = k++;
+      }
+
+  for (;;)
+    {
+      guint32 next;
+
+      /* expand c */
+      tree.start[c] = tree.len;
+      for (guint32 k = tree.head[c]; k != NONE; k = next)
+        {
+          Item *item = &items[k];
+          guint32 n;
+
+          next = item->next;
+          if (item->stack == 0)
+            continue;
+          n = tree_child (&tree, c, up[item->stack].function);
+          tree.nodes[n].self += item->samples;
+          tree.nodes[n].total += item->samples;
+          item->stack = up[item->stack].parent;
+          item->next = tree.head[n];
+          tree.head[n] = k;
+        }
+      path_push (&path, (Step) { tree.start[c], tree.len, c, NONE });
+
+      /* the next node to expand */
+      while (path.len > 0 && path.steps[path.len - 1].next == path.steps[path.len - 1].end)
+        path.len--;
+      if (path.len == 0)
+        break;
+      c = path.steps[path.len - 1].next++;
+    }
+  g_free (path.steps);
+
+  job->nodes = tree_finish (&tree, in->rank, &job->n_nodes);
+  return NULL;
+}
+
 /* The data comes from hp_capture_load(), which checks references, or from
  * a test; check once here rather than in every loop. */
 static gboolean
 data_is_consistent (const HpCaptureData *data)
 {
+  if (data->stacks->len > G_MAXUINT32 / 2 || data->functions->len > G_MAXUINT32 / 2)
+    return FALSE;
   for (guint s = 1; s < data->stacks->len; s++)
     {
       const HpCaptureStack *st = &g_array_index (data->stacks, HpCaptureStack, s);
@@ -344,11 +642,10 @@ hp_profile_new (const HpCaptureData *data,
   g_autofree guint64 *cnt = NULL;
   g_autofree guint64 *sub = NULL;
   g_autofree Up *up = NULL;
-  g_autofree HpCallNode **node_of = NULL;
-  ChildTable children;
-  g_autoptr(GHashTable) edges = NULL;
-  GHashTableIter iter;
-  Edge *edge;
+  g_autofree guint32 *rank = NULL;
+  Input in;
+  BottomUp bottom_up;
+  GThread *thread;
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (data_is_consistent (data), NULL);
@@ -359,7 +656,6 @@ hp_profile_new (const HpCaptureData *data,
   self->stats = g_new0 (HpFunctionStats, self->n_functions);
   self->callers = g_new0 (GArray *, self->n_functions);
   self->callees = g_new0 (GArray *, self->n_functions);
-  self->node_chunks = g_ptr_array_new_with_free_func (g_free);
   for (guint f = 0; f < self->n_functions; f++)
     self->stats[f].function_id = f;
 
@@ -391,103 +687,20 @@ hp_profile_new (const HpCaptureData *data,
       up[s].function = g_array_index (data->frames, HpCaptureFrame, stacks[s].frame_id).function_id;
     }
 
-  /* Top-down tree: node of a stack = child of its parent's node. */
-  child_table_init (&children, n_stacks);
-  node_of = g_new0 (HpCallNode *, n_stacks);
-  self->top_down = node_new (self, NULL, 0);
-  self->top_down->self = cnt[0];
-  self->top_down->total = self->n_samples;
-  node_of[0] = self->top_down;
+  rank = rank_functions (self);
+  in = (Input) { up, cnt, sub, n_stacks, self->n_functions, self->n_samples, rank };
 
-  edges = g_hash_table_new_full (edge_hash, edge_equal, g_free, NULL);
-
-  for (guint s = 1; s < n_stacks; s++)
-    {
-      guint32 p = up[s].parent;
-      guint32 f = up[s].function;
-      gboolean seen_f = FALSE;
-      gboolean seen_pair = FALSE;
-      HpCallNode *node;
-
-      if (sub[s] == 0)
-        continue;  /* and so are all its descendants */
-
-      node = get_child (self, &children, node_of[p], f);
-      node->self += cnt[s];
-      node->total += sub[s];
-      node_of[s] = node;
-
-      /* Is this the occurrence nearest the root of f, and of (f's
-       * caller, f)? A root has no caller. */
-      seen_pair = p == 0;
-      for (guint32 a = p; a != 0 && !(seen_f && seen_pair); a = up[a].parent)
-        if (up[a].function == f)
-          {
-            guint32 pa = up[a].parent;
-
-            seen_f = TRUE;
-            if (pa != 0 && up[pa].function == up[p].function)
-              seen_pair = TRUE;
-          }
-
-      self->stats[f].self += cnt[s];
-      if (!seen_f)
-        self->stats[f].total += sub[s];
-      if (!seen_pair)
-        {
-          Edge key = { up[p].function, f, 0 };
-
-          edge = g_hash_table_lookup (edges, &key);
-          if (edge == NULL)
-            {
-              edge = g_memdup2 (&key, sizeof key);
-              g_hash_table_add (edges, edge);
-            }
-          edge->samples += sub[s];
-        }
-    }
-
-  g_hash_table_iter_init (&iter, edges);
-  while (g_hash_table_iter_next (&iter, (gpointer *) &edge, NULL))
-    {
-      add_edge (self->callees, edge->caller, edge->callee, edge->samples);
-      add_edge (self->callers, edge->callee, edge->caller, edge->samples);
-    }
-  for (guint f = 0; f < self->n_functions; f++)
-    {
-      if (self->callers[f] != NULL)
-        g_array_sort_with_data (self->callers[f], compare_edges, self);
-      if (self->callees[f] != NULL)
-        g_array_sort_with_data (self->callees[f], compare_edges, self);
-    }
-
-  /* Bottom-up tree: each leaf's path, leaf first. Every node counts the
-   * samples whose stack ends with its inverted path, as self and total. */
-  child_table_clear (&children);
-  child_table_init (&children, n_stacks);
-  self->bottom_up = node_new (self, NULL, 0);
-  self->bottom_up->self = cnt[0];
-  self->bottom_up->total = self->n_samples;
-  for (guint s = 1; s < n_stacks; s++)
-    {
-      HpCallNode *node = self->bottom_up;
-
-      if (cnt[s] == 0)
-        continue;
-      for (guint32 a = s; a != 0; a = up[a].parent)
-        {
-          node = get_child (self, &children, node, up[a].function);
-          node->self += cnt[s];
-          node->total += cnt[s];
-        }
-    }
-
-  child_table_clear (&children);
-  link_children (self);
-  FOREACH_NODE (self, node, {
-    if (node->children != NULL)
-      g_ptr_array_sort_with_data (node->children, compare_nodes, self);
-  });
+  /* The two trees share nothing but their read-only input, and take
+   * about as long each: build the bottom-up one in a second thread. */
+  bottom_up = (BottomUp) { &in, NULL, 0 };
+  thread = g_thread_try_new ("hp-bottom-up", build_bottom_up, &bottom_up, NULL);
+  if (thread == NULL)
+    build_bottom_up (&bottom_up);
+  build_top_down (self, &in);
+  if (thread != NULL)
+    g_thread_join (thread);
+  self->bottom_up = bottom_up.nodes;
+  self->n_bottom_up = bottom_up.n_nodes;
 
   self->stack_samples = g_steal_pointer (&cnt);
   self->n_stacks = n_stacks;
@@ -501,10 +714,8 @@ hp_profile_free (HpProfile *self)
   if (self == NULL)
     return;
 
-  FOREACH_NODE (self, node, {
-    g_clear_pointer (&node->children, g_ptr_array_unref);
-  });
-  g_ptr_array_unref (self->node_chunks);
+  free_nodes (self->top_down, self->n_top_down);
+  free_nodes (self->bottom_up, self->n_bottom_up);
   for (guint f = 0; f < self->n_functions; f++)
     {
       g_clear_pointer (&self->callers[f], g_array_unref);
