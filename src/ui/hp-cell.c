@@ -26,12 +26,24 @@
 #include "ui/hp-share-cell.h"
 
 typedef struct {
+  GtkWidget   *box;        /* holding more than one of those below, or NULL */
   GtkWidget   *inscription;
-  GtkWidget   *mark;
+  GtkWidget   *mark;       /* made the first time it is shown */
   GtkWidget   *share;
   GObject     *row;        /* bound item (not the GtkTreeListRow) */
   gulong       notify_id;
 } Cell;
+
+/* The summary mark. No tooltip of its own: setting one per cell costs
+ * more than the rest of the cell; the row's tooltip says it. */
+static void
+add_mark (const HpCellSpec *spec,
+          Cell             *cell)
+{
+  cell->mark = gtk_image_new_from_icon_name (spec->mark_icon);
+  gtk_widget_add_css_class (cell->mark, "summary-mark");
+  gtk_box_append (GTK_BOX (cell->box), cell->mark);
+}
 
 static GObject *
 item_of (const HpCellSpec *spec,
@@ -78,7 +90,10 @@ update (const HpCellSpec *spec,
       gboolean on = FALSE;
 
       g_object_get (cell->row, spec->mark, &on, NULL);
-      gtk_widget_set_visible (cell->mark, on);
+      if (on && cell->mark == NULL)
+        add_mark (spec, cell);
+      if (cell->mark != NULL)
+        gtk_widget_set_visible (cell->mark, on);
     }
 }
 
@@ -128,17 +143,18 @@ cell_free (gpointer p)
   g_free (p);
 }
 
-/* The cell's content: a box of an inscription, a mark and a share cell
- * (those @spec has), filling @cell's pointers. */
+/* The cell's content, filling @cell's pointers: an inscription, a share
+ * cell, or a box of an inscription and a place for the mark (those @spec
+ * has). The fewer widgets the better: a view makes them for ~200 rows. */
 static GtkWidget *
-build_box (const HpCellSpec *spec,
-           Cell             *cell)
+build_content (const HpCellSpec *spec,
+               Cell             *cell)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *content = NULL;
 
   if (spec->markup != NULL || spec->text != NULL)
     {
-      cell->inscription = gtk_inscription_new (NULL);
+      content = cell->inscription = gtk_inscription_new (NULL);
       gtk_widget_set_hexpand (cell->inscription, TRUE);
       gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell->inscription), MIN (spec->text_chars, 12));
       gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell->inscription), spec->text_chars);
@@ -150,26 +166,25 @@ build_box (const HpCellSpec *spec,
         gtk_widget_add_css_class (cell->inscription, "dim-text");
       if (spec->css_class != NULL)
         gtk_widget_add_css_class (cell->inscription, spec->css_class);
-      gtk_box_append (GTK_BOX (box), cell->inscription);
-    }
-  if (spec->mark != NULL)
-    {
-      /* no tooltip of its own: setting one per cell costs more than the
-       * rest of the cell; the row's tooltip says it */
-      cell->mark = gtk_image_new_from_icon_name (spec->mark_icon);
-      gtk_widget_add_css_class (cell->mark, "summary-mark");
-      gtk_widget_set_visible (cell->mark, FALSE);
-      gtk_box_append (GTK_BOX (box), cell->mark);
     }
   if (spec->percent != NULL || spec->count != NULL || spec->fraction != NULL)
     {
-      cell->share = hp_share_cell_new (spec->fraction != NULL, spec->percent != NULL,
-                                       spec->count == NULL ? 0 : spec->count_chars ? spec->count_chars : 9);
+      g_assert (content == NULL);  /* (no spec has both) */
+      content = cell->share = hp_share_cell_new (spec->fraction != NULL, spec->percent != NULL,
+                                                 spec->count == NULL ? 0 : spec->count_chars ? spec->count_chars : 9);
       gtk_widget_set_hexpand (cell->share, TRUE);
       gtk_widget_set_halign (cell->share, GTK_ALIGN_END);
-      gtk_box_append (GTK_BOX (box), cell->share);
     }
-  return box;
+  if (spec->mark != NULL)
+    {
+      cell->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      if (content != NULL)
+        gtk_box_append (GTK_BOX (cell->box), content);
+      content = cell->box;
+    }
+  if (content == NULL)
+    content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  return content;
 }
 
 static void
@@ -178,7 +193,7 @@ setup (GtkSignalListItemFactory *factory,
        const HpCellSpec         *spec)
 {
   Cell *cell = g_new0 (Cell, 1);
-  GtkWidget *box = build_box (spec, cell);
+  GtkWidget *box = build_content (spec, cell);
   GtkWidget *child = box;
 
   if (spec->tooltip != NULL)
@@ -266,11 +281,11 @@ hp_cell_set_column_width (GtkColumnViewColumn *column,
                           const HpCellSpec    *spec)
 {
   Cell cell = { 0 };
-  GtkWidget *box = g_object_ref_sink (build_box (spec, &cell));
+  GtkWidget *box = g_object_ref_sink (build_content (spec, &cell));
   int natural = 0;
 
-  if (cell.mark != NULL)
-    gtk_widget_set_visible (cell.mark, TRUE);
+  if (spec->mark != NULL)
+    add_mark (spec, &cell);
   gtk_widget_measure (box, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
   g_object_unref (box);
   gtk_column_view_column_set_fixed_width (column, natural + CELL_PADDING + (spec->expander ? EXPANDER_WIDTH : 0));

@@ -41,14 +41,20 @@ struct _HpShareCell {
 
 G_DEFINE_FINAL_TYPE (HpShareCell, hp_share_cell, GTK_TYPE_WIDGET)
 
+static PangoContext *
+context_of (HpShareCell *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  /* the window's context: one for all cells instead of one each */
+  return gtk_widget_get_pango_context (root ? GTK_WIDGET (root) : GTK_WIDGET (self));
+}
+
 static PangoLayout *
 make_layout (HpShareCell *self,
              const char  *text)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  /* the window's context: one for all cells instead of one each */
-  PangoContext *context = gtk_widget_get_pango_context (root ? GTK_WIDGET (root) : GTK_WIDGET (self));
-  PangoLayout *layout = pango_layout_new (context);
+  PangoLayout *layout = pango_layout_new (context_of (self));
   PangoAttrList *attrs = pango_attr_list_new ();
 
   pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum=1"));
@@ -58,14 +64,41 @@ make_layout (HpShareCell *self,
   return layout;
 }
 
+/* The size of a digit, which sizes every cell: measured once per font
+ * (a context and its serial, which changes with the font), not once
+ * per cell and frame; hundreds of cells are measured when rows are made. */
+typedef struct {
+  PangoContext *context;  /* not a reference: compared only */
+  guint         serial;
+  guint         font_hash;
+  int           width, height, baseline;
+} DigitSize;
+
+static const DigitSize *
+digit_size (HpShareCell *self)
+{
+  static DigitSize cache;
+  PangoContext *context = context_of (self);
+  guint font_hash = pango_font_description_hash (pango_context_get_font_description (context));
+
+  if (cache.context != context || cache.serial != pango_context_get_serial (context) ||
+      cache.font_hash != font_hash)
+    {
+      g_autoptr(PangoLayout) layout = make_layout (self, "0");
+
+      pango_layout_get_pixel_size (layout, &cache.width, &cache.height);
+      cache.baseline = pango_layout_get_baseline (layout) / PANGO_SCALE;
+      cache.context = context;
+      cache.serial = pango_context_get_serial (context);
+      cache.font_hash = font_hash;
+    }
+  return &cache;
+}
+
 static int
 digit_width (HpShareCell *self)
 {
-  g_autoptr(PangoLayout) layout = make_layout (self, "0");
-  int width;
-
-  pango_layout_get_pixel_size (layout, &width, NULL);
-  return width;
+  return digit_size (self)->width;
 }
 
 static void
@@ -78,18 +111,16 @@ hp_share_cell_measure (GtkWidget      *widget,
                        int            *natural_baseline)
 {
   HpShareCell *self = HP_SHARE_CELL (widget);
-  g_autoptr(PangoLayout) layout = make_layout (self, "0");
-  int width, height;
+  const DigitSize *digit = digit_size (self);
 
-  pango_layout_get_pixel_size (layout, &width, &height);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     *minimum = *natural = (self->show_bar ? BAR_WIDTH + SPACING : 0)
-                          + width * (self->percent_chars + self->count_chars)
+                          + digit->width * (self->percent_chars + self->count_chars)
                           + (self->percent_chars && self->count_chars ? SPACING : 0);
   else
     {
-      *minimum = *natural = height;
-      *minimum_baseline = *natural_baseline = pango_layout_get_baseline (layout) / PANGO_SCALE;
+      *minimum = *natural = digit->height;
+      *minimum_baseline = *natural_baseline = digit->baseline;
     }
 }
 
