@@ -39,6 +39,7 @@
 /* Search reveals (expands to) this many matches, one a frame; the others
  * are highlighted where shown and reached with Enter. */
 #define REVEAL_MATCHES 8
+#define REVEAL_BUDGET_US 4000
 #define MAX_MATCHES 10000
 
 typedef struct {
@@ -629,13 +630,17 @@ on_pending_changed (GtkSortListModel *model,
 /* Expands the ancestors of @node, root first, and returns its row of the
  * tree list model. */
 static GtkTreeListRow *
-expand_to (HpCallTreeView   *self,
-           const HpCallNode *node)
+expand_to_within (HpCallTreeView   *self,
+                  const HpCallNode *node,
+                  gint64            deadline,
+                  gboolean         *finished)
 {
   TreeModels *t = current (self);
   g_autoptr(GPtrArray) steps = hp_call_path_steps (node);
   GtkTreeListRow *row = NULL;
 
+  if (finished != NULL)
+    *finished = FALSE;
   for (guint i = 0; i < steps->len; i++)
     {
       const HpCallNode *step = g_ptr_array_index (steps, i);
@@ -646,21 +651,44 @@ expand_to (HpCallTreeView   *self,
       if (!g_ptr_array_find (parent->children, step, &index))
         {
           g_clear_object (&row);
+          if (finished != NULL)
+            *finished = TRUE;  /* not in this tree: nothing to expand */
           return NULL;
         }
       if (row == NULL)
         next = gtk_tree_list_model_get_child_row (t->tree_model, index);
       else
         {
-          gtk_tree_list_row_set_expanded (row, TRUE);
+          if (!gtk_tree_list_row_get_expanded (row))
+            {
+              if (g_get_monotonic_time () > deadline)
+                {
+                  g_clear_object (&row);
+                  return NULL;   /* the rest next time */
+                }
+              gtk_tree_list_row_set_expanded (row, TRUE);
+            }
           next = gtk_tree_list_row_get_child_row (row, index);
         }
       g_clear_object (&row);
       row = next;
       if (row == NULL)
-        return NULL;
+        {
+          if (finished != NULL)
+            *finished = TRUE;
+          return NULL;
+        }
     }
+  if (finished != NULL)
+    *finished = TRUE;
   return row;
+}
+
+static GtkTreeListRow *
+expand_to (HpCallTreeView   *self,
+           const HpCallNode *node)
+{
+  return expand_to_within (self, node, G_MAXINT64, NULL);
 }
 
 void
@@ -1044,9 +1072,15 @@ reveal_tick_cb (GtkWidget     *widget,
       return G_SOURCE_REMOVE;
     }
   {
-    g_autoptr(GtkTreeListRow) row = expand_to (self, g_ptr_array_index (self->matches, self->reveal_next));
+    /* a level or a few a frame: some paths open hundreds of rows */
+    gint64 deadline = g_get_monotonic_time () + REVEAL_BUDGET_US;
+    gboolean finished;
+    g_autoptr(GtkTreeListRow) row = expand_to_within (self, g_ptr_array_index (self->matches, self->reveal_next),
+                                                      deadline, &finished);
+
+    if (finished)
+      self->reveal_next++;
   }
-  self->reveal_next++;
   return G_SOURCE_CONTINUE;
 }
 
