@@ -322,9 +322,23 @@ on_sorter_changed (GtkSorter       *sorter,
  * each frame, until it holds more than the view makes widgets for; then
  * it passes the whole list through. Programmatic selection grows it at
  * once to the selected row. */
-#define FIRST_ROWS      24
-#define ROWS_PER_FRAME  8
+#define FIRST_ROWS_MIN  8     /* (a screenful, see first_rows()) */
+#define FIRST_ROWS_MAX  40
+#define ROWS_PER_STEP   2     /* added this many at a time, */
+#define GROW_BUDGET_US  3000  /* for so long each frame */
 #define ENOUGH_ROWS     (200 + 8)
+
+/* The rows to show at first: what fits the view (20 px a row), or 16
+ * before it was ever shown (a 1280x800 window shows 14); the rest come a
+ * few a frame. The first frame of a capture makes their widgets, about
+ * 1 ms a row. */
+static guint
+first_rows (TreeModels *t)
+{
+  int height = t->scroller != NULL ? gtk_widget_get_height (t->scroller) : 0;
+
+  return height > 0 ? CLAMP (height / 20 + 1, FIRST_ROWS_MIN, FIRST_ROWS_MAX) : 16;
+}
 
 static gboolean
 tree_complete (TreeModels *t)
@@ -364,7 +378,13 @@ grow_tick_cb (GtkWidget     *widget,
       if (!tree_complete (t) && t->view != NULL &&
           gtk_column_view_get_model (t->view) == GTK_SELECTION_MODEL (t->selection))
         {
-          grow (t, hp_grow_list_model_get_limit (t->slice) + ROWS_PER_FRAME);
+          /* making a row's widgets costs about as much as laying them
+           * out later in the frame: a budget of a fifth of a frame */
+          gint64 deadline = g_get_monotonic_time () + GROW_BUDGET_US;
+
+          do
+            grow (t, hp_grow_list_model_get_limit (t->slice) + ROWS_PER_STEP);
+          while (!tree_complete (t) && g_get_monotonic_time () < deadline);
           return G_SOURCE_CONTINUE;
         }
     }
@@ -419,7 +439,7 @@ ensure_models (HpCallTreeView *self,
   t->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (t->tree_model)), NULL);
   on_sorter_changed (gtk_column_view_get_sorter (t->view), GTK_SORTER_CHANGE_DIFFERENT, self);
   choose_incremental (G_LIST_MODEL (t->tree_model), 0, 0, 0, self);
-  t->slice = hp_grow_list_model_new (g_object_ref (G_LIST_MODEL (t->sort_model)), FIRST_ROWS);
+  t->slice = hp_grow_list_model_new (g_object_ref (G_LIST_MODEL (t->sort_model)), first_rows (t));
   t->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (t->slice)));
   gtk_single_selection_set_autoselect (t->selection, FALSE);
   gtk_single_selection_set_can_unselect (t->selection, TRUE);
@@ -829,6 +849,8 @@ prepare_other_cb (gpointer user_data)
   self->preparing = TRUE;
   self->bottom_up = other;
   ensure_models (self, other);
+  /* its rows a few at a time from the start, the shown tree is on screen */
+  hp_grow_list_model_set_limit (current (self)->slice, ROWS_PER_STEP);
   hp_call_tree_context_set_search (current (self)->context, self->search);
   expand_hottest (self);
   attach (self);
