@@ -39,7 +39,7 @@
 /* Search reveals (expands to) this many matches, one a frame; the others
  * are highlighted where shown and reached with Enter. */
 #define REVEAL_MATCHES 8
-#define REVEAL_BUDGET_US 4000
+#define REVEAL_BUDGET_US 2000
 #define MAX_MATCHES 10000
 
 typedef struct {
@@ -325,7 +325,7 @@ on_sorter_changed (GtkSorter       *sorter,
 #define FIRST_ROWS_MIN  8     /* (a screenful, see first_rows()) */
 #define FIRST_ROWS_MAX  40
 #define ROWS_PER_STEP   2     /* added this many at a time, */
-#define GROW_BUDGET_US  3000  /* for so long each frame */
+#define GROW_BUDGET_US  2000  /* for so long each frame */
 #define ENOUGH_ROWS     (200 + 8)
 
 /* The rows to show at first: what fits the view (20 px a row), or 16
@@ -379,7 +379,7 @@ grow_tick_cb (GtkWidget     *widget,
           gtk_column_view_get_model (t->view) == GTK_SELECTION_MODEL (t->selection))
         {
           /* making a row's widgets costs about as much as laying them
-           * out later in the frame: a budget of a fifth of a frame */
+           * out later in the frame: an eighth of a frame for each */
           gint64 deadline = g_get_monotonic_time () + GROW_BUDGET_US;
 
           do
@@ -1094,7 +1094,8 @@ reveal_tick_cb (GtkWidget     *widget,
       return G_SOURCE_REMOVE;
     }
   {
-    /* a level or a few a frame: some paths open hundreds of rows */
+    /* a level or a few a frame: some paths open hundreds of rows, and
+     * laying out the rows made costs about as much again */
     gint64 deadline = g_get_monotonic_time () + REVEAL_BUDGET_US;
     gboolean finished;
     g_autoptr(GtkTreeListRow) row = expand_to_within (self, g_ptr_array_index (self->matches, self->reveal_next),
