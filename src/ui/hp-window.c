@@ -397,7 +397,8 @@ hp_window_is_empty (HpWindow *self)
 {
   g_return_val_if_fail (HP_IS_WINDOW (self), FALSE);
 
-  return self->file == NULL && self->load_cancellable == NULL;
+  return self->load_cancellable == NULL &&
+         (self->file == NULL || g_strcmp0 (hp_window_get_state (self), "error") == 0);
 }
 
 /* Thread filter ------------------------------------------------------ */

@@ -15,8 +15,9 @@ HpWindow *hp_window_new      (GtkApplication *application);
 /* Opens @file in this window, in a worker; progress and errors show in it. */
 void      hp_window_open     (HpWindow       *self,
                               GFile          *file);
-/* TRUE when the window shows no capture and loads none (a file dropped
- * or opened from elsewhere may go here instead of a new window) */
+/* TRUE when the window shows no capture and loads none: it is empty, or
+ * says why a file could not be opened (a file dropped or opened from
+ * elsewhere goes there instead of to a new window) */
 gboolean  hp_window_is_empty (HpWindow       *self);
 
 G_END_DECLS

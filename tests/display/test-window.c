@@ -907,12 +907,14 @@ test_drop_other_files (void)
   g_assert_nonnull (strstr (hp_window_get_error_text (window), "not a Hotpath capture"));
   added = windows_since (before);
   g_assert_cmpuint (g_list_length (added), ==, 0);
-  display_close (window);
 
-  window = empty_window ();
+  /* a window that only says a file could not be opened takes the next one */
   g_assert_true (drop_paths (window, (const char *[]) { perf_data, NULL }));
   assert_shows (window, perf_data, "capture");
   g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "20");
+  g_clear_pointer (&added, g_list_free);
+  added = windows_since (before);
+  g_assert_cmpuint (g_list_length (added), ==, 0);
   display_close (window);
 }
 
