@@ -62,7 +62,7 @@ typedef struct {
 struct _HpCallTreeView {
   GtkWidget             parent_instance;
 
-  GtkLabel             *caption;
+  GtkInscription       *caption;
   GtkStack             *stack;
   GtkLabel             *empty_label;
 
@@ -474,7 +474,7 @@ update_caption (HpCallTreeView *self)
     text = g_strdup_printf (_("Top-down from the program’s entry. Self: samples taken in the function itself; "
                               "Total: in it and in what it calls. Shares of all %s %s samples."),
                             count, event);
-  gtk_label_set_text (self->caption, text);
+  gtk_inscription_set_text (self->caption, text);
 }
 
 /* Hides a tree that was laid out once so that its rows got built. */

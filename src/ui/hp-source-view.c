@@ -41,7 +41,7 @@ struct _HpSourceView {
   GtkStack            *stack;
   GtkSpinner          *spinner;
   GtkLabel            *file_label;
-  GtkLabel            *caption;
+  GtkInscription      *caption;
   GtkColumnView       *lines_view;
   GtkColumnViewColumn *line_column;
   GtkColumnViewColumn *self_column;
@@ -442,7 +442,7 @@ show_result (HpSourceView *self,
                                "Self: taken at that line; Total: at that line or in what it calls. "
                                "Code inlined from other files counts at the line that calls it."),
                              name, whole_text);
-  gtk_label_set_text (self->caption, caption);
+  gtk_inscription_set_text (self->caption, caption);
 
   /* the source column as wide as the longest line, so nothing is cut
    * and the view scrolls sideways instead */
