@@ -37,6 +37,10 @@ struct _HpShareCell {
   double     fraction;
   char      *percent;
   char      *count;
+  /* laid out once, drawn at every snapshot; for the font of font_serial */
+  PangoLayout *percent_layout;
+  PangoLayout *count_layout;
+  guint      font_serial;
 };
 
 G_DEFINE_FINAL_TYPE (HpShareCell, hp_share_cell, GTK_TYPE_WIDGET)
@@ -74,6 +78,8 @@ typedef struct {
   int           width, height, baseline;
 } DigitSize;
 
+static guint font_serial = 1;  /* changes when the cache below does */
+
 static const DigitSize *
 digit_size (HpShareCell *self)
 {
@@ -91,6 +97,7 @@ digit_size (HpShareCell *self)
       cache.context = context;
       cache.serial = pango_context_get_serial (context);
       cache.font_hash = font_hash;
+      font_serial++;
     }
   return &cache;
 }
@@ -127,22 +134,30 @@ hp_share_cell_measure (GtkWidget      *widget,
 static void
 draw_text (HpShareCell   *self,
            GtkSnapshot   *snapshot,
+           PangoLayout  **layout,
            const char    *text,
            int            right,
            int            height,
            const GdkRGBA *color)
 {
-  g_autoptr(PangoLayout) layout = NULL;
   int width, text_height;
 
   if (text == NULL || text[0] == '\0')
     return;
-  layout = make_layout (self, text);
-  pango_layout_get_pixel_size (layout, &width, &text_height);
+  if (*layout == NULL)
+    *layout = make_layout (self, text);
+  pango_layout_get_pixel_size (*layout, &width, &text_height);
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (right - width, (height - text_height) / 2));
-  gtk_snapshot_append_layout (snapshot, layout, color);
+  gtk_snapshot_append_layout (snapshot, *layout, color);
   gtk_snapshot_restore (snapshot);
+}
+
+static void
+clear_layouts (HpShareCell *self)
+{
+  g_clear_object (&self->percent_layout);
+  g_clear_object (&self->count_layout);
 }
 
 static void
@@ -154,6 +169,14 @@ hp_share_cell_snapshot (GtkWidget   *widget,
   int height = gtk_widget_get_height (widget);
   int digit = digit_width (self);
   GdkRGBA color, dim;
+
+  /* the layouts are shaped once, not at every snapshot: a list's rows
+   * are all snapshotted again when it is shown again */
+  if (self->font_serial != font_serial)
+    {
+      clear_layouts (self);
+      self->font_serial = font_serial;
+    }
 
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
@@ -182,8 +205,8 @@ hp_share_cell_snapshot (GtkWidget   *widget,
         gtk_snapshot_append_color (snapshot, &bar, &GRAPHENE_RECT_INIT (0, y, w, BAR_HEIGHT));
     }
 
-  draw_text (self, snapshot, self->count, width, height, &dim);
-  draw_text (self, snapshot, self->percent,
+  draw_text (self, snapshot, &self->count_layout, self->count, width, height, &dim);
+  draw_text (self, snapshot, &self->percent_layout, self->percent,
              width - (self->count_chars ? digit * self->count_chars + SPACING : 0), height, &color);
 }
 
@@ -194,6 +217,7 @@ hp_share_cell_finalize (GObject *object)
 
   g_free (self->percent);
   g_free (self->count);
+  clear_layouts (self);
 
   G_OBJECT_CLASS (hp_share_cell_parent_class)->finalize (object);
 }
@@ -238,10 +262,18 @@ hp_share_cell_set (HpShareCell *self,
   g_return_if_fail (HP_IS_SHARE_CELL (self));
 
   self->fraction = CLAMP (fraction, 0.0, 1.0);
-  g_free (self->percent);
-  self->percent = g_strdup (percent);
-  g_free (self->count);
-  self->count = g_strdup (count);
+  if (g_strcmp0 (self->percent, percent) != 0)
+    {
+      g_free (self->percent);
+      self->percent = g_strdup (percent);
+      g_clear_object (&self->percent_layout);
+    }
+  if (g_strcmp0 (self->count, count) != 0)
+    {
+      g_free (self->count);
+      self->count = g_strdup (count);
+      g_clear_object (&self->count_layout);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
