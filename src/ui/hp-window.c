@@ -1276,9 +1276,15 @@ hp_window_init (HpWindow *self)
       (schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE)) != NULL)
     {
       self->settings = g_settings_new_full (schema, NULL, NULL);
-      g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
-      g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
-      g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+      /* read once: a window takes the size last saved, and saves its own;
+       * following the setting would resize every other open window
+       * whenever one is resized */
+      g_settings_bind (self->settings, "window-width", self, "default-width",
+                       G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_GET_NO_CHANGES);
+      g_settings_bind (self->settings, "window-height", self, "default-height",
+                       G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_GET_NO_CHANGES);
+      g_settings_bind (self->settings, "window-maximized", self, "maximized",
+                       G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_GET_NO_CHANGES);
       g_settings_bind (self->settings, "source-paths", self->source_view, "source-paths", G_SETTINGS_BIND_DEFAULT);
       bind_paned (self, self->main_paned, "main-paned-position");
       bind_paned (self, self->side_paned, "side-paned-position");

@@ -625,6 +625,19 @@ test_second_window (void)
   display_spin (500);
   windows = gtk_application_get_windows (GTK_APPLICATION (app));
   g_assert_cmpuint (g_list_length (windows), ==, before + 2);
+
+  /* resizing one (which saves its size) leaves the other as it is */
+  {
+    GtkWindow *one = windows->data, *other = windows->next->data;
+    int w, h;
+
+    gtk_window_set_default_size (other, 1100, 700);
+    gtk_window_set_default_size (one, 900, 600);
+    display_spin (100);
+    gtk_window_get_default_size (other, &w, &h);
+    g_assert_cmpint (w, ==, 1100);
+    g_assert_cmpint (h, ==, 700);
+  }
   for (GList *l = g_list_copy (windows); l != NULL; l = g_list_delete_link (l, l))
     display_close (l->data);
 }
