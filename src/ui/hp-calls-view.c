@@ -237,8 +237,9 @@ hp_calls_view_init (HpCallsView *self)
     {
       g_autoptr(GtkListItemFactory) factory = hp_cell_factory_new (specs[i % 3]);
 
+      /* (no fixed widths: these lists are short, and do not scroll
+       * sideways, so fixed widths would be the pane's minimum width) */
       gtk_column_view_column_set_factory (self->columns[i], factory);
-      hp_cell_set_column_width (self->columns[i], specs[i % 3]);
     }
 
   self->callers = g_list_store_new (HP_TYPE_FUNCTION_ROW);

@@ -272,7 +272,7 @@ unbind (GtkSignalListItemFactory *factory,
 }
 
 /* The theme's horizontal padding of a column view cell (6 px a side),
- * and room for a tree expander's indent and arrow at the top level. */
+ * and room for a tree expander's indent and arrow (a level). */
 #define CELL_PADDING    12
 #define EXPANDER_WIDTH  24
 
@@ -282,13 +282,17 @@ hp_cell_set_column_width (GtkColumnViewColumn *column,
 {
   Cell cell = { 0 };
   GtkWidget *box = g_object_ref_sink (build_content (spec, &cell));
-  int natural = 0;
+  int minimum = 0, natural = 0;
 
   if (spec->mark != NULL)
     add_mark (spec, &cell);
-  gtk_widget_measure (box, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  gtk_widget_measure (box, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
   g_object_unref (box);
-  gtk_column_view_column_set_fixed_width (column, natural + CELL_PADDING + (spec->expander ? EXPANDER_WIDTH : 0));
+  /* a column that expands gets the room there is anyway: its minimum,
+   * so that the others still fit a narrow pane */
+  gtk_column_view_column_set_fixed_width (column,
+                                          (gtk_column_view_column_get_expand (column) ? minimum : natural)
+                                          + CELL_PADDING + (spec->expander ? 2 * EXPANDER_WIDTH : 0));
 }
 
 GtkListItemFactory *

@@ -33,7 +33,8 @@ typedef struct {
 GtkListItemFactory *hp_cell_factory_new (const HpCellSpec *spec);
 
 /* Gives @column a fixed width: the natural width of a cell of @spec
- * (an inscription at its text_chars). A column view measures every cell
+ * (an inscription at its text_chars), or its minimum if the column
+ * expands. A column view measures every cell
  * of a column without one whenever rows come or go: on the call tree, as
  * its rows are built a few per frame, that was half of each frame.
  * Resizing the column by hand still works (it sets the fixed width). */
