@@ -56,6 +56,7 @@ typedef struct {
   GtkTreeListModel   *tree_model;
   GtkSortListModel   *sort_model;
   HpGrowListModel    *slice;        /* the rows the view has, growing */
+  guint               grow_target;  /* rows wanted for a selection far down */
   GtkSingleSelection *selection;
 } TreeModels;
 
@@ -72,6 +73,7 @@ struct _HpCallTreeView {
   GHashTable           *marked_keys;    /* path key set */
 
   const HpCallNode     *pending_select; /* waits for the sort to settle */
+  const HpCallNode     *far_select;     /* waits for its rows to be made */
   gulong                pending_handler;
   GtkSortListModel     *pending_model;
   guint                 scroll_source;
@@ -236,6 +238,7 @@ tree_models_clear (TreeModels *t)
   g_clear_object (&t->sort_model);
   g_clear_object (&t->tree_model);
   g_clear_pointer (&t->context, hp_call_tree_context_unref);
+  t->grow_target = 0;
 }
 
 static void
@@ -314,19 +317,23 @@ on_sorter_changed (GtkSorter       *sorter,
 
 /* Growing -----------------------------------------------------------
 
- * A GtkListView (4.8) makes row widgets for up to 200 rows around its
- * top as soon as it has a model, and lays every one of them out: for the
- * four cells of a call-tree row that is about 1 ms a row here, 200 ms in
- * one go when a capture opens. So the view gets its rows through a
- * HpGrowListModel that starts with a screenful and grows by a few rows
- * each frame, until it holds more than the view makes widgets for; then
+ * A GtkListView (4.8) makes row widgets for up to 200 rows as soon as
+ * its model has them, and lays out, snapshots and (when rows move)
+ * rebinds every one of them, shown or not: for the four cells of a
+ * call-tree row that is about 1 ms a row to make, and a third of each
+ * frame that switches trees or selects on the 1M-sample benchmark. So
+ * the view gets its rows through a HpGrowListModel that holds the rows
+ * down to two pages or so below what is shown, and grows, a few rows a
+ * frame, as the view scrolls down or gets taller; once it holds them all
  * it passes the whole list through. Programmatic selection grows it at
  * once to the selected row. */
 #define FIRST_ROWS_MIN  8     /* (a screenful, see first_rows()) */
 #define FIRST_ROWS_MAX  40
+#define MARGIN_ROWS     32    /* held below the last row shown */
 #define ROWS_PER_STEP   2     /* added this many at a time, */
 #define GROW_BUDGET_US  2000  /* for so long each frame */
-#define ENOUGH_ROWS     (200 + 8)
+#define FAR_ROWS        48    /* a selection further down than this waits */
+#define FAR_BUDGET_US   3000  /* for rows made at this pace */
 
 /* The rows to show at first: what fits the view (20 px a row), or 16
  * before it was ever shown (a 1280x800 window shows 14); the rest come a
@@ -346,6 +353,26 @@ tree_complete (TreeModels *t)
   return t->slice == NULL || hp_grow_list_model_get_limit (t->slice) == G_MAXUINT;
 }
 
+/* The rows the view should hold: down to MARGIN_ROWS below the last one
+ * it shows (rows have one height, so the adjustment tells which). */
+static guint
+wanted_rows (TreeModels *t)
+{
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (t->scroller));
+  guint held = g_list_model_get_n_items (G_LIST_MODEL (t->slice));
+  double upper = gtk_adjustment_get_upper (adj);
+  double row = held > 0 && upper > 0 ? upper / held : 20;
+  guint last_shown = (guint) ((gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj)) / MAX (row, 1.0));
+
+  return MAX (MAX (first_rows (t), last_shown + MARGIN_ROWS), t->grow_target);
+}
+
+static gboolean
+tree_grown (TreeModels *t)
+{
+  return tree_complete (t) || hp_grow_list_model_get_limit (t->slice) >= wanted_rows (t);
+}
+
 /* Makes the view hold at least @n_rows rows (G_MAXUINT: all). */
 static void
 grow (TreeModels *t,
@@ -356,12 +383,13 @@ grow (TreeModels *t,
   if (tree_complete (t))
     return;
   size = hp_grow_list_model_get_limit (t->slice);
-  if (n_rows >= ENOUGH_ROWS ||
-      n_rows >= g_list_model_get_n_items (G_LIST_MODEL (t->sort_model)))
+  if (n_rows >= g_list_model_get_n_items (G_LIST_MODEL (t->sort_model)))
     n_rows = G_MAXUINT;
   if (n_rows > size)
     hp_grow_list_model_set_limit (t->slice, n_rows);
 }
+
+static void finish_select (HpCallTreeView *self);
 
 static gboolean
 grow_tick_cb (GtkWidget     *widget,
@@ -375,16 +403,25 @@ grow_tick_cb (GtkWidget     *widget,
     {
       TreeModels *t = k == 0 ? current (self) : &self->trees[self->bottom_up ? 0 : 1];
 
-      if (!tree_complete (t) && t->view != NULL &&
-          gtk_column_view_get_model (t->view) == GTK_SELECTION_MODEL (t->selection))
+      if (t->view != NULL && t->selection != NULL &&
+          gtk_column_view_get_model (t->view) == GTK_SELECTION_MODEL (t->selection) &&
+          !tree_grown (t))
         {
           /* making a row's widgets costs about as much as laying them
-           * out later in the frame: an eighth of a frame for each */
-          gint64 deadline = g_get_monotonic_time () + GROW_BUDGET_US;
+           * out later in the frame: an eighth of a frame for each, or
+           * more while a selection waits for its row */
+          gint64 deadline = g_get_monotonic_time () +
+                            (k == 0 && self->far_select != NULL ? FAR_BUDGET_US : GROW_BUDGET_US);
 
           do
             grow (t, hp_grow_list_model_get_limit (t->slice) + ROWS_PER_STEP);
-          while (!tree_complete (t) && g_get_monotonic_time () < deadline);
+          while (!tree_grown (t) && g_get_monotonic_time () < deadline);
+          if (k == 0 && self->far_select != NULL &&
+              (tree_complete (t) || hp_grow_list_model_get_limit (t->slice) >= t->grow_target))
+            {
+              self->pending_select = self->far_select;
+              finish_select (self);
+            }
           return G_SOURCE_CONTINUE;
         }
     }
@@ -402,6 +439,14 @@ start_growing (HpCallTreeView *self)
 /* Shows the models in the view, once the rows to expand at first are
  * expanded: rows that are not shown yet cost nothing to change (20 ms of
  * the first paint on the 1M-sample benchmark). */
+/* Scrolling down or a taller view wants more rows. */
+static void
+on_adjustment_changed (GtkAdjustment  *adj,
+                       HpCallTreeView *self)
+{
+  start_growing (self);
+}
+
 static void
 attach (HpCallTreeView *self)
 {
@@ -491,7 +536,7 @@ on_hide_tick (GtkWidget     *scroller,
     if (self->trees[i].scroller == scroller)
       {
         /* laid out as its rows grow, a few each frame */
-        if (!tree_complete (&self->trees[i]))
+        if (!tree_grown (&self->trees[i]))
           return G_SOURCE_CONTINUE;
         self->trees[i].hide_tick = 0;
         if ((i == 1) != self->bottom_up)
@@ -615,11 +660,23 @@ finish_select (HpCallTreeView *self)
   guint pos;
 
   self->pending_select = NULL;
+  self->far_select = NULL;
+  t->grow_target = 0;
   if (node == NULL || t->selection == NULL)
     return;
   pos = find_position (self, node);
   if (pos == GTK_INVALID_LIST_POSITION)
     return;
+  if (!self->preparing && !tree_complete (t) &&
+      pos + 8 > hp_grow_list_model_get_limit (t->slice) + FAR_ROWS)
+    {
+      /* far below the rows held: they are made a few a frame first
+       * (all at once took up to 100 ms), then it is selected */
+      t->grow_target = pos + 8;
+      self->far_select = node;
+      start_growing (self);
+      return;
+    }
   /* and a few rows under it; scrolling shows it at the bottom at most */
   grow (t, pos + 8);
   if (gtk_single_selection_get_selected (t->selection) != pos)
@@ -881,6 +938,7 @@ hp_call_tree_view_set_profile (HpCallTreeView  *self,
   g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
 
   self->pending_select = NULL;
+  self->far_select = NULL;
   if (self->pending_model != NULL)
     g_clear_signal_handler (&self->pending_handler, self->pending_model);
   self->pending_model = NULL;
@@ -936,6 +994,7 @@ hp_call_tree_view_set_bottom_up (HpCallTreeView *self,
     return;
   self->bottom_up = bottom_up;
   self->pending_select = NULL;
+  self->far_select = NULL;
   g_clear_pointer (&self->matches, g_ptr_array_unref);
 
   if (self->profile != NULL)
@@ -1179,6 +1238,14 @@ hp_call_tree_view_search (HpCallTreeView *self,
 }
 
 gboolean
+hp_call_tree_view_is_selecting (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->far_select != NULL || self->pending_select != NULL;
+}
+
+gboolean
 hp_call_tree_view_is_searching (HpCallTreeView *self)
 {
   g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), FALSE);
@@ -1375,5 +1442,11 @@ hp_call_tree_view_init (HpCallTreeView *self)
       set_column_sorter (t->total_column, compare_total);
       set_column_sorter (t->module_column, compare_module);
       g_signal_connect (gtk_column_view_get_sorter (t->view), "changed", G_CALLBACK (on_sorter_changed), self);
+      {
+        GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (t->scroller));
+
+        g_signal_connect_object (adj, "value-changed", G_CALLBACK (on_adjustment_changed), self, 0);
+        g_signal_connect_object (adj, "changed", G_CALLBACK (on_adjustment_changed), self, 0);
+      }
     }
 }

@@ -960,7 +960,7 @@ screenshot_cb (gpointer user_data)
 gboolean
 hp_window_is_following (HpWindow *self)
 {
-  return self->follow_tick != 0;
+  return self->follow_tick != 0 || hp_call_tree_view_is_selecting (self->tree_view);
 }
 
 const char *
