@@ -1288,6 +1288,14 @@ hp_call_tree_view_get_model (HpCallTreeView *self)
   return current (self)->sort_model ? G_LIST_MODEL (current (self)->sort_model) : NULL;
 }
 
+guint
+hp_call_tree_view_get_n_held (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), 0);
+
+  return current (self)->slice ? g_list_model_get_n_items (G_LIST_MODEL (current (self)->slice)) : 0;
+}
+
 /* GObject ------------------------------------------------------------ */
 
 static void

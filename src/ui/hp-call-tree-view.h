@@ -51,6 +51,8 @@ gboolean          hp_call_tree_view_is_marked        (HpCallTreeView  *self,
  * first and emits "search-done". */
 void              hp_call_tree_view_search           (HpCallTreeView  *self,
                                                       const char      *text);
+/* the rows the view holds (and makes widgets for) of the shown tree */
+guint             hp_call_tree_view_get_n_held       (HpCallTreeView  *self);
 /* a selection waits for the sort to settle or for its row to be made */
 gboolean          hp_call_tree_view_is_selecting     (HpCallTreeView  *self);
 gboolean          hp_call_tree_view_is_searching     (HpCallTreeView  *self);

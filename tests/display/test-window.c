@@ -642,6 +642,88 @@ test_second_window (void)
     display_close (l->data);
 }
 
+/* A long tree ---------------------------------------------------------- */
+
+#define LONG_ROWS 400
+
+/* main calling f0000 ... f0399, f0000 the hottest */
+static char *
+make_long_capture (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "long.hotpath", NULL);
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 mod, s_main;
+  guint64 t = 0;
+
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_process (w, 100, "long");
+  hp_capture_writer_set_thread (w, 100, 100, "long");
+  mod = hp_capture_writer_intern_module (w, "/opt/display-test/long", NULL, FALSE);
+  s_main = hp_capture_writer_intern_stack (w, 0,
+             hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", mod, NULL, 0),
+                                             NULL, 0, FALSE, 0x100));
+  for (guint f = 0; f < LONG_ROWS; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%04u", f);
+      gint64 function = hp_capture_writer_intern_function (w, name, mod, NULL, 0);
+      gint64 stack = hp_capture_writer_intern_stack (w, s_main,
+                       hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0x1000 + f));
+
+      for (guint n = 0; n < LONG_ROWS + 1 - f; n++)
+        hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  return g_steal_pointer (&path);
+}
+
+static GtkWidget *
+shown_scroller (GtkWidget *widget)
+{
+  if (GTK_IS_SCROLLED_WINDOW (widget) && gtk_widget_get_child_visible (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = shown_scroller (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The view holds the rows around what it shows and more as it scrolls,
+ * not all 400 (hp-call-tree-view.c); a row far down is still selected. */
+static void
+test_long_tree (void)
+{
+  g_autofree char *path = make_long_capture ();
+  HpWindow *window = display_open (app, path);
+  HpCallTreeView *tree = hp_window_get_tree_view (window);
+  GtkAdjustment *adj;
+  guint held;
+
+  display_spin (500);
+  g_assert_cmpuint (g_list_model_get_n_items (hp_call_tree_view_get_model (tree)), >=, LONG_ROWS + 1);
+  held = hp_call_tree_view_get_n_held (tree);
+  g_assert_cmpuint (held, >, 10);
+  g_assert_cmpuint (held, <, 120);
+
+  /* scrolling to the end of what is held brings more */
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (shown_scroller (GTK_WIDGET (tree))));
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  display_spin (500);
+  g_assert_cmpuint (hp_call_tree_view_get_n_held (tree), >, held);
+
+  /* a row far below the ones held */
+  activate (window, "win.select-function", g_variant_new_string ("f0398"));
+  g_assert_cmpstr (selected_name (window), ==, "f0398");
+  g_assert_cmpuint (hp_call_tree_view_get_n_held (tree), >=, LONG_ROWS);
+  display_close (window);
+}
+
 /* Drag and drop ------------------------------------------------------- */
 
 /* The window's own GtkDropTarget: the tests emit its "drop" as GTK does
@@ -944,6 +1026,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/errors", test_errors);
   g_test_add_func ("/window/read-only", test_read_only);
   g_test_add_func ("/window/second-window", test_second_window);
+  g_test_add_func ("/window/long-tree", test_long_tree);
   g_test_add_func ("/window/drop-types", test_drop_types);
   g_test_add_func ("/window/drop", test_drop);
   g_test_add_func ("/window/drop-several", test_drop_several);
