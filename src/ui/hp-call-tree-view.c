@@ -332,7 +332,7 @@ on_sorter_changed (GtkSorter       *sorter,
 #define MARGIN_ROWS     32    /* held below the last row shown */
 #define ROWS_PER_STEP   2     /* added this many at a time, */
 #define GROW_BUDGET_US  2000  /* for so long each frame */
-#define FAR_ROWS        48    /* a selection further down than this waits */
+#define FAR_ROWS        8     /* a selection further down than this waits */
 #define FAR_BUDGET_US   3000  /* for rows made at this pace */
 
 /* The rows to show at first: what fits the view (20 px a row), or 16
