@@ -467,6 +467,14 @@ update_bottom_pane (HpWindow *self)
     hp_source_view_set_function (self->source_view, profile, function_id);
 }
 
+static void
+update_summary_pane (HpWindow *self)
+{
+  hp_summary_pane_set_node (self->summary_pane, hp_call_tree_view_get_profile (self->tree_view),
+                            hp_call_tree_view_get_selected (self->tree_view),
+                            hp_call_tree_view_get_bottom_up (self->tree_view));
+}
+
 /* The panes follow a selection a frame apart: the summary pane one frame
  * after the tree shows it, the source or the callers the frame after.
  * Each relays out and repaints its part of the window (rewrapping its
@@ -485,9 +493,7 @@ follow_tick_cb (GtkWidget     *widget,
   if (self->follow_pending & FOLLOW_SUMMARY)
     {
       self->follow_pending &= ~FOLLOW_SUMMARY;
-      hp_summary_pane_set_node (self->summary_pane, hp_call_tree_view_get_profile (self->tree_view),
-                                hp_call_tree_view_get_selected (self->tree_view),
-                                hp_call_tree_view_get_bottom_up (self->tree_view));
+      update_summary_pane (self);
       if (self->follow_pending != 0)
         return G_SOURCE_CONTINUE;
     }
@@ -498,24 +504,6 @@ follow_tick_cb (GtkWidget     *widget,
   return G_SOURCE_REMOVE;
 }
 
-/* Brings the panes up to the selection now (closing, tests). */
-static void
-follow_now (HpWindow *self)
-{
-  if (self->follow_tick == 0)
-    return;
-  gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->follow_tick);
-  self->follow_tick = 0;
-  self->follow_frame = G_MININT64;
-  if (self->follow_pending & FOLLOW_SUMMARY)
-    hp_summary_pane_set_node (self->summary_pane, hp_call_tree_view_get_profile (self->tree_view),
-                              hp_call_tree_view_get_selected (self->tree_view),
-                              hp_call_tree_view_get_bottom_up (self->tree_view));
-  if (self->follow_pending & FOLLOW_BOTTOM)
-    update_bottom_pane (self);
-  self->follow_pending = 0;
-}
-
 static void
 on_node_selected (HpCallTreeView   *tree,
                   const HpCallNode *node,
@@ -523,14 +511,14 @@ on_node_selected (HpCallTreeView   *tree,
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
 
-  self->follow_pending = FOLLOW_SUMMARY | FOLLOW_BOTTOM;
   if (clock == NULL)
     {
-      /* not shown: nothing to spread over frames */
-      self->follow_tick = 0;
-      follow_now (self);
+      /* not shown: no frames to spread it over */
+      update_summary_pane (self);
+      update_bottom_pane (self);
       return;
     }
+  self->follow_pending = FOLLOW_SUMMARY | FOLLOW_BOTTOM;
   if (self->follow_tick == 0)
     {
       self->follow_frame = gdk_frame_clock_get_frame_counter (clock);
