@@ -19,7 +19,7 @@ as_root() {
 # for tests/fuzz/run.sh); they say so when it is missing, and the tests don't.
 packages=(
   build-essential meson ninja-build pkg-config python3
-  libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev
+  libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev libjson-glib-dev
   libgtk-4-dev sqlite3 linux-perf
   python3.11-dbg libc6-dbg
   xvfb xauth dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info
