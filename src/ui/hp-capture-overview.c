@@ -4,7 +4,7 @@
  */
 
 /*
- * A profile is a measurement with limits (DESIGN.md, Measuring honestly):
+ * A profile is a measurement with limits (docs/ARCHITECTURE.md, Measuring honestly):
  * this strip says what was sampled, how often, how many samples there are
  * and how many were lost or have truncated stacks, and warns when those
  * limits are large enough to change what the numbers mean.

@@ -5,7 +5,7 @@
 
 /*
  * The window never touches SQLite or the disk on the main thread
- * (DESIGN.md, Threads): opening, loading, building the profile and reading
+ * (docs/ARCHITECTURE.md, Threads): opening, loading, building the profile and reading
  * the summaries happen here, in a GTask worker with its own connection,
  * which it closes before returning. What it returns is immutable, so the
  * main thread and later workers (source annotation, search) read it

@@ -3,7 +3,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# A benchmark, not a test (DESIGN.md: speed is measured, never asserted by
+# A benchmark, not a test (docs/ARCHITECTURE.md: speed is measured, never asserted by
 # a timed test).  For one workload (tests/workloads/paths-fp by default) it
 # times, N times each:
 #   plain     the program alone

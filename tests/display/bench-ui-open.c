@@ -25,7 +25,7 @@
  * The machines this runs on share two cores with Xvfb, so a single time
  * can be twice the median.
  *
- * It prints numbers, it asserts nothing (DESIGN.md: speed is measured by
+ * It prints numbers, it asserts nothing (docs/ARCHITECTURE.md: speed is measured by
  * benchmarks, never by timed assertions). Usage: bench-ui-open [DIR]
  * (makes its captures in DIR, or reuses them from there).
  */

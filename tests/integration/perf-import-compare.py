@@ -16,7 +16,7 @@
 # compared by name; their share is printed.
 #
 # One difference is by design: Hotpath names the inlined function a sample
-# is in (its own identity, DESIGN.md), perf --sort sym the symbol around
+# is in (its own identity, docs/ARCHITECTURE.md), perf --sort sym the symbol around
 # it. A share that differs only by that passes when the share with inline
 # frames folded into their caller (read from the capture's tables) agrees;
 # the report marks it "inline". Aliases of one address may be named
