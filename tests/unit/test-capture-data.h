@@ -43,3 +43,86 @@ test_data_free (TestData *data)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestData, test_data_free)
+
+/*
+ * test_data_new_example(): a capture built by hand so that every number of
+ * its profile is known:
+ *
+ *   functions  1 main, 2 foo, 3 bar, 4 helper (inlined into bar) in "app";
+ *              5 syscall in "[kernel.kallsyms]"; 6 foo in the kernel, never
+ *              sampled (same name, other module)
+ *   frames     1 main:10, 2 foo:20, 3 bar:30, 4 helper:40 (inline),
+ *              5 foo:21, 6 syscall
+ *   stacks     1 main                         tid 100:   1 sample
+ *              2 main>foo                     tid 100:   2
+ *              3 main>foo>bar                            -
+ *              4 main>foo>bar>helper          tid 100:   4
+ *              5 main>foo>bar>foo(:21)        tid 101:  16   (recursion)
+ *              6 main>foo>bar>foo>bar         tid 100:   8   (recursion)
+ *              7 main>bar                                -
+ *              8 main>bar>syscall             tid 101:  32
+ *              9 syscall                      tid 102:  64
+ *             10 main>foo(:21)                tid 100: 256   (merges with 2)
+ *              no stack                       tid 102: 128
+ *
+ * 511 samples. Self: main 1, foo 2+16+256 = 274, bar 8, helper 4,
+ * syscall 96. Total (once per sample): main 319, foo 30+256 = 286 (stack 5
+ * is below stack 2), bar 28+32 = 60 (stack 6 is below 3), helper 4,
+ * syscall 96.
+ */
+/* Function ids of the example. */
+enum { EX_MAIN = 1, EX_FOO, EX_BAR, EX_HELPER, EX_SYSCALL, EX_KFOO };
+
+static inline HpCaptureData *
+test_data_new_example (void)
+{
+  HpCaptureData *data = test_data_new ();
+  static const struct { const char *path; gboolean kernel; } modules[] = {
+    { NULL, 0 }, { "/usr/bin/app", FALSE }, { "[kernel.kallsyms]", TRUE },
+  };
+  static const struct { const char *name; gint64 module; } functions[] = {
+    { NULL, 0 }, { "main", 1 }, { "foo", 1 }, { "bar", 1 }, { "helper", 1 },
+    { "syscall", 2 }, { "foo", 2 },
+  };
+  static const struct { gint64 function; guint line; gboolean is_inline; } frames[] = {
+    { 0, 0, 0 }, { EX_MAIN, 10, 0 }, { EX_FOO, 20, 0 }, { EX_BAR, 30, 0 }, { EX_HELPER, 40, 1 },
+    { EX_FOO, 21, 0 }, { EX_SYSCALL, 0, 0 },
+  };
+  static const HpCaptureStack stacks[] = {
+    { 0, 0 }, { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 3, 5 }, { 5, 3 },
+    { 1, 3 }, { 7, 6 }, { 0, 6 }, { 1, 5 },
+  };
+  static const HpCaptureStackCount counts[] = {
+    { 1, 100, 1, 1 }, { 2, 100, 2, 2 }, { 4, 100, 4, 4 }, { 5, 101, 16, 16 },
+    { 6, 100, 8, 8 }, { 8, 101, 32, 32 }, { 9, 102, 64, 64 }, { 10, 100, 256, 256 },
+    { 0, 102, 128, 128 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modules); i++)
+    {
+      HpCaptureModule m = { 0 };
+
+      if (i > 0)
+        {
+          m.path = (char *) modules[i].path;
+          m.name = modules[i].path[0] == '[' ? m.path : (char *) "app";
+          m.is_kernel = modules[i].kernel;
+        }
+      g_array_append_val (data->modules, m);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
+    {
+      HpCaptureFunction f = { (char *) functions[i].name, functions[i].module, NULL, 0 };
+
+      g_array_append_val (data->functions, f);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      HpCaptureFrame f = { frames[i].function, NULL, frames[i].line, frames[i].is_inline, i * 16 };
+
+      g_array_append_val (data->frames, f);
+    }
+  g_array_append_vals (data->stacks, stacks, G_N_ELEMENTS (stacks));
+  g_array_append_vals (data->stack_counts, counts, G_N_ELEMENTS (counts));
+  return data;
+}

@@ -4,29 +4,8 @@
  */
 
 /*
- * The capture below is built by hand so that every number is known:
- *
- *   functions  1 main, 2 foo, 3 bar, 4 helper (inlined into bar) in "app";
- *              5 syscall in "[kernel.kallsyms]"; 6 foo in the kernel, never
- *              sampled (same name, other module)
- *   frames     1 main:10, 2 foo:20, 3 bar:30, 4 helper:40 (inline),
- *              5 foo:21, 6 syscall
- *   stacks     1 main                         tid 100:   1 sample
- *              2 main>foo                     tid 100:   2
- *              3 main>foo>bar                            -
- *              4 main>foo>bar>helper          tid 100:   4
- *              5 main>foo>bar>foo(:21)        tid 101:  16   (recursion)
- *              6 main>foo>bar>foo>bar         tid 100:   8   (recursion)
- *              7 main>bar                                -
- *              8 main>bar>syscall             tid 101:  32
- *              9 syscall                      tid 102:  64
- *             10 main>foo(:21)                tid 100: 256   (merges with 2)
- *              no stack                       tid 102: 128
- *
- * 511 samples. Self: main 1, foo 2+16+256 = 274, bar 8, helper 4,
- * syscall 96. Total (once per sample): main 319, foo 30+256 = 286 (stack 5
- * is below stack 2), bar 28+32 = 60 (stack 6 is below 3), helper 4,
- * syscall 96.
+ * On the capture of test_data_new_example() (test-capture-data.h), whose
+ * every number is known by construction.
  */
 
 #define G_LOG_DOMAIN "hp-test"
@@ -37,62 +16,6 @@
 
 #include "analysis/hp-profile.h"
 #include "test-capture-data.h"
-
-enum { MAIN = 1, FOO, BAR, HELPER, SYSCALL, KFOO };
-
-static HpCaptureData *
-build_data (void)
-{
-  HpCaptureData *data = test_data_new ();
-  static const struct { const char *path; gboolean kernel; } modules[] = {
-    { NULL, 0 }, { "/usr/bin/app", FALSE }, { "[kernel.kallsyms]", TRUE },
-  };
-  static const struct { const char *name; gint64 module; } functions[] = {
-    { NULL, 0 }, { "main", 1 }, { "foo", 1 }, { "bar", 1 }, { "helper", 1 },
-    { "syscall", 2 }, { "foo", 2 },
-  };
-  static const struct { gint64 function; guint line; gboolean is_inline; } frames[] = {
-    { 0, 0, 0 }, { MAIN, 10, 0 }, { FOO, 20, 0 }, { BAR, 30, 0 }, { HELPER, 40, 1 },
-    { FOO, 21, 0 }, { SYSCALL, 0, 0 },
-  };
-  static const HpCaptureStack stacks[] = {
-    { 0, 0 }, { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 3, 5 }, { 5, 3 },
-    { 1, 3 }, { 7, 6 }, { 0, 6 }, { 1, 5 },
-  };
-  static const HpCaptureStackCount counts[] = {
-    { 1, 100, 1, 1 }, { 2, 100, 2, 2 }, { 4, 100, 4, 4 }, { 5, 101, 16, 16 },
-    { 6, 100, 8, 8 }, { 8, 101, 32, 32 }, { 9, 102, 64, 64 }, { 10, 100, 256, 256 },
-    { 0, 102, 128, 128 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (modules); i++)
-    {
-      HpCaptureModule m = { 0 };
-
-      if (i > 0)
-        {
-          m.path = (char *) modules[i].path;
-          m.name = modules[i].path[0] == '[' ? m.path : (char *) "app";
-          m.is_kernel = modules[i].kernel;
-        }
-      g_array_append_val (data->modules, m);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
-    {
-      HpCaptureFunction f = { (char *) functions[i].name, functions[i].module, NULL, 0 };
-
-      g_array_append_val (data->functions, f);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      HpCaptureFrame f = { frames[i].function, NULL, frames[i].line, frames[i].is_inline, i * 16 };
-
-      g_array_append_val (data->frames, f);
-    }
-  g_array_append_vals (data->stacks, stacks, G_N_ELEMENTS (stacks));
-  g_array_append_vals (data->stack_counts, counts, G_N_ELEMENTS (counts));
-  return data;
-}
 
 static void
 assert_stats (HpProfile *profile,
@@ -192,19 +115,19 @@ render_functions (HpProfile *profile,
 static void
 test_functions (void)
 {
-  g_autoptr(TestData) data = build_data ();
+  g_autoptr(TestData) data = test_data_new_example ();
   g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
   g_autofree char *by_self = NULL;
   g_autofree char *by_total = NULL;
 
   g_assert_true (hp_profile_get_data (profile) == data);
   g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, 511);
-  assert_stats (profile, MAIN, 1, 319);
-  assert_stats (profile, FOO, 274, 286);
-  assert_stats (profile, BAR, 8, 60);
-  assert_stats (profile, HELPER, 4, 4);
-  assert_stats (profile, SYSCALL, 96, 96);
-  assert_stats (profile, KFOO, 0, 0);
+  assert_stats (profile, EX_MAIN, 1, 319);
+  assert_stats (profile, EX_FOO, 274, 286);
+  assert_stats (profile, EX_BAR, 8, 60);
+  assert_stats (profile, EX_HELPER, 4, 4);
+  assert_stats (profile, EX_SYSCALL, 96, 96);
+  assert_stats (profile, EX_KFOO, 0, 0);
   g_assert_null (hp_profile_get_function_stats (profile, 0));
   g_assert_null (hp_profile_get_function_stats (profile, 7));
 
@@ -213,17 +136,17 @@ test_functions (void)
   by_total = render_functions (profile, TRUE);
   g_assert_cmpstr (by_total, ==, "main 1/319, foo 274/286, syscall 96/96, bar 8/60, helper 4/4");
 
-  g_assert_cmpstr (hp_profile_get_function_name (profile, HELPER), ==, "helper");
-  g_assert_cmpstr (hp_profile_get_module_name (profile, HELPER), ==, "app");
-  g_assert_cmpstr (hp_profile_get_module_name (profile, SYSCALL), ==, "[kernel.kallsyms]");
+  g_assert_cmpstr (hp_profile_get_function_name (profile, EX_HELPER), ==, "helper");
+  g_assert_cmpstr (hp_profile_get_module_name (profile, EX_HELPER), ==, "app");
+  g_assert_cmpstr (hp_profile_get_module_name (profile, EX_SYSCALL), ==, "[kernel.kallsyms]");
 
   {
     g_autoptr(GArray) foos = hp_profile_find_functions (profile, "foo");
     g_autoptr(GArray) none = hp_profile_find_functions (profile, "fo");
 
     g_assert_cmpuint (foos->len, ==, 2);
-    g_assert_cmpint (g_array_index (foos, gint64, 0), ==, FOO);
-    g_assert_cmpint (g_array_index (foos, gint64, 1), ==, KFOO);
+    g_assert_cmpint (g_array_index (foos, gint64, 0), ==, EX_FOO);
+    g_assert_cmpint (g_array_index (foos, gint64, 1), ==, EX_KFOO);
     g_assert_cmpuint (none->len, ==, 0);
   }
 }
@@ -231,7 +154,7 @@ test_functions (void)
 static void
 test_top_down (void)
 {
-  g_autoptr(TestData) data = build_data ();
+  g_autoptr(TestData) data = test_data_new_example ();
   g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
 
   /* stacks 2 and 10 (foo at two lines) merge into one main > foo node */
@@ -251,7 +174,7 @@ test_top_down (void)
 static void
 test_bottom_up (void)
 {
-  g_autoptr(TestData) data = build_data ();
+  g_autoptr(TestData) data = test_data_new_example ();
   g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
 
   assert_tree (profile, hp_profile_get_bottom_up (profile),
@@ -279,27 +202,27 @@ test_bottom_up (void)
 static void
 test_callers_callees (void)
 {
-  g_autoptr(TestData) data = build_data ();
+  g_autoptr(TestData) data = test_data_new_example ();
   g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
 
   /* foo > bar occurs twice in stack 6 and counts once: 28, not 36 */
-  assert_edges (profile, FALSE, MAIN, "foo 286, bar 32");
-  assert_edges (profile, FALSE, FOO, "bar 28");
-  assert_edges (profile, FALSE, BAR, "syscall 32, foo 24, helper 4");
-  assert_edges (profile, FALSE, HELPER, "");
-  assert_edges (profile, TRUE, MAIN, "");
-  assert_edges (profile, TRUE, FOO, "main 286, bar 24");
-  assert_edges (profile, TRUE, BAR, "main 32, foo 28");
-  assert_edges (profile, TRUE, HELPER, "bar 4");
+  assert_edges (profile, FALSE, EX_MAIN, "foo 286, bar 32");
+  assert_edges (profile, FALSE, EX_FOO, "bar 28");
+  assert_edges (profile, FALSE, EX_BAR, "syscall 32, foo 24, helper 4");
+  assert_edges (profile, FALSE, EX_HELPER, "");
+  assert_edges (profile, TRUE, EX_MAIN, "");
+  assert_edges (profile, TRUE, EX_FOO, "main 286, bar 24");
+  assert_edges (profile, TRUE, EX_BAR, "main 32, foo 28");
+  assert_edges (profile, TRUE, EX_HELPER, "bar 4");
   /* the root syscall (stack 9) has no caller */
-  assert_edges (profile, TRUE, SYSCALL, "bar 32");
-  assert_edges (profile, TRUE, KFOO, "");
+  assert_edges (profile, TRUE, EX_SYSCALL, "bar 32");
+  assert_edges (profile, TRUE, EX_KFOO, "");
 }
 
 static void
 test_tid_filter (void)
 {
-  g_autoptr(TestData) data = build_data ();
+  g_autoptr(TestData) data = test_data_new_example ();
   g_autoptr(GHashTable) tids = g_hash_table_new (NULL, NULL);
   g_autoptr(HpProfile) profile = NULL;
   g_autofree char *by_self = NULL;
@@ -309,11 +232,11 @@ test_tid_filter (void)
   profile = hp_profile_new (data, tids);
 
   g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, 48);
-  assert_stats (profile, MAIN, 0, 48);
-  assert_stats (profile, FOO, 16, 16);
-  assert_stats (profile, BAR, 0, 48);
-  assert_stats (profile, HELPER, 0, 0);
-  assert_stats (profile, SYSCALL, 32, 32);
+  assert_stats (profile, EX_MAIN, 0, 48);
+  assert_stats (profile, EX_FOO, 16, 16);
+  assert_stats (profile, EX_BAR, 0, 48);
+  assert_stats (profile, EX_HELPER, 0, 0);
+  assert_stats (profile, EX_SYSCALL, 32, 32);
   by_self = render_functions (profile, FALSE);
   g_assert_cmpstr (by_self, ==, "syscall 32/32, foo 16/16, bar 0/48, main 0/48");
 
@@ -326,7 +249,7 @@ test_tid_filter (void)
                "    foo 0/16\n"
                "      bar 0/16\n"
                "        foo 16/16\n");
-  assert_edges (profile, FALSE, BAR, "syscall 32, foo 16");
+  assert_edges (profile, FALSE, EX_BAR, "syscall 32, foo 16");
 }
 
 static const HpCallNode *
@@ -348,7 +271,7 @@ child_named (HpProfile        *profile,
 static void
 test_paths (void)
 {
-  g_autoptr(TestData) data = build_data ();
+  g_autoptr(TestData) data = test_data_new_example ();
   g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
   const HpCallNode *root = hp_profile_get_top_down (profile);
   const HpCallNode *helper;
@@ -375,7 +298,7 @@ test_paths (void)
 static void
 test_empty (void)
 {
-  g_autoptr(TestData) data = build_data ();
+  g_autoptr(TestData) data = test_data_new_example ();
   g_autoptr(HpProfile) profile = NULL;
   g_autoptr(GArray) callers = NULL;
 
@@ -385,7 +308,7 @@ test_empty (void)
   g_assert_cmpuint (hp_profile_get_functions (profile, TRUE)->len, ==, 0);
   g_assert_null (hp_profile_get_top_down (profile)->children);
   g_assert_null (hp_profile_get_bottom_up (profile)->children);
-  callers = hp_profile_get_callers (profile, FOO);
+  callers = hp_profile_get_callers (profile, EX_FOO);
   g_assert_cmpuint (callers->len, ==, 0);
 }
 
