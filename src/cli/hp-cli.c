@@ -23,6 +23,7 @@ static const struct {
   { "import", hp_cli_import, "Import a perf.data file (perf record) into a capture" },
   { "report", hp_cli_report, "Print what a capture measured: functions, call tree, callers, callees" },
   { "summary", hp_cli_summary, "List, read or write the summaries of call paths in a capture" },
+  { "flamegraph", hp_cli_flamegraph, "Write the flame graph of a capture as a standalone SVG" },
 };
 
 void
@@ -74,7 +75,7 @@ usage (FILE *out)
 {
   fprintf (out, "Usage: hotpath-cli COMMAND [OPTION…]\n\nCommands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf (out, "\nRun 'hotpath-cli COMMAND --help' for the options of a command.\n");
 }
 

@@ -6,12 +6,15 @@
 
 #include <gio/gio.h>
 
+#include "store/hp-capture.h"
+
 G_BEGIN_DECLS
 
 int  hp_cli_record (int argc, char **argv);
 int  hp_cli_import (int argc, char **argv);
 int  hp_cli_report (int argc, char **argv);
 int  hp_cli_summary (int argc, char **argv);
+int  hp_cli_flamegraph (int argc, char **argv);
 
 /* A cancellable that SIGINT and SIGTERM cancel (Ctrl-C during an import
  * then removes the half-written capture instead of leaving it behind).
@@ -20,5 +23,11 @@ GCancellable *hp_cli_cancel_on_signals (void);
 
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
 void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+/* Opens @file (a capture, or a perf.data imported into a cached capture)
+ * and loads it; on failure prints why and returns FALSE. */
+gboolean hp_cli_load_capture (const char     *file,
+                              HpCapture     **out_capture,
+                              HpCaptureData **out_data);
 
 G_END_DECLS
