@@ -25,17 +25,106 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
-#include "store/hp-capture.h"
+#include "store/hp-capture-private.h"
+
+/* The progress handler runs every this many SQLite VM instructions: often
+ * enough to stop within a millisecond, rare enough to cost nothing. */
+#define PROGRESS_STEPS 10000
+
+/* Work allowed for one operation, in VM instructions per byte of the file
+ * (and of its WAL), plus a floor for tiny files. Loading a capture of 1M
+ * samples (23 MB) took 180 000 instructions when finished, and 17 million
+ * (0.75 a byte) when cut short, as its samples are aggregated then; rows
+ * packed as tightly as SQLite can take under 2 a byte. This leaves ten
+ * times that, and still stops an endless query in a file of a few MB
+ * within a few seconds (SQLite runs 30 to 100 million a second). */
+#define WORK_PER_BYTE  16
+#define WORK_MIN       (20 * 1000 * 1000)
+
+typedef enum {
+  STOP_NONE,
+  STOP_CANCELLED,
+  STOP_TOO_MUCH_WORK,
+} StopReason;
 
 struct _HpCapture {
   char     *path;
   sqlite3  *db;
   /* NULL when summaries can be written, else why not */
   char     *read_only_reason;
+
+  GCancellable *cancellable;
+  gint64        work_limit;  /* progress handler calls per operation */
+  gint64        work_done;   /* progress handler calls in this operation */
+  StopReason    stopped;     /* why the progress handler stopped SQLite */
 };
+
+/* Runs in whichever thread runs SQLite on this connection; the cancellable
+ * may be cancelled from any thread. */
+static int
+on_progress (void *user_data)
+{
+  HpCapture *self = user_data;
+
+  if (self->cancellable != NULL && g_cancellable_is_cancelled (self->cancellable))
+    {
+      self->stopped = STOP_CANCELLED;
+      return 1;
+    }
+  if (++self->work_done > self->work_limit)
+    {
+      self->stopped = STOP_TOO_MUCH_WORK;
+      return 1;
+    }
+  return 0;
+}
+
+/* Every public operation starts with a fresh work allowance. */
+static void
+begin_operation (HpCapture *self)
+{
+  self->work_done = 0;
+  self->stopped = STOP_NONE;
+}
+
+/* Sets @error from what stopped SQLite; FALSE when nothing did. */
+static gboolean
+set_error_stopped (GError    **error,
+                   HpCapture  *self)
+{
+  switch (self->stopped)
+    {
+    case STOP_CANCELLED:
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                   "%s: reading the capture was cancelled", self->path);
+      return TRUE;
+    case STOP_TOO_MUCH_WORK:
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   "%s: corrupt capture: reading it takes far more work than a capture "
+                   "of its size needs (stopped after %" G_GINT64_FORMAT " million SQLite steps)",
+                   self->path, self->work_done * PROGRESS_STEPS / 1000000);
+      return TRUE;
+    case STOP_NONE:
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+check_cancelled (HpCapture  *self,
+                 GError    **error)
+{
+  if (self->cancellable != NULL && g_cancellable_is_cancelled (self->cancellable))
+    {
+      self->stopped = STOP_CANCELLED;
+      return set_error_stopped (error, self);
+    }
+  return FALSE;
+}
 
 static void
 set_error_db (GError     **error,
@@ -43,6 +132,8 @@ set_error_db (GError     **error,
               int          code,
               const char  *what)
 {
+  if (set_error_stopped (error, self))
+    return;
   g_set_error (error, HP_STORE_ERROR, code, "%s: %s: %s",
                self->path, what, sqlite3_errmsg (self->db));
 }
@@ -120,6 +211,22 @@ why_read_only (const char *path)
   return NULL;
 }
 
+/* Bounds the work of one operation by the size of the file, so that a query
+ * made endless by a hostile schema stops with an error. */
+static void
+set_work_limit (HpCapture *self)
+{
+  g_autofree char *wal = g_strconcat (self->path, "-wal", NULL);
+  GStatBuf st;
+  gint64 bytes = 0;
+
+  if (g_stat (self->path, &st) == 0)
+    bytes += st.st_size;
+  if (g_stat (wal, &st) == 0)
+    bytes += st.st_size;
+  self->work_limit = MAX (bytes * WORK_PER_BYTE, WORK_MIN) / PROGRESS_STEPS;
+}
+
 HpCapture *
 hp_capture_open (const char  *path,
                  gboolean     writable,
@@ -166,6 +273,9 @@ hp_capture_open (const char  *path,
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
   /* the recorder may still be committing batches */
   sqlite3_busy_timeout (self->db, 5000);
+  set_work_limit (self);
+  sqlite3_progress_handler (self->db, PROGRESS_STEPS, on_progress, self);
+  begin_operation (self);
 
   if (!query_int (self, "PRAGMA application_id", &app_id, &rc))
     {
@@ -212,9 +322,20 @@ hp_capture_close (HpCapture *self)
     return;
   if (self->db != NULL)
     sqlite3_close_v2 (self->db);
+  g_clear_object (&self->cancellable);
   g_free (self->read_only_reason);
   g_free (self->path);
   g_free (self);
+}
+
+void
+hp_capture_set_cancellable (HpCapture    *self,
+                            GCancellable *cancellable)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  g_set_object (&self->cancellable, cancellable);
 }
 
 const char *
@@ -235,6 +356,7 @@ hp_capture_get_metadata (HpCapture  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
+  begin_operation (self);
   if (sqlite3_prepare_v2 (self->db, "SELECT value FROM metadata WHERE key = ?", -1, &stmt, NULL) != SQLITE_OK)
     return NULL;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
@@ -534,6 +656,10 @@ hp_capture_load (HpCapture  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  begin_operation (self);
+  if (check_cancelled (self, error))
+    return NULL;
+
   data = g_new0 (HpCaptureData, 1);
   data->modules = new_id_array (sizeof (HpCaptureModule), clear_module);
   data->functions = new_id_array (sizeof (HpCaptureFunction), clear_function);
@@ -588,6 +714,9 @@ hp_capture_load (HpCapture  *self,
 
   if (!ok || !check_references (self, data, error))
     return NULL;
+  /* cancelled after SQLite's last step: the caller no longer wants it */
+  if (check_cancelled (self, error))
+    return NULL;
 
   return g_steal_pointer (&data);
 }
@@ -623,6 +752,7 @@ hp_capture_get_summary (HpCapture   *self,
   g_return_val_if_fail (path_key != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  begin_operation (self);
   if (sqlite3_prepare_v2 (self->db, "SELECT text FROM summaries WHERE path_key = ?", -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
@@ -662,6 +792,7 @@ hp_capture_set_summary (HpCapture   *self,
       return FALSE;
     }
 
+  begin_operation (self);
   now = g_date_time_new_now_utc ();
   stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
 
@@ -715,6 +846,7 @@ hp_capture_list_summaries (HpCapture  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  begin_operation (self);
   if (sqlite3_prepare_v2 (self->db, "SELECT path_key, text FROM summaries", -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
@@ -735,4 +867,36 @@ hp_capture_list_summaries (HpCapture  *self,
       return NULL;
     }
   return g_steal_pointer (&table);
+}
+
+/* Tests -------------------------------------------------------------- */
+
+gboolean
+hp_capture_run_sql_for_testing (HpCapture   *self,
+                                const char  *sql,
+                                gint64       work_limit,
+                                GError     **error)
+{
+  gint64 saved_limit = self->work_limit;
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (sql != NULL, FALSE);
+
+  begin_operation (self);
+  if (work_limit > 0)
+    self->work_limit = work_limit / PROGRESS_STEPS;
+  rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+      ;
+  sqlite3_finalize (stmt);
+  self->work_limit = saved_limit;
+  if (rc != SQLITE_OK && rc != SQLITE_DONE)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read the capture");
+      return FALSE;
+    }
+  return TRUE;
 }

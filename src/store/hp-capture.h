@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "store/hp-capture-writer.h"
 
 G_BEGIN_DECLS
@@ -76,13 +78,22 @@ HpCapture     *hp_capture_open          (const char  *path,
                                          GError     **error);
 void           hp_capture_close         (HpCapture   *self);
 
+/* Makes every later SQLite step of @self (hp_capture_load() above all)
+ * stop soon after @cancellable is cancelled, from any thread: the call then
+ * fails with G_IO_ERROR_CANCELLED. NULL removes it. Call it from the thread
+ * that uses @self, before the work it should stop. */
+void           hp_capture_set_cancellable (HpCapture    *self,
+                                           GCancellable *cancellable);
+
 const char    *hp_capture_get_path      (HpCapture   *self);
 /* NULL when absent */
 char          *hp_capture_get_metadata  (HpCapture   *self,
                                          const char  *key);
 
 /* Loads every table the analysis needs. Uses the aggregate table when the
- * recording finished, and aggregates the samples table when it was cut short. */
+ * recording finished, and aggregates the samples table when it was cut short.
+ * Fails with G_IO_ERROR_CANCELLED once the cancellable set with
+ * hp_capture_set_cancellable() is cancelled. */
 HpCaptureData *hp_capture_load          (HpCapture   *self,
                                          GError     **error);
 void           hp_capture_data_free     (HpCaptureData *data);
