@@ -89,11 +89,18 @@ snapshot (Snapshot *snap)
                     "movq %%r15, 128(%0)\n\t"
                     : : "r" (r) : "rax", "memory");
 
-  /* Only frames above the saved SP matter, and memcpy's own frame is
-   * below it. */
+  /* Only frames above the saved SP matter, and what runs from here on
+   * writes below it: this frame stays live until the copy is made. */
   end = stack_end (r[REG_SP]);
   snap->stack_size = MIN (sizeof snap->stack, end - r[REG_SP]);
   memcpy (snap->stack, GSIZE_TO_POINTER (r[REG_SP]), snap->stack_size);
+  /* Not a tail call: as one, memcpy runs after this frame is popped, with
+   * the stack pointer above the saved one, and the dynamic linker's lazy
+   * binding of memcpy (_dl_runtime_resolve) writes over the registers this
+   * frame saved before they are copied. The unwind then restores garbage
+   * into the callers (rbp among them, on which fixture_set_up's CFA
+   * depends, whenever the saved SP is 48 modulo 64). */
+  __asm__ volatile ("" ::: "memory");
 }
 
 __attribute__((noinline, noclone)) static void
