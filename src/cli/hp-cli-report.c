@@ -4,20 +4,29 @@
  *
  * Text output is for people and says what its numbers measure; the JSON
  * output is a stable contract for scripts:
- *   {"samples": N, "lost": N, "event": "…",
+ *   {"samples": N, "lost": N, "event": "…", "truncated": N,
  *    "functions": [{"name", "module", "file", "line", "self", "total"}…]}
  * and with --tree a nested {"name", "module", "self", "total", "children"}.
+ *
+ * Every string a capture holds is untrusted (src/analysis/hp-text.h): the
+ * text output escapes control characters so that a name cannot move the
+ * cursor, recolour the terminal or start a line of its own, and the JSON
+ * is written by json-glib from valid UTF-8, so that it always parses.
  */
 
 #define G_LOG_DOMAIN "hp-cli"
 
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "analysis/hp-profile.h"
+#include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
@@ -27,6 +36,7 @@ typedef struct {
   HpProfile  *profile;
   HpCapture  *capture;
   GHashTable *summaries;  /* path key -> text */
+  GPtrArray  *escaped;    /* text: strings made by esc(), freed per line */
   guint64     n_samples;
   gdouble     threshold;  /* tree: hide nodes under this share of total, % */
   gint        limit;
@@ -40,35 +50,28 @@ percent (guint64 part,
   return whole ? 100.0 * (gdouble) part / (gdouble) whole : 0.0;
 }
 
-static void
-json_string (GString    *out,
-             const char *s)
+/* @s escaped for the terminal (hp_text_escape), valid until the next
+ * done_line(); @s itself when it needs nothing. NULL gives @fallback. */
+static const char *
+esc (Report     *r,
+     const char *s,
+     const char *fallback)
 {
-  if (s == NULL)
-    {
-      g_string_append (out, "null");
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = s; *p; p++)
-    {
-      guchar c = (guchar) *p;
+  char *escaped;
 
-      switch (c)
-        {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char) c);
-        }
-    }
-  g_string_append_c (out, '"');
+  if (s == NULL)
+    return fallback;
+  if (!hp_text_needs_escape (s))
+    return s;
+  escaped = hp_text_escape (s);
+  g_ptr_array_add (r->escaped, escaped);
+  return escaped;
+}
+
+static void
+done_line (Report *r)
+{
+  g_ptr_array_set_size (r->escaped, 0);
 }
 
 static guint64
@@ -78,6 +81,50 @@ metadata_u64 (HpCapture  *capture,
   g_autofree char *value = hp_capture_get_metadata (capture, key);
 
   return value ? g_ascii_strtoull (value, NULL, 10) : 0;
+}
+
+/* "signal 11 (SIGSEGV)" for the exit_signal metadata, which the recorder
+ * writes as strsignal() text ("Segmentation fault", in the locale of the
+ * recording); a number or a SIG name is understood too. */
+static char *
+describe_signal (const char *value)
+{
+  int signo = 0;
+
+  if (value[0] >= '0' && value[0] <= '9')
+    signo = atoi (value);
+  else
+    for (int i = 1; i < NSIG && signo == 0; i++)
+      {
+        const char *abbrev = NULL;
+        const char *descr = NULL;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+        abbrev = sigabbrev_np (i);
+        descr = sigdescr_np (i);
+#endif
+        if ((abbrev != NULL && g_str_has_prefix (value, "SIG") && strcmp (value + 3, abbrev) == 0) ||
+            (descr != NULL && strcmp (value, descr) == 0) ||
+            strcmp (value, g_strsignal (i)) == 0)
+          signo = i;
+      }
+
+  if (signo > 0 && signo < NSIG)
+    {
+      const char *abbrev = NULL;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+      abbrev = sigabbrev_np (signo);
+#endif
+      if (abbrev != NULL)
+        return g_strdup_printf ("signal %d (SIG%s)", signo, abbrev);
+      return g_strdup_printf ("signal %d", signo);
+    }
+  {
+    g_autofree char *escaped = hp_text_escape (value);
+
+    return g_strdup_printf ("the signal \u201c%s\u201d", escaped);
+  }
 }
 
 static void
@@ -90,32 +137,44 @@ print_header (Report *r)
   g_autofree char *call_graph = hp_capture_get_metadata (r->capture, "call_graph");
   g_autofree char *start = hp_capture_get_metadata (r->capture, "start_time");
   g_autofree char *complete = hp_capture_get_metadata (r->capture, "complete");
+  g_autofree char *exit_signal = hp_capture_get_metadata (r->capture, "exit_signal");
+  g_autofree char *exit_status = hp_capture_get_metadata (r->capture, "exit_status");
   guint64 duration_ns = metadata_u64 (r->capture, "duration_ns");
   guint64 lost = metadata_u64 (r->capture, "lost_samples");
   guint64 truncated = metadata_u64 (r->capture, "truncated_stacks");
   guint64 unresolved = metadata_u64 (r->capture, "unresolved_frames");
   guint64 throttled = metadata_u64 (r->capture, "throttle_events");
 
-  printf ("# Capture:   %s\n", hp_capture_get_path (r->capture));
-  printf ("# Command:   %s\n", command ? command : "(unknown)");
+  printf ("# Capture:   %s\n", esc (r, hp_capture_get_path (r->capture), "?"));
+  printf ("# Command:   %s\n", esc (r, command, "(unknown)"));
   if (start)
-    printf ("# Started:   %s\n", start);
+    printf ("# Started:   %s\n", esc (r, start, NULL));
   g_autofree char *period = hp_capture_get_metadata (r->capture, "period");
   g_autofree char *rate = NULL;
 
   /* A recording sampled by period (perf record -c N) has no frequency. */
   if (freq == NULL && period != NULL)
-    rate = g_strdup_printf ("every %s %s", period, unit ? unit : "events");
+    rate = g_strdup_printf ("every %s %s", esc (r, period, NULL), esc (r, unit, "events"));
   else
-    rate = g_strdup_printf ("at %s Hz", freq ? freq : "?");
+    rate = g_strdup_printf ("at %s Hz", esc (r, freq, "?"));
   printf ("# Event:     %s (unit: %s), sampled %s, call graph: %s\n",
-          event ? event : "(unknown)", unit ? unit : "?", rate,
-          call_graph ? call_graph : "?");
+          esc (r, event, "(unknown)"), esc (r, unit, "?"), rate,
+          esc (r, call_graph, "?"));
+  done_line (r);
   printf ("# Duration:  %.3f s\n", duration_ns / 1e9);
   printf ("# Samples:   %" G_GUINT64_FORMAT " (lost: %" G_GUINT64_FORMAT ", throttled: %" G_GUINT64_FORMAT ")\n",
           r->n_samples, lost, throttled);
   printf ("# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); unresolved frames: %" G_GUINT64_FORMAT "\n",
           truncated, percent (truncated, r->n_samples), unresolved);
+  if (exit_signal != NULL)
+    {
+      g_autofree char *signal = describe_signal (exit_signal);
+
+      printf ("# Note: the program was killed by %s; the profile ends there.\n", signal);
+    }
+  else if (exit_status != NULL && g_ascii_strtoll (exit_status, NULL, 10) != 0)
+    printf ("# Note: the program exited with status %" G_GINT64_FORMAT ".\n",
+            g_ascii_strtoll (exit_status, NULL, 10));
   if (g_strcmp0 (complete, "1") != 0)
     printf ("# Note: the recording was cut short; this capture holds what was written until then.\n");
   if (r->n_samples > 0 && percent (truncated, r->n_samples) > 10.0)
@@ -155,16 +214,50 @@ print_functions (Report *r)
       const HpFunctionStats *s = &g_array_index (functions, HpFunctionStats, i);
       const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, s->function_id);
 
-      printf ("%6.2f%% %9" G_GUINT64_FORMAT " %6.2f%% %9" G_GUINT64_FORMAT "  %-40s %s\n",
+      const char *name = esc (r, f->name, "?");
+      /* Padded to 40 characters, not bytes. */
+      int pad = 40 - (int) MIN (g_utf8_strlen (name, -1), 40);
+
+      printf ("%6.2f%% %9" G_GUINT64_FORMAT " %6.2f%% %9" G_GUINT64_FORMAT "  %s%*s %s\n",
               percent (s->self, r->n_samples), s->self,
               percent (s->total, r->n_samples), s->total,
-              f->name, hp_profile_get_module_name (r->profile, s->function_id));
+              name, pad, "",
+              esc (r, hp_profile_get_module_name (r->profile, s->function_id), "?"));
+      done_line (r);
+    }
+}
+
+/* JSON: every string through hp_text_make_valid, NULL as null. */
+static void
+json_add_string (JsonBuilder *b,
+                 const char  *key,
+                 const char  *value)
+{
+  json_builder_set_member_name (b, key);
+  if (value == NULL)
+    json_builder_add_null_value (b);
+  else if (g_utf8_validate (value, -1, NULL))
+    json_builder_add_string_value (b, value);
+  else
+    {
+      g_autofree char *valid = hp_text_make_valid (value);
+
+      json_builder_add_string_value (b, valid);
     }
 }
 
 static void
-json_functions (Report  *r,
-                GString *out)
+json_add_int (JsonBuilder *b,
+              const char  *key,
+              guint64      value)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_int_value (b, (gint64) MIN (value, (guint64) G_MAXINT64));
+}
+
+static void
+json_functions (Report      *r,
+                JsonBuilder *b)
 {
   const GArray *functions = hp_profile_get_functions (r->profile, r->by_total);
   const HpCaptureData *data = hp_profile_get_data (r->profile);
@@ -173,23 +266,23 @@ json_functions (Report  *r,
   if (r->limit > 0)
     n = MIN (n, (guint) r->limit);
 
-  g_string_append (out, "\"functions\": [");
+  json_builder_set_member_name (b, "functions");
+  json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
     {
       const HpFunctionStats *s = &g_array_index (functions, HpFunctionStats, i);
       const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, s->function_id);
 
-      g_string_append (out, i ? ",\n  {" : "\n  {");
-      g_string_append (out, "\"name\": ");
-      json_string (out, f->name);
-      g_string_append (out, ", \"module\": ");
-      json_string (out, hp_profile_get_module_name (r->profile, s->function_id));
-      g_string_append (out, ", \"file\": ");
-      json_string (out, f->file);
-      g_string_append_printf (out, ", \"line\": %u, \"self\": %" G_GUINT64_FORMAT ", \"total\": %" G_GUINT64_FORMAT "}",
-                              f->line, s->self, s->total);
+      json_builder_begin_object (b);
+      json_add_string (b, "name", f->name);
+      json_add_string (b, "module", hp_profile_get_module_name (r->profile, s->function_id));
+      json_add_string (b, "file", f->file);
+      json_add_int (b, "line", f->line);
+      json_add_int (b, "self", s->self);
+      json_add_int (b, "total", s->total);
+      json_builder_end_object (b);
     }
-  g_string_append (out, "\n]");
+  json_builder_end_array (b);
 }
 
 static void
@@ -204,14 +297,19 @@ print_tree_node (Report           *r,
 
       printf ("%6.2f%% %6.2f%%  %s%s  [%s]\n",
               percent (node->total, r->n_samples), percent (node->self, r->n_samples),
-              indent->str, hp_profile_get_function_name (r->profile, node->function_id),
-              hp_profile_get_module_name (r->profile, node->function_id));
+              indent->str, esc (r, hp_profile_get_function_name (r->profile, node->function_id), "?"),
+              esc (r, hp_profile_get_module_name (r->profile, node->function_id), "?"));
+      done_line (r);
       if (summary != NULL)
         {
+          /* A summary has lines of its own; each is escaped like a name. */
           g_auto(GStrv) lines = g_strsplit (summary, "\n", -1);
 
           for (guint i = 0; lines[i] != NULL; i++)
-            printf ("%16s%s  │ %s\n", "", indent->str, lines[i]);
+            {
+              printf ("%16s%s  │ %s\n", "", indent->str, esc (r, lines[i], ""));
+              done_line (r);
+            }
         }
       g_string_append (indent, "  ");
     }
@@ -233,28 +331,23 @@ print_tree_node (Report           *r,
 static void
 json_tree_node (Report           *r,
                 const HpCallNode *node,
-                GString          *out)
+                JsonBuilder      *b)
 {
-  gboolean first = TRUE;
-
-  g_string_append (out, "{\"name\": ");
-  json_string (out, node->function_id ? hp_profile_get_function_name (r->profile, node->function_id) : "[root]");
-  g_string_append (out, ", \"module\": ");
-  json_string (out, node->function_id ? hp_profile_get_module_name (r->profile, node->function_id) : NULL);
-  g_string_append_printf (out, ", \"self\": %" G_GUINT64_FORMAT ", \"total\": %" G_GUINT64_FORMAT,
-                          node->self, node->total);
+  json_builder_begin_object (b);
+  json_add_string (b, "name", node->function_id ? hp_profile_get_function_name (r->profile, node->function_id) : "[root]");
+  json_add_string (b, "module", node->function_id ? hp_profile_get_module_name (r->profile, node->function_id) : NULL);
+  json_add_int (b, "self", node->self);
+  json_add_int (b, "total", node->total);
   if (node->function_id != 0 && r->summaries != NULL)
     {
       g_autofree char *key = hp_call_node_path_key (r->profile, node);
       const char *summary = g_hash_table_lookup (r->summaries, key);
 
       if (summary != NULL)
-        {
-          g_string_append (out, ", \"summary\": ");
-          json_string (out, summary);
-        }
+        json_add_string (b, "summary", summary);
     }
-  g_string_append (out, ", \"children\": [");
+  json_builder_set_member_name (b, "children");
+  json_builder_begin_array (b);
   if (node->children != NULL)
     for (guint i = 0; i < node->children->len; i++)
       {
@@ -262,32 +355,46 @@ json_tree_node (Report           *r,
 
         if (percent (child->total, r->n_samples) < r->threshold)
           continue;
-        if (!first)
-          g_string_append (out, ", ");
-        first = FALSE;
-        json_tree_node (r, child, out);
+        json_tree_node (r, child, b);
       }
-  g_string_append (out, "]}");
+  json_builder_end_array (b);
+  json_builder_end_object (b);
 }
 
-/* Callers or callees of every function called NAME, merged. */
+/* Callers or callees of every function called NAME, merged: in JSON
+ * (@b not NULL) as the member "callers"/"callees", else as text. */
 static gboolean
-relations (Report     *r,
-           const char *name,
-           gboolean    callers,
-           gboolean    json,
-           GString    *out)
+relations (Report      *r,
+           const char  *name,
+           gboolean     callers,
+           JsonBuilder *b)
 {
   g_autoptr(GArray) ids = hp_profile_find_functions (r->profile, name);
+  const char *what = callers ? "callers" : "callees";
+
+  /* A name that is not UTF-8 may be held with U+FFFD in its place. */
+  if (ids->len == 0 && !g_utf8_validate (name, -1, NULL))
+    {
+      g_autofree char *valid = hp_text_make_valid (name);
+
+      g_clear_pointer (&ids, g_array_unref);
+      ids = hp_profile_find_functions (r->profile, valid);
+    }
 
   if (ids->len == 0)
     {
-      hp_cli_error ("no function named '%s' in %s", name, hp_capture_get_path (r->capture));
+      g_autofree char *escaped_name = hp_text_escape (name);
+      g_autofree char *escaped_path = hp_text_escape (hp_capture_get_path (r->capture));
+
+      hp_cli_error ("no function named '%s' in %s", escaped_name, escaped_path);
       return FALSE;
     }
 
-  if (json)
-    g_string_append_printf (out, "\"%s\": [", callers ? "callers" : "callees");
+  if (b != NULL)
+    {
+      json_builder_set_member_name (b, what);
+      json_builder_begin_array (b);
+    }
 
   for (guint i = 0; i < ids->len; i++)
     {
@@ -297,48 +404,65 @@ relations (Report     *r,
                                         : hp_profile_get_callees (r->profile, id);
       guint64 total = stats ? stats->total : 0;
 
-      if (json)
+      if (b != NULL)
         {
-          g_string_append (out, i ? ",\n {" : "\n {");
-          g_string_append (out, "\"name\": ");
-          json_string (out, name);
-          g_string_append (out, ", \"module\": ");
-          json_string (out, hp_profile_get_module_name (r->profile, id));
-          g_string_append_printf (out, ", \"total\": %" G_GUINT64_FORMAT ", \"%s\": [", total,
-                                  callers ? "callers" : "callees");
+          json_builder_begin_object (b);
+          json_add_string (b, "name", name);
+          json_add_string (b, "module", hp_profile_get_module_name (r->profile, id));
+          json_add_int (b, "total", total);
+          json_builder_set_member_name (b, what);
+          json_builder_begin_array (b);
         }
       else
-        printf ("# %s of %s [%s] (total %" G_GUINT64_FORMAT " samples, %.2f%%); share of its total samples\n",
-                callers ? "Callers" : "Callees", name, hp_profile_get_module_name (r->profile, id),
-                total, percent (total, r->n_samples));
+        {
+          printf ("# %s of %s [%s] (total %" G_GUINT64_FORMAT " samples, %.2f%%); share of its total samples\n",
+                  callers ? "Callers" : "Callees", esc (r, name, "?"),
+                  esc (r, hp_profile_get_module_name (r->profile, id), "?"),
+                  total, percent (total, r->n_samples));
+          done_line (r);
+        }
 
       for (guint j = 0; j < edges->len; j++)
         {
           const HpCallEdge *e = &g_array_index (edges, HpCallEdge, j);
 
-          if (json)
+          if (b != NULL)
             {
-              g_string_append (out, j ? ", {" : "{");
-              g_string_append (out, "\"name\": ");
-              json_string (out, hp_profile_get_function_name (r->profile, e->function_id));
-              g_string_append (out, ", \"module\": ");
-              json_string (out, hp_profile_get_module_name (r->profile, e->function_id));
-              g_string_append_printf (out, ", \"samples\": %" G_GUINT64_FORMAT "}", e->samples);
+              json_builder_begin_object (b);
+              json_add_string (b, "name", hp_profile_get_function_name (r->profile, e->function_id));
+              json_add_string (b, "module", hp_profile_get_module_name (r->profile, e->function_id));
+              json_add_int (b, "samples", e->samples);
+              json_builder_end_object (b);
             }
           else
-            printf ("%6.2f%% %9" G_GUINT64_FORMAT "  %s [%s]\n", percent (e->samples, total), e->samples,
-                    hp_profile_get_function_name (r->profile, e->function_id),
-                    hp_profile_get_module_name (r->profile, e->function_id));
+            {
+              printf ("%6.2f%% %9" G_GUINT64_FORMAT "  %s [%s]\n", percent (e->samples, total), e->samples,
+                      esc (r, hp_profile_get_function_name (r->profile, e->function_id), "?"),
+                      esc (r, hp_profile_get_module_name (r->profile, e->function_id), "?"));
+              done_line (r);
+            }
         }
-      if (json)
-        g_string_append (out, "]}");
+      if (b != NULL)
+        {
+          json_builder_end_array (b);
+          json_builder_end_object (b);
+        }
       else if (edges->len == 0)
         printf ("  (none: %s)\n", callers ? "it is where the stacks start" : "all its samples are its own");
     }
 
-  if (json)
-    g_string_append (out, "\n]");
+  if (b != NULL)
+    json_builder_end_array (b);
   return TRUE;
+}
+
+/* An error's message on stderr, escaped: it may quote a path or a name. */
+static void
+print_error (const GError *error)
+{
+  g_autofree char *message = hp_text_escape (error->message);
+
+  hp_cli_error ("%s", message);
 }
 
 int
@@ -358,8 +482,10 @@ hp_cli_report (int    argc,
     { "sort", 's', 0, G_OPTION_ARG_STRING, &sort, "Rank functions by self or total samples (default self)", "self|total" },
     { "tree", 't', 0, G_OPTION_ARG_NONE, &tree, "Print the top-down call tree", NULL },
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, "Tree: hide paths under PCT% of samples (default 0.5)", "PCT" },
-    { "callers", 0, 0, G_OPTION_ARG_STRING, &callers, "Print the callers of function NAME", "NAME" },
-    { "callees", 0, 0, G_OPTION_ARG_STRING, &callees, "Print the callees of function NAME", "NAME" },
+    /* Names as bytes, whatever the locale: they are matched against the
+     * capture's names, not shown. */
+    { "callers", 0, 0, G_OPTION_ARG_FILENAME, &callers, "Print the callers of function NAME", "NAME" },
+    { "callees", 0, 0, G_OPTION_ARG_FILENAME, &callees, "Print the callees of function NAME", "NAME" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output format (default text)", "text|json" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
     { NULL }
@@ -369,7 +495,8 @@ hp_cli_report (int    argc,
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;
   g_autoptr(HpProfile) profile = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GPtrArray) escaped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) summaries = NULL;
   gboolean json;
   Report r = { 0 };
 
@@ -406,7 +533,7 @@ hp_cli_report (int    argc,
 
       if (cached == NULL)
         {
-          hp_cli_error ("%s", error->message);
+          print_error (error);
           return 1;
         }
       g_free (files[0]);
@@ -416,64 +543,67 @@ hp_cli_report (int    argc,
   capture = hp_capture_open (files[0], FALSE, &error);
   if (capture == NULL)
     {
-      hp_cli_error ("%s", error->message);
+      print_error (error);
       return 1;
     }
   data = hp_capture_load (capture, &error);
   if (data == NULL)
     {
-      hp_cli_error ("%s", error->message);
+      print_error (error);
       return 1;
     }
   profile = hp_profile_new (data, NULL);
 
   r.capture = capture;
   r.profile = profile;
+  r.escaped = escaped;
   r.n_samples = hp_profile_get_n_samples (profile);
   r.by_total = g_strcmp0 (sort, "total") == 0;
   r.limit = limit >= 0 ? limit : (json ? 0 : 30);
   r.threshold = threshold;
   if (tree)
-    r.summaries = hp_capture_list_summaries (capture, NULL);
+    r.summaries = summaries = hp_capture_list_summaries (capture, NULL);
 
   if (json)
     {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(GString) out = g_string_new (NULL);
       g_autofree char *event = hp_capture_get_metadata (capture, "event");
 
-      g_string_append_printf (out, "{\"samples\": %" G_GUINT64_FORMAT ", \"lost\": %" G_GUINT64_FORMAT ", \"event\": ",
-                              r.n_samples, metadata_u64 (capture, "lost_samples"));
-      json_string (out, event);
-      g_string_append_printf (out, ", \"truncated\": %" G_GUINT64_FORMAT ",\n",
-                              metadata_u64 (capture, "truncated_stacks"));
-      json_functions (&r, out);
+      json_builder_begin_object (b);
+      json_add_int (b, "samples", r.n_samples);
+      json_add_int (b, "lost", metadata_u64 (capture, "lost_samples"));
+      json_add_string (b, "event", event);
+      json_add_int (b, "truncated", metadata_u64 (capture, "truncated_stacks"));
+      json_functions (&r, b);
       if (tree)
         {
-          g_string_append (out, ",\n\"tree\": ");
-          json_tree_node (&r, hp_profile_get_top_down (profile), out);
+          json_builder_set_member_name (b, "tree");
+          json_tree_node (&r, hp_profile_get_top_down (profile), b);
         }
-      if (callers != NULL)
-        {
-          g_string_append (out, ",\n");
-          if (!relations (&r, callers, TRUE, TRUE, out))
-            return 1;
-        }
-      if (callees != NULL)
-        {
-          g_string_append (out, ",\n");
-          if (!relations (&r, callees, FALSE, TRUE, out))
-            return 1;
-        }
-      g_string_append (out, "}\n");
-      fputs (out->str, stdout);
+      if (callers != NULL && !relations (&r, callers, TRUE, b))
+        return 1;
+      if (callees != NULL && !relations (&r, callees, FALSE, b))
+        return 1;
+      json_builder_end_object (b);
+
+      root = json_builder_get_root (b);
+      json_generator_set_root (generator, root);
+      json_generator_to_gstring (generator, out);
+      g_string_append_c (out, '\n');
+      hp_text_escape_json_controls (out);
+      fwrite (out->str, 1, out->len, stdout);
     }
   else
     {
       print_header (&r);
       if (callers != NULL || callees != NULL)
         {
-          if (callers != NULL && !relations (&r, callers, TRUE, FALSE, out))
+          if (callers != NULL && !relations (&r, callers, TRUE, NULL))
             return 1;
-          if (callees != NULL && !relations (&r, callees, FALSE, FALSE, out))
+          if (callees != NULL && !relations (&r, callees, FALSE, NULL))
             return 1;
         }
       else if (tree)
@@ -488,6 +618,5 @@ hp_cli_report (int    argc,
         print_functions (&r);
     }
 
-  g_clear_pointer (&r.summaries, g_hash_table_unref);
   return 0;
 }
