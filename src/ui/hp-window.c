@@ -28,6 +28,7 @@
 
 #include "ui/hp-application.h"
 #include "ui/hp-call-path.h"
+#include "ui/hp-flame-view.h"
 #include "ui/hp-loaded-capture.h"
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-window-private.h"
@@ -57,6 +58,7 @@ struct _HpWindow {
   GtkPaned             *summary_paned;
   HpSourceView         *source_view;
   HpCallsView          *calls_view;
+  HpFlameView          *flame_view;
   HpSummaryList        *summary_list;
   HpSummaryPane        *summary_pane;
   GtkMenuButton        *menu_button;
@@ -272,6 +274,7 @@ set_store (HpWindow       *self,
   if (self->store != NULL)
     g_clear_signal_handler (&self->store_changed_handler, self->store);
   g_set_object (&self->store, store);
+  hp_flame_view_set_summary_store (self->flame_view, store);
   if (store != NULL)
     self->store_changed_handler = g_signal_connect (store, "changed", G_CALLBACK (on_store_changed), self);
 }
@@ -463,6 +466,11 @@ update_bottom_pane (HpWindow *self)
 
   if (g_strcmp0 (pane, "calls") == 0)
     hp_calls_view_set_function (self->calls_view, profile, function_id);
+  else if (g_strcmp0 (pane, "flame") == 0)
+    {
+      hp_flame_view_set_profile (self->flame_view, profile, hp_call_tree_view_get_bottom_up (self->tree_view));
+      hp_flame_view_set_selected (self->flame_view, node);
+    }
   else
     hp_source_view_set_function (self->source_view, profile, function_id);
 }
@@ -535,6 +543,14 @@ on_bottom_pane_changed (GtkStack   *stack,
 }
 
 static void
+on_flame_node_activated (HpFlameView      *view,
+                         const HpCallNode *node,
+                         HpWindow         *self)
+{
+  hp_call_tree_view_select_node (self->tree_view, node);
+}
+
+static void
 on_function_activated (HpCallsView *view,
                        gint64       function_id,
                        HpWindow    *self)
@@ -594,6 +610,7 @@ on_search_changed (GtkSearchEntry *entry,
                    HpWindow       *self)
 {
   hp_call_tree_view_search (self->tree_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  hp_flame_view_set_search (self->flame_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
 static void
@@ -975,6 +992,12 @@ hp_window_get_calls_view (HpWindow *self)
   return self->calls_view;
 }
 
+HpFlameView *
+hp_window_get_flame_view (HpWindow *self)
+{
+  return self->flame_view;
+}
+
 HpSourceView *
 hp_window_get_source_view (HpWindow *self)
 {
@@ -1189,6 +1212,7 @@ hp_window_class_init (HpWindowClass *klass)
   g_type_ensure (HP_TYPE_CAPTURE_OVERVIEW);
   g_type_ensure (HP_TYPE_CALL_TREE_VIEW);
   g_type_ensure (HP_TYPE_CALLS_VIEW);
+  g_type_ensure (HP_TYPE_FLAME_VIEW);
   g_type_ensure (HP_TYPE_SOURCE_VIEW);
   g_type_ensure (HP_TYPE_SUMMARY_LIST);
   g_type_ensure (HP_TYPE_SUMMARY_PANE);
@@ -1215,6 +1239,7 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_paned);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, source_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, calls_view);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, flame_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_list);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_pane);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, menu_button);
@@ -1290,6 +1315,7 @@ hp_window_init (HpWindow *self)
   g_signal_connect (self->tree_view, "notify::bottom-up", G_CALLBACK (on_tree_mode_changed), self);
   g_signal_connect (self->tree_view, "search-done", G_CALLBACK (on_search_done), self);
   g_signal_connect (self->calls_view, "function-activated", G_CALLBACK (on_function_activated), self);
+  g_signal_connect (self->flame_view, "node-activated", G_CALLBACK (on_flame_node_activated), self);
   g_signal_connect (self->summary_pane, "step-activated", G_CALLBACK (on_step_activated), self);
   g_signal_connect (self->summary_list, "path-activated", G_CALLBACK (on_path_activated), self);
   g_signal_connect (self->thread_dropdown, "notify::selected", G_CALLBACK (on_thread_filter_changed), self);

@@ -9,7 +9,7 @@
  *
  * Opens a copy of CAPTURE and saves: main.png (as it opens, with a
  * summary written on the selected path), calls.png (callers and
- * callees), bottom-up.png, search.png, empty.png and error.png. With
+ * callees), flame.png (the flame graph), bottom-up.png, search.png, empty.png and error.png. With
  * FUNCTION, that function is selected before main.png is taken.
  * These are for people to look at (README, metainfo), not a test.
  */
@@ -77,6 +77,8 @@ run (HpApplication *app)
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "calls");
   shot (window, outdir, "calls.png");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame");
+  shot (window, outdir, "flame.png");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "source");
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "bottom-up");
