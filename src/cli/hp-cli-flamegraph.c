@@ -214,6 +214,8 @@ hp_cli_flamegraph (int    argc,
   g_autofree char *event = NULL;
   g_autofree char *heading = NULL;
   g_autofree char *base = NULL;
+  g_auto(HpCliFilter) filter = { 0 };
+  g_autoptr(GHashTable) tids = NULL;
   Svg svg = { 0 };
 
   g_option_context_set_summary (context,
@@ -222,6 +224,7 @@ hp_cli_flamegraph (int    argc,
                                 "  hotpath-cli flamegraph app.hotpath -o app.svg\n"
                                 "  hotpath-cli flamegraph app.hotpath --reverse --colors module -o callers.svg");
   g_option_context_add_main_entries (context, entries, NULL);
+  hp_cli_filter_add_options (&filter, context);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       hp_cli_error ("flamegraph: %s", error->message);
@@ -248,9 +251,10 @@ hp_cli_flamegraph (int    argc,
       return 2;
     }
 
-  if (!hp_cli_load_capture (files[0], &capture, &data))
+  if (!hp_cli_load_capture (files[0], &capture, &data) ||
+      !hp_cli_filter_apply (&filter, "flamegraph", capture, &data, &tids))
     return 1;
-  profile = hp_profile_new (data, NULL);
+  profile = hp_profile_new (data, tids);
   graph = hp_flame_graph_new (profile, reverse);
 
   svg.graph = graph;
@@ -273,7 +277,7 @@ hp_cli_flamegraph (int    argc,
                           ".h { font-size: 17px; } .s { fill: #555; }</style>\n"
                           "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
                           "<text class=\"h\" x=\"%d\" y=\"24\" text-anchor=\"middle\">%s</text>\n"
-                          "<text class=\"s\" x=\"%d\" y=\"%u\">%s%s, %" G_GUINT64_FORMAT " samples of %s; "
+                          "<text class=\"s\" x=\"%d\" y=\"%u\">%s%s, %" G_GUINT64_FORMAT " samples of %s%s%s; "
                           "click a box to zoom, Escape to zoom out</text>\n"
                           "<text id=\"search\" class=\"s\" x=\"%d\" y=\"24\" text-anchor=\"end\" "
                           "style=\"pointer-events: all; cursor: pointer\">Search</text>\n"
@@ -284,6 +288,7 @@ hp_cli_flamegraph (int    argc,
                           reverse ? "Bottom-up (callers above)" : "Top-down (callees above)",
                           svg.colors == HP_FLAME_COLORS_MODULE ? ", coloured by module" : "",
                           svg.n_samples, event ? event : "samples",
+                          filter.description ? " in " : "", filter.description ? filter.description : "",
                           width - PAD_X, width - PAD_X, svg.image_height - 10);
   if (svg.n_samples > 0)
     hp_flame_graph_visit (graph, 0, MIN_BOX_PX / svg.scale, write_box, &svg);

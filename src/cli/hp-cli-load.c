@@ -15,6 +15,9 @@
 
 #include "config.h"
 
+#include <math.h>
+
+#include "analysis/hp-sample-index.h"
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
@@ -60,5 +63,137 @@ hp_cli_load_capture (const char     *file,
     }
   *out_capture = g_steal_pointer (&capture);
   *out_data = g_steal_pointer (&data);
+  return TRUE;
+}
+
+/* Filters ------------------------------------------------------------- */
+
+void
+hp_cli_filter_add_options (HpCliFilter    *filter,
+                           GOptionContext *context)
+{
+  GOptionEntry entries[] = {
+    { "from", 0, 0, G_OPTION_ARG_STRING, &filter->from, "Only samples from SECONDS after the first sample", "SECONDS" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &filter->to, "Only samples up to SECONDS after the first sample", "SECONDS" },
+    { "tid", 0, 0, G_OPTION_ARG_INT, &filter->tid, "Only samples of thread TID", "TID" },
+    { "pid", 0, 0, G_OPTION_ARG_INT, &filter->pid, "Only samples of the threads of process PID", "PID" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+void
+hp_cli_filter_clear (HpCliFilter *filter)
+{
+  g_clear_pointer (&filter->from, g_free);
+  g_clear_pointer (&filter->to, g_free);
+  g_clear_pointer (&filter->description, g_free);
+}
+
+static gboolean
+parse_seconds (const char *command,
+               const char *option,
+               const char *text,
+               gdouble    *seconds)
+{
+  char *end = NULL;
+  gdouble value = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || !isfinite (value) || value < 0 || value > 1e9)
+    {
+      hp_cli_error ("%s: %s must be a number of seconds, 0 or more, not '%s'", command, option, text);
+      return FALSE;
+    }
+  *seconds = value;
+  return TRUE;
+}
+
+gboolean
+hp_cli_filter_apply (HpCliFilter    *filter,
+                     const char     *command,
+                     HpCapture      *capture,
+                     HpCaptureData **data,
+                     GHashTable    **tids)
+{
+  g_autoptr(GHashTable) set = NULL;
+  g_autoptr(GString) description = g_string_new (NULL);
+  gdouble from = 0, to = G_MAXDOUBLE;
+
+  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (data != NULL && *data != NULL, FALSE);
+  g_return_val_if_fail (tids != NULL, FALSE);
+
+  if ((filter->from != NULL && !parse_seconds (command, "--from", filter->from, &from)) ||
+      (filter->to != NULL && !parse_seconds (command, "--to", filter->to, &to)))
+    return FALSE;
+  if (from > to)
+    {
+      hp_cli_error ("%s: --from %s is after --to %s", command, filter->from, filter->to);
+      return FALSE;
+    }
+
+  if (filter->tid != 0 || filter->pid != 0)
+    {
+      set = g_hash_table_new (NULL, NULL);
+      for (guint i = 0; i < (*data)->threads->len; i++)
+        {
+          const HpCaptureThread *t = &g_array_index ((*data)->threads, HpCaptureThread, i);
+
+          if ((filter->tid == 0 || t->tid == filter->tid) && (filter->pid == 0 || t->pid == filter->pid))
+            g_hash_table_add (set, GINT_TO_POINTER (t->tid));
+        }
+      if (g_hash_table_size (set) == 0)
+        {
+          if (filter->tid != 0 && filter->pid != 0)
+            hp_cli_error ("%s: %s has no thread %d in process %d", command,
+                          hp_capture_get_path (capture), filter->tid, filter->pid);
+          else if (filter->tid != 0)
+            hp_cli_error ("%s: %s has no thread %d", command, hp_capture_get_path (capture), filter->tid);
+          else
+            hp_cli_error ("%s: %s has no process %d", command, hp_capture_get_path (capture), filter->pid);
+          return FALSE;
+        }
+      if (filter->tid != 0)
+        g_string_append_printf (description, "thread %d", filter->tid);
+      else
+        g_string_append_printf (description, "process %d (%u threads)", filter->pid, g_hash_table_size (set));
+    }
+
+  if (filter->from != NULL || filter->to != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpSampleIndex) index = NULL;
+      GArray *samples = hp_capture_load_samples (capture, *data, &error);
+      guint64 start, from_ns, to_ns, n;
+      GArray *counts;
+
+      if (samples == NULL)
+        {
+          hp_cli_error ("%s", error->message);
+          return FALSE;
+        }
+      index = hp_sample_index_new (samples);
+      start = hp_sample_index_get_start (index);
+      from_ns = start + (guint64) (from * 1e9 + 0.5);
+      to_ns = to >= (gdouble) (G_MAXUINT64 - start) / 1e9 ? G_MAXUINT64 : start + (guint64) (to * 1e9 + 0.5);
+      counts = hp_sample_index_count (index, from_ns, to_ns, set, &n);
+      {
+        HpCaptureData *filtered = hp_capture_data_new_with_counts (*data, counts);
+
+        hp_capture_data_free (*data);
+        *data = filtered;
+      }
+      if (description->len > 0)
+        g_string_append (description, ", ");
+      if (filter->to != NULL)
+        g_string_append_printf (description, "%.3f s to %.3f s after the first sample", from, to);
+      else
+        g_string_append_printf (description, "from %.3f s after the first sample", from);
+    }
+
+  g_free (filter->description);
+  filter->description = description->len > 0 ? g_strdup (description->str) : NULL;
+  *tids = g_steal_pointer (&set);
   return TRUE;
 }

@@ -38,6 +38,7 @@ typedef struct {
   GHashTable *summaries;  /* path key -> text */
   GPtrArray  *escaped;    /* text: strings made by esc(), freed per line */
   guint64     n_samples;
+  const char *filter;     /* what --from/--to/--tid/--pid kept, or NULL */
   gdouble     threshold;  /* tree: hide nodes under this share of total, % */
   gint        limit;
   gboolean    by_total;
@@ -162,8 +163,10 @@ print_header (Report *r)
           esc (r, call_graph, "?"));
   done_line (r);
   printf ("# Duration:  %.3f s\n", duration_ns / 1e9);
-  printf ("# Samples:   %" G_GUINT64_FORMAT " (lost: %" G_GUINT64_FORMAT ", throttled: %" G_GUINT64_FORMAT ")\n",
-          r->n_samples, lost, throttled);
+  if (r->filter != NULL)
+    printf ("# Filter:    %s\n", r->filter);
+  printf ("# Samples:   %" G_GUINT64_FORMAT "%s (lost: %" G_GUINT64_FORMAT ", throttled: %" G_GUINT64_FORMAT ")\n",
+          r->n_samples, r->filter != NULL ? " in the filter" : "", lost, throttled);
   printf ("# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); unresolved frames: %" G_GUINT64_FORMAT "\n",
           truncated, percent (truncated, r->n_samples), unresolved);
   if (exit_signal != NULL)
@@ -456,15 +459,6 @@ relations (Report      *r,
   return TRUE;
 }
 
-/* An error's message on stderr, escaped: it may quote a path or a name. */
-static void
-print_error (const GError *error)
-{
-  g_autofree char *message = hp_text_escape (error->message);
-
-  hp_cli_error ("%s", message);
-}
-
 int
 hp_cli_report (int    argc,
                char **argv)
@@ -497,11 +491,14 @@ hp_cli_report (int    argc,
   g_autoptr(HpProfile) profile = NULL;
   g_autoptr(GPtrArray) escaped = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) summaries = NULL;
+  g_auto(HpCliFilter) filter = { 0 };
+  g_autoptr(GHashTable) tids = NULL;
   gboolean json;
   Report r = { 0 };
 
   g_option_context_set_summary (context, "Print what a capture measured.");
   g_option_context_add_main_entries (context, entries, NULL);
+  hp_cli_filter_add_options (&filter, context);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       hp_cli_error ("report: %s", error->message);
@@ -524,40 +521,16 @@ hp_cli_report (int    argc,
     }
   json = g_strcmp0 (format, "json") == 0;
 
-  /* A perf.data is imported once into a cached capture, reused while the
-   * file is unchanged. */
-  if (hp_perf_file_sniff (files[0]))
-    {
-      g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
-      g_autofree char *cached = hp_perf_import_cached (files[0], cancellable, &error);
-
-      if (cached == NULL)
-        {
-          print_error (error);
-          return 1;
-        }
-      g_free (files[0]);
-      files[0] = g_steal_pointer (&cached);
-    }
-
-  capture = hp_capture_open (files[0], FALSE, &error);
-  if (capture == NULL)
-    {
-      print_error (error);
-      return 1;
-    }
-  data = hp_capture_load (capture, &error);
-  if (data == NULL)
-    {
-      print_error (error);
-      return 1;
-    }
-  profile = hp_profile_new (data, NULL);
+  if (!hp_cli_load_capture (files[0], &capture, &data) ||
+      !hp_cli_filter_apply (&filter, "report", capture, &data, &tids))
+    return 1;
+  profile = hp_profile_new (data, tids);
 
   r.capture = capture;
   r.profile = profile;
   r.escaped = escaped;
   r.n_samples = hp_profile_get_n_samples (profile);
+  r.filter = filter.description;
   r.by_total = g_strcmp0 (sort, "total") == 0;
   r.limit = limit >= 0 ? limit : (json ? 0 : 30);
   r.threshold = threshold;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 
 static const struct {
@@ -31,12 +32,16 @@ hp_cli_error (const char *format,
               ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *escaped = NULL;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  fprintf (stderr, "hotpath-cli: %s\n", message);
+  /* a message may quote a path, a name or SQLite's words about a capture:
+   * one line, no terminal escapes */
+  escaped = hp_text_escape (message);
+  fprintf (stderr, "hotpath-cli: %s\n", escaped);
 }
 
 /* Signals are blocked in every thread and taken by sigwait() in one, which

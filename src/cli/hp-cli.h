@@ -30,4 +30,28 @@ gboolean hp_cli_load_capture (const char     *file,
                               HpCapture     **out_capture,
                               HpCaptureData **out_data);
 
+/* --from/--to (seconds after the first sample, both ends included),
+ * --tid and --pid, for the sub-commands that read a profile. */
+typedef struct {
+  char *from;
+  char *to;
+  gint  tid;
+  gint  pid;
+  char *description;  /* what the filter kept, once applied; NULL: everything */
+} HpCliFilter;
+
+void     hp_cli_filter_add_options (HpCliFilter    *filter,
+                                    GOptionContext *context);
+/* Replaces *@data by the capture seen through the time range, and sets
+ * *@tids to the threads to keep (NULL: all), for hp_profile_new(). On a
+ * bad option or an empty thread choice prints why and returns FALSE. */
+gboolean hp_cli_filter_apply       (HpCliFilter    *filter,
+                                    const char     *command,
+                                    HpCapture      *capture,
+                                    HpCaptureData **data,
+                                    GHashTable    **tids);
+void     hp_cli_filter_clear       (HpCliFilter    *filter);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HpCliFilter, hp_cli_filter_clear)
+
 G_END_DECLS

@@ -900,3 +900,108 @@ hp_capture_run_sql_for_testing (HpCapture   *self,
     }
   return TRUE;
 }
+
+/* Samples ------------------------------------------------------------- */
+
+static int
+compare_samples (gconstpointer a,
+                 gconstpointer b)
+{
+  const HpCaptureSample *sa = a, *sb = b;
+
+  if (sa->tid != sb->tid)
+    return sa->tid < sb->tid ? -1 : 1;
+  if (sa->time != sb->time)
+    return sa->time < sb->time ? -1 : 1;
+  return 0;
+}
+
+GArray *
+hp_capture_load_samples (HpCapture           *self,
+                         const HpCaptureData *data,
+                         GError             **error)
+{
+  g_autoptr(GArray) samples = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 row = 0;
+  int rc;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  begin_operation (self);
+  if (check_cancelled (self, error))
+    return NULL;
+  if (sqlite3_prepare_v2 (self->db, "SELECT time, tid, stack_id, weight FROM samples", -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read the samples");
+      return NULL;
+    }
+  samples = g_array_new (FALSE, FALSE, sizeof (HpCaptureSample));
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      HpCaptureSample s;
+      gint64 time = sqlite3_column_int64 (stmt, 0);
+      gint64 tid = sqlite3_column_int64 (stmt, 1);
+      gint64 stack_id = sqlite3_column_int64 (stmt, 2);
+      gint64 weight = sqlite3_column_int64 (stmt, 3);
+
+      row++;
+      for (int i = 0; i < 4; i++)
+        if (sqlite3_column_type (stmt, i) != SQLITE_INTEGER)
+          {
+            g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                         "%s: corrupt capture: samples row %" G_GINT64_FORMAT " has a %s that is not an integer",
+                         self->path, row, sqlite3_column_name (stmt, i));
+            sqlite3_finalize (stmt);
+            return NULL;
+          }
+      if (time < 0 || weight < 0 || tid < G_MININT32 || tid > G_MAXINT32
+          || stack_id < 0 || stack_id >= (gint64) data->stacks->len)
+        {
+          g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                       "%s: corrupt capture: samples row %" G_GINT64_FORMAT " is out of range "
+                       "(time %" G_GINT64_FORMAT ", tid %" G_GINT64_FORMAT ", stack %" G_GINT64_FORMAT
+                       ", weight %" G_GINT64_FORMAT ")",
+                       self->path, row, time, tid, stack_id, weight);
+          sqlite3_finalize (stmt);
+          return NULL;
+        }
+      s.time = (guint64) time;
+      s.weight = (guint64) weight;
+      s.stack_id = (guint32) stack_id;
+      s.tid = (gint32) tid;
+      g_array_append_val (samples, s);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read the samples");
+      return NULL;
+    }
+  /* the recorder writes in time order per batch; sorting is cheap then */
+  g_array_sort (samples, compare_samples);
+  return g_steal_pointer (&samples);
+}
+
+HpCaptureData *
+hp_capture_data_new_with_counts (const HpCaptureData *data,
+                                 GArray              *stack_counts)
+{
+  HpCaptureData *copy;
+
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (stack_counts != NULL, NULL);
+
+  copy = g_new0 (HpCaptureData, 1);
+  copy->modules = g_array_ref (data->modules);
+  copy->functions = g_array_ref (data->functions);
+  copy->frames = g_array_ref (data->frames);
+  copy->stacks = g_array_ref (data->stacks);
+  copy->stack_counts = stack_counts;
+  copy->threads = g_array_ref (data->threads);
+  copy->processes = g_array_ref (data->processes);
+  copy->metadata = g_hash_table_ref (data->metadata);
+  return copy;
+}

@@ -47,6 +47,14 @@ typedef struct {
   guint64 weight;
 } HpCaptureStackCount;
 
+/* One sample, as hp_capture_load_samples() returns it. */
+typedef struct {
+  guint64 time;      /* ns of the perf clock */
+  guint64 weight;
+  guint32 stack_id;  /* leaf stack node, 0 for none */
+  gint32  tid;
+} HpCaptureSample;
+
 typedef struct {
   gint32 tid;
   gint32 pid;
@@ -97,6 +105,19 @@ char          *hp_capture_get_metadata  (HpCapture   *self,
 HpCaptureData *hp_capture_load          (HpCapture   *self,
                                          GError     **error);
 void           hp_capture_data_free     (HpCaptureData *data);
+
+/* Every sample of the capture (HpCaptureSample), sorted by thread and then
+ * by time, for time ranges and timelines; @data is what hp_capture_load()
+ * returned, against which each row's stack is checked. Rows out of range
+ * or of the wrong type are HP_STORE_ERROR_CORRUPT, naming the row. */
+GArray        *hp_capture_load_samples  (HpCapture           *self,
+                                         const HpCaptureData *data,
+                                         GError             **error);
+
+/* A copy of @data that shares its tables but counts @stack_counts
+ * (HpCaptureStackCount, taken) instead: the capture seen through a filter. */
+HpCaptureData *hp_capture_data_new_with_counts (const HpCaptureData *data,
+                                                GArray              *stack_counts);
 
 /* Summaries, keyed by path key (see hp-call-path.h in analysis). */
 char          *hp_capture_get_summary   (HpCapture   *self,

@@ -1,0 +1,221 @@
+/* test-cli-filter.c - --from/--to/--tid/--pid count exactly what SQL counts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A capture written here has two processes: pid 100 with threads 100 and
+ * 101, pid 200 with thread 200, sampled at irregular times over about
+ * three seconds. For many ranges and thread choices, the number of
+ * samples `hotpath-cli report` counts must equal a COUNT(*) over the
+ * samples table with the same bounds (both ends included, counted from
+ * the first sample), and the flame graph's root must say the same.
+ */
+#define G_LOG_DOMAIN "hp-integration"
+
+#include "config.h"
+
+#include <string.h>
+#include <sqlite3.h>
+#include <json-glib/json-glib.h>
+
+#include "integration-common.h"
+#include "store/hp-capture-writer.h"
+
+#define FIRST G_GINT64_CONSTANT (5000000000)  /* time of the first sample, ns */
+
+static void
+write_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, fns[3], stacks[3];
+  const gint32 tids[] = { 100, 101, 200 };
+  GRand *rand = g_rand_new_with_seed (42);
+  guint64 time = (guint64) FIRST;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_process (w, 100, "app");
+  hp_capture_writer_set_process (w, 200, "helper");
+  hp_capture_writer_set_thread (w, 100, 100, "app");
+  hp_capture_writer_set_thread (w, 101, 100, "worker");
+  hp_capture_writer_set_thread (w, 200, 200, "helper");
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("work_%u", i);
+
+      fns[i] = hp_capture_writer_intern_function (w, name, module, NULL, 0);
+      stacks[i] = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, fns[i], NULL, 0, FALSE, 0x10 * (i + 1)));
+    }
+  for (guint i = 0; i < 3000; i++)
+    {
+      guint which = g_rand_int_range (rand, 0, 3);
+
+      hp_capture_writer_add_sample (w, time, tids[which], 0, stacks[(which + i) % 3], 1000000);
+      /* 0 to 2 ms apart, sometimes twice at one time */
+      time += g_rand_int_range (rand, 0, 3) * 1000000;
+    }
+  g_rand_free (rand);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static gint64
+sql_count (const char *path,
+           const char *where)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM samples WHERE %s", where);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return n;
+}
+
+static gint64
+report_count (const char         *path,
+              const char * const *filter)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(ItResult) res = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (args, (gpointer) "report");
+  g_ptr_array_add (args, (gpointer) path);
+  g_ptr_array_add (args, (gpointer) "--format");
+  g_ptr_array_add (args, (gpointer) "json");
+  for (guint i = 0; filter[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) filter[i]);
+  g_ptr_array_add (args, NULL);
+  res = it_run_cli ((const char * const *) args->pdata);
+  if (res->status != 0)
+    g_error ("report failed: %s", res->err);
+  g_assert_true (json_parser_load_from_data (parser, res->out, -1, &error));
+  g_assert_no_error (error);
+  return json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)), "samples");
+}
+
+static void
+test_ranges (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "filter.hotpath", NULL);
+  static const struct { const char *from, *to; } ranges[] = {
+    { "0", "0" }, { "0", "0.5" }, { "0.25", "1.25" }, { "1", "1.002" }, { "0.0005", "2.9995" },
+    { "1.5", NULL }, { NULL, "0.75" }, { "2.5", "100" }, { "100", NULL },
+  };
+  static const struct { const char *option, *value, *where; } threads[] = {
+    { NULL, NULL, "1" }, { "--tid", "101", "tid = 101" }, { "--pid", "100", "tid IN (100, 101)" },
+    { "--pid", "200", "tid = 200" },
+  };
+
+  write_capture (path);
+  g_assert_cmpint (report_count (path, (const char *[]) { NULL }), ==, 3000);
+
+  for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+    for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+      {
+        const char *filter[7] = { NULL };
+        g_autofree char *where = NULL;
+        guint n = 0;
+        gint64 from_ns = ranges[r].from ? (gint64) (g_ascii_strtod (ranges[r].from, NULL) * 1e9 + 0.5) : 0;
+        gint64 to_ns = ranges[r].to ? (gint64) (g_ascii_strtod (ranges[r].to, NULL) * 1e9 + 0.5) : G_MAXINT64 - FIRST;
+        gint64 expected, got;
+
+        if (threads[t].option)
+          {
+            filter[n++] = threads[t].option;
+            filter[n++] = threads[t].value;
+          }
+        if (ranges[r].from)
+          {
+            filter[n++] = "--from";
+            filter[n++] = ranges[r].from;
+          }
+        if (ranges[r].to)
+          {
+            filter[n++] = "--to";
+            filter[n++] = ranges[r].to;
+          }
+        where = g_strdup_printf ("%s AND time >= %" G_GUINT64_FORMAT " + %" G_GINT64_FORMAT
+                                 " AND time <= %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT,
+                                 threads[t].where, FIRST, from_ns, FIRST, to_ns);
+        expected = sql_count (path, where);
+        got = report_count (path, filter);
+        g_test_message ("%s %s, %s..%s: %" G_GINT64_FORMAT " (SQL %" G_GINT64_FORMAT ")",
+                        threads[t].option ?: "", threads[t].value ?: "",
+                        ranges[r].from ?: "start", ranges[r].to ?: "end", got, expected);
+        g_assert_cmpint (got, ==, expected);
+      }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+static void
+test_flamegraph (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "filter.hotpath", NULL);
+  g_autofree char *svg_path = g_build_filename (dir, "range.svg", NULL);
+  g_autofree char *svg = NULL;
+  g_autofree char *root = NULL;
+  g_autoptr(ItResult) res = NULL;
+  gint64 expected;
+
+  write_capture (path);
+  expected = sql_count (path, "tid = 200 AND time >= 5500000000 AND time <= 6000000000");
+  {
+    const char *args[] = { "flamegraph", path, "-o", svg_path, "--pid", "200", "--from", "0.5", "--to", "1", NULL };
+    res = it_run_cli (args);
+  }
+  g_assert_cmpint (res->status, ==, 0);
+  g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
+  root = g_strdup_printf ("<title>all (%" G_GINT64_FORMAT " samples, 100.00%%)</title>", expected);
+  g_assert_nonnull (strstr (svg, root));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+static void
+test_bad_filters (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "filter.hotpath", NULL);
+  static const struct { const char *args[4]; const char *message; } cases[] = {
+    { { "--from", "nan", NULL }, "--from must be a number of seconds" },
+    { { "--to", "-1", NULL }, "--to must be a number of seconds" },
+    { { "--from", "2", "--to", "1" }, "--from 2 is after --to 1" },
+    { { "--tid", "999", NULL }, "has no thread 999" },
+    { { "--pid", "999", NULL }, "has no process 999" },
+  };
+
+  write_capture (path);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[8] = { "report", path, NULL };
+      g_autoptr(ItResult) res = NULL;
+
+      for (guint j = 0; j < 4 && cases[i].args[j] != NULL; j++)
+        args[2 + j] = cases[i].args[j];
+      res = it_run_cli (args);
+      g_assert_cmpint (res->status, !=, 0);
+      g_assert_nonnull (strstr (res->err, cases[i].message));
+    }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/integration/cli/filter-ranges", test_ranges);
+  g_test_add_func ("/integration/cli/filter-flamegraph", test_flamegraph);
+  g_test_add_func ("/integration/cli/filter-bad", test_bad_filters);
+  return g_test_run ();
+}

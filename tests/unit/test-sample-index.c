@@ -1,0 +1,153 @@
+/* test-sample-index.c - samples by thread and time, known by construction
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Thread 7 samples at t = 100, 110, ... 190 (stacks 1 and 2 alternating,
+ * weight 3), thread 3 at t = 150, 150, 160 (stack 2, weight 5), handed
+ * over in no particular order of threads, as hp_capture_load_samples()
+ * sorts them. Ranges include both ends.
+ */
+
+#define G_LOG_DOMAIN "hp-test"
+
+#include "config.h"
+
+#include "analysis/hp-sample-index.h"
+
+static int
+by_thread_and_time (gconstpointer a,
+                    gconstpointer b)
+{
+  const HpCaptureSample *sa = a, *sb = b;
+
+  if (sa->tid != sb->tid)
+    return sa->tid < sb->tid ? -1 : 1;
+  return sa->time < sb->time ? -1 : sa->time > sb->time;
+}
+
+static HpSampleIndex *
+build (void)
+{
+  GArray *samples = g_array_new (FALSE, FALSE, sizeof (HpCaptureSample));
+
+  for (guint i = 0; i < 10; i++)
+    {
+      HpCaptureSample s = { 100 + 10 * i, 3, 1 + i % 2, 7 };
+
+      g_array_append_val (samples, s);
+    }
+  g_array_append_val (samples, ((HpCaptureSample) { 150, 5, 2, 3 }));
+  g_array_append_val (samples, ((HpCaptureSample) { 160, 5, 2, 3 }));
+  g_array_append_val (samples, ((HpCaptureSample) { 150, 5, 2, 3 }));
+  g_array_sort (samples, by_thread_and_time);
+  return hp_sample_index_new (samples);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
+/* "stack/tid:samples/weight" per entry, sorted, as one string */
+static char *
+render (GArray *counts)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (counts, HpCaptureStackCount, i);
+
+      g_ptr_array_add (parts, g_strdup_printf ("%" G_GINT64_FORMAT "/%d:%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                                               c->stack_id, c->tid, c->samples, c->weight));
+    }
+  g_ptr_array_sort (parts, compare_strings);
+  for (guint i = 0; i < parts->len; i++)
+    g_string_append_printf (out, "%s%s", i ? " " : "", (char *) g_ptr_array_index (parts, i));
+  g_array_unref (counts);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_threads (void)
+{
+  g_autoptr(HpSampleIndex) index = build ();
+  guint64 first, last;
+
+  g_assert_cmpuint (hp_sample_index_get_n_samples (index), ==, 13);
+  g_assert_cmpuint (hp_sample_index_get_start (index), ==, 100);
+  g_assert_cmpuint (hp_sample_index_get_end (index), ==, 190);
+  g_assert_cmpuint (hp_sample_index_get_n_threads (index), ==, 2);
+  g_assert_cmpint (hp_sample_index_get_tid (index, 0), ==, 3);
+  g_assert_cmpint (hp_sample_index_get_tid (index, 1), ==, 7);
+  hp_sample_index_get_thread_span (index, 0, &first, &last);
+  g_assert_cmpuint (first, ==, 150);
+  g_assert_cmpuint (last, ==, 160);
+}
+
+static void
+test_count (void)
+{
+  g_autoptr(HpSampleIndex) index = build ();
+  g_autoptr(GHashTable) only7 = g_hash_table_new (NULL, NULL);
+  g_autofree char *all = NULL, *mid = NULL, *edges = NULL, *none = NULL, *seven = NULL;
+  guint64 n;
+
+  all = render (hp_sample_index_count (index, 0, G_MAXUINT64, NULL, &n));
+  g_assert_cmpuint (n, ==, 13);
+  g_assert_cmpstr (all, ==, "1/7:5/15 2/3:3/15 2/7:5/15");
+
+  /* both ends included: 150, 160 of thread 7 (stacks 2 and 1), and
+   * thread 3's three samples */
+  mid = render (hp_sample_index_count (index, 150, 160, NULL, &n));
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpstr (mid, ==, "1/7:1/3 2/3:3/15 2/7:1/3");
+
+  edges = render (hp_sample_index_count (index, 190, 190, NULL, &n));
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpstr (edges, ==, "2/7:1/3");
+
+  none = render (hp_sample_index_count (index, 191, 500, NULL, &n));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpstr (none, ==, "");
+  g_clear_pointer (&none, g_free);
+  none = render (hp_sample_index_count (index, 160, 150, NULL, &n));
+  g_assert_cmpuint (n, ==, 0);
+
+  g_hash_table_add (only7, GINT_TO_POINTER (7));
+  seven = render (hp_sample_index_count (index, 0, 155, only7, &n));
+  g_assert_cmpuint (n, ==, 6);
+  g_assert_cmpstr (seven, ==, "1/7:3/9 2/7:3/9");
+}
+
+static void
+test_density (void)
+{
+  g_autoptr(HpSampleIndex) index = build ();
+  guint32 bins[5];
+
+  /* thread 7 over [100, 199]: two samples per 20 ns */
+  hp_sample_index_density (index, 1, 100, 199, 5, bins);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpuint (bins[i], ==, 2);
+  /* thread 3 over [100, 199]: 150, 150 in bin 2 and 160 in bin 3 */
+  hp_sample_index_density (index, 0, 100, 199, 5, bins);
+  g_assert_cmpuint (bins[0], ==, 0);
+  g_assert_cmpuint (bins[2], ==, 2);
+  g_assert_cmpuint (bins[3], ==, 1);
+  g_assert_cmpuint (bins[4], ==, 0);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sample-index/threads", test_threads);
+  g_test_add_func ("/sample-index/count", test_count);
+  g_test_add_func ("/sample-index/density", test_density);
+  return g_test_run ();
+}
