@@ -17,6 +17,7 @@
 
 #include <math.h>
 
+#include "analysis/hp-capture-filter.h"
 #include "analysis/hp-sample-index.h"
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
@@ -77,6 +78,8 @@ hp_cli_filter_add_options (HpCliFilter    *filter,
     { "to", 0, 0, G_OPTION_ARG_STRING, &filter->to, "Only samples up to SECONDS after the first sample", "SECONDS" },
     { "tid", 0, 0, G_OPTION_ARG_INT, &filter->tid, "Only samples of thread TID", "TID" },
     { "pid", 0, 0, G_OPTION_ARG_INT, &filter->pid, "Only samples of the threads of process PID", "PID" },
+    { "merge-recursion", 0, 0, G_OPTION_ARG_NONE, &filter->merge_recursion,
+      "Fold directly recursive calls (f → f → f) into one f", NULL },
     { NULL }
   };
 
@@ -190,6 +193,15 @@ hp_cli_filter_apply (HpCliFilter    *filter,
         g_string_append_printf (description, "%.3f s to %.3f s after the first sample", from, to);
       else
         g_string_append_printf (description, "from %.3f s after the first sample", from);
+    }
+
+  if (filter->merge_recursion)
+    {
+      HpCaptureData *merged = hp_capture_data_merge_recursion (*data);
+
+      hp_capture_data_free (*data);
+      *data = merged;
+      g_string_append_printf (description, "%srecursion merged", description->len > 0 ? ", " : "");
     }
 
   g_free (filter->description);

@@ -210,6 +210,57 @@ test_bad_filters (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* main → f → f → f → g: merged, the tree is main → f → g */
+static void
+test_merge_recursion (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "recursion.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ItResult) res = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *node;
+  const char *expected[] = { "main", "f", "g" };
+
+  {
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 module, stack = 0;
+    const char *names[] = { "main", "f", "f", "f", "g" };
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+    module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        gint64 fn = hp_capture_writer_intern_function (w, names[i], module, NULL, 0);
+
+        stack = hp_capture_writer_intern_stack (w, stack, hp_capture_writer_intern_frame (w, fn, NULL, i, FALSE, 0x10 * i));
+      }
+    for (guint i = 0; i < 5; i++)
+      hp_capture_writer_add_sample (w, 1000 + i, 1, 0, stack, 1);
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  }
+  {
+    const char *args[] = { "report", path, "--tree", "--format", "json", "--merge-recursion", NULL };
+    res = it_run_cli (args);
+  }
+  g_assert_cmpint (res->status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, res->out, -1, &error));
+  g_assert_no_error (error);
+  node = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "tree");
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      JsonArray *children = json_object_get_array_member (node, "children");
+
+      g_assert_cmpuint (json_array_get_length (children), ==, 1);
+      node = json_array_get_object_element (children, 0);
+      g_assert_cmpstr (json_object_get_string_member (node, "name"), ==, expected[i]);
+      g_assert_cmpint (json_object_get_int_member (node, "total"), ==, 5);
+    }
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (node, "children")), ==, 0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -217,5 +268,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/filter-ranges", test_ranges);
   g_test_add_func ("/integration/cli/filter-flamegraph", test_flamegraph);
   g_test_add_func ("/integration/cli/filter-bad", test_bad_filters);
+  g_test_add_func ("/integration/cli/merge-recursion", test_merge_recursion);
   return g_test_run ();
 }

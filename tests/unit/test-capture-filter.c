@@ -1,0 +1,131 @@
+/* test-capture-filter.c - merged recursion on captures known by construction
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hp-test"
+
+#include "config.h"
+
+#include "analysis/hp-capture-filter.h"
+#include "analysis/hp-profile.h"
+#include "test-capture-data.h"
+
+static void
+render (HpProfile        *profile,
+        const HpCallNode *node,
+        guint             depth,
+        GString          *out)
+{
+  g_string_append_printf (out, "%*s%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n", depth * 2, "",
+                          node->function_id ? hp_profile_get_function_name (profile, node->function_id) : "<root>",
+                          node->self, node->total);
+  for (guint i = 0; node->children != NULL && i < node->children->len; i++)
+    render (profile, g_ptr_array_index (node->children, i), depth + 1, out);
+}
+
+static char *
+tree_of (HpCaptureData *data)
+{
+  g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
+  GString *out = g_string_new (NULL);
+
+  render (profile, hp_profile_get_top_down (profile), 0, out);
+  return g_string_free (out, FALSE);
+}
+
+/* functions 1 main, 2 f, 3 g; frames 1..3 one per function, 4 a second
+ * frame of f (another line). Stacks:
+ *   1 main  2 main>f  3 main>f>f(line 2)  4 main>f>f>f  5 main>f>f>f>g
+ *   6 main>f>g  7 main>f>g>f  8 main>f>f>g
+ * counts: 2:1  3:2  4:4  5:8  6:16  7:32  8:64 */
+static HpCaptureData *
+build_recursive (void)
+{
+  HpCaptureData *data = test_data_new ();
+  static const char *names[] = { NULL, "main", "f", "g" };
+  static const HpCaptureStack stacks[] = {
+    { 0, 0 }, { 0, 1 }, { 1, 2 }, { 2, 4 }, { 3, 2 }, { 4, 3 }, { 2, 3 }, { 6, 2 }, { 3, 3 },
+  };
+  static const HpCaptureStackCount counts[] = {
+    { 2, 1, 1, 1 }, { 3, 1, 2, 2 }, { 4, 1, 4, 4 }, { 5, 1, 8, 8 }, { 6, 1, 16, 16 },
+    { 7, 1, 32, 32 }, { 8, 2, 64, 64 },
+  };
+  HpCaptureModule m = { 0 };
+
+  g_array_append_val (data->modules, m);
+  m.path = (char *) "/bin/app";
+  m.name = (char *) "app";
+  g_array_append_val (data->modules, m);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      HpCaptureFunction f = { (char *) names[i], i ? 1 : 0, NULL, 0 };
+
+      g_array_append_val (data->functions, f);
+    }
+  for (guint i = 0; i < 5; i++)
+    {
+      HpCaptureFrame fr = { i == 4 ? 2 : i, NULL, i, FALSE, i * 16 };
+
+      g_array_append_val (data->frames, fr);
+    }
+  g_array_append_vals (data->stacks, stacks, G_N_ELEMENTS (stacks));
+  g_array_append_vals (data->stack_counts, counts, G_N_ELEMENTS (counts));
+  return data;
+}
+
+static void
+test_merge (void)
+{
+  g_autoptr(TestData) data = build_recursive ();
+  g_autofree char *before = tree_of (data);
+  HpCaptureData *merged = hp_capture_data_merge_recursion (data);
+  g_autofree char *after = tree_of (merged);
+
+  g_assert_cmpstr (before, ==,
+                   "<root> 0/127\n"
+                   "  main 0/127\n"
+                   "    f 1/127\n"
+                   "      f 2/78\n"
+                   "        g 64/64\n"
+                   "        f 4/12\n"
+                   "          g 8/8\n"
+                   "      g 16/48\n"
+                   "        f 32/32\n");
+  /* f > f > f is one f; f > g > f keeps its second f */
+  g_assert_cmpstr (after, ==,
+                   "<root> 0/127\n"
+                   "  main 0/127\n"
+                   "    f 7/127\n"
+                   "      g 88/120\n"
+                   "        f 32/32\n");
+  /* the tables not rewritten are shared */
+  g_assert_true (merged->functions == data->functions);
+  g_assert_true (merged->frames == data->frames);
+  g_assert_cmpuint (merged->stacks->len, <, data->stacks->len);
+  hp_capture_data_free (merged);
+}
+
+/* The example capture has recursion through another function only
+ * (foo > bar > foo): nothing to merge, the same tree. */
+static void
+test_indirect (void)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  g_autofree char *before = tree_of (data);
+  HpCaptureData *merged = hp_capture_data_merge_recursion (data);
+  g_autofree char *after = tree_of (merged);
+
+  g_assert_cmpstr (after, ==, before);
+  hp_capture_data_free (merged);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/capture-filter/merge-recursion", test_merge);
+  g_test_add_func ("/capture-filter/indirect", test_indirect);
+  return g_test_run ();
+}
