@@ -25,6 +25,7 @@ static const struct {
   { "report", hp_cli_report, "Print what a capture measured: functions, call tree, callers, callees" },
   { "summary", hp_cli_summary, "List, read or write the summaries of call paths in a capture" },
   { "flamegraph", hp_cli_flamegraph, "Write the flame graph of a capture as a standalone SVG" },
+  { "diff", hp_cli_diff, "Compare captures: what got slower or faster, with statistics" },
 };
 
 void

@@ -1,0 +1,1578 @@
+/* hp-compare.c - compare two sets of captures: what got slower, and is it real
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * A side of a comparison is one or more captures, taken as repeated runs
+ * of the same command. Each capture is reduced, as it is added, to the
+ * cost of every call path in it (self and total, in event units: the sum
+ * of the sample weights, i.e. samples × period, and in samples), and is
+ * then freed: a side of many runs costs a few arrays per run.
+ *
+ * Identity. Functions are matched by module base name and function name,
+ * the rule of the summaries' path keys (hp_call_node_path_key()), never by
+ * row ids or addresses, so that a rebuilt program still matches; GCC's
+ * clones (foo.part.0, foo.constprop.1, foo.isra.0, foo.cold) are their
+ * function. A call path is the list of these identities from the root,
+ * and all runs of both sides intern their paths into one merged top-down
+ * tree: path ids mean the same thing in every run. A function's total
+ * counts a sample once even when it recurses (as in hp-profile.c): it is
+ * the sum of the totals of its paths on which it does not occur above.
+ *
+ * Statistics (hp-stats.c). With several runs per side, each quantity is
+ * tested with Welch's t on its per-run costs, so the run-to-run noise of
+ * the machine and the sampling error are both in the variance, measured
+ * rather than assumed. With one run on one side only, that run is assumed
+ * to vary as the other side's runs do (a t test on the other side's
+ * variance). With one run per side there is no run-to-run variance to
+ * measure, and the test falls back to the sampling error of the counts
+ * (Poisson): it then says nothing about run-to-run noise, and the caller
+ * must say so.
+ *
+ * q-values control the false discovery rate (Benjamini–Hochberg) within
+ * each family: functions by self cost, functions by total cost, call
+ * paths. A quantity whose cost stays under the materiality floor on both
+ * sides can never be flagged, so it is left out of its family rather than
+ * diluting it (a filter that does not look at the change).
+ */
+
+#define G_LOG_DOMAIN "hp-analysis"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/hp-compare.h"
+#include "analysis/hp-stats.h"
+
+G_DEFINE_QUARK (hp-compare-error-quark, hp_compare_error)
+
+/* The merged tree's root and "no path". */
+#define ROOT 0
+#define NONE G_MAXUINT32
+
+/* Functions with at least this share of the cost make the summary MDE. */
+#define MDE_SHARE 0.05
+/* Below this share of their cost in functions the other side has too,
+ * two sides are warned to be of different programs. */
+#define MATCHED_WARNING 0.10
+
+typedef struct {
+  guint32  parent;   /* path id; NONE for the root */
+  guint32  ident;    /* function identity; 0 for the root */
+  guint32  depth;
+  gboolean first;    /* its function does not occur above it */
+} PathNode;
+
+/* One capture, reduced: costs per path id (the path ids known when it was
+ * added; later paths cost 0 in it). */
+typedef struct {
+  char    *name;
+  char    *event;
+  char    *unit;
+  char    *command;
+  guint    n_paths;
+  double  *total_w;
+  double  *self_w;
+  guint64 *total_n;
+  guint64 *self_n;
+  double   cost;     /* all its samples' weight */
+  guint64  samples;
+} Run;
+
+typedef struct {
+  GPtrArray        *runs;  /* Run* */
+  HpCompareSideInfo info;
+} Side;
+
+struct _HpComparison {
+  HpCompareOptions options;
+  Side             sides[2];
+
+  /* identities: "MODULE\tNAME", index from 1 */
+  GHashTable *ident_index;  /* key (owned by ident_keys) -> GUINT_TO_POINTER (index) */
+  GPtrArray  *ident_keys;   /* char*, [0] NULL */
+  GPtrArray  *ident_modules; /* char* (interned), [0] NULL */
+
+  /* the merged tree: (parent, identity) -> path id, open addressing */
+  GArray  *nodes;           /* PathNode, [0] the root */
+  guint64 *slot_keys;       /* 0: free (no path has parent and identity 0) */
+  guint32 *slot_ids;
+  gsize    slot_mask;
+
+  /* after hp_comparison_run() */
+  gboolean           done;
+  HpCompareMethod    method;
+  double             floor;
+  double             mde;
+  GPtrArray         *warnings;     /* char*, NULL-terminated */
+  GArray            *functions;    /* HpCompareFunction, in order */
+  GArray            *by_total;     /* guint indices into functions */
+  GArray            *paths;        /* HpComparePath, public index = id - 1 */
+  HpCompareStat     *path_stats;   /* by public index */
+  guint8            *path_state;   /* 0 not computed, 1 computed */
+  double            *path_base;    /* mean total cost per run, by public index */
+  double            *path_new;
+  GArray            *material;     /* guint public indices, in order */
+  /* speed factors of the runs (compute_speed()), base runs then new */
+  GArray            *refs;         /* guint32 identities the speeds come from */
+  double            *ref_logs;     /* [ref * n_runs + run] */
+  gint              *ref_of_ident; /* index in refs, or -1 */
+  double            *all_speed;    /* [run]: from all the refs */
+  double            *ref_speed;    /* [ref * n_runs + run]: from the other refs */
+  double            *cur_speed[2]; /* what compute_stat() divides by, per side */
+  HpCompareStat      program;      /* the total cost, unscaled */
+};
+
+const char *
+hp_verdict_to_string (HpVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HP_VERDICT_SLOWER: return "slower";
+    case HP_VERDICT_FASTER: return "faster";
+    case HP_VERDICT_UNCHANGED: return "unchanged";
+    case HP_VERDICT_UNRESOLVED:
+    default: return "unresolved";
+    }
+}
+
+/* Clones ---------------------------------------------------------------- */
+
+static gboolean
+is_clone_word (const char *s,
+               gsize       len)
+{
+  static const char *words[] = { "part", "constprop", "isra", "cold", "lto_priv", "localalias" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    if (strlen (words[i]) == len && strncmp (s, words[i], len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+char *
+hp_compare_fold_clone_name (const char *name)
+{
+  GString *s;
+  gboolean changed = TRUE;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  s = g_string_new (name);
+  while (changed)
+    {
+      const char *dot;
+      gsize end = s->len;
+      gboolean digits = TRUE;
+
+      changed = FALSE;
+
+      /* "foo(int) [clone .isra.0]", as the demangler prints C++ clones */
+      if (s->len > 0 && s->str[s->len - 1] == ']')
+        {
+          const char *open = g_strrstr (s->str, " [clone .");
+
+          if (open != NULL && open > s->str)
+            {
+              g_string_truncate (s, open - s->str);
+              changed = TRUE;
+              continue;
+            }
+        }
+
+      /* ".N" after a clone word, then the word: ".part.0", ".cold" */
+      dot = memrchr (s->str, '.', end);
+      if (dot == NULL || dot == s->str)
+        break;
+      for (const char *p = dot + 1; p < s->str + end; p++)
+        if (!g_ascii_isdigit (*p))
+          digits = FALSE;
+      if (digits && dot + 1 < s->str + end)
+        {
+          const char *word_dot = memrchr (s->str, '.', dot - s->str);
+
+          if (word_dot != NULL && word_dot != s->str &&
+              is_clone_word (word_dot + 1, dot - word_dot - 1))
+            {
+              g_string_truncate (s, word_dot - s->str);
+              changed = TRUE;
+            }
+        }
+      else if (!digits && (strcmp (dot + 1, "cold") == 0 || strcmp (dot + 1, "localalias") == 0))
+        {
+          g_string_truncate (s, dot - s->str);
+          changed = TRUE;
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Interning --------------------------------------------------------------- */
+
+static guint32
+intern_ident (HpComparison *self,
+              const char   *module,
+              const char   *name)
+{
+  g_autofree char *folded = hp_compare_fold_clone_name (name);
+  g_autofree char *key = g_strconcat (module, "\t", folded, NULL);
+  gpointer index;
+
+  if (g_hash_table_lookup_extended (self->ident_index, key, NULL, &index))
+    return GPOINTER_TO_UINT (index);
+  g_ptr_array_add (self->ident_keys, g_steal_pointer (&key));
+  /* few distinct modules: interned, shared by every function of one */
+  g_ptr_array_add (self->ident_modules, (gpointer) g_intern_string (module));
+  g_hash_table_insert (self->ident_index, self->ident_keys->pdata[self->ident_keys->len - 1],
+                       GUINT_TO_POINTER (self->ident_keys->len - 1));
+  return self->ident_keys->len - 1;
+}
+
+static const char *
+ident_name (HpComparison *self,
+            guint32       ident)
+{
+  const char *key = self->ident_keys->pdata[ident];
+
+  return strchr (key, '\t') + 1;
+}
+
+static inline gsize
+slot_of (guint64 key,
+         gsize   mask)
+{
+  guint64 h = key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  return (gsize) (h ^ (h >> 29)) & mask;
+}
+
+static void
+grow_slots (HpComparison *self)
+{
+  gsize old_size = self->slot_mask + 1;
+  g_autofree guint64 *old_keys = self->slot_keys;
+  g_autofree guint32 *old_ids = self->slot_ids;
+
+  self->slot_mask = old_size * 2 - 1;
+  self->slot_keys = g_new0 (guint64, old_size * 2);
+  self->slot_ids = g_new (guint32, old_size * 2);
+  for (gsize o = 0; o < old_size; o++)
+    if (old_keys[o] != 0)
+      {
+        gsize i;
+
+        for (i = slot_of (old_keys[o], self->slot_mask); self->slot_keys[i] != 0; i = (i + 1) & self->slot_mask)
+          ;
+        self->slot_keys[i] = old_keys[o];
+        self->slot_ids[i] = old_ids[o];
+      }
+}
+
+static guint32
+intern_path (HpComparison *self,
+             guint32       parent,
+             guint32       ident)
+{
+  guint64 key = (guint64) parent << 32 | ident;
+  PathNode node;
+  gsize i;
+
+  for (i = slot_of (key, self->slot_mask); self->slot_keys[i] != 0; i = (i + 1) & self->slot_mask)
+    if (self->slot_keys[i] == key)
+      return self->slot_ids[i];
+
+  node.parent = parent;
+  node.ident = ident;
+  node.depth = g_array_index (self->nodes, PathNode, parent).depth + 1;
+  node.first = TRUE;
+  for (guint32 a = parent; a != ROOT; a = g_array_index (self->nodes, PathNode, a).parent)
+    if (g_array_index (self->nodes, PathNode, a).ident == ident)
+      {
+        node.first = FALSE;
+        break;
+      }
+  g_array_append_val (self->nodes, node);
+  self->slot_keys[i] = key;
+  self->slot_ids[i] = self->nodes->len - 1;
+  if ((self->nodes->len) * 2 > self->slot_mask)
+    grow_slots (self);
+  return self->nodes->len - 1;
+}
+
+/* Life cycle --------------------------------------------------------------- */
+
+static void
+run_free (gpointer data)
+{
+  Run *run = data;
+
+  g_free (run->name);
+  g_free (run->event);
+  g_free (run->unit);
+  g_free (run->command);
+  g_free (run->total_w);
+  g_free (run->self_w);
+  g_free (run->total_n);
+  g_free (run->self_n);
+  g_free (run);
+}
+
+HpComparison *
+hp_comparison_new (void)
+{
+  HpComparison *self = g_new0 (HpComparison, 1);
+  PathNode root = { NONE, 0, 0, TRUE };
+
+  for (guint s = 0; s < 2; s++)
+    self->sides[s].runs = g_ptr_array_new_with_free_func (run_free);
+  self->ident_keys = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->ident_keys, NULL);
+  self->ident_modules = g_ptr_array_new ();
+  g_ptr_array_add (self->ident_modules, NULL);
+  self->ident_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->nodes = g_array_new (FALSE, FALSE, sizeof (PathNode));
+  g_array_append_val (self->nodes, root);
+  self->slot_mask = 1023;
+  self->slot_keys = g_new0 (guint64, self->slot_mask + 1);
+  self->slot_ids = g_new (guint32, self->slot_mask + 1);
+  return self;
+}
+
+void
+hp_comparison_free (HpComparison *self)
+{
+  if (self == NULL)
+    return;
+  for (guint s = 0; s < 2; s++)
+    g_ptr_array_unref (self->sides[s].runs);
+  g_hash_table_unref (self->ident_index);
+  g_ptr_array_unref (self->ident_keys);
+  g_ptr_array_unref (self->ident_modules);
+  g_array_unref (self->nodes);
+  g_free (self->slot_keys);
+  g_free (self->slot_ids);
+  g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->functions, g_array_unref);
+  g_clear_pointer (&self->by_total, g_array_unref);
+  g_clear_pointer (&self->paths, g_array_unref);
+  g_clear_pointer (&self->material, g_array_unref);
+  g_free (self->path_stats);
+  g_free (self->path_state);
+  g_free (self->path_base);
+  g_free (self->path_new);
+  g_clear_pointer (&self->refs, g_array_unref);
+  g_free (self->ref_logs);
+  g_free (self->ref_of_ident);
+  g_free (self->all_speed);
+  g_free (self->ref_speed);
+  g_free (self);
+}
+
+/* Adding runs --------------------------------------------------------------- */
+
+gboolean
+hp_comparison_add_data (HpComparison        *self,
+                        HpCompareSide        side,
+                        const char          *name,
+                        const HpCaptureData *data,
+                        GError             **error)
+{
+  guint n_stacks, n_functions;
+  g_autofree guint32 *fident = NULL;
+  g_autofree double *w = NULL;
+  g_autofree guint64 *n = NULL;
+  g_autofree double *sub_w = NULL;
+  g_autofree guint64 *sub_n = NULL;
+  g_autofree guint32 *path = NULL;
+  gboolean use_samples;
+  double weight_sum = 0;
+  Run *run;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (side == HP_COMPARE_BASE || side == HP_COMPARE_NEW, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (!self->done, FALSE);
+
+  n_stacks = MAX (data->stacks->len, 1);
+  n_functions = MAX (data->functions->len, 1);
+
+  run = g_new0 (Run, 1);
+  run->name = g_strdup (name);
+  run->event = g_strdup (g_hash_table_lookup (data->metadata, "event"));
+  run->unit = g_strdup (g_hash_table_lookup (data->metadata, "event_unit"));
+  run->command = g_strdup (g_hash_table_lookup (data->metadata, "command"));
+
+  /* function id -> identity */
+  fident = g_new0 (guint32, n_functions);
+  for (guint f = 1; f < data->functions->len; f++)
+    {
+      const HpCaptureFunction *fn = &g_array_index (data->functions, HpCaptureFunction, f);
+      const char *module = "";
+
+      if (fn->module_id > 0 && fn->module_id < data->modules->len)
+        module = g_array_index (data->modules, HpCaptureModule, fn->module_id).name ?: "";
+      fident[f] = intern_ident (self, module, fn->name ? fn->name : "");
+    }
+
+  /* Weights per leaf stack. A capture whose samples carry no weight
+   * (written by a tool that did not know the period) counts samples. */
+  w = g_new0 (double, n_stacks);
+  n = g_new0 (guint64, n_stacks);
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    weight_sum += g_array_index (data->stack_counts, HpCaptureStackCount, i).weight;
+  use_samples = weight_sum <= 0;
+  if (use_samples)
+    {
+      g_free (run->unit);
+      run->unit = g_strdup ("samples");
+    }
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+
+      g_return_val_if_fail (c->stack_id >= 0 && c->stack_id < n_stacks, (run_free (run), FALSE));
+      w[c->stack_id] += use_samples ? (double) c->samples : (double) c->weight;
+      n[c->stack_id] += c->samples;
+      run->cost += use_samples ? (double) c->samples : (double) c->weight;
+      run->samples += c->samples;
+    }
+
+  /* through each stack node: children into parents (parent_id < id) */
+  sub_w = g_memdup2 (w, sizeof (double) * n_stacks);
+  sub_n = g_memdup2 (n, sizeof (guint64) * n_stacks);
+  for (guint s = n_stacks - 1; s >= 1; s--)
+    {
+      const HpCaptureStack *st = &g_array_index (data->stacks, HpCaptureStack, s);
+
+      g_return_val_if_fail (st->parent_id >= 0 && st->parent_id < s, (run_free (run), FALSE));
+      sub_w[st->parent_id] += sub_w[s];
+      sub_n[st->parent_id] += sub_n[s];
+    }
+
+  /* each sampled stack node -> its path in the merged tree */
+  path = g_new (guint32, n_stacks);
+  path[0] = ROOT;
+  for (guint s = 1; s < n_stacks; s++)
+    {
+      const HpCaptureStack *st = &g_array_index (data->stacks, HpCaptureStack, s);
+      gint64 function_id;
+
+      if (sub_n[s] == 0 && sub_w[s] == 0)
+        {
+          path[s] = NONE;
+          continue;
+        }
+      g_return_val_if_fail (st->frame_id > 0 && st->frame_id < data->frames->len, (run_free (run), FALSE));
+      function_id = g_array_index (data->frames, HpCaptureFrame, st->frame_id).function_id;
+      g_return_val_if_fail (function_id > 0 && function_id < n_functions, (run_free (run), FALSE));
+      path[s] = intern_path (self, path[st->parent_id], fident[function_id]);
+    }
+
+  run->n_paths = self->nodes->len;
+  run->total_w = g_new0 (double, run->n_paths);
+  run->self_w = g_new0 (double, run->n_paths);
+  run->total_n = g_new0 (guint64, run->n_paths);
+  run->self_n = g_new0 (guint64, run->n_paths);
+  /* A stack node and its ancestors are at different depths, so never on
+   * the same path: summing the nodes of a path counts each sample once. */
+  for (guint s = 1; s < n_stacks; s++)
+    if (path[s] != NONE)
+      {
+        run->total_w[path[s]] += sub_w[s];
+        run->self_w[path[s]] += w[s];
+        run->total_n[path[s]] += sub_n[s];
+        run->self_n[path[s]] += n[s];
+      }
+  run->total_w[ROOT] = run->cost;
+  run->total_n[ROOT] = run->samples;
+  run->self_w[ROOT] = w[0];
+  run->self_n[ROOT] = n[0];
+
+  g_ptr_array_add (self->sides[side].runs, run);
+  return TRUE;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+gboolean
+hp_comparison_add_path (HpComparison  *self,
+                        HpCompareSide  side,
+                        const char    *path,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GDir) dir = g_dir_open (path, 0, error);
+      const char *entry;
+
+      if (dir == NULL)
+        return FALSE;
+      while ((entry = g_dir_read_name (dir)) != NULL)
+        if (g_str_has_suffix (entry, ".hotpath"))
+          g_ptr_array_add (files, g_build_filename (path, entry, NULL));
+      if (files->len == 0)
+        {
+          g_set_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_NO_CAPTURES,
+                       "%s: no captures (*.hotpath files) in this folder", path);
+          return FALSE;
+        }
+      /* the order of the runs names the first one in messages */
+      g_ptr_array_sort (files, compare_names);
+    }
+  else
+    g_ptr_array_add (files, g_strdup (path));
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autoptr(HpCapture) capture = NULL;
+      g_autoptr(HpCaptureData) data = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      capture = hp_capture_open (files->pdata[i], FALSE, error);
+      if (capture == NULL)
+        return FALSE;
+      data = hp_capture_load (capture, error);
+      if (data == NULL)
+        return FALSE;
+      if (!hp_comparison_add_data (self, side, files->pdata[i], data, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Statistics ---------------------------------------------------------------- */
+
+/* Per-run values of one quantity on both sides, then its statistics
+ * (all but q and the verdict). */
+typedef struct {
+  double  *x[2];
+  guint64 *k[2];
+  guint    n[2];
+} Values;
+
+static void
+compute_stat (HpComparison        *self,
+              const Values        *v,
+              HpCompareStat       *out)
+{
+  const HpCompareOptions *o = &self->options;
+  double mean[2], var[2], se2[2], df;
+  guint64 k[2] = { 0, 0 };
+  HpStatsTest t;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autofree double *scaled = g_new (double, v->n[s]);
+
+      for (guint r = 0; r < v->n[s]; r++)
+        {
+          scaled[r] = v->x[s][r] / self->cur_speed[s][r];
+          k[s] += v->k[s][r];
+        }
+      hp_stats_mean_var (scaled, v->n[s], &mean[s], &var[s]);
+    }
+
+  switch (self->method)
+    {
+    case HP_COMPARE_METHOD_WELCH:
+      se2[0] = var[0] / v->n[0];
+      se2[1] = var[1] / v->n[1];
+      df = hp_stats_welch_df (se2[0], v->n[0], se2[1], v->n[1]);
+      break;
+    case HP_COMPARE_METHOD_ONE_RUN:
+      {
+        guint multi = v->n[0] > 1 ? 0 : 1;
+
+        se2[0] = var[multi] / v->n[0];
+        se2[1] = var[multi] / v->n[1];
+        df = v->n[multi] - 1;
+      }
+      break;
+    case HP_COMPARE_METHOD_COUNTS:
+    default:
+      /* A count k is Poisson with variance k; a cost is k times the mean
+       * period of its run. */
+      for (guint s = 0; s < 2; s++)
+        {
+          const Run *run = g_ptr_array_index (self->sides[s].runs, 0);
+          double period = run->samples > 0 ? run->cost / (double) run->samples / self->cur_speed[s][0] : 0;
+
+          se2[s] = (double) k[s] * period * period;
+        }
+      df = INFINITY;
+      break;
+    }
+
+  hp_stats_test_means (mean[0], se2[0], mean[1], se2[1], df, o->alpha, o->power, &t);
+
+  out->base = mean[0];
+  out->new_cost = mean[1];
+  out->base_samples = k[0];
+  out->new_samples = k[1];
+  out->p = t.p;
+  out->q = NAN;
+  out->diff_low = t.diff_low;
+  out->diff_high = t.diff_high;
+  out->mde_cost = t.mde;
+  if (mean[0] > 0)
+    {
+      out->change = 100 * t.diff / mean[0];
+      out->mde = 100 * t.mde / mean[0];
+    }
+  else
+    {
+      out->change = NAN;
+      out->mde = INFINITY;
+    }
+  out->low = 100 * t.ratio_low;
+  out->high = 100 * t.ratio_high;
+  out->verdict = HP_VERDICT_UNRESOLVED;
+}
+
+static HpVerdict
+judge (HpComparison        *self,
+       const HpCompareStat *s)
+{
+  double diff = s->new_cost - s->base;
+  double margin = MAX (s->mde_cost, self->floor);
+
+  if (!isnan (s->q) && s->q < self->options.alpha && fabs (diff) >= self->floor)
+    return diff > 0 ? HP_VERDICT_SLOWER : HP_VERDICT_FASTER;
+  if (s->diff_low >= -margin && s->diff_high <= margin)
+    return HP_VERDICT_UNCHANGED;
+  return HP_VERDICT_UNRESOLVED;
+}
+
+static gboolean
+can_reach_floor (HpComparison        *self,
+                 const HpCompareStat *s)
+{
+  return MAX (s->base, s->new_cost) >= self->floor;
+}
+
+/* q-values over the family of @stats that can reach the floor, then the verdicts. */
+static void
+adjust_and_judge (HpComparison   *self,
+                  HpCompareStat **stats,
+                  guint           n)
+{
+  g_autofree double *p = g_new (double, MAX (n, 1));
+  g_autofree double *q = g_new (double, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    p[i] = can_reach_floor (self, stats[i]) ? stats[i]->p : NAN;
+  hp_stats_bh_adjust (p, q, n);
+  for (guint i = 0; i < n; i++)
+    {
+      stats[i]->q = q[i];
+      stats[i]->verdict = judge (self, stats[i]);
+    }
+}
+
+static gboolean
+is_flagged (const HpCompareStat *s)
+{
+  return s->verdict == HP_VERDICT_SLOWER || s->verdict == HP_VERDICT_FASTER;
+}
+
+/* Flagged first, by q then by the size of the change; then by cost. */
+static int
+compare_stats (const HpCompareStat *a,
+               const HpCompareStat *b)
+{
+  gboolean fa = is_flagged (a), fb = is_flagged (b);
+  double sa, sb;
+
+  if (fa != fb)
+    return fa ? -1 : 1;
+  if (fa && a->q != b->q)
+    return a->q < b->q ? -1 : 1;
+  if (fa)
+    {
+      sa = fabs (a->new_cost - a->base);
+      sb = fabs (b->new_cost - b->base);
+    }
+  else
+    {
+      sa = MAX (a->base, a->new_cost);
+      sb = MAX (b->base, b->new_cost);
+    }
+  if (sa != sb)
+    return sa > sb ? -1 : 1;
+  return 0;
+}
+
+static int
+compare_functions_self (gconstpointer a,
+                        gconstpointer b)
+{
+  const HpCompareFunction *fa = a, *fb = b;
+  int cmp = compare_stats (&fa->self, &fb->self);
+
+  if (cmp != 0)
+    return cmp;
+  if ((cmp = strcmp (fa->name, fb->name)) != 0)
+    return cmp;
+  return strcmp (fa->module, fb->module);
+}
+
+static int
+compare_functions_total (gconstpointer a,
+                         gconstpointer b,
+                         gpointer      user_data)
+{
+  HpComparison *self = user_data;
+  const HpCompareFunction *fa = &g_array_index (self->functions, HpCompareFunction, *(const guint *) a);
+  const HpCompareFunction *fb = &g_array_index (self->functions, HpCompareFunction, *(const guint *) b);
+  int cmp = compare_stats (&fa->total, &fb->total);
+
+  if (cmp != 0)
+    return cmp;
+  return *(const guint *) a < *(const guint *) b ? -1 : 1;
+}
+
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  HpComparison *self = user_data;
+  guint ia = *(const guint *) a, ib = *(const guint *) b;
+  int cmp = compare_stats (&self->path_stats[ia], &self->path_stats[ib]);
+
+  if (cmp != 0)
+    return cmp;
+  return ia < ib ? -1 : ia > ib;
+}
+
+static double
+value_at (const Run *run,
+          const double *values,
+          guint32   id)
+{
+  return id < run->n_paths ? values[id] : 0;
+}
+
+/* The per-run values of path @id (an internal id). */
+static void
+path_values (HpComparison *self,
+             guint32       id,
+             Values       *v)
+{
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < v->n[s]; r++)
+      {
+        const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+        v->x[s][r] = value_at (run, run->total_w, id);
+        v->k[s][r] = id < run->n_paths ? run->total_n[id] : 0;
+      }
+}
+
+static void
+values_init (HpComparison *self,
+             Values       *v)
+{
+  for (guint s = 0; s < 2; s++)
+    {
+      v->n[s] = self->sides[s].runs->len;
+      v->x[s] = g_new0 (double, v->n[s]);
+      v->k[s] = g_new0 (guint64, v->n[s]);
+    }
+}
+
+static void
+values_clear (Values *v)
+{
+  for (guint s = 0; s < 2; s++)
+    {
+      g_free (v->x[s]);
+      g_free (v->k[s]);
+    }
+}
+
+static gboolean
+check_events (HpComparison  *self,
+              GError       **error)
+{
+  const Run *first = NULL;
+  const char *first_side = NULL;
+
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < self->sides[s].runs->len; r++)
+      {
+        const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+        if (first == NULL)
+          {
+            first = run;
+            first_side = s == 0 ? "base" : "new";
+            continue;
+          }
+        if (g_strcmp0 (run->event, first->event) != 0 || g_strcmp0 (run->unit, first->unit) != 0)
+          {
+            g_set_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_MISMATCH,
+                         "%s (%s) measured %s in %s, but %s (%s) measured %s in %s: "
+                         "captures of different events or units cannot be compared",
+                         first->name, first_side, first->event ? first->event : "an unknown event",
+                         first->unit ? first->unit : "unknown units",
+                         run->name, s == 0 ? "base" : "new", run->event ? run->event : "an unknown event",
+                         run->unit ? run->unit : "unknown units");
+            return FALSE;
+          }
+      }
+  return TRUE;
+}
+
+/* Per-run function costs, [side][run * n_idents + ident]. */
+typedef struct {
+  guint    n_idents;
+  double  *self_w[2];
+  double  *total_w[2];
+  guint64 *self_n[2];
+  guint64 *total_n[2];
+  double  *present[2];   /* total over the runs, by identity */
+} FunctionValues;
+
+static void
+function_values_init (HpComparison   *self,
+                      FunctionValues *fv)
+{
+  fv->n_idents = self->ident_keys->len;
+  for (guint s = 0; s < 2; s++)
+    {
+      gsize size = (gsize) self->sides[s].runs->len * fv->n_idents;
+
+      fv->self_w[s] = g_new0 (double, size);
+      fv->total_w[s] = g_new0 (double, size);
+      fv->self_n[s] = g_new0 (guint64, size);
+      fv->total_n[s] = g_new0 (guint64, size);
+      fv->present[s] = g_new0 (double, fv->n_idents);
+      for (guint r = 0; r < self->sides[s].runs->len; r++)
+        {
+          const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+          gsize row = (gsize) r * fv->n_idents;
+
+          /* self: the paths that end in the function; total: those on
+           * which it does not occur above */
+          for (guint32 id = 1; id < run->n_paths; id++)
+            {
+              const PathNode *node = &g_array_index (self->nodes, PathNode, id);
+
+              fv->self_w[s][row + node->ident] += run->self_w[id];
+              fv->self_n[s][row + node->ident] += run->self_n[id];
+              if (node->first)
+                {
+                  fv->total_w[s][row + node->ident] += run->total_w[id];
+                  fv->total_n[s][row + node->ident] += run->total_n[id];
+                }
+            }
+          for (guint32 g = 1; g < fv->n_idents; g++)
+            fv->present[s][g] += fv->total_w[s][row + g];
+        }
+    }
+}
+
+static void
+function_values_clear (FunctionValues *fv)
+{
+  for (guint s = 0; s < 2; s++)
+    {
+      g_free (fv->self_w[s]);
+      g_free (fv->total_w[s]);
+      g_free (fv->self_n[s]);
+      g_free (fv->total_n[s]);
+      g_free (fv->present[s]);
+    }
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double da = *(const double *) a, db = *(const double *) b;
+
+  return da < db ? -1 : da > db;
+}
+
+static double
+median (double *x,
+        guint   n)
+{
+  qsort (x, n, sizeof (double), compare_doubles);
+  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* The speed of each run. On a busy machine most of the run-to-run noise
+ * is the whole program running faster or slower (frequency, caches, a
+ * neighbour), every function together: measured on tests/workloads/ab.c
+ * on two loaded cores, 3-7 % per function run to run, but 0.4-2 % for its
+ * share of the run. Each run's factor is the median, over the reference
+ * functions, of its cost relative to their geometric mean over all runs
+ * (the median-of-ratios of DESeq, Anders & Huber 2010), centred within
+ * its side: so it takes out what varies from run to run within a side
+ * and nothing of what differs between the sides. A function that changed
+ * did so in every run of its side, and cancels in that centring, so it
+ * cannot bias the others or itself; a uniform slowdown of the whole
+ * program is still seen as one.
+ *
+ * The reference functions are those with at least the floor's share of
+ * self cost in every run. A reference function (and a path ending in it)
+ * is scaled by the median of the others only, so that it is not divided
+ * by itself. Fewer than three references, or one run on a side, or
+ * noise that is not common (below): no scaling (with one run there is nothing to take out, and the other side's
+ * variance would then no longer describe it). */
+static void use_speed_of (HpComparison *self, guint32 ident);
+
+static void
+speed_from (HpComparison *self,
+            gint          skip,
+            double       *out)
+{
+  guint n_runs = self->sides[0].runs->len + self->sides[1].runs->len;
+  g_autofree double *column = g_new (double, MAX (self->refs->len, 1));
+  guint k = 0;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      guint first = k;
+      double mean_log = 0;
+
+      for (guint r = 0; r < self->sides[s].runs->len; r++, k++)
+        {
+          guint n = 0;
+
+          for (guint f = 0; f < self->refs->len; f++)
+            if ((gint) f != skip)
+              column[n++] = self->ref_logs[(gsize) f * n_runs + k];
+          out[k] = median (column, n);
+          mean_log += out[k];
+        }
+      mean_log /= self->sides[s].runs->len;
+      for (guint i = first; i < k; i++)
+        out[i] = exp (out[i] - mean_log);
+    }
+}
+
+static void
+compute_speed (HpComparison         *self,
+               const FunctionValues *fv)
+{
+  guint n_runs = self->sides[0].runs->len + self->sides[1].runs->len;
+
+  self->refs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->ref_of_ident = g_new (gint, fv->n_idents);
+  for (guint g = 0; g < fv->n_idents; g++)
+    self->ref_of_ident[g] = -1;
+  self->all_speed = g_new (double, n_runs);
+  for (guint k = 0; k < n_runs; k++)
+    self->all_speed[k] = 1.0;
+  use_speed_of (self, 0);
+
+  if (self->method != HP_COMPARE_METHOD_WELCH)
+    return;
+  for (guint32 g = 1; g < fv->n_idents; g++)
+    {
+      gboolean ok = TRUE;
+
+      for (guint s = 0; s < 2 && ok; s++)
+        for (guint r = 0; r < self->sides[s].runs->len && ok; r++)
+          {
+            const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+            double x = fv->self_w[s][(gsize) r * fv->n_idents + g];
+
+            ok = x > 0 && x >= self->options.floor_percent / 100 * run->cost;
+          }
+      if (ok)
+        g_array_append_val (self->refs, g);
+    }
+  if (self->refs->len < 3)
+    {
+      g_array_set_size (self->refs, 0);
+      return;
+    }
+
+  self->ref_logs = g_new (double, (gsize) self->refs->len * n_runs);
+  for (guint f = 0; f < self->refs->len; f++)
+    {
+      guint32 g = g_array_index (self->refs, guint32, f);
+      double *row = &self->ref_logs[(gsize) f * n_runs];
+      double mean = 0;
+      guint k = 0;
+
+      for (guint s = 0; s < 2; s++)
+        for (guint r = 0; r < self->sides[s].runs->len; r++, k++)
+          {
+            row[k] = log (fv->self_w[s][(gsize) r * fv->n_idents + g]);
+            mean += row[k];
+          }
+      mean /= n_runs;
+      for (k = 0; k < n_runs; k++)
+        row[k] -= mean;
+    }
+
+  speed_from (self, -1, self->all_speed);
+  self->ref_speed = g_new (double, (gsize) self->refs->len * n_runs);
+  for (guint f = 0; f < self->refs->len; f++)
+    {
+      self->ref_of_ident[g_array_index (self->refs, guint32, f)] = f;
+      speed_from (self, f, &self->ref_speed[(gsize) f * n_runs]);
+    }
+
+  /* Scaling helps where the noise is common to the functions; where it
+   * is not (each function's own sampling error dominates), dividing by
+   * the others' noise only adds it. Decided once for the comparison, on
+   * the reference functions' within-side variance of log cost summed,
+   * not function by function (which would pick the smaller of two noisy
+   * variances each time). */
+  {
+    double raw = 0, scaled = 0;
+
+    for (guint f = 0; f < self->refs->len; f++)
+      {
+        const double *row = &self->ref_logs[(gsize) f * n_runs];
+        const double *speed = &self->ref_speed[(gsize) f * n_runs];
+        guint k = 0;
+
+        for (guint s = 0; s < 2; s++)
+          {
+            guint n = self->sides[s].runs->len;
+            g_autofree double *a = g_new (double, n);
+            g_autofree double *b = g_new (double, n);
+            double mean, var;
+
+            for (guint r = 0; r < n; r++, k++)
+              {
+                a[r] = row[k];
+                b[r] = row[k] - log (speed[k]);
+              }
+            hp_stats_mean_var (a, n, &mean, &var);
+            raw += var * (n - 1);
+            hp_stats_mean_var (b, n, &mean, &var);
+            scaled += var * (n - 1);
+          }
+      }
+    if (!(scaled < raw))
+      {
+        for (guint g = 0; g < fv->n_idents; g++)
+          self->ref_of_ident[g] = -1;
+        for (guint k = 0; k < n_runs; k++)
+          self->all_speed[k] = 1.0;
+        g_array_set_size (self->refs, 0);
+      }
+  }
+}
+
+/* What compute_stat() divides the runs by, for a quantity of function
+ * @ident (0: none in particular). */
+static void
+use_speed_of (HpComparison *self,
+              guint32       ident)
+{
+  guint n_runs = self->sides[0].runs->len + self->sides[1].runs->len;
+  gint f = ident > 0 && self->ref_of_ident != NULL ? self->ref_of_ident[ident] : -1;
+  double *speed = f >= 0 ? &self->ref_speed[(gsize) f * n_runs] : self->all_speed;
+
+  self->cur_speed[0] = speed;
+  self->cur_speed[1] = speed + self->sides[0].runs->len;
+}
+
+static void
+compute_functions (HpComparison         *self,
+                   const FunctionValues *fv)
+{
+  g_autoptr(GArray) functions = g_array_new (FALSE, TRUE, sizeof (HpCompareFunction));
+  g_autofree HpCompareStat **self_stats = NULL;
+  g_autofree HpCompareStat **total_stats = NULL;
+  Values v;
+
+  values_init (self, &v);
+  for (guint32 g = 1; g < fv->n_idents; g++)
+    {
+      HpCompareFunction fn = { 0 };
+
+      if (fv->present[0][g] <= 0 && fv->present[1][g] <= 0)
+        continue;
+      fn.name = ident_name (self, g);
+      fn.module = g_ptr_array_index (self->ident_modules, g);
+      fn.ident = g;
+      use_speed_of (self, g);
+      for (guint s = 0; s < 2; s++)
+        for (guint r = 0; r < v.n[s]; r++)
+          {
+            v.x[s][r] = fv->self_w[s][(gsize) r * fv->n_idents + g];
+            v.k[s][r] = fv->self_n[s][(gsize) r * fv->n_idents + g];
+          }
+      compute_stat (self, &v, &fn.self);
+      for (guint s = 0; s < 2; s++)
+        for (guint r = 0; r < v.n[s]; r++)
+          {
+            v.x[s][r] = fv->total_w[s][(gsize) r * fv->n_idents + g];
+            v.k[s][r] = fv->total_n[s][(gsize) r * fv->n_idents + g];
+          }
+      compute_stat (self, &v, &fn.total);
+      g_array_append_val (functions, fn);
+    }
+  use_speed_of (self, 0);
+  values_clear (&v);
+
+  self_stats = g_new (HpCompareStat *, MAX (functions->len, 1));
+  total_stats = g_new (HpCompareStat *, MAX (functions->len, 1));
+  for (guint i = 0; i < functions->len; i++)
+    {
+      self_stats[i] = &g_array_index (functions, HpCompareFunction, i).self;
+      total_stats[i] = &g_array_index (functions, HpCompareFunction, i).total;
+    }
+  adjust_and_judge (self, self_stats, functions->len);
+  adjust_and_judge (self, total_stats, functions->len);
+
+  g_array_sort (functions, compare_functions_self);
+  g_clear_pointer (&self->functions, g_array_unref);
+  self->functions = g_steal_pointer (&functions);
+  g_clear_pointer (&self->by_total, g_array_unref);
+  self->by_total = g_array_sized_new (FALSE, FALSE, sizeof (guint), self->functions->len);
+  for (guint i = 0; i < self->functions->len; i++)
+    g_array_append_val (self->by_total, i);
+  g_array_sort_with_data (self->by_total, compare_functions_total, self);
+}
+
+/* The summary MDE: the median over the hot functions (or the hottest). */
+static double
+summary_mde (HpComparison *self)
+{
+  g_autoptr(GArray) mdes = g_array_new (FALSE, FALSE, sizeof (double));
+  const HpCompareFunction *hottest = NULL;
+
+  for (guint i = 0; i < self->functions->len; i++)
+    {
+      const HpCompareFunction *fn = &g_array_index (self->functions, HpCompareFunction, i);
+
+      if (fn->self.base >= MDE_SHARE * self->sides[0].info.cost && isfinite (fn->self.mde))
+        g_array_append_val (mdes, fn->self.mde);
+      if (hottest == NULL || fn->self.base > hottest->self.base)
+        hottest = fn;
+    }
+  if (mdes->len == 0 && hottest != NULL && isfinite (hottest->self.mde))
+    g_array_append_val (mdes, hottest->self.mde);
+  if (mdes->len == 0)
+    return NAN;
+  return median ((double *) (gpointer) mdes->data, mdes->len);
+}
+
+static void
+compute_paths (HpComparison *self)
+{
+  guint n_paths = self->nodes->len;
+  g_autofree HpCompareStat **family = NULL;
+  Values v;
+
+  self->paths = g_array_sized_new (FALSE, FALSE, sizeof (HpComparePath), n_paths - 1);
+  self->path_stats = g_new0 (HpCompareStat, MAX (n_paths - 1, 1));
+  self->path_state = g_new0 (guint8, MAX (n_paths - 1, 1));
+  self->path_base = g_new0 (double, MAX (n_paths - 1, 1));
+  self->path_new = g_new0 (double, MAX (n_paths - 1, 1));
+  for (guint32 id = 1; id < n_paths; id++)
+    {
+      const PathNode *node = &g_array_index (self->nodes, PathNode, id);
+      HpComparePath p;
+
+      p.name = ident_name (self, node->ident);
+      p.module = g_ptr_array_index (self->ident_modules, node->ident);
+      p.depth = node->depth;
+      p.parent = node->parent == ROOT ? -1 : (gint) node->parent - 1;
+      g_array_append_val (self->paths, p);
+    }
+
+  /* Means for all; the statistics now for those that can reach the
+   * floor, the others when asked (a big capture has hundreds of
+   * thousands of paths). */
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < self->sides[s].runs->len; r++)
+      {
+        const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+        double *sum = s == 0 ? self->path_base : self->path_new;
+
+        for (guint32 id = 1; id < run->n_paths; id++)
+          sum[id - 1] += run->total_w[id] / self->cur_speed[s][r];
+      }
+  self->material = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i + 1 < n_paths; i++)
+    {
+      self->path_base[i] /= self->sides[0].runs->len;
+      self->path_new[i] /= self->sides[1].runs->len;
+      if (MAX (self->path_base[i], self->path_new[i]) >= self->floor)
+        g_array_append_val (self->material, i);
+    }
+
+  values_init (self, &v);
+  family = g_new (HpCompareStat *, MAX (self->material->len, 1));
+  for (guint m = 0; m < self->material->len; m++)
+    {
+      guint i = g_array_index (self->material, guint, m);
+
+      path_values (self, i + 1, &v);
+      use_speed_of (self, g_array_index (self->nodes, PathNode, i + 1).ident);
+      compute_stat (self, &v, &self->path_stats[i]);
+      use_speed_of (self, 0);
+      self->path_state[i] = 1;
+      family[m] = &self->path_stats[i];
+    }
+  values_clear (&v);
+  adjust_and_judge (self, family, self->material->len);
+  g_array_sort_with_data (self->material, compare_paths, self);
+}
+
+/* The whole program's cost per run, as measured (not scaled by speed):
+ * a change of the whole program's speed shows here, whether the machine
+ * or the code caused it. */
+static void
+compute_program (HpComparison *self)
+{
+  Values v;
+  HpCompareStat *stat = &self->program;
+
+  values_init (self, &v);
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < v.n[s]; r++)
+      {
+        const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+        v.x[s][r] = run->cost * self->cur_speed[s][r];  /* compute_stat divides by it */
+        v.k[s][r] = run->samples;
+      }
+  compute_stat (self, &v, stat);
+  values_clear (&v);
+  stat->q = stat->p;  /* a family of one */
+  stat->verdict = judge (self, stat);
+}
+
+gboolean
+hp_comparison_run (HpComparison           *self,
+                   const HpCompareOptions *options,
+                   GError                **error)
+{
+  static const HpCompareOptions defaults = HP_COMPARE_OPTIONS_DEFAULT;
+  FunctionValues fv;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (!self->done, FALSE);
+
+  self->options = options != NULL ? *options : defaults;
+  for (guint s = 0; s < 2; s++)
+    if (self->sides[s].runs->len == 0)
+      {
+        g_set_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_NO_CAPTURES,
+                     "the %s side has no capture", s == 0 ? "base" : "new");
+        return FALSE;
+      }
+  if (!check_events (self, error))
+    return FALSE;
+
+  self->done = TRUE;
+  if (self->sides[0].runs->len > 1 && self->sides[1].runs->len > 1)
+    self->method = HP_COMPARE_METHOD_WELCH;
+  else if (self->sides[0].runs->len > 1 || self->sides[1].runs->len > 1)
+    self->method = HP_COMPARE_METHOD_ONE_RUN;
+  else
+    self->method = HP_COMPARE_METHOD_COUNTS;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      Side *side = &self->sides[s];
+      const Run *first = g_ptr_array_index (side->runs, 0);
+      double cost = 0;
+
+      side->info.n_captures = side->runs->len;
+      side->info.n_samples = 0;
+      for (guint r = 0; r < side->runs->len; r++)
+        {
+          const Run *run = g_ptr_array_index (side->runs, r);
+
+          side->info.n_samples += run->samples;
+          cost += run->cost;
+        }
+      side->info.cost = cost / side->runs->len;
+      side->info.event = first->event;
+      side->info.unit = first->unit;
+      side->info.command = first->command;
+      side->info.first_file = first->name;
+    }
+  self->floor = self->options.floor_percent / 100 *
+                (self->sides[0].info.cost + self->sides[1].info.cost) / 2;
+
+  function_values_init (self, &fv);
+
+  /* how much of each side is in functions the other side has too */
+  for (guint s = 0; s < 2; s++)
+    {
+      double matched = 0, all = 0;
+
+      for (guint r = 0; r < self->sides[s].runs->len; r++)
+        for (guint32 g = 1; g < fv.n_idents; g++)
+          {
+            double x = fv.self_w[s][(gsize) r * fv.n_idents + g];
+
+            all += x;
+            if (fv.present[1 - s][g] > 0)
+              matched += x;
+          }
+      self->sides[s].info.matched = all > 0 ? matched / all : 0;
+    }
+
+  compute_speed (self, &fv);
+  compute_functions (self, &fv);
+  function_values_clear (&fv);
+
+  self->mde = summary_mde (self);
+  compute_paths (self);
+  compute_program (self);
+
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+  if (MIN (self->sides[0].info.matched, self->sides[1].info.matched) < MATCHED_WARNING)
+    g_ptr_array_add (self->warnings,
+                     g_strdup_printf ("the two sides have little in common: %.0f %% of the base's cost and "
+                                      "%.0f %% of the new's are in functions found on both sides; "
+                                      "are they captures of the same program?",
+                                      100 * self->sides[0].info.matched, 100 * self->sides[1].info.matched));
+  g_ptr_array_add (self->warnings, NULL);
+  return TRUE;
+}
+
+/* Results ------------------------------------------------------------------- */
+
+HpCompareMethod
+hp_comparison_get_method (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, HP_COMPARE_METHOD_COUNTS);
+
+  return self->method;
+}
+
+const HpCompareSideInfo *
+hp_comparison_get_side (HpComparison  *self,
+                        HpCompareSide  side)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+  g_return_val_if_fail (side == HP_COMPARE_BASE || side == HP_COMPARE_NEW, NULL);
+
+  return &self->sides[side].info;
+}
+
+double
+hp_comparison_get_floor (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NAN);
+
+  return self->floor;
+}
+
+const HpCompareStat *
+hp_comparison_get_program (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+
+  return &self->program;
+}
+
+guint
+hp_comparison_get_n_reference (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, 0);
+
+  return self->refs->len;
+}
+
+double
+hp_comparison_get_mde (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NAN);
+
+  return self->mde;
+}
+
+const char * const *
+hp_comparison_get_warnings (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+
+  return (const char * const *) self->warnings->pdata;
+}
+
+guint
+hp_comparison_get_n_functions (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, 0);
+
+  return self->functions->len;
+}
+
+const HpCompareFunction *
+hp_comparison_get_function (HpComparison *self,
+                            guint         i)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+  g_return_val_if_fail (i < self->functions->len, NULL);
+
+  return &g_array_index (self->functions, HpCompareFunction, i);
+}
+
+const guint *
+hp_comparison_get_functions_by_total (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+
+  return (const guint *) (gpointer) self->by_total->data;
+}
+
+guint
+hp_comparison_get_n_paths (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, 0);
+
+  return self->paths->len;
+}
+
+const HpComparePath *
+hp_comparison_get_path (HpComparison *self,
+                        guint         i)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+  g_return_val_if_fail (i < self->paths->len, NULL);
+
+  return &g_array_index (self->paths, HpComparePath, i);
+}
+
+const HpCompareStat *
+hp_comparison_get_path_stat (HpComparison *self,
+                             guint         i)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+  g_return_val_if_fail (i < self->paths->len, NULL);
+
+  if (self->path_state[i] == 0)
+    {
+      Values v;
+
+      values_init (self, &v);
+      path_values (self, i + 1, &v);
+      use_speed_of (self, g_array_index (self->nodes, PathNode, i + 1).ident);
+      compute_stat (self, &v, &self->path_stats[i]);
+      use_speed_of (self, 0);
+      values_clear (&v);
+      /* out of the family: it cannot reach the floor, so cannot be flagged */
+      self->path_stats[i].verdict = judge (self, &self->path_stats[i]);
+      self->path_state[i] = 1;
+    }
+  return &self->path_stats[i];
+}
+
+static int
+compare_children (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  HpComparison *self = user_data;
+  guint ia = *(const guint *) a, ib = *(const guint *) b;
+  double ca = MAX (self->path_base[ia], self->path_new[ia]);
+  double cb = MAX (self->path_base[ib], self->path_new[ib]);
+
+  if (ca != cb)
+    return ca > cb ? -1 : 1;
+  return ia < ib ? -1 : ia > ib;
+}
+
+GArray *
+hp_comparison_get_path_children (HpComparison *self,
+                                 gint          i)
+{
+  GArray *children;
+
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+  g_return_val_if_fail (i >= -1 && i < (gint) self->paths->len, NULL);
+
+  children = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* a child comes after its parent: scan from there */
+  for (guint c = (guint) (i + 1); c < self->paths->len; c++)
+    if (g_array_index (self->paths, HpComparePath, c).parent == i)
+      g_array_append_val (children, c);
+  g_array_sort_with_data (children, compare_children, self);
+  return children;
+}
+
+GArray *
+hp_comparison_get_material_paths (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+
+  return g_array_ref (self->material);
+}
+
+static GPtrArray *
+path_steps (HpComparison *self,
+            guint         i)
+{
+  GPtrArray *steps = g_ptr_array_new ();
+
+  for (gint p = (gint) i; p >= 0; p = g_array_index (self->paths, HpComparePath, p).parent)
+    g_ptr_array_insert (steps, 0, &g_array_index (self->paths, HpComparePath, p));
+  return steps;
+}
+
+char *
+hp_comparison_get_path_key (HpComparison *self,
+                            guint         i)
+{
+  g_autoptr(GPtrArray) steps = NULL;
+  GString *key = g_string_new (NULL);
+
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+  g_return_val_if_fail (i < self->paths->len, NULL);
+
+  steps = path_steps (self, i);
+  for (guint s = 0; s < steps->len; s++)
+    {
+      const HpComparePath *p = steps->pdata[s];
+
+      g_string_append_printf (key, "%s\t%s\n", p->module, p->name);
+    }
+  return g_string_free (key, FALSE);
+}
+
+char *
+hp_comparison_get_path_readable (HpComparison *self,
+                                 guint         i)
+{
+  g_autoptr(GPtrArray) steps = NULL;
+  GString *readable = g_string_new (NULL);
+
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+  g_return_val_if_fail (i < self->paths->len, NULL);
+
+  steps = path_steps (self, i);
+  for (guint s = 0; s < steps->len; s++)
+    {
+      const HpComparePath *p = steps->pdata[s];
+
+      if (s > 0)
+        g_string_append (readable, " → ");
+      g_string_append (readable, p->name);
+    }
+  return g_string_free (readable, FALSE);
+}

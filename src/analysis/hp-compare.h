@@ -1,0 +1,174 @@
+/* hp-compare.h - compare two sets of captures: what got slower, and is it real
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "store/hp-capture.h"
+
+G_BEGIN_DECLS
+
+#define HP_COMPARE_ERROR (hp_compare_error_quark ())
+GQuark hp_compare_error_quark (void);
+
+typedef enum {
+  HP_COMPARE_ERROR_NO_CAPTURES,   /* a side (or a folder) holds no capture */
+  HP_COMPARE_ERROR_MISMATCH,      /* captures of different events or units */
+} HpCompareError;
+
+typedef enum {
+  HP_COMPARE_BASE,
+  HP_COMPARE_NEW,
+} HpCompareSide;
+
+typedef enum {
+  HP_VERDICT_UNRESOLVED,  /* the interval is too wide to say */
+  HP_VERDICT_UNCHANGED,   /* the interval rules out changes above the MDE */
+  HP_VERDICT_FASTER,      /* significant (q < alpha) and above the floor */
+  HP_VERDICT_SLOWER,
+} HpVerdict;
+
+const char *hp_verdict_to_string (HpVerdict verdict);
+
+typedef enum {
+  HP_COMPARE_METHOD_WELCH,     /* several runs per side: Welch's t on per-run costs */
+  HP_COMPARE_METHOD_ONE_RUN,   /* one run on one side: the other side's run-to-run variance for both */
+  HP_COMPARE_METHOD_COUNTS,    /* one run per side: sampling error of the counts only */
+} HpCompareMethod;
+
+/* One quantity (a function's self or total cost, a path's total cost)
+ * compared. Costs are mean event units per run (weights: samples × period),
+ * each run's scaled by its speed factor (see hp-compare.c). */
+typedef struct {
+  double    base;
+  double    new_cost;
+  double    change;       /* percent of base; NAN when base is 0 */
+  double    low;          /* 1 - alpha interval of change, percent; NAN when unbounded */
+  double    high;
+  double    p;
+  double    q;            /* Benjamini–Hochberg; NAN when left out of the family
+                           * (it could never reach the materiality floor) */
+  double    mde;          /* minimum detectable effect, percent of base (INFINITY when base is 0) */
+  double    mde_cost;     /* the same in event units */
+  double    diff_low;     /* the interval of new - base, event units */
+  double    diff_high;
+  guint64   base_samples; /* over all runs of the side */
+  guint64   new_samples;
+  HpVerdict verdict;
+} HpCompareStat;
+
+typedef struct {
+  const char   *name;     /* with GCC clone suffixes folded away */
+  const char   *module;   /* module base name, as path keys have it */
+  HpCompareStat self;
+  HpCompareStat total;
+  guint         ident;    /* internal */
+} HpCompareFunction;
+
+typedef struct {
+  const char *name;       /* its last step */
+  const char *module;
+  guint       depth;      /* 1 for a root function */
+  gint        parent;     /* index in the paths, -1 for a root function */
+} HpComparePath;
+
+typedef struct {
+  guint       n_captures;
+  guint64     n_samples;  /* over all its captures */
+  double      cost;       /* mean total cost per run, event units */
+  double      matched;    /* share of its self cost in functions the other side has too */
+  const char *event;
+  const char *unit;
+  const char *command;    /* of its first capture, NULL when unknown */
+  const char *first_file;
+} HpCompareSideInfo;
+
+typedef struct {
+  double alpha;           /* level of the intervals and of q (default 0.05) */
+  double power;           /* of the minimum detectable effect (default 0.8) */
+  double floor_percent;   /* materiality floor, percent of the total cost (default 1) */
+} HpCompareOptions;
+
+#define HP_COMPARE_OPTIONS_DEFAULT { 0.05, 0.8, 1.0 }
+
+typedef struct _HpComparison HpComparison;
+
+HpComparison   *hp_comparison_new          (void);
+void            hp_comparison_free         (HpComparison        *self);
+
+/* Adds one run to a side. @name names it in messages (its file). */
+gboolean        hp_comparison_add_data     (HpComparison        *self,
+                                            HpCompareSide        side,
+                                            const char          *name,
+                                            const HpCaptureData *data,
+                                            GError             **error);
+/* Adds @path to a side: one capture, or every *.hotpath in a folder
+ * (repeated runs). Errors name the file or folder. */
+gboolean        hp_comparison_add_path     (HpComparison        *self,
+                                            HpCompareSide        side,
+                                            const char          *path,
+                                            GCancellable        *cancellable,
+                                            GError             **error);
+
+/* Compares the two sides. Fails when a side is empty or when the captures
+ * measured different events or units. */
+gboolean        hp_comparison_run          (HpComparison           *self,
+                                            const HpCompareOptions *options,
+                                            GError                **error);
+
+HpCompareMethod hp_comparison_get_method   (HpComparison        *self);
+const HpCompareSideInfo *hp_comparison_get_side (HpComparison   *self,
+                                            HpCompareSide        side);
+/* The whole program's cost per run, as measured: not scaled by the runs'
+ * speed, so a change of the whole program's speed (the machine's or the
+ * code's) shows here. */
+const HpCompareStat *hp_comparison_get_program (HpComparison     *self);
+/* How many functions the runs' speed factors come from; 0 when the costs
+ * are not scaled (fewer than three functions over the floor in every run). */
+guint           hp_comparison_get_n_reference (HpComparison      *self);
+/* The floor in event units per run. */
+double          hp_comparison_get_floor    (HpComparison        *self);
+/* The minimum detectable effect of the hot functions, in percent: the
+ * median over the functions with at least 5 % of the self cost (or the
+ * hottest one), from the statistics alone (the floor aside). NAN when none. */
+double          hp_comparison_get_mde      (HpComparison        *self);
+/* Messages about the inputs that still gave a result (nothing in common). */
+const char * const *hp_comparison_get_warnings (HpComparison    *self);
+
+/* Functions, ordered by significance and size: the slower and faster
+ * (by q, then by the size of the change), then the others by cost. */
+guint           hp_comparison_get_n_functions (HpComparison     *self);
+const HpCompareFunction *hp_comparison_get_function (HpComparison *self,
+                                            guint                i);
+/* The same for functions by total cost: index into the functions. */
+const guint    *hp_comparison_get_functions_by_total (HpComparison *self);
+
+/* Call paths merged over both sides, the merged top-down tree: a path's
+ * parent comes before it. The statistics of a path are of its total cost,
+ * computed when first asked. */
+guint           hp_comparison_get_n_paths  (HpComparison        *self);
+const HpComparePath *hp_comparison_get_path (HpComparison       *self,
+                                            guint                i);
+const HpCompareStat *hp_comparison_get_path_stat (HpComparison  *self,
+                                            guint                i);
+/* The children of path @i (-1: the roots), by total cost, descending. */
+GArray         *hp_comparison_get_path_children (HpComparison   *self,
+                                            gint                 i);
+/* The paths that can be flagged (their cost reaches the floor on one
+ * side), ordered as the functions are. */
+GArray         *hp_comparison_get_material_paths (HpComparison  *self);
+/* "MODULE\tFUNCTION\n" per step (the summaries' key) and "a → b → c". */
+char           *hp_comparison_get_path_key (HpComparison        *self,
+                                            guint                i);
+char           *hp_comparison_get_path_readable (HpComparison   *self,
+                                            guint                i);
+
+/* @name without GCC's clone suffixes (.part.N, .constprop.N, .isra.N,
+ * .cold, and " [clone .isra.0]" as demanglers print them). */
+char           *hp_compare_fold_clone_name (const char          *name);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpComparison, hp_comparison_free)
+
+G_END_DECLS

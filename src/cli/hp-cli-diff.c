@@ -1,0 +1,536 @@
+/* hp-cli-diff.c - hotpath-cli diff: what got slower or faster between captures
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each side is a capture or a folder of captures (repeated runs). The text
+ * output is for people: what was compared, with which method and what it
+ * can and cannot detect, then the functions and call paths ordered by
+ * significance and size. The JSON output is a stable contract:
+ *   {"base": {"captures": N, "samples": N, …}, "new": {…},
+ *    "functions": [{"name", "module", "base", "new", "change", "low",
+ *                   "high", "q", "verdict", …, "total": {…}}],
+ *    "paths": [{"path", "key", "name", "module", "base", …}]}
+ * base/new are mean event units per run, change/low/high percent (null
+ * when base is 0, or the interval unbounded), verdict one of "slower",
+ * "faster", "unchanged", "unresolved".
+ */
+
+#define G_LOG_DOMAIN "hp-cli"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "analysis/hp-compare.h"
+#include "cli/hp-cli.h"
+#include "perf/hp-perf-file.h"
+#include "record/hp-perf-import.h"
+
+/* Exit status of --fail-on-regression when something is slower: apart
+ * from 1 (an error) and 2 (a usage error). */
+#define EXIT_REGRESSION 3
+
+/* Text from a capture (function names come from the profiled program's
+ * symbols) with control characters made visible, so that a name cannot
+ * drive the terminal. */
+static char *
+printable (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text ? text : "", -1);
+  GString *out = g_string_sized_new (strlen (valid));
+
+  for (const char *p = valid; *p; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* A cost in event units, readable: "12.3 ms" for ns, "1.24 G cycles". */
+static char *
+format_cost (double      value,
+             const char *unit)
+{
+  double a = fabs (value);
+
+  if (g_strcmp0 (unit, "ns") == 0)
+    {
+      if (a >= 1e9)
+        return g_strdup_printf ("%.3g s", value / 1e9);
+      if (a >= 1e6)
+        return g_strdup_printf ("%.4g ms", value / 1e6);
+      if (a >= 1e3)
+        return g_strdup_printf ("%.4g µs", value / 1e3);
+      return g_strdup_printf ("%.4g ns", value);
+    }
+  if (a >= 1e9)
+    return g_strdup_printf ("%.4g G%s%s", value / 1e9, unit ? " " : "", unit ? unit : "");
+  if (a >= 1e6)
+    return g_strdup_printf ("%.4g M%s%s", value / 1e6, unit ? " " : "", unit ? unit : "");
+  if (a >= 1e3)
+    return g_strdup_printf ("%.4g k%s%s", value / 1e3, unit ? " " : "", unit ? unit : "");
+  return g_strdup_printf ("%.4g%s%s", value, unit ? " " : "", unit ? unit : "");
+}
+
+static char *
+format_percent (double value)
+{
+  if (isnan (value))
+    return g_strdup ("—");
+  if (isinf (value))
+    return g_strdup (value > 0 ? "+∞" : "−∞");
+  return g_strdup_printf ("%+.1f%%", value);
+}
+
+static char *
+format_interval (const HpCompareStat *s)
+{
+  g_autofree char *low = NULL;
+  g_autofree char *high = NULL;
+
+  if (isnan (s->low) || isnan (s->high))
+    return g_strdup ("(unbounded)");
+  low = format_percent (s->low);
+  high = format_percent (s->high);
+  return g_strdup_printf ("[%s, %s]", low, high);
+}
+
+static char *
+format_q (double q)
+{
+  if (isnan (q))
+    return g_strdup ("-");
+  if (q < 0.0001)
+    return g_strdup ("<0.0001");
+  return g_strdup_printf ("%.4f", q);
+}
+
+static char *
+format_mde (double mde)
+{
+  if (!isfinite (mde))
+    return g_strdup ("—");
+  if (mde >= 1000)
+    return g_strdup (">999%");
+  return g_strdup_printf ("%.1f%%", mde);
+}
+
+static void
+print_row (const HpCompareStat *s,
+           const char          *unit,
+           const char          *what)
+{
+  g_autofree char *change = format_percent (s->change);
+  g_autofree char *interval = format_interval (s);
+  g_autofree char *q = format_q (s->q);
+  g_autofree char *base = format_cost (s->base, unit);
+  g_autofree char *new_cost = format_cost (s->new_cost, unit);
+  g_autofree char *mde = format_mde (s->mde);
+  g_autofree char *safe = printable (what);
+
+  printf ("%-10s %8s  %-20s %8s %11s %11s %7s  %s\n",
+          hp_verdict_to_string (s->verdict), change, interval, q, base, new_cost, mde, safe);
+}
+
+static void
+print_table_header (void)
+{
+  printf ("%-10s %8s  %-20s %8s %11s %11s %7s  %s\n",
+          "Verdict", "Change", "95% interval", "q", "Base", "New", "MDE", "Function [module]");
+}
+
+static char *
+function_label (const HpCompareFunction *fn)
+{
+  return g_strdup_printf ("%s [%s]", fn->name, fn->module[0] ? fn->module : "?");
+}
+
+static void
+count_verdicts (HpComparison *cmp,
+                guint         counts[4])
+{
+  memset (counts, 0, 4 * sizeof (guint));
+  for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
+    counts[hp_comparison_get_function (cmp, i)->self.verdict]++;
+}
+
+static const char *
+side_label (const char *path)
+{
+  return path;
+}
+
+static void
+print_side (const char              *title,
+            const char              *path,
+            const HpCompareSideInfo *info)
+{
+  g_autofree char *cost = format_cost (info->cost, info->unit);
+  g_autofree char *command = printable (info->command ? info->command : "(unknown)");
+  g_autofree char *where = printable (side_label (path));
+
+  printf ("# %-5s %s: %u capture%s, %" G_GUINT64_FORMAT " samples, %s per run; command: %s\n",
+          title, where, info->n_captures, info->n_captures == 1 ? "" : "s",
+          info->n_samples, cost, command);
+}
+
+static void
+print_text (HpComparison *cmp,
+            const char   *base_path,
+            const char   *new_path,
+            gint          limit)
+{
+  const HpCompareSideInfo *base = hp_comparison_get_side (cmp, HP_COMPARE_BASE);
+  const HpCompareSideInfo *new_side = hp_comparison_get_side (cmp, HP_COMPARE_NEW);
+  const char *unit = base->unit;
+  const char * const *warnings = hp_comparison_get_warnings (cmp);
+  g_autofree char *floor = format_cost (hp_comparison_get_floor (cmp), unit);
+  g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
+  const guint *by_total = hp_comparison_get_functions_by_total (cmp);
+  guint n_functions = hp_comparison_get_n_functions (cmp);
+  guint counts[4];
+  double mde = hp_comparison_get_mde (cmp);
+  guint n;
+
+  print_side ("Base:", base_path, base);
+  print_side ("New:", new_path, new_side);
+  printf ("# Event: %s (unit: %s); costs are mean %s per run (samples × period)\n",
+          base->event ? base->event : "(unknown)", unit ? unit : "?", unit ? unit : "units");
+  switch (hp_comparison_get_method (cmp))
+    {
+    case HP_COMPARE_METHOD_WELCH:
+      printf ("# Method: Welch's t test on the per-run costs (%u and %u runs), so run-to-run noise is measured;\n"
+              "#         95%% intervals (Fieller) of the change; q-values: Benjamini–Hochberg false discovery rate\n",
+              base->n_captures, new_side->n_captures);
+      break;
+    case HP_COMPARE_METHOD_ONE_RUN:
+      printf ("# Method: t test with the run-to-run variance of the side that has several runs (%u and %u runs),\n"
+              "#         assumed the same for the side with one; 95%% intervals; q-values: Benjamini–Hochberg\n",
+              base->n_captures, new_side->n_captures);
+      break;
+    case HP_COMPARE_METHOD_COUNTS:
+      printf ("# Method: one run per side: only the sampling error of the counts (Poisson) is accounted for,\n"
+              "#         NOT the run-to-run noise of the machine; compare folders of repeated runs for that.\n"
+              "#         95%% intervals; q-values: Benjamini–Hochberg false discovery rate\n");
+      break;
+    }
+  printf ("# Materiality floor: %g%% of the total (%s per run): smaller changes are never flagged\n",
+          100 * hp_comparison_get_floor (cmp) / ((base->cost + new_side->cost) / 2), floor);
+  if (isnan (mde))
+    printf ("# Minimum detectable effect: none can be given (no function has samples in the base)\n");
+  else
+    printf ("# Minimum detectable effect: %.1f%% of a hot function's cost (median over the functions with ≥ 5%% of\n"
+            "#         the time; 80%% power at the 5%% level); per function in the MDE column\n", mde);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    printf ("# Warning: %s\n", warnings[i]);
+  count_verdicts (cmp, counts);
+  printf ("# Verdicts (functions, self cost): %u slower, %u faster, %u unchanged, %u unresolved\n",
+          counts[HP_VERDICT_SLOWER], counts[HP_VERDICT_FASTER], counts[HP_VERDICT_UNCHANGED],
+          counts[HP_VERDICT_UNRESOLVED]);
+  printf ("#\n");
+
+  n = limit > 0 ? MIN (n_functions, (guint) limit) : n_functions;
+  printf ("# Functions by self cost (%s of %u)\n", n == n_functions ? "all" : "top", n_functions);
+  print_table_header ();
+  for (guint i = 0; i < n; i++)
+    {
+      const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
+      g_autofree char *label = function_label (fn);
+
+      print_row (&fn->self, unit, label);
+    }
+
+  printf ("#\n# Functions by total cost, callees included (%s of %u)\n", n == n_functions ? "all" : "top", n_functions);
+  print_table_header ();
+  for (guint i = 0; i < n; i++)
+    {
+      const HpCompareFunction *fn = hp_comparison_get_function (cmp, by_total[i]);
+      g_autofree char *label = function_label (fn);
+
+      print_row (&fn->total, unit, label);
+    }
+
+  n = limit > 0 ? MIN (paths->len, (guint) limit) : paths->len;
+  printf ("#\n# Call paths by total cost, those over the floor on either side (%s of %u)\n",
+          n == paths->len ? "all" : "top", paths->len);
+  printf ("%-10s %8s  %-20s %8s %11s %11s %7s  %s\n",
+          "Verdict", "Change", "95% interval", "q", "Base", "New", "MDE", "Path");
+  for (guint i = 0; i < n; i++)
+    {
+      guint index = g_array_index (paths, guint, i);
+      g_autofree char *readable = hp_comparison_get_path_readable (cmp, index);
+
+      print_row (hp_comparison_get_path_stat (cmp, index), unit, readable);
+    }
+}
+
+/* JSON ------------------------------------------------------------------- */
+
+static void
+add_number (JsonBuilder *b,
+            const char  *name,
+            double       value)
+{
+  json_builder_set_member_name (b, name);
+  if (isfinite (value))
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value == NULL)
+    json_builder_add_null_value (b);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (value, -1);
+
+      json_builder_add_string_value (b, valid);
+    }
+}
+
+static void
+add_stat (JsonBuilder         *b,
+          const HpCompareStat *s)
+{
+  add_number (b, "base", s->base);
+  add_number (b, "new", s->new_cost);
+  add_number (b, "change", s->change);
+  add_number (b, "low", s->low);
+  add_number (b, "high", s->high);
+  /* out of the family (it cannot reach the floor): never tested */
+  add_number (b, "q", isnan (s->q) ? 1.0 : s->q);
+  add_number (b, "p", s->p);
+  add_number (b, "mde", s->mde);
+  add_string (b, "verdict", hp_verdict_to_string (s->verdict));
+  json_builder_set_member_name (b, "base_samples");
+  json_builder_add_int_value (b, (gint64) s->base_samples);
+  json_builder_set_member_name (b, "new_samples");
+  json_builder_add_int_value (b, (gint64) s->new_samples);
+}
+
+static void
+add_side (JsonBuilder             *b,
+          const char              *name,
+          const char              *path,
+          const HpCompareSideInfo *info)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  add_string (b, "path", path);
+  json_builder_set_member_name (b, "captures");
+  json_builder_add_int_value (b, info->n_captures);
+  json_builder_set_member_name (b, "samples");
+  json_builder_add_int_value (b, (gint64) info->n_samples);
+  add_number (b, "cost", info->cost);
+  add_string (b, "command", info->command);
+  json_builder_end_object (b);
+}
+
+static char *
+json_output (HpComparison *cmp,
+             const char   *base_path,
+             const char   *new_path)
+{
+  static const char *methods[] = { "welch", "one-run", "counts" };
+  const HpCompareSideInfo *base = hp_comparison_get_side (cmp, HP_COMPARE_BASE);
+  const char * const *warnings = hp_comparison_get_warnings (cmp);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
+
+  json_builder_begin_object (b);
+  add_side (b, "base", base_path, base);
+  add_side (b, "new", new_path, hp_comparison_get_side (cmp, HP_COMPARE_NEW));
+  add_string (b, "event", base->event);
+  add_string (b, "unit", base->unit);
+  add_string (b, "method", methods[hp_comparison_get_method (cmp)]);
+  add_number (b, "floor", hp_comparison_get_floor (cmp));
+  add_number (b, "mde", hp_comparison_get_mde (cmp));
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    json_builder_add_string_value (b, warnings[i]);
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "functions");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
+    {
+      const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
+
+      json_builder_begin_object (b);
+      add_string (b, "name", fn->name);
+      add_string (b, "module", fn->module);
+      add_stat (b, &fn->self);
+      json_builder_set_member_name (b, "total");
+      json_builder_begin_object (b);
+      add_stat (b, &fn->total);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "paths");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      guint index = g_array_index (paths, guint, i);
+      const HpComparePath *path = hp_comparison_get_path (cmp, index);
+      g_autofree char *readable = hp_comparison_get_path_readable (cmp, index);
+      g_autofree char *key = hp_comparison_get_path_key (cmp, index);
+
+      json_builder_begin_object (b);
+      add_string (b, "path", readable);
+      add_string (b, "key", key);
+      add_string (b, "name", path->name);
+      add_string (b, "module", path->module);
+      add_stat (b, hp_comparison_get_path_stat (cmp, index));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, FALSE);
+  return json_generator_to_data (gen, NULL);
+}
+
+static gboolean
+any_slower (HpComparison *cmp)
+{
+  g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
+
+  for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
+    {
+      const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
+
+      if (fn->self.verdict == HP_VERDICT_SLOWER || fn->total.verdict == HP_VERDICT_SLOWER)
+        return TRUE;
+    }
+  for (guint i = 0; i < paths->len; i++)
+    if (hp_comparison_get_path_stat (cmp, g_array_index (paths, guint, i))->verdict == HP_VERDICT_SLOWER)
+      return TRUE;
+  return FALSE;
+}
+
+/* A side: a folder or a capture; a perf.data file is imported once into a
+ * cached capture, as report does. */
+static gboolean
+add_side_path (HpComparison  *cmp,
+               HpCompareSide  side,
+               const char    *path,
+               GError       **error)
+{
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: no such file or folder", path);
+      return FALSE;
+    }
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR) && hp_perf_file_sniff (path))
+    {
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autofree char *cached = hp_perf_import_cached (path, cancellable, error);
+
+      if (cached == NULL)
+        return FALSE;
+      return hp_comparison_add_path (cmp, side, cached, NULL, error);
+    }
+  return hp_comparison_add_path (cmp, side, path, NULL, error);
+}
+
+int
+hp_cli_diff (int    argc,
+             char **argv)
+{
+  g_auto(GStrv) files = NULL;
+  g_autofree char *format = NULL;
+  gboolean fail_on_regression = FALSE;
+  gint limit = 20;
+  gdouble floor_percent = 1.0;
+  GOptionEntry entries[] = {
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output format (default text)", "text|json" },
+    { "fail-on-regression", 0, 0, G_OPTION_ARG_NONE, &fail_on_regression,
+      "Exit with status 3 when anything is judged slower (for CI)", NULL },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, "Text: show the first N rows of each table (default 20, 0: all)", "N" },
+    { "floor", 0, 0, G_OPTION_ARG_DOUBLE, &floor_percent,
+      "Never flag a change smaller than PCT% of the total cost (default 1)", "PCT" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "BASE NEW" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("BASE NEW");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpComparison) cmp = NULL;
+  HpCompareOptions options = HP_COMPARE_OPTIONS_DEFAULT;
+  const char * const *warnings;
+  gboolean json;
+
+  g_option_context_set_summary (context,
+                                "Compare captures: which functions and call paths got slower or faster, and\n"
+                                "whether that is more than noise. BASE and NEW are each a capture, or a folder\n"
+                                "of captures of repeated runs (then the run-to-run noise is measured).");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      hp_cli_error ("diff: %s", error->message);
+      return 2;
+    }
+  if (files == NULL || g_strv_length (files) != 2)
+    {
+      hp_cli_error ("diff: give two sides, BASE and NEW (each a capture or a folder of captures)");
+      return 2;
+    }
+  if (format != NULL && strcmp (format, "text") != 0 && strcmp (format, "json") != 0)
+    {
+      hp_cli_error ("diff: --format must be text or json, not '%s'", format);
+      return 2;
+    }
+  if (!(floor_percent >= 0 && floor_percent < 100))
+    {
+      hp_cli_error ("diff: --floor must be a percentage from 0 to 100, not %g", floor_percent);
+      return 2;
+    }
+  json = g_strcmp0 (format, "json") == 0;
+  options.floor_percent = floor_percent;
+
+  cmp = hp_comparison_new ();
+  if (!add_side_path (cmp, HP_COMPARE_BASE, files[0], &error) ||
+      !add_side_path (cmp, HP_COMPARE_NEW, files[1], &error) ||
+      !hp_comparison_run (cmp, &options, &error))
+    {
+      hp_cli_error ("diff: %s", error->message);
+      return 1;
+    }
+
+  warnings = hp_comparison_get_warnings (cmp);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    hp_cli_error ("diff: warning: %s", warnings[i]);
+
+  if (json)
+    {
+      g_autofree char *text = json_output (cmp, files[0], files[1]);
+
+      printf ("%s\n", text);
+    }
+  else
+    print_text (cmp, files[0], files[1], limit);
+
+  if (fail_on_regression && any_slower (cmp))
+    return EXIT_REGRESSION;
+  return 0;
+}

@@ -1,0 +1,529 @@
+/* test-compare.c - comparisons of captures known by construction
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Captures are built in memory from folded stacks ("main;step;score" with
+ * a weight and a sample count per leaf), so that every cost is known.
+ * Captures of one comparison number their functions differently (a
+ * capture can start with unused functions), so that only names can match
+ * them, never ids.
+ */
+
+#define G_LOG_DOMAIN "hp-test"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "analysis/hp-compare.h"
+#include "store/hp-capture-writer.h"
+#include "test-capture-data.h"
+
+typedef struct {
+  const char *stack;    /* "main;step;score", a step may be "name@module" */
+  guint64     weight;
+  guint64     samples;
+} Leaf;
+
+typedef struct {
+  HpCaptureData *data;
+  GHashTable    *functions;  /* "module\tname" -> id */
+  GHashTable    *stacks;     /* "parent:frame" -> id */
+} Builder;
+
+static gint64
+builder_module (Builder    *b,
+                const char *name)
+{
+  for (guint i = 1; i < b->data->modules->len; i++)
+    if (strcmp (g_array_index (b->data->modules, HpCaptureModule, i).name, name) == 0)
+      return i;
+  {
+    HpCaptureModule m = { 0 };
+
+    if (b->data->modules->len == 0)
+      g_array_set_size (b->data->modules, 1);
+    m.path = (char *) g_intern_string (name);
+    m.name = m.path;
+    g_array_append_val (b->data->modules, m);
+    return b->data->modules->len - 1;
+  }
+}
+
+static gint64
+builder_function (Builder    *b,
+                  const char *step)
+{
+  const char *at = strchr (step, '@');
+  g_autofree char *name = at ? g_strndup (step, at - step) : g_strdup (step);
+  g_autofree char *key = g_strconcat (at ? at + 1 : "app", "\t", name, NULL);
+  gpointer id;
+
+  if (!g_hash_table_lookup_extended (b->functions, key, NULL, &id))
+    {
+      HpCaptureFunction f = { 0 };
+      HpCaptureFrame frame = { 0 };
+
+      if (b->data->functions->len == 0)
+        {
+          g_array_set_size (b->data->functions, 1);
+          g_array_set_size (b->data->frames, 1);
+        }
+      f.name = (char *) g_intern_string (name);
+      f.module_id = builder_module (b, at ? at + 1 : "app");
+      g_array_append_val (b->data->functions, f);
+      /* one frame per function, with the function's id */
+      frame.function_id = b->data->functions->len - 1;
+      g_array_append_val (b->data->frames, frame);
+      id = GINT_TO_POINTER (b->data->functions->len - 1);
+      g_hash_table_insert (b->functions, g_steal_pointer (&key), id);
+    }
+  return GPOINTER_TO_INT (id);
+}
+
+static gint64
+builder_stack (Builder *b,
+               gint64   parent,
+               gint64   frame)
+{
+  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, parent, frame);
+  gpointer id;
+
+  if (!g_hash_table_lookup_extended (b->stacks, key, NULL, &id))
+    {
+      HpCaptureStack s = { parent, frame };
+
+      if (b->data->stacks->len == 0)
+        g_array_set_size (b->data->stacks, 1);
+      g_array_append_val (b->data->stacks, s);
+      id = GINT_TO_POINTER (b->data->stacks->len - 1);
+      g_hash_table_insert (b->stacks, g_steal_pointer (&key), id);
+    }
+  return GPOINTER_TO_INT (id);
+}
+
+/* A capture of @leaves; @shift unused functions first make its ids differ. */
+static HpCaptureData *
+make_data (const char *event,
+           const char *unit,
+           guint       shift,
+           const Leaf *leaves,
+           guint       n)
+{
+  Builder b = { test_data_new (),
+                g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
+                g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
+
+  g_hash_table_insert (b.data->metadata, (char *) "event", (char *) event);
+  g_hash_table_insert (b.data->metadata, (char *) "event_unit", (char *) unit);
+  for (guint i = 0; i < shift; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("unused_%u", i);
+
+      builder_function (&b, name);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GStrv) steps = g_strsplit (leaves[i].stack, ";", -1);
+      HpCaptureStackCount count = { 0, 1000, leaves[i].samples, leaves[i].weight };
+
+      for (guint s = 0; steps[s] != NULL; s++)
+        count.stack_id = builder_stack (&b, count.stack_id, builder_function (&b, steps[s]));
+      g_array_append_val (b.data->stack_counts, count);
+    }
+  g_hash_table_unref (b.functions);
+  g_hash_table_unref (b.stacks);
+  return b.data;
+}
+
+static void
+add (HpComparison  *cmp,
+     HpCompareSide  side,
+     HpCaptureData *data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hp_comparison_add_data (cmp, side, side == HP_COMPARE_BASE ? "base" : "new", data, &error));
+  g_assert_no_error (error);
+  test_data_free (data);
+}
+
+static const HpCompareFunction *
+find_function (HpComparison *cmp,
+               const char   *name,
+               const char   *module)
+{
+  for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
+    {
+      const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
+
+      if (strcmp (fn->name, name) == 0 && strcmp (fn->module, module) == 0)
+        return fn;
+    }
+  return NULL;
+}
+
+static gint
+find_path (HpComparison *cmp,
+           const char   *readable)
+{
+  for (guint i = 0; i < hp_comparison_get_n_paths (cmp); i++)
+    {
+      g_autofree char *r = hp_comparison_get_path_readable (cmp, i);
+
+      if (strcmp (r, readable) == 0)
+        return i;
+    }
+  return -1;
+}
+
+static void
+test_fold_clone_names (void)
+{
+  static const char *cases[][2] = {
+    { "foo.part.0", "foo" },
+    { "foo.constprop.3", "foo" },
+    { "foo.isra.0", "foo" },
+    { "foo.cold", "foo" },
+    { "foo.cold.12", "foo" },
+    { "foo.constprop.0.isra.0", "foo" },
+    { "foo.part.1.cold", "foo" },
+    { "foo.lto_priv.0", "foo" },
+    { "parse(char const*) [clone .isra.0]", "parse(char const*)" },
+    { "parse(int) [clone .constprop.0] [clone .cold]", "parse(int)" },
+    /* not clones */
+    { "foo", "foo" },
+    { "foo.bar", "foo.bar" },
+    { "foo.part", "foo.part" },
+    { "x.5", "x.5" },
+    { "std::vector<int>::operator[]", "std::vector<int>::operator[]" },
+    { ".cold", ".cold" },
+    { "0x1234", "0x1234" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *folded = hp_compare_fold_clone_name (cases[i][0]);
+
+      g_assert_cmpstr (folded, ==, cases[i][1]);
+    }
+}
+
+/* Matching by identity: other ids, clones folded, modules kept apart,
+ * totals once per sample under (folded) recursion. */
+static void
+test_matching (void)
+{
+  static const Leaf base[] = {
+    { "main;step;score", 400, 4 },
+    { "main;step;parse", 500, 5 },
+    { "main;step;rec;rec", 100, 1 },
+    { "main;step;write@libc.so.6", 50, 1 },
+  };
+  /* the new build: score became a clone and a cold part, rec's recursion
+   * goes through its clone, and another module has a "parse" of its own */
+  static const Leaf new_leaves[] = {
+    { "main;step;score.part.0", 300, 3 },
+    { "main;step;score.part.0;score.cold", 200, 2 },
+    { "main;step;parse", 500, 5 },
+    { "main;step;rec;rec.constprop.0", 100, 1 },
+    { "main;step;parse@libz.so.1", 70, 1 },
+  };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  const HpCompareFunction *fn;
+  gint path;
+
+  add (cmp, HP_COMPARE_BASE, make_data ("cpu-clock", "ns", 0, base, G_N_ELEMENTS (base)));
+  add (cmp, HP_COMPARE_NEW, make_data ("cpu-clock", "ns", 7, new_leaves, G_N_ELEMENTS (new_leaves)));
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (hp_comparison_get_method (cmp), ==, HP_COMPARE_METHOD_COUNTS);
+
+  fn = find_function (cmp, "score", "app");
+  g_assert_nonnull (fn);
+  g_assert_cmpfloat (fn->self.base, ==, 400);
+  g_assert_cmpfloat (fn->self.new_cost, ==, 500);   /* the clone and its cold part */
+  g_assert_cmpfloat (fn->total.new_cost, ==, 500);  /* not 700: once per sample */
+  g_assert_cmpfloat (fabs (fn->self.change - 25), <, 1e-9);
+  g_assert_null (find_function (cmp, "score.part.0", "app"));
+  g_assert_null (find_function (cmp, "score.cold", "app"));
+
+  fn = find_function (cmp, "rec", "app");
+  g_assert_nonnull (fn);
+  g_assert_cmpfloat (fn->total.base, ==, 100);
+  g_assert_cmpfloat (fn->total.new_cost, ==, 100);
+  g_assert_cmpfloat (fn->self.new_cost, ==, 100);
+
+  /* the same name in another module is another function */
+  fn = find_function (cmp, "parse", "app");
+  g_assert_cmpfloat (fn->self.base, ==, 500);
+  g_assert_cmpfloat (fn->self.new_cost, ==, 500);
+  fn = find_function (cmp, "parse", "libz.so.1");
+  g_assert_cmpfloat (fn->self.base, ==, 0);
+  g_assert_cmpfloat (fn->self.new_cost, ==, 70);
+  g_assert_true (isnan (fn->self.change));
+  fn = find_function (cmp, "write", "libc.so.6");
+  g_assert_cmpfloat (fn->self.new_cost, ==, 0);
+
+  /* paths merge the clones too, and keep the key format of summaries */
+  path = find_path (cmp, "main → step → score → score");
+  g_assert_cmpint (path, >=, 0);
+  g_assert_cmpfloat (hp_comparison_get_path_stat (cmp, path)->new_cost, ==, 200);
+  path = find_path (cmp, "main → step → score");
+  g_assert_cmpint (path, >=, 0);
+  g_assert_cmpfloat (hp_comparison_get_path_stat (cmp, path)->base, ==, 400);
+  g_assert_cmpfloat (hp_comparison_get_path_stat (cmp, path)->new_cost, ==, 500);
+  {
+    g_autofree char *key = hp_comparison_get_path_key (cmp, path);
+
+    g_assert_cmpstr (key, ==, "app\tmain\napp\tstep\napp\tscore\n");
+  }
+  g_assert_cmpint (find_path (cmp, "main → step → rec → rec"), >=, 0);
+
+  g_assert_cmpuint (hp_comparison_get_side (cmp, HP_COMPARE_BASE)->n_samples, ==, 11);
+  g_assert_cmpfloat (hp_comparison_get_side (cmp, HP_COMPARE_NEW)->cost, ==, 1170);
+  g_assert_null (hp_comparison_get_warnings (cmp)[0]);
+}
+
+/* Five runs per side with known per-run costs: Welch's test. "hot" is 10 %
+ * slower with little noise; "warm" varies but did not change; "noisy"
+ * moved by less than its noise. */
+static void
+test_welch_verdicts (void)
+{
+  static const double hot_base[] = { 1000, 1010, 990, 1005, 995 };
+  static const double hot_new[] = { 1100, 1112, 1088, 1104, 1096 };
+  static const double warm[] = { 3000, 3030, 2970, 3010, 2990 };
+  static const double warm_new[] = { 2995, 3020, 3000, 2980, 3005 };
+  static const double noisy_base[] = { 500, 700, 400, 650, 550 };
+  static const double noisy_new[] = { 740, 580, 800, 620, 560 };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  const HpCompareFunction *hot, *warm_fn, *noisy;
+
+  for (guint r = 0; r < 5; r++)
+    {
+      Leaf b[] = {
+        { "main;hot", hot_base[r], hot_base[r] / 10 },
+        { "main;warm", warm[r], warm[r] / 10 },
+        { "main;noisy", noisy_base[r], noisy_base[r] / 10 },
+      };
+      Leaf n[] = {
+        { "main;noisy", noisy_new[r], noisy_new[r] / 10 },
+        { "main;warm", warm_new[r], warm_new[r] / 10 },
+        { "main;hot", hot_new[r], hot_new[r] / 10 },
+      };
+
+      add (cmp, HP_COMPARE_BASE, make_data ("cycles", "cycles", r, b, G_N_ELEMENTS (b)));
+      add (cmp, HP_COMPARE_NEW, make_data ("cycles", "cycles", 5 - r, n, G_N_ELEMENTS (n)));
+    }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (hp_comparison_get_method (cmp), ==, HP_COMPARE_METHOD_WELCH);
+
+  hot = find_function (cmp, "hot", "app");
+  warm_fn = find_function (cmp, "warm", "app");
+  noisy = find_function (cmp, "noisy", "app");
+  g_assert_cmpint (hot->self.verdict, ==, HP_VERDICT_SLOWER);
+  g_assert_cmpfloat (fabs (hot->self.change - 10), <, 0.01);
+  g_assert_cmpfloat (hot->self.low, >, 7);
+  g_assert_cmpfloat (hot->self.high, <, 13);
+  g_assert_cmpfloat (hot->self.q, <, 0.01);
+  /* the slower function comes first */
+  g_assert_true (hp_comparison_get_function (cmp, 0) == hot);
+  g_assert_cmpint (warm_fn->self.verdict, ==, HP_VERDICT_UNCHANGED);
+  g_assert_cmpint (noisy->self.verdict, ==, HP_VERDICT_UNRESOLVED);
+  g_assert_cmpfloat (noisy->self.q, >, 0.05);
+  g_assert_cmpint (find_function (cmp, "main", "app")->self.verdict, ==, HP_VERDICT_UNCHANGED);
+  g_assert_cmpfloat (hp_comparison_get_mde (cmp), >, 0);
+}
+
+/* A significant change under the materiality floor is not flagged. */
+static void
+test_floor (void)
+{
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  const HpCompareFunction *tiny;
+
+  for (guint r = 0; r < 5; r++)
+    {
+      Leaf b[] = { { "main;big", 100000 + r, 1000 }, { "main;tiny", 500 + r, 5 } };
+      Leaf n[] = { { "main;big", 100000 + r, 1000 }, { "main;tiny", 700 + r, 7 } };
+
+      add (cmp, HP_COMPARE_BASE, make_data ("cycles", "cycles", 0, b, 2));
+      add (cmp, HP_COMPARE_NEW, make_data ("cycles", "cycles", 0, n, 2));
+    }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  tiny = find_function (cmp, "tiny", "app");
+  g_assert_cmpfloat (fabs (tiny->self.change - 40), <, 1);
+  g_assert_cmpfloat (tiny->self.p, <, 1e-6);
+  /* 200 of 100 600: 0.2 % of the total, under the 1 % floor; it is out of
+   * the family, and unchanged as far as matters */
+  g_assert_true (isnan (tiny->self.q));
+  g_assert_cmpint (tiny->self.verdict, ==, HP_VERDICT_UNCHANGED);
+}
+
+/* One run per side: the counts' sampling error. */
+static void
+test_counts (void)
+{
+  static const Leaf b[] = { { "main;a", 1000000, 1000 }, { "main;b", 9000000, 9000 } };
+  static const Leaf n[] = { { "main;a", 1200000, 1200 }, { "main;b", 9000000, 9000 } };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  const HpCompareFunction *a;
+
+  add (cmp, HP_COMPARE_BASE, make_data ("cpu-clock", "ns", 0, b, 2));
+  add (cmp, HP_COMPARE_NEW, make_data ("cpu-clock", "ns", 3, n, 2));
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_cmpint (hp_comparison_get_method (cmp), ==, HP_COMPARE_METHOD_COUNTS);
+  a = find_function (cmp, "a", "app");
+  g_assert_cmpint (a->self.verdict, ==, HP_VERDICT_SLOWER);
+  /* z = 200 / sqrt(2200) = 4.26 */
+  g_assert_cmpfloat (fabs (a->self.p - 2 * 0.5 * erfc (200 / sqrt (2200) / G_SQRT2)), <, 1e-9);
+  g_assert_cmpint (find_function (cmp, "b", "app")->self.verdict, ==, HP_VERDICT_UNCHANGED);
+}
+
+static void
+test_different_events (void)
+{
+  static const Leaf leaves[] = { { "main", 10, 1 } };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+
+  add (cmp, HP_COMPARE_BASE, make_data ("cpu-clock", "ns", 0, leaves, 1));
+  add (cmp, HP_COMPARE_NEW, make_data ("cycles", "cycles", 0, leaves, 1));
+  g_assert_false (hp_comparison_run (cmp, NULL, &error));
+  g_assert_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_MISMATCH);
+  g_assert_nonnull (strstr (error->message, "cpu-clock"));
+  g_assert_nonnull (strstr (error->message, "cycles"));
+}
+
+static void
+test_nothing_in_common (void)
+{
+  static const Leaf b[] = { { "main@one;alpha@one", 100, 10 } };
+  static const Leaf n[] = { { "main@two;beta@two", 100, 10 } };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  const char * const *warnings;
+
+  add (cmp, HP_COMPARE_BASE, make_data ("cpu-clock", "ns", 0, b, 1));
+  add (cmp, HP_COMPARE_NEW, make_data ("cpu-clock", "ns", 0, n, 1));
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  warnings = hp_comparison_get_warnings (cmp);
+  g_assert_nonnull (warnings[0]);
+  g_assert_nonnull (strstr (warnings[0], "little in common"));
+  g_assert_cmpuint (hp_comparison_get_n_functions (cmp), ==, 4);
+}
+
+/* Folders: every *.hotpath in it; errors name the folder or the file. */
+static void
+test_paths (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-compare-XXXXXX", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty", NULL);
+  g_autofree char *runs = g_build_filename (dir, "runs", NULL);
+  g_autofree char *bogus = g_build_filename (dir, "bogus.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (empty, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (runs, 0700), ==, 0);
+  for (guint r = 0; r < 3; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("run-%u.hotpath", r);
+      g_autofree char *path = g_build_filename (runs, name, NULL);
+      g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+      gint64 module, function, frame, stack;
+
+      g_assert_no_error (error);
+      hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+      hp_capture_writer_set_metadata (w, "event_unit", "ns");
+      module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+      function = hp_capture_writer_intern_function (w, "main", module, NULL, 0);
+      frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0x10);
+      stack = hp_capture_writer_intern_stack (w, 0, frame);
+      for (guint s = 0; s < 10 + r; s++)
+        hp_capture_writer_add_sample (w, 1000 + s, 1, 0, stack, 1000);
+      g_assert_true (hp_capture_writer_finish (w, &error));
+    }
+  {
+    g_autofree char *notes = g_build_filename (runs, "notes.txt", NULL);
+
+    g_assert_true (g_file_set_contents (notes, "not a capture, and not named like one", -1, NULL));
+  }
+  g_assert_true (g_file_set_contents (bogus, "hello", -1, NULL));
+
+  {
+    g_autoptr(HpComparison) cmp = hp_comparison_new ();
+
+    g_assert_true (hp_comparison_add_path (cmp, HP_COMPARE_BASE, runs, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (hp_comparison_add_path (cmp, HP_COMPARE_NEW, runs, NULL, &error));
+    g_assert_true (hp_comparison_run (cmp, NULL, &error));
+    g_assert_cmpuint (hp_comparison_get_side (cmp, HP_COMPARE_BASE)->n_captures, ==, 3);
+    g_assert_cmpuint (hp_comparison_get_side (cmp, HP_COMPARE_BASE)->n_samples, ==, 33);
+    g_assert_cmpfloat (hp_comparison_get_side (cmp, HP_COMPARE_NEW)->cost, ==, 11000);
+    g_assert_cmpint (find_function (cmp, "main", "app")->self.verdict, ==, HP_VERDICT_UNCHANGED);
+  }
+  {
+    g_autoptr(HpComparison) cmp = hp_comparison_new ();
+
+    g_assert_false (hp_comparison_add_path (cmp, HP_COMPARE_BASE, empty, NULL, &error));
+    g_assert_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_NO_CAPTURES);
+    g_assert_nonnull (strstr (error->message, empty));
+    g_clear_error (&error);
+    g_assert_false (hp_comparison_add_path (cmp, HP_COMPARE_BASE, bogus, NULL, &error));
+    g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE);
+    g_assert_nonnull (strstr (error->message, bogus));
+    g_clear_error (&error);
+  }
+  {
+    /* a folder holding something that is named like a capture but is not */
+    g_autofree char *fake = g_build_filename (runs, "fake.hotpath", NULL);
+    g_autoptr(HpComparison) cmp = hp_comparison_new ();
+
+    g_assert_true (g_file_set_contents (fake, "not sqlite", -1, NULL));
+    g_assert_false (hp_comparison_add_path (cmp, HP_COMPARE_BASE, runs, NULL, &error));
+    g_assert_nonnull (strstr (error->message, fake));
+    g_unlink (fake);
+  }
+
+  {
+    GDir *d = g_dir_open (runs, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (runs, name, NULL);
+
+        g_unlink (path);
+      }
+    g_dir_close (d);
+  }
+  g_rmdir (runs);
+  g_rmdir (empty);
+  g_unlink (bogus);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/compare/fold-clone-names", test_fold_clone_names);
+  g_test_add_func ("/compare/matching", test_matching);
+  g_test_add_func ("/compare/welch-verdicts", test_welch_verdicts);
+  g_test_add_func ("/compare/floor", test_floor);
+  g_test_add_func ("/compare/counts", test_counts);
+  g_test_add_func ("/compare/different-events", test_different_events);
+  g_test_add_func ("/compare/nothing-in-common", test_nothing_in_common);
+  g_test_add_func ("/compare/folders", test_paths);
+  return g_test_run ();
+}
