@@ -921,54 +921,67 @@ median (double *x,
 }
 
 /* The speed of each run. On a busy machine most of the run-to-run noise
- * is the whole program running faster or slower (frequency, caches, a
- * neighbour), every function together: measured on tests/workloads/ab.c
- * on two loaded cores, 3-7 % per function run to run, but 0.4-2 % for its
- * share of the run. Each run's factor is the median, over the reference
- * functions, of its cost relative to their geometric mean over all runs
- * (the median-of-ratios of DESeq, Anders & Huber 2010), centred within
- * its side: so it takes out what varies from run to run within a side
- * and nothing of what differs between the sides. A function that changed
- * did so in every run of its side, and cancels in that centring, so it
- * cannot bias the others or itself; a uniform slowdown of the whole
- * program is still seen as one.
+ * is the whole program running faster or slower (frequency, a neighbour
+ * on the other hyperthread), every function together: measured on
+ * tests/workloads/ab.c on two loaded cores, 3-7 % per function run to
+ * run, but 0.4-2 % for its share of the run; and the runs of one side
+ * can all be a few percent slower than the other's. Each run's factor is
+ * the median, over the reference functions, of its cost relative to their
+ * geometric mean over all runs of both sides (the median-of-ratios of
+ * DESeq, Anders & Huber 2010), and the runs' costs are divided by it: a
+ * function is then compared at the speed of the whole program, and a
+ * change of that speed (the machine's, or a change of the code that
+ * slows every function alike) shows in the whole program's unscaled cost
+ * instead (hp_comparison_get_program()).
  *
  * The reference functions are those with at least the floor's share of
- * self cost in every run. A reference function (and a path ending in it)
- * is scaled by the median of the others only, so that it is not divided
- * by itself. Fewer than three references, or one run on a side, or
- * noise that is not common (below): no scaling (with one run there is nothing to take out, and the other side's
- * variance would then no longer describe it). */
+ * self cost in every run. Each of them (and a path ending in it) is
+ * scaled by the median of the others only, so that its own change cannot
+ * pull its scale and shrink itself; a changed function among the others
+ * is one outlier of a median. Fewer than three references, or one run on
+ * a side, or noise that is not common to the functions (below): no
+ * scaling. */
 static void use_speed_of (HpComparison *self, guint32 ident);
+static void speed_from (HpComparison *self, gint skip, GHashTable *exclude, double *out);
+
+/* The speeds from the reference functions not in @exclude, and each
+ * reference function's from the others. */
+static void
+compute_speeds_without (HpComparison *self,
+                        GHashTable   *exclude)
+{
+  guint n_runs = self->sides[0].runs->len + self->sides[1].runs->len;
+
+  speed_from (self, -1, exclude, self->all_speed);
+  for (guint f = 0; f < self->refs->len; f++)
+    speed_from (self, f, exclude, &self->ref_speed[(gsize) f * n_runs]);
+}
 
 static void
 speed_from (HpComparison *self,
             gint          skip,
+            GHashTable   *exclude,
             double       *out)
 {
   guint n_runs = self->sides[0].runs->len + self->sides[1].runs->len;
   g_autofree double *column = g_new (double, MAX (self->refs->len, 1));
-  guint k = 0;
+  double mean_log = 0;
 
-  for (guint s = 0; s < 2; s++)
+  for (guint k = 0; k < n_runs; k++)
     {
-      guint first = k;
-      double mean_log = 0;
+      guint n = 0;
 
-      for (guint r = 0; r < self->sides[s].runs->len; r++, k++)
-        {
-          guint n = 0;
-
-          for (guint f = 0; f < self->refs->len; f++)
-            if ((gint) f != skip)
-              column[n++] = self->ref_logs[(gsize) f * n_runs + k];
-          out[k] = median (column, n);
-          mean_log += out[k];
-        }
-      mean_log /= self->sides[s].runs->len;
-      for (guint i = first; i < k; i++)
-        out[i] = exp (out[i] - mean_log);
+      for (guint f = 0; f < self->refs->len; f++)
+        if ((gint) f != skip &&
+            (exclude == NULL || !g_hash_table_contains (exclude, GUINT_TO_POINTER (g_array_index (self->refs, guint32, f)))))
+          column[n++] = self->ref_logs[(gsize) f * n_runs + k];
+      out[k] = n > 0 ? median (column, n) : 0;
+      mean_log += out[k];
     }
+  /* around 1 over all runs, so that scaled costs stay near the measured */
+  mean_log /= n_runs;
+  for (guint k = 0; k < n_runs; k++)
+    out[k] = exp (out[k] - mean_log);
 }
 
 static void
@@ -1028,13 +1041,10 @@ compute_speed (HpComparison         *self,
         row[k] -= mean;
     }
 
-  speed_from (self, -1, self->all_speed);
   self->ref_speed = g_new (double, (gsize) self->refs->len * n_runs);
   for (guint f = 0; f < self->refs->len; f++)
-    {
-      self->ref_of_ident[g_array_index (self->refs, guint32, f)] = f;
-      speed_from (self, f, &self->ref_speed[(gsize) f * n_runs]);
-    }
+    self->ref_of_ident[g_array_index (self->refs, guint32, f)] = f;
+  compute_speeds_without (self, NULL);
 
   /* Scaling helps where the noise is common to the functions; where it
    * is not (each function's own sampling error dominates), dividing by
@@ -1336,8 +1346,34 @@ hp_comparison_run (HpComparison           *self,
       self->sides[s].info.matched = all > 0 ? matched / all : 0;
     }
 
+  /* Judge the functions; then once more with the speeds taken from the
+   * functions that were not judged changed: a changed function is an
+   * outlier in the median of a few, which it still pulls a little. */
   compute_speed (self, &fv);
   compute_functions (self, &fv);
+  if (self->refs->len > 0)
+    {
+      g_autoptr(GHashTable) changed = g_hash_table_new (NULL, NULL);
+      guint n_changed = 0;
+
+      for (guint i = 0; i < self->functions->len; i++)
+        {
+          const HpCompareFunction *fn = &g_array_index (self->functions, HpCompareFunction, i);
+
+          if ((fn->self.verdict == HP_VERDICT_SLOWER || fn->self.verdict == HP_VERDICT_FASTER) &&
+              self->ref_of_ident[fn->ident] >= 0)
+            {
+              g_hash_table_add (changed, GUINT_TO_POINTER (fn->ident));
+              n_changed++;
+            }
+        }
+      /* every function keeps at least two others to scale by */
+      if (n_changed > 0 && self->refs->len - n_changed >= 3)
+        {
+          compute_speeds_without (self, changed);
+          compute_functions (self, &fv);
+        }
+    }
   function_values_clear (&fv);
 
   self->mde = summary_mde (self);

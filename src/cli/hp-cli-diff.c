@@ -222,6 +222,20 @@ print_text (HpComparison *cmp,
               "#         95%% intervals; q-values: Benjamini–Hochberg false discovery rate\n");
       break;
     }
+  {
+    const HpCompareStat *program = hp_comparison_get_program (cmp);
+    g_autofree char *change = format_percent (program->change);
+    g_autofree char *interval = format_interval (program);
+    guint n_reference = hp_comparison_get_n_reference (cmp);
+
+    printf ("# Whole program: %s per run, %s, %s (as measured: the machine's speed and the code's together)\n",
+            change, interval, hp_verdict_to_string (program->verdict));
+    if (n_reference > 0)
+      printf ("# Runs scaled by their speed (median over %u functions present in every run), so that each\n"
+              "#         function is compared at the speed of the whole program\n", n_reference);
+    else
+      printf ("# Runs not scaled by their speed (the noise is not common to the functions, or too few runs or functions)\n");
+  }
   printf ("# Materiality floor: %g%% of the total (%s per run): smaller changes are never flagged\n",
           100 * hp_comparison_get_floor (cmp) / ((base->cost + new_side->cost) / 2), floor);
   if (isnan (mde))
@@ -361,6 +375,12 @@ json_output (HpComparison *cmp,
   add_string (b, "method", methods[hp_comparison_get_method (cmp)]);
   add_number (b, "floor", hp_comparison_get_floor (cmp));
   add_number (b, "mde", hp_comparison_get_mde (cmp));
+  json_builder_set_member_name (b, "scaled_by");
+  json_builder_add_int_value (b, hp_comparison_get_n_reference (cmp));
+  json_builder_set_member_name (b, "program");
+  json_builder_begin_object (b);
+  add_stat (b, hp_comparison_get_program (cmp));
+  json_builder_end_object (b);
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);
   for (guint i = 0; warnings[i] != NULL; i++)

@@ -1,0 +1,367 @@
+/* test-cli-diff.c - hotpath-cli diff on recorded runs: A/A, A/B and bad input
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The workload ab (tests/workloads/ab.c) spends 40/25/20/15 % of its time
+ * in four functions; its second argument scales the work of the 20 % one,
+ * score_matches. Runs are recorded interleaved (A, A', B, A, A', B, …) so
+ * that a machine getting busier or quieter meanwhile favours no side:
+ *
+ *   A/A: five runs against five runs of the same program: nothing is
+ *        judged slower or faster (functions, their totals, call paths);
+ *   A/B: five runs against five where score_matches does 10 % more work:
+ *        it is judged slower, its change lies within 10 ± 6 %, and no
+ *        other function is flagged.
+ *
+ * Sampling at 4999 Hz: at 999 Hz a 0.4 s run puts ~80 samples in
+ * score_matches, whose counting error alone (±11 %) hides a 10 % change
+ * in five runs, whatever the statistics.
+ *
+ * Bad input uses captures written with the store's writer: an empty
+ * folder, a file that is not a capture, captures of different events, of
+ * different programs.
+ */
+#define G_LOG_DOMAIN "hp-integration"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "integration-common.h"
+#include "store/hp-capture-writer.h"
+
+#define RUNS 5
+#define ITERATIONS "60"
+
+static void
+record_ab (const char *path,
+           const char *percent)
+{
+  g_autofree char *program = it_workload_path ("ab-fp");
+  const char *args[] = { "record", "-F", "4999", "--call-graph", "fp", "-o", path, "--",
+                         program, ITERATIONS, percent, NULL };
+  g_autoptr(ItResult) result = it_run_cli (args);
+
+  if (result->status != 0)
+    g_error ("hotpath-cli record -- ab %s failed with exit %d: %s", percent, result->status, result->err);
+}
+
+static JsonObject *
+parse_json (JsonParser *parser,
+            const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    g_error ("diff --format json is not JSON (%s): %.300s", error->message, text);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static ItResult *
+run_diff (const char *base,
+          const char *new_side,
+          const char *format,
+          gboolean    fail)
+{
+  const char *args[] = { "diff", base, new_side, "--format", format,
+                         fail ? "--fail-on-regression" : NULL, NULL };
+
+  return it_run_cli (args);
+}
+
+static JsonObject *
+find_function (JsonObject *root,
+               const char *name)
+{
+  JsonArray *functions = json_object_get_array_member (root, "functions");
+
+  for (guint i = 0; i < json_array_get_length (functions); i++)
+    {
+      JsonObject *fn = json_array_get_object_element (functions, i);
+
+      if (g_strcmp0 (json_object_get_string_member (fn, "name"), name) == 0 &&
+          g_strcmp0 (json_object_get_string_member (fn, "module"), "ab-fp") == 0)
+        return fn;
+    }
+  g_error ("no function %s in the diff", name);
+  return NULL;
+}
+
+static gboolean
+flagged (JsonObject *o)
+{
+  const char *verdict = json_object_get_string_member (o, "verdict");
+
+  return g_strcmp0 (verdict, "slower") == 0 || g_strcmp0 (verdict, "faster") == 0;
+}
+
+static void
+test_aa_ab (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *a = NULL, *a2 = NULL, *b = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  a = g_build_filename (dir, "a", NULL);
+  a2 = g_build_filename (dir, "a2", NULL);
+  b = g_build_filename (dir, "b", NULL);
+  g_assert_cmpint (g_mkdir (a, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (a2, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (b, 0700), ==, 0);
+  for (guint r = 0; r < RUNS; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("run-%u.hotpath", r);
+      g_autofree char *pa = g_build_filename (a, name, NULL);
+      g_autofree char *pa2 = g_build_filename (a2, name, NULL);
+      g_autofree char *pb = g_build_filename (b, name, NULL);
+
+      record_ab (pa, "100");
+      record_ab (pa2, "100");
+      record_ab (pb, "110");
+    }
+
+  /* A/A */
+  {
+    g_autoptr(ItResult) result = run_diff (a, a2, "json", TRUE);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *root;
+    JsonArray *functions, *paths;
+
+    g_assert_cmpint (result->status, ==, 0);
+    root = parse_json (parser, result->out);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "base"), "captures"), ==, RUNS);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "new"), "captures"), ==, RUNS);
+    g_assert_cmpstr (json_object_get_string_member (root, "method"), ==, "welch");
+    functions = json_object_get_array_member (root, "functions");
+    for (guint i = 0; i < json_array_get_length (functions); i++)
+      {
+        JsonObject *fn = json_array_get_object_element (functions, i);
+
+        if (flagged (fn) || flagged (json_object_get_object_member (fn, "total")))
+          g_error ("A/A: %s judged %s", json_object_get_string_member (fn, "name"),
+                   json_object_get_string_member (fn, "verdict"));
+      }
+    paths = json_object_get_array_member (root, "paths");
+    g_assert_cmpuint (json_array_get_length (paths), >, 0);
+    for (guint i = 0; i < json_array_get_length (paths); i++)
+      g_assert_false (flagged (json_array_get_object_element (paths, i)));
+  }
+
+  /* A/B */
+  {
+    g_autoptr(ItResult) result = run_diff (a, b, "json", TRUE);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *root, *score;
+    static const char *others[] = { "parse_input", "build_index", "write_output" };
+
+    g_assert_cmpint (result->status, ==, 3);  /* --fail-on-regression */
+    root = parse_json (parser, result->out);
+    score = find_function (root, "score_matches");
+    g_test_message ("A/B: score_matches %s, %+.1f %% [%+.1f, %+.1f], q %.4f",
+                    json_object_get_string_member (score, "verdict"),
+                    json_object_get_double_member (score, "change"),
+                    json_object_get_double_member (score, "low"),
+                    json_object_get_double_member (score, "high"),
+                    json_object_get_double_member (score, "q"));
+    g_assert_cmpstr (json_object_get_string_member (score, "verdict"), ==, "slower");
+    it_assert_percent ("change of score_matches", json_object_get_double_member (score, "change"), 10, 6);
+    g_assert_cmpfloat (json_object_get_double_member (score, "low"), >, 0);
+    g_assert_cmpfloat (json_object_get_double_member (score, "q"), <, 0.05);
+    for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+      {
+        JsonObject *fn = find_function (root, others[i]);
+
+        if (flagged (fn))
+          g_error ("A/B: %s judged %s (%+.1f %%)", others[i], json_object_get_string_member (fn, "verdict"),
+                   json_object_get_double_member (fn, "change"));
+      }
+  }
+
+  /* the table: what was compared, how, and the slower function first */
+  {
+    g_autoptr(ItResult) result = run_diff (a, b, "text", FALSE);
+    g_auto(GStrv) lines = NULL;
+    gboolean seen_header = FALSE;
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "Welch's t test"));
+    g_assert_nonnull (strstr (result->out, "Minimum detectable effect"));
+    g_assert_nonnull (strstr (result->out, "Materiality floor"));
+    lines = g_strsplit (result->out, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (g_str_has_prefix (lines[i], "Verdict"))
+        {
+          g_assert_true (g_str_has_prefix (lines[i + 1], "slower"));
+          g_assert_nonnull (strstr (lines[i + 1], "score_matches [ab-fp]"));
+          seen_header = TRUE;
+          break;
+        }
+    g_assert_true (seen_header);
+  }
+
+  /* one run per side: the counts only, and it says so */
+  {
+    g_autofree char *one_a = g_build_filename (a, "run-0.hotpath", NULL);
+    g_autofree char *one_b = g_build_filename (b, "run-0.hotpath", NULL);
+    g_autoptr(ItResult) text = run_diff (one_a, one_b, "text", FALSE);
+    g_autoptr(ItResult) json = run_diff (one_a, one_b, "json", FALSE);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+
+    g_assert_cmpint (text->status, ==, 0);
+    g_assert_nonnull (strstr (text->out, "NOT the run-to-run noise"));
+    g_assert_cmpstr (json_object_get_string_member (parse_json (parser, json->out), "method"), ==, "counts");
+  }
+
+  {
+    const char *folders[] = { a, a2, b };
+
+    for (guint f = 0; f < G_N_ELEMENTS (folders); f++)
+      for (guint r = 0; r < RUNS; r++)
+        {
+          g_autofree char *name = g_strdup_printf ("run-%u.hotpath", r);
+          g_autofree char *path = g_build_filename (folders[f], name, NULL);
+
+          g_unlink (path);
+        }
+    for (guint f = 0; f < G_N_ELEMENTS (folders); f++)
+      g_rmdir (folders[f]);
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* A capture of one program: @functions under main, @samples each. */
+static void
+write_capture (const char  *path,
+               const char  *event,
+               const char  *unit,
+               const char  *program,
+               const char **functions,
+               guint        samples)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, main_frame, main_stack;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", event);
+  hp_capture_writer_set_metadata (w, "event_unit", unit);
+  hp_capture_writer_set_metadata (w, "command", program);
+  module = hp_capture_writer_intern_module (w, program, NULL, FALSE);
+  main_frame = hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", module, NULL, 0),
+                                               NULL, 0, FALSE, 0x10);
+  main_stack = hp_capture_writer_intern_stack (w, 0, main_frame);
+  for (guint f = 0; functions[f] != NULL; f++)
+    {
+      gint64 function = hp_capture_writer_intern_function (w, functions[f], module, NULL, 0);
+      gint64 frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0x100 + f);
+      gint64 stack = hp_capture_writer_intern_stack (w, main_stack, frame);
+
+      for (guint s = 0; s < samples * (f + 1); s++)
+        hp_capture_writer_add_sample (w, s, 1, 0, stack, 1000000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *empty = g_build_filename (dir, "empty", NULL);
+  g_autofree char *text = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *clock = g_build_filename (dir, "clock.hotpath", NULL);
+  g_autofree char *cycles = g_build_filename (dir, "cycles.hotpath", NULL);
+  g_autofree char *other = g_build_filename (dir, "other.hotpath", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.hotpath", NULL);
+  const char *app_functions[] = { "parse", "render", NULL };
+  const char *other_functions[] = { "encode", "decode", NULL };
+
+  g_assert_cmpint (g_mkdir (empty, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (text, "not a capture", -1, NULL));
+  write_capture (clock, "cpu-clock", "ns", "/usr/bin/app", app_functions, 100);
+  write_capture (cycles, "cycles", "cycles", "/usr/bin/app", app_functions, 100);
+  write_capture (other, "cpu-clock", "ns", "/usr/bin/other", other_functions, 100);
+
+  {
+    g_autoptr(ItResult) result = run_diff (empty, clock, "text", FALSE);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, empty));
+    g_assert_nonnull (strstr (result->err, "no captures"));
+    g_assert_cmpstr (result->out, ==, "");
+  }
+  {
+    g_autoptr(ItResult) result = run_diff (clock, text, "text", FALSE);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, text));
+    g_assert_nonnull (strstr (result->err, "not a Hotpath capture"));
+  }
+  {
+    g_autoptr(ItResult) result = run_diff (clock, missing, "text", FALSE);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, missing));
+  }
+  {
+    g_autoptr(ItResult) result = run_diff (clock, cycles, "json", FALSE);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, "different events or units"));
+    g_assert_nonnull (strstr (result->err, "cycles"));
+    g_assert_cmpstr (result->out, ==, "");
+  }
+  {
+    g_autoptr(ItResult) result = run_diff (clock, other, "json", FALSE);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *root, *fn;
+    static const char *keys[] = { "name", "module", "base", "new", "change", "low", "high", "q", "verdict" };
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->err, "warning"));
+    g_assert_nonnull (strstr (result->err, "little in common"));
+    root = parse_json (parser, result->out);
+    /* the contract */
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "base"), "captures"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "base"), "samples"), ==, 300);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "new"), "samples"), ==, 300);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "functions")), ==, 6);
+    fn = json_array_get_object_element (json_object_get_array_member (root, "functions"), 0);
+    for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+      g_assert_true (json_object_has_member (fn, keys[k]));
+    g_assert_nonnull (json_object_get_array_member (root, "paths"));
+  }
+  {
+    /* the same capture on both sides: nothing changed, and exit 0 for CI */
+    g_autoptr(ItResult) result = run_diff (clock, clock, "json", TRUE);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *render;
+
+    g_assert_cmpint (result->status, ==, 0);
+    render = json_array_get_object_element (json_object_get_array_member (parse_json (parser, result->out),
+                                                                          "functions"), 0);
+    g_assert_cmpstr (json_object_get_string_member (render, "name"), ==, "render");
+    g_assert_cmpstr (json_object_get_string_member (render, "verdict"), ==, "unchanged");
+    g_assert_cmpfloat (json_object_get_double_member (render, "change"), ==, 0);
+    g_assert_cmpfloat (json_object_get_double_member (render, "base"), ==, 200 * 1e6);
+  }
+
+  g_rmdir (empty);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/integration/cli/diff/bad-input", test_bad_input);
+  g_test_add_func ("/integration/cli/diff/aa-ab", test_aa_ab);
+  return g_test_run ();
+}
