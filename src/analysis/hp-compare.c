@@ -88,9 +88,22 @@ typedef struct {
   HpCompareSideInfo info;
 } Side;
 
+/* A capture opened by hp_comparison_add_path(), loaded by hp_comparison_run(). */
+typedef struct {
+  HpCompareSide  side;
+  char          *name;
+  HpCapture     *capture;
+  HpCaptureData *data;
+  GError        *error;
+  gboolean       done;   /* under the comparison's lock */
+} Pending;
+
 struct _HpComparison {
   HpCompareOptions options;
   Side             sides[2];
+  GPtrArray       *pending;  /* Pending* */
+  GMutex           lock;
+  GCond            loaded;
 
   /* identities: "MODULE\tNAME", index from 1 */
   GHashTable *ident_index;  /* key (owned by ident_keys) -> GUINT_TO_POINTER (index) */
@@ -250,16 +263,27 @@ slot_of (guint64 key,
   return (gsize) (h ^ (h >> 29)) & mask;
 }
 
+/* Rehashes into a table of at least @size slots (a power of two). */
 static void
-grow_slots (HpComparison *self)
+grow_slots (HpComparison *self,
+            gsize         size)
 {
   gsize old_size = self->slot_mask + 1;
   g_autofree guint64 *old_keys = self->slot_keys;
   g_autofree guint32 *old_ids = self->slot_ids;
+  gsize new_size = old_size;
 
-  self->slot_mask = old_size * 2 - 1;
-  self->slot_keys = g_new0 (guint64, old_size * 2);
-  self->slot_ids = g_new (guint32, old_size * 2);
+  while (new_size < size)
+    new_size *= 2;
+  if (new_size == old_size)
+    {
+      g_steal_pointer (&old_keys);
+      g_steal_pointer (&old_ids);
+      return;
+    }
+  self->slot_mask = new_size - 1;
+  self->slot_keys = g_new0 (guint64, new_size);
+  self->slot_ids = g_new (guint32, new_size);
   for (gsize o = 0; o < old_size; o++)
     if (old_keys[o] != 0)
       {
@@ -288,22 +312,70 @@ intern_path (HpComparison *self,
   node.parent = parent;
   node.ident = ident;
   node.depth = g_array_index (self->nodes, PathNode, parent).depth + 1;
-  node.first = TRUE;
-  for (guint32 a = parent; a != ROOT; a = g_array_index (self->nodes, PathNode, a).parent)
-    if (g_array_index (self->nodes, PathNode, a).ident == ident)
-      {
-        node.first = FALSE;
-        break;
-      }
+  node.first = TRUE;  /* set by mark_recursion() */
   g_array_append_val (self->nodes, node);
   self->slot_keys[i] = key;
   self->slot_ids[i] = self->nodes->len - 1;
   if ((self->nodes->len) * 2 > self->slot_mask)
-    grow_slots (self);
+    grow_slots (self, (self->slot_mask + 1) * 2);
   return self->nodes->len - 1;
 }
 
+/* Marks the paths whose function also occurs above them (recursion), which
+ * a function's total must not count twice: one depth-first walk of the
+ * merged tree, counting the occurrences of each function on the way down
+ * (a walk up from every path would cost its depth each). */
+static void
+mark_recursion (HpComparison *self)
+{
+  guint n = self->nodes->len;
+  PathNode *nodes = (PathNode *) (gpointer) self->nodes->data;
+  g_autofree guint32 *start = g_new0 (guint32, n + 1);
+  g_autofree guint32 *children = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *fill = NULL;
+  g_autofree guint32 *on_path = g_new0 (guint32, self->ident_keys->len);
+  g_autofree guint32 *stack = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *next = g_new (guint32, MAX (n, 1));
+  guint depth = 0;
+
+  /* children of each node, contiguous (a parent's id is below its children's) */
+  for (guint32 id = 1; id < n; id++)
+    start[nodes[id].parent + 1]++;
+  for (guint32 id = 0; id < n; id++)
+    start[id + 1] += start[id];
+  fill = g_memdup2 (start, sizeof (guint32) * (n + 1));
+  for (guint32 id = 1; id < n; id++)
+    children[fill[nodes[id].parent]++] = id;
+
+  stack[0] = ROOT;
+  next[0] = start[ROOT];
+  depth = 1;
+  while (depth > 0)
+    {
+      guint32 top = stack[depth - 1];
+
+      if (next[depth - 1] < start[top + 1])
+        {
+          guint32 child = children[next[depth - 1]++];
+
+          nodes[child].first = on_path[nodes[child].ident] == 0;
+          on_path[nodes[child].ident]++;
+          stack[depth] = child;
+          next[depth] = start[child];
+          depth++;
+        }
+      else
+        {
+          if (top != ROOT)
+            on_path[nodes[top].ident]--;
+          depth--;
+        }
+    }
+}
+
 /* Life cycle --------------------------------------------------------------- */
+
+static void pending_free (gpointer data);
 
 static void
 run_free (gpointer data)
@@ -329,6 +401,9 @@ hp_comparison_new (void)
 
   for (guint s = 0; s < 2; s++)
     self->sides[s].runs = g_ptr_array_new_with_free_func (run_free);
+  self->pending = g_ptr_array_new_with_free_func (pending_free);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->loaded);
   self->ident_keys = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->ident_keys, NULL);
   self->ident_modules = g_ptr_array_new ();
@@ -349,6 +424,9 @@ hp_comparison_free (HpComparison *self)
     return;
   for (guint s = 0; s < 2; s++)
     g_ptr_array_unref (self->sides[s].runs);
+  g_ptr_array_unref (self->pending);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->loaded);
   g_hash_table_unref (self->ident_index);
   g_ptr_array_unref (self->ident_keys);
   g_ptr_array_unref (self->ident_modules);
@@ -454,7 +532,9 @@ hp_comparison_add_data (HpComparison        *self,
       sub_n[st->parent_id] += sub_n[s];
     }
 
-  /* each sampled stack node -> its path in the merged tree */
+  /* each sampled stack node -> its path in the merged tree; room for
+   * them all first, rather than growing the table on the way */
+  grow_slots (self, ((gsize) self->nodes->len + n_stacks) * 2 + 2);
   path = g_new (guint32, n_stacks);
   path[0] = ROOT;
   for (guint s = 1; s < n_stacks; s++)
@@ -538,23 +618,93 @@ hp_comparison_add_path (HpComparison  *self,
   else
     g_ptr_array_add (files, g_strdup (path));
 
+  /* Open each capture now, so that a file that is not a capture is named
+   * at once; load them in hp_comparison_run(), in parallel. */
   for (guint i = 0; i < files->len; i++)
     {
-      g_autoptr(HpCapture) capture = NULL;
-      g_autoptr(HpCaptureData) data = NULL;
+      Pending *pending;
+      HpCapture *capture;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
       capture = hp_capture_open (files->pdata[i], FALSE, error);
       if (capture == NULL)
         return FALSE;
-      data = hp_capture_load (capture, error);
-      if (data == NULL)
-        return FALSE;
-      if (!hp_comparison_add_data (self, side, files->pdata[i], data, error))
-        return FALSE;
+      pending = g_new0 (Pending, 1);
+      pending->side = side;
+      pending->name = g_strdup (files->pdata[i]);
+      pending->capture = capture;
+      g_ptr_array_add (self->pending, pending);
     }
   return TRUE;
+}
+
+static void
+pending_free (gpointer data)
+{
+  Pending *pending = data;
+
+  g_free (pending->name);
+  g_clear_pointer (&pending->capture, hp_capture_close);
+  g_clear_pointer (&pending->data, hp_capture_data_free);
+  g_clear_error (&pending->error);
+  g_free (pending);
+}
+
+static void
+load_job (gpointer data,
+          gpointer user_data)
+{
+  Pending *pending = data;
+  HpComparison *self = user_data;
+  GError *error = NULL;
+  HpCaptureData *loaded = hp_capture_load (pending->capture, &error);
+
+  g_mutex_lock (&self->lock);
+  pending->data = loaded;
+  pending->error = error;
+  pending->done = TRUE;
+  g_cond_broadcast (&self->loaded);
+  g_mutex_unlock (&self->lock);
+}
+
+/* Loads the captures hp_comparison_add_path() opened, two at a time in
+ * worker threads (most of the time of a big comparison is SQLite), and
+ * reduces each in this thread as soon as it is there, in order. */
+static gboolean
+load_pending (HpComparison  *self,
+              GError       **error)
+{
+  g_autoptr(GPtrArray) pending = g_steal_pointer (&self->pending);
+  GThreadPool *pool;
+  gboolean ok = TRUE;
+
+  self->pending = g_ptr_array_new_with_free_func (pending_free);
+  if (pending->len == 0)
+    return TRUE;
+  pool = g_thread_pool_new (load_job, self, 2, FALSE, NULL);
+  for (guint i = 0; i < pending->len; i++)
+    g_thread_pool_push (pool, pending->pdata[i], NULL);
+  for (guint i = 0; i < pending->len; i++)
+    {
+      Pending *p = pending->pdata[i];
+
+      g_mutex_lock (&self->lock);
+      while (!p->done)
+        g_cond_wait (&self->loaded, &self->lock);
+      g_mutex_unlock (&self->lock);
+      if (ok && p->data == NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&p->error));
+          ok = FALSE;
+        }
+      else if (ok)
+        ok = hp_comparison_add_data (self, p->side, p->name, p->data, error);
+      g_clear_pointer (&p->data, hp_capture_data_free);
+      g_clear_pointer (&p->capture, hp_capture_close);
+    }
+  g_thread_pool_free (pool, FALSE, TRUE);
+  return ok;
 }
 
 /* Statistics ---------------------------------------------------------------- */
@@ -1285,6 +1435,8 @@ hp_comparison_run (HpComparison           *self,
   g_return_val_if_fail (!self->done, FALSE);
 
   self->options = options != NULL ? *options : defaults;
+  if (!load_pending (self, error))
+    return FALSE;
   for (guint s = 0; s < 2; s++)
     if (self->sides[s].runs->len == 0)
       {
@@ -1327,6 +1479,7 @@ hp_comparison_run (HpComparison           *self,
   self->floor = self->options.floor_percent / 100 *
                 (self->sides[0].info.cost + self->sides[1].info.cost) / 2;
 
+  mark_recursion (self);
   function_values_init (self, &fv);
 
   /* how much of each side is in functions the other side has too */

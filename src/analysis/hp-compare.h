@@ -105,14 +105,17 @@ gboolean        hp_comparison_add_data     (HpComparison        *self,
                                             const HpCaptureData *data,
                                             GError             **error);
 /* Adds @path to a side: one capture, or every *.hotpath in a folder
- * (repeated runs). Errors name the file or folder. */
+ * (repeated runs). Errors name the file or folder. The captures are
+ * opened (and a file that is not one refused) now, and loaded by
+ * hp_comparison_run(). */
 gboolean        hp_comparison_add_path     (HpComparison        *self,
                                             HpCompareSide        side,
                                             const char          *path,
                                             GCancellable        *cancellable,
                                             GError             **error);
 
-/* Compares the two sides. Fails when a side is empty or when the captures
+/* Loads what hp_comparison_add_path() opened and compares the two sides.
+ * Fails when a capture cannot be read, a side is empty, or the captures
  * measured different events or units. */
 gboolean        hp_comparison_run          (HpComparison           *self,
                                             const HpCompareOptions *options,

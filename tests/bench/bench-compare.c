@@ -1,0 +1,260 @@
+/* bench-compare.c - time to compare two 1M-sample captures
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Writes two pairs of captures of one million samples each with the
+ * store's writer, in the two shapes of tests/display/bench-ui-open.c (a
+ * program of 3000 functions, samples skewed towards a few stacks):
+ *
+ *   typical  10 000 call paths that each extend an earlier one by 1 to 3
+ *            frames, as the stacks of one program do (~20 000 stack nodes)
+ *   stress   60 000 random walks down a call graph (~700 000 stack nodes)
+ *
+ * The two captures of a pair share the program and its stacks, and draw
+ * their samples with different seeds; in the second, one function's
+ * samples weigh 10 % more. For each pair it prints, median and maximum
+ * over BENCH_ROUNDS (default 3) rounds:
+ *
+ *   - the library's comparison: loading both captures and
+ *     hp_comparison_run(), in this process;
+ *   - `hotpath-cli diff A B --format json` as a user runs it, wall time.
+ *
+ * It prints numbers and asserts nothing (speed is measured by benchmarks,
+ * not by timed assertions). Usage: bench-compare [DIR] (makes its
+ * captures in DIR, or reuses them from there; default a temporary folder
+ * removed at the end).
+ */
+
+#define G_LOG_DOMAIN "hp-bench"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <sys/resource.h>
+
+#include "analysis/hp-compare.h"
+#include "store/hp-capture-writer.h"
+
+#define N_SAMPLES   1000000
+#define N_FUNCTIONS 3000
+#define N_LEAVES    60000
+#define N_PATHS     10000
+
+static void
+make_capture (const char *path,
+              gboolean    stress,
+              guint32     sample_seed,
+              gboolean    slower)
+{
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240501);
+  g_autoptr(GRand) draw = g_rand_new_with_seed (sample_seed);
+  g_autofree gint64 *functions = g_new0 (gint64, N_FUNCTIONS);
+  g_autofree gint64 *frames = g_new0 (gint64, N_FUNCTIONS * 4);
+  g_autofree gint64 *callees = g_new0 (gint64, N_FUNCTIONS * 6);
+  g_autofree gint64 *leaves = g_new0 (gint64, N_LEAVES);
+  g_autofree int *leaf_function = g_new0 (int, N_LEAVES);
+  gint64 module;
+  gint64 start = g_get_monotonic_time ();
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return;
+
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "/opt/bench/big --work");
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, "frequency", "999");
+  hp_capture_writer_set_metadata (w, "call_graph", "fp");
+  hp_capture_writer_set_process (w, 1000, "big");
+  for (int t = 0; t < 8; t++)
+    hp_capture_writer_set_thread (w, 1000 + t, 1000, "worker");
+
+  module = hp_capture_writer_intern_module (w, "/opt/bench/big", NULL, FALSE);
+  for (int f = 0; f < N_FUNCTIONS; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("big_function_%04d_%s%s", f, f % 3 ? "work" : "dispatch",
+                                               f % 7 == 0 ? ".part.0" : "");
+
+      functions[f] = hp_capture_writer_intern_function (w, name, module, "/opt/bench/src/big.c", 10 * f + 1);
+      for (int l = 0; l < 4; l++)
+        frames[f * 4 + l] = hp_capture_writer_intern_frame (w, functions[f], "/opt/bench/src/big.c",
+                                                            10 * f + 2 + l, FALSE, 0x1000 + 16 * (f * 4 + l));
+      for (int c = 0; c < 6; c++)
+        callees[f * 6 + c] = MIN (N_FUNCTIONS - 1, f + 1 + g_rand_int_range (rand, 0, 1 + (N_FUNCTIONS - f) / 8));
+    }
+
+  if (stress)
+    for (int i = 0; i < N_LEAVES; i++)
+      {
+        int depth = g_rand_int_range (rand, 4, 29);
+        gint64 stack = 0;
+        int f = 0;
+
+        for (int d = 0; d < depth; d++)
+          {
+            stack = hp_capture_writer_intern_stack (w, stack, frames[f * 4 + g_rand_int_range (rand, 0, 4)]);
+            leaf_function[i] = f;
+            f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
+          }
+        leaves[i] = stack;
+      }
+  else
+    {
+      g_autofree int *paths = g_new0 (int, N_PATHS * 40);
+      g_autofree int *depths = g_new0 (int, N_PATHS);
+
+      depths[0] = 8;
+      for (int d = 0; d < depths[0]; d++)
+        paths[d] = g_rand_int_range (rand, 0, N_FUNCTIONS);
+      for (int p = 1; p < N_PATHS; p++)
+        {
+          int q = g_rand_int_range (rand, 0, p);
+          int keep = MAX (depths[q] - g_rand_int_range (rand, 0, 3), 1);
+
+          memcpy (&paths[p * 40], &paths[q * 40], keep * sizeof (int));
+          depths[p] = MIN (keep + g_rand_int_range (rand, 1, 4), 40);
+          for (int d = keep; d < depths[p]; d++)
+            paths[p * 40 + d] = g_rand_int_range (rand, 0, N_FUNCTIONS);
+        }
+      for (int p = 0; p < N_LEAVES; p++)
+        {
+          int path = p % N_PATHS;
+          gint64 stack = 0;
+
+          for (int d = 0; d < depths[path]; d++)
+            stack = hp_capture_writer_intern_stack (w, stack, frames[paths[path * 40 + d] * 4]);
+          leaves[p] = stack;
+          leaf_function[p] = paths[path * 40 + depths[path] - 1];
+        }
+    }
+
+  for (int s = 0; s < N_SAMPLES; s++)
+    {
+      double u = g_rand_double (draw);
+      int leaf = (int) (N_LEAVES * u * u * u);
+      guint64 weight = 1000000;
+
+      if (slower && leaf_function[leaf] == leaf_function[0])
+        weight = 1100000;
+      hp_capture_writer_add_sample (w, (guint64) s * 1000000, 1000 + s % 8, s % 4, leaves[leaf], weight);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  printf ("# wrote %s in %.1f s\n", path, (g_get_monotonic_time () - start) / 1e6);
+  fflush (stdout);
+}
+
+static double
+cpu_seconds (int who)
+{
+  struct rusage usage;
+
+  getrusage (who, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+static double
+time_library (const char *a,
+              const char *b,
+              double     *cpu)
+{
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+  double cpu_start = cpu_seconds (RUSAGE_SELF);
+
+  if (!hp_comparison_add_path (cmp, HP_COMPARE_BASE, a, NULL, &error) ||
+      !hp_comparison_add_path (cmp, HP_COMPARE_NEW, b, NULL, &error) ||
+      !hp_comparison_run (cmp, NULL, &error))
+    g_error ("%s", error->message);
+  *cpu = cpu_seconds (RUSAGE_SELF) - cpu_start;
+  return (g_get_monotonic_time () - start) / 1e6;
+}
+
+static double
+time_cli (const char *a,
+          const char *b,
+          double     *cpu)
+{
+  const char *argv[] = { HOTPATH_CLI, "diff", a, b, "--format", "json", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  int status;
+  gint64 start = g_get_monotonic_time ();
+  double cpu_start = cpu_seconds (RUSAGE_CHILDREN);
+  double wall;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                     &out, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_error ("hotpath-cli diff: %s", error->message);
+  wall = (g_get_monotonic_time () - start) / 1e6;
+  *cpu = cpu_seconds (RUSAGE_CHILDREN) - cpu_start;
+  return wall;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double da = *(const double *) a, db = *(const double *) b;
+
+  return da < db ? -1 : da > db;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *env_rounds = g_getenv ("BENCH_ROUNDS");
+  guint rounds = env_rounds ? MAX (1, atoi (env_rounds)) : 3;
+  g_autofree char *dir = argc > 1 ? g_strdup (argv[1]) : g_dir_make_tmp ("hotpath-bench-compare-XXXXXX", NULL);
+  static const char *shapes[] = { "typical", "stress" };
+
+  printf ("# diff of two 1M-sample captures (%u rounds; median and max wall time, median CPU time;\n"
+          "# wall time is what a user waits, CPU time what it costs on a machine shared with others)\n", rounds);
+  printf ("%-8s %7s  %-22s  %-22s\n", "shape", "stacks", "library wall / CPU (s)", "hotpath-cli wall / CPU (s)");
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      g_autofree char *name_a = g_strdup_printf ("compare-%s-a.hotpath", shapes[s]);
+      g_autofree char *name_b = g_strdup_printf ("compare-%s-b.hotpath", shapes[s]);
+      g_autofree char *a = g_build_filename (dir, name_a, NULL);
+      g_autofree char *b = g_build_filename (dir, name_b, NULL);
+      g_autofree double *lib = g_new (double, rounds);
+      g_autofree double *cli = g_new (double, rounds);
+      g_autofree double *lib_cpu = g_new (double, rounds);
+      g_autofree double *cli_cpu = g_new (double, rounds);
+
+      make_capture (a, s == 1, 1, FALSE);
+      make_capture (b, s == 1, 2, TRUE);
+      for (guint r = 0; r < rounds; r++)
+        {
+          lib[r] = time_library (a, b, &lib_cpu[r]);
+          cli[r] = time_cli (a, b, &cli_cpu[r]);
+        }
+      qsort (lib, rounds, sizeof (double), compare_doubles);
+      qsort (cli, rounds, sizeof (double), compare_doubles);
+      qsort (lib_cpu, rounds, sizeof (double), compare_doubles);
+      qsort (cli_cpu, rounds, sizeof (double), compare_doubles);
+      printf ("%-8s %7s  %5.3f %5.3f / %5.3f    %5.3f %5.3f / %5.3f\n", shapes[s], s == 1 ? "~700k" : "~20k",
+              lib[rounds / 2], lib[rounds - 1], lib_cpu[rounds / 2],
+              cli[rounds / 2], cli[rounds - 1], cli_cpu[rounds / 2]);
+      fflush (stdout);
+      if (argc <= 1)
+        {
+          g_unlink (a);
+          g_unlink (b);
+        }
+    }
+  if (argc <= 1)
+    g_rmdir (dir);
+  return 0;
+}
