@@ -25,6 +25,7 @@
 #include <json-glib/json-glib.h>
 
 #include "analysis/hp-compare.h"
+#include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
@@ -34,24 +35,11 @@
 #define EXIT_REGRESSION 3
 
 /* Text from a capture (function names come from the profiled program's
- * symbols) with control characters made visible, so that a name cannot
- * drive the terminal. */
+ * symbols, commands from its command line) for the terminal. */
 static char *
 printable (const char *text)
 {
-  g_autofree char *valid = g_utf8_make_valid (text ? text : "", -1);
-  GString *out = g_string_sized_new (strlen (valid));
-
-  for (const char *p = valid; *p; p++)
-    {
-      guchar c = (guchar) *p;
-
-      if (c < 0x20 || c == 0x7f)
-        g_string_append_printf (out, "\\x%02x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  return g_string_free (out, FALSE);
+  return hp_text_escape (text ? text : "");
 }
 
 /* A cost in event units, readable: "12.3 ms" for ns, "1.24 G cycles". */
@@ -162,12 +150,6 @@ count_verdicts (HpComparison *cmp,
     counts[hp_comparison_get_function (cmp, i)->self.verdict]++;
 }
 
-static const char *
-side_label (const char *path)
-{
-  return path;
-}
-
 static void
 print_side (const char              *title,
             const char              *path,
@@ -175,7 +157,7 @@ print_side (const char              *title,
 {
   g_autofree char *cost = format_cost (info->cost, info->unit);
   g_autofree char *command = printable (info->command ? info->command : "(unknown)");
-  g_autofree char *where = printable (side_label (path));
+  g_autofree char *where = printable (path);
 
   printf ("# %-5s %s: %u capture%s, %" G_GUINT64_FORMAT " samples, %s per run; command: %s\n",
           title, where, info->n_captures, info->n_captures == 1 ? "" : "s",
@@ -310,7 +292,7 @@ add_string (JsonBuilder *b,
     json_builder_add_null_value (b);
   else
     {
-      g_autofree char *valid = g_utf8_make_valid (value, -1);
+      g_autofree char *valid = hp_text_make_valid (value);
 
       json_builder_add_string_value (b, valid);
     }
@@ -366,6 +348,7 @@ json_output (HpComparison *cmp,
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
+  g_autoptr(GString) out = g_string_new (NULL);
 
   json_builder_begin_object (b);
   add_side (b, "base", base_path, base);
@@ -384,7 +367,11 @@ json_output (HpComparison *cmp,
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);
   for (guint i = 0; warnings[i] != NULL; i++)
-    json_builder_add_string_value (b, warnings[i]);
+    {
+      g_autofree char *valid = hp_text_make_valid (warnings[i]);
+
+      json_builder_add_string_value (b, valid);
+    }
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "functions");
@@ -428,7 +415,9 @@ json_output (HpComparison *cmp,
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, FALSE);
-  return json_generator_to_data (gen, NULL);
+  json_generator_to_gstring (gen, out);
+  hp_text_escape_json_controls (out);
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
 static gboolean
@@ -533,13 +522,19 @@ hp_cli_diff (int    argc,
       !add_side_path (cmp, HP_COMPARE_NEW, files[1], &error) ||
       !hp_comparison_run (cmp, &options, &error))
     {
-      hp_cli_error ("diff: %s", error->message);
+      g_autofree char *message = hp_text_escape (error->message);
+
+      hp_cli_error ("diff: %s", message);
       return 1;
     }
 
   warnings = hp_comparison_get_warnings (cmp);
   for (guint i = 0; warnings[i] != NULL; i++)
-    hp_cli_error ("diff: warning: %s", warnings[i]);
+    {
+      g_autofree char *warning = hp_text_escape (warnings[i]);
+
+      hp_cli_error ("diff: warning: %s", warning);
+    }
 
   if (json)
     {
