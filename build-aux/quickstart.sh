@@ -8,7 +8,10 @@ set -euo pipefail
 
 mode=${1:-run}
 top=$(cd "$(dirname "$0")/.." && pwd)
-build="$top/build"
+# For the test of this script (tests/integration/test-quickstart.sh): another
+# build folder, and no installing or building (the test's build did that).
+build=${QUICKSTART_BUILD_DIR:-"$top/build"}
+skip_setup=${QUICKSTART_SKIP_SETUP:-}
 cd "$top"
 
 as_root() {
@@ -25,29 +28,43 @@ packages=(
   xvfb xauth dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info
 )
 missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+if [ -z "$skip_setup" ]; then
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "quickstart: installing ${missing[*]}"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" --buildtype=debugoptimized >/dev/null
+if [ -z "$skip_setup" ]; then
+  if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" --buildtype=debugoptimized >/dev/null
+  fi
+  ninja -C "$build" >/dev/null
 fi
-ninja -C "$build" >/dev/null
 
 case "$mode" in
   run)
     demo="$build/demo.hotpath"
     cli="$build/src/cli/hotpath-cli"
-    # Sampling needs root or kernel.perf_event_paranoid <= 1.
-    as_root "$cli" record --force -o "$demo" -- "$build/tests/workloads/demo" >/dev/null
-    as_root chown "$(id -u):$(id -g)" "$demo" 2>/dev/null || true
-    "$cli" summary "$demo" "main;tokenize;count_word" --set \
-      "Looks each word up in its hash bucket. A quarter of all samples is the strncmp that confirms a match, once for every word of the 4 MiB text. Storing the hash in each entry and comparing it first would skip most of them." 2>/dev/null
+    # Recorded once: the summaries a user writes into the demo stay from one
+    # run to the next. It is recorded beside its name and moved there with
+    # its example summary, so an interrupted run records it again.
+    if [ ! -e "$demo" ]; then
+      fresh="$demo.new"
+      rm -f "$fresh" "$fresh-wal" "$fresh-shm"
+      # Sampling needs root or kernel.perf_event_paranoid <= 1.
+      as_root "$cli" record -o "$fresh" -- "$build/tests/workloads/demo" >/dev/null
+      as_root chown "$(id -u):$(id -g)" "$fresh" 2>/dev/null || true
+      "$cli" summary "$fresh" "main;tokenize;count_word" --set \
+        "Looks each word up in its hash bucket. A quarter of all samples is the strncmp that confirms a match, once for every word of the 4 MiB text. Storing the hash in each entry and comparing it first would skip most of them." 2>/dev/null || true
+      mv "$fresh" "$demo"
+    else
+      echo "quickstart: $demo is there already, with its summaries: not recorded again (remove it to record the demo anew)"
+    fi
     if [ -x "$build/src/ui/hotpath" ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
       # Run from the build tree: its compiled GSettings schema and icons.
       export GSETTINGS_SCHEMA_DIR="$build/data"

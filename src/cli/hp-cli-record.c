@@ -8,9 +8,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/hp-cli.h"
@@ -35,23 +37,23 @@ default_output_name (void)
   return g_strdup_printf ("hotpath-%s.hotpath", stamp);
 }
 
-/* Removes an existing capture and its WAL companions (--force). */
-static gboolean
-remove_capture (const char *path)
+/* "app was killed by signal 11 (Segmentation fault)": a command that
+ * crashed or failed is worth a line, or the profile of a crash passes for
+ * the profile of a run. */
+static void
+report_command_status (HpRecorder  *recorder,
+                       const char  *program)
 {
-  static const char * const suffixes[] = { "", "-wal", "-shm", "-journal" };
+  g_autofree char *name = g_path_get_basename (program);
+  int status;
 
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    {
-      g_autofree char *p = g_strconcat (path, suffixes[i], NULL);
-
-      if (unlink (p) != 0 && errno != ENOENT)
-        {
-          hp_cli_error ("cannot replace %s: %s", p, g_strerror (errno));
-          return FALSE;
-        }
-    }
-  return TRUE;
+  if (!hp_recorder_get_command_status (recorder, &status))
+    return;
+  if (WIFSIGNALED (status))
+    hp_cli_error ("%s was killed by signal %d (%s)%s", name, WTERMSIG (status),
+                  g_strsignal (WTERMSIG (status)), WCOREDUMP (status) ? ", core dumped" : "");
+  else if (WIFEXITED (status) && WEXITSTATUS (status) != 0)
+    hp_cli_error ("%s exited with status %d", name, WEXITSTATUS (status));
 }
 
 /* Parses "dwarf", "dwarf,SIZE" or "fp", as perf record --call-graph does. */
@@ -108,7 +110,8 @@ hp_cli_record (int    argc,
       "them with CFI; default, SIZE 8192, up to 65528) or fp (frame pointers)", "dwarf[,SIZE]|fp" },
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, "Attach to the running process PID", "PID" },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, "-- COMMAND [ARG…]" },
+    /* FILENAME: the bytes as given, whatever the locale (LC_ALL=C and "café") */
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &command, NULL, "-- COMMAND [ARG…]" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("-- COMMAND [ARG…] | -p PID");
@@ -141,9 +144,9 @@ hp_cli_record (int    argc,
       hp_cli_error ("record: -F %d is out of range (1 to 100000 Hz)", frequency);
       return 2;
     }
-  if (duration < 0)
+  if (isnan (duration) || duration < 0)
     {
-      hp_cli_error ("record: --duration must not be negative");
+      hp_cli_error ("record: --duration %g: give a number of seconds, 0 or more", duration);
       return 2;
     }
   if (!parse_call_graph (call_graph != NULL ? call_graph : "dwarf", &options))
@@ -151,6 +154,8 @@ hp_cli_record (int    argc,
 
   if (output == NULL)
     output = default_output_name ();
+  /* With --force the old capture is replaced only once the recording has
+   * started (hp_recorder_run writes beside it until then). */
   if (g_file_test (output, G_FILE_TEST_EXISTS))
     {
       if (!force)
@@ -158,8 +163,11 @@ hp_cli_record (int    argc,
           hp_cli_error ("%s exists; use --force to overwrite it", output);
           return 1;
         }
-      if (!remove_capture (output))
-        return 1;
+      if (!g_file_test (output, G_FILE_TEST_IS_REGULAR))
+        {
+          hp_cli_error ("cannot overwrite %s: it is not a regular file", output);
+          return 1;
+        }
     }
 
   options.argv = pid > 0 ? NULL : command;
@@ -184,6 +192,19 @@ hp_cli_record (int    argc,
   current_recorder = NULL;
 
   hp_recorder_get_progress (recorder, &progress);
+  if (options.argv != NULL)
+    report_command_status (recorder, options.argv[0]);
+  if (hp_recorder_get_write_error (recorder) != NULL)
+    {
+      /* One line: what failed, and what is kept. */
+      hp_cli_error ("%s; recording stopped after %.2f s. %s keeps the %" G_GUINT64_FORMAT
+                    " samples written until then (cut short)",
+                    hp_recorder_get_write_error (recorder)->message, progress.elapsed,
+                    output, progress.samples);
+      return 1;
+    }
+  if (hp_recorder_get_note (recorder) != NULL)
+    hp_cli_error ("%s: %s", output, hp_recorder_get_note (recorder));
   fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s at %d Hz in %.2f s, %" G_GUINT64_FORMAT " lost\n",
            output, progress.samples, hp_recorder_get_event (recorder), frequency,
            progress.elapsed, progress.lost);

@@ -60,10 +60,13 @@ hp_cli_summary (int    argc,
                 char **argv)
 {
   g_auto(GStrv) args = NULL;
+  g_autofree char *raw_text = NULL;
   g_autofree char *text = NULL;
   gboolean clear = FALSE;
   GOptionEntry entries[] = {
-    { "set", 0, 0, G_OPTION_ARG_STRING, &text, "Write TEXT as the summary of PATH", "TEXT" },
+    /* FILENAME: the bytes as given, converted below; STRING would refuse
+     * "café" under LC_ALL=C ("Invalid byte sequence") */
+    { "set", 0, 0, G_OPTION_ARG_FILENAME, &raw_text, "Write TEXT as the summary of PATH", "TEXT" },
     { "clear", 0, 0, G_OPTION_ARG_NONE, &clear, "Delete the summary of PATH", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, "FILE [PATH]" },
     { NULL }
@@ -92,6 +95,24 @@ hp_cli_summary (int    argc,
   if (args == NULL || args[0] == NULL || (args[1] != NULL && args[2] != NULL))
     {
       hp_cli_error ("summary: give a capture file and at most one call path");
+      return 2;
+    }
+  if (raw_text != NULL)
+    {
+      /* UTF-8 as it comes (whatever the locale says), else the locale's
+       * encoding converted. */
+      if (g_utf8_validate (raw_text, -1, NULL))
+        text = g_steal_pointer (&raw_text);
+      else if ((text = g_locale_to_utf8 (raw_text, -1, NULL, NULL, NULL)) == NULL)
+        {
+          hp_cli_error ("summary: --set: the text is neither UTF-8 nor in the encoding of the locale");
+          return 2;
+        }
+    }
+  if (text != NULL && text[strspn (text, " \t\n\r")] == '\0')
+    {
+      /* An empty summary would delete the one there: say it. */
+      hp_cli_error ("summary: --set needs a text; use --clear to delete a summary");
       return 2;
     }
   writing = text != NULL || clear;

@@ -90,6 +90,10 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  /* Past a file size limit (ulimit -f) a write then fails with EFBIG, which
+   * the recorder reports and survives, instead of killing the process with
+   * the capture half written. */
+  signal (SIGXFSZ, SIG_IGN);
 
   if (argc < 2)
     {

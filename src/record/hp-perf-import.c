@@ -13,8 +13,14 @@
  * another is asked for, and the samples of the others are counted.
  *
  * A perf.data that does not hold together is an error, not a partial
- * capture: the capture is written under a temporary name and only renamed
- * into place once complete, and removed on any error.
+ * capture: the capture is written under a temporary name (NAME.PID.part)
+ * and only renamed into place once complete, and removed on any error.
+ * Parts that killed importers left behind are removed by the next import
+ * into the same folder.
+ *
+ * A pipe on stdin is read through a relay thread that also watches the
+ * cancellable, so that Ctrl-C stops an import waiting for data at once
+ * rather than at the next record.
  */
 
 #define G_LOG_DOMAIN "hp-import"
@@ -22,7 +28,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -256,6 +265,9 @@ import_records (HpPerfFile                *file,
     {
       if ((++n & 0xfff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
+      /* A full disk: the rest would not be written either. */
+      if ((n & 0xfff) == 0 && hp_capture_writer_get_error (writer) != NULL)
+        return hp_capture_writer_flush (writer, error);
 
       if (rec.type == HP_PERF_RECORD_FINISHED_ROUND)
         {
@@ -302,6 +314,12 @@ import_records (HpPerfFile                *file,
       if (stats.bad_records != bad_records)
         return record_error (file, &rec, error);
     }
+  /* Cancelled while reading: the stream was cut, and that is why. */
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      g_clear_error (&local_error);
+      return FALSE;
+    }
   if (local_error != NULL)
     {
       g_propagate_error (error, local_error);
@@ -325,6 +343,92 @@ import_records (HpPerfFile                *file,
   return TRUE;
 }
 
+/* Relay: stdin (a pipe, a FIFO, a terminal) to a socket the reader reads,
+ * until stdin ends, the import is cancelled or the reader is gone. */
+typedef struct {
+  int           in_fd;
+  int           out_fd;    /* ours; closed at the end: the reader sees EOF */
+  int           stop_fd;   /* readable when the reader is done */
+  GCancellable *cancellable;
+} Relay;
+
+static gpointer
+relay_thread (gpointer data)
+{
+  Relay *relay = data;
+  GPollFD cancel_fd = { -1, 0, 0 };
+  gboolean have_cancel = relay->cancellable != NULL
+                         && g_cancellable_make_pollfd (relay->cancellable, &cancel_fd);
+  g_autofree char *buf = g_malloc (65536);
+
+  for (;;)
+    {
+      struct pollfd pfds[3] = {
+        { relay->in_fd, POLLIN, 0 },
+        { relay->stop_fd, POLLIN, 0 },
+        { have_cancel ? cancel_fd.fd : -1, POLLIN, 0 },
+      };
+      gssize n;
+      gsize done = 0;
+
+      if (poll (pfds, 3, -1) < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          break;
+        }
+      if (pfds[1].revents != 0 || pfds[2].revents != 0
+          || g_cancellable_is_cancelled (relay->cancellable))
+        break;
+      n = read (relay->in_fd, buf, 65536);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n <= 0)
+        break;
+      /* A reader that stopped reading is done (stop_fd) or gone (EPIPE);
+       * a full socket waits in poll, where a cancel still reaches us. */
+      while (done < (gsize) n)
+        {
+          struct pollfd wait[3] = {
+            { relay->out_fd, POLLOUT, 0 },
+            { relay->stop_fd, POLLIN, 0 },
+            { have_cancel ? cancel_fd.fd : -1, POLLIN, 0 },
+          };
+          gssize w;
+
+          if (poll (wait, 3, -1) < 0)
+            {
+              if (errno == EINTR)
+                continue;
+              goto out;
+            }
+          if (wait[1].revents != 0 || wait[2].revents != 0)
+            goto out;
+          w = send (relay->out_fd, buf + done, n - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+          if (w < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+          if (w <= 0)
+            goto out;
+          done += w;
+        }
+    }
+out:
+  if (have_cancel)
+    g_cancellable_release_fd (relay->cancellable);
+  shutdown (relay->out_fd, SHUT_WR);
+  return NULL;
+}
+
+static void
+relay_stop (Relay   *relay,
+            GThread *thread)
+{
+  if (thread == NULL)
+    return;
+  if (write (relay->stop_fd, "x", 1) < 0) {}
+  g_thread_join (thread);
+}
+
 gboolean
 hp_perf_import (const char                *perf_data,
                 const char                *capture,
@@ -339,6 +443,11 @@ hp_perf_import (const char                *perf_data,
   HpCaptureWriter *writer;
   HpProcessor *processor;
   gint64 start = g_get_monotonic_time ();
+  Relay relay = { -1, -1, -1, cancellable };
+  GThread *relay_th = NULL;
+  int sock[2] = { -1, -1 };
+  int stop_pipe[2] = { -1, -1 };
+  struct stat st;
   gboolean ok;
 
   g_return_val_if_fail (perf_data != NULL, FALSE);
@@ -348,18 +457,55 @@ hp_perf_import (const char                *perf_data,
     result = &local_result;
   memset (result, 0, sizeof *result);
 
-  file = hp_perf_file_open (perf_data, error);
+  if (strcmp (perf_data, "-") == 0 && fstat (STDIN_FILENO, &st) == 0 && !S_ISREG (st.st_mode)
+      && cancellable != NULL
+      && socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) == 0)
+    {
+      if (pipe2 (stop_pipe, O_CLOEXEC) != 0)
+        {
+          close (sock[0]);
+          close (sock[1]);
+          sock[0] = sock[1] = -1;
+        }
+      else
+        {
+          relay.in_fd = STDIN_FILENO;
+          relay.out_fd = sock[1];
+          relay.stop_fd = stop_pipe[0];
+          relay_th = g_thread_new ("hp-stdin", relay_thread, &relay);
+        }
+    }
+
+  if (relay_th != NULL)
+    file = hp_perf_file_open_fd (sock[0], "stdin", error);
+  else
+    file = hp_perf_file_open (perf_data, error);
   if (file == NULL)
-    return FALSE;
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_clear_error (error);
+          g_cancellable_set_error_if_cancelled (cancellable, error);
+        }
+      ok = FALSE;
+      goto out;
+    }
   if (hp_perf_file_get_n_events (file) > 0
       && choose_event (file, options ? options->event : NULL, error) == NULL)
-    return FALSE;
+    {
+      ok = FALSE;
+      goto out;
+    }
 
-  tmp = g_strdup_printf ("%s.%d.part", capture, (int) getpid ());
+  hp_capture_writer_remove_stale_parts (capture);
+  tmp = hp_capture_writer_part_path (capture);
   g_unlink (tmp);
   writer = hp_capture_writer_new (tmp, error);
   if (writer == NULL)
-    return FALSE;
+    {
+      ok = FALSE;
+      goto out;
+    }
 
   processor = hp_processor_new (writer);
   configure_symbolizer (hp_processor_get_symbolizer (processor), options, hp_perf_file_get_features (file));
@@ -374,37 +520,32 @@ hp_perf_import (const char                *perf_data,
       hp_capture_writer_abort (writer);
       hp_capture_writer_free (writer);
       hp_perf_import_result_clear (&local_result);
-      return FALSE;
+      goto out;
     }
   hp_capture_writer_free (writer);
 
-  /* A WAL or journal left beside an older capture of that name would be
-   * applied to the new one when it is opened. */
-  {
-    static const char * const companions[] = { "-wal", "-shm", "-journal" };
-
-    for (guint i = 0; i < G_N_ELEMENTS (companions); i++)
-      {
-        g_autofree char *path = g_strconcat (capture, companions[i], NULL);
-
-        g_unlink (path);
-      }
-  }
-
-  if (g_rename (tmp, capture) != 0)
+  if (!hp_capture_writer_replace (tmp, capture, error))
     {
-      int errsv = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "cannot write %s: %s", capture, g_strerror (errsv));
       g_unlink (tmp);
       hp_perf_import_result_clear (&local_result);
-      return FALSE;
+      ok = FALSE;
+      goto out;
     }
 
   result->seconds = (g_get_monotonic_time () - start) / 1e6;
   hp_perf_import_result_clear (&local_result);
-  return TRUE;
+
+out:
+  relay_stop (&relay, relay_th);
+  g_clear_pointer (&file, hp_perf_file_free);
+  for (guint i = 0; i < 2; i++)
+    {
+      if (sock[i] >= 0)
+        close (sock[i]);
+      if (stop_pipe[i] >= 0)
+        close (stop_pipe[i]);
+    }
+  return ok;
 }
 
 /* Cache -------------------------------------------------------------------- */

@@ -29,7 +29,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -73,8 +75,12 @@ struct _HpRecorder {
   GPtrArray       *rings;  /* HpPerfRing, one per CPU */
   guint            ring_pages;
 
+  char            *program;  /* argv[0] found on the PATH */
   GPid             child;
   gboolean         spawned;
+  gboolean         child_stopped;  /* ended by the recorder (stop, duration) */
+  gboolean         child_reaped;
+  int              child_status;   /* wait status, once reaped */
 
   GAsyncQueue     *queue;  /* Chunk* from the drain thread to the processing thread */
   HpCaptureWriter *writer;
@@ -82,6 +88,9 @@ struct _HpRecorder {
 
   gint             stop_requested;  /* atomic */
   gint             drain_stop;      /* atomic */
+  gint             write_failed;    /* atomic: the writer failed, sampling stops */
+  GError          *write_error;     /* why the capture was cut short */
+  char            *note;            /* how the capture was kept */
   gint64           start_time;      /* monotonic, us */
 
   GMutex           progress_lock;
@@ -131,6 +140,9 @@ hp_recorder_free (HpRecorder *self)
   g_ptr_array_unref (self->rings);
   g_strfreev (self->argv);
   g_free (self->working_directory);
+  g_free (self->program);
+  g_clear_error (&self->write_error);
+  g_free (self->note);
   g_mutex_clear (&self->progress_lock);
   g_free (self);
 }
@@ -156,6 +168,35 @@ const char *
 hp_recorder_get_event (HpRecorder *self)
 {
   return self->event_name;
+}
+
+const GError *
+hp_recorder_get_write_error (HpRecorder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->write_error;
+}
+
+const char *
+hp_recorder_get_note (HpRecorder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->note;
+}
+
+gboolean
+hp_recorder_get_command_status (HpRecorder *self,
+                                int        *wait_status)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!self->spawned || !self->child_reaped || self->child_stopped)
+    return FALSE;
+  if (wait_status != NULL)
+    *wait_status = self->child_status;
+  return TRUE;
 }
 
 char *
@@ -424,6 +465,94 @@ open_events (HpRecorder *self,
   return FALSE;
 }
 
+static gboolean
+is_executable_file (const char *path,
+                    int        *errsv)
+{
+  struct stat st;
+
+  if (stat (path, &st) != 0)
+    {
+      *errsv = errno;
+      return FALSE;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      *errsv = EISDIR;
+      return FALSE;
+    }
+  if (access (path, X_OK) != 0)
+    {
+      *errsv = errno;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Finds the command as execvp would, before anything is created, and says
+ * what is wrong when it cannot run: not there, a folder, or a file that is
+ * not executable. */
+static char *
+find_program (const char  *name,
+              GError     **error)
+{
+  const char *path_env;
+  g_auto(GStrv) dirs = NULL;
+  int errsv = 0;
+  int first_errsv = 0;
+  g_autofree char *first_found = NULL;
+
+  if (name[0] == '\0')
+    {
+      g_set_error_literal (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                           "the command is empty");
+      return NULL;
+    }
+
+  if (strchr (name, '/') != NULL)
+    {
+      if (is_executable_file (name, &errsv))
+        return g_canonicalize_filename (name, NULL);
+      if (errsv == EACCES)
+        g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                     "%s: cannot run it: permission denied (it is not executable, "
+                     "or a folder on its path cannot be searched)", name);
+      else if (errsv == EISDIR)
+        g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                     "%s: cannot run it: it is a folder", name);
+      else
+        g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                     "%s: cannot run it: %s", name, g_strerror (errsv));
+      return NULL;
+    }
+
+  path_env = g_getenv ("PATH");
+  dirs = g_strsplit (path_env != NULL ? path_env : "/usr/local/bin:/usr/bin:/bin", ":", -1);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *candidate = g_build_filename (dirs[i][0] != '\0' ? dirs[i] : ".", name, NULL);
+
+      if (is_executable_file (candidate, &errsv))
+        return g_canonicalize_filename (candidate, NULL);
+      if (first_found == NULL && errsv != ENOENT && errsv != ENOTDIR)
+        {
+          first_found = g_steal_pointer (&candidate);
+          first_errsv = errsv;
+        }
+    }
+
+  if (first_found != NULL && first_errsv == EACCES)
+    g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                 "%s: cannot run %s: permission denied (it is not executable)", name, first_found);
+  else if (first_found != NULL && first_errsv == EISDIR)
+    g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                 "%s: command not found (%s is a folder)", name, first_found);
+  else
+    g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
+                 "%s: command not found", name);
+  return NULL;
+}
+
 /* Forks the command, stopped before exec until the events are open:
  * the child waits on @go, and reports a failed exec through @err (CLOEXEC,
  * so a successful exec closes it and the parent reads EOF). @go is a
@@ -435,17 +564,10 @@ spawn_child (HpRecorder *self,
              int        *err_fd,
              GError    **error)
 {
-  g_autofree char *program = NULL;
+  const char *program = self->program;
   int go[2] = { -1, -1 }, err[2] = { -1, -1 };
+  pid_t parent = getpid ();
   pid_t pid;
-
-  program = g_find_program_in_path (self->argv[0]);
-  if (program == NULL)
-    {
-      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                   "%s: command not found", self->argv[0]);
-      return FALSE;
-    }
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) != 0 || pipe2 (err, O_CLOEXEC) != 0)
     {
@@ -476,8 +598,16 @@ spawn_child (HpRecorder *self,
 
       close (go[1]);
       close (err[0]);
-      /* Ctrl-C reaches the command through its process group as usual;
-       * SIGINT/SIGTERM handlers of the recorder are not inherited past exec. */
+      /* The command does not outlive a recorder that is killed: it would
+       * run on unobserved, and sampled by nobody. (Checked after the
+       * prctl, in case the recorder died before it.) */
+      if (prctl (PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid () != parent)
+        _exit (127);
+      /* hotpath-cli ignores SIGXFSZ to see a file size limit as an error;
+       * the command gets the default. Ctrl-C reaches the command through
+       * its process group as usual; SIGINT/SIGTERM handlers of the
+       * recorder are not inherited past exec. */
+      signal (SIGXFSZ, SIG_DFL);
       if (read (go[0], &byte, 1) != 1)
         _exit (127);
       if (self->working_directory != NULL && chdir (self->working_directory) != 0)
@@ -574,18 +704,35 @@ drain_thread (gpointer data)
   return NULL;
 }
 
+/* After each round: commit, so that the write lock is free until the next
+ * round (a summary saved into the live capture meanwhile gets in), and a
+ * kill loses little. The first write error ends the recording. */
+static void
+commit_round (HpRecorder *self)
+{
+  if (hp_capture_writer_flush (self->writer, NULL))
+    return;
+  g_atomic_int_set (&self->write_failed, 1);
+  hp_recorder_stop (self);
+}
+
 static gpointer
 processing_thread (gpointer data)
 {
   HpRecorder *self = data;
-  gint64 last_flush = g_get_monotonic_time ();
 
   for (;;)
     {
       Chunk *chunk = g_async_queue_pop (self->queue);
       gboolean end = chunk->end;
 
-      if (chunk->bytes != NULL)
+      if (g_atomic_int_get (&self->write_failed))
+        {
+          /* Nothing more can be written: drop what comes until the end. */
+          if (chunk->bytes != NULL)
+            g_byte_array_unref (chunk->bytes);
+        }
+      else if (chunk->bytes != NULL)
         {
           const guint8 *p = chunk->bytes->data;
           gsize left = chunk->bytes->len;
@@ -605,13 +752,8 @@ processing_thread (gpointer data)
       else if (!end)
         {
           hp_processor_finish_round (self->processor);
+          commit_round (self);
           update_progress (self, TRUE);
-          /* Commit now and then, so a kill loses little. */
-          if (g_get_monotonic_time () - last_flush > G_USEC_PER_SEC)
-            {
-              hp_capture_writer_flush (self->writer, NULL);
-              last_flush = g_get_monotonic_time ();
-            }
         }
       g_free (chunk);
 
@@ -619,7 +761,11 @@ processing_thread (gpointer data)
         break;
     }
 
-  hp_processor_flush (self->processor);
+  if (!g_atomic_int_get (&self->write_failed))
+    {
+      hp_processor_flush (self->processor);
+      commit_round (self);
+    }
   update_progress (self, FALSE);
   return NULL;
 }
@@ -813,6 +959,7 @@ wait_for_end (HpRecorder *self)
   /* Stopped early: a command we spawned is stopped too. */
   if (self->spawned)
     {
+      self->child_stopped = TRUE;
       kill (self->child, SIGTERM);
       for (int i = 0; i < 100; i++)
         {
@@ -826,12 +973,44 @@ wait_for_end (HpRecorder *self)
   return status;
 }
 
+/* The end of a recording whose sampling started: the capture is kept,
+ * complete or, after a write error, cut short. */
+static void
+finish_capture (HpRecorder *self,
+                int         status,
+                gint64      end_time)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (hp_capture_writer_get_error (self->writer) == NULL)
+    {
+      hp_processor_write_stats (self->processor);
+      hp_capture_writer_set_metadata_int (self->writer, "duration_ns", (end_time - self->start_time) * 1000);
+      if (self->spawned && WIFEXITED (status))
+        hp_capture_writer_set_metadata_int (self->writer, "exit_status", WEXITSTATUS (status));
+      else if (self->spawned && WIFSIGNALED (status))
+        hp_capture_writer_set_metadata (self->writer, "exit_signal", g_strsignal (WTERMSIG (status)));
+    }
+  g_clear_pointer (&self->processor, hp_processor_free);
+
+  if (hp_capture_writer_finish (self->writer, &error))
+    self->note = g_strdup (hp_capture_writer_get_note (self->writer));
+  else
+    self->write_error = g_steal_pointer (&error);
+
+  g_mutex_lock (&self->progress_lock);
+  self->progress.samples = hp_capture_writer_get_n_committed_samples (self->writer);
+  g_mutex_unlock (&self->progress_lock);
+}
+
 gboolean
 hp_recorder_run (HpRecorder  *self,
                  const char  *output_path,
                  GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *part = NULL;
+  const char *path = output_path;
   GThread *drain, *processing;
   int go_fd = -1, err_fd = -1;
   int status;
@@ -839,17 +1018,36 @@ hp_recorder_run (HpRecorder  *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (output_path != NULL, FALSE);
+  g_return_val_if_fail (self->writer == NULL, FALSE);
 
   self->spawned = self->argv != NULL;
+  self->child_stopped = FALSE;
+  self->child_reaped = FALSE;
+  g_clear_error (&self->write_error);
+  g_clear_pointer (&self->note, g_free);
 
+  /* What can be checked is checked before anything is written. */
   if (!self->spawned && !process_alive (self->options.pid))
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_PROCESS,
                    "process %d does not exist", (int) self->options.pid);
       return FALSE;
     }
+  if (self->spawned)
+    {
+      g_free (self->program);
+      if ((self->program = find_program (self->argv[0], error)) == NULL)
+        return FALSE;
+    }
 
-  self->writer = hp_capture_writer_new (output_path, error);
+  hp_capture_writer_remove_stale_parts (output_path);
+
+  /* An existing capture is replaced only by a recording that started: the
+   * new one is written beside it until then. */
+  if (g_file_test (output_path, G_FILE_TEST_EXISTS))
+    path = part = hp_capture_writer_part_path (output_path);
+
+  self->writer = hp_capture_writer_new (path, error);
   if (self->writer == NULL)
     return FALSE;
 
@@ -892,13 +1090,20 @@ hp_recorder_run (HpRecorder  *self,
       if (n == sizeof errsv)
         {
           g_set_error (&local_error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                       "%s: %s", self->argv[0], g_strerror (errsv));
+                       "%s: cannot run it: %s", self->argv[0], g_strerror (errsv));
           waitpid (self->child, NULL, 0);
         }
     }
 
   status = local_error ? 0 : wait_for_end (self);
   end_time = g_get_monotonic_time ();
+  if (self->spawned && local_error == NULL)
+    {
+      self->child_reaped = TRUE;
+      self->child_status = status;
+      if (g_atomic_int_get (&self->stop_requested))
+        self->child_stopped = TRUE;
+    }
 
   for (guint i = 0; i < self->fds->len; i++)
     ioctl (g_array_index (self->fds, int, i), PERF_EVENT_IOC_DISABLE, 0);
@@ -917,17 +1122,15 @@ hp_recorder_run (HpRecorder  *self,
       goto fail;
     }
 
-  hp_processor_write_stats (self->processor);
-  hp_capture_writer_set_metadata_int (self->writer, "duration_ns", (end_time - self->start_time) * 1000);
-  if (self->spawned && WIFEXITED (status))
-    hp_capture_writer_set_metadata_int (self->writer, "exit_status", WEXITSTATUS (status));
-  else if (self->spawned && WIFSIGNALED (status))
-    hp_capture_writer_set_metadata (self->writer, "exit_signal", g_strsignal (WTERMSIG (status)));
-  g_clear_pointer (&self->processor, hp_processor_free);
-
-  if (!hp_capture_writer_finish (self->writer, error))
-    goto fail;
+  /* Sampling ran: from here on the capture is kept, whatever fails. */
+  finish_capture (self, status, end_time);
   g_clear_pointer (&self->writer, hp_capture_writer_free);
+
+  if (part != NULL && !hp_capture_writer_replace (part, output_path, error))
+    {
+      g_prefix_error (error, "the recording is kept as %s: ", part);
+      return FALSE;
+    }
   return TRUE;
 
 fail:

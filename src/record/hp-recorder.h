@@ -42,7 +42,7 @@ typedef struct {
 
 typedef struct {
   gdouble elapsed;   /* seconds since sampling started */
-  guint64 samples;   /* samples written so far */
+  guint64 samples;   /* samples written so far (at the end: in the capture) */
   guint64 lost;      /* samples the kernel dropped so far */
   gboolean running;
 } HpRecordProgress;
@@ -52,12 +52,38 @@ typedef struct _HpRecorder HpRecorder;
 HpRecorder *hp_recorder_new          (const HpRecordOptions *options);
 void        hp_recorder_free         (HpRecorder            *self);
 
-/* Records into a new capture at @output_path until the command exits, the
+/* Records into a capture at @output_path until the command exits, the
  * duration is over or hp_recorder_stop() is called. Blocks: run it in a worker
- * thread when a main loop must go on. On error no file is left behind. */
+ * thread when a main loop must go on.
+ *
+ * The command (or process) is checked before anything is written. A
+ * capture already at @output_path is replaced only once sampling has
+ * started: the new one is written beside it (@output_path.PID.part) and
+ * renamed over it at the end. Parts left in that folder by recorders and
+ * importers that were killed are removed.
+ *
+ * FALSE with @error when the recording could not start; no file is left
+ * behind then. Once sampling started, the capture is always kept: TRUE,
+ * even when a write error (a full disk) stopped the recording early and
+ * the capture is cut short (hp_recorder_get_write_error()). */
 gboolean    hp_recorder_run          (HpRecorder            *self,
                                       const char            *output_path,
                                       GError               **error);
+
+/* After hp_recorder_run(): the write error that stopped the recording and
+ * left the capture cut short (holding the samples committed before it),
+ * or NULL. */
+const GError *hp_recorder_get_write_error (HpRecorder       *self);
+
+/* After hp_recorder_run(): a sentence for the user when the capture was
+ * kept in an unusual way (with its -wal file beside it, because another
+ * program had it open), or NULL. */
+const char *hp_recorder_get_note     (HpRecorder            *self);
+
+/* After hp_recorder_run(): TRUE when the spawned command ended by itself
+ * (not stopped by the recorder), with its wait status in @wait_status. */
+gboolean    hp_recorder_get_command_status (HpRecorder      *self,
+                                      int                   *wait_status);
 
 /* Asks a running recording to stop (and the spawned command to exit). Safe to
  * call from any thread and from a signal handler. */

@@ -15,13 +15,28 @@
  * every sample, so the stack table is keyed by a plain (parent, frame) pair
  * and a lookup allocates nothing.
  *
- * A transaction is always open. It is committed every HP_WRITER_BATCH
- * samples and on hp_capture_writer_flush(), so a process killed at any
- * moment leaves the last committed batch behind, a valid capture. With WAL
- * and synchronous=NORMAL a commit does not fsync, which keeps batches cheap.
+ * A write transaction (BEGIN IMMEDIATE) is opened by the first row written
+ * after a commit, and committed every HP_WRITER_BATCH samples and on
+ * hp_capture_writer_flush(), so a process killed at any moment leaves the
+ * last committed batch behind, a valid capture. Between a commit and the
+ * next row no lock is held: the recorder commits at the end of every round
+ * of records, so another program (hotpath-cli summary, the window) that
+ * writes a summary into the live capture finds the write lock free most of
+ * the time, and its busy timeout gets it in. The writer waits for such a
+ * program in turn (busy timeout). With WAL and synchronous=NORMAL a commit
+ * does not fsync, which keeps batches cheap.
  *
- * The void functions cannot report errors; the first SQLite error is kept
- * and returned by the next flush or finish.
+ * The void functions cannot report errors. The first error (a full disk, a
+ * lock held for too long) is kept: the transaction it broke is rolled back,
+ * nothing is written after it, and every later flush or finish returns it.
+ * What was committed before stays, a capture cut short.
+ *
+ * hp_capture_writer_finish() commits the aggregates and the complete flag
+ * in one transaction; after that commit the capture is complete and nothing
+ * deletes it. It then moves the WAL into the database (one file again);
+ * when another program has the capture open, this cannot be done, and the
+ * capture is kept in WAL mode, which is just as complete
+ * (hp_capture_writer_get_note() says so).
  */
 
 #define G_LOG_DOMAIN "hp-store"
@@ -30,6 +45,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -38,6 +56,11 @@
 #include "store/hp-capture-writer.h"
 
 #define HP_WRITER_BATCH 8192
+/* How long a write waits for another program's write transaction. */
+#define HP_WRITER_BUSY_TIMEOUT_MS 5000
+/* How long finish() waits for other programs to close the capture before it
+ * keeps it in WAL mode. */
+#define HP_WRITER_SINGLE_FILE_WAIT_US (3 * G_USEC_PER_SEC)
 
 extern const char hp_capture_schema_sql[];
 
@@ -76,9 +99,11 @@ struct _HpCaptureWriter {
   gint64 n_stacks;
 
   guint64 n_samples;
+  guint64 n_committed_samples;
   guint   batch_samples;
 
-  GError  *error;     /* first deferred error */
+  GError  *error;     /* the first error; nothing is written after it */
+  char    *note;      /* how a finished capture was kept, when not as one file */
   gboolean in_txn;
   gboolean finished;
 };
@@ -125,24 +150,65 @@ append_int (GString *buf,
   g_string_append_printf (buf, "I%" G_GINT64_FORMAT ";", v);
 }
 
+/* What went wrong: for an I/O error the system's reason ("No space left on
+ * device") says more than SQLite's "disk I/O error", and a write refused by
+ * a file size limit (ulimit -f) has no system error at all to show. */
+static char *
+db_reason (sqlite3 *db)
+{
+  int code = sqlite3_errcode (db) & 0xff;
+  struct rlimit limit;
+
+  if ((code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_CANTOPEN)
+      && sqlite3_system_errno (db) != 0)
+    return g_strdup (g_strerror (sqlite3_system_errno (db)));
+  if ((code == SQLITE_FULL || code == SQLITE_IOERR)
+      && getrlimit (RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    {
+      g_autofree char *size = g_format_size_full (limit.rlim_cur, G_FORMAT_SIZE_IEC_UNITS);
+
+      return g_strdup_printf ("%s (the file size limit, ulimit -f, is %s)", sqlite3_errmsg (db), size);
+    }
+  return g_strdup (sqlite3_errmsg (db));
+}
+
 static void
 set_sqlite_error (GError     **error,
                   sqlite3     *db,
                   const char  *path,
                   const char  *what)
 {
+  g_autofree char *reason = db_reason (db);
+
   g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-               "%s: %s: %s", path, what, sqlite3_errmsg (db));
+               "%s: %s: %s", path, what, reason);
+}
+
+/* The first error: keep it, roll the broken transaction back (what was
+ * committed stays), and write nothing more. */
+static void
+fail (HpCaptureWriter *self,
+      GError          *error)
+{
+  if (self->error == NULL)
+    self->error = error;
+  else
+    g_error_free (error);
+  if (self->db != NULL && !sqlite3_get_autocommit (self->db))
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  self->in_txn = FALSE;
 }
 
 static void
 record_error (HpCaptureWriter *self,
               const char      *what)
 {
+  GError *error = NULL;
+
   if (self->error != NULL)
     return;
-  set_sqlite_error (&self->error, self->db, self->path, what);
-  g_warning ("%s", self->error->message);
+  set_sqlite_error (&error, self->db, self->path, what);
+  fail (self, error);
 }
 
 static gboolean
@@ -150,16 +216,29 @@ exec (HpCaptureWriter  *self,
       const char       *sql,
       GError          **error)
 {
-  char *errmsg = NULL;
-
-  if (sqlite3_exec (self->db, sql, NULL, NULL, &errmsg) != SQLITE_OK)
+  if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) != SQLITE_OK)
     {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot write the capture: %s", self->path,
-                   errmsg ? errmsg : sqlite3_errmsg (self->db));
-      sqlite3_free (errmsg);
+      set_sqlite_error (error, self->db, self->path, "cannot write the capture");
       return FALSE;
     }
+  return TRUE;
+}
+
+/* Opens the write transaction for the next row, waiting for another
+ * program's (busy timeout). FALSE once the writer has failed. */
+static gboolean
+begin (HpCaptureWriter *self)
+{
+  if (self->error != NULL)
+    return FALSE;
+  if (self->in_txn)
+    return TRUE;
+  if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    {
+      record_error (self, "cannot write the capture");
+      return FALSE;
+    }
+  self->in_txn = TRUE;
   return TRUE;
 }
 
@@ -183,8 +262,11 @@ step (HpCaptureWriter *self,
       sqlite3_stmt    *stmt,
       const char      *what)
 {
-  if (sqlite3_step (stmt) != SQLITE_DONE)
-    record_error (self, what);
+  if (begin (self) && sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      sqlite3_reset (stmt);
+      record_error (self, what);
+    }
   sqlite3_reset (stmt);
   sqlite3_clear_bindings (stmt);
 }
@@ -225,16 +307,189 @@ close_db (HpCaptureWriter *self)
   self->in_txn = FALSE;
 }
 
+/* The files SQLite keeps beside a database. */
+static const char *const companions[] = { "-wal", "-shm", "-journal" };
+
 static void
 unlink_files (const char *path)
 {
-  static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+  g_unlink (path);
+  for (guint i = 0; i < G_N_ELEMENTS (companions); i++)
     {
-      g_autofree char *p = g_strconcat (path, suffixes[i], NULL);
+      g_autofree char *p = g_strconcat (path, companions[i], NULL);
       g_unlink (p);
     }
+}
+
+/* Parts: a capture that replaces another, or that must not be seen before
+ * it is complete (an import), is written as NAME.PID.part beside it. */
+
+char *
+hp_capture_writer_part_path (const char *path)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return g_strdup_printf ("%s.%d.part", path, (int) getpid ());
+}
+
+/* Whether @name is "*.PID.part" (with @companion_out set to the SQLite
+ * suffix that follows, or ""); sets *pid. */
+static gboolean
+parse_part_name (const char  *name,
+                 pid_t       *pid,
+                 const char **companion_out)
+{
+  const char *companion = "";
+  const char *part;
+  const char *digits;
+  gsize len = strlen (name);
+  guint64 n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (companions); i++)
+    if (g_str_has_suffix (name, companions[i]))
+      {
+        companion = companions[i];
+        len -= strlen (companion);
+        break;
+      }
+  if (len < strlen ("x.1.part"))
+    return FALSE;
+  part = name + len - strlen (".part");
+  if (strncmp (part, ".part", strlen (".part")) != 0)
+    return FALSE;
+  digits = part;
+  while (digits > name && g_ascii_isdigit (digits[-1]))
+    digits--;
+  if (digits == part || digits - 1 <= name || digits[-1] != '.')
+    return FALSE;
+  {
+    g_autofree char *number = g_strndup (digits, part - digits);
+
+    if (!g_ascii_string_to_unsigned (number, 10, 1, G_MAXINT32, &n, NULL))
+      return FALSE;
+  }
+  *pid = (pid_t) n;
+  *companion_out = companion;
+  return TRUE;
+}
+
+static gboolean
+pid_is_running (pid_t pid)
+{
+  return kill (pid, 0) == 0 || errno != ESRCH;
+}
+
+/* Whether @path is what a writer leaves: nothing yet, or a SQLite file. */
+static gboolean
+looks_like_a_part (const char *path)
+{
+  static const char magic[16] = "SQLite format 3";
+  char header[16];
+  gssize n;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+
+  if (fd < 0)
+    return errno == ENOENT;  /* companions whose database is gone */
+  n = read (fd, header, sizeof header);
+  close (fd);
+  return n == 0 || (n == sizeof header && memcmp (header, magic, sizeof magic) == 0);
+}
+
+guint
+hp_capture_writer_remove_stale_parts (const char *path)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr(GDir) listing = NULL;
+  g_autoptr(GPtrArray) stale = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  guint removed = 0;
+
+  g_return_val_if_fail (path != NULL, 0);
+
+  dir = g_path_get_dirname (path);
+  listing = g_dir_open (dir, 0, NULL);
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      const char *companion;
+      pid_t pid;
+
+      if (!parse_part_name (name, &pid, &companion) || pid == getpid () || pid_is_running (pid))
+        continue;
+      /* A part and its companions go together, once, by the part's name. */
+      {
+        g_autofree char *base = g_strndup (name, strlen (name) - strlen (companion));
+
+        if (!g_ptr_array_find_with_equal_func (stale, base, g_str_equal, NULL))
+          g_ptr_array_add (stale, g_steal_pointer (&base));
+      }
+    }
+
+  for (guint i = 0; i < stale->len; i++)
+    {
+      g_autofree char *part = g_build_filename (dir, g_ptr_array_index (stale, i), NULL);
+      GStatBuf st;
+
+      if (g_lstat (part, &st) == 0 && !S_ISREG (st.st_mode))
+        continue;
+      if (!looks_like_a_part (part))
+        continue;
+      g_debug ("removing %s, left by a writer that no longer runs", part);
+      unlink_files (part);
+      removed++;
+    }
+  return removed;
+}
+
+gboolean
+hp_capture_writer_replace (const char  *part,
+                           const char  *path,
+                           GError     **error)
+{
+  g_autofree char *part_wal = NULL;
+  g_autofree char *part_shm = NULL;
+  g_autofree char *path_wal = NULL;
+  gboolean has_wal;
+
+  g_return_val_if_fail (part != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  part_wal = g_strconcat (part, "-wal", NULL);
+  part_shm = g_strconcat (part, "-shm", NULL);
+  path_wal = g_strconcat (path, "-wal", NULL);
+  has_wal = g_file_test (part_wal, G_FILE_TEST_EXISTS);
+
+  /* A WAL or journal left beside the old capture would be applied to the
+   * new one; and a new WAL must never meet the old database, so with a WAL
+   * to move the old database goes first. */
+  if (has_wal)
+    g_unlink (path);
+  for (guint i = 0; i < G_N_ELEMENTS (companions); i++)
+    {
+      g_autofree char *p = g_strconcat (path, companions[i], NULL);
+
+      g_unlink (p);
+    }
+  if (has_wal && g_rename (part_wal, path_wal) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   "cannot write %s: %s", path_wal, g_strerror (errsv));
+      return FALSE;
+    }
+  if (g_rename (part, path) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   "cannot write %s: %s", path, g_strerror (errsv));
+      if (has_wal)
+        g_rename (path_wal, part_wal);
+      return FALSE;
+    }
+  /* Rebuilt from the WAL by the next program that opens the capture. */
+  g_unlink (part_shm);
+  return TRUE;
 }
 
 HpCaptureWriter *
@@ -299,6 +554,7 @@ hp_capture_writer_new (const char  *path,
   sqlite3_extended_result_codes (self->db, 1);
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+  sqlite3_busy_timeout (self->db, HP_WRITER_BUSY_TIMEOUT_MS);
 
   if (!exec (self, "PRAGMA journal_mode=WAL;"
                    "PRAGMA synchronous=NORMAL;"
@@ -306,9 +562,8 @@ hp_capture_writer_new (const char  *path,
                    "PRAGMA application_id=" G_STRINGIFY (HP_CAPTURE_APPLICATION_ID) ";"
                    "PRAGMA user_version=" G_STRINGIFY (HP_CAPTURE_FORMAT_VERSION) ";", error) ||
       !exec (self, hp_capture_schema_sql, error) ||
-      !exec (self, "COMMIT; BEGIN;", error))
+      !exec (self, "COMMIT;", error))
     goto fail;
-  self->in_txn = TRUE;
 
   if (!prepare (self, &self->insert_metadata,
                 "INSERT OR REPLACE INTO metadata (key, value) VALUES (?, ?)", error) ||
@@ -547,21 +802,22 @@ hp_capture_writer_add_sample (HpCaptureWriter *self,
   sqlite3_bind_int64 (stmt, 4, stack_id);
   sqlite3_bind_int64 (stmt, 5, (gint64) weight);
   /* every column is bound each time: no clear_bindings needed */
+  if (!begin (self))
+    {
+      sqlite3_reset (stmt);
+      return;
+    }
   if (sqlite3_step (stmt) != SQLITE_DONE)
-    record_error (self, "cannot write a sample");
+    {
+      sqlite3_reset (stmt);
+      record_error (self, "cannot write a sample");
+      return;
+    }
   sqlite3_reset (stmt);
 
   self->n_samples++;
   if (++self->batch_samples >= HP_WRITER_BATCH)
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!hp_capture_writer_flush (self, &error) && self->error == NULL)
-        {
-          g_warning ("%s", error->message);
-          self->error = g_steal_pointer (&error);
-        }
-    }
+    hp_capture_writer_flush (self, NULL);
 }
 
 guint64
@@ -572,14 +828,58 @@ hp_capture_writer_get_n_samples (HpCaptureWriter *self)
   return self->n_samples;
 }
 
+guint64
+hp_capture_writer_get_n_committed_samples (HpCaptureWriter *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_committed_samples;
+}
+
+const GError *
+hp_capture_writer_get_error (HpCaptureWriter *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->error;
+}
+
+const char *
+hp_capture_writer_get_note (HpCaptureWriter *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->note;
+}
+
 static gboolean
 take_deferred_error (HpCaptureWriter  *self,
                      GError          **error)
 {
   if (self->error == NULL)
     return TRUE;
-  g_propagate_error (error, g_steal_pointer (&self->error));
+  if (error != NULL)
+    g_propagate_error (error, g_error_copy (self->error));
   return FALSE;
+}
+
+static gboolean
+commit (HpCaptureWriter  *self,
+        GError          **error)
+{
+  if (!take_deferred_error (self, error))
+    return FALSE;
+  if (self->in_txn)
+    {
+      if (sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        {
+          record_error (self, "cannot write the capture");
+          return take_deferred_error (self, error);
+        }
+      self->in_txn = FALSE;
+    }
+  self->n_committed_samples = self->n_samples;
+  return TRUE;
 }
 
 gboolean
@@ -591,21 +891,68 @@ hp_capture_writer_flush (HpCaptureWriter  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   self->batch_samples = 0;
-  if (!take_deferred_error (self, error))
-    return FALSE;
-  if (self->in_txn)
+  return commit (self, error);
+}
+
+/* The journal mode, or NULL when the statement failed (sets *rc). */
+static char *
+set_journal_mode (HpCaptureWriter *self,
+                  const char      *sql,
+                  int             *rc)
+{
+  sqlite3_stmt *stmt = NULL;
+  char *mode = NULL;
+
+  *rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+  if (*rc == SQLITE_OK)
     {
-      if (!exec (self, "COMMIT", error))
-        return FALSE;
-      self->in_txn = FALSE;
+      *rc = sqlite3_step (stmt);
+      if (*rc == SQLITE_ROW)
+        mode = g_ascii_strdown ((const char *) sqlite3_column_text (stmt, 0) ?: "", -1);
     }
-  if (!self->finished)
+  sqlite3_finalize (stmt);
+  return mode;
+}
+
+/* Moves the WAL into the database and leaves WAL mode, so the capture is
+ * one file again. That needs the capture to itself: while another program
+ * has it open (a reader, a summary being saved) this is retried for a few
+ * seconds, and then the capture is kept in WAL mode, complete all the same. */
+static void
+make_single_file (HpCaptureWriter *self)
+{
+  gint64 deadline = g_get_monotonic_time () + HP_WRITER_SINGLE_FILE_WAIT_US;
+  g_autofree char *reason = NULL;
+  int rc = SQLITE_OK;
+
+  for (;;)
     {
-      if (!exec (self, "BEGIN", error))
-        return FALSE;
-      self->in_txn = TRUE;
+      g_autofree char *mode = NULL;
+
+      /* Copy what readers allow into the database first: what stays in
+       * the WAL then is small. */
+      sqlite3_exec (self->db, "PRAGMA wal_checkpoint(PASSIVE)", NULL, NULL, NULL);
+      mode = set_journal_mode (self, "PRAGMA journal_mode=DELETE", &rc);
+      if (g_strcmp0 (mode, "delete") == 0)
+        return;
+      if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED && rc != SQLITE_ROW)
+        {
+          reason = db_reason (self->db);
+          break;
+        }
+      if (g_get_monotonic_time () >= deadline)
+        break;
+      g_usleep (50 * 1000);
     }
-  return TRUE;
+
+  if (reason != NULL)
+    self->note = g_strdup_printf ("the capture is complete, but it could not be made one file (%s): "
+                                  "it is kept with its -wal file beside it; move or copy the two together",
+                                  reason);
+  else
+    self->note = g_strdup_printf ("the capture is complete; another program has it open, so it is kept "
+                                  "with its -wal file beside it until the last program closes it "
+                                  "(move or copy the two together)");
 }
 
 gboolean
@@ -622,30 +969,26 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
 
   /* The aggregate and the complete flag are one transaction with the last
    * batch: a reader sees either a complete capture or none of them. */
-  if (!self->in_txn)
+  if (!begin (self))
+    return take_deferred_error (self, error);
+  if (sqlite3_exec (self->db,
+                    "DELETE FROM stack_counts;"
+                    "INSERT INTO stack_counts (stack_id, tid, samples, weight) "
+                    "  SELECT stack_id, tid, count(*), sum(weight) FROM samples "
+                    "  GROUP BY stack_id, tid;"
+                    "INSERT OR REPLACE INTO metadata (key, value) VALUES ('complete', '1');",
+                    NULL, NULL, NULL) != SQLITE_OK)
     {
-      if (!exec (self, "BEGIN", error))
-        return FALSE;
-      self->in_txn = TRUE;
+      record_error (self, "cannot write the capture");
+      return take_deferred_error (self, error);
     }
-  if (!exec (self,
-             "DELETE FROM stack_counts;"
-             "INSERT INTO stack_counts (stack_id, tid, samples, weight) "
-             "  SELECT stack_id, tid, count(*), sum(weight) FROM samples "
-             "  GROUP BY stack_id, tid;"
-             "INSERT OR REPLACE INTO metadata (key, value) VALUES ('complete', '1');",
-             error))
+  if (!commit (self, error))
     return FALSE;
-  if (!exec (self, "COMMIT", error))
-    return FALSE;
-  self->in_txn = FALSE;
   self->finished = TRUE;
 
-  /* One file again: move the WAL into the database and drop it. */
+  /* Complete from here on: what follows cannot fail the capture. */
   finalize_statements (self);
-  if (!exec (self, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;", error))
-    return FALSE;
-
+  make_single_file (self);
   return TRUE;
 }
 
@@ -670,11 +1013,8 @@ hp_capture_writer_free (HpCaptureWriter *self)
     return;
 
   /* Not finished: keep what was written (the capture opens as cut short). */
-  if (self->db != NULL && self->in_txn)
-    {
-      if (sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-        g_warning ("%s: cannot write the capture: %s", self->path, sqlite3_errmsg (self->db));
-    }
+  if (self->db != NULL && self->in_txn && self->error == NULL)
+    commit (self, NULL);
   close_db (self);
 
   g_clear_pointer (&self->modules, g_hash_table_unref);
@@ -684,6 +1024,7 @@ hp_capture_writer_free (HpCaptureWriter *self)
   if (self->keybuf != NULL)
     g_string_free (self->keybuf, TRUE);
   g_clear_error (&self->error);
+  g_free (self->note);
   g_free (self->path);
   g_free (self);
 }

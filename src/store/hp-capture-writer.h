@@ -26,10 +26,11 @@ typedef enum {
 
 typedef struct _HpCaptureWriter HpCaptureWriter;
 
-/* Creates a new capture at @path. Fails if the file exists (the caller
- * removes it first when overwriting is wanted). Rows are written in
- * batched transactions, so a process killed at any moment leaves a capture
- * that opens (without the aggregates hp_capture_writer_finish() adds). */
+/* Creates a new capture at @path. Fails if the file exists (to replace a
+ * capture, write a part and hp_capture_writer_replace() it). Rows are
+ * written in batched transactions, so a process killed at any moment leaves
+ * a capture that opens (without the aggregates hp_capture_writer_finish()
+ * adds). */
 HpCaptureWriter *hp_capture_writer_new             (const char      *path,
                                                     GError         **error);
 
@@ -80,18 +81,49 @@ void             hp_capture_writer_add_sample      (HpCaptureWriter *self,
                                                     guint64          weight);
 
 guint64          hp_capture_writer_get_n_samples   (HpCaptureWriter *self);
+/* Samples in the capture as committed so far (what a crash keeps). */
+guint64          hp_capture_writer_get_n_committed_samples (HpCaptureWriter *self);
 
-/* Commits what is pending (a batch); called by the writer itself every
- * few thousand samples, and by the recorder now and then. */
+/* The first write error (a full disk, a capture locked by another program
+ * for longer than the busy timeout), or NULL. After it nothing more is
+ * written: what was committed before stays, a capture cut short. */
+const GError    *hp_capture_writer_get_error       (HpCaptureWriter *self);
+
+/* Commits what is pending (a batch) and releases the write lock until the
+ * next row; called by the writer itself every few thousand samples, and by
+ * the recorder at the end of every round of records. */
 gboolean         hp_capture_writer_flush           (HpCaptureWriter *self,
                                                     GError         **error);
 
-/* Commits, fills the aggregate tables and marks the capture complete. */
+/* Commits, fills the aggregate tables and marks the capture complete; FALSE
+ * when that commit failed (the capture is then cut short, not gone). After
+ * it, the capture is made one file again; when another program has it open
+ * it is kept in WAL mode instead, complete all the same, and
+ * hp_capture_writer_get_note() says so. */
 gboolean         hp_capture_writer_finish          (HpCaptureWriter *self,
                                                     GError         **error);
 
+/* After hp_capture_writer_finish(): a sentence for the user when the
+ * capture was kept with its -wal file beside it, or NULL. */
+const char      *hp_capture_writer_get_note        (HpCaptureWriter *self);
+
 /* Closes the database and deletes the file (on errors before any useful data). */
 void             hp_capture_writer_abort           (HpCaptureWriter *self);
+
+/* "@path.PID.part": where a capture is written before it replaces @path or
+ * appears under its name. */
+char            *hp_capture_writer_part_path       (const char      *path);
+
+/* Removes from the folder of @path the parts (with their -wal, -shm and
+ * -journal) left by writers that no longer run (killed, or a power cut);
+ * those of running processes stay. Returns how many parts were removed. */
+guint            hp_capture_writer_remove_stale_parts (const char   *path);
+
+/* Moves the closed capture @part to @path, replacing what is there (and any
+ * -wal or -shm of the old one), with its -wal when it was kept in WAL mode. */
+gboolean         hp_capture_writer_replace         (const char      *part,
+                                                    const char      *path,
+                                                    GError         **error);
 
 void             hp_capture_writer_free            (HpCaptureWriter *self);
 

@@ -63,6 +63,55 @@ test_missing_command (void)
   g_clear_pointer (&tmpdir, it_tmpdir_free);
 }
 
+/* A file that is there but not executable is named as such, not "command
+ * not found"; so is a folder. */
+static void
+test_not_executable_command (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *outdir = g_build_filename (tmpdir, "out", NULL);
+  g_autofree char *out = g_build_filename (outdir, "x.hotpath", NULL);
+  g_autofree char *script = g_build_filename (tmpdir, "not-executable.sh", NULL);
+  g_autoptr(ItResult) result = NULL;
+  g_autoptr(ItResult) folder = NULL;
+
+  g_assert_cmpint (g_mkdir (outdir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (script, "#!/bin/sh\nexit 0\n", -1, NULL));
+  g_assert_cmpint (g_chmod (script, 0644), ==, 0);
+  {
+    const char *args[] = { "record", "-o", out, "--", script, NULL };
+    result = it_run_cli (args);
+  }
+  assert_one_error_line (result);
+  g_assert_nonnull (strstr (result->err, "not-executable.sh"));
+  g_assert_null (strstr (result->err, "not found"));
+  g_assert_nonnull (strstr (result->err, "not executable"));
+  {
+    const char *args[] = { "record", "-o", out, "--", tmpdir, NULL };
+    folder = it_run_cli (args);
+  }
+  assert_one_error_line (folder);
+  g_assert_nonnull (strstr (folder->err, "folder"));
+  assert_no_output (outdir);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
+/* --duration nan is no duration. */
+static void
+test_duration_nan (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *out = g_build_filename (tmpdir, "nan.hotpath", NULL);
+  g_autoptr(ItResult) result = NULL;
+  const char *args[] = { "record", "--duration", "nan", "-o", out, "--", "true", NULL };
+
+  result = it_run_cli (args);
+  assert_one_error_line (result);
+  g_assert_nonnull (strstr (result->err, "--duration"));
+  assert_no_output (tmpdir);
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
 static void
 test_unwritable_output (void)
 {
@@ -201,6 +250,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/cli/missing-command", test_missing_command);
+  g_test_add_func ("/integration/cli/not-executable-command", test_not_executable_command);
+  g_test_add_func ("/integration/cli/duration-nan", test_duration_nan);
   g_test_add_func ("/integration/cli/unwritable-output", test_unwritable_output);
   g_test_add_func ("/integration/cli/existing-output", test_existing_output);
   g_test_add_func ("/integration/cli/report-not-a-capture", test_report_not_a_capture);

@@ -10,8 +10,138 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/wait.h>
 
 #include "integration-common.h"
+#include "store/hp-capture-writer.h"
+
+/* A capture of main → work, written directly (no sampling needed). */
+static void
+write_small_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, main_fn, work_fn, main_frame, work_frame, root, leaf;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_process (w, 1, "app");
+  hp_capture_writer_set_thread (w, 1, 1, "app");
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  main_fn = hp_capture_writer_intern_function (w, "main", module, NULL, 0);
+  work_fn = hp_capture_writer_intern_function (w, "work", module, NULL, 0);
+  main_frame = hp_capture_writer_intern_frame (w, main_fn, NULL, 0, FALSE, 0x10);
+  work_frame = hp_capture_writer_intern_frame (w, work_fn, NULL, 0, FALSE, 0x20);
+  root = hp_capture_writer_intern_stack (w, 0, main_frame);
+  leaf = hp_capture_writer_intern_stack (w, root, work_frame);
+  for (guint i = 0; i < 10; i++)
+    hp_capture_writer_add_sample (w, 1000 + i, 1, 0, leaf, 1);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+/* hotpath-cli @args under LC_ALL=C; returns the exit status. */
+static int
+run_cli_in_c_locale (const char * const *args,
+                     char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  envp = g_environ_setenv (envp, "LC_ALL", "C", TRUE);
+  g_ptr_array_add (argv, (char *) HOTPATH_CLI);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, NULL, err, &wait_status, &error))
+    g_error ("cannot run %s: %s", HOTPATH_CLI, error->message);
+  g_test_message ("LC_ALL=C hotpath-cli %s -> %d: %s", args[0], wait_status, *err);
+  return WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128;
+}
+
+static char *
+summary_of (const char *capture,
+            const char *path)
+{
+  const char *args[] = { "summary", capture, path, NULL };
+  g_autoptr(ItResult) get = it_run_cli (args);
+
+  g_assert_cmpint (get->status, ==, 0);
+  return g_strdup (get->out);
+}
+
+/* `--set ""` would delete the summary while saying "saved": it is refused,
+ * and --clear named. */
+static void
+test_summary_set_empty (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "small.hotpath", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  write_small_capture (capture);
+  {
+    const char *args[] = { "summary", capture, "main;work", "--set", "Kept.", NULL };
+    g_autoptr(ItResult) set = it_run_cli (args);
+
+    g_assert_cmpint (set->status, ==, 0);
+  }
+  before = summary_of (capture, "main;work");
+  g_assert_nonnull (strstr (before, "Kept."));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *args[] = { "summary", capture, "main;work", "--set", i == 0 ? "" : "  \n", NULL };
+      g_autoptr(ItResult) empty = it_run_cli (args);
+
+      g_assert_cmpint (empty->status, !=, 0);
+      g_assert_cmpuint (it_count_lines (empty->err), ==, 1);
+      g_assert_null (strstr (empty->err, "saved"));
+      g_assert_nonnull (strstr (empty->err, "--clear"));
+    }
+  after = summary_of (capture, "main;work");
+  g_assert_cmpstr (after, ==, before);
+
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* Under LC_ALL=C the text "café" (UTF-8 bytes) is saved as it is, not
+ * refused with "Invalid byte sequence". */
+static void
+test_summary_c_locale (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "small.hotpath", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(HpCapture) cap = NULL;
+  g_autoptr(GHashTable) summaries = NULL;
+  GHashTableIter iter;
+  gpointer value;
+  const char *args[] = { "summary", capture, "main;work", "--set", "café crème", NULL };
+
+  write_small_capture (capture);
+  g_assert_cmpint (run_cli_in_c_locale (args, &err), ==, 0);
+  g_assert_null (strstr (err, "Invalid byte sequence"));
+
+  cap = hp_capture_open (capture, FALSE, NULL);
+  g_assert_nonnull (cap);
+  summaries = hp_capture_list_summaries (cap, NULL);
+  g_assert_nonnull (summaries);
+  g_assert_cmpuint (g_hash_table_size (summaries), ==, 1);
+  g_hash_table_iter_init (&iter, summaries);
+  g_assert_true (g_hash_table_iter_next (&iter, NULL, &value));
+  g_assert_cmpstr (value, ==, "café crème");
+
+  text = summary_of (capture, "main;work");
+  g_assert_nonnull (strstr (text, "café crème"));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
 
 static void
 test_summary_round_trip (void)
@@ -125,5 +255,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/summary/round-trip", test_summary_round_trip);
+  g_test_add_func ("/cli/summary/set-empty", test_summary_set_empty);
+  g_test_add_func ("/cli/summary/c-locale", test_summary_c_locale);
   return g_test_run ();
 }

@@ -1,0 +1,757 @@
+/* test-record-survives.c - a recording never loses a capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Issue 10, "Data loss":
+ *  - another program holding the capture open (a read transaction) as the
+ *    recording ends, and a summary saved into the live capture meanwhile:
+ *    the capture is kept, complete, with every sample and the summary;
+ *  - record --force over an old capture that then fails to start (no such
+ *    program, a dead pid, a program that cannot be executed) keeps the old
+ *    capture and its summaries;
+ *  - a full disk (a small tmpfs, or a file size limit) stops the recording
+ *    at once with one message and keeps what was committed, cut short;
+ *  - a recorder killed with SIGKILL takes the command it started with it;
+ *  - parts left by killed writers are removed by the next recording there;
+ *  - a command killed by a signal is reported at the end of record.
+ *
+ * The samples are never counted against a share or a rate: the machine may
+ * be busy.
+ */
+#define G_LOG_DOMAIN "hp-integration"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "integration-common.h"
+#include "store/hp-capture-writer.h"
+
+/* A running hotpath-cli: its stderr is collected at the end. */
+typedef struct {
+  GPid pid;
+  int  err_fd;
+  int  status;     /* exit status, or 128 + signal */
+  char *err;
+  gint64 started;  /* monotonic, us */
+  gint64 ended;
+} Cli;
+
+static void
+cli_setup_fsize (gpointer data)
+{
+  struct rlimit limit;
+
+  limit.rlim_cur = limit.rlim_max = GPOINTER_TO_SIZE (data);
+  setrlimit (RLIMIT_FSIZE, &limit);
+}
+
+static Cli *
+cli_start_full (const char * const *args,
+                gsize               fsize_limit)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  Cli *cli = g_new0 (Cli, 1);
+
+  g_ptr_array_add (argv, (char *) HOTPATH_CLI);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  cli->started = g_get_monotonic_time ();
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                 fsize_limit > 0 ? cli_setup_fsize : NULL,
+                                 GSIZE_TO_POINTER (fsize_limit),
+                                 &cli->pid, NULL, NULL, &cli->err_fd, &error))
+    g_error ("cannot run %s: %s", HOTPATH_CLI, error->message);
+  return cli;
+}
+
+static Cli *
+cli_start (const char * const *args)
+{
+  return cli_start_full (args, 0);
+}
+
+static gboolean
+cli_exited (Cli *cli)
+{
+  int wait_status;
+
+  if (cli->ended != 0)
+    return TRUE;
+  if (waitpid (cli->pid, &wait_status, WNOHANG) != cli->pid)
+    return FALSE;
+  cli->ended = g_get_monotonic_time ();
+  cli->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
+                                        : 128 + (WIFSIGNALED (wait_status) ? WTERMSIG (wait_status) : 0);
+  return TRUE;
+}
+
+/* Waits for the end (at most @timeout_s) and reads stderr. */
+static void
+cli_wait (Cli   *cli,
+          guint  timeout_s)
+{
+  gint64 deadline = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+  GString *err = g_string_new (NULL);
+  char buf[4096];
+  gssize n;
+
+  while (!cli_exited (cli))
+    {
+      if (g_get_monotonic_time () > deadline)
+        {
+          kill (cli->pid, SIGKILL);
+          waitpid (cli->pid, NULL, 0);
+          g_error ("hotpath-cli did not end within %u s", timeout_s);
+        }
+      g_usleep (20 * 1000);
+    }
+  /* All of its output is in the pipe by now; a command that outlived it
+   * may hold the pipe open, so no waiting for EOF. */
+  fcntl (cli->err_fd, F_SETFL, fcntl (cli->err_fd, F_GETFL) | O_NONBLOCK);
+  while ((n = read (cli->err_fd, buf, sizeof buf)) > 0)
+    g_string_append_len (err, buf, n);
+  close (cli->err_fd);
+  cli->err_fd = -1;
+  cli->err = g_string_free (err, FALSE);
+  g_test_message ("hotpath-cli -> exit %d after %.1f s\nstderr: %s", cli->status,
+                  (cli->ended - cli->started) / 1e6, cli->err);
+}
+
+static void
+cli_free (Cli *cli)
+{
+  if (cli->err_fd >= 0)
+    close (cli->err_fd);
+  g_free (cli->err);
+  g_free (cli);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Cli, cli_free)
+
+/* The N of "wrote PATH: N samples". */
+static gint64
+written_samples (const char *err)
+{
+  const char *wrote = strstr (err, "wrote ");
+  const char *colon = wrote ? strstr (wrote, ": ") : NULL;
+
+  g_assert_nonnull (colon);
+  return g_ascii_strtoll (colon + 2, NULL, 10);
+}
+
+/* Lines hotpath-cli itself printed (the command prints its own). */
+static guint
+cli_lines (const char *err)
+{
+  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "hotpath-cli") != NULL || strstr (lines[i], "WARNING") != NULL
+        || strstr (lines[i], "CRITICAL") != NULL)
+      n++;
+  return n;
+}
+
+static char *
+metadata (const char *capture,
+          const char *key)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) cap = hp_capture_open (capture, FALSE, &error);
+
+  g_assert_no_error (error);
+  return hp_capture_get_metadata (cap, key);
+}
+
+/* A pid that no process has: a child that exited and was reaped. */
+static pid_t
+dead_pid (void)
+{
+  pid_t pid = fork ();
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    _exit (0);
+  waitpid (pid, NULL, 0);
+  return pid;
+}
+
+/* Files in @dir whose name contains @part. */
+static guint
+count_files (const char *dir,
+             const char *part)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (strstr (name, part) != NULL)
+      n++;
+  return n;
+}
+
+/* A small capture with one call path (main → work), written directly. */
+static void
+write_small_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, main_fn, work_fn, main_frame, work_frame, root, leaf;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, "command", "old");
+  hp_capture_writer_set_process (w, 1, "app");
+  hp_capture_writer_set_thread (w, 1, 1, "app");
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  main_fn = hp_capture_writer_intern_function (w, "main", module, NULL, 0);
+  work_fn = hp_capture_writer_intern_function (w, "work", module, NULL, 0);
+  main_frame = hp_capture_writer_intern_frame (w, main_fn, NULL, 0, FALSE, 0x10);
+  work_frame = hp_capture_writer_intern_frame (w, work_fn, NULL, 0, FALSE, 0x20);
+  root = hp_capture_writer_intern_stack (w, 0, main_frame);
+  leaf = hp_capture_writer_intern_stack (w, root, work_frame);
+  for (guint i = 0; i < 10; i++)
+    hp_capture_writer_add_sample (w, 1000 + i, 1, 0, leaf, 1);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static guint
+n_summaries (const char *capture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) cap = hp_capture_open (capture, FALSE, &error);
+  g_autoptr(GHashTable) summaries = NULL;
+
+  g_assert_no_error (error);
+  summaries = hp_capture_list_summaries (cap, &error);
+  g_assert_no_error (error);
+  return g_hash_table_size (summaries);
+}
+
+/* 1. Another program has the capture open as the recording ends ---------- */
+
+/* Opens @path as a second connection and starts a read transaction on it,
+ * as a sqlite3 shell or a script would; NULL until the schema is there. */
+static sqlite3 *
+try_hold_read_transaction (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    {
+      sqlite3_close (db);
+      return NULL;
+    }
+  sqlite3_busy_timeout (db, 1000);
+  if (sqlite3_exec (db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK
+      && sqlite3_prepare_v2 (db, "SELECT count(*) FROM samples", -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      g_test_message ("holding a read transaction on %s (%lld samples in it)", path,
+                      (long long) sqlite3_column_int64 (stmt, 0));
+      sqlite3_finalize (stmt);
+      return db;
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return NULL;
+}
+
+static void
+test_reader_open_at_end (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *spin = NULL;
+  g_autofree char *complete = NULL;
+  g_autoptr(Cli) cli = NULL;
+  g_autoptr(ItCapture) cap = NULL;
+  g_autoptr(GHashTable) summaries = NULL;
+  const char *text = "Written while the recording ran.";
+  gboolean summary_saved = FALSE;
+  sqlite3 *reader = NULL;
+  gint64 deadline;
+  gint64 samples;
+
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  capture = g_build_filename (dir, "live.hotpath", NULL);
+  spin = it_workload_path ("spin");
+  {
+    const char *args[] = { "record", "-o", capture, "--", spin, "6", NULL };
+    cli = cli_start (args);
+  }
+
+  /* A second connection, with a read transaction open from the start of
+   * the recording to after its end. */
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while ((reader = try_hold_read_transaction (capture)) == NULL)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10 * 1000);
+    }
+
+  /* A summary saved into the live capture, as the window would. */
+  while (!summary_saved && !cli_exited (cli))
+    {
+      const char *args[] = { "summary", capture, "spin_outer;spin_leaf", "--set", text, NULL };
+      g_autoptr(ItResult) set = it_run_cli (args);
+
+      if (set->status == 0 && !cli_exited (cli))
+        summary_saved = TRUE;
+      else
+        g_usleep (100 * 1000);
+    }
+  g_assert_true (summary_saved);
+
+  cli_wait (cli, 120);
+  /* The reader is still there as the recorder ends. */
+  g_assert_cmpint (cli->status, ==, 0);
+  g_assert_nonnull (strstr (cli->err, "wrote "));
+  g_assert_nonnull (strstr (cli->err, "-wal"));
+  g_assert_null (strstr (cli->err, "locked"));
+  samples = written_samples (cli->err);
+  g_assert_cmpint (samples, >, 0);
+  g_assert_true (g_file_test (capture, G_FILE_TEST_IS_REGULAR));
+
+  /* It opens as it is, reader still holding on, with every sample... */
+  g_assert_cmpint (it_count_sample_rows (capture), ==, samples);
+  complete = metadata (capture, "complete");
+  g_assert_cmpstr (complete, ==, "1");
+
+  /* ...and after the reader let go. */
+  g_assert_cmpint (sqlite3_exec (reader, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (reader);
+  cap = it_capture_open (capture);
+  g_assert_cmpuint (hp_profile_get_n_samples (cap->profile), ==, samples);
+  g_assert_cmpint (it_count_sample_rows (capture), ==, samples);
+  summaries = hp_capture_list_summaries (cap->capture, NULL);
+  g_assert_nonnull (summaries);
+  g_assert_cmpuint (g_hash_table_size (summaries), ==, 1);
+  {
+    GHashTableIter iter;
+    gpointer value;
+
+    g_hash_table_iter_init (&iter, summaries);
+    g_assert_true (g_hash_table_iter_next (&iter, NULL, &value));
+    g_assert_cmpstr (value, ==, text);
+  }
+  g_clear_pointer (&cap, it_capture_free);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* 2. record --force keeps the old capture until the new one started ------ */
+
+static void
+assert_old_capture_kept (const char *old)
+{
+  g_autofree char *command = metadata (old, "command");
+
+  g_assert_cmpstr (command, ==, "old");
+  g_assert_cmpuint (n_summaries (old), ==, 1);
+}
+
+static void
+test_force_keeps_old (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *old = g_build_filename (dir, "old.hotpath", NULL);
+  g_autofree char *junk = g_build_filename (dir, "junk-program", NULL);
+  g_autofree char *pid = g_strdup_printf ("%d", (int) dead_pid ());
+  gboolean can_sample;
+
+  write_small_capture (old);
+  {
+    const char *args[] = { "summary", old, "main;work", "--set", "Keep me.", NULL };
+    g_autoptr(ItResult) set = it_run_cli (args);
+
+    g_assert_cmpint (set->status, ==, 0);
+  }
+  assert_old_capture_kept (old);
+
+  /* Checked before anything is written. */
+  {
+    const char *args[] = { "record", "--force", "-o", old, "--", "/nonexistent/hotpath-no-such-program", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, "hotpath-no-such-program"));
+    assert_old_capture_kept (old);
+  }
+  {
+    const char *args[] = { "record", "--force", "-o", old, "-p", pid, NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, pid));
+    assert_old_capture_kept (old);
+  }
+
+  can_sample = it_require_perf_events ();
+  if (can_sample)
+    {
+      /* Executable, but not a program: fails only at exec, once the new
+       * capture is being written (beside the old one). */
+      g_assert_true (g_file_set_contents (junk, "\x01\x02 not a program\n", -1, NULL));
+      g_assert_cmpint (g_chmod (junk, 0755), ==, 0);
+      {
+        const char *args[] = { "record", "--force", "-o", old, "--", junk, NULL };
+        g_autoptr(ItResult) result = it_run_cli (args);
+
+        g_assert_cmpint (result->status, ==, 1);
+        g_assert_nonnull (strstr (result->err, "junk-program"));
+        assert_old_capture_kept (old);
+      }
+
+      /* A recording that works replaces it. */
+      {
+        g_autofree char *program = it_workload_path ("paths-fp");
+        const char *args[] = { "record", "--force", "-o", old, "--", program, "5", NULL };
+        g_autoptr(ItResult) result = it_run_cli (args);
+        g_autofree char *command = NULL;
+
+        g_assert_cmpint (result->status, ==, 0);
+        command = metadata (old, "command");
+        g_assert_nonnull (strstr (command, "paths-fp"));
+        g_assert_cmpuint (n_summaries (old), ==, 0);
+      }
+    }
+  g_assert_cmpuint (count_files (dir, ".part"), ==, 0);
+  g_assert_cmpuint (count_files (dir, "-wal"), ==, 0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* 4. A full disk -------------------------------------------------------- */
+
+/* The recording stopped at the first write error, long before the
+ * command's end, said so once, and kept the committed samples. */
+static void
+assert_cut_short (Cli        *cli,
+                  const char *capture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) cap = NULL;
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autofree char *complete = NULL;
+  gint64 rows;
+
+  /* spin runs for 60 s: the recording stopped well before */
+  g_assert_cmpint (cli->ended - cli->started, <, 40 * G_USEC_PER_SEC);
+  g_assert_cmpint (cli->status, ==, 1);
+  g_assert_cmpuint (cli_lines (cli->err), ==, 1);
+  g_assert_nonnull (strstr (cli->err, "cut short"));
+  g_assert_nonnull (strstr (cli->err, "stopped"));
+
+  cap = hp_capture_open (capture, FALSE, &error);
+  g_assert_no_error (error);
+  data = hp_capture_load (cap, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (data);
+  complete = hp_capture_get_metadata (cap, "complete");
+  g_assert_null (complete);
+  rows = it_count_sample_rows (capture);
+  g_assert_cmpint (rows, >, 0);
+  {
+    /* the count on the line is what the capture holds */
+    const char *keeps = strstr (cli->err, "keeps the ");
+
+    g_assert_nonnull (keeps);
+    g_assert_cmpint (g_ascii_strtoll (keeps + strlen ("keeps the "), NULL, 10), ==, rows);
+  }
+}
+
+static void
+test_disk_full_tmpfs (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *mnt = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *spin = NULL;
+  g_autoptr(Cli) cli = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  mnt = g_build_filename (dir, "small", NULL);
+  g_assert_cmpint (g_mkdir (mnt, 0755), ==, 0);
+  if (mount ("hotpath-test", mnt, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k") != 0)
+    {
+      g_autofree char *why = g_strdup_printf ("cannot mount a small tmpfs: %s (needs root)",
+                                              g_strerror (errno));
+
+      g_rmdir (mnt);
+      g_clear_pointer (&dir, it_tmpdir_free);
+      g_test_skip (why);
+      return;
+    }
+
+  capture = g_build_filename (mnt, "full.hotpath", NULL);
+  spin = it_workload_path ("spin");
+  {
+    const char *args[] = { "record", "-o", capture, "--", spin, "60", NULL };
+    cli = cli_start (args);
+  }
+  cli_wait (cli, 120);
+  assert_cut_short (cli, capture);
+
+  umount2 (mnt, MNT_DETACH);
+  g_rmdir (mnt);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* The same with a file size limit (ulimit -f), which needs no privilege:
+ * the write fails with EFBIG rather than the process dying of SIGXFSZ. */
+static void
+test_file_size_limit (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *spin = NULL;
+  g_autoptr(Cli) cli = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  capture = g_build_filename (dir, "limited.hotpath", NULL);
+  spin = it_workload_path ("spin");
+  {
+    const char *args[] = { "record", "-o", capture, "--", spin, "60", NULL };
+    cli = cli_start_full (args, 256 * 1024);
+  }
+  cli_wait (cli, 120);
+  assert_cut_short (cli, capture);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* 5. A killed recorder takes its command along ---------------------------- */
+
+static pid_t
+child_of (GPid pid)
+{
+  g_autofree char *tasks = g_strdup_printf ("/proc/%d/task", (int) pid);
+  g_autoptr(GDir) d = g_dir_open (tasks, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/%s/children", tasks, name);
+      g_autofree char *children = NULL;
+
+      if (g_file_get_contents (path, &children, NULL, NULL) && atoi (children) > 0)
+        return atoi (children);
+    }
+  return 0;
+}
+
+static gboolean
+runs_program (pid_t       pid,
+              const char *comm)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/comm", (int) pid);
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (path, &contents, NULL, NULL) && strcmp (g_strstrip (contents), comm) == 0;
+}
+
+static void
+test_killed_recorder_kills_command (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *spin = NULL;
+  g_autoptr(Cli) cli = NULL;
+  gint64 deadline;
+  pid_t command = 0;
+  int wait_status = 0;
+  gboolean ended = FALSE;
+
+  if (!it_require_perf_events ())
+    return;
+
+  /* The command, orphaned, comes to us instead of init: we can wait for it. */
+  g_assert_cmpint (prctl (PR_SET_CHILD_SUBREAPER, 1), ==, 0);
+
+  dir = it_tmpdir_new ();
+  capture = g_build_filename (dir, "killed.hotpath", NULL);
+  spin = it_workload_path ("spin");
+  {
+    const char *args[] = { "record", "-o", capture, "--", spin, "60", NULL };
+    cli = cli_start (args);
+  }
+
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (command == 0 || !runs_program (command, "spin"))
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (20 * 1000);
+      command = child_of (cli->pid);
+    }
+  g_usleep (300 * 1000);
+
+  kill (cli->pid, SIGKILL);
+  cli_wait (cli, 10);
+  g_assert_cmpint (cli->status, ==, 128 + SIGKILL);
+
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline)
+    {
+      pid_t r = waitpid (command, &wait_status, WNOHANG);
+
+      if (r == command)
+        {
+          ended = TRUE;
+          break;
+        }
+      g_assert_cmpint (r, ==, 0);
+      g_usleep (20 * 1000);
+    }
+  if (!ended)
+    {
+      kill (command, SIGKILL);
+      waitpid (command, NULL, 0);
+      g_error ("the command %d ran on after its recorder was killed", (int) command);
+    }
+  g_assert_true (WIFSIGNALED (wait_status));
+  g_assert_cmpint (WTERMSIG (wait_status), ==, SIGKILL);
+
+  /* What the killed recorder committed still opens. */
+  g_assert_cmpint (it_count_sample_rows (capture), >=, 0);
+  prctl (PR_SET_CHILD_SUBREAPER, 0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* Parts of killed writers go; those of running ones stay. ---------------- */
+
+static void
+write_fake_part (const char *path,
+                 gboolean    with_companions)
+{
+  char header[100] = "SQLite format 3";
+
+  g_assert_true (g_file_set_contents (path, header, sizeof header, NULL));
+  if (with_companions)
+    {
+      g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+      g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+
+      g_assert_true (g_file_set_contents (wal, "wal", -1, NULL));
+      g_assert_true (g_file_set_contents (shm, "shm", -1, NULL));
+    }
+}
+
+static void
+test_record_removes_stale_parts (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *stale = NULL;
+  g_autofree char *live = NULL;
+  g_autofree char *program = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  capture = g_build_filename (dir, "new.hotpath", NULL);
+  stale = g_strdup_printf ("%s/other.hotpath.%d.part", dir, (int) dead_pid ());
+  live = g_strdup_printf ("%s/other.hotpath.%d.part", dir, (int) getpid ());
+  write_fake_part (stale, TRUE);
+  write_fake_part (live, TRUE);
+  g_assert_cmpuint (count_files (dir, ".part"), ==, 6);
+
+  program = it_workload_path ("paths-fp");
+  {
+    const char *args[] = { "record", "-o", capture, "--", program, "5", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 0);
+  }
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_files (dir, ".part"), ==, 3);
+  g_assert_true (g_file_test (live, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* A crashed command is named at the end of record ------------------------ */
+
+static void
+test_command_killed_by_signal (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *signal_name = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  capture = g_build_filename (dir, "crash.hotpath", NULL);
+  {
+    const char *args[] = { "record", "-o", capture, "--", "sh", "-c", "kill -SEGV $$", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->err, "sh was killed by signal 11 ("));
+    g_assert_nonnull (strstr (result->err, g_strsignal (SIGSEGV)));
+    signal_name = metadata (capture, "exit_signal");
+    g_assert_nonnull (signal_name);
+  }
+  g_unlink (capture);
+  {
+    const char *args[] = { "record", "-o", capture, "--", "sh", "-c", "exit 3", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->err, "sh exited with status 3"));
+  }
+  g_unlink (capture);
+  {
+    const char *args[] = { "record", "-o", capture, "--", "true", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_null (strstr (result->err, "signal"));
+    g_assert_null (strstr (result->err, "status"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/integration/record/reader-open-at-end", test_reader_open_at_end);
+  g_test_add_func ("/integration/record/force-keeps-old", test_force_keeps_old);
+  g_test_add_func ("/integration/record/disk-full", test_disk_full_tmpfs);
+  g_test_add_func ("/integration/record/file-size-limit", test_file_size_limit);
+  g_test_add_func ("/integration/record/killed-recorder-kills-command", test_killed_recorder_kills_command);
+  g_test_add_func ("/integration/record/removes-stale-parts", test_record_removes_stale_parts);
+  g_test_add_func ("/integration/record/command-killed-by-signal", test_command_killed_by_signal);
+  return g_test_run ();
+}
