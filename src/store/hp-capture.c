@@ -23,7 +23,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -44,6 +46,9 @@
  * within a few seconds (SQLite runs 30 to 100 million a second). */
 #define WORK_PER_BYTE  16
 #define WORK_MIN       (20 * 1000 * 1000)
+
+/* SQLITE_LIMIT_LENGTH: the longest text or blob the reader takes. */
+#define MAX_VALUE_LENGTH (64 * 1024 * 1024)
 
 typedef enum {
   STOP_NONE,
@@ -164,32 +169,324 @@ query_int (HpCapture  *self,
   return rc == SQLITE_OK;
 }
 
+/* What a file that is not a regular file is, for the message. */
+static const char *
+describe_file_type (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "a directory";
+  if (S_ISFIFO (mode))
+    return "a FIFO";
+  if (S_ISCHR (mode))
+    return "a character device";
+  if (S_ISBLK (mode))
+    return "a block device";
+  if (S_ISSOCK (mode))
+    return "a socket";
+  return "not a file";
+}
+
+static guint32
+read_be32 (const guint8 *p)
+{
+  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
+}
+
+/* Checks, before SQLite sees it, that @path is a regular file that starts
+ * as a SQLite database and holds as many pages as its header announces.
+ *
+ * SQLite would block for ever opening a FIFO (open() waits for a writer),
+ * read a directory as an empty database and call a truncated file "not a
+ * database"; these say what the file is instead. The file is opened
+ * without blocking and then fstat()ed, so what is checked is what was
+ * opened. SQLite then opens @path again by name: a file swapped for a FIFO
+ * in between could still block it, but only by someone who can write the
+ * capture's folder, and hp_capture_open() checks afterwards that the name
+ * still leads to the file checked here. */
 static gboolean
-has_sqlite_header (const char  *path,
-                   GError     **error)
+check_file (const char   *path,
+            struct stat  *st,
+            GError      **error)
 {
   static const char magic[16] = "SQLite format 3";
-  char header[16] = { 0 };
-  FILE *f;
-  size_t n;
+  guint8 header[100] = { 0 };
+  gssize n = 0;
+  int fd;
 
-  if ((f = g_fopen (path, "rb")) == NULL)
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  if (fd < 0)
     {
       int errsv = errno;
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   "%s: cannot open the capture: %s", path,
+                   errsv == ENOENT ? "no such file" :
+                   errsv == ELOOP ? "too many levels of symbolic links" :
+                   g_strerror (errsv));
+      return FALSE;
+    }
+  if (fstat (fd, st) != 0)
+    {
+      int errsv = errno;
+
+      close (fd);
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
                    "%s: cannot open the capture: %s", path, g_strerror (errsv));
       return FALSE;
     }
-  n = fread (header, 1, sizeof header, f);
-  fclose (f);
+  if (S_ISDIR (st->st_mode))
+    {
+      close (fd);
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                   "%s: not a Hotpath capture: it is a directory", path);
+      return FALSE;
+    }
+  if (!S_ISREG (st->st_mode))
+    {
+      close (fd);
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                   "%s: not a Hotpath capture: it is not a regular file (%s)",
+                   path, describe_file_type (st->st_mode));
+      return FALSE;
+    }
 
-  if (n != sizeof header || memcmp (header, magic, sizeof header) != 0)
+  while ((gsize) n < sizeof header)
+    {
+      gssize r = read (fd, header + n, sizeof header - n);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        {
+          int errsv = errno;
+
+          close (fd);
+          g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                       "%s: cannot read the capture: %s", path, g_strerror (errsv));
+          return FALSE;
+        }
+      if (r == 0)
+        break;
+      n += r;
+    }
+  close (fd);
+
+  if (n == 0)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                   "%s: not a Hotpath capture: the file is empty", path);
+      return FALSE;
+    }
+  if (memcmp (header, magic, MIN ((gsize) n, sizeof magic)) != 0)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
                    "%s: not a Hotpath capture (not a SQLite database)", path);
       return FALSE;
     }
+  if ((gsize) n < sizeof header)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   "%s: the capture is truncated: it ends after %" G_GSSIZE_FORMAT " bytes, "
+                   "inside its header", path, n);
+      return FALSE;
+    }
+
+  /* The header's page count is valid when the change counter beside it
+   * matches (SQLite 3.7.0 and later). In WAL mode pages may still be in
+   * the -wal file, which SQLite reads itself; check only a file whose
+   * content is all in the main file. */
+  {
+    guint32 page_size = ((guint32) header[16] << 8) | header[17];
+    guint32 n_pages = read_be32 (header + 28);
+    gboolean count_valid = n_pages > 0 && read_be32 (header + 24) == read_be32 (header + 92);
+    gboolean wal = header[18] == 2 || header[19] == 2;
+
+    if (page_size == 1)
+      page_size = 65536;
+    if (page_size >= 512 && (page_size & (page_size - 1)) == 0 && count_valid && !wal &&
+        (guint64) st->st_size < (guint64) n_pages * page_size)
+      {
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     "%s: the capture is truncated: the file has %" G_GUINT64_FORMAT
+                     " bytes of the %" G_GUINT64_FORMAT " its header announces "
+                     "(was it copied or downloaded completely?)",
+                     path, (guint64) st->st_size, (guint64) n_pages * page_size);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+/* The tables of the format and the columns the reader reads (schema.sql). */
+static const struct {
+  const char *table;
+  const char *columns[7];
+} format_tables[] = {
+  { "metadata",     { "key", "value" } },
+  { "processes",    { "pid", "command" } },
+  { "threads",      { "tid", "pid", "name" } },
+  { "modules",      { "id", "path", "build_id", "is_kernel" } },
+  { "functions",    { "id", "name", "module_id", "file", "line" } },
+  { "frames",       { "id", "function_id", "file", "line", "is_inline", "offset" } },
+  { "stacks",       { "id", "parent_id", "frame_id" } },
+  { "samples",      { "time", "tid", "cpu", "stack_id", "weight" } },
+  { "stack_counts", { "stack_id", "tid", "samples", "weight" } },
+  { "summaries",    { "path_key", "path", "text", "created", "updated" } },
+};
+
+/* A name from the file, fit for a message: valid UTF-8, and short. */
+static char *
+quote_name (const char *name)
+{
+  g_autofree char *valid = g_utf8_make_valid (name ? name : "", -1);
+
+  if (g_utf8_strlen (valid, -1) > 64)
+    {
+      g_autofree char *cut = g_utf8_substring (valid, 0, 64);
+
+      return g_strdup_printf ("\"%s…\"", cut);
+    }
+  return g_strdup_printf ("\"%s\"", valid);
+}
+
+/* Text of the file as the rest of Hotpath gets it: valid UTF-8, with
+ * U+FFFD for each invalid byte and for each NUL inside the value, so the
+ * CLI's JSON is valid and the window shows replacement characters. */
+static char *
+column_strdup (sqlite3_stmt *stmt,
+               int           i)
+{
+  const char *text;
+
+  if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
+    return NULL;
+  text = (const char *) sqlite3_column_text (stmt, i);
+  if (text == NULL)  /* out of memory */
+    return g_strdup ("");
+  return g_utf8_make_valid (text, sqlite3_column_bytes (stmt, i));
+}
+
+/* Refuses a schema that holds what could run code (triggers, views,
+ * virtual tables, generated columns), naming each, and one that lacks a
+ * table or column of the format. With triggers and views disabled on the
+ * connection they could not run anyway: this says why the file is
+ * refused instead of letting a query fail on "access prohibited". Other
+ * tables and indexes, which a script may add, are left alone: the reader
+ * never reads them, and it writes only summaries, whose indexes can only
+ * compute what the length limit and the work limit allow. */
+static gboolean
+check_schema (HpCapture  *self,
+              GError    **error)
+{
+  g_autoptr(GString) code = g_string_new (NULL);
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT type, name, sql FROM sqlite_master ORDER BY rowid",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "corrupt capture: cannot read its schema");
+      return FALSE;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *type = (const char *) sqlite3_column_text (stmt, 0);
+      const char *sql = (const char *) sqlite3_column_text (stmt, 2);
+      const char *what = NULL;
+
+      if (g_strcmp0 (type, "trigger") == 0)
+        what = "trigger";
+      else if (g_strcmp0 (type, "view") == 0)
+        what = "view";
+      else if (g_strcmp0 (type, "table") == 0 && sql != NULL &&
+               g_ascii_strncasecmp (sql, "CREATE VIRTUAL", 14) == 0)
+        what = "virtual table";
+      else if (g_strcmp0 (type, "table") != 0 && g_strcmp0 (type, "index") != 0)
+        what = "schema object";
+      if (what != NULL)
+        {
+          g_autofree char *name = quote_name ((const char *) sqlite3_column_text (stmt, 1));
+
+          if (code->len > 0)
+            g_string_append (code, ", ");
+          if (code->len > 1000)
+            {
+              g_string_append (code, "…");
+              break;
+            }
+          g_string_append_printf (code, "%s %s", what, name);
+        }
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "corrupt capture: cannot read its schema");
+      return FALSE;
+    }
+  if (code->len > 0)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   "%s: refused: the capture holds %s, which a Hotpath capture never has "
+                   "(it could run code when the capture is read or saved)",
+                   self->path, code->str);
+      return FALSE;
+    }
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT name, hidden FROM pragma_table_xinfo (?1)",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "corrupt capture: cannot read its schema");
+      return FALSE;
+    }
+  for (guint t = 0; t < G_N_ELEMENTS (format_tables); t++)
+    {
+      const char *table = format_tables[t].table;
+      g_autoptr(GHashTable) columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+      sqlite3_reset (stmt);
+      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+        {
+          const char *column = (const char *) sqlite3_column_text (stmt, 0);
+
+          if (sqlite3_column_int (stmt, 1) != 0)
+            {
+              g_autofree char *name = quote_name (column);
+
+              g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                           "%s: refused: column %s of table %s is a generated column, which "
+                           "a Hotpath capture never has (it could run code when read)",
+                           self->path, name, table);
+              sqlite3_finalize (stmt);
+              return FALSE;
+            }
+          if (column != NULL)
+            g_hash_table_add (columns, g_ascii_strdown (column, -1));
+        }
+      if (rc != SQLITE_DONE)
+        {
+          set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "corrupt capture: cannot read its schema");
+          sqlite3_finalize (stmt);
+          return FALSE;
+        }
+      if (g_hash_table_size (columns) == 0)
+        {
+          g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                       "%s: corrupt capture: it has no table %s", self->path, table);
+          sqlite3_finalize (stmt);
+          return FALSE;
+        }
+      for (guint c = 0; c < G_N_ELEMENTS (format_tables[t].columns) && format_tables[t].columns[c]; c++)
+        if (!g_hash_table_contains (columns, format_tables[t].columns[c]))
+          {
+            g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                         "%s: corrupt capture: table %s has no column %s",
+                         self->path, table, format_tables[t].columns[c]);
+            sqlite3_finalize (stmt);
+            return FALSE;
+          }
+    }
+  sqlite3_finalize (stmt);
   return TRUE;
 }
 
@@ -233,6 +530,7 @@ hp_capture_open (const char  *path,
                  GError     **error)
 {
   g_autoptr(HpCapture) self = NULL;
+  struct stat st, st_now;
   gint64 app_id = 0;
   gint64 version = 0;
   int flags;
@@ -241,13 +539,7 @@ hp_capture_open (const char  *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot open the capture: no such file", path);
-      return NULL;
-    }
-  if (!has_sqlite_header (path, error))
+  if (!check_file (path, &st, error))
     return NULL;
 
   self = g_new0 (HpCapture, 1);
@@ -271,6 +563,14 @@ hp_capture_open (const char  *path,
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+  /* A trigger in a mailed capture would run its SQL when a summary is
+   * saved, a view would run a query of its author's in place of a table:
+   * neither ever runs. check_schema() refuses them too, with their names. */
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+  /* no value of a capture comes near this; expressions of a hostile schema
+   * (a column's DEFAULT) cannot build a bigger one */
+  sqlite3_limit (self->db, SQLITE_LIMIT_LENGTH, MAX_VALUE_LENGTH);
   /* the recorder may still be committing batches */
   sqlite3_busy_timeout (self->db, 5000);
   set_work_limit (self);
@@ -279,9 +579,11 @@ hp_capture_open (const char  *path,
 
   if (!query_int (self, "PRAGMA application_id", &app_id, &rc))
     {
-      if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT)
+      if ((rc & 0xff) == SQLITE_NOTADB)
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
                      "%s: not a Hotpath capture (not a SQLite database)", path);
+      else if ((rc & 0xff) == SQLITE_CORRUPT)
+        set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "corrupt capture");
       else
         set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read the capture");
       return NULL;
@@ -309,6 +611,16 @@ hp_capture_open (const char  *path,
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_VERSION,
                    "%s: unknown capture format version %" G_GINT64_FORMAT, path, version);
+      return NULL;
+    }
+  if (!check_schema (self, error))
+    return NULL;
+
+  /* what SQLite opened by name is the file check_file() looked at */
+  if (g_stat (path, &st_now) != 0 || st_now.st_dev != st.st_dev || st_now.st_ino != st.st_ino)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   "%s: cannot open the capture: the file was replaced while it was opened", path);
       return NULL;
     }
 
@@ -360,21 +672,138 @@ hp_capture_get_metadata (HpCapture  *self,
   if (sqlite3_prepare_v2 (self->db, "SELECT value FROM metadata WHERE key = ?", -1, &stmt, NULL) != SQLITE_OK)
     return NULL;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) != SQLITE_NULL)
-    value = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    value = column_strdup (stmt, 0);
   sqlite3_finalize (stmt);
   return value;
 }
 
 /* Loading ------------------------------------------------------------- */
 
+/* Sums of samples and of weights may reach this and no more: no recording
+ * comes near, and the front ends may add a few such sums (lost samples to
+ * all samples) without overflowing. */
+#define MAX_TOTAL ((guint64) 1 << 62)
+
+/* A value that does not belong where it is, for a message. */
 static char *
-column_strdup (sqlite3_stmt *stmt,
-               int           i)
+describe_value (sqlite3_stmt *stmt,
+                int           i)
 {
-  if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
-    return NULL;
-  return g_strdup ((const char *) sqlite3_column_text (stmt, i));
+  switch (sqlite3_column_type (stmt, i))
+    {
+    case SQLITE_INTEGER:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, i));
+    case SQLITE_FLOAT:
+      return g_strdup_printf ("%g (a real number)", sqlite3_column_double (stmt, i));
+    case SQLITE_TEXT:
+      {
+        g_autofree char *text = column_strdup (stmt, i);
+        g_autofree char *quoted = quote_name (text);
+
+        return g_strdup_printf ("%s (text)", quoted);
+      }
+    case SQLITE_BLOB:
+      {
+        const guint8 *blob = sqlite3_column_blob (stmt, i);
+        int n = sqlite3_column_bytes (stmt, i);
+        GString *hex = g_string_new ("x'");
+
+        for (int k = 0; k < MIN (n, 16); k++)
+          g_string_append_printf (hex, "%02x", blob[k]);
+        g_string_append (hex, n > 16 ? "…' (a blob)" : "' (a blob)");
+        return g_string_free (hex, FALSE);
+      }
+    case SQLITE_NULL:
+    default:
+      return g_strdup ("NULL");
+    }
+}
+
+/* Names a row in messages: "stacks row 66", "stack_counts row (stack_id
+ * 3, tid 42)". Built only when there is something to say. */
+typedef enum {
+  ROW_BY_ID,        /* a, the row's id */
+  ROW_BY_ORDINAL,   /* a, the row's number in key order */
+  ROW_BY_STACK_TID, /* a and b, the key of stack_counts */
+  ROW_BY_ROWID,     /* a, the rowid of a samples row */
+} RowKind;
+
+typedef struct {
+  const char *table;
+  RowKind     kind;
+  gint64      a;
+  gint64      b;
+} RowName;
+
+static char *
+row_name (const RowName *row)
+{
+  switch (row->kind)
+    {
+    case ROW_BY_ID:
+      return g_strdup_printf ("%s row %" G_GINT64_FORMAT, row->table, row->a);
+    case ROW_BY_ORDINAL:
+      return g_strdup_printf ("%s row number %" G_GINT64_FORMAT, row->table, row->a);
+    case ROW_BY_STACK_TID:
+      return g_strdup_printf ("%s row (stack_id %" G_GINT64_FORMAT ", tid %" G_GINT64_FORMAT ")",
+                              row->table, row->a, row->b);
+    case ROW_BY_ROWID:
+    default:
+      return g_strdup_printf ("%s row %" G_GINT64_FORMAT " (rowid)", row->table, row->a);
+    }
+}
+
+/* Reads integer column @i of @row into @out; anything but an integer from
+ * @min to @max is corruption, named with the row and the column. */
+static gboolean
+column_integer (HpCapture      *self,
+                sqlite3_stmt   *stmt,
+                int             i,
+                const RowName  *row,
+                gint64          min,
+                gint64          max,
+                gint64         *out,
+                GError        **error)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *value = NULL;
+
+  if (sqlite3_column_type (stmt, i) == SQLITE_INTEGER)
+    {
+      *out = sqlite3_column_int64 (stmt, i);
+      if (*out >= min && *out <= max)
+        return TRUE;
+    }
+  name = row_name (row);
+  value = describe_value (stmt, i);
+  if (sqlite3_column_type (stmt, i) != SQLITE_INTEGER)
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                 "%s: corrupt capture: %s has %s %s, not an integer",
+                 self->path, name, sqlite3_column_name (stmt, i), value);
+  else
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                 "%s: corrupt capture: %s has %s %s, out of the range %" G_GINT64_FORMAT
+                 " to %" G_GINT64_FORMAT,
+                 self->path, name, sqlite3_column_name (stmt, i), value, min, max);
+  return FALSE;
+}
+
+static gboolean
+corrupt_ref (HpCapture      *self,
+             GError        **error,
+             const RowName  *row,
+             const char     *what,
+             gint64          value,
+             const char     *table)
+{
+  g_autofree char *name = row_name (row);
+
+  g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+               "%s: corrupt capture: %s refers to %s %" G_GINT64_FORMAT
+               ", which is not in the %s table",
+               self->path, name, what, value, table);
+  return FALSE;
 }
 
 typedef gboolean (*RowFunc) (HpCapture     *self,
@@ -415,40 +844,46 @@ for_each_row (HpCapture      *self,
   return ret;
 }
 
-/* Places row @id of a dense id space into @array, growing it; [0] stays
- * zeroed. The bound keeps a corrupt id from allocating the address space. */
+/* Appends the row whose id is column 0 of @stmt to @array, whose index is
+ * the id. The format numbers rows from 1 without gaps and the rows come in
+ * id order, so each id must be the array's length: the memory then grows
+ * with the rows of the file, never with an id it holds. */
 static gpointer
-array_slot (HpCapture   *self,
-            GArray      *array,
-            const char  *table,
-            gint64       id,
-            GError     **error)
+next_id_row (HpCapture     *self,
+             GArray        *array,
+             const char    *table,
+             sqlite3_stmt  *stmt,
+             gint64        *id_out,
+             GError       **error)
 {
-  if (id <= 0 || id > (gint64) array->len + 1000000)
+  gint64 expected = array->len;
+  RowName row = { table, ROW_BY_ORDINAL, expected, 0 };
+  gint64 id;
+
+  if (!column_integer (self, stmt, 0, &row, 1, G_MAXINT64, &id, error))
+    return NULL;
+  if (id != expected)
     {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: corrupt capture: %s has a row with id %" G_GINT64_FORMAT,
-                   self->path, table, id);
+      if (id < expected)
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     "%s: corrupt capture: %s has two rows with id %" G_GINT64_FORMAT,
+                     self->path, table, id);
+      else
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     "%s: corrupt capture: %s has no row with id %" G_GINT64_FORMAT
+                     " but one with id %" G_GINT64_FORMAT " (ids run from 1 without gaps)",
+                     self->path, table, expected, id);
       return NULL;
     }
-  if ((guint) id >= array->len)
-    g_array_set_size (array, (guint) id + 1);
+  if (array->len >= G_MAXUINT - 1)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   "%s: corrupt capture: %s has too many rows", self->path, table);
+      return NULL;
+    }
+  g_array_set_size (array, array->len + 1);
+  *id_out = id;
   return &g_array_index (array, guint8, (gsize) id * g_array_get_element_size (array));
-}
-
-static gboolean
-corrupt_ref (HpCapture   *self,
-             GError     **error,
-             const char  *table,
-             gint64       id,
-             const char  *column,
-             gint64       value)
-{
-  g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-               "%s: corrupt capture: %s row %" G_GINT64_FORMAT " has %s %" G_GINT64_FORMAT
-               ", which does not exist",
-               self->path, table, id, column, value);
-  return FALSE;
 }
 
 static gboolean
@@ -457,20 +892,22 @@ load_metadata_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GEr
   if (sqlite3_column_type (stmt, 0) != SQLITE_NULL)
     g_hash_table_replace (data->metadata,
                           column_strdup (stmt, 0),
-                          g_strdup ((const char *) sqlite3_column_text (stmt, 1) ?: ""));
+                          column_strdup (stmt, 1) ?: g_strdup (""));
   return TRUE;
 }
 
 static gboolean
 load_module_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
 {
-  HpCaptureModule *m = array_slot (self, data->modules, "modules", sqlite3_column_int64 (stmt, 0), error);
+  gint64 id, is_kernel;
+  HpCaptureModule *m = next_id_row (self, data->modules, "modules", stmt, &id, error);
+  RowName row = { "modules", ROW_BY_ID, id, 0 };
 
-  if (m == NULL)
+  if (m == NULL || !column_integer (self, stmt, 3, &row, G_MININT64, G_MAXINT64, &is_kernel, error))
     return FALSE;
   m->path = column_strdup (stmt, 1);
   m->build_id = column_strdup (stmt, 2);
-  m->is_kernel = sqlite3_column_int (stmt, 3) != 0;
+  m->is_kernel = is_kernel != 0;
   if (m->path == NULL)
     m->name = g_strdup ("[unknown]");
   else if (m->path[0] == '[')
@@ -483,61 +920,122 @@ load_module_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GErro
 static gboolean
 load_function_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
 {
-  HpCaptureFunction *f = array_slot (self, data->functions, "functions", sqlite3_column_int64 (stmt, 0), error);
+  gint64 id, module_id, line;
+  HpCaptureFunction *f = next_id_row (self, data->functions, "functions", stmt, &id, error);
+  RowName row = { "functions", ROW_BY_ID, id, 0 };
 
-  if (f == NULL)
+  if (f == NULL ||
+      !column_integer (self, stmt, 2, &row, G_MININT64, G_MAXINT64, &module_id, error) ||
+      !column_integer (self, stmt, 4, &row, 0, G_MAXINT32, &line, error))
     return FALSE;
-  f->name = column_strdup (stmt, 1);
-  if (f->name == NULL)
-    f->name = g_strdup ("");
-  f->module_id = sqlite3_column_int64 (stmt, 2);
+  /* 0: unknown module; modules are loaded first */
+  if (module_id < 0 || module_id >= (gint64) data->modules->len)
+    return corrupt_ref (self, error, &row, "module", module_id, "modules");
+  f->name = column_strdup (stmt, 1) ?: g_strdup ("");
+  f->module_id = module_id;
   f->file = column_strdup (stmt, 3);
-  f->line = (guint) sqlite3_column_int64 (stmt, 4);
+  f->line = (guint) line;
   return TRUE;
 }
 
 static gboolean
 load_frame_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
 {
-  HpCaptureFrame *f = array_slot (self, data->frames, "frames", sqlite3_column_int64 (stmt, 0), error);
+  gint64 id, function_id, line, is_inline, offset;
+  HpCaptureFrame *f = next_id_row (self, data->frames, "frames", stmt, &id, error);
+  RowName row = { "frames", ROW_BY_ID, id, 0 };
 
-  if (f == NULL)
+  if (f == NULL ||
+      !column_integer (self, stmt, 1, &row, G_MININT64, G_MAXINT64, &function_id, error) ||
+      !column_integer (self, stmt, 3, &row, 0, G_MAXINT32, &line, error) ||
+      !column_integer (self, stmt, 4, &row, G_MININT64, G_MAXINT64, &is_inline, error) ||
+      /* kernel addresses are stored as negative integers */
+      !column_integer (self, stmt, 5, &row, G_MININT64, G_MAXINT64, &offset, error))
     return FALSE;
-  f->function_id = sqlite3_column_int64 (stmt, 1);
+  if (function_id <= 0 || function_id >= (gint64) data->functions->len)
+    return corrupt_ref (self, error, &row, "function", function_id, "functions");
+  f->function_id = function_id;
   f->file = column_strdup (stmt, 2);
-  f->line = (guint) sqlite3_column_int64 (stmt, 3);
-  f->is_inline = sqlite3_column_int (stmt, 4) != 0;
-  f->offset = (guint64) sqlite3_column_int64 (stmt, 5);
+  f->line = (guint) line;
+  f->is_inline = is_inline != 0;
+  f->offset = (guint64) offset;
   return TRUE;
 }
 
 static gboolean
 load_stack_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
 {
-  gint64 id = sqlite3_column_int64 (stmt, 0);
-  HpCaptureStack *s = array_slot (self, data->stacks, "stacks", id, error);
+  gint64 id, parent_id, frame_id;
+  HpCaptureStack *s = next_id_row (self, data->stacks, "stacks", stmt, &id, error);
+  RowName row = { "stacks", ROW_BY_ID, id, 0 };
 
-  if (s == NULL)
+  if (s == NULL ||
+      !column_integer (self, stmt, 1, &row, G_MININT64, G_MAXINT64, &parent_id, error) ||
+      !column_integer (self, stmt, 2, &row, G_MININT64, G_MAXINT64, &frame_id, error))
     return FALSE;
-  s->parent_id = sqlite3_column_int64 (stmt, 1);
-  s->frame_id = sqlite3_column_int64 (stmt, 2);
   /* the analysis builds trees in one pass in id order */
-  if (s->parent_id < 0 || s->parent_id >= id)
-    return corrupt_ref (self, error, "stacks", id, "parent_id", s->parent_id);
+  if (parent_id < 0)
+    return corrupt_ref (self, error, &row, "parent stack", parent_id, "stacks");
+  if (parent_id >= id)
+    {
+      g_autofree char *name = row_name (&row);
+
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   "%s: corrupt capture: %s has parent stack %" G_GINT64_FORMAT
+                   ", which does not come before it (a parent's id is always smaller)",
+                   self->path, name, parent_id);
+      return FALSE;
+    }
+  if (frame_id <= 0 || frame_id >= (gint64) data->frames->len)
+    return corrupt_ref (self, error, &row, "frame", frame_id, "frames");
+  s->parent_id = parent_id;
+  s->frame_id = frame_id;
   return TRUE;
 }
 
+/* Running totals of stack_counts as it loads. */
+typedef struct {
+  guint64 samples;
+  guint64 weight;
+} Totals;
+
+/* Checks and appends a row of stack_counts, or of the same aggregate
+ * computed from samples: stack_id, tid, samples, weight. */
 static gboolean
-load_count_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
+add_count (HpCapture       *self,
+           HpCaptureData   *data,
+           sqlite3_stmt    *stmt,
+           const char      *table,
+           Totals          *totals,
+           GError         **error)
 {
   HpCaptureStackCount c;
+  RowName row = { table, ROW_BY_STACK_TID, sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1) };
+  gint64 stack_id, tid, samples, weight;
 
-  c.stack_id = sqlite3_column_int64 (stmt, 0);
-  c.tid = sqlite3_column_int (stmt, 1);
-  c.samples = (guint64) sqlite3_column_int64 (stmt, 2);
-  c.weight = (guint64) sqlite3_column_int64 (stmt, 3);
-  if (c.stack_id < 0 || c.stack_id >= (gint64) data->stacks->len)
-    return corrupt_ref (self, error, "samples of thread", c.tid, "stack_id", c.stack_id);
+  if (!column_integer (self, stmt, 0, &row, G_MININT64, G_MAXINT64, &stack_id, error) ||
+      !column_integer (self, stmt, 1, &row, G_MININT32, G_MAXINT32, &tid, error) ||
+      !column_integer (self, stmt, 2, &row, 0, MAX_TOTAL, &samples, error) ||
+      !column_integer (self, stmt, 3, &row, 0, MAX_TOTAL, &weight, error))
+    return FALSE;
+  /* 0: a sample without any resolved frame */
+  if (stack_id < 0 || stack_id >= (gint64) data->stacks->len)
+    return corrupt_ref (self, error, &row, "stack", stack_id, "stacks");
+  totals->samples += samples;
+  totals->weight += weight;
+  if (totals->samples > MAX_TOTAL || totals->weight > MAX_TOTAL)
+    {
+      g_autofree char *name = row_name (&row);
+
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   "%s: corrupt capture: the %s of %s add up to more than 2^62 at %s",
+                   self->path, totals->samples > MAX_TOTAL ? "samples" : "weights", table, name);
+      return FALSE;
+    }
+  c.stack_id = stack_id;
+  c.tid = (gint32) tid;
+  c.samples = (guint64) samples;
+  c.weight = (guint64) weight;
   g_array_append_val (data->stack_counts, c);
   return TRUE;
 }
@@ -545,10 +1043,15 @@ load_count_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError
 static gboolean
 load_thread_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
 {
+  RowName row = { "threads", ROW_BY_ORDINAL, data->threads->len + 1, 0 };
   HpCaptureThread t;
+  gint64 tid, pid;
 
-  t.tid = sqlite3_column_int (stmt, 0);
-  t.pid = sqlite3_column_int (stmt, 1);
+  if (!column_integer (self, stmt, 0, &row, G_MININT32, G_MAXINT32, &tid, error) ||
+      !column_integer (self, stmt, 1, &row, G_MININT32, G_MAXINT32, &pid, error))
+    return FALSE;
+  t.tid = (gint32) tid;
+  t.pid = (gint32) pid;
   t.name = column_strdup (stmt, 2);
   g_array_append_val (data->threads, t);
   return TRUE;
@@ -557,12 +1060,111 @@ load_thread_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GErro
 static gboolean
 load_process_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
 {
+  RowName row = { "processes", ROW_BY_ORDINAL, data->processes->len + 1, 0 };
   HpCaptureProcess p;
+  gint64 pid;
 
-  p.pid = sqlite3_column_int (stmt, 0);
+  if (!column_integer (self, stmt, 0, &row, G_MININT32, G_MAXINT32, &pid, error))
+    return FALSE;
+  p.pid = (gint32) pid;
   p.command = column_strdup (stmt, 1);
   g_array_append_val (data->processes, p);
   return TRUE;
+}
+
+/* A bad aggregate of samples came from one bad row (a text weight, a
+ * negative one): find the first such row, to name it. FALSE with @error
+ * set when found. */
+static gboolean
+find_bad_sample (HpCapture      *self,
+                 HpCaptureData  *data,
+                 GError        **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean found = FALSE;
+
+  if (sqlite3_prepare_v2 (self->db,
+                          "SELECT rowid, stack_id, tid, weight FROM samples "
+                          "WHERE typeof (stack_id) != 'integer' OR typeof (tid) != 'integer' "
+                          "   OR typeof (weight) != 'integer' OR weight < 0 OR stack_id < 0 "
+                          "   OR tid NOT BETWEEN -2147483648 AND 2147483647 LIMIT 1",
+                          -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      RowName row = { "samples", ROW_BY_ROWID, sqlite3_column_int64 (stmt, 0), 0 };
+      gint64 v;
+
+      found = !(column_integer (self, stmt, 1, &row, 0, G_MAXINT64, &v, error) &&
+                column_integer (self, stmt, 2, &row, G_MININT32, G_MAXINT32, &v, error) &&
+                column_integer (self, stmt, 3, &row, 0, G_MAXINT64, &v, error));
+    }
+  sqlite3_finalize (stmt);
+  return !found;
+}
+
+/* Loads stack_counts, or aggregates samples in a capture cut short. */
+static gboolean
+load_counts (HpCapture      *self,
+             HpCaptureData  *data,
+             gboolean        complete,
+             GError        **error)
+{
+  const char *table = complete ? "stack_counts" : "samples";
+  Totals totals = { 0, 0 };
+  g_autoptr(GError) local_error = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok = TRUE;
+  int rc;
+
+  if (sqlite3_prepare_v2 (self->db,
+                          complete ?
+                          "SELECT stack_id, tid, samples, weight FROM stack_counts" :
+                          /* min (weight) catches a negative weight that the
+                           * others in its group would hide */
+                          "SELECT stack_id, tid, count (*) AS samples, sum (weight) AS weight, "
+                          "       min (weight) AS min_weight "
+                          "FROM samples GROUP BY stack_id, tid",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read the capture");
+      return FALSE;
+    }
+  while (ok && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 min_weight = 0;
+
+      if (!complete)
+        {
+          RowName row = { "samples", ROW_BY_STACK_TID,
+                          sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1) };
+
+          if (!column_integer (self, stmt, 4, &row, 0, G_MAXINT64, &min_weight, &local_error))
+            ok = FALSE;
+        }
+      if (ok)
+        ok = add_count (self, data, stmt, table, &totals, &local_error);
+    }
+  if (ok && rc != SQLITE_DONE)
+    {
+      if (!complete && (rc & 0xff) == SQLITE_ERROR &&
+          strcmp (sqlite3_errmsg (self->db), "integer overflow") == 0)
+        g_set_error (&local_error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     "%s: corrupt capture: the weights of samples add up to more than 2^63",
+                     self->path);
+      else
+        set_error_db (&local_error, self, HP_STORE_ERROR_CORRUPT, "cannot read the capture");
+      ok = FALSE;
+    }
+  sqlite3_finalize (stmt);
+  if (ok)
+    return TRUE;
+  /* name the sample row rather than its group, when one row is to blame */
+  if (!complete && self->stopped == STOP_NONE &&
+      g_error_matches (local_error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT) &&
+      !find_bad_sample (self, data, error))
+    return FALSE;
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
 }
 
 static void
@@ -613,44 +1215,11 @@ new_id_array (gsize          element_size,
   return array;
 }
 
-/* Checks the references the analysis follows without checking. */
-static gboolean
-check_references (HpCapture      *self,
-                  HpCaptureData  *data,
-                  GError        **error)
-{
-  for (guint i = 1; i < data->functions->len; i++)
-    {
-      const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, i);
-
-      if (f->name == NULL)
-        return corrupt_ref (self, error, "functions", i, "id", i);
-      if (f->module_id < 0 || f->module_id >= (gint64) data->modules->len)
-        return corrupt_ref (self, error, "functions", i, "module_id", f->module_id);
-    }
-  for (guint i = 1; i < data->frames->len; i++)
-    {
-      const HpCaptureFrame *f = &g_array_index (data->frames, HpCaptureFrame, i);
-
-      if (f->function_id <= 0 || f->function_id >= (gint64) data->functions->len)
-        return corrupt_ref (self, error, "frames", i, "function_id", f->function_id);
-    }
-  for (guint i = 1; i < data->stacks->len; i++)
-    {
-      const HpCaptureStack *s = &g_array_index (data->stacks, HpCaptureStack, i);
-
-      if (s->frame_id <= 0 || s->frame_id >= (gint64) data->frames->len)
-        return corrupt_ref (self, error, "stacks", i, "frame_id", s->frame_id);
-    }
-  return TRUE;
-}
-
 HpCaptureData *
 hp_capture_load (HpCapture  *self,
                  GError    **error)
 {
   g_autoptr(HpCaptureData) data = NULL;
-  g_autofree char *complete = NULL;
   gboolean ok;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -680,6 +1249,9 @@ hp_capture_load (HpCapture  *self,
       return NULL;
     }
 
+  /* Each table after those it refers to, so that every reference is
+   * checked as its row is read: the analysis indexes arrays with these
+   * ids and does not check them again. */
   ok = for_each_row (self, data, "SELECT key, value FROM metadata", load_metadata_row, error) &&
        for_each_row (self, data, "SELECT id, path, build_id, is_kernel FROM modules ORDER BY id",
                      load_module_row, error) &&
@@ -694,25 +1266,15 @@ hp_capture_load (HpCapture  *self,
        for_each_row (self, data, "SELECT pid, command FROM processes ORDER BY pid",
                      load_process_row, error);
 
+  /* A capture cut short has no aggregate: build it from the samples. */
   if (ok)
-    {
-      const char *complete_value = g_hash_table_lookup (data->metadata, "complete");
-
-      /* A capture cut short has no aggregate: build it from the samples. */
-      if (g_strcmp0 (complete_value, "1") == 0)
-        ok = for_each_row (self, data,
-                           "SELECT stack_id, tid, samples, weight FROM stack_counts",
-                           load_count_row, error);
-      else
-        ok = for_each_row (self, data,
-                           "SELECT stack_id, tid, count(*), sum(weight) FROM samples "
-                           "GROUP BY stack_id, tid",
-                           load_count_row, error);
-    }
+    ok = load_counts (self, data,
+                      g_strcmp0 (g_hash_table_lookup (data->metadata, "complete"), "1") == 0,
+                      error);
 
   sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
 
-  if (!ok || !check_references (self, data, error))
+  if (!ok)
     return NULL;
   /* cancelled after SQLite's last step: the caller no longer wants it */
   if (check_cancelled (self, error))
@@ -858,7 +1420,7 @@ hp_capture_list_summaries (HpCapture  *self,
       char *key = column_strdup (stmt, 0);
 
       if (key != NULL)
-        g_hash_table_replace (table, key, g_strdup ((const char *) sqlite3_column_text (stmt, 1) ?: ""));
+        g_hash_table_replace (table, key, column_strdup (stmt, 1) ?: g_strdup (""));
     }
   sqlite3_finalize (stmt);
   if (rc != SQLITE_DONE)

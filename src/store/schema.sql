@@ -13,8 +13,19 @@
 -- A reader refuses a file whose application_id differs and a file whose
 -- user_version is newer than the one it knows.
 --
+-- A capture is mailed between people, so Hotpath reads it as untrusted
+-- (src/store/hp-capture.c). It refuses a capture that holds a trigger, a
+-- view, a virtual table or a generated column, none of which this format
+-- has: they could run their author's SQL when the capture is read or a
+-- summary is saved. Other tables and indexes that a script adds are left
+-- alone. It also refuses, naming the table and the row, ids that do not
+-- run from 1 without gaps, a reference to a row that does not exist, and a
+-- count or weight that is not a non-negative integer, or whose sum over
+-- the capture passes 2^62.
+--
 -- Conventions:
---   * Ids are INTEGER PRIMARY KEYs, dense from 1, assigned by the writer.
+--   * Ids are INTEGER PRIMARY KEYs, dense from 1, assigned by the writer;
+--     a reader rejects a gap (it indexes arrays by id).
 --   * 0 means "none" in every reference column: a root stack node has
 --     parent_id = 0 (never NULL), a sample without any resolved frame has
 --     stack_id = 0, a function of unknown module has module_id = 0.

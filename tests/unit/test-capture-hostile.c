@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -88,6 +89,36 @@ limit_resources (void)
   alarm (SECONDS_LIMIT);
 }
 
+static void
+sql (const char *path,
+     const char *statement)
+{
+  sqlite3 *db = NULL;
+  char *errmsg = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, statement, NULL, NULL, &errmsg) != SQLITE_OK)
+    g_error ("%s: %s", statement, errmsg);
+  sqlite3_close (db);
+}
+
+static gint64
+sql_int (const char *path,
+         const char *query)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 v;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, query, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return v;
+}
+
 /* A small valid capture: main → work → {leaf_a, leaf_b} in /usr/bin/app,
  * 30 samples on two threads. @finish: with stack_counts, as a recording
  * that ended; otherwise as one cut short, whose samples are aggregated on
@@ -127,6 +158,39 @@ write_capture (const char *path,
       g_assert_true (hp_capture_writer_finish (w, &error));
       g_assert_no_error (error);
     }
+}
+
+static HpCaptureData *
+load (const char  *path,
+      GError     **error)
+{
+  g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, error);
+
+  if (capture == NULL)
+    return NULL;
+  return hp_capture_load (capture, error);
+}
+
+/* Asserts that loading @path fails as corrupt with a message holding
+ * every one of the NULL-terminated @fragments. */
+static void
+assert_load_corrupt (const char *path,
+                     ...)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureData) data = load (path, &error);
+  const char *fragment;
+  va_list ap;
+
+  g_assert_null (data);
+  g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT);
+  g_printerr ("# %s\n", error->message);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  va_start (ap, path);
+  while ((fragment = va_arg (ap, const char *)) != NULL)
+    if (strstr (error->message, fragment) == NULL)
+      g_error ("\"%s\" is not in \"%s\"", fragment, error->message);
+  va_end (ap);
 }
 
 /* Cancelling ---------------------------------------------------------- */
@@ -238,6 +302,381 @@ test_work_limit (Fixture       *fx,
   g_assert_no_error (error);
 }
 
+/* Schema objects that run code ------------------------------------------ */
+
+static void
+assert_open_refused (const char *path,
+                     gboolean    writable,
+                     ...)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = hp_capture_open (path, writable, &error);
+  const char *fragment;
+  va_list ap;
+
+  g_assert_null (capture);
+  g_assert_nonnull (error);
+  g_printerr ("# %s\n", error->message);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  va_start (ap, writable);
+  while ((fragment = va_arg (ap, const char *)) != NULL)
+    if (strstr (error->message, fragment) == NULL)
+      g_error ("\"%s\" is not in \"%s\"", fragment, error->message);
+  va_end (ap);
+}
+
+/* A trigger on summaries would delete the stacks and rewrite the summary
+ * when one is saved: the capture is refused, and nothing runs. */
+static void
+test_trigger (Fixture       *fx,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path,
+       "CREATE TRIGGER evil AFTER INSERT ON summaries BEGIN "
+       "  DELETE FROM stacks; UPDATE summaries SET text = 'pwned'; "
+       "END;");
+
+  assert_open_refused (fx->path, TRUE, "trigger \"evil\"", NULL);
+  assert_open_refused (fx->path, FALSE, "trigger \"evil\"", NULL);
+  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 4);
+  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
+}
+
+/* A view with an endless recursive query in place of a table. */
+static void
+test_recursive_view (Fixture       *fx,
+                     gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path,
+       "DROP TABLE stacks;"
+       "CREATE VIEW stacks AS WITH RECURSIVE r (id, parent_id, frame_id) AS "
+       "  (SELECT 1, 0, 1 UNION SELECT id + 1, id, 1 FROM r) SELECT * FROM r;");
+
+  assert_open_refused (fx->path, FALSE, "view \"stacks\"", NULL);
+}
+
+/* A generated column in place of a name, building a 100 MB string each
+ * time a row is read. */
+static void
+test_generated_column (Fixture       *fx,
+                       gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path,
+       "CREATE TABLE f2 (id INTEGER PRIMARY KEY, module_id INTEGER NOT NULL, file TEXT, "
+       "  line INTEGER NOT NULL DEFAULT 0, name TEXT AS (printf ('%.*c', 100000000, 'x')));"
+       "INSERT INTO f2 (id, module_id, file, line) SELECT id, module_id, file, line FROM functions;"
+       "DROP TABLE functions;"
+       "ALTER TABLE f2 RENAME TO functions;");
+
+  assert_open_refused (fx->path, FALSE, "column \"name\" of table functions is a generated column", NULL);
+}
+
+static void
+test_missing_table (Fixture       *fx,
+                    gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path, "DROP TABLE summaries");
+  assert_open_refused (fx->path, FALSE, "corrupt capture: it has no table summaries", NULL);
+}
+
+/* Files that are not captures ----------------------------------------- */
+
+static void
+test_fifo (Fixture       *fx,
+           gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  g_assert_cmpint (mkfifo (fx->path, 0600), ==, 0);
+  /* opening a FIFO for reading blocks until a writer comes: it must not */
+  assert_open_refused (fx->path, FALSE, "is not a regular file (a FIFO)", NULL);
+  assert_open_refused (fx->path, TRUE, "is not a regular file (a FIFO)", NULL);
+}
+
+static void
+test_directory (Fixture       *fx,
+                gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  g_assert_cmpint (g_mkdir (fx->path, 0700), ==, 0);
+  assert_open_refused (fx->path, FALSE, "is a directory", NULL);
+  assert_open_refused (fx->path, TRUE, "is a directory", NULL);
+}
+
+static void
+test_device (Fixture       *fx,
+             gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  if (!g_file_test ("/dev/zero", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/zero");
+      return;
+    }
+  assert_open_refused ("/dev/zero", FALSE, "is not a regular file (a character device)", NULL);
+}
+
+static void
+test_symlink_loop (Fixture       *fx,
+                   gconstpointer  data)
+{
+  g_autofree char *other = NULL;
+
+  RUN_BOUNDED ();
+  other = g_build_filename (fx->dir, "other.hotpath", NULL);
+  g_assert_cmpint (symlink (other, fx->path), ==, 0);
+  g_assert_cmpint (symlink (fx->path, other), ==, 0);
+  assert_open_refused (fx->path, FALSE, "too many levels of symbolic links", NULL);
+}
+
+/* A capture cut short by a copy or a download. */
+static void
+test_truncated (Fixture       *fx,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  g_assert_cmpint (sql_int (fx->path, "PRAGMA page_count"), >, 4);
+  g_assert_cmpint (truncate (fx->path, 3 * sql_int (fx->path, "PRAGMA page_size")), ==, 0);
+  assert_open_refused (fx->path, FALSE, "the capture is truncated", NULL);
+
+  g_assert_cmpint (truncate (fx->path, 60), ==, 0);
+  assert_open_refused (fx->path, FALSE, "the capture is truncated", "inside its header", NULL);
+
+  g_assert_cmpint (truncate (fx->path, 0), ==, 0);
+  assert_open_refused (fx->path, FALSE, "the file is empty", NULL);
+}
+
+/* Absurd rows ----------------------------------------------------------- */
+
+static void
+test_negative_count (Fixture       *fx,
+                     gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path, "UPDATE stack_counts SET samples = -5 WHERE stack_id = 3");
+  assert_load_corrupt (fx->path, "stack_counts row (stack_id 3, tid 42) has samples -5", NULL);
+}
+
+/* Counts near 2^63: alone, and two whose sum would overflow (the report
+ * then showed shares of 200 %). */
+static void
+test_huge_counts (Fixture       *fx,
+                  gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path, "UPDATE stack_counts SET samples = 9223372036854775000 WHERE stack_id = 3");
+  assert_load_corrupt (fx->path, "stack_counts row (stack_id 3, tid 42) has samples 9223372036854775000", NULL);
+
+  sql (fx->path, "UPDATE stack_counts SET samples = 3000000000000000000");
+  assert_load_corrupt (fx->path, "the samples of stack_counts add up to more than 2^62", NULL);
+
+  sql (fx->path, "UPDATE stack_counts SET samples = 1, weight = 4611686018427387000");
+  assert_load_corrupt (fx->path, "the weights of stack_counts add up to more than 2^62", NULL);
+}
+
+static void
+test_text_in_counts (Fixture       *fx,
+                     gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path, "UPDATE stack_counts SET weight = 'lots' WHERE stack_id = 4");
+  assert_load_corrupt (fx->path, "stack_counts row (stack_id 4, tid 43) has weight \"lots\" (text)", NULL);
+
+  sql (fx->path, "UPDATE stack_counts SET weight = 1.5 WHERE stack_id = 4");
+  assert_load_corrupt (fx->path, "stack_counts row (stack_id 4, tid 43) has weight 1.5 (a real number)", NULL);
+
+  sql (fx->path, "UPDATE stack_counts SET weight = 1, tid = x'00' WHERE stack_id = 4");
+  assert_load_corrupt (fx->path, "has tid x'00' (a blob), not an integer", NULL);
+}
+
+/* A capture cut short aggregates its samples: a bad sample row is named. */
+static void
+test_bad_samples (Fixture       *fx,
+                  gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, FALSE);
+  sql (fx->path, "UPDATE samples SET weight = -7 WHERE rowid = 5");
+  assert_load_corrupt (fx->path, "samples row 5 (rowid) has weight -7", NULL);
+
+  sql (fx->path, "UPDATE samples SET weight = 1000 WHERE rowid = 5;"
+                 "UPDATE samples SET stack_id = 'three' WHERE rowid = 7");
+  assert_load_corrupt (fx->path, "samples row 7 (rowid) has stack_id \"three\" (text)", NULL);
+
+  sql (fx->path, "UPDATE samples SET stack_id = 3 WHERE rowid = 7;"
+                 "UPDATE samples SET weight = 9000000000000000000 WHERE rowid IN (1, 2)");
+  assert_load_corrupt (fx->path, "the weights of samples add up to more than 2^63", NULL);
+}
+
+/* Text and real numbers in id and reference columns, which an INTEGER
+ * PRIMARY KEY cannot hold: the table is rebuilt without one. */
+static void
+test_bad_ids (Fixture       *fx,
+              gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path,
+       "CREATE TABLE f2 (id, name, module_id, file, line);"
+       "INSERT INTO f2 SELECT id, name, module_id, file, line FROM functions;"
+       "DROP TABLE functions;"
+       "ALTER TABLE f2 RENAME TO functions;"
+       "UPDATE functions SET id = 2.5 WHERE id = 2;");
+  assert_load_corrupt (fx->path, "functions row number 2 has id 2.5 (a real number)", NULL);
+
+  sql (fx->path, "UPDATE functions SET id = 1 WHERE id = 2.5");
+  assert_load_corrupt (fx->path, "functions has two rows with id 1", NULL);
+
+  sql (fx->path, "UPDATE functions SET id = 2 WHERE rowid = 2;"
+                 "UPDATE functions SET module_id = NULL WHERE id = 3");
+  assert_load_corrupt (fx->path, "functions row 3 has module_id NULL", NULL);
+
+  sql (fx->path, "UPDATE functions SET module_id = 1 WHERE id = 3;"
+                 "UPDATE stacks SET frame_id = 'x' WHERE id = 2");
+  assert_load_corrupt (fx->path, "stacks row 2 has frame_id \"x\" (text)", NULL);
+}
+
+/* Ids far apart: the old reader grew its arrays to the largest id and
+ * allocated gigabytes (aborting under the memory limit) before it found
+ * anything wrong. */
+static void
+test_sparse_ids (Fixture       *fx,
+                 gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path,
+       "WITH RECURSIVE k (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 500) "
+       "INSERT INTO functions (id, name, module_id) SELECT (4 + n) * 999999, 'f' || n, 1 FROM k;");
+  assert_load_corrupt (fx->path, "functions has no row with id 5 but one with id 4999995 "
+                       "(ids run from 1 without gaps)", NULL);
+}
+
+static void
+test_missing_reference (Fixture       *fx,
+                        gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  sql (fx->path, "UPDATE stacks SET frame_id = 70 WHERE id = 4");
+  assert_load_corrupt (fx->path, "stacks row 4 refers to frame 70, which is not in the frames table", NULL);
+
+  sql (fx->path, "UPDATE stacks SET frame_id = 4 WHERE id = 4;"
+                 "UPDATE frames SET function_id = 0 WHERE id = 2");
+  assert_load_corrupt (fx->path, "frames row 2 refers to function 0, which is not in the functions table", NULL);
+
+  sql (fx->path, "UPDATE frames SET function_id = 2 WHERE id = 2;"
+                 "UPDATE stacks SET parent_id = 4 WHERE id = 3");
+  assert_load_corrupt (fx->path, "stacks row 3 has parent stack 4, which does not come before it", NULL);
+
+  sql (fx->path, "UPDATE stacks SET parent_id = 2 WHERE id = 3;"
+                 "UPDATE stack_counts SET stack_id = 9 WHERE stack_id = 4");
+  assert_load_corrupt (fx->path, "stack_counts row (stack_id 9, tid 43) refers to stack 9, "
+                       "which is not in the stacks table", NULL);
+}
+
+/* Text --------------------------------------------------------------------- */
+
+static void
+assert_replaced (const char *text)
+{
+  g_assert_nonnull (text);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_nonnull (strstr (text, "\xef\xbf\xbd"));  /* U+FFFD */
+}
+
+/* Invalid UTF-8 (and a NUL) in every kind of text reaches the rest of
+ * Hotpath as valid UTF-8 with replacement characters. */
+static void
+test_invalid_utf8 (Fixture       *fx,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) loaded = NULL;
+  g_autoptr(GHashTable) summaries = NULL;
+  g_autofree char *command = NULL;
+  g_autofree char *summary = NULL;
+  const char *bad = "CAST (x'6d61696eff41fe00425c' AS TEXT)";  /* "main\xffA\xfe\0B\\" */
+  g_autofree char *statement = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  statement = g_strdup_printf (
+    "UPDATE functions SET name = %1$s, file = %1$s WHERE id = 1;"
+    "UPDATE frames SET file = %1$s WHERE id = 1;"
+    "UPDATE modules SET path = '/usr/bin/' || %1$s, build_id = %1$s;"
+    "UPDATE threads SET name = %1$s;"
+    "UPDATE processes SET command = %1$s;"
+    "UPDATE metadata SET value = %1$s WHERE key = 'command';"
+    "INSERT INTO metadata VALUES (%1$s, 'x');"
+    "INSERT INTO summaries VALUES (%1$s, %1$s, %1$s, '', '');", bad);
+  sql (fx->path, statement);
+
+  capture = hp_capture_open (fx->path, FALSE, &error);
+  g_assert_no_error (error);
+  loaded = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (g_array_index (loaded->functions, HpCaptureFunction, 1).name, ==,
+                   "main\xef\xbf\xbd" "A\xef\xbf\xbd\xef\xbf\xbd" "B\\");
+  assert_replaced (g_array_index (loaded->functions, HpCaptureFunction, 1).file);
+  assert_replaced (g_array_index (loaded->frames, HpCaptureFrame, 1).file);
+  assert_replaced (g_array_index (loaded->modules, HpCaptureModule, 1).path);
+  assert_replaced (g_array_index (loaded->modules, HpCaptureModule, 1).name);
+  assert_replaced (g_array_index (loaded->modules, HpCaptureModule, 1).build_id);
+  assert_replaced (g_array_index (loaded->threads, HpCaptureThread, 0).name);
+  assert_replaced (g_array_index (loaded->processes, HpCaptureProcess, 0).command);
+  assert_replaced (g_hash_table_lookup (loaded->metadata, "command"));
+  {
+    GHashTableIter iter;
+    gpointer key, value;
+
+    g_hash_table_iter_init (&iter, loaded->metadata);
+    while (g_hash_table_iter_next (&iter, &key, &value))
+      {
+        g_assert_true (g_utf8_validate (key, -1, NULL));
+        g_assert_true (g_utf8_validate (value, -1, NULL));
+      }
+  }
+
+  command = hp_capture_get_metadata (capture, "command");
+  assert_replaced (command);
+
+  summaries = hp_capture_list_summaries (capture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (summaries), ==, 1);
+  {
+    GHashTableIter iter;
+    gpointer key, value;
+
+    g_hash_table_iter_init (&iter, summaries);
+    g_assert_true (g_hash_table_iter_next (&iter, &key, &value));
+    assert_replaced (key);
+    assert_replaced (value);
+    summary = hp_capture_get_summary (capture, key, &error);
+  }
+  /* the key is not the stored one any more; whatever comes back is valid */
+  g_assert_no_error (error);
+  g_assert_true (summary == NULL || g_utf8_validate (summary, -1, NULL));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -249,6 +688,23 @@ main (int    argc,
   ADD ("cancel-before-load", test_cancel_before_load);
   ADD ("cancel-during-query", test_cancel_during_query);
   ADD ("work-limit", test_work_limit);
+  ADD ("trigger", test_trigger);
+  ADD ("recursive-view", test_recursive_view);
+  ADD ("generated-column", test_generated_column);
+  ADD ("missing-table", test_missing_table);
+  ADD ("fifo", test_fifo);
+  ADD ("directory", test_directory);
+  ADD ("device", test_device);
+  ADD ("symlink-loop", test_symlink_loop);
+  ADD ("truncated", test_truncated);
+  ADD ("negative-count", test_negative_count);
+  ADD ("huge-counts", test_huge_counts);
+  ADD ("text-in-counts", test_text_in_counts);
+  ADD ("bad-samples", test_bad_samples);
+  ADD ("bad-ids", test_bad_ids);
+  ADD ("sparse-ids", test_sparse_ids);
+  ADD ("missing-reference", test_missing_reference);
+  ADD ("invalid-utf8", test_invalid_utf8);
 #undef ADD
 
   return g_test_run ();
