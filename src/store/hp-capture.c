@@ -137,10 +137,13 @@ set_error_db (GError     **error,
               int          code,
               const char  *what)
 {
+  g_autofree char *message = NULL;
+
   if (set_error_stopped (error, self))
     return;
-  g_set_error (error, HP_STORE_ERROR, code, "%s: %s: %s",
-               self->path, what, sqlite3_errmsg (self->db));
+  /* SQLite's message may quote names from the file */
+  message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
+  g_set_error (error, HP_STORE_ERROR, code, "%s: %s: %s", self->path, what, message);
 }
 
 /* Reads a single integer (a PRAGMA); FALSE when the file is not a
