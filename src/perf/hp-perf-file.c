@@ -1440,13 +1440,22 @@ hp_perf_file_sniff (const char *path)
 {
   guint8 head[8];
   gboolean ret = FALSE;
+  struct stat st;
   int fd;
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  fd = open (path, O_RDONLY | O_CLOEXEC);
+  /* Without blocking: opening a FIFO for reading waits for a writer, and
+   * `report FIFO` hung there. Only a regular file is sniffed; anything
+   * else goes on to the capture reader, which says what it is. */
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
     return FALSE;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return FALSE;
+    }
   if (read (fd, head, sizeof head) == sizeof head)
     {
       guint64 magic = get_u64 (head);

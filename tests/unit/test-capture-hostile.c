@@ -27,6 +27,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "perf/hp-perf-file.h"
 #include "store/hp-capture-private.h"
 
 #define MEMORY_LIMIT   (300 * 1024 * 1024)
@@ -401,6 +402,9 @@ test_fifo (Fixture       *fx,
   /* opening a FIFO for reading blocks until a writer comes: it must not */
   assert_open_refused (fx->path, FALSE, "is not a regular file (a FIFO)", NULL);
   assert_open_refused (fx->path, TRUE, "is not a regular file (a FIFO)", NULL);
+  /* nor must the check that comes first in `report` and the window: is
+   * it a perf.data? */
+  g_assert_false (hp_perf_file_sniff (fx->path));
 }
 
 static void
@@ -552,9 +556,9 @@ test_bad_ids (Fixture       *fx,
   assert_load_corrupt (fx->path, "stacks row 2 has frame_id \"x\" (text)", NULL);
 }
 
-/* Ids far apart: the old reader grew its arrays to the largest id and
- * allocated gigabytes (aborting under the memory limit) before it found
- * anything wrong. */
+/* Ids far apart, each less than a million past the last: the old reader
+ * grew its arrays to the largest id, 500 million entries here, and
+ * aborted under the memory limit before it found anything wrong. */
 static void
 test_sparse_ids (Fixture       *fx,
                  gconstpointer  data)
@@ -563,8 +567,8 @@ test_sparse_ids (Fixture       *fx,
   write_capture (fx->path, TRUE);
   sql (fx->path,
        "WITH RECURSIVE k (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 500) "
-       "INSERT INTO functions (id, name, module_id) SELECT (4 + n) * 999999, 'f' || n, 1 FROM k;");
-  assert_load_corrupt (fx->path, "functions has no row with id 5 but one with id 4999995 "
+       "INSERT INTO functions (id, name, module_id) SELECT n * 999999, 'f' || n, 1 FROM k;");
+  assert_load_corrupt (fx->path, "functions has no row with id 5 but one with id 999999 "
                        "(ids run from 1 without gaps)", NULL);
 }
 
