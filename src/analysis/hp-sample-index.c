@@ -42,7 +42,7 @@ hp_sample_index_new (GArray *samples)
   g_return_val_if_fail (samples != NULL, NULL);
   g_return_val_if_fail (g_array_get_element_size (samples) == sizeof (HpCaptureSample), NULL);
 
-  self = g_new0 (HpSampleIndex, 1);
+  self = g_atomic_rc_box_new0 (HpSampleIndex);
   self->samples = samples;
   self->threads = g_array_new (FALSE, FALSE, sizeof (Thread));
   for (guint i = 0; i < samples->len; i++)
@@ -69,14 +69,28 @@ hp_sample_index_new (GArray *samples)
   return self;
 }
 
-void
-hp_sample_index_free (HpSampleIndex *self)
+static void
+sample_index_clear (gpointer p)
 {
-  if (self == NULL)
-    return;
+  HpSampleIndex *self = p;
+
   g_array_unref (self->samples);
   g_array_unref (self->threads);
-  g_free (self);
+}
+
+HpSampleIndex *
+hp_sample_index_ref (HpSampleIndex *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+hp_sample_index_unref (HpSampleIndex *self)
+{
+  if (self != NULL)
+    g_atomic_rc_box_release_full (self, sample_index_clear);
 }
 
 guint64

@@ -13,7 +13,9 @@ typedef struct _HpSampleIndex HpSampleIndex;
 /* @samples: HpCaptureSample sorted by thread, then time (as
  * hp_capture_load_samples() returns them); taken. */
 HpSampleIndex *hp_sample_index_new        (GArray        *samples);
-void           hp_sample_index_free       (HpSampleIndex *self);
+/* Immutable once made, so shared across threads by reference. */
+HpSampleIndex *hp_sample_index_ref        (HpSampleIndex *self);
+void           hp_sample_index_unref      (HpSampleIndex *self);
 
 guint64        hp_sample_index_get_n_samples (HpSampleIndex *self);
 /* Time of the first and the last sample (0 and 0 without samples). */
@@ -49,6 +51,6 @@ void           hp_sample_index_density    (HpSampleIndex *self,
                                            guint          n_bins,
                                            guint32       *bins);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpSampleIndex, hp_sample_index_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpSampleIndex, hp_sample_index_unref)
 
 G_END_DECLS

@@ -123,8 +123,8 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   n = hp_profile_get_n_samples (profile->profile);
   count = hp_format_count (n);
   all = hp_format_count (all_samples);
-  if (profile->tids != NULL)
-    /* Translators: samples of the chosen threads, of all samples */
+  if (profile->tids != NULL || profile->has_range)
+    /* Translators: samples of the chosen threads or time range, of all samples */
     text = g_strdup_printf (_("%s of %s"), count, all);
   else
     text = g_strdup (count);

@@ -27,6 +27,7 @@
 #include <glib/gstdio.h>
 
 #include "record/hp-perf-import.h"
+#include "analysis/hp-capture-filter.h"
 #include "ui/hp-loaded-capture.h"
 
 HpLoadedCapture *
@@ -99,6 +100,10 @@ loaded_profile_clear (gpointer p)
   g_free (self->hottest_node);
   if (self->profile != NULL)
     free_profile_later (g_steal_pointer (&self->profile));
+  /* after the profile, which points into it; the worker that frees the
+   * profile runs later, so a filtered copy goes with it */
+  if (self->capture != NULL && self->data != self->capture->data)
+    g_clear_pointer (&self->data, hp_capture_data_free);
   g_clear_pointer (&self->tids, g_hash_table_unref);
   g_clear_pointer (&self->capture, hp_loaded_capture_unref);
 }
@@ -146,15 +151,36 @@ find_hottest (const HpCallNode  *node,
 }
 
 static HpLoadedProfile *
-build_profile (HpLoadedCapture *capture,
-               GHashTable      *tids)
+build_profile (HpLoadedCapture       *capture,
+               const HpProfileFilter *filter,
+               HpSampleIndex         *samples)
 {
   HpLoadedProfile *self = g_atomic_rc_box_new0 (HpLoadedProfile);
   guint n_functions = MAX (capture->data->functions->len, 1);
+  GHashTable *tids = filter != NULL ? filter->tids : NULL;
 
   self->capture = hp_loaded_capture_ref (capture);
   self->tids = tids ? g_hash_table_ref (tids) : NULL;
-  self->profile = hp_profile_new (capture->data, tids);
+  self->data = capture->data;
+  if (filter != NULL && filter->has_range && samples != NULL)
+    {
+      GArray *counts = hp_sample_index_count (samples, filter->from, filter->to, NULL, NULL);
+
+      self->data = hp_capture_data_new_with_counts (capture->data, counts);
+      self->has_range = TRUE;
+      self->from = filter->from;
+      self->to = filter->to;
+    }
+  if (filter != NULL && filter->merge_recursion)
+    {
+      HpCaptureData *merged = hp_capture_data_merge_recursion (self->data);
+
+      if (self->data != capture->data)
+        hp_capture_data_free (self->data);
+      self->data = merged;
+      self->merge_recursion = TRUE;
+    }
+  self->profile = hp_profile_new (self->data, tids);
   /* fill the lazy caches now: afterwards the profile is only read */
   hp_profile_get_functions (self->profile, FALSE);
   hp_profile_get_functions (self->profile, TRUE);
@@ -165,7 +191,8 @@ build_profile (HpLoadedCapture *capture,
 
 typedef struct {
   HpLoadedCapture *capture;
-  GHashTable      *tids;
+  HpProfileFilter  filter;
+  HpSampleIndex   *samples;
 } BuildData;
 
 static void
@@ -174,7 +201,8 @@ build_data_free (gpointer p)
   BuildData *bd = p;
 
   g_clear_pointer (&bd->capture, hp_loaded_capture_unref);
-  g_clear_pointer (&bd->tids, g_hash_table_unref);
+  g_clear_pointer (&bd->filter.tids, g_hash_table_unref);
+  g_clear_pointer (&bd->samples, hp_sample_index_unref);
   g_free (bd);
 }
 
@@ -186,8 +214,46 @@ build_thread (GTask        *task,
 {
   BuildData *bd = task_data;
 
-  g_task_return_pointer (task, build_profile (bd->capture, bd->tids),
+  g_task_return_pointer (task, build_profile (bd->capture, &bd->filter, bd->samples),
                          (GDestroyNotify) hp_loaded_profile_unref);
+}
+
+void
+hp_loaded_profile_build_filtered_async (HpLoadedCapture       *capture,
+                                        const HpProfileFilter *filter,
+                                        HpSampleIndex         *samples,
+                                        GCancellable          *cancellable,
+                                        GAsyncReadyCallback    callback,
+                                        gpointer               user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  BuildData *bd;
+
+  g_return_if_fail (capture != NULL);
+  g_return_if_fail (filter != NULL);
+
+  bd = g_new0 (BuildData, 1);
+  bd->capture = hp_loaded_capture_ref (capture);
+  bd->filter = *filter;
+  bd->filter.tids = NULL;
+  if (filter->tids != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key;
+
+      /* the worker owns a copy of its inputs */
+      bd->filter.tids = g_hash_table_new (NULL, NULL);
+      g_hash_table_iter_init (&iter, filter->tids);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_hash_table_add (bd->filter.tids, key);
+    }
+  bd->samples = samples != NULL ? hp_sample_index_ref (samples) : NULL;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hp_loaded_profile_build_async);
+  g_task_set_task_data (task, bd, build_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, build_thread);
 }
 
 void
@@ -197,30 +263,9 @@ hp_loaded_profile_build_async (HpLoadedCapture     *capture,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  BuildData *bd;
+  HpProfileFilter filter = { .tids = tids };
 
-  g_return_if_fail (capture != NULL);
-
-  bd = g_new0 (BuildData, 1);
-  bd->capture = hp_loaded_capture_ref (capture);
-  if (tids != NULL)
-    {
-      GHashTableIter iter;
-      gpointer key;
-
-      /* the worker owns a copy of its inputs */
-      bd->tids = g_hash_table_new (NULL, NULL);
-      g_hash_table_iter_init (&iter, tids);
-      while (g_hash_table_iter_next (&iter, &key, NULL))
-        g_hash_table_add (bd->tids, key);
-    }
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, hp_loaded_profile_build_async);
-  g_task_set_task_data (task, bd, build_data_free);
-  g_task_set_return_on_cancel (task, TRUE);
-  g_task_run_in_thread (task, build_thread);
+  hp_loaded_profile_build_filtered_async (capture, &filter, NULL, cancellable, callback, user_data);
 }
 
 HpLoadedProfile *
@@ -374,7 +419,7 @@ load_thread (GTask        *task,
     }
 
   report (task, HP_LOAD_STAGE_ANALYZING, 0.7);
-  profile = build_profile (loaded, NULL);
+  profile = build_profile (loaded, NULL, NULL);
   report (task, HP_LOAD_STAGE_DONE, 1.0);
   g_task_return_pointer (task, profile, (GDestroyNotify) hp_loaded_profile_unref);
 }
@@ -407,6 +452,60 @@ hp_loaded_capture_load_async (const char          *path,
 HpLoadedProfile *
 hp_loaded_capture_load_finish (GAsyncResult  *result,
                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Samples ------------------------------------------------------------ */
+
+static void
+samples_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  HpLoadedCapture *loaded = task_data;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  GArray *samples;
+
+  capture = hp_capture_open (loaded->path, FALSE, &error);
+  if (capture == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  hp_capture_set_cancellable (capture, cancellable);
+  samples = hp_capture_load_samples (capture, loaded->data, &error);
+  if (samples == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_pointer (task, hp_sample_index_new (samples), (GDestroyNotify) hp_sample_index_unref);
+}
+
+void
+hp_loaded_capture_load_samples_async (HpLoadedCapture     *capture,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (capture != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hp_loaded_capture_load_samples_async);
+  g_task_set_task_data (task, hp_loaded_capture_ref (capture), (GDestroyNotify) hp_loaded_capture_unref);
+  g_task_run_in_thread (task, samples_thread);
+}
+
+HpSampleIndex *
+hp_loaded_capture_load_samples_finish (GAsyncResult  *result,
+                                       GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
 

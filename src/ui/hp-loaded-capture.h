@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "analysis/hp-profile.h"
+#include "analysis/hp-sample-index.h"
 #include "store/hp-capture.h"
 
 G_BEGIN_DECLS
@@ -26,10 +27,26 @@ typedef struct {
 /* A profile of a loaded capture for a set of threads (or all). Also
  * immutable once built: hp_profile_get_functions() caches lazily, so the
  * builder fills both caches before the profile is shared. */
+/* What a profile of a capture keeps: threads, a time range, recursion
+ * merged. The default (all zero) keeps everything. */
+typedef struct {
+  GHashTable       *tids;            /* NULL: all threads */
+  gboolean          has_range;
+  guint64           from;            /* ns of the perf clock, both included */
+  guint64           to;
+  gboolean          merge_recursion;
+} HpProfileFilter;
+
 typedef struct {
   HpLoadedCapture  *capture;         /* a reference */
   HpProfile        *profile;
   GHashTable       *tids;            /* NULL: all threads */
+  /* what the profile counts: capture->data, or a filtered copy of it */
+  HpCaptureData    *data;
+  gboolean          has_range;
+  guint64           from;
+  guint64           to;
+  gboolean          merge_recursion;
   /* indexed by function id: the top-down node of that function with the
    * most total samples, NULL when the function has none */
   const HpCallNode **hottest_node;
@@ -77,6 +94,23 @@ void             hp_loaded_profile_build_async  (HpLoadedCapture     *capture,
                                                  gpointer             user_data);
 HpLoadedProfile *hp_loaded_profile_build_finish (GAsyncResult        *result,
                                                  GError             **error);
+/* The same with a whole filter; a time range needs @samples (of this
+ * capture, from hp_loaded_capture_load_samples_async). */
+void             hp_loaded_profile_build_filtered_async (HpLoadedCapture       *capture,
+                                                         const HpProfileFilter *filter,
+                                                         HpSampleIndex         *samples,
+                                                         GCancellable          *cancellable,
+                                                         GAsyncReadyCallback    callback,
+                                                         gpointer               user_data);
+
+/* Reads every sample of @capture, by thread and time, in a worker: for
+ * the timeline and time ranges. */
+void             hp_loaded_capture_load_samples_async  (HpLoadedCapture     *capture,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+HpSampleIndex   *hp_loaded_capture_load_samples_finish (GAsyncResult        *result,
+                                                        GError             **error);
 
 /* Why summaries of the capture at @path cannot be written, or NULL; the
  * same checks the store makes before a write, made without writing. */

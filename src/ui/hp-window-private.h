@@ -8,6 +8,7 @@
 #include "ui/hp-calls-view.h"
 #include "ui/hp-capture-overview.h"
 #include "ui/hp-flame-view.h"
+#include "ui/hp-timeline-view.h"
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-source-view.h"
 #include "ui/hp-summary-list.h"
@@ -23,6 +24,7 @@ const char        *hp_window_get_error_text   (HpWindow *self);
 HpCallTreeView    *hp_window_get_tree_view    (HpWindow *self);
 HpCallsView       *hp_window_get_calls_view   (HpWindow *self);
 HpFlameView       *hp_window_get_flame_view   (HpWindow *self);
+HpTimelineView    *hp_window_get_timeline_view (HpWindow *self);
 HpSourceView      *hp_window_get_source_view  (HpWindow *self);
 HpSummaryPane     *hp_window_get_summary_pane (HpWindow *self);
 HpSummaryList     *hp_window_get_summary_list (HpWindow *self);

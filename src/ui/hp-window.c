@@ -29,6 +29,7 @@
 #include "ui/hp-application.h"
 #include "ui/hp-call-path.h"
 #include "ui/hp-flame-view.h"
+#include "ui/hp-timeline-view.h"
 #include "ui/hp-loaded-capture.h"
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-window-private.h"
@@ -59,6 +60,7 @@ struct _HpWindow {
   HpSourceView         *source_view;
   HpCallsView          *calls_view;
   HpFlameView          *flame_view;
+  HpTimelineView       *timeline_view;
   HpSummaryList        *summary_list;
   HpSummaryPane        *summary_pane;
   GtkMenuButton        *menu_button;
@@ -68,6 +70,9 @@ struct _HpWindow {
   GFile                *file;
   GCancellable         *load_cancellable;
   GCancellable         *filter_cancellable;
+  /* what the profile keeps, besides the time range the timeline holds */
+  GHashTable           *filter_tids;     /* NULL: all threads */
+  gboolean              merge_recursion;
   HpLoadedProfile      *profile;
   HpSummaryStore       *store;
   gulong                store_changed_handler;
@@ -88,6 +93,7 @@ G_DEFINE_FINAL_TYPE (HpWindow, hp_window, GTK_TYPE_APPLICATION_WINDOW)
 enum {
   PROP_0,
   PROP_TREE_MODE,
+  PROP_MERGE_RECURSION,
   N_PROPS
 };
 
@@ -182,6 +188,8 @@ update_title (HpWindow *self)
     }
 }
 
+static void rebuild_profile (HpWindow *self);
+
 static void
 fill_thread_filter (HpWindow *self)
 {
@@ -191,6 +199,7 @@ fill_thread_filter (HpWindow *self)
   guint64 total = 0;
 
   g_ptr_array_set_size (self->filters, 0);
+  g_clear_pointer (&self->filter_tids, g_hash_table_unref);
 
   for (guint i = 0; i < data->threads->len; i++)
     total += self->profile->capture->thread_samples[i];
@@ -288,6 +297,8 @@ show_profile (HpWindow        *self,
   self->profile = hp_loaded_profile_ref (profile);
 
   hp_capture_overview_set_profile (self->overview, profile);
+  if (self->timeline_view != NULL)
+    hp_timeline_view_set_profile (self->timeline_view, profile);
   hp_summary_list_set_store (self->summary_list, self->store, profile);
   hp_call_tree_view_set_profile (self->tree_view, profile, select_key);
   {
@@ -340,6 +351,8 @@ load_done (GObject      *object,
 
   hp_application_add_recent (HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
                              self->file, g_strcmp0 (profile->capture->path, g_file_peek_path (self->file)) != 0);
+  /* the window's filters stay on for the next capture (merged recursion) */
+  rebuild_profile (self);
 }
 
 void
@@ -429,26 +442,120 @@ filter_done (GObject      *object,
   show_profile (self, profile, key);
 }
 
-static void
-on_thread_filter_changed (GtkDropDown *dropdown,
-                          GParamSpec  *pspec,
-                          HpWindow    *self)
+static GHashTable *
+copy_set (GHashTable *set)
 {
-  guint selected = gtk_drop_down_get_selected (dropdown);
-  GHashTable *tids;
+  GHashTable *copy;
+  GHashTableIter iter;
+  gpointer key;
 
-  if (self->profile == NULL || selected >= self->filters->len)
+  if (set == NULL || g_hash_table_size (set) == 0)
+    return NULL;
+  copy = g_hash_table_new (NULL, NULL);
+  g_hash_table_iter_init (&iter, set);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_add (copy, key);
+  return copy;
+}
+
+static gboolean
+same_set (GHashTable *a,
+          GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  if (a == NULL || b == NULL)
+    return a == b;
+  if (g_hash_table_size (a) != g_hash_table_size (b))
+    return FALSE;
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (b, key))
+      return FALSE;
+  return TRUE;
+}
+
+/* Builds the profile for what the filters keep (threads, the timeline's
+ * range, merged recursion) in a worker; filter_done shows it. */
+static void
+rebuild_profile (HpWindow *self)
+{
+  HpTimeline *timeline;
+  HpSampleIndex *samples;
+  HpProfileFilter filter = { 0 };
+
+  /* the window is being torn down */
+  if (self->profile == NULL || self->timeline_view == NULL)
     return;
-  tids = g_ptr_array_index (self->filters, selected);
-  if (tids == self->profile->tids)
+  timeline = hp_timeline_view_get_timeline (self->timeline_view);
+  samples = hp_timeline_view_get_samples (self->timeline_view);
+  filter.tids = self->filter_tids;
+  filter.has_range = samples != NULL && hp_timeline_get_selection (timeline, &filter.from, &filter.to);
+  filter.merge_recursion = self->merge_recursion;
+  if (same_set (filter.tids, self->profile->tids) && filter.merge_recursion == self->profile->merge_recursion &&
+      filter.has_range == self->profile->has_range &&
+      (!filter.has_range || (filter.from == self->profile->from && filter.to == self->profile->to)))
     return;
 
   if (self->filter_cancellable != NULL)
     g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
   self->filter_cancellable = g_cancellable_new ();
-  hp_loaded_profile_build_async (self->profile->capture, tids, self->filter_cancellable,
-                                 filter_done, g_object_ref (self));
+  hp_loaded_profile_build_filtered_async (self->profile->capture, &filter, samples, self->filter_cancellable,
+                                          filter_done, g_object_ref (self));
+}
+
+static void
+on_thread_filter_changed (GtkDropDown *dropdown,
+                          GParamSpec  *pspec,
+                          HpWindow    *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (self->profile == NULL || selected >= self->filters->len)
+    return;
+  g_clear_pointer (&self->filter_tids, g_hash_table_unref);
+  self->filter_tids = copy_set (g_ptr_array_index (self->filters, selected));
+  if (self->timeline_view != NULL)
+    hp_timeline_set_selected_tids (hp_timeline_view_get_timeline (self->timeline_view), self->filter_tids);
+  rebuild_profile (self);
+}
+
+/* Threads chosen in the timeline's lanes: the dropdown shows "all" or the
+ * entry that holds exactly those threads, when there is one. */
+static void
+on_timeline_threads_changed (HpTimeline *timeline,
+                             HpWindow   *self)
+{
+  GHashTable *tids = hp_timeline_get_selected_tids (timeline);
+
+  g_clear_pointer (&self->filter_tids, g_hash_table_unref);
+  self->filter_tids = copy_set (tids);
+  for (guint i = 0; i < self->filters->len; i++)
+    if (same_set (g_ptr_array_index (self->filters, i), self->filter_tids))
+      {
+        g_signal_handlers_block_by_func (self->thread_dropdown, on_thread_filter_changed, self);
+        gtk_drop_down_set_selected (self->thread_dropdown, i);
+        g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);
+        break;
+      }
+  rebuild_profile (self);
+}
+
+static void
+on_timeline_range_changed (HpTimeline *timeline,
+                           HpWindow   *self)
+{
+  rebuild_profile (self);
+}
+
+static void
+on_timeline_samples_loaded (HpTimelineView *view,
+                            HpWindow       *self)
+{
+  /* a range chosen before the samples were read (a test, an action) */
+  rebuild_profile (self);
 }
 
 /* Selection ---------------------------------------------------------- */
@@ -998,6 +1105,12 @@ hp_window_get_flame_view (HpWindow *self)
   return self->flame_view;
 }
 
+HpTimelineView *
+hp_window_get_timeline_view (HpWindow *self)
+{
+  return self->timeline_view;
+}
+
 HpSourceView *
 hp_window_get_source_view (HpWindow *self)
 {
@@ -1148,6 +1261,7 @@ hp_window_finalize (GObject *object)
   HpWindow *self = HP_WINDOW (object);
 
   g_ptr_array_unref (self->filters);
+  g_clear_pointer (&self->filter_tids, g_hash_table_unref);
 
   G_OBJECT_CLASS (hp_window_parent_class)->finalize (object);
 }
@@ -1162,6 +1276,9 @@ hp_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_MERGE_RECURSION:
+      g_value_set_boolean (value, self->merge_recursion);
+      break;
     case PROP_TREE_MODE:
       /* asked for while the template is built, before tree_view is set */
       g_value_set_string (value, self->tree_view != NULL && hp_call_tree_view_get_bottom_up (self->tree_view) ?
@@ -1182,6 +1299,14 @@ hp_window_set_property (GObject      *object,
 
   switch (prop_id)
     {
+    case PROP_MERGE_RECURSION:
+      if (self->merge_recursion != g_value_get_boolean (value))
+        {
+          self->merge_recursion = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+          rebuild_profile (self);
+        }
+      break;
     case PROP_TREE_MODE:
       hp_call_tree_view_set_bottom_up (self->tree_view, g_strcmp0 (g_value_get_string (value), "bottom-up") == 0);
       break;
@@ -1207,12 +1332,17 @@ hp_window_class_init (HpWindowClass *klass)
   properties[PROP_TREE_MODE] =
     g_param_spec_string ("tree-mode", NULL, NULL, "top-down",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* f → f → f shown as one f, in every view */
+  properties[PROP_MERGE_RECURSION] =
+    g_param_spec_boolean ("merge-recursion", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HP_TYPE_CAPTURE_OVERVIEW);
   g_type_ensure (HP_TYPE_CALL_TREE_VIEW);
   g_type_ensure (HP_TYPE_CALLS_VIEW);
   g_type_ensure (HP_TYPE_FLAME_VIEW);
+  g_type_ensure (HP_TYPE_TIMELINE_VIEW);
   g_type_ensure (HP_TYPE_SOURCE_VIEW);
   g_type_ensure (HP_TYPE_SUMMARY_LIST);
   g_type_ensure (HP_TYPE_SUMMARY_PANE);
@@ -1240,6 +1370,7 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpWindow, source_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, calls_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, flame_view);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_list);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_pane);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, menu_button);
@@ -1259,6 +1390,7 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.thread-filter", "u", thread_filter_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
   gtk_widget_class_install_property_action (widget_class, "win.tree-mode", "tree-mode");
+  gtk_widget_class_install_property_action (widget_class, "win.merge-recursion", "merge-recursion");
 }
 
 static void
@@ -1316,6 +1448,11 @@ hp_window_init (HpWindow *self)
   g_signal_connect (self->tree_view, "search-done", G_CALLBACK (on_search_done), self);
   g_signal_connect (self->calls_view, "function-activated", G_CALLBACK (on_function_activated), self);
   g_signal_connect (self->flame_view, "node-activated", G_CALLBACK (on_flame_node_activated), self);
+  g_signal_connect (hp_timeline_view_get_timeline (self->timeline_view), "selection-changed",
+                    G_CALLBACK (on_timeline_range_changed), self);
+  g_signal_connect (hp_timeline_view_get_timeline (self->timeline_view), "threads-changed",
+                    G_CALLBACK (on_timeline_threads_changed), self);
+  g_signal_connect (self->timeline_view, "samples-loaded", G_CALLBACK (on_timeline_samples_loaded), self);
   g_signal_connect (self->summary_pane, "step-activated", G_CALLBACK (on_step_activated), self);
   g_signal_connect (self->summary_list, "path-activated", G_CALLBACK (on_path_activated), self);
   g_signal_connect (self->thread_dropdown, "notify::selected", G_CALLBACK (on_thread_filter_changed), self);

@@ -9,7 +9,7 @@
  *
  * Opens a copy of CAPTURE and saves: main.png (as it opens, with a
  * summary written on the selected path), calls.png (callers and
- * callees), flame.png (the flame graph), bottom-up.png, search.png, empty.png and error.png. With
+ * callees), flame.png (the flame graph), timeline.png (a range selected), bottom-up.png, search.png, empty.png and error.png. With
  * FUNCTION, that function is selected before main.png is taken.
  * These are for people to look at (README, metainfo), not a test.
  */
@@ -79,6 +79,24 @@ run (HpApplication *app)
   shot (window, outdir, "calls.png");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame");
   shot (window, outdir, "flame.png");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline");
+  {
+    HpTimelineView *view = hp_window_get_timeline_view (window);
+
+    for (guint i = 0; i < 100 && hp_timeline_view_get_samples (view) == NULL; i++)
+      display_spin (50);
+    if (hp_timeline_view_get_samples (view) != NULL)
+      {
+        HpSampleIndex *samples = hp_timeline_view_get_samples (view);
+        guint64 start = hp_sample_index_get_start (samples), end = hp_sample_index_get_end (samples);
+
+        /* the middle third of the recording */
+        hp_timeline_set_selection (hp_timeline_view_get_timeline (view), TRUE,
+                                   start + (end - start) / 3, start + 2 * (end - start) / 3);
+        shot (window, outdir, "timeline.png");
+        hp_timeline_set_selection (hp_timeline_view_get_timeline (view), FALSE, 0, 0);
+      }
+  }
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "source");
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "bottom-up");

@@ -1,0 +1,26 @@
+/* hp-timeline-view.h - threads over time, and the range every view shows
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ui/hp-loaded-capture.h"
+#include "ui/hp-timeline.h"
+
+G_BEGIN_DECLS
+
+#define HP_TYPE_TIMELINE_VIEW (hp_timeline_view_get_type ())
+G_DECLARE_FINAL_TYPE (HpTimelineView, hp_timeline_view, HP, TIMELINE_VIEW, GtkWidget)
+
+/* Shows the capture of @profile (its samples are read in a worker the
+ * first time) and says how much of it @profile keeps. */
+void           hp_timeline_view_set_profile (HpTimelineView  *self,
+                                             HpLoadedProfile *profile);
+/* The samples once read, NULL before. */
+HpSampleIndex *hp_timeline_view_get_samples (HpTimelineView  *self);
+HpTimeline    *hp_timeline_view_get_timeline (HpTimelineView *self);
+const char    *hp_timeline_view_get_status  (HpTimelineView  *self);
+
+G_END_DECLS

@@ -1,0 +1,243 @@
+/* test-timeline.c - the timeline in the real window: lanes, ranges, threads
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A capture written here has two processes, "app" (pid 100: threads 100
+ * "app" and 101 "worker") and "helper" (pid 200: thread 200), sampled at
+ * known times. The timeline shows one lane per thread, grouped by process
+ * and named by thread and start function; selecting a range or a lane
+ * rebuilds the profile every view shows, and its sample count is what SQL
+ * counts over the samples table for the same bounds and threads.
+ */
+
+#define G_LOG_DOMAIN "hp-test"
+
+#include "config.h"
+
+#include <string.h>
+#include <sqlite3.h>
+
+#include "display-common.h"
+
+#define FIRST G_GINT64_CONSTANT (1000000000)
+
+static HpApplication *app;
+
+static void
+write_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  const char *starts[] = { "main", "worker_loop", "helper_main" };
+  gint64 module, libc, stacks[3];
+  gint64 start_thread;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata_int (w, "frequency", 1000);
+  hp_capture_writer_set_process (w, 100, "app");
+  hp_capture_writer_set_process (w, 200, "helper");
+  hp_capture_writer_set_thread (w, 100, 100, "app");
+  hp_capture_writer_set_thread (w, 101, 100, "worker");
+  hp_capture_writer_set_thread (w, 200, 200, "helper");
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  libc = hp_capture_writer_intern_module (w, "/usr/lib/libc.so.6", NULL, FALSE);
+  start_thread = hp_capture_writer_intern_function (w, "start_thread", libc, NULL, 0);
+  for (guint i = 0; i < 3; i++)
+    {
+      gint64 fn = hp_capture_writer_intern_function (w, starts[i], module, NULL, 0);
+      gint64 leaf = hp_capture_writer_intern_function (w, "compute", module, NULL, 0);
+      gint64 root = i == 1 ? hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, start_thread, NULL, 0, FALSE, 0x10)) : 0;
+      gint64 s = hp_capture_writer_intern_stack (w, root, hp_capture_writer_intern_frame (w, fn, NULL, 0, FALSE, 0x100 * (i + 1)));
+
+      stacks[i] = hp_capture_writer_intern_stack (w, s, hp_capture_writer_intern_frame (w, leaf, NULL, 0, FALSE, 0x1000 + i));
+    }
+  /* app all along, worker in the first second, helper in the second */
+  for (guint ms = 0; ms < 2000; ms++)
+    {
+      guint64 t = (guint64) FIRST + ms * G_GUINT64_CONSTANT (1000000);
+
+      hp_capture_writer_add_sample (w, t, 100, 0, stacks[0], 1000000);
+      if (ms < 1000 && ms % 2 == 0)
+        hp_capture_writer_add_sample (w, t, 101, 0, stacks[1], 1000000);
+      if (ms >= 1000 && ms % 4 == 0)
+        hp_capture_writer_add_sample (w, t, 200, 0, stacks[2], 1000000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static gint64
+sql_count (const char *path,
+           const char *where)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM samples WHERE %s", where);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return n;
+}
+
+static gboolean
+samples_loaded (gpointer data)
+{
+  return hp_timeline_view_get_samples (data) != NULL;
+}
+
+static gboolean
+settled (gpointer data)
+{
+  return !hp_window_is_filtering (data) && !hp_window_is_following (data);
+}
+
+static guint64
+shown_samples (HpWindow *window)
+{
+  HpLoadedProfile *p = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+
+  return hp_profile_get_n_samples (p->profile);
+}
+
+static void
+test_timeline (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "timeline.hotpath", NULL);
+  HpWindow *window;
+  HpTimelineView *view;
+  HpTimeline *timeline;
+  g_autoptr(GPtrArray) labels = NULL;
+  gint64 expected;
+
+  write_capture (path);
+  window = display_open (app, path);
+  view = hp_window_get_timeline_view (window);
+  timeline = hp_timeline_view_get_timeline (view);
+  g_assert_cmpuint (shown_samples (window), ==, sql_count (path, "1"));
+
+  /* the samples are read when the pane is first shown */
+  g_assert_null (hp_timeline_view_get_samples (view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+  g_assert_true (display_wait (samples_loaded, view, 10000));
+
+  labels = hp_timeline_get_lane_labels (timeline);
+  g_assert_cmpuint (labels->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (labels, 0), ==, "app (100) — main");
+  g_assert_cmpstr (g_ptr_array_index (labels, 1), ==, "worker (101) — worker_loop");
+  g_assert_cmpstr (g_ptr_array_index (labels, 2), ==, "helper (200) — helper_main");
+
+  /* a range: every view shows exactly its samples */
+  hp_timeline_set_selection (timeline, TRUE, FIRST + 500000000, FIRST + 1250000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  expected = sql_count (path, "time >= 1500000000 AND time <= 2250000000");
+  g_assert_cmpuint (shown_samples (window), ==, expected);
+  g_assert_true (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->has_range);
+  g_assert_nonnull (strstr (hp_timeline_view_get_status (view), "0.500 s to 1.250 s (0.750 s)"));
+  {
+    g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, expected);
+    const char *overview = hp_capture_overview_get_value (hp_window_get_overview (window), "samples");
+
+    g_test_message ("overview: %s", overview);
+    g_assert_nonnull (strstr (overview, count));
+  }
+
+  /* a lane: that thread only, within the range */
+  hp_timeline_toggle_thread (timeline, 101, FALSE);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_cmpuint (shown_samples (window), ==,
+                    sql_count (path, "tid = 101 AND time >= 1500000000 AND time <= 2250000000"));
+  /* Ctrl: and the helper too */
+  hp_timeline_toggle_thread (timeline, 200, TRUE);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_cmpuint (shown_samples (window), ==,
+                    sql_count (path, "tid IN (101, 200) AND time >= 1500000000 AND time <= 2250000000"));
+
+  /* the thread dropdown still chooses, and the lanes follow it */
+  gtk_drop_down_set_selected (hp_window_get_thread_dropdown (window), 0);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_null (hp_timeline_get_selected_tids (timeline));
+  g_assert_cmpuint (shown_samples (window), ==, expected);
+
+  /* clearing the range shows everything again */
+  hp_timeline_set_selection (timeline, FALSE, 0, 0);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_cmpuint (shown_samples (window), ==, sql_count (path, "1"));
+  g_assert_false (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->has_range);
+
+  /* zooming changes what the lanes show, not the profile */
+  hp_timeline_set_selection (timeline, TRUE, FIRST, FIRST + 100000000);
+  hp_timeline_zoom_to_selection (timeline);
+  g_assert_cmpuint (hp_timeline_time_at (timeline, 1e6), ==, FIRST + 100000000);
+  hp_timeline_zoom_out (timeline);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_cmpuint (shown_samples (window), ==, sql_count (path, "time <= 1100000000"));
+
+  display_close (window);
+}
+
+/* Merge Recursion in the main menu rebuilds every view with f → f → f as f */
+static void
+test_merge_recursion (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "recursion.hotpath", NULL);
+  HpWindow *window;
+  HpLoadedProfile *profile;
+  const HpCallNode *node;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 module, stack = 0;
+    const char *names[] = { "main", "f", "f", "f", "g" };
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+    module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      stack = hp_capture_writer_intern_stack (w, stack,
+                                              hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, names[i], module, NULL, 0),
+                                                                              NULL, i, FALSE, 0x10 * i));
+    for (guint i = 0; i < 10; i++)
+      hp_capture_writer_add_sample (w, 1000 + i, 1, 0, stack, 1);
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  }
+  window = display_open (app, path);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.merge-recursion", NULL));
+  g_assert_true (display_wait (settled, window, 10000));
+  profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+  g_assert_true (profile->merge_recursion);
+  /* main > f > g: three levels under the root */
+  node = hp_profile_get_top_down (profile->profile);
+  for (guint depth = 0; depth < 3; depth++)
+    {
+      g_assert_nonnull (node->children);
+      g_assert_cmpuint (node->children->len, ==, 1);
+      node = g_ptr_array_index (node->children, 0);
+    }
+  g_assert_cmpstr (hp_profile_get_function_name (profile->profile, node->function_id), ==, "g");
+  g_assert_null (node->children);
+  display_close (window);
+}
+
+static int
+run (HpApplication *application)
+{
+  app = application;
+  g_test_add_func ("/timeline/window", test_timeline);
+  g_test_add_func ("/timeline/merge-recursion", test_merge_recursion);
+  return g_test_run ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  return display_run (argc, argv, run);
+}
