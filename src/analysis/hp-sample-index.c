@@ -32,6 +32,7 @@ struct _HpSampleIndex {
   GArray  *threads;  /* Thread, by tid */
   guint64  start;
   guint64  end;
+  guint32  max_stack;
 };
 
 HpSampleIndex *
@@ -65,6 +66,7 @@ hp_sample_index_new (GArray *samples)
         self->start = s->time;
       if (s->time > self->end)
         self->end = s->time;
+      self->max_stack = MAX (self->max_stack, s->stack_id);
     }
   return self;
 }
@@ -180,15 +182,18 @@ hp_sample_index_count (HpSampleIndex *self,
                        GHashTable    *tids,
                        guint64       *n_samples)
 {
-  g_autoptr(GHashTable) slots = NULL;
+  g_autofree guint *slot = NULL;
+  g_autofree guint *stamp = NULL;
   GArray *counts;
   guint64 n = 0;
 
   g_return_val_if_fail (self != NULL, NULL);
 
   counts = g_array_new (FALSE, FALSE, sizeof (HpCaptureStackCount));
-  /* stack id -> index in @counts + 1, for the thread at hand */
-  slots = g_hash_table_new (NULL, NULL);
+  /* per stack id: its entry in @counts for the thread at hand, valid
+   * when its stamp is that thread's (no clearing between threads) */
+  slot = g_new (guint, (gsize) self->max_stack + 1);
+  stamp = g_new0 (guint, (gsize) self->max_stack + 1);
   for (guint i = 0; i < self->threads->len && from <= to; i++)
     {
       const Thread *t = &g_array_index (self->threads, Thread, i);
@@ -198,22 +203,20 @@ hp_sample_index_count (HpSampleIndex *self,
         continue;
       begin = search (self, t->begin, t->end, from, FALSE);
       end = search (self, begin, t->end, to, TRUE);
-      g_hash_table_remove_all (slots);
       for (guint j = begin; j < end; j++)
         {
           const HpCaptureSample *s = &g_array_index (self->samples, HpCaptureSample, j);
-          guint slot = GPOINTER_TO_UINT (g_hash_table_lookup (slots, GUINT_TO_POINTER (s->stack_id + 1)));
           HpCaptureStackCount *c;
 
-          if (slot == 0)
+          if (stamp[s->stack_id] != i + 1)
             {
               HpCaptureStackCount fresh = { s->stack_id, t->tid, 0, 0 };
 
               g_array_append_val (counts, fresh);
-              slot = counts->len;
-              g_hash_table_insert (slots, GUINT_TO_POINTER (s->stack_id + 1), GUINT_TO_POINTER (slot));
+              stamp[s->stack_id] = i + 1;
+              slot[s->stack_id] = counts->len - 1;
             }
-          c = &g_array_index (counts, HpCaptureStackCount, slot - 1);
+          c = &g_array_index (counts, HpCaptureStackCount, slot[s->stack_id]);
           c->samples++;
           c->weight += s->weight;
         }

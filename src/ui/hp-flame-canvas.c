@@ -47,6 +47,7 @@ struct _HpFlameCanvas {
   HpFlameGraph  *graph;       /* borrowed */
   guint          zoom;
   const HpCallNode *selected;
+  gint           selected_box;  /* its box, -1 when none */
   char          *search;      /* casefolded, NULL when none */
   GHashTable    *marks;       /* HpCallNode* -> text, borrowed reference */
   gboolean       icicle;
@@ -447,7 +448,7 @@ hp_flame_canvas_snapshot (GtkWidget   *widget,
     self->layer = render_layer (self);
   gtk_snapshot_append_node (snapshot, self->layer);
 
-  selected = self->selected != NULL ? hp_flame_graph_find_node (self->graph, self->selected) : -1;
+  selected = self->selected_box;
   if (selected >= 0 && hp_flame_canvas_get_box_area (self, (guint) selected, &area))
     outline (snapshot, &area, &(GdkRGBA) { 0.11, 0.35, 0.85, 1 }, 2);
   if (self->hover >= 0 && hp_flame_canvas_get_box_area (self, (guint) self->hover, &area))
@@ -585,6 +586,7 @@ hp_flame_canvas_init (HpFlameCanvas *self)
   GtkGesture *click = gtk_gesture_click_new ();
 
   self->hover = -1;
+  self->selected_box = -1;
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
@@ -609,6 +611,8 @@ hp_flame_canvas_set_graph (HpFlameCanvas *self,
   self->graph = graph;
   self->zoom = 0;
   self->hover = -1;
+  /* one search per selection, not one per frame */
+  self->selected_box = graph != NULL && self->selected != NULL ? hp_flame_graph_find_node (graph, self->selected) : -1;
   invalidate (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
@@ -658,6 +662,7 @@ hp_flame_canvas_set_selected (HpFlameCanvas    *self,
   if (self->selected == node)
     return;
   self->selected = node;
+  self->selected_box = self->graph != NULL && node != NULL ? hp_flame_graph_find_node (self->graph, node) : -1;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

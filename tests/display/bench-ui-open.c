@@ -6,7 +6,7 @@
 /*
  * Builds two captures of one million samples with the store's writer (a
  * program of 3000 functions, stacks sampled with a skewed distribution
- * as real profiles are; see make_big_capture() for their shapes), then
+ * as real profiles are; see display_make_big_capture() in display-common.c for their shapes), then
  * opens each in the real window and prints:
  *
  *   - the time from asking to open until the first frame that shows the
@@ -42,125 +42,9 @@
 #include "ui/hp-call-row.h"
 #include "display-common.h"
 
-#define N_SAMPLES   1000000
-#define N_FUNCTIONS 3000
-#define N_LEAVES    60000
-#define N_PATHS     10000
 #define FRAME_MS    (1000.0 / 60.0)
 
 static const char *capture_arg;
-
-/* Capture ------------------------------------------------------------ */
-
-/* @stress: random walks down a call graph, 60 000 of them, which gives
- * 700 000 stack nodes (a worst case); otherwise 10 000 call paths that
- * each extend an earlier one by 1 to 3 frames, as the stacks of one
- * program do (the shape of test-capture's 1M-sample timing): 20 000
- * stack nodes. */
-static void
-make_big_capture (const char *path,
-                  gboolean    stress)
-{
-  g_autoptr(HpCaptureWriter) w = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GRand) rand = g_rand_new_with_seed (20240501);
-  g_autofree gint64 *functions = g_new0 (gint64, N_FUNCTIONS);
-  g_autofree gint64 *frames = g_new0 (gint64, N_FUNCTIONS * 4);
-  g_autofree gint64 *callees = g_new0 (gint64, N_FUNCTIONS * 6);
-  g_autofree gint64 *leaves = g_new0 (gint64, N_LEAVES);
-  gint64 module;
-  gint64 start = g_get_monotonic_time ();
-
-  g_unlink (path);
-  w = hp_capture_writer_new (path, &error);
-  g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "command", "/opt/bench/big --work");
-  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
-  hp_capture_writer_set_metadata (w, "event_unit", "ns");
-  hp_capture_writer_set_metadata (w, "frequency", "999");
-  hp_capture_writer_set_metadata (w, "call_graph", "fp");
-  hp_capture_writer_set_metadata_int (w, "duration_ns", 250000000000);
-  hp_capture_writer_set_process (w, 1000, "big");
-  for (int t = 0; t < 8; t++)
-    {
-      g_autofree char *name = g_strdup_printf ("worker-%d", t);
-
-      hp_capture_writer_set_thread (w, 1000 + t, 1000, name);
-    }
-
-  module = hp_capture_writer_intern_module (w, "/opt/bench/big", NULL, FALSE);
-  for (int f = 0; f < N_FUNCTIONS; f++)
-    {
-      g_autofree char *name = g_strdup_printf ("big_function_%04d_%s", f, f % 3 ? "work" : "dispatch");
-
-      functions[f] = hp_capture_writer_intern_function (w, name, module, "/opt/bench/src/big.c", 10 * f + 1);
-      for (int l = 0; l < 4; l++)
-        frames[f * 4 + l] = hp_capture_writer_intern_frame (w, functions[f], "/opt/bench/src/big.c",
-                                                            10 * f + 2 + l, FALSE, 0x1000 + 16 * (f * 4 + l));
-      /* a call graph that goes "down": callees have higher numbers */
-      for (int c = 0; c < 6; c++)
-        callees[f * 6 + c] = MIN (N_FUNCTIONS - 1, f + 1 + g_rand_int_range (rand, 0, 1 + (N_FUNCTIONS - f) / 8));
-    }
-
-  if (stress)
-    {
-      /* random walks from main (function 0) down the call graph */
-      for (int i = 0; i < N_LEAVES; i++)
-        {
-          int depth = g_rand_int_range (rand, 4, 29);
-          gint64 stack = 0;
-          int f = 0;
-
-          for (int d = 0; d < depth; d++)
-            {
-              stack = hp_capture_writer_intern_stack (w, stack, frames[f * 4 + g_rand_int_range (rand, 0, 4)]);
-              f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
-            }
-          leaves[i] = stack;
-        }
-    }
-  else
-    {
-      /* each path a prefix of an earlier one plus 1-3 frames */
-      g_autofree int *paths = g_new0 (int, N_PATHS * 40);
-      g_autofree int *depths = g_new0 (int, N_PATHS);
-
-      depths[0] = 8;
-      for (int d = 0; d < depths[0]; d++)
-        paths[d] = g_rand_int_range (rand, 0, N_FUNCTIONS);
-      for (int p = 1; p < N_PATHS; p++)
-        {
-          int q = g_rand_int_range (rand, 0, p);
-          int keep = MAX (depths[q] - g_rand_int_range (rand, 0, 3), 1);
-
-          memcpy (&paths[p * 40], &paths[q * 40], keep * sizeof (int));
-          depths[p] = MIN (keep + g_rand_int_range (rand, 1, 4), 40);
-          for (int d = keep; d < depths[p]; d++)
-            paths[p * 40 + d] = g_rand_int_range (rand, 0, N_FUNCTIONS);
-        }
-      for (int p = 0; p < N_LEAVES; p++)
-        {
-          int path = p % N_PATHS;
-          gint64 stack = 0;
-
-          for (int d = 0; d < depths[path]; d++)
-            stack = hp_capture_writer_intern_stack (w, stack, frames[paths[path * 40 + d] * 4]);
-          leaves[p] = stack;
-        }
-    }
-
-  /* skewed: a few stacks take most samples */
-  for (int s = 0; s < N_SAMPLES; s++)
-    {
-      double u = g_rand_double (rand);
-      int leaf = (int) (N_LEAVES * u * u * u);
-
-      hp_capture_writer_add_sample (w, (guint64) s * 250000, 1000 + s % 8, s % 4, leaves[leaf], 250000);
-    }
-  g_assert_true (hp_capture_writer_finish (w, &error));
-  g_assert_no_error (error);
-  printf ("# wrote %s in %.1f s\n", path, (g_get_monotonic_time () - start) / 1e6);
-}
 
 /* Heartbeat ---------------------------------------------------------- */
 
@@ -548,9 +432,9 @@ run (HpApplication *app)
   guint rounds = g_getenv ("BENCH_ROUNDS") ? MAX (1, atoi (g_getenv ("BENCH_ROUNDS"))) : 5;
 
   if (!g_file_test (typical, G_FILE_TEST_EXISTS))
-    make_big_capture (typical, FALSE);
+    display_make_big_capture (typical, FALSE);
   if (!g_file_test (stress, G_FILE_TEST_EXISTS))
-    make_big_capture (stress, TRUE);
+    display_make_big_capture (stress, TRUE);
   g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
 
   bench_one (app, "1M samples over 10 000 call paths (typical)", typical, rounds);

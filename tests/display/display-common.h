@@ -54,4 +54,9 @@ char       *display_make_capture (const char    *name,
                                   gboolean       with_source,
                                   char         **source_path);
 
+/* A capture of one million samples for the benchmarks, with 20 000 stack
+ * nodes, or with @stress 700 000 (a worst case). */
+void        display_make_big_capture (const char *path,
+                                      gboolean    stress);
+
 G_END_DECLS

@@ -1,0 +1,209 @@
+/* bench-views.c - the flame graph and the timeline on 1M-sample captures
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * On the benchmarks' two 1M-sample captures (display_make_big_capture:
+ * 20 000 and 700 000 stack nodes), in the real window, prints:
+ *
+ *   - the flame graph's layout, built alone (hp_flame_graph_new);
+ *   - from showing the Flame Graph pane until its first frame is painted
+ *     (the layout is built in a worker, then drawn), and the longest
+ *     main-loop stall meanwhile;
+ *   - the longest stall while the pointer moves over 60 boxes (hover
+ *     redraws an overlay only), and while zooming into a deep box and out;
+ *   - reading the samples for the timeline (a worker);
+ *   - from selecting a third of the recording in the timeline until every
+ *     view shows the filtered profile, and the longest stall meanwhile.
+ *
+ * Stalls are the largest gap between two runs of a 1 ms heartbeat. It
+ * prints numbers and asserts nothing (docs/ARCHITECTURE.md, Measuring
+ * honestly). Usage: bench-views [DIR] (makes or reuses its captures there).
+ */
+
+#define G_LOG_DOMAIN "hp-bench"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "display-common.h"
+
+static const char *capture_arg;
+static gint64 last_beat, max_gap;
+
+static gboolean
+beat (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (last_beat != 0)
+    max_gap = MAX (max_gap, now - last_beat);
+  last_beat = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+reset_gap (void)
+{
+  last_beat = g_get_monotonic_time ();
+  max_gap = 0;
+}
+
+typedef struct {
+  HpFlameCanvas *canvas;
+  guint          renders;
+} Painted;
+
+static gboolean
+flame_painted (gpointer data)
+{
+  Painted *p = data;
+
+  return hp_flame_canvas_get_graph (p->canvas) != NULL && hp_flame_canvas_get_n_renders (p->canvas) > p->renders;
+}
+
+static gboolean
+samples_loaded (gpointer data)
+{
+  return hp_timeline_view_get_samples (data) != NULL;
+}
+
+static gboolean
+filtered (gpointer data)
+{
+  return !hp_window_is_filtering (data) && !hp_window_is_following (data);
+}
+
+static void
+bench_one (HpApplication *app,
+           const char    *title,
+           const char    *path)
+{
+  HpWindow *window = display_open (app, path);
+  HpFlameView *flame = hp_window_get_flame_view (window);
+  HpFlameCanvas *canvas = hp_flame_view_get_canvas (flame);
+  HpTimelineView *timeline_view = hp_window_get_timeline_view (window);
+  HpLoadedProfile *profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+  Painted painted = { canvas, hp_flame_canvas_get_n_renders (canvas) };
+  gint64 t0;
+  guint n_boxes;
+  const HpFlameBox *boxes;
+  double ms;
+
+  printf ("\n## %s\n", title);
+
+  t0 = g_get_monotonic_time ();
+  {
+    g_autoptr(HpFlameGraph) graph = hp_flame_graph_new (profile->profile, FALSE);
+
+    ms = (g_get_monotonic_time () - t0) / 1000.0;
+    hp_flame_graph_get_boxes (graph, &n_boxes);
+  }
+  printf ("flame graph layout alone (%u boxes): %.1f ms\n", n_boxes, ms);
+
+  display_spin (200);
+  reset_gap ();
+  t0 = g_get_monotonic_time ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame");
+  g_assert_true (display_wait (flame_painted, &painted, 30000));
+  printf ("show the flame graph until its first frame is painted: %.1f ms (longest stall %.1f ms)\n",
+          (g_get_monotonic_time () - t0) / 1000.0, max_gap / 1000.0);
+  printf ("  boxes drawn: %u\n", hp_flame_canvas_get_n_drawn (canvas));
+
+  /* hover: the pointer over 60 places of the graph */
+  display_spin (200);
+  reset_gap ();
+  {
+    int w = gtk_widget_get_width (GTK_WIDGET (canvas)), h = gtk_widget_get_height (GTK_WIDGET (canvas));
+    guint renders = hp_flame_canvas_get_n_renders (canvas);
+
+    for (int i = 0; i < 60; i++)
+      {
+        double x = (i * 37) % MAX (w, 1), y = h - 1 - (i * 11) % MAX (MIN (h, 200), 1);
+        gint box = hp_flame_canvas_box_at (canvas, x, y);
+        g_autofree char *tip = box >= 0 ? hp_flame_canvas_describe_box (canvas, (guint) box) : NULL;
+
+        gtk_widget_queue_draw (GTK_WIDGET (canvas));
+        display_spin (8);
+      }
+    printf ("hover over 60 places: longest stall %.1f ms, box layer rendered again %u times\n",
+            max_gap / 1000.0, hp_flame_canvas_get_n_renders (canvas) - renders);
+  }
+
+  /* zoom into the deepest box of the hottest path, then out */
+  boxes = hp_flame_graph_get_boxes (hp_flame_canvas_get_graph (canvas), &n_boxes);
+  {
+    guint deep = 0;
+
+    for (guint i = 0; i < n_boxes; i++)
+      if (boxes[i].hot && boxes[i].depth > boxes[deep].depth && boxes[i].depth <= 6)
+        deep = i;
+    display_spin (200);
+    reset_gap ();
+    hp_flame_canvas_set_zoom (canvas, deep);
+    display_spin (300);
+    hp_flame_canvas_set_zoom (canvas, 0);
+    display_spin (300);
+    printf ("zoom in to depth %u and out: longest stall %.1f ms\n", boxes[deep].depth, max_gap / 1000.0);
+  }
+
+  /* the timeline: read the samples, select the middle third */
+  reset_gap ();
+  t0 = g_get_monotonic_time ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline");
+  g_assert_true (display_wait (samples_loaded, timeline_view, 60000));
+  printf ("timeline: read the samples: %.1f ms (longest stall %.1f ms)\n",
+          (g_get_monotonic_time () - t0) / 1000.0, max_gap / 1000.0);
+  display_spin (300);
+  {
+    HpSampleIndex *samples = hp_timeline_view_get_samples (timeline_view);
+    guint64 start = hp_sample_index_get_start (samples), end = hp_sample_index_get_end (samples);
+
+    reset_gap ();
+    t0 = g_get_monotonic_time ();
+    hp_timeline_set_selection (hp_timeline_view_get_timeline (timeline_view), TRUE,
+                               start + (end - start) / 3, start + 2 * (end - start) / 3);
+    g_assert_true (display_wait (filtered, window, 60000));
+    ms = (g_get_monotonic_time () - t0) / 1000.0;
+    profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+    printf ("select a third of the recording until every view shows it: %.1f ms (longest stall %.1f ms), "
+            "%" G_GUINT64_FORMAT " samples\n",
+            ms, max_gap / 1000.0, hp_profile_get_n_samples (profile->profile));
+  }
+  display_close (window);
+}
+
+static int
+run (HpApplication *app)
+{
+  const char *dir = capture_arg ? capture_arg : display_tmpdir ();
+  g_autofree char *typical = g_build_filename (dir, "bench-1m-typical.hotpath", NULL);
+  g_autofree char *stress = g_build_filename (dir, "bench-1m-stress.hotpath", NULL);
+
+  if (!g_file_test (typical, G_FILE_TEST_EXISTS))
+    display_make_big_capture (typical, FALSE);
+  if (!g_file_test (stress, G_FILE_TEST_EXISTS))
+    display_make_big_capture (stress, TRUE);
+  g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
+
+  bench_one (app, "1M samples over 10 000 call paths (typical)", typical);
+  bench_one (app, "1M samples over 60 000 random walks, 700 000 stack nodes (stress)", stress);
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc > 1 && argv[1][0] != '-')
+    {
+      capture_arg = argv[1];
+      argv[1] = argv[0];
+      argv++;
+      argc--;
+    }
+  return display_run (argc, argv, run);
+}
