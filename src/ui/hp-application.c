@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "ui/hp-application.h"
+#include "ui/hp-compare-window.h"
 
 #define MAX_RECENT 10
 
@@ -217,6 +218,7 @@ hp_application_startup (GApplication *app)
   G_APPLICATION_CLASS (hp_application_parent_class)->startup (app);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  hp_compare_window_add_action (GTK_APPLICATION (app));
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
 

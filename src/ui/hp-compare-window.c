@@ -1,0 +1,749 @@
+/* hp-compare-window.c - the comparison of two sets of captures in a window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * The window shows what hotpath-cli diff prints, from the same
+ * HpComparison: an overview (both sides, their runs and samples, the
+ * method, the minimum detectable effect, the whole program) and the
+ * differential call tree, top-down, with base, new, change, interval and
+ * verdict per path. Red and green appear only where the verdict is slower
+ * or faster; the interval is drawn as a bar around zero, so a wide one
+ * reads as "not known" at a glance.
+ *
+ * Loading and comparing run in a worker thread (GTask); the rows of the
+ * tree are made when expanded (hp-compare-row.c).
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "analysis/hp-text.h"
+#include "ui/hp-compare-row.h"
+#include "ui/hp-compare-window.h"
+
+/* The bar spans ±this many percent; a longer interval is cut at the edge. */
+#define BAR_RANGE 50.0
+/* Paths with this share of the cost are expanded when the tree is shown. */
+#define EXPAND_SHARE 0.05
+
+struct _HpCompareWindow {
+  GtkApplicationWindow parent_instance;
+
+  GtkStack      *stack;
+  GtkLabel      *overview;
+  GtkLabel      *error_label;
+  GtkColumnView *column_view;
+
+  char         **base;
+  char         **new_side;
+  GCancellable  *cancellable;
+  HpCompareRef  *ref;
+  gboolean       loaded;
+  char          *error;
+  char          *overview_text;
+};
+
+G_DEFINE_FINAL_TYPE (HpCompareWindow, hp_compare_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static const char css[] =
+  ".hp-compare-slower { color: #c01c28; font-weight: bold; }\n"
+  ".hp-compare-faster { color: #26a269; font-weight: bold; }\n"
+  ".hp-compare-number { font-feature-settings: \"tnum\"; }\n";
+
+/* Formatting ------------------------------------------------------------ */
+
+static char *
+format_cost (double      value,
+             const char *unit)
+{
+  if (g_strcmp0 (unit, "ns") == 0)
+    {
+      if (value >= 1e9)
+        return g_strdup_printf ("%.3g s", value / 1e9);
+      if (value >= 1e6)
+        return g_strdup_printf ("%.4g ms", value / 1e6);
+      if (value >= 1e3)
+        return g_strdup_printf ("%.4g µs", value / 1e3);
+      return g_strdup_printf ("%.4g ns", value);
+    }
+  if (value >= 1e9)
+    return g_strdup_printf ("%.4g G %s", value / 1e9, unit ? unit : "");
+  if (value >= 1e6)
+    return g_strdup_printf ("%.4g M %s", value / 1e6, unit ? unit : "");
+  return g_strdup_printf ("%.4g %s", value, unit ? unit : "");
+}
+
+static char *
+format_change (double change)
+{
+  if (!isfinite (change))
+    return g_strdup ("—");
+  return g_strdup_printf ("%+.1f %%", change);
+}
+
+static gboolean
+is_flagged (const HpCompareStat *stat)
+{
+  return stat->verdict == HP_VERDICT_SLOWER || stat->verdict == HP_VERDICT_FASTER;
+}
+
+static const char *
+verdict_class (const HpCompareStat *stat)
+{
+  if (stat->verdict == HP_VERDICT_SLOWER)
+    return "hp-compare-slower";
+  if (stat->verdict == HP_VERDICT_FASTER)
+    return "hp-compare-faster";
+  return NULL;
+}
+
+static const char *
+verdict_label (HpVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HP_VERDICT_SLOWER: return _("slower");
+    case HP_VERDICT_FASTER: return _("faster");
+    case HP_VERDICT_UNCHANGED: return _("unchanged");
+    case HP_VERDICT_UNRESOLVED:
+    default: return _("unresolved");
+    }
+}
+
+static HpCompareRow *
+row_of (GtkListItem *item)
+{
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (item);
+
+  return tree_row ? gtk_tree_list_row_get_item (tree_row) : NULL;
+}
+
+static const char *
+unit_of (HpCompareWindow *self)
+{
+  return hp_comparison_get_side (hp_compare_ref_get (self->ref), HP_COMPARE_BASE)->unit;
+}
+
+/* Cells ------------------------------------------------------------------ */
+
+static void
+setup_name (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+  gtk_list_item_set_child (item, expander);
+}
+
+static void
+bind_name (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_list_item_get_child (item);
+  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  g_autoptr(HpCompareRow) row = row_of (item);
+  const HpComparePath *path = hp_compare_row_get_path (row);
+  g_autofree char *name = hp_text_escape (path->name);
+  g_autofree char *module = hp_text_escape (path->module);
+  g_autofree char *text = g_strdup_printf ("%s  [%s]", name, module);
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), gtk_list_item_get_item (item));
+  gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+typedef enum { CELL_BASE, CELL_NEW, CELL_CHANGE, CELL_VERDICT, CELL_Q } CellKind;
+
+static void
+setup_text (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (user_data) == CELL_VERDICT ? 0 : 1);
+  gtk_widget_add_css_class (label, "hp-compare-number");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_text (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  user_data)
+{
+  GtkWidget *label = gtk_list_item_get_child (item);
+  g_autoptr(HpCompareRow) row = row_of (item);
+  const HpCompareStat *stat = hp_compare_row_get_stat (row);
+  HpCompareWindow *self = g_object_get_data (G_OBJECT (factory), "window");
+  g_autofree char *text = NULL;
+  CellKind kind = GPOINTER_TO_INT (user_data);
+
+  gtk_widget_remove_css_class (label, "hp-compare-slower");
+  gtk_widget_remove_css_class (label, "hp-compare-faster");
+  switch (kind)
+    {
+    case CELL_BASE:
+      text = format_cost (stat->base, unit_of (self));
+      break;
+    case CELL_NEW:
+      text = format_cost (stat->new_cost, unit_of (self));
+      break;
+    case CELL_CHANGE:
+      text = format_change (stat->change);
+      break;
+    case CELL_VERDICT:
+      text = g_strdup (verdict_label (stat->verdict));
+      break;
+    case CELL_Q:
+    default:
+      text = isnan (stat->q) ? g_strdup ("—") : g_strdup_printf ("%.3g", stat->q);
+      break;
+    }
+  /* colour only what is judged changed */
+  if ((kind == CELL_CHANGE || kind == CELL_VERDICT) && verdict_class (stat) != NULL)
+    gtk_widget_add_css_class (label, verdict_class (stat));
+  gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+/* The interval of the change as a bar on ±BAR_RANGE %, zero in the middle. */
+static void
+draw_interval (GtkDrawingArea *area,
+               cairo_t        *cr,
+               int             width,
+               int             height,
+               gpointer        user_data)
+{
+  HpCompareRow *row = g_object_get_data (G_OBJECT (area), "row");
+  const HpCompareStat *stat;
+  double mid = width / 2.0, scale = (width / 2.0 - 2) / BAR_RANGE;
+  double y = height / 2.0;
+
+  if (row == NULL)
+    return;
+  stat = hp_compare_row_get_stat (row);
+
+  /* the zero line */
+  cairo_set_source_rgba (cr, 0.5, 0.5, 0.5, 0.6);
+  cairo_rectangle (cr, floor (mid), 2, 1, height - 4);
+  cairo_fill (cr);
+
+  if (stat->verdict == HP_VERDICT_SLOWER)
+    cairo_set_source_rgb (cr, 0.75, 0.11, 0.16);
+  else if (stat->verdict == HP_VERDICT_FASTER)
+    cairo_set_source_rgb (cr, 0.15, 0.64, 0.41);
+  else
+    cairo_set_source_rgba (cr, 0.45, 0.45, 0.45, 0.7);
+
+  if (isnan (stat->low) || isnan (stat->high))
+    {
+      /* unbounded: a thin line over the whole range */
+      cairo_rectangle (cr, 2, y - 0.5, width - 4, 1);
+      cairo_fill (cr);
+      return;
+    }
+  {
+    double low = CLAMP (stat->low, -BAR_RANGE, BAR_RANGE);
+    double high = CLAMP (stat->high, -BAR_RANGE, BAR_RANGE);
+    double change = CLAMP (stat->change, -BAR_RANGE, BAR_RANGE);
+
+    cairo_rectangle (cr, mid + low * scale, y - 3, MAX ((high - low) * scale, 1), 6);
+    cairo_fill (cr);
+    cairo_rectangle (cr, mid + change * scale - 1, y - 6, 2, 12);
+    cairo_fill (cr);
+  }
+}
+
+static void
+setup_interval (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  user_data)
+{
+  GtkWidget *area = gtk_drawing_area_new ();
+
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (area), 140);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), 16);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_interval, NULL, NULL);
+  gtk_list_item_set_child (item, area);
+}
+
+static void
+bind_interval (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               gpointer                  user_data)
+{
+  GtkWidget *area = gtk_list_item_get_child (item);
+  HpCompareRow *row = row_of (item);
+  const HpCompareStat *stat = hp_compare_row_get_stat (row);
+  g_autofree char *low = format_change (stat->low);
+  g_autofree char *high = format_change (stat->high);
+  g_autofree char *tip = g_strdup_printf (_("95 %% interval of the change: %s to %s (bar: ±%.0f %%)"),
+                                          low, high, BAR_RANGE);
+
+  g_object_set_data_full (G_OBJECT (area), "row", row, g_object_unref);
+  gtk_widget_set_tooltip_text (area, tip);
+  gtk_widget_queue_draw (area);
+}
+
+static void
+unbind_interval (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  user_data)
+{
+  g_object_set_data (G_OBJECT (gtk_list_item_get_child (item)), "row", NULL);
+}
+
+static void
+add_column (HpCompareWindow *self,
+            const char      *title,
+            GCallback        setup,
+            GCallback        bind,
+            GCallback        unbind,
+            CellKind         kind,
+            gboolean         expand)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+
+  g_object_set_data (G_OBJECT (factory), "window", self);
+  g_signal_connect (factory, "setup", setup, GINT_TO_POINTER (kind));
+  g_signal_connect (factory, "bind", bind, GINT_TO_POINTER (kind));
+  if (unbind != NULL)
+    g_signal_connect (factory, "unbind", unbind, GINT_TO_POINTER (kind));
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_expand (column, expand);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_append_column (self->column_view, column);
+  g_object_unref (column);
+}
+
+/* Loading ------------------------------------------------------------------ */
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  return hp_compare_row_get_children (HP_COMPARE_ROW (item));
+}
+
+static void
+show_overview (HpCompareWindow *self)
+{
+  HpComparison *cmp = hp_compare_ref_get (self->ref);
+  const HpCompareSideInfo *sides[2] = { hp_comparison_get_side (cmp, HP_COMPARE_BASE),
+                                        hp_comparison_get_side (cmp, HP_COMPARE_NEW) };
+  const char *titles[2] = { _("Base"), _("New") };
+  char **paths[2] = { self->base, self->new_side };
+  const HpCompareStat *program = hp_comparison_get_program (cmp);
+  const char * const *warnings = hp_comparison_get_warnings (cmp);
+  GString *text = g_string_new (NULL);
+  g_autofree char *floor_text = format_cost (hp_comparison_get_floor (cmp), sides[0]->unit);
+  g_autofree char *change = format_change (program->change);
+  double mde = hp_comparison_get_mde (cmp);
+
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autofree char *joined = g_strjoinv (", ", paths[s]);
+      g_autofree char *where = hp_text_escape (joined);
+      g_autofree char *cost = format_cost (sides[s]->cost, sides[s]->unit);
+
+      g_string_append_printf (text, _("%s: %s — %u runs, %" G_GUINT64_FORMAT " samples, %s per run\n"),
+                              titles[s], where, sides[s]->n_captures, sides[s]->n_samples, cost);
+    }
+  switch (hp_comparison_get_method (cmp))
+    {
+    case HP_COMPARE_METHOD_WELCH:
+      g_string_append (text, _("Welch's t test on the per-run costs; "));
+      break;
+    case HP_COMPARE_METHOD_ONE_RUN:
+      g_string_append (text, _("One run on one side: its run-to-run noise is taken from the other side; "));
+      break;
+    case HP_COMPARE_METHOD_COUNTS:
+      g_string_append (text, _("One run per side: only the sampling error is accounted for, not the run-to-run noise; "));
+      break;
+    }
+  if (isnan (mde))
+    g_string_append (text, _("no minimum detectable effect can be given"));
+  else
+    g_string_append_printf (text, _("minimum detectable effect %.1f %% of a hot function"), mde);
+  g_string_append_printf (text, _("; changes under %s per run (%g %% of the total) are never flagged.\n"),
+                          floor_text, 100 * hp_comparison_get_floor (cmp) / ((sides[0]->cost + sides[1]->cost) / 2));
+  g_string_append_printf (text, _("Whole program: %s, %s (as measured). Event: %s, costs in %s per run; red and green only where the change is significant."),
+                          change, verdict_label (program->verdict),
+                          sides[0]->event ? sides[0]->event : "?", sides[0]->unit ? sides[0]->unit : "?");
+  for (guint i = 0; warnings[i] != NULL; i++)
+    g_string_append_printf (text, "\n%s %s", _("Warning:"), warnings[i]);
+
+  g_free (self->overview_text);
+  self->overview_text = g_string_free (text, FALSE);
+  gtk_label_set_text (self->overview, self->overview_text);
+}
+
+static void
+show_tree (HpCompareWindow *self)
+{
+  HpComparison *cmp = hp_compare_ref_get (self->ref);
+  GListModel *roots = hp_compare_row_list_children (self->ref, -1);
+  GtkTreeListModel *tree = gtk_tree_list_model_new (roots, FALSE, FALSE, create_children, NULL, NULL);
+  g_autoptr(GtkSingleSelection) selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (tree)));
+  double total = hp_comparison_get_side (cmp, HP_COMPARE_BASE)->cost;
+
+  /* open the hot paths, as far as they stay hot */
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tree)) && i < 2000; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (tree, i);
+      g_autoptr(HpCompareRow) item = gtk_tree_list_row_get_item (row);
+      const HpCompareStat *stat = hp_compare_row_get_stat (item);
+
+      if (MAX (stat->base, stat->new_cost) >= EXPAND_SHARE * total || is_flagged (stat))
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (tree);
+}
+
+static void
+compare_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  HpCompareWindow *self = source;
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  GError *error = NULL;
+  char **sides[2] = { self->base, self->new_side };
+
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; sides[s][i] != NULL; i++)
+      if (!hp_comparison_add_path (cmp, s, sides[s][i], cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+  if (!hp_comparison_run (cmp, NULL, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&cmp), (GDestroyNotify) hp_comparison_free);
+}
+
+static void
+compare_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  HpCompareWindow *self = HP_COMPARE_WINDOW (source);
+  g_autoptr(GError) error = NULL;
+  HpComparison *cmp = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (cmp == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      self->error = hp_text_escape (error->message);
+      gtk_label_set_text (self->error_label, self->error);
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      self->loaded = TRUE;
+      return;
+    }
+  self->ref = hp_compare_ref_new (cmp);
+  show_overview (self);
+  show_tree (self);
+  gtk_stack_set_visible_child_name (self->stack, "results");
+  self->loaded = TRUE;
+}
+
+/* Life cycle ---------------------------------------------------------------- */
+
+static void
+hp_compare_window_dispose (GObject *object)
+{
+  HpCompareWindow *self = HP_COMPARE_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  G_OBJECT_CLASS (hp_compare_window_parent_class)->dispose (object);
+}
+
+static void
+hp_compare_window_finalize (GObject *object)
+{
+  HpCompareWindow *self = HP_COMPARE_WINDOW (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->ref, hp_compare_ref_release);
+  g_strfreev (self->base);
+  g_strfreev (self->new_side);
+  g_free (self->error);
+  g_free (self->overview_text);
+  G_OBJECT_CLASS (hp_compare_window_parent_class)->finalize (object);
+}
+
+static void
+hp_compare_window_class_init (HpCompareWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hp_compare_window_dispose;
+  object_class->finalize = hp_compare_window_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-compare-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, overview);
+  gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, column_view);
+}
+
+static void
+hp_compare_window_init (HpCompareWindow *self)
+{
+  static gboolean css_loaded;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->cancellable = g_cancellable_new ();
+
+  if (!css_loaded)
+    {
+      g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+      gtk_css_provider_load_from_data (provider, css, -1);
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+      css_loaded = TRUE;
+    }
+
+  add_column (self, _("Call path"), G_CALLBACK (setup_name), G_CALLBACK (bind_name), NULL, 0, TRUE);
+  add_column (self, _("Base"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_BASE, FALSE);
+  add_column (self, _("New"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_NEW, FALSE);
+  add_column (self, _("Change"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_CHANGE, FALSE);
+  add_column (self, _("95 % interval"), G_CALLBACK (setup_interval), G_CALLBACK (bind_interval),
+              G_CALLBACK (unbind_interval), 0, FALSE);
+  add_column (self, _("q"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_Q, FALSE);
+  add_column (self, _("Verdict"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_VERDICT, FALSE);
+}
+
+HpCompareWindow *
+hp_compare_window_new (GtkApplication     *app,
+                       const char * const *base,
+                       const char * const *new_side)
+{
+  HpCompareWindow *self;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *base_name = NULL;
+  g_autofree char *new_name = NULL;
+  g_autofree char *title = NULL;
+
+  g_return_val_if_fail (GTK_IS_APPLICATION (app), NULL);
+  g_return_val_if_fail (base != NULL && base[0] != NULL, NULL);
+  g_return_val_if_fail (new_side != NULL && new_side[0] != NULL, NULL);
+
+  self = g_object_new (HP_TYPE_COMPARE_WINDOW, "application", app, NULL);
+  self->base = g_strdupv ((char **) base);
+  self->new_side = g_strdupv ((char **) new_side);
+  base_name = g_path_get_basename (base[0]);
+  new_name = g_path_get_basename (new_side[0]);
+  /* Translators: the window title, "base → new" */
+  title = g_strdup_printf (_("Compare %s → %s"), base_name, new_name);
+  {
+    g_autofree char *safe = hp_text_escape (title);
+
+    gtk_window_set_title (GTK_WINDOW (self), safe);
+  }
+
+  task = g_task_new (self, self->cancellable, compare_done, NULL);
+  g_task_run_in_thread (task, compare_thread);
+  return self;
+}
+
+/* app.compare ---------------------------------------------------------------- */
+
+typedef struct {
+  GtkApplication *app;
+  char          **base;
+} Choosing;
+
+static char **
+chosen_paths (GtkFileChooser *chooser)
+{
+  g_autoptr(GListModel) files = gtk_file_chooser_get_files (chooser);
+  GPtrArray *paths = g_ptr_array_new ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+      char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        g_ptr_array_add (paths, path);
+    }
+  g_ptr_array_add (paths, NULL);
+  return (char **) g_ptr_array_free (paths, FALSE);
+}
+
+static void choose_side (GtkApplication *app, char **base);
+
+static void
+chosen (GtkNativeDialog *dialog,
+        int              response,
+        gpointer         user_data)
+{
+  Choosing *choosing = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_auto(GStrv) paths = chosen_paths (GTK_FILE_CHOOSER (dialog));
+
+      if (paths[0] != NULL && choosing->base == NULL)
+        choose_side (choosing->app, g_steal_pointer (&paths));
+      else if (paths[0] != NULL)
+        gtk_window_present (GTK_WINDOW (hp_compare_window_new (choosing->app,
+                                                               (const char * const *) choosing->base,
+                                                               (const char * const *) paths)));
+    }
+  g_strfreev (choosing->base);
+  g_object_unref (choosing->app);
+  g_free (choosing);
+  g_object_unref (dialog);
+}
+
+/* One side at a time: the captures of its runs (several can be chosen). */
+static void
+choose_side (GtkApplication *app,
+             char          **base)
+{
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  Choosing *choosing = g_new0 (Choosing, 1);
+
+  dialog = gtk_file_chooser_native_new (base == NULL ? _("Compare: Choose the Base Captures")
+                                                     : _("Compare: Choose the New Captures"),
+                                        gtk_application_get_active_window (app),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Choose"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+  gtk_file_filter_set_name (filter, _("Captures (several: repeated runs)"));
+  gtk_file_filter_add_pattern (filter, "*.hotpath");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  choosing->app = g_object_ref (app);
+  choosing->base = base;
+  g_signal_connect (dialog, "response", G_CALLBACK (chosen), choosing);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  choose_side (GTK_APPLICATION (user_data), NULL);
+}
+
+void
+hp_compare_window_add_action (GtkApplication *app)
+{
+  static const GActionEntry entries[] = {
+    { "compare", compare_action },
+  };
+
+  g_return_if_fail (GTK_IS_APPLICATION (app));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
+}
+
+/* For tests ---------------------------------------------------------------- */
+
+gboolean
+hp_compare_window_is_loaded (HpCompareWindow *self)
+{
+  g_return_val_if_fail (HP_IS_COMPARE_WINDOW (self), FALSE);
+
+  return self->loaded;
+}
+
+const char *
+hp_compare_window_get_error (HpCompareWindow *self)
+{
+  g_return_val_if_fail (HP_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->error;
+}
+
+const char *
+hp_compare_window_get_overview (HpCompareWindow *self)
+{
+  g_return_val_if_fail (HP_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->overview_text;
+}
+
+const char *
+hp_compare_window_get_row_verdict (HpCompareWindow *self,
+                                   const char      *path)
+{
+  GListModel *model;
+
+  g_return_val_if_fail (HP_IS_COMPARE_WINDOW (self), NULL);
+
+  model = G_LIST_MODEL (gtk_column_view_get_model (self->column_view));
+  if (model == NULL)
+    return NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr(HpCompareRow) item = gtk_tree_list_row_get_item (row);
+      g_autofree char *readable = hp_comparison_get_path_readable (hp_compare_ref_get (self->ref),
+                                                                   hp_compare_row_get_index (item));
+
+      if (g_strcmp0 (readable, path) == 0)
+        return hp_verdict_to_string (hp_compare_row_get_stat (item)->verdict);
+    }
+  return NULL;
+}
+
+gboolean
+hp_compare_window_save_screenshot (HpCompareWindow  *self,
+                                   const char       *path,
+                                   GError          **error)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  g_return_val_if_fail (HP_IS_COMPARE_WINDOW (self), FALSE);
+
+  if (renderer == NULL || width <= 0 || height <= 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: the window is not shown", path);
+      return FALSE;
+    }
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_to_node (snapshot);
+  if (node == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: nothing was drawn", path);
+      return FALSE;
+    }
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write the PNG", path);
+      return FALSE;
+    }
+  return TRUE;
+}

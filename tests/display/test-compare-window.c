@@ -1,0 +1,176 @@
+/* test-compare-window.c - the compare window on captures known by construction
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Two folders of five captures each, written with the store's writer: a
+ * program main → run → {parse, index, score, write} whose functions cost
+ * 40/25/20/15 % with a few percent of run-to-run noise; in the new runs
+ * score costs 12 % more and write 10 % less. The window must show both
+ * sides with their runs in the overview, the minimum detectable effect,
+ * and the verdicts slower for score, faster for write, neither for parse.
+ * An empty folder shows an error naming it.
+ *
+ * With --screenshots DIR it also writes DIR/compare.png.
+ */
+
+#define G_LOG_DOMAIN "hp-test"
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "display-common.h"
+#include "ui/hp-compare-window.h"
+
+static const char *screenshot_dir;
+
+static void
+write_run (const char *path,
+           guint       run,
+           gboolean    changed)
+{
+  static const char *names[] = { "parse", "index", "score", "write" };
+  static const double cost[] = { 400, 250, 200, 150 };
+  /* per run noise, the same for every function (a busy machine), plus a
+   * little of each function's own */
+  static const double speed[] = { 1.00, 1.03, 0.98, 1.02, 0.97 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, main_stack, run_stack;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, "command", "/opt/app/indexer --fast");
+  module = hp_capture_writer_intern_module (w, "/opt/app/indexer", NULL, FALSE);
+  main_stack = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w,
+                 hp_capture_writer_intern_function (w, "main", module, NULL, 0), NULL, 0, FALSE, 0x10));
+  run_stack = hp_capture_writer_intern_stack (w, main_stack, hp_capture_writer_intern_frame (w,
+                hp_capture_writer_intern_function (w, "run", module, NULL, 0), NULL, 0, FALSE, 0x20));
+  for (guint f = 0; f < G_N_ELEMENTS (names); f++)
+    {
+      gint64 stack = hp_capture_writer_intern_stack (w, run_stack, hp_capture_writer_intern_frame (w,
+                       hp_capture_writer_intern_function (w, names[f], module, NULL, 0), NULL, 0, FALSE, 0x100 + f));
+      double factor = speed[(run + (changed ? 2 : 0)) % 5] * (1 + 0.005 * ((run * 7 + f * 3) % 5) - 0.01);
+      guint n;
+
+      if (changed && f == 2)
+        factor *= 1.12;
+      if (changed && f == 3)
+        factor *= 0.90;
+      n = (guint) (cost[f] * factor * 10);
+      for (guint s = 0; s < n; s++)
+        hp_capture_writer_add_sample (w, s, 1, 0, stack, 1000000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+}
+
+static char *
+make_side (const char *name,
+           gboolean    changed)
+{
+  char *dir = g_build_filename (display_tmpdir (), name, NULL);
+
+  g_mkdir_with_parents (dir, 0700);
+  for (guint r = 0; r < 5; r++)
+    {
+      g_autofree char *file = g_strdup_printf ("run-%u.hotpath", r);
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+
+      write_run (path, r, changed);
+    }
+  return dir;
+}
+
+static gboolean
+loaded (gpointer data)
+{
+  return hp_compare_window_is_loaded (data);
+}
+
+static void
+test_compare (void)
+{
+  g_autofree char *base = make_side ("before", FALSE);
+  g_autofree char *new_side = make_side ("after", TRUE);
+  const char *bases[] = { base, NULL };
+  const char *news[] = { new_side, NULL };
+  GApplication *app = g_application_get_default ();
+  HpCompareWindow *window = hp_compare_window_new (GTK_APPLICATION (app), bases, news);
+  const char *overview;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (display_wait (loaded, window, 30000));
+  g_assert_null (hp_compare_window_get_error (window));
+  display_spin (300);
+
+  overview = hp_compare_window_get_overview (window);
+  g_test_message ("%s", overview);
+  g_assert_nonnull (strstr (overview, base));
+  g_assert_nonnull (strstr (overview, new_side));
+  g_assert_nonnull (strstr (overview, "5 runs"));
+  g_assert_nonnull (strstr (overview, "minimum detectable effect"));
+  g_assert_nonnull (strstr (overview, "Welch"));
+
+  g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "main → run → score"), ==, "slower");
+  g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "main → run → write"), ==, "faster");
+  g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "main → run → parse"), !=, "slower");
+  g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "main → run → parse"), !=, "faster");
+
+  if (screenshot_dir != NULL)
+    {
+      g_autofree char *png = g_build_filename (screenshot_dir, "compare.png", NULL);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (hp_compare_window_save_screenshot (window, png, &error));
+      g_assert_no_error (error);
+      g_print ("# wrote %s\n", png);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_error (void)
+{
+  g_autofree char *empty = g_build_filename (display_tmpdir (), "nothing-here", NULL);
+  g_autofree char *base = make_side ("base-for-error", FALSE);
+  const char *bases[] = { base, NULL };
+  const char *news[] = { empty, NULL };
+  GApplication *app = g_application_get_default ();
+  HpCompareWindow *window;
+
+  g_mkdir_with_parents (empty, 0700);
+  window = hp_compare_window_new (GTK_APPLICATION (app), bases, news);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (display_wait (loaded, window, 30000));
+  g_assert_nonnull (hp_compare_window_get_error (window));
+  g_assert_nonnull (strstr (hp_compare_window_get_error (window), empty));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static int
+run (HpApplication *app)
+{
+  g_test_add_func ("/compare-window/compare", test_compare);
+  g_test_add_func ("/compare-window/error", test_error);
+  return g_test_run ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp (argv[i], "--screenshots") == 0)
+      {
+        screenshot_dir = argv[i + 1];
+        for (int j = i; j + 2 <= argc; j++)
+          argv[j] = argv[j + 2];
+        argc -= 2;
+        break;
+      }
+  return display_run (argc, argv, run);
+}
