@@ -44,6 +44,7 @@ struct _HpCompareWindow {
   char         **new_side;
   GCancellable  *cancellable;
   HpCompareRef  *ref;
+  GHashTable    *summaries;   /* path key -> text, from either side's first capture */
   gboolean       loaded;
   char          *error;
   char          *overview_text;
@@ -163,7 +164,7 @@ bind_name (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (label), text);
 }
 
-typedef enum { CELL_BASE, CELL_NEW, CELL_CHANGE, CELL_VERDICT, CELL_Q } CellKind;
+typedef enum { CELL_BASE, CELL_NEW, CELL_CHANGE, CELL_VERDICT, CELL_Q, CELL_SUMMARY } CellKind;
 
 static void
 setup_text (GtkSignalListItemFactory *factory,
@@ -172,7 +173,9 @@ setup_text (GtkSignalListItemFactory *factory,
 {
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (user_data) == CELL_VERDICT ? 0 : 1);
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (user_data) >= CELL_VERDICT &&
+                                           GPOINTER_TO_INT (user_data) != CELL_Q ? 0 : 1);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (label, "hp-compare-number");
   gtk_list_item_set_child (item, label);
 }
@@ -204,6 +207,16 @@ bind_text (GtkSignalListItemFactory *factory,
       break;
     case CELL_VERDICT:
       text = g_strdup (verdict_label (stat->verdict));
+      break;
+    case CELL_SUMMARY:
+      {
+        g_autofree char *key = hp_comparison_get_path_key (hp_compare_ref_get (self->ref),
+                                                           hp_compare_row_get_index (row));
+        const char *summary = self->summaries ? g_hash_table_lookup (self->summaries, key) : NULL;
+
+        text = summary ? hp_text_escape (summary) : g_strdup ("");
+        gtk_widget_set_tooltip_text (label, summary);
+      }
       break;
     case CELL_Q:
     default:
@@ -435,6 +448,28 @@ compare_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  /* Summaries written in either side's first capture appear on the paths
+   * they name (the new side's where both have one). Path keys name
+   * functions, so they match across captures of one program. */
+  {
+    GHashTable *summaries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+    for (guint s = 0; s < 2; s++)
+      {
+        const char *first = hp_comparison_get_side (cmp, s)->first_file;
+        g_autoptr(HpCapture) capture = first ? hp_capture_open (first, FALSE, NULL) : NULL;
+        g_autoptr(GHashTable) found = capture ? hp_capture_list_summaries (capture, NULL) : NULL;
+        GHashTableIter iter;
+        gpointer key, value;
+
+        if (found == NULL)
+          continue;
+        g_hash_table_iter_init (&iter, found);
+        while (g_hash_table_iter_next (&iter, &key, &value))
+          g_hash_table_replace (summaries, g_strdup (key), g_strdup (value));
+      }
+    g_task_set_task_data (task, summaries, (GDestroyNotify) g_hash_table_unref);
+  }
   g_task_return_pointer (task, g_steal_pointer (&cmp), (GDestroyNotify) hp_comparison_free);
 }
 
@@ -458,6 +493,7 @@ compare_done (GObject      *source,
       return;
     }
   self->ref = hp_compare_ref_new (cmp);
+  self->summaries = g_hash_table_ref (g_task_get_task_data (G_TASK (result)));
   show_overview (self);
   show_tree (self);
   gtk_stack_set_visible_child_name (self->stack, "results");
@@ -482,6 +518,7 @@ hp_compare_window_finalize (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->ref, hp_compare_ref_release);
+  g_clear_pointer (&self->summaries, g_hash_table_unref);
   g_strfreev (self->base);
   g_strfreev (self->new_side);
   g_free (self->error);
@@ -531,6 +568,7 @@ hp_compare_window_init (HpCompareWindow *self)
               G_CALLBACK (unbind_interval), 0, FALSE);
   add_column (self, _("q"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_Q, FALSE);
   add_column (self, _("Verdict"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_VERDICT, FALSE);
+  add_column (self, _("Summary"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_SUMMARY, FALSE);
 }
 
 HpCompareWindow *
@@ -709,6 +747,15 @@ hp_compare_window_get_row_verdict (HpCompareWindow *self,
         return hp_verdict_to_string (hp_compare_row_get_stat (item)->verdict);
     }
   return NULL;
+}
+
+const char *
+hp_compare_window_get_summary (HpCompareWindow *self,
+                               const char      *path_key)
+{
+  g_return_val_if_fail (HP_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->summaries ? g_hash_table_lookup (self->summaries, path_key) : NULL;
 }
 
 gboolean

@@ -27,6 +27,9 @@ const char      *hp_compare_window_get_overview (HpCompareWindow   *self);
  * when it is not a shown row. */
 const char      *hp_compare_window_get_row_verdict (HpCompareWindow *self,
                                                const char          *path);
+/* The summary shown on the path of key @path_key, or NULL. */
+const char      *hp_compare_window_get_summary (HpCompareWindow *self,
+                                               const char          *path_key);
 gboolean         hp_compare_window_save_screenshot (HpCompareWindow *self,
                                                const char          *path,
                                                GError             **error);
