@@ -26,7 +26,9 @@
 
 #include "ui/hp-timeline.h"
 
-#define LABEL_WIDTH    230
+/* the names' column: a fifth of the width, within bounds */
+#define MIN_LABEL_WIDTH 200
+#define MAX_LABEL_WIDTH 380
 #define LANE_HEIGHT    24
 #define HEADER_HEIGHT  18
 #define BIN_WIDTH      2
@@ -90,9 +92,15 @@ invalidate (HpTimeline *self)
 /* Geometry ---------------------------------------------------------------- */
 
 static double
+label_width (HpTimeline *self)
+{
+  return CLAMP (gtk_widget_get_width (GTK_WIDGET (self)) / 5, MIN_LABEL_WIDTH, MAX_LABEL_WIDTH);
+}
+
+static double
 lanes_width (HpTimeline *self)
 {
-  return MAX (1, gtk_widget_get_width (GTK_WIDGET (self)) - LABEL_WIDTH);
+  return MAX (1, gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self));
 }
 
 guint64
@@ -103,7 +111,7 @@ hp_timeline_time_at (HpTimeline *self,
 
   g_return_val_if_fail (HP_IS_TIMELINE (self), 0);
 
-  f = CLAMP ((x - LABEL_WIDTH) / lanes_width (self), 0, 1);
+  f = CLAMP ((x - label_width (self)) / lanes_width (self), 0, 1);
   return self->view_from + (guint64) (f * (double) (self->view_to - self->view_from) + 0.5);
 }
 
@@ -114,8 +122,8 @@ x_of_time (HpTimeline *self,
   double span = MAX (1.0, (double) (self->view_to - self->view_from));
 
   if (time <= self->view_from)
-    return LABEL_WIDTH;
-  return LABEL_WIDTH + (double) (time - self->view_from) / span * lanes_width (self);
+    return label_width (self);
+  return label_width (self) + (double) (time - self->view_from) / span * lanes_width (self);
 }
 
 /* y of each lane's top; the process headers take a line each */
@@ -343,15 +351,15 @@ render_lanes (HpTimeline *self)
       GdkRGBA fill = bar;
 
       if (lane->process != NULL)
-        append_text (snapshot, layout, lane->process, 4, y - HEADER_HEIGHT, LABEL_WIDTH + width - 8, HEADER_HEIGHT, &dim);
+        append_text (snapshot, layout, lane->process, 4, y - HEADER_HEIGHT, label_width (self) + width - 8, HEADER_HEIGHT, &dim);
       if (self->tids != NULL && selected)
         {
           GdkRGBA mark = { 0.21, 0.52, 0.89, 0.18 };
 
-          gtk_snapshot_append_color (snapshot, &mark, &GRAPHENE_RECT_INIT (0, y, LABEL_WIDTH - 4, LANE_HEIGHT - 1));
+          gtk_snapshot_append_color (snapshot, &mark, &GRAPHENE_RECT_INIT (0, y, label_width (self) - 4, LANE_HEIGHT - 1));
         }
-      append_text (snapshot, layout, lane->label, 12, y, LABEL_WIDTH - 20, LANE_HEIGHT, selected ? &ink : &dim);
-      gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (LABEL_WIDTH, y + LANE_HEIGHT - 1, width, 1));
+      append_text (snapshot, layout, lane->label, 12, y, label_width (self) - 20, LANE_HEIGHT, selected ? &ink : &dim);
+      gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (label_width (self), y + LANE_HEIGHT - 1, width, 1));
       if (!selected)
         fill.alpha = 0.3;
       for (guint b = 0; b < n_bins; b++)
@@ -360,7 +368,7 @@ render_lanes (HpTimeline *self)
             double h = MAX (1.0, (LANE_HEIGHT - 4) * (double) lane_bins[b] / max);
 
             gtk_snapshot_append_color (snapshot, &fill,
-                                       &GRAPHENE_RECT_INIT (LABEL_WIDTH + b * BIN_WIDTH, y + LANE_HEIGHT - 2 - h,
+                                       &GRAPHENE_RECT_INIT (label_width (self) + b * BIN_WIDTH, y + LANE_HEIGHT - 2 - h,
                                                             BIN_WIDTH, h));
           }
     }
@@ -393,7 +401,7 @@ hp_timeline_snapshot (GtkWidget   *widget,
     }
   else
     return;
-  x0 = MAX (x0, LABEL_WIDTH);
+  x0 = MAX (x0, label_width (self));
   x1 = MAX (x1, x0 + 1);
   gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.21, 0.52, 0.89, 0.22 },
                              &GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height));
@@ -414,8 +422,8 @@ hp_timeline_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = LABEL_WIDTH + 100;
-      *natural = LABEL_WIDTH + 600;
+      *minimum = MIN_LABEL_WIDTH + 100;
+      *natural = MIN_LABEL_WIDTH + 600;
     }
   else
     *minimum = *natural = self->lanes->len > 0 ? (int) lane_y (self, self->lanes->len - 1) + LANE_HEIGHT : LANE_HEIGHT;
@@ -446,7 +454,7 @@ on_drag_begin (GtkGestureDrag *gesture,
 {
   if (self->samples == NULL)
     return;
-  if (x < LABEL_WIDTH)
+  if (x < label_width (self))
     {
       gint lane = lane_at (self, y);
       GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
@@ -470,7 +478,7 @@ on_drag_update (GtkGestureDrag *gesture,
 {
   if (!self->dragging)
     return;
-  self->drag_now = CLAMP (self->drag_x + dx, LABEL_WIDTH, gtk_widget_get_width (GTK_WIDGET (self)));
+  self->drag_now = CLAMP (self->drag_x + dx, label_width (self), gtk_widget_get_width (GTK_WIDGET (self)));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -196,10 +196,19 @@ HpWindow *
 display_open (HpApplication *app,
               const char    *path)
 {
+  return display_open_sized (app, path, 1280, 800);
+}
+
+HpWindow *
+display_open_sized (HpApplication *app,
+                    const char    *path,
+                    int            width,
+                    int            height)
+{
   HpWindow *window = hp_window_new (GTK_APPLICATION (app));
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
   hp_window_open (window, file);
   g_assert_true (display_wait (window_loaded, window, 30000));

@@ -30,6 +30,11 @@ void        display_spin         (guint        ms);
  * an error). */
 HpWindow   *display_open         (HpApplication *app,
                                   const char    *path);
+/* The same in a window of @width × @height. */
+HpWindow   *display_open_sized   (HpApplication *app,
+                                  const char    *path,
+                                  int            width,
+                                  int            height);
 /* Closes @window and waits until its summaries are written. */
 void        display_close        (HpWindow      *window);
 /* Waits until the source pane has loaded. */

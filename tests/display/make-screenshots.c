@@ -1,11 +1,13 @@
-/* make-screenshots.c - PNGs of the window's main views at 1280x800
+/* make-screenshots.c - PNGs of the window's main views
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 /*
  * Usage: make-screenshots CAPTURE OUTDIR [FUNCTION]
- * (under xvfb-run -s "-screen 0 1280x800x24", GSK_RENDERER=cairo)
+ * (under xvfb-run -s "-screen 0 WIDTHxHEIGHTx24"; build-aux/make-screenshots.sh
+ * runs it at each size and style). SCREENSHOT_SIZE=WIDTHxHEIGHT sets the
+ * window's size (default 1280x800), SCREENSHOT_DARK=1 the dark style.
  *
  * Opens a copy of CAPTURE and saves: main.png (as it opens, with a
  * summary written on the selected path), calls.png (callers and
@@ -34,8 +36,16 @@ shot (HpWindow   *window,
   g_autoptr(GError) error = NULL;
 
   display_spin (400);
-  if (!hp_window_save_screenshot (window, path, &error))
-    g_error ("%s", error->message);
+  /* the window has nothing to give while a frame is pending: on a busy
+   * machine, wait for the next one */
+  for (guint i = 0; !hp_window_save_screenshot (window, path, &error); i++)
+    {
+      if (i == 20)
+        g_error ("%s", error->message);
+      g_clear_error (&error);
+      gtk_widget_queue_draw (GTK_WIDGET (window));
+      display_spin (200);
+    }
   printf ("wrote %s\n", path);
 }
 
@@ -50,18 +60,24 @@ run (HpApplication *app)
   g_autofree char *bad = g_build_filename (display_tmpdir (), "notes.hotpath", NULL);
   gsize length;
   HpWindow *window;
+  int width = 1280, height = 800;
+
+  if (g_getenv ("SCREENSHOT_SIZE") != NULL && sscanf (g_getenv ("SCREENSHOT_SIZE"), "%dx%d", &width, &height) != 2)
+    g_error ("SCREENSHOT_SIZE must be WIDTHxHEIGHT, not %s", g_getenv ("SCREENSHOT_SIZE"));
+  if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+    g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
 
   g_assert_true (g_file_get_contents (capture, &contents, &length, NULL));
   g_assert_true (g_file_set_contents (copy, contents, length, NULL));
   g_mkdir_with_parents (outdir, 0755);
 
   window = hp_window_new (GTK_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
   shot (window, outdir, "empty.png");
   gtk_window_destroy (GTK_WINDOW (window));
 
-  window = display_open (app, copy);
+  window = display_open_sized (app, copy, width, height);
   if (function != NULL)
     {
       gtk_widget_activate_action (GTK_WIDGET (window), "win.select-function", "s", function);
@@ -111,7 +127,7 @@ run (HpApplication *app)
   display_close (window);
 
   g_assert_true (g_file_set_contents (bad, "just some notes\n", -1, NULL));
-  window = display_open (app, bad);
+  window = display_open_sized (app, bad, width, height);
   shot (window, outdir, "error.png");
   display_close (window);
   return 0;

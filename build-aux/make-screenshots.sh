@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# make-screenshots.sh [BUILD] [OUT] - the window's screenshots at two screen
+# sizes, light and dark, under Xvfb (what issue reviewers and the README look at).
+#
+# Records tests/workloads/threads-fp (two processes, several threads: the
+# timeline has lanes to show) once, then runs tests/display/make-screenshots
+# at 1024x700 and 1920x1080, light and dark, into OUT/SIZE-STYLE/. Open the
+# PNGs and look at them before calling a window change done (HACKING.md).
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+out=${2:-$build/screenshots}
+capture="$build/screenshots-threads.hotpath"
+
+if [ ! -f "$capture" ]; then
+  "$build/src/cli/hotpath-cli" record -o "$capture" -- "$build/tests/workloads/threads-fp" >/dev/null
+fi
+for size in 1024x700 1920x1080; do
+  for style in light dark; do
+    dir="$out/$size-$style"
+    mkdir -p "$dir"
+    dark=0
+    [ "$style" = dark ] && dark=1
+    xvfb-run -a -s "-screen 0 ${size}x24" \
+      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+          SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
+      dbus-run-session -- "$build/tests/display/make-screenshots" "$capture" "$dir" worker_one_work \
+      2>/dev/null | sed "s|^|$size $style: |"
+  done
+done
