@@ -379,20 +379,50 @@ pid_is_running (pid_t pid)
   return kill (pid, 0) == 0 || errno != ESRCH;
 }
 
-/* Whether @path is what a writer leaves: nothing yet, or a SQLite file. */
+/* Whether @path (a regular file, not followed) starts with @magic;
+ * *missing tells a file that is not there. */
 static gboolean
-looks_like_a_part (const char *path)
+starts_with (const char   *path,
+             const guint8 *magic,
+             gsize         n,
+             gboolean     *missing)
 {
-  static const char magic[16] = "SQLite format 3";
-  char header[16];
-  gssize n;
+  guint8 header[16];
+  gssize got;
   int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
 
+  g_assert (n <= sizeof header);
+  *missing = fd < 0 && errno == ENOENT;
   if (fd < 0)
-    return errno == ENOENT;  /* companions whose database is gone */
-  n = read (fd, header, sizeof header);
+    return FALSE;
+  got = read (fd, header, n);
   close (fd);
-  return n == 0 || (n == sizeof header && memcmp (header, magic, sizeof magic) == 0);
+  return got == (gssize) n && memcmp (header, magic, n) == 0;
+}
+
+/* Whether @part and its companions are what a writer leaves: a SQLite
+ * database, or, when that is gone, a WAL (or the index of one) or a
+ * journal. Another program's "name.123.part" (a download) is not. */
+static gboolean
+looks_like_a_part (const char *part)
+{
+  static const guint8 db_magic[16] = "SQLite format 3";
+  static const guint8 wal_magic[2][4] = { { 0x37, 0x7f, 0x06, 0x82 }, { 0x37, 0x7f, 0x06, 0x83 } };
+  static const guint8 journal_magic[8] = { 0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7 };
+  const guint32 shm_version = 3007000;  /* the first field of a WAL index, native order */
+  g_autofree char *wal = g_strconcat (part, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (part, "-shm", NULL);
+  g_autofree char *journal = g_strconcat (part, "-journal", NULL);
+  gboolean missing;
+
+  if (starts_with (part, db_magic, sizeof db_magic, &missing))
+    return TRUE;
+  if (!missing)
+    return FALSE;
+  return starts_with (wal, wal_magic[0], 4, &missing)
+         || starts_with (wal, wal_magic[1], 4, &missing)
+         || starts_with (shm, (const guint8 *) &shm_version, 4, &missing)
+         || starts_with (journal, journal_magic, sizeof journal_magic, &missing);
 }
 
 guint

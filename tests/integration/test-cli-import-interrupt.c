@@ -140,6 +140,19 @@ import_free (Import *imp)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Import, import_free)
 
+/* A pid that no process has: a child that exited and was reaped. */
+static pid_t
+dead_pid (void)
+{
+  pid_t pid = fork ();
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    _exit (0);
+  waitpid (pid, NULL, 0);
+  return pid;
+}
+
 static guint
 count_files (const char *dir,
              const char *part)
@@ -215,6 +228,7 @@ test_killed_import_parts_removed (void)
   g_autofree char *out2 = g_build_filename (dir, "second.hotpath", NULL);
   g_autofree char *perf_data = g_build_filename (src, "pipe.data", NULL);
   g_autofree char *running = g_strdup_printf ("%s/third.hotpath.%d.part", dir, (int) getpid ());
+  g_autofree char *download = g_strdup_printf ("%s/movie.%d.part", dir, (int) dead_pid ());
   g_autoptr(GByteArray) stream = pipe_stream (50);
 
   {
@@ -230,8 +244,10 @@ test_killed_import_parts_removed (void)
   g_assert_cmpuint (count_files (dir, ".part-wal"), ==, 1);
   g_assert_cmpuint (count_files (dir, ".part-shm"), ==, 1);
 
-  /* The part of an import that still runs (this process) is left alone. */
+  /* The part of an import that still runs (this process) is left alone,
+   * and so is a file of that name that is not a capture (a download). */
   g_assert_true (g_file_set_contents (running, "", 0, NULL));
+  g_assert_true (g_file_set_contents (download, "half a movie", -1, NULL));
 
   g_assert_true (g_file_set_contents (perf_data, (const char *) stream->data, stream->len, NULL));
   {
@@ -242,8 +258,9 @@ test_killed_import_parts_removed (void)
   }
   g_assert_true (g_file_test (out2, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (running, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (count_files (dir, ".part"), ==, 1);
-  g_assert_cmpuint (count_files (dir, NULL), ==, 2);
+  g_assert_true (g_file_test (download, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_files (dir, ".part"), ==, 2);
+  g_assert_cmpuint (count_files (dir, NULL), ==, 3);
 
   g_clear_pointer (&src, it_tmpdir_free);
   g_clear_pointer (&dir, it_tmpdir_free);
