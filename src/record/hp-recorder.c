@@ -465,6 +465,8 @@ open_events (HpRecorder *self,
   return FALSE;
 }
 
+/* Whether @path is a file with an execute bit. Only what is certain is
+ * refused here; whether this user may run it, exec tells. */
 static gboolean
 is_executable_file (const char *path,
                     int        *errsv)
@@ -481,9 +483,9 @@ is_executable_file (const char *path,
       *errsv = EISDIR;
       return FALSE;
     }
-  if (access (path, X_OK) != 0)
+  if ((st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) == 0)
     {
-      *errsv = errno;
+      *errsv = EACCES;
       return FALSE;
     }
   return TRUE;
@@ -515,8 +517,7 @@ find_program (const char  *name,
         return g_canonicalize_filename (name, NULL);
       if (errsv == EACCES)
         g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                     "%s: cannot run it: permission denied (it is not executable, "
-                     "or a folder on its path cannot be searched)", name);
+                     "%s: cannot run it: permission denied (it is not executable)", name);
       else if (errsv == EISDIR)
         g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
                      "%s: cannot run it: it is a folder", name);
