@@ -1278,7 +1278,20 @@ hp_capture_load (HpCapture  *self,
   sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
 
   if (!ok)
-    return NULL;
+    {
+      g_autoptr(GError) schema_error = NULL;
+
+      /* A trigger or a view added since the capture was opened fails in
+       * SQLite with a message about what it hides ("no such table"): name
+       * it instead. */
+      if (self->stopped == STOP_NONE && error != NULL && *error != NULL &&
+          !check_schema (self, &schema_error))
+        {
+          g_clear_error (error);
+          g_propagate_error (error, g_steal_pointer (&schema_error));
+        }
+      return NULL;
+    }
   /* cancelled after SQLite's last step: the caller no longer wants it */
   if (check_cancelled (self, error))
     return NULL;

@@ -348,6 +348,47 @@ test_trigger (Fixture       *fx,
   g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
 }
 
+/* A trigger and a view that appear after the capture was opened (and its
+ * schema checked), as another process may add them: the connection
+ * itself never runs them. */
+static void
+test_added_after_open (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) loaded = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  capture = hp_capture_open (fx->path, TRUE, &error);
+  g_assert_no_error (error);
+
+  sql (fx->path,
+       "CREATE TRIGGER evil AFTER INSERT ON summaries BEGIN "
+       "  DELETE FROM stacks; UPDATE summaries SET text = 'pwned'; "
+       "END;");
+  /* saving may fail or not; the trigger must not run */
+  if (!hp_capture_set_summary (capture, "app\tmain\n", "main", "entry", &error))
+    {
+      g_printerr ("# %s\n", error->message);
+      g_clear_error (&error);
+    }
+  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 4);
+  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM summaries WHERE text = 'pwned'"), ==, 0);
+
+  sql (fx->path,
+       "DROP TRIGGER evil;"
+       "DROP TABLE stacks;"
+       "CREATE VIEW stacks AS WITH RECURSIVE r (id, parent_id, frame_id) AS "
+       "  (SELECT 1, 0, 1 UNION ALL SELECT id + 1, id, 1 FROM r) SELECT * FROM r;");
+  loaded = hp_capture_load (capture, &error);
+  g_assert_null (loaded);
+  g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT);
+  g_printerr ("# %s\n", error->message);
+  g_assert_nonnull (strstr (error->message, "view \"stacks\""));
+}
+
 /* A view with an endless recursive query in place of a table. */
 static void
 test_recursive_view (Fixture       *fx,
@@ -694,6 +735,7 @@ main (int    argc,
   ADD ("work-limit", test_work_limit);
   ADD ("trigger", test_trigger);
   ADD ("recursive-view", test_recursive_view);
+  ADD ("added-after-open", test_added_after_open);
   ADD ("generated-column", test_generated_column);
   ADD ("missing-table", test_missing_table);
   ADD ("fifo", test_fifo);
