@@ -14,6 +14,13 @@
  * The thread that called hp_recorder_run() waits for the end (command exit,
  * duration, stop request) and then winds both threads down in order, so
  * every record the kernel wrote is in the capture.
+ *
+ * Once sampling started the capture is never removed: the processing thread
+ * commits after every round (which also leaves the write lock free between
+ * rounds, for a summary saved into the live capture), and the first write
+ * error (a full disk) stops the recording like a stop request, leaving the
+ * capture cut short with what was committed. The spawned command dies with
+ * the recorder (PR_SET_PDEATHSIG) should the recorder be killed.
  */
 
 #define G_LOG_DOMAIN "hp-record"
@@ -465,6 +472,9 @@ open_events (HpRecorder *self,
   return FALSE;
 }
 
+/* *errsv of a file without any execute bit */
+#define NOT_EXECUTABLE (-1)
+
 /* Whether @path is a file with an execute bit. Only what is certain is
  * refused here; whether this user may run it, exec tells. */
 static gboolean
@@ -485,7 +495,7 @@ is_executable_file (const char *path,
     }
   if ((st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) == 0)
     {
-      *errsv = EACCES;
+      *errsv = NOT_EXECUTABLE;
       return FALSE;
     }
   return TRUE;
@@ -515,7 +525,7 @@ find_program (const char  *name,
     {
       if (is_executable_file (name, &errsv))
         return g_canonicalize_filename (name, NULL);
-      if (errsv == EACCES)
+      if (errsv == NOT_EXECUTABLE)
         g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
                      "%s: cannot run it: permission denied (it is not executable)", name);
       else if (errsv == EISDIR)
@@ -542,7 +552,7 @@ find_program (const char  *name,
         }
     }
 
-  if (first_found != NULL && first_errsv == EACCES)
+  if (first_found != NULL && first_errsv == NOT_EXECUTABLE)
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
                  "%s: cannot run %s: permission denied (it is not executable)", name, first_found);
   else if (first_found != NULL && first_errsv == EISDIR)

@@ -257,7 +257,12 @@ try_hold_read_transaction (const char *path)
 {
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
+  GStatBuf st;
 
+  /* Not before the recorder wrote the database header (in WAL mode): a
+   * reader of the empty file must not be in the way of that switch. */
+  if (g_stat (path, &st) != 0 || st.st_size < 100)
+    return NULL;
   if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
     {
       sqlite3_close (db);
