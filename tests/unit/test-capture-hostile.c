@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -301,6 +302,20 @@ test_work_limit (Fixture       *fx,
   /* and the next operation has its own allowance */
   loaded = hp_capture_load (capture, &error);
   g_assert_no_error (error);
+  g_clear_pointer (&capture, hp_capture_close);
+
+  /* A file of 5 MB (a table a script added) allows more work, and still
+   * stops within the bounds (the subprocess's 10 s). */
+  sql (fx->path, "CREATE TABLE padding (x); INSERT INTO padding VALUES (zeroblob (5000000));");
+  capture = hp_capture_open (fx->path, FALSE, &error);
+  g_assert_no_error (error);
+  t0 = g_get_monotonic_time ();
+  g_assert_false (hp_capture_run_sql_for_testing (capture, ENDLESS_QUERY, 0, &error));
+  g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT);
+  g_printerr ("# %s (after %.3f s)\n", error->message, (g_get_monotonic_time () - t0) / 1e6);
+  /* 16 steps a byte */
+  g_assert_nonnull (strstr (error->message, "stopped after "));
+  g_assert_cmpint (atoi (strstr (error->message, "stopped after ") + strlen ("stopped after ")), >=, 80);
 }
 
 /* Schema objects that run code ------------------------------------------ */
