@@ -100,6 +100,8 @@ typedef struct {
 
 struct _HpComparison {
   HpCompareOptions options;
+  gboolean         inverted;   /* paths read from the leaf up */
+  HpComparison    *bottom_up;  /* the same runs, inverted; or NULL */
   Side             sides[2];
   GPtrArray       *pending;  /* Pending* */
   GMutex           lock;
@@ -373,6 +375,74 @@ mark_recursion (HpComparison *self)
     }
 }
 
+/* The bottom-up tree: each sampled stack's path read from its leaf up, so
+ * that a path's total is the cost of the samples whose stack ends with it
+ * (a function's callers, then theirs). A path's self is the cost of the
+ * samples whose leaf it starts from, given to its first step only, so
+ * that functions' self and total come out as in the top-down tree. */
+static gboolean
+add_inverted (HpComparison        *self,
+              const HpCaptureData *data,
+              const guint32       *fident,
+              const double        *w,
+              const guint64       *n,
+              Run                 *run)
+{
+  guint n_stacks = MAX (data->stacks->len, 1);
+  g_autofree guint32 *ident = g_new0 (guint32, n_stacks);
+  g_autofree guint32 *up = g_new0 (guint32, n_stacks);
+
+  for (guint s = 1; s < n_stacks; s++)
+    {
+      const HpCaptureStack *st = &g_array_index (data->stacks, HpCaptureStack, s);
+      gint64 function_id;
+
+      g_return_val_if_fail (st->frame_id > 0 && st->frame_id < data->frames->len, FALSE);
+      function_id = g_array_index (data->frames, HpCaptureFrame, st->frame_id).function_id;
+      g_return_val_if_fail (function_id > 0 && function_id < data->functions->len, FALSE);
+      ident[s] = fident[function_id];
+      up[s] = st->parent_id;
+    }
+
+  /* twice: once to make the paths, once (with the arrays sized) to count */
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      if (pass == 1)
+        {
+          run->n_paths = self->nodes->len;
+          run->total_w = g_new0 (double, run->n_paths);
+          run->self_w = g_new0 (double, run->n_paths);
+          run->total_n = g_new0 (guint64, run->n_paths);
+          run->self_n = g_new0 (guint64, run->n_paths);
+        }
+      for (guint s = 1; s < n_stacks; s++)
+        {
+          guint32 node = ROOT;
+
+          if (n[s] == 0 && w[s] == 0)
+            continue;
+          for (guint32 t = s; t != 0; t = up[t])
+            {
+              node = intern_path (self, node, ident[t]);
+              if (pass == 0)
+                continue;
+              run->total_w[node] += w[s];
+              run->total_n[node] += n[s];
+              if (t == s)
+                {
+                  run->self_w[node] += w[s];
+                  run->self_n[node] += n[s];
+                }
+            }
+        }
+    }
+  run->total_w[ROOT] = run->cost;
+  run->total_n[ROOT] = run->samples;
+  run->self_w[ROOT] = w[0];
+  run->self_n[ROOT] = n[0];
+  return TRUE;
+}
+
 /* Life cycle --------------------------------------------------------------- */
 
 static void pending_free (gpointer data);
@@ -417,11 +487,38 @@ hp_comparison_new (void)
   return self;
 }
 
+HpComparison *
+hp_comparison_new_with_bottom_up (void)
+{
+  HpComparison *self = hp_comparison_new ();
+
+  self->bottom_up = hp_comparison_new ();
+  self->bottom_up->inverted = TRUE;
+  return self;
+}
+
+HpComparison *
+hp_comparison_get_bottom_up (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+
+  return self->bottom_up;
+}
+
+gboolean
+hp_comparison_is_bottom_up (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->inverted;
+}
+
 void
 hp_comparison_free (HpComparison *self)
 {
   if (self == NULL)
     return;
+  g_clear_pointer (&self->bottom_up, hp_comparison_free);
   for (guint s = 0; s < 2; s++)
     g_ptr_array_unref (self->sides[s].runs);
   g_ptr_array_unref (self->pending);
@@ -532,6 +629,16 @@ hp_comparison_add_data (HpComparison        *self,
       sub_n[st->parent_id] += sub_n[s];
     }
 
+  if (self->inverted)
+    {
+      if (!add_inverted (self, data, fident, w, n, run))
+        {
+          run_free (run);
+          return FALSE;
+        }
+      goto done;
+    }
+
   /* each sampled stack node -> its path in the merged tree; room for
    * them all first, rather than growing the table on the way */
   grow_slots (self, ((gsize) self->nodes->len + n_stacks) * 2 + 2);
@@ -573,7 +680,10 @@ hp_comparison_add_data (HpComparison        *self,
   run->self_w[ROOT] = w[0];
   run->self_n[ROOT] = n[0];
 
+done:
   g_ptr_array_add (self->sides[side].runs, run);
+  if (self->bottom_up != NULL)
+    return hp_comparison_add_data (self->bottom_up, side, name, data, error);
   return TRUE;
 }
 
@@ -1541,6 +1651,8 @@ hp_comparison_run (HpComparison           *self,
                                       "are they captures of the same program?",
                                       100 * self->sides[0].info.matched, 100 * self->sides[1].info.matched));
   g_ptr_array_add (self->warnings, NULL);
+  if (self->bottom_up != NULL && !hp_comparison_run (self->bottom_up, &self->options, error))
+    return FALSE;
   return TRUE;
 }
 
@@ -1760,7 +1872,7 @@ hp_comparison_get_path_readable (HpComparison *self,
       const HpComparePath *p = steps->pdata[s];
 
       if (s > 0)
-        g_string_append (readable, " → ");
+        g_string_append (readable, self->inverted ? " ← " : " → ");
       g_string_append (readable, p->name);
     }
   return g_string_free (readable, FALSE);

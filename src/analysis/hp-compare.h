@@ -96,6 +96,14 @@ typedef struct {
 typedef struct _HpComparison HpComparison;
 
 HpComparison   *hp_comparison_new          (void);
+/* A comparison that also builds the bottom-up (callers) tree of the same
+ * runs: hp_comparison_get_bottom_up() after hp_comparison_run(). */
+HpComparison   *hp_comparison_new_with_bottom_up (void);
+/* The bottom-up comparison (owned by @self), or NULL. Its paths are read
+ * from the leaf up ("leaf ← caller ← …"): a path's cost is that of the
+ * samples whose stack ends with it. Its functions are the same. */
+HpComparison   *hp_comparison_get_bottom_up (HpComparison       *self);
+gboolean        hp_comparison_is_bottom_up (HpComparison        *self);
 void            hp_comparison_free         (HpComparison        *self);
 
 /* Adds one run to a side. @name names it in messages (its file). */

@@ -20,6 +20,7 @@
 
 struct _HpCompareRef {
   HpComparison *comparison;
+  HpCompareRef *owner;  /* holds the comparison that owns this one, or NULL */
 };
 
 static void
@@ -27,7 +28,21 @@ compare_ref_clear (gpointer data)
 {
   HpCompareRef *ref = data;
 
-  g_clear_pointer (&ref->comparison, hp_comparison_free);
+  if (ref->owner != NULL)
+    g_clear_pointer (&ref->owner, hp_compare_ref_release);
+  else
+    g_clear_pointer (&ref->comparison, hp_comparison_free);
+}
+
+HpCompareRef *
+hp_compare_ref_new_view (HpCompareRef *owner,
+                         HpComparison *view)
+{
+  HpCompareRef *ref = g_atomic_rc_box_new0 (HpCompareRef);
+
+  ref->comparison = view;
+  ref->owner = hp_compare_ref_acquire (owner);
+  return ref;
 }
 
 HpCompareRef *
@@ -110,6 +125,14 @@ hp_compare_row_get_index (HpCompareRow *self)
   g_return_val_if_fail (HP_IS_COMPARE_ROW (self), -1);
 
   return self->index;
+}
+
+HpComparison *
+hp_compare_row_get_comparison (HpCompareRow *self)
+{
+  g_return_val_if_fail (HP_IS_COMPARE_ROW (self), NULL);
+
+  return self->ref->comparison;
 }
 
 const HpComparePath *

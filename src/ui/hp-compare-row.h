@@ -17,6 +17,9 @@ G_DECLARE_FINAL_TYPE (HpCompareRow, hp_compare_row, HP, COMPARE_ROW, GObject)
 typedef struct _HpCompareRef HpCompareRef;
 
 HpCompareRef        *hp_compare_ref_new          (HpComparison *comparison);
+/* A comparison that @owner's comparison owns (its bottom-up tree). */
+HpCompareRef        *hp_compare_ref_new_view     (HpCompareRef *owner,
+                                                  HpComparison *view);
 HpCompareRef        *hp_compare_ref_acquire      (HpCompareRef *ref);
 void                 hp_compare_ref_release      (HpCompareRef *ref);
 HpComparison        *hp_compare_ref_get          (HpCompareRef *ref);
@@ -26,6 +29,7 @@ GListModel          *hp_compare_row_list_children (HpCompareRef *ref,
                                                    gint          parent);
 
 gint                 hp_compare_row_get_index    (HpCompareRow *self);
+HpComparison        *hp_compare_row_get_comparison (HpCompareRow *self);
 const HpComparePath *hp_compare_row_get_path     (HpCompareRow *self);
 const HpCompareStat *hp_compare_row_get_stat     (HpCompareRow *self);
 GListModel          *hp_compare_row_get_children (HpCompareRow *self);

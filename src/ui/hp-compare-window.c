@@ -44,6 +44,8 @@ struct _HpCompareWindow {
   char         **new_side;
   GCancellable  *cancellable;
   HpCompareRef  *ref;
+  HpCompareRef  *bottom_up_ref;
+  GtkToggleButton *bottom_up_button;
   GHashTable    *summaries;   /* path key -> text, from either side's first capture */
   gboolean       loaded;
   char          *error;
@@ -210,9 +212,11 @@ bind_text (GtkSignalListItemFactory *factory,
       break;
     case CELL_SUMMARY:
       {
-        g_autofree char *key = hp_comparison_get_path_key (hp_compare_ref_get (self->ref),
-                                                           hp_compare_row_get_index (row));
-        const char *summary = self->summaries ? g_hash_table_lookup (self->summaries, key) : NULL;
+        HpComparison *cmp = hp_compare_row_get_comparison (row);
+        g_autofree char *key = hp_comparison_get_path_key (cmp, hp_compare_row_get_index (row));
+        /* keys name paths from the root: only the top-down tree has them */
+        const char *summary = self->summaries && !hp_comparison_is_bottom_up (cmp) ?
+                              g_hash_table_lookup (self->summaries, key) : NULL;
 
         text = summary ? hp_text_escape (summary) : g_strdup ("");
         gtk_widget_set_tooltip_text (label, summary);
@@ -405,8 +409,9 @@ show_overview (HpCompareWindow *self)
 static void
 show_tree (HpCompareWindow *self)
 {
-  HpComparison *cmp = hp_compare_ref_get (self->ref);
-  GListModel *roots = hp_compare_row_list_children (self->ref, -1);
+  HpCompareRef *ref = gtk_toggle_button_get_active (self->bottom_up_button) ? self->bottom_up_ref : self->ref;
+  HpComparison *cmp = hp_compare_ref_get (ref);
+  GListModel *roots = hp_compare_row_list_children (ref, -1);
   GtkTreeListModel *tree = gtk_tree_list_model_new (roots, FALSE, FALSE, create_children, NULL, NULL);
   g_autoptr(GtkSingleSelection) selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (tree)));
   double total = hp_comparison_get_side (cmp, HP_COMPARE_BASE)->cost;
@@ -432,7 +437,7 @@ compare_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   HpCompareWindow *self = source;
-  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(HpComparison) cmp = hp_comparison_new_with_bottom_up ();
   GError *error = NULL;
   char **sides[2] = { self->base, self->new_side };
 
@@ -493,11 +498,20 @@ compare_done (GObject      *source,
       return;
     }
   self->ref = hp_compare_ref_new (cmp);
+  self->bottom_up_ref = hp_compare_ref_new_view (self->ref, hp_comparison_get_bottom_up (cmp));
   self->summaries = g_hash_table_ref (g_task_get_task_data (G_TASK (result)));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->bottom_up_button), TRUE);
   show_overview (self);
   show_tree (self);
   gtk_stack_set_visible_child_name (self->stack, "results");
   self->loaded = TRUE;
+}
+
+static void
+tree_mode_toggled (HpCompareWindow *self)
+{
+  if (self->ref != NULL)
+    show_tree (self);
 }
 
 /* Life cycle ---------------------------------------------------------------- */
@@ -517,6 +531,7 @@ hp_compare_window_finalize (GObject *object)
   HpCompareWindow *self = HP_COMPARE_WINDOW (object);
 
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->bottom_up_ref, hp_compare_ref_release);
   g_clear_pointer (&self->ref, hp_compare_ref_release);
   g_clear_pointer (&self->summaries, g_hash_table_unref);
   g_strfreev (self->base);
@@ -540,6 +555,8 @@ hp_compare_window_class_init (HpCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, column_view);
+  gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, bottom_up_button);
+  gtk_widget_class_bind_template_callback (widget_class, tree_mode_toggled);
 }
 
 static void
@@ -701,6 +718,15 @@ hp_compare_window_add_action (GtkApplication *app)
 
 /* For tests ---------------------------------------------------------------- */
 
+void
+hp_compare_window_set_bottom_up (HpCompareWindow *self,
+                                 gboolean         bottom_up)
+{
+  g_return_if_fail (HP_IS_COMPARE_WINDOW (self));
+
+  gtk_toggle_button_set_active (self->bottom_up_button, bottom_up);
+}
+
 gboolean
 hp_compare_window_is_loaded (HpCompareWindow *self)
 {
@@ -740,7 +766,7 @@ hp_compare_window_get_row_verdict (HpCompareWindow *self,
     {
       g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
       g_autoptr(HpCompareRow) item = gtk_tree_list_row_get_item (row);
-      g_autofree char *readable = hp_comparison_get_path_readable (hp_compare_ref_get (self->ref),
+      g_autofree char *readable = hp_comparison_get_path_readable (hp_compare_row_get_comparison (item),
                                                                    hp_compare_row_get_index (item));
 
       if (g_strcmp0 (readable, path) == 0)

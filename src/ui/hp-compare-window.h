@@ -21,6 +21,9 @@ void             hp_compare_window_add_action (GtkApplication      *app);
 
 /* For tests and screenshots */
 gboolean         hp_compare_window_is_loaded  (HpCompareWindow     *self);
+/* The bottom-up (callers) tree instead of the top-down one. */
+void             hp_compare_window_set_bottom_up (HpCompareWindow  *self,
+                                               gboolean             bottom_up);
 const char      *hp_compare_window_get_error  (HpCompareWindow     *self);
 const char      *hp_compare_window_get_overview (HpCompareWindow   *self);
 /* The verdict shown for the path whose readable form is @path, or NULL

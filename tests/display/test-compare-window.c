@@ -145,6 +145,25 @@ test_compare (void)
       g_assert_no_error (error);
       g_print ("# wrote %s\n", png);
     }
+
+  /* bottom-up: the leaves first, then their callers */
+  hp_compare_window_set_bottom_up (window, TRUE);
+  display_spin (300);
+  g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "score"), ==, "slower");
+  g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "write"), ==, "faster");
+  g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "score ← run ← main"), ==, "slower");
+  g_assert_null (hp_compare_window_get_row_verdict (window, "main → run → score"));
+  if (screenshot_dir != NULL)
+    {
+      g_autofree char *png = g_build_filename (screenshot_dir, "compare-bottom-up.png", NULL);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (hp_compare_window_save_screenshot (window, png, &error));
+      g_print ("# wrote %s\n", png);
+    }
+  hp_compare_window_set_bottom_up (window, FALSE);
+  display_spin (100);
+  g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "main → run → score"), ==, "slower");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

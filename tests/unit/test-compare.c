@@ -513,6 +513,47 @@ test_paths (void)
   g_rmdir (dir);
 }
 
+/* The bottom-up tree of the same runs: paths from the leaf up. */
+static void
+test_bottom_up (void)
+{
+  static const Leaf base[] = { { "main;a;leaf", 100, 1 }, { "main;b;leaf", 300, 3 }, { "main;b", 50, 1 } };
+  static const Leaf new_leaves[] = { { "main;b;leaf.part.0", 400, 4 }, { "main;a;leaf", 100, 1 }, { "main;b", 50, 1 } };
+  g_autoptr(HpComparison) cmp = hp_comparison_new_with_bottom_up ();
+  g_autoptr(GError) error = NULL;
+  HpComparison *bu;
+  gint path;
+
+  add (cmp, HP_COMPARE_BASE, make_data ("cpu-clock", "ns", 0, base, G_N_ELEMENTS (base)));
+  add (cmp, HP_COMPARE_NEW, make_data ("cpu-clock", "ns", 2, new_leaves, G_N_ELEMENTS (new_leaves)));
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+  bu = hp_comparison_get_bottom_up (cmp);
+  g_assert_nonnull (bu);
+  g_assert_true (hp_comparison_is_bottom_up (bu));
+  g_assert_false (hp_comparison_is_bottom_up (cmp));
+
+  path = find_path (bu, "leaf");
+  g_assert_cmpint (path, >=, 0);
+  g_assert_cmpint (hp_comparison_get_path (bu, path)->parent, ==, -1);
+  g_assert_cmpfloat (hp_comparison_get_path_stat (bu, path)->base, ==, 400);
+  g_assert_cmpfloat (hp_comparison_get_path_stat (bu, path)->new_cost, ==, 500);
+  path = find_path (bu, "leaf ← b");
+  g_assert_cmpfloat (hp_comparison_get_path_stat (bu, path)->base, ==, 300);
+  g_assert_cmpfloat (hp_comparison_get_path_stat (bu, path)->new_cost, ==, 400);
+  path = find_path (bu, "leaf ← a ← main");
+  g_assert_cmpfloat (hp_comparison_get_path_stat (bu, path)->new_cost, ==, 100);
+  path = find_path (bu, "b");
+  g_assert_cmpfloat (hp_comparison_get_path_stat (bu, path)->base, ==, 50);
+  g_assert_cmpint (find_path (bu, "main"), ==, -1);  /* never a leaf */
+
+  /* the functions are the same as top-down */
+  g_assert_cmpfloat (find_function (bu, "b", "app")->total.base, ==, 350);
+  g_assert_cmpfloat (find_function (bu, "b", "app")->self.base, ==, 50);
+  g_assert_cmpfloat (find_function (bu, "main", "app")->total.new_cost, ==, 550);
+  g_assert_cmpfloat (find_function (cmp, "main", "app")->total.new_cost, ==, 550);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -525,5 +566,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/different-events", test_different_events);
   g_test_add_func ("/compare/nothing-in-common", test_nothing_in_common);
   g_test_add_func ("/compare/folders", test_paths);
+  g_test_add_func ("/compare/bottom-up", test_bottom_up);
   return g_test_run ();
 }
