@@ -479,7 +479,7 @@ hp_cli_diff (int    argc,
     { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, "Text: show the first N rows of each table (default 20, 0: all)", "N" },
     { "floor", 0, 0, G_OPTION_ARG_DOUBLE, &floor_percent,
       "Never flag a change smaller than PCT% of the total cost (default 1)", "PCT" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "BASE NEW" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("BASE NEW");

@@ -202,7 +202,7 @@ hp_cli_flamegraph (int    argc,
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "Width of the image in pixels (default 1200)", "PX" },
     { "colors", 0, 0, G_OPTION_ARG_STRING, &colors_name, "Colour boxes by function name (hot, the default) or by module", "hot|module" },
     { "title", 0, 0, G_OPTION_ARG_STRING, &title, "Title at the top of the image (default: the capture's name)", "TEXT" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "CAPTURE" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("CAPTURE");

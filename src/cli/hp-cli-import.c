@@ -43,7 +43,7 @@ hp_cli_import (int    argc,
     { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot, "Look up the recorded files under DIR (recorded on another machine)", "DIR" },
     { "debug-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &debug_dirs, "Find files by build id in DIR/.build-id too (repeatable)", "DIR" },
     { "event", 'e', 0, G_OPTION_ARG_STRING, &event, "Import the samples of EVENT (default: the first sampling event)", "EVENT" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "PERF.DATA" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("PERF.DATA");

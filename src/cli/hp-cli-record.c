@@ -111,7 +111,7 @@ hp_cli_record (int    argc,
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, "Attach to the running process PID", "PID" },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
     /* FILENAME: the bytes as given, whatever the locale (LC_ALL=C and "café") */
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &command, NULL, "-- COMMAND [ARG…]" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &command, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("-- COMMAND [ARG…] | -p PID");

@@ -25,6 +25,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "analysis/hp-name-match.h"
 #include "analysis/hp-profile.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
@@ -372,7 +373,9 @@ relations (Report      *r,
            gboolean     callers,
            JsonBuilder *b)
 {
-  g_autoptr(GArray) ids = hp_profile_find_functions (r->profile, name);
+  HpNameMatch how = HP_NAME_MATCH_NONE;
+  g_autoptr(GArray) ids = hp_profile_match_functions (r->profile, name, &how);
+  g_autoptr(GHashTable) distinct = g_hash_table_new (g_str_hash, g_str_equal);
   const char *what = callers ? "callers" : "callees";
 
   /* A name that is not UTF-8 may be held with U+FFFD in its place. */
@@ -381,15 +384,53 @@ relations (Report      *r,
       g_autofree char *valid = hp_text_make_valid (name);
 
       g_clear_pointer (&ids, g_array_unref);
-      ids = hp_profile_find_functions (r->profile, valid);
+      ids = hp_profile_match_functions (r->profile, valid, &how);
     }
 
   if (ids->len == 0)
     {
-      g_autofree char *escaped_name = hp_text_escape (name);
-      g_autofree char *escaped_path = hp_text_escape (hp_capture_get_path (r->capture));
+      g_autoptr(GPtrArray) close = hp_profile_suggest_functions (r->profile, name, 5);
+      g_autoptr(GString) message = g_string_new (NULL);
 
-      hp_cli_error ("no function named '%s' in %s", escaped_name, escaped_path);
+      g_string_append_printf (message, "no function named '%s' in %s", name, hp_capture_get_path (r->capture));
+      for (guint i = 0; i < close->len; i++)
+        g_string_append_printf (message, "%s'%s'", i == 0 ? "; did you mean " : i + 1 == close->len ? " or " : ", ",
+                                (char *) g_ptr_array_index (close, i));
+      if (close->len > 0)
+        g_string_append_c (message, '?');
+      hp_cli_error ("%s", message->str);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < ids->len; i++)
+    g_hash_table_add (distinct, (gpointer) hp_profile_get_function_name (r->profile, g_array_index (ids, gint64, i)));
+  /* a loose rule that finds several different functions: ask which */
+  if (how >= HP_NAME_MATCH_NO_PARAMS && g_hash_table_size (distinct) > 1)
+    {
+      g_autoptr(GString) message = g_string_new (NULL);
+      guint shown = 0;
+
+      g_string_append_printf (message, "'%s' matches %u functions; give one of them (its full name, or a glob):",
+                              name, g_hash_table_size (distinct));
+      g_hash_table_remove_all (distinct);
+      for (guint i = 0; i < ids->len && shown < 20; i++)
+        {
+          const char *found = hp_profile_get_function_name (r->profile, g_array_index (ids, gint64, i));
+
+          if (g_hash_table_contains (distinct, found))
+            continue;
+          g_hash_table_add (distinct, (gpointer) found);
+          g_string_append_printf (message, "\n  %s [%s]", found,
+                                  hp_profile_get_module_name (r->profile, g_array_index (ids, gint64, i)));
+          shown++;
+        }
+      /* one line per candidate: each is escaped on its own */
+      {
+        g_auto(GStrv) lines = g_strsplit (message->str, "\n", -1);
+
+        for (guint i = 0; lines[i] != NULL; i++)
+          hp_cli_error ("%s", lines[i]);
+      }
       return FALSE;
     }
 
@@ -410,7 +451,7 @@ relations (Report      *r,
       if (b != NULL)
         {
           json_builder_begin_object (b);
-          json_add_string (b, "name", name);
+          json_add_string (b, "name", hp_profile_get_function_name (r->profile, id));
           json_add_string (b, "module", hp_profile_get_module_name (r->profile, id));
           json_add_int (b, "total", total);
           json_builder_set_member_name (b, what);
@@ -419,13 +460,13 @@ relations (Report      *r,
       else
         {
           printf ("# %s of %s [%s] (total %" G_GUINT64_FORMAT " samples, %.2f%%); share of its total samples\n",
-                  callers ? "Callers" : "Callees", esc (r, name, "?"),
+                  callers ? "Callers" : "Callees", esc (r, hp_profile_get_function_name (r->profile, id), "?"),
                   esc (r, hp_profile_get_module_name (r->profile, id), "?"),
                   total, percent (total, r->n_samples));
           done_line (r);
         }
 
-      for (guint j = 0; j < edges->len; j++)
+      for (guint j = 0; j < edges->len && (r->limit <= 0 || j < (guint) r->limit); j++)
         {
           const HpCallEdge *e = &g_array_index (edges, HpCallEdge, j);
 
@@ -481,7 +522,7 @@ hp_cli_report (int    argc,
     { "callers", 0, 0, G_OPTION_ARG_FILENAME, &callers, "Print the callers of function NAME", "NAME" },
     { "callees", 0, 0, G_OPTION_ARG_FILENAME, &callees, "Print the callees of function NAME", "NAME" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output format (default text)", "text|json" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE");

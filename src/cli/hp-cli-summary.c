@@ -68,7 +68,7 @@ hp_cli_summary (int    argc,
      * "café" under LC_ALL=C ("Invalid byte sequence") */
     { "set", 0, 0, G_OPTION_ARG_FILENAME, &raw_text, "Write TEXT as the summary of PATH", "TEXT" },
     { "clear", 0, 0, G_OPTION_ARG_NONE, &clear, "Delete the summary of PATH", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, "FILE [PATH]" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE [PATH]");

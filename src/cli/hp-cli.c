@@ -113,7 +113,13 @@ main (int    argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        g_autofree char *prgname = g_strdup_printf ("hotpath-cli %s", commands[i].name);
+
+        /* what --help's usage line starts with */
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
 
   hp_cli_error ("unknown command '%s'; try 'hotpath-cli --help'", argv[1]);
   return 2;

@@ -1,0 +1,256 @@
+/* hp-name-match.c - finding functions by the names people type
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * `report --callers memcpy` should work although no function of a glibc
+ * program is called memcpy: the C library picks an implementation at load
+ * time (an ifunc) named after the CPU features it uses, and the symbol
+ * that covers the address may be any alias of it (__memmove_avx_unaligned_
+ * erms also is memcpy's). C++ functions carry their parameter lists. So a
+ * query goes through rules from the strictest to the loosest and the first
+ * that finds anything wins; the caller says which, and asks the user to
+ * choose when a loose rule finds several different names.
+ */
+
+#define G_LOG_DOMAIN "hp-analysis"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "analysis/hp-name-match.h"
+
+char *
+hp_name_strip_parameters (const char *name)
+{
+  int depth = 0;
+  gsize len;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  len = strlen (name);
+  /* the parameter list is the last '(' at template depth 0 that opens a
+   * list closed at the end (before qualifiers such as " const") */
+  for (gsize i = len; i > 0; i--)
+    {
+      char c = name[i - 1];
+
+      if (c == ')' || c == '>')
+        depth++;
+      else if (c == '(' || c == '<')
+        {
+          depth--;
+          if (depth == 0 && c == '(')
+            {
+              /* "operator()" is a name, not a list */
+              if (i >= 9 && strncmp (name + i - 9, "operator(", 9) == 0 && name[i] == ')')
+                continue;
+              /* "(anonymous namespace)" is a scope */
+              if (strncmp (name + i - 1, "(anonymous namespace)", 21) == 0)
+                continue;
+              return g_strndup (name, i - 1);
+            }
+        }
+    }
+  return g_strdup (name);
+}
+
+/* Is @name an implementation or alias of the C library function @query? */
+static gboolean
+is_alias (const char *name,
+          const char *query)
+{
+  static const char * const prefixes[] = { "__GI_", "__libc_", "__", "_" };
+  gsize qlen = strlen (query);
+
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    {
+      gsize plen = strlen (prefixes[i]);
+
+      if (strncmp (name, prefixes[i], plen) != 0 || strncmp (name + plen, query, qlen) != 0)
+        continue;
+      /* __GI_memcpy, or an ifunc variant: __strncmp_evex, __memcpy_avx_unaligned */
+      if (name[plen + qlen] == '\0' || (i >= 2 && name[plen + qlen] == '_'))
+        return TRUE;
+    }
+  /* glibc's memcpy implementations are its memmove ones */
+  if ((strcmp (query, "memcpy") == 0 || strcmp (query, "mempcpy") == 0) &&
+      g_str_has_prefix (name, "__memmove_"))
+    return TRUE;
+  return FALSE;
+}
+
+static gboolean
+has_glob (const char *query)
+{
+  return strpbrk (query, "*?") != NULL;
+}
+
+static gboolean
+matches (const char  *name,
+         const char  *query,
+         HpNameMatch  rule,
+         GPatternSpec *pattern,
+         const char  *folded_query)
+{
+  switch (rule)
+    {
+    case HP_NAME_MATCH_EXACT:
+      return strcmp (name, query) == 0;
+    case HP_NAME_MATCH_ALIAS:
+      return is_alias (name, query);
+    case HP_NAME_MATCH_NO_PARAMS:
+      {
+        g_autofree char *bare = hp_name_strip_parameters (name);
+        gsize blen = strlen (bare), qlen = strlen (query);
+
+        if (strcmp (bare, query) == 0)
+          return TRUE;
+        /* Foo::bar for ns::Foo::bar(int) */
+        return blen > qlen + 2 && strcmp (bare + blen - qlen, query) == 0
+               && bare[blen - qlen - 1] == ':' && bare[blen - qlen - 2] == ':';
+      }
+    case HP_NAME_MATCH_GLOB:
+      {
+        g_autofree char *bare = hp_name_strip_parameters (name);
+
+        return g_pattern_spec_match_string (pattern, name) || g_pattern_spec_match_string (pattern, bare);
+      }
+    case HP_NAME_MATCH_SUBSTRING:
+      {
+        g_autofree char *folded = g_utf8_casefold (name, -1);
+
+        return strstr (folded, folded_query) != NULL;
+      }
+    case HP_NAME_MATCH_NONE:
+    default:
+      return FALSE;
+    }
+}
+
+GArray *
+hp_profile_match_functions (HpProfile   *profile,
+                            const char  *query,
+                            HpNameMatch *how)
+{
+  const GArray *functions;
+  g_autoptr(GPatternSpec) pattern = NULL;
+  g_autofree char *folded = NULL;
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  g_return_val_if_fail (profile != NULL, ids);
+  g_return_val_if_fail (query != NULL, ids);
+
+  if (how != NULL)
+    *how = HP_NAME_MATCH_NONE;
+  if (query[0] == '\0')
+    return ids;
+  functions = hp_profile_get_functions (profile, TRUE);
+  pattern = g_pattern_spec_new (query);
+  folded = g_utf8_casefold (query, -1);
+
+  for (HpNameMatch rule = HP_NAME_MATCH_EXACT; rule <= HP_NAME_MATCH_SUBSTRING; rule++)
+    {
+      if (rule == HP_NAME_MATCH_GLOB && !has_glob (query))
+        continue;
+      for (guint i = 0; i < functions->len; i++)
+        {
+          const HpFunctionStats *s = &g_array_index (functions, HpFunctionStats, i);
+          const char *name = hp_profile_get_function_name (profile, s->function_id);
+
+          if (name != NULL && matches (name, query, rule, pattern, folded))
+            g_array_append_val (ids, s->function_id);
+        }
+      if (ids->len > 0)
+        {
+          if (how != NULL)
+            *how = rule;
+          break;
+        }
+    }
+  return ids;
+}
+
+/* Levenshtein distance, two rows */
+static guint
+distance (const char *a,
+          const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  g_autofree guint *prev = g_new (guint, lb + 1);
+  g_autofree guint *cur = g_new (guint, lb + 1);
+
+  for (gsize j = 0; j <= lb; j++)
+    prev[j] = j;
+  for (gsize i = 1; i <= la; i++)
+    {
+      cur[0] = i;
+      for (gsize j = 1; j <= lb; j++)
+        {
+          guint cost = a[i - 1] == b[j - 1] ? 0 : 1;
+
+          cur[j] = MIN (MIN (prev[j] + 1, cur[j - 1] + 1), prev[j - 1] + cost);
+        }
+      memcpy (prev, cur, (lb + 1) * sizeof *prev);
+    }
+  return prev[lb];
+}
+
+typedef struct {
+  const char *name;
+  guint       distance;
+} Candidate;
+
+static int
+by_distance (gconstpointer a,
+             gconstpointer b)
+{
+  const Candidate *ca = a, *cb = b;
+
+  if (ca->distance != cb->distance)
+    return ca->distance < cb->distance ? -1 : 1;
+  return g_strcmp0 (ca->name, cb->name);
+}
+
+GPtrArray *
+hp_profile_suggest_functions (HpProfile  *profile,
+                              const char *query,
+                              guint       max)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *folded_query = NULL;
+  const GArray *functions;
+  guint limit;
+
+  g_return_val_if_fail (profile != NULL, names);
+  g_return_val_if_fail (query != NULL, names);
+
+  folded_query = g_utf8_casefold (query, -1);
+  limit = MAX (2, (guint) strlen (query) / 3);
+  functions = hp_profile_get_functions (profile, TRUE);
+  for (guint i = 0; i < functions->len; i++)
+    {
+      const char *name = hp_profile_get_function_name (profile, g_array_index (functions, HpFunctionStats, i).function_id);
+      g_autofree char *bare = NULL;
+      g_autofree char *folded = NULL;
+      Candidate c;
+
+      if (name == NULL || g_hash_table_contains (seen, name) || strlen (name) > 200)
+        continue;
+      g_hash_table_add (seen, (gpointer) name);
+      bare = hp_name_strip_parameters (name);
+      folded = g_utf8_casefold (bare, -1);
+      c.name = name;
+      c.distance = distance (folded, folded_query);
+      if (c.distance <= limit)
+        g_array_append_val (candidates, c);
+    }
+  g_array_sort (candidates, by_distance);
+  for (guint i = 0; i < candidates->len && i < max; i++)
+    g_ptr_array_add (names, g_strdup (g_array_index (candidates, Candidate, i).name));
+  return names;
+}

@@ -1,0 +1,132 @@
+/* test-cli-names.c - report --callers/--callees by the names people type, and --help
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The README's own example, `report --callers memcpy`, must work on a glibc
+ * program, where the function is an ifunc implementation such as
+ * __memmove_avx_unaligned_erms; C++ names must not need their parameter
+ * lists; several matches are listed and refused; no match suggests close
+ * names; --limit applies. Every sub-command's --help gives its usage once,
+ * starting with hotpath-cli.
+ */
+#define G_LOG_DOMAIN "hp-integration"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "integration-common.h"
+#include "store/hp-capture-writer.h"
+
+static void
+write_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 app, libc, main_stack, parse_stack;
+  const char *callers[] = { "count_word", "hash_word", "load_file" };
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  app = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  libc = hp_capture_writer_intern_module (w, "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL, FALSE);
+  main_stack = hp_capture_writer_intern_stack (w, 0,
+                 hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", app, NULL, 0), NULL, 0, FALSE, 0x10));
+  parse_stack = hp_capture_writer_intern_stack (w, main_stack,
+                 hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "ns::Parser::parse(std::vector<int, std::allocator<int> > const&) const", app, NULL, 0), NULL, 0, FALSE, 0x20));
+  for (guint i = 0; i < G_N_ELEMENTS (callers); i++)
+    {
+      gint64 caller = hp_capture_writer_intern_stack (w, parse_stack,
+                        hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, callers[i], app, NULL, 0), NULL, 0, FALSE, 0x100 + i));
+      gint64 leaf = hp_capture_writer_intern_stack (w, caller,
+                      hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "__memmove_avx_unaligned_erms", libc, NULL, 0), NULL, 0, FALSE, 0x900));
+
+      for (guint n = 0; n < 10 * (i + 1); n++)
+        hp_capture_writer_add_sample (w, 1000 + n, 1, 0, leaf, 1);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+}
+
+static ItResult *
+report (const char *path,
+        const char *option,
+        const char *name,
+        const char *extra)
+{
+  const char *args[] = { "report", path, option, name, extra, extra ? "1" : NULL, NULL };
+
+  return it_run_cli (args);
+}
+
+static void
+test_names (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "names.hotpath", NULL);
+  g_autoptr(ItResult) memcpy_callers = NULL, limited = NULL, cxx = NULL, ambiguous = NULL, typo = NULL;
+
+  write_capture (path);
+
+  memcpy_callers = report (path, "--callers", "memcpy", NULL);
+  g_assert_cmpint (memcpy_callers->status, ==, 0);
+  g_assert_nonnull (strstr (memcpy_callers->out, "Callers of __memmove_avx_unaligned_erms"));
+  g_assert_nonnull (strstr (memcpy_callers->out, "load_file"));
+  g_assert_nonnull (strstr (memcpy_callers->out, "count_word"));
+
+  /* --limit 1: the heaviest caller only */
+  limited = report (path, "--callers", "memcpy", "--limit");
+  g_assert_cmpint (limited->status, ==, 0);
+  g_assert_nonnull (strstr (limited->out, "load_file"));
+  g_assert_null (strstr (limited->out, "count_word"));
+
+  cxx = report (path, "--callees", "Parser::parse", NULL);
+  g_assert_cmpint (cxx->status, ==, 0);
+  g_assert_nonnull (strstr (cxx->out, "Callees of ns::Parser::parse("));
+
+  ambiguous = report (path, "--callers", "word", NULL);
+  g_assert_cmpint (ambiguous->status, !=, 0);
+  g_assert_nonnull (strstr (ambiguous->err, "'word' matches 2 functions"));
+  g_assert_nonnull (strstr (ambiguous->err, "count_word"));
+  g_assert_nonnull (strstr (ambiguous->err, "hash_word"));
+
+  typo = report (path, "--callers", "load_flie", NULL);
+  g_assert_cmpint (typo->status, !=, 0);
+  g_assert_nonnull (strstr (typo->err, "did you mean 'load_file'?"));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+static void
+test_help (void)
+{
+  const char *commands[] = { "record", "import", "report", "summary", "flamegraph", "diff" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *args[] = { commands[i], "--help", NULL };
+      g_autoptr(ItResult) res = it_run_cli (args);
+      g_autofree char *usage = g_strdup_printf ("\n  hotpath-cli %s [OPTION…]", commands[i]);
+      const char *at;
+
+      g_assert_cmpint (res->status, ==, 0);
+      at = strstr (res->out, usage);
+      g_assert_nonnull (at);
+      /* the usage names its arguments once: no "FILE FILE" */
+      {
+        g_autofree char *line = g_strndup (at + 1, strcspn (at + 1, "\n"));
+        g_auto(GStrv) words = g_strsplit (line, " ", -1);
+
+        for (guint w = 1; words[w] != NULL; w++)
+          if (words[w][0] != '\0' && g_ascii_isupper (words[w][0]))
+            g_assert_cmpstr (words[w], !=, words[w - 1]);
+      }
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/integration/cli/names", test_names);
+  g_test_add_func ("/integration/cli/help", test_help);
+  return g_test_run ();
+}
