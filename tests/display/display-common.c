@@ -59,7 +59,9 @@ remove_tree (const char *path)
     {
       g_autofree char *child = g_build_filename (path, name, NULL);
 
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+      if (g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        g_unlink (child);  /* never chmod through a link: it may point at /bin */
+      else if (g_file_test (child, G_FILE_TEST_IS_DIR))
         remove_tree (child);
       else
         {
