@@ -4,7 +4,8 @@
 #
 # Records tests/workloads/threads-fp (two processes, several threads: the
 # timeline has lanes to show) once, then runs tests/display/make-screenshots
-# at 1024x700 and 1920x1080, light and dark, into OUT/SIZE-STYLE/. Open the
+# at 1024x700 and 1920x1080, light and dark, into OUT/SIZE-STYLE/, and
+# a deep recursion with Merge Recursion on into OUT/recursion-merged/. Open the
 # PNGs and look at them before calling a window change done (HACKING.md).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,4 +31,28 @@ for size in 1024x700 1920x1080; do
       dbus-run-session -- "$build/tests/display/make-screenshots" "$capture" "$dir" worker_one_work \
       2>/dev/null | sed "s|^|$size $style: |"
   done
+
+# Deep recursion, merged: recurse's 150 nested calls of descend as one.
+# DWARF unwinding, since the kernel's frame-pointer chain stops at 127.
+recursion="$build/screenshots-recurse.hotpath"
+if [ ! -f "$recursion" ]; then
+  "$build/src/cli/hotpath-cli" record -o "$recursion" -- "$build/tests/workloads/recurse-nofp" 400 >/dev/null
+fi
+mkdir -p "$out/recursion-merged"
+xvfb-run -a -s "-screen 0 1280x800x24" \
+  env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 SCREENSHOT_MERGE=1 \
+  dbus-run-session -- "$build/tests/display/make-screenshots" "$recursion" "$out/recursion-merged" recurse_leaf \
+  2>/dev/null | sed "s|^|recursion merged: |"
 done
+
+# Deep recursion, merged: recurse's 150 nested calls of descend as one.
+# DWARF unwinding, since the kernel's frame-pointer chain stops at 127.
+recursion="$build/screenshots-recurse.hotpath"
+if [ ! -f "$recursion" ]; then
+  "$build/src/cli/hotpath-cli" record -o "$recursion" -- "$build/tests/workloads/recurse-nofp" 400 >/dev/null
+fi
+mkdir -p "$out/recursion-merged"
+xvfb-run -a -s "-screen 0 1280x800x24" \
+  env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 SCREENSHOT_MERGE=1 \
+  dbus-run-session -- "$build/tests/display/make-screenshots" "$recursion" "$out/recursion-merged" recurse_leaf \
+  2>/dev/null | sed "s|^|recursion merged: |"

@@ -7,7 +7,8 @@
  * Usage: make-screenshots CAPTURE OUTDIR [FUNCTION]
  * (under xvfb-run -s "-screen 0 WIDTHxHEIGHTx24"; build-aux/make-screenshots.sh
  * runs it at each size and style). SCREENSHOT_SIZE=WIDTHxHEIGHT sets the
- * window's size (default 1280x800), SCREENSHOT_DARK=1 the dark style.
+ * window's size (default 1280x800), SCREENSHOT_DARK=1 the dark style,
+ * SCREENSHOT_MERGE=1 turns Merge Recursion on first.
  *
  * Opens a copy of CAPTURE and saves: main.png (as it opens, with a
  * summary written on the selected path), calls.png (callers and
@@ -78,6 +79,12 @@ run (HpApplication *app)
   gtk_window_destroy (GTK_WINDOW (window));
 
   window = display_open_sized (app, copy, width, height);
+  if (g_strcmp0 (g_getenv ("SCREENSHOT_MERGE"), "1") == 0)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.merge-recursion", NULL);
+      for (guint i = 0; i < 100 && hp_window_is_filtering (window); i++)
+        display_spin (50);
+    }
   if (function != NULL)
     {
       gtk_widget_activate_action (GTK_WIDGET (window), "win.select-function", "s", function);
