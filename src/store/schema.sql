@@ -76,6 +76,21 @@
 --   hotpath_version    version of Hotpath that wrote the capture
 --   complete           '1' once the recording finished and stack_counts is
 --                      filled; absent in a capture that was cut short
+--   exit_status        exit status of the spawned program, when it exited
+--   exit_signal        name of the signal that killed the spawned program
+--                      ("Segmentation fault"), when one did; the profile
+--                      ends there
+--   attached_pid       pid of the process recorded with -p (nothing spawned)
+--
+-- Keys written by the perf.data importer, beside the recorder's that apply:
+--   source             where the samples came from: "perf.data" or
+--                      "perf.data (pipe mode)"
+--   source_path        the perf.data file imported
+--   perf_version       version of perf that wrote it (its header)
+--   arch               machine architecture of the recording (uname -m)
+--   cpu_description    the CPU, as perf's header describes it
+--   clockid            clock of the sample times, when perf recorded with -k
+--   other_event_samples  samples of events other than the imported one
 CREATE TABLE metadata (
   key   TEXT PRIMARY KEY,
   value
