@@ -41,6 +41,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,9 +580,9 @@ hp_comparison_add_data (HpComparison        *self,
 
   run = g_new0 (Run, 1);
   run->name = g_strdup (name);
-  run->event = g_strdup (g_hash_table_lookup (data->metadata, "event"));
-  run->unit = g_strdup (g_hash_table_lookup (data->metadata, "event_unit"));
-  run->command = g_strdup (g_hash_table_lookup (data->metadata, "command"));
+  run->event = g_strdup (g_hash_table_lookup (data->metadata, HP_META_EVENT));
+  run->unit = g_strdup (g_hash_table_lookup (data->metadata, HP_META_EVENT_UNIT));
+  run->command = g_strdup (g_hash_table_lookup (data->metadata, HP_META_COMMAND));
 
   /* function id -> identity */
   fident = g_new0 (guint32, n_functions);

@@ -19,6 +19,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -264,7 +266,7 @@ hp_cli_flamegraph (int    argc,
   svg.image_height = PAD_TOP + PAD_BOTTOM + (hp_flame_graph_get_depth (graph) + 1) * ROW_HEIGHT;
   svg.out = g_string_sized_new (1 << 16);
 
-  event = hp_capture_get_metadata (capture, "event");
+  event = hp_capture_get_metadata (capture, HP_META_EVENT);
   base = g_path_get_basename (files[0]);
   heading = xml_text (title ? title : base);
 

@@ -18,6 +18,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,26 +134,26 @@ describe_signal (const char *value)
 static void
 print_header (Report *r)
 {
-  g_autofree char *command = hp_capture_get_metadata (r->capture, "command");
-  g_autofree char *event = hp_capture_get_metadata (r->capture, "event");
-  g_autofree char *unit = hp_capture_get_metadata (r->capture, "event_unit");
-  g_autofree char *freq = hp_capture_get_metadata (r->capture, "frequency");
-  g_autofree char *call_graph = hp_capture_get_metadata (r->capture, "call_graph");
-  g_autofree char *start = hp_capture_get_metadata (r->capture, "start_time");
-  g_autofree char *complete = hp_capture_get_metadata (r->capture, "complete");
-  g_autofree char *exit_signal = hp_capture_get_metadata (r->capture, "exit_signal");
-  g_autofree char *exit_status = hp_capture_get_metadata (r->capture, "exit_status");
-  guint64 duration_ns = metadata_u64 (r->capture, "duration_ns");
-  guint64 lost = metadata_u64 (r->capture, "lost_samples");
-  guint64 truncated = metadata_u64 (r->capture, "truncated_stacks");
-  guint64 unresolved = metadata_u64 (r->capture, "unresolved_frames");
-  guint64 throttled = metadata_u64 (r->capture, "throttle_events");
+  g_autofree char *command = hp_capture_get_metadata (r->capture, HP_META_COMMAND);
+  g_autofree char *event = hp_capture_get_metadata (r->capture, HP_META_EVENT);
+  g_autofree char *unit = hp_capture_get_metadata (r->capture, HP_META_EVENT_UNIT);
+  g_autofree char *freq = hp_capture_get_metadata (r->capture, HP_META_FREQUENCY);
+  g_autofree char *call_graph = hp_capture_get_metadata (r->capture, HP_META_CALL_GRAPH);
+  g_autofree char *start = hp_capture_get_metadata (r->capture, HP_META_START_TIME);
+  g_autofree char *complete = hp_capture_get_metadata (r->capture, HP_META_COMPLETE);
+  g_autofree char *exit_signal = hp_capture_get_metadata (r->capture, HP_META_EXIT_SIGNAL);
+  g_autofree char *exit_status = hp_capture_get_metadata (r->capture, HP_META_EXIT_STATUS);
+  guint64 duration_ns = metadata_u64 (r->capture, HP_META_DURATION_NS);
+  guint64 lost = metadata_u64 (r->capture, HP_META_LOST_SAMPLES);
+  guint64 truncated = metadata_u64 (r->capture, HP_META_TRUNCATED_STACKS);
+  guint64 unresolved = metadata_u64 (r->capture, HP_META_UNRESOLVED_FRAMES);
+  guint64 throttled = metadata_u64 (r->capture, HP_META_THROTTLE_EVENTS);
 
   printf ("# Capture:   %s\n", esc (r, hp_capture_get_path (r->capture), "?"));
   printf ("# Command:   %s\n", esc (r, command, "(unknown)"));
   if (start)
     printf ("# Started:   %s\n", esc (r, start, NULL));
-  g_autofree char *period = hp_capture_get_metadata (r->capture, "period");
+  g_autofree char *period = hp_capture_get_metadata (r->capture, HP_META_PERIOD);
   g_autofree char *rate = NULL;
 
   /* A recording sampled by period (perf record -c N) has no frequency. */
@@ -185,9 +187,9 @@ print_header (Report *r)
     printf ("# Note: many stacks are truncated; callers and totals above them are incomplete.\n");
   if (r->n_samples > 0 && percent (truncated, r->n_samples) > 3.0 && g_strcmp0 (call_graph, "dwarf") == 0)
     {
-      g_autofree char *by_copy = hp_capture_get_metadata (r->capture, "truncated_stack_copy");
-      guint64 copy_ended = by_copy != NULL ? metadata_u64 (r->capture, "truncated_stack_copy") : truncated;
-      guint64 stack_size = metadata_u64 (r->capture, "stack_size");
+      g_autofree char *by_copy = hp_capture_get_metadata (r->capture, HP_META_TRUNCATED_STACK_COPY);
+      guint64 copy_ended = by_copy != NULL ? metadata_u64 (r->capture, HP_META_TRUNCATED_STACK_COPY) : truncated;
+      guint64 stack_size = metadata_u64 (r->capture, HP_META_STACK_SIZE);
 
       /* Only when the copies were too small: more of them does not help
        * a stack cut by a missing file or code without CFI. */
@@ -584,13 +586,13 @@ hp_cli_report (int    argc,
       g_autoptr(JsonGenerator) generator = json_generator_new ();
       g_autoptr(JsonNode) root = NULL;
       g_autoptr(GString) out = g_string_new (NULL);
-      g_autofree char *event = hp_capture_get_metadata (capture, "event");
+      g_autofree char *event = hp_capture_get_metadata (capture, HP_META_EVENT);
 
       json_builder_begin_object (b);
       json_add_int (b, "samples", r.n_samples);
-      json_add_int (b, "lost", metadata_u64 (capture, "lost_samples"));
+      json_add_int (b, "lost", metadata_u64 (capture, HP_META_LOST_SAMPLES));
       json_add_string (b, "event", event);
-      json_add_int (b, "truncated", metadata_u64 (capture, "truncated_stacks"));
+      json_add_int (b, "truncated", metadata_u64 (capture, HP_META_TRUNCATED_STACKS));
       json_functions (&r, b);
       if (tree)
         {

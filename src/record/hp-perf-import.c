@@ -27,6 +27,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -175,30 +177,30 @@ write_metadata (HpCaptureWriter          *writer,
   guint64 duration = 0;
   struct stat st;
 
-  hp_capture_writer_set_metadata (writer, "command", f->cmdline);
-  hp_capture_writer_set_metadata (writer, "event", name);
-  hp_capture_writer_set_metadata (writer, "event_unit", event_unit (event));
+  hp_capture_writer_set_metadata (writer, HP_META_COMMAND, f->cmdline);
+  hp_capture_writer_set_metadata (writer, HP_META_EVENT, name);
+  hp_capture_writer_set_metadata (writer, HP_META_EVENT_UNIT, event_unit (event));
   if (event->freq)
-    hp_capture_writer_set_metadata_int (writer, "frequency", (gint64) event->sample_freq);
+    hp_capture_writer_set_metadata_int (writer, HP_META_FREQUENCY, (gint64) event->sample_freq);
   else
-    hp_capture_writer_set_metadata_int (writer, "period", (gint64) event->sample_freq);
-  hp_capture_writer_set_metadata (writer, "call_graph", call_graph_of (event));
+    hp_capture_writer_set_metadata_int (writer, HP_META_PERIOD, (gint64) event->sample_freq);
+  hp_capture_writer_set_metadata (writer, HP_META_CALL_GRAPH, call_graph_of (event));
   if (f->hostname != NULL)
-    hp_capture_writer_set_metadata (writer, "hostname", f->hostname);
+    hp_capture_writer_set_metadata (writer, HP_META_HOSTNAME, f->hostname);
   if (f->os_release != NULL)
-    hp_capture_writer_set_metadata (writer, "kernel_release", f->os_release);
+    hp_capture_writer_set_metadata (writer, HP_META_KERNEL_RELEASE, f->os_release);
   if (f->nr_cpus_online > 0)
-    hp_capture_writer_set_metadata_int (writer, "cpu_count", f->nr_cpus_online);
+    hp_capture_writer_set_metadata_int (writer, HP_META_CPU_COUNT, f->nr_cpus_online);
   if (f->arch != NULL)
-    hp_capture_writer_set_metadata (writer, "arch", f->arch);
+    hp_capture_writer_set_metadata (writer, HP_META_ARCH, f->arch);
   if (f->cpu_desc != NULL)
-    hp_capture_writer_set_metadata (writer, "cpu_description", f->cpu_desc);
+    hp_capture_writer_set_metadata (writer, HP_META_CPU_DESCRIPTION, f->cpu_desc);
   if (f->perf_version != NULL)
-    hp_capture_writer_set_metadata (writer, "perf_version", f->perf_version);
+    hp_capture_writer_set_metadata (writer, HP_META_PERF_VERSION, f->perf_version);
   if (event->clockid >= 0)
-    hp_capture_writer_set_metadata_int (writer, "clockid", event->clockid);
+    hp_capture_writer_set_metadata_int (writer, HP_META_CLOCKID, event->clockid);
   if ((event->info.sample_type & PERF_SAMPLE_STACK_USER) && event->sample_stack_user > 0)
-    hp_capture_writer_set_metadata_int (writer, "stack_size", event->sample_stack_user);
+    hp_capture_writer_set_metadata_int (writer, HP_META_STACK_SIZE, event->sample_stack_user);
 
   /* perf's own record of the sample times is exact; in pipe mode there is
    * none and the times seen stand in. */
@@ -206,7 +208,7 @@ write_metadata (HpCaptureWriter          *writer,
     duration = f->last_sample_time - f->first_sample_time;
   else if (last_time > first_time)
     duration = last_time - first_time;
-  hp_capture_writer_set_metadata_int (writer, "duration_ns", (gint64) duration);
+  hp_capture_writer_set_metadata_int (writer, HP_META_DURATION_NS, (gint64) duration);
 
   /* perf writes the file when the recording ends, so its modification
    * time less the duration is about when it began. */
@@ -216,11 +218,11 @@ write_metadata (HpCaptureWriter          *writer,
       g_autoptr(GDateTime) start = g_date_time_add_seconds (end, -(gdouble) duration / 1e9);
       g_autofree char *iso = g_date_time_format_iso8601 (start);
 
-      hp_capture_writer_set_metadata (writer, "start_time", iso);
+      hp_capture_writer_set_metadata (writer, HP_META_START_TIME, iso);
     }
-  hp_capture_writer_set_metadata (writer, "source", hp_perf_file_is_pipe (file) ? "perf.data (pipe mode)" : "perf.data");
-  hp_capture_writer_set_metadata (writer, "source_path", perf_data);
-  hp_capture_writer_set_metadata (writer, "hotpath_version", PACKAGE_VERSION);
+  hp_capture_writer_set_metadata (writer, HP_META_SOURCE, hp_perf_file_is_pipe (file) ? "perf.data (pipe mode)" : "perf.data");
+  hp_capture_writer_set_metadata (writer, HP_META_SOURCE_PATH, perf_data);
+  hp_capture_writer_set_metadata (writer, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
 }
 
 /* A record the decoder rejects is corruption: name it and where it is. */
@@ -333,7 +335,7 @@ import_records (HpPerfFile                *file,
   write_metadata (writer, file, selected, perf_data, first_time, last_time);
   hp_processor_write_stats (processor);
   if (result->other_samples > 0)
-    hp_capture_writer_set_metadata_int (writer, "other_event_samples", (gint64) result->other_samples);
+    hp_capture_writer_set_metadata_int (writer, HP_META_OTHER_EVENT_SAMPLES, (gint64) result->other_samples);
 
   hp_processor_get_stats (processor, &stats);
   result->samples = stats.samples;

@@ -28,6 +28,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <string.h>
 #include <sys/mman.h>
 
@@ -738,12 +740,12 @@ hp_processor_write_stats (HpProcessor *self)
 {
   g_return_if_fail (self != NULL);
 
-  hp_capture_writer_set_metadata_int (self->writer, "lost_samples", (gint64) self->stats.lost);
-  hp_capture_writer_set_metadata_int (self->writer, "throttle_events", (gint64) self->stats.throttled);
-  hp_capture_writer_set_metadata_int (self->writer, "truncated_stacks", (gint64) self->stats.truncated);
-  hp_capture_writer_set_metadata_int (self->writer, "complete_stacks", (gint64) self->stats.complete);
-  hp_capture_writer_set_metadata_int (self->writer, "truncated_stack_copy", (gint64) self->stats.truncated_copy);
-  hp_capture_writer_set_metadata_int (self->writer, "unresolved_frames", (gint64) self->stats.unresolved_frames);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_LOST_SAMPLES, (gint64) self->stats.lost);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_THROTTLE_EVENTS, (gint64) self->stats.throttled);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_STACKS, (gint64) self->stats.truncated);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_COMPLETE_STACKS, (gint64) self->stats.complete);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_STACK_COPY, (gint64) self->stats.truncated_copy);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_UNRESOLVED_FRAMES, (gint64) self->stats.unresolved_frames);
 }
 
 void

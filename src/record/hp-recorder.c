@@ -27,6 +27,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -883,25 +885,25 @@ write_metadata_start (HpRecorder *self)
   g_autofree char *hostname = g_strdup (g_get_host_name ());
   struct utsname uts;
 
-  hp_capture_writer_set_metadata (self->writer, "command", command);
-  hp_capture_writer_set_metadata (self->writer, "start_time", start);
-  hp_capture_writer_set_metadata (self->writer, "event", self->event_name);
-  hp_capture_writer_set_metadata (self->writer, "event_unit", self->event_unit);
-  hp_capture_writer_set_metadata_int (self->writer, "frequency", self->options.frequency);
+  hp_capture_writer_set_metadata (self->writer, HP_META_COMMAND, command);
+  hp_capture_writer_set_metadata (self->writer, HP_META_START_TIME, start);
+  hp_capture_writer_set_metadata (self->writer, HP_META_EVENT, self->event_name);
+  hp_capture_writer_set_metadata (self->writer, HP_META_EVENT_UNIT, self->event_unit);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_FREQUENCY, self->options.frequency);
   if (self->options.call_graph == HP_CALL_GRAPH_DWARF)
     {
-      hp_capture_writer_set_metadata (self->writer, "call_graph", "dwarf");
-      hp_capture_writer_set_metadata_int (self->writer, "stack_size", self->options.stack_size);
+      hp_capture_writer_set_metadata (self->writer, HP_META_CALL_GRAPH, "dwarf");
+      hp_capture_writer_set_metadata_int (self->writer, HP_META_STACK_SIZE, self->options.stack_size);
     }
   else
-    hp_capture_writer_set_metadata (self->writer, "call_graph", "fp");
-  hp_capture_writer_set_metadata (self->writer, "hostname", hostname);
+    hp_capture_writer_set_metadata (self->writer, HP_META_CALL_GRAPH, "fp");
+  hp_capture_writer_set_metadata (self->writer, HP_META_HOSTNAME, hostname);
   if (uname (&uts) == 0)
-    hp_capture_writer_set_metadata (self->writer, "kernel_release", uts.release);
-  hp_capture_writer_set_metadata_int (self->writer, "cpu_count", self->rings->len);
-  hp_capture_writer_set_metadata (self->writer, "hotpath_version", PACKAGE_VERSION);
+    hp_capture_writer_set_metadata (self->writer, HP_META_KERNEL_RELEASE, uts.release);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_CPU_COUNT, self->rings->len);
+  hp_capture_writer_set_metadata (self->writer, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
   if (!self->spawned)
-    hp_capture_writer_set_metadata_int (self->writer, "attached_pid", self->options.pid);
+    hp_capture_writer_set_metadata_int (self->writer, HP_META_ATTACHED_PID, self->options.pid);
   hp_capture_writer_flush (self->writer, NULL);
 }
 
@@ -996,11 +998,11 @@ finish_capture (HpRecorder *self,
   if (hp_capture_writer_get_error (self->writer) == NULL)
     {
       hp_processor_write_stats (self->processor);
-      hp_capture_writer_set_metadata_int (self->writer, "duration_ns", (end_time - self->start_time) * 1000);
+      hp_capture_writer_set_metadata_int (self->writer, HP_META_DURATION_NS, (end_time - self->start_time) * 1000);
       if (self->spawned && WIFEXITED (status))
-        hp_capture_writer_set_metadata_int (self->writer, "exit_status", WEXITSTATUS (status));
+        hp_capture_writer_set_metadata_int (self->writer, HP_META_EXIT_STATUS, WEXITSTATUS (status));
       else if (self->spawned && WIFSIGNALED (status))
-        hp_capture_writer_set_metadata (self->writer, "exit_signal", g_strsignal (WTERMSIG (status)));
+        hp_capture_writer_set_metadata (self->writer, HP_META_EXIT_SIGNAL, g_strsignal (WTERMSIG (status)));
     }
   g_clear_pointer (&self->processor, hp_processor_free);
 

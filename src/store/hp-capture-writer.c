@@ -43,6 +43,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -616,7 +618,7 @@ hp_capture_writer_new (const char  *path,
                 "INSERT INTO samples (time, tid, cpu, stack_id, weight) VALUES (?, ?, ?, ?, ?)", error))
     goto fail;
 
-  hp_capture_writer_set_metadata (self, "hotpath_version", PACKAGE_VERSION);
+  hp_capture_writer_set_metadata (self, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
 
   return g_steal_pointer (&self);
 

@@ -22,6 +22,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -1272,7 +1274,7 @@ hp_capture_load (HpCapture  *self,
   /* A capture cut short has no aggregate: build it from the samples. */
   if (ok)
     ok = load_counts (self, data,
-                      g_strcmp0 (g_hash_table_lookup (data->metadata, "complete"), "1") == 0,
+                      g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_COMPLETE), "1") == 0,
                       error);
 
   sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);

@@ -1,0 +1,47 @@
+/* hp-capture-keys.h - the capture format's metadata keys, named once
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every key of the metadata table that Hotpath writes or reads. What each
+ * one means is written in schema.sql, the format's documentation; code
+ * names a key only through these, so that a key is spelt in one place.
+ */
+#pragma once
+
+/* what was recorded, and how */
+#define HP_META_COMMAND              "command"
+#define HP_META_START_TIME           "start_time"
+#define HP_META_DURATION_NS          "duration_ns"
+#define HP_META_EVENT                "event"
+#define HP_META_EVENT_UNIT           "event_unit"
+#define HP_META_FREQUENCY            "frequency"
+#define HP_META_PERIOD               "period"
+#define HP_META_CALL_GRAPH           "call_graph"
+#define HP_META_STACK_SIZE           "stack_size"
+#define HP_META_HOSTNAME             "hostname"
+#define HP_META_KERNEL_RELEASE       "kernel_release"
+#define HP_META_CPU_COUNT            "cpu_count"
+#define HP_META_HOTPATH_VERSION      "hotpath_version"
+#define HP_META_ATTACHED_PID         "attached_pid"
+
+/* its limits */
+#define HP_META_LOST_SAMPLES         "lost_samples"
+#define HP_META_THROTTLE_EVENTS      "throttle_events"
+#define HP_META_TRUNCATED_STACKS     "truncated_stacks"
+#define HP_META_COMPLETE_STACKS      "complete_stacks"
+#define HP_META_TRUNCATED_STACK_COPY "truncated_stack_copy"
+#define HP_META_UNRESOLVED_FRAMES    "unresolved_frames"
+
+/* how it ended */
+#define HP_META_COMPLETE             "complete"
+#define HP_META_EXIT_STATUS          "exit_status"
+#define HP_META_EXIT_SIGNAL          "exit_signal"
+
+/* the perf.data importer's */
+#define HP_META_SOURCE               "source"
+#define HP_META_SOURCE_PATH          "source_path"
+#define HP_META_PERF_VERSION         "perf_version"
+#define HP_META_ARCH                 "arch"
+#define HP_META_CPU_DESCRIPTION      "cpu_description"
+#define HP_META_CLOCKID              "clockid"
+#define HP_META_OTHER_EVENT_SAMPLES  "other_event_samples"
