@@ -1012,6 +1012,56 @@ find_path_in (HpProfile          *self,
       find_path_in (self, g_ptr_array_index (node->children, i), names, n, best);
 }
 
+static void
+find_paths_in (HpProfile          *self,
+               const HpCallNode   *root,
+               const char * const *names,
+               guint               n,
+               GPtrArray          *found)
+{
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+
+  /* iterative: a deep recursion is a deep tree */
+  g_ptr_array_add (pending, (gpointer) root);
+  while (pending->len > 0)
+    {
+      const HpCallNode *node = g_ptr_array_steal_index_fast (pending, pending->len - 1);
+
+      if (node->function_id != 0 &&
+          g_strcmp0 (function_name (self, node->function_id), names[n - 1]) == 0 &&
+          path_ends_with (self, node, names, n))
+        g_ptr_array_add (found, (gpointer) node);
+      if (node->children != NULL)
+        for (guint i = 0; i < node->children->len; i++)
+          g_ptr_array_add (pending, g_ptr_array_index (node->children, i));
+    }
+}
+
+static int
+by_total_descending (gconstpointer a,
+                     gconstpointer b)
+{
+  const HpCallNode *na = *(const HpCallNode * const *) a, *nb = *(const HpCallNode * const *) b;
+
+  return na->total > nb->total ? -1 : na->total < nb->total;
+}
+
+GPtrArray *
+hp_profile_find_paths (HpProfile          *self,
+                       const char * const *names)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  g_return_val_if_fail (self != NULL, found);
+  g_return_val_if_fail (names != NULL, found);
+
+  if (names[0] == NULL)
+    return found;
+  find_paths_in (self, hp_profile_get_top_down (self), names, g_strv_length ((char **) names), found);
+  g_ptr_array_sort (found, by_total_descending);
+  return found;
+}
+
 const HpCallNode *
 hp_profile_find_path (HpProfile          *self,
                       const char * const *names)

@@ -88,6 +88,10 @@ char             *hp_call_node_readable_path    (HpProfile           *self,
  * nodes match, the one with the most total samples. NULL when none. */
 const HpCallNode *hp_profile_find_path         (HpProfile           *self,
                                                  const char * const  *names);
+/* Every top-down node whose call path ends with @names, by total samples,
+ * descending (HpCallNode*, owned by the profile; free the array). */
+GPtrArray        *hp_profile_find_paths        (HpProfile           *self,
+                                                 const char * const  *names);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpProfile, hp_profile_free)
 

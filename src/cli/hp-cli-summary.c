@@ -81,6 +81,7 @@ hp_cli_summary (int    argc,
   g_autofree char *readable = NULL;
   g_autofree char *current = NULL;
   const HpCallNode *node;
+  g_autoptr(GPtrArray) candidates = NULL;
   gboolean writing;
 
   g_option_context_set_summary (context,
@@ -144,14 +145,50 @@ hp_cli_summary (int    argc,
     }
   profile = hp_profile_new (data, NULL);
   names = g_strsplit (args[1], ";", -1);
-  node = hp_profile_find_path (profile, (const char * const *) names);
-  if (node == NULL)
+  candidates = hp_profile_find_paths (profile, (const char * const *) names);
+  if (candidates->len == 0)
     {
       hp_cli_error ("no call path %s in %s", args[1], args[0]);
       return 1;
     }
+  node = g_ptr_array_index (candidates, 0);
+  /* A name that ends several paths: writing to the hottest one silently
+   * would put the summary where the user may not have meant. */
+  if (writing && candidates->len > 1)
+    {
+      guint64 n_samples = hp_profile_get_n_samples (profile);
+
+      hp_cli_error ("summary: %u call paths end with %s; give more of the path, root side first, "
+                    "separated by ';':", candidates->len, args[1]);
+      for (guint i = 0; i < candidates->len && i < 10; i++)
+        {
+          const HpCallNode *c = g_ptr_array_index (candidates, i);
+          g_autofree char *path = hp_call_node_readable_path (profile, c);
+
+          hp_cli_error ("  %5.1f%%  %s", n_samples ? 100.0 * c->total / n_samples : 0.0, path);
+        }
+      if (candidates->len > 10)
+        hp_cli_error ("  … and %u more", candidates->len - 10);
+      return 1;
+    }
   key = hp_call_node_path_key (profile, node);
   readable = hp_call_node_readable_path (profile, node);
+  if (writing && !clear)
+    {
+      /* a frame named by its address ("cc1+0x1f2e") moves with every build */
+      for (const HpCallNode *step = node; step != NULL && step->function_id != 0; step = step->parent)
+        {
+          const char *name = hp_profile_get_function_name (profile, step->function_id);
+          const char *plus = name != NULL ? strstr (name, "+0x") : NULL;
+
+          if (plus != NULL && plus[3] != '\0' && strspn (plus + 3, "0123456789abcdef") == strlen (plus + 3))
+            {
+              hp_cli_error ("warning: this path runs through code without symbols (%s); "
+                            "after a rebuild the summary will not find it again", name);
+              break;
+            }
+        }
+    }
 
   if (!writing)
     {

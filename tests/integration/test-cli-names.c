@@ -44,6 +44,16 @@ write_capture (const char *path)
       for (guint n = 0; n < 10 * (i + 1); n++)
         hp_capture_writer_add_sample (w, 1000 + n, 1, 0, leaf, 1);
     }
+  /* main → app+0x1f2e → leafy: a frame without a symbol */
+  {
+    gint64 anon = hp_capture_writer_intern_stack (w, main_stack,
+                    hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "app+0x1f2e", app, NULL, 0), NULL, 0, FALSE, 0x1f2e));
+    gint64 leafy = hp_capture_writer_intern_stack (w, anon,
+                     hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "leafy", app, NULL, 0), NULL, 0, FALSE, 0x2000));
+
+    for (guint n = 0; n < 5; n++)
+      hp_capture_writer_add_sample (w, 2000 + n, 1, 0, leafy, 1);
+  }
   g_assert_true (hp_capture_writer_finish (w, &error));
 }
 
@@ -95,6 +105,41 @@ test_names (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A name that ends several paths is refused for writing, with the paths;
+ * a path through a frame without a symbol gets a warning. */
+static void
+test_summary_paths (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "names.hotpath", NULL);
+
+  write_capture (path);
+  {
+    const char *args[] = { "summary", path, "__memmove_avx_unaligned_erms", "--set", "copies", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, !=, 0);
+    g_assert_nonnull (strstr (res->err, "3 call paths end with __memmove_avx_unaligned_erms"));
+    g_assert_nonnull (strstr (res->err, "load_file → __memmove_avx_unaligned_erms"));
+    g_assert_nonnull (strstr (res->err, "count_word → __memmove_avx_unaligned_erms"));
+  }
+  {
+    const char *args[] = { "summary", path, "load_file;__memmove_avx_unaligned_erms", "--set", "copies", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_null (strstr (res->err, "without symbols"));
+  }
+  {
+    const char *args[] = { "summary", path, "leafy", "--set", "a leaf", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_nonnull (strstr (res->err, "without symbols (app+0x1f2e)"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_help (void)
 {
@@ -128,5 +173,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/cli/names", test_names);
   g_test_add_func ("/integration/cli/help", test_help);
+  g_test_add_func ("/integration/cli/summary-paths", test_summary_paths);
   return g_test_run ();
 }
