@@ -254,3 +254,58 @@ hp_profile_suggest_functions (HpProfile  *profile,
     g_ptr_array_add (names, g_strdup (g_array_index (candidates, Candidate, i).name));
   return names;
 }
+
+gboolean
+hp_name_is_address (const char *name)
+{
+  const char *plus;
+
+  if (name == NULL || (plus = strstr (name, "+0x")) == NULL || plus == name || plus[3] == '\0')
+    return FALSE;
+  return strspn (plus + 3, "0123456789abcdef") == strlen (plus + 3);
+}
+
+static int
+by_samples (gconstpointer a,
+            gconstpointer b)
+{
+  const HpUnsymbolized *ua = a, *ub = b;
+
+  if (ua->samples != ub->samples)
+    return ua->samples > ub->samples ? -1 : 1;
+  return g_strcmp0 (ua->module, ub->module);
+}
+
+GArray *
+hp_profile_get_unsymbolized (HpProfile *profile,
+                             guint64   *total)
+{
+  GArray *modules = g_array_new (FALSE, FALSE, sizeof (HpUnsymbolized));
+  const GArray *functions;
+  guint64 sum = 0;
+
+  g_return_val_if_fail (profile != NULL, modules);
+
+  functions = hp_profile_get_functions (profile, FALSE);
+  for (guint i = 0; i < functions->len; i++)
+    {
+      const HpFunctionStats *f = &g_array_index (functions, HpFunctionStats, i);
+      const char *module;
+      guint j;
+
+      if (f->self == 0 || !hp_name_is_address (hp_profile_get_function_name (profile, f->function_id)))
+        continue;
+      module = hp_profile_get_module_name (profile, f->function_id);
+      for (j = 0; j < modules->len; j++)
+        if (g_strcmp0 (g_array_index (modules, HpUnsymbolized, j).module, module) == 0)
+          break;
+      if (j == modules->len)
+        g_array_append_val (modules, ((HpUnsymbolized) { module, 0 }));
+      g_array_index (modules, HpUnsymbolized, j).samples += f->self;
+      sum += f->self;
+    }
+  g_array_sort (modules, by_samples);
+  if (total != NULL)
+    *total = sum;
+  return modules;
+}

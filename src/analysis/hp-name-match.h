@@ -34,4 +34,18 @@ GPtrArray   *hp_profile_suggest_functions (HpProfile  *profile,
  * "ns::f<int>(char const*) const" gives "ns::f<int>". */
 char        *hp_name_strip_parameters    (const char  *name);
 
+/* TRUE for a name that is only an address: "liblzma.so.5+0x1f2e0", what
+ * a frame without a symbol is called. */
+gboolean     hp_name_is_address          (const char  *name);
+
+typedef struct {
+  const char *module;   /* base name, owned by the profile */
+  guint64     samples;  /* self samples in its code without symbols */
+} HpUnsymbolized;
+
+/* Samples whose leaf is in code without symbols (HpUnsymbolized per
+ * module, most first); @total receives their sum. */
+GArray      *hp_profile_get_unsymbolized (HpProfile   *profile,
+                                          guint64     *total);
+
 G_END_DECLS

@@ -140,6 +140,48 @@ test_summary_paths (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* The header gives the share of samples in code without symbols, by
+ * module, not a count of code locations. */
+static void
+test_unsymbolized (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "stripped.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 app, lib, main_stack;
+    const char *leaves[] = { "liblzma.so.5+0x15a20", "liblzma.so.5+0x16263", "compress" };
+    const guint counts[] = { 60, 15, 25 };
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+    app = hp_capture_writer_intern_module (w, "/usr/bin/xz", NULL, FALSE);
+    lib = hp_capture_writer_intern_module (w, "/usr/lib/x86_64-linux-gnu/liblzma.so.5", NULL, FALSE);
+    main_stack = hp_capture_writer_intern_stack (w, 0,
+                   hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", app, NULL, 0), NULL, 0, FALSE, 0x10));
+    for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
+      {
+        gint64 leaf = hp_capture_writer_intern_stack (w, main_stack,
+                        hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, leaves[i], i < 2 ? lib : app, NULL, 0),
+                                                        NULL, 0, FALSE, 0x100 * (i + 1)));
+
+        for (guint n = 0; n < counts[i]; n++)
+          hp_capture_writer_add_sample (w, 1000 + n, 1, 0, leaf, 1);
+      }
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  }
+  {
+    const char *args[] = { "report", path, NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_nonnull (strstr (res->out, "# Without symbols: 75.0% of samples are in code without symbols (liblzma.so.5 75.0%)"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_help (void)
 {
@@ -174,5 +216,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/names", test_names);
   g_test_add_func ("/integration/cli/help", test_help);
   g_test_add_func ("/integration/cli/summary-paths", test_summary_paths);
+  g_test_add_func ("/integration/cli/unsymbolized", test_unsymbolized);
   return g_test_run ();
 }
