@@ -16,7 +16,12 @@
 
 #include <string.h>
 
+#include "analysis/hp-symbol-name.h"
 #include "ui/hp-call-path.h"
+
+/* a deeper path shows its first HEAD_STEPS and last TAIL_STEPS steps */
+#define HEAD_STEPS 3
+#define TAIL_STEPS 8
 
 const HpCallNode *
 hp_call_path_find (HpProfile  *profile,
@@ -61,22 +66,62 @@ char *
 hp_call_path_readable (const char *key)
 {
   g_auto(GStrv) lines = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   GString *s = g_string_new (NULL);
 
   g_return_val_if_fail (key != NULL, NULL);
 
+  /* a key comes from the capture: names of any length and any bytes */
   lines = g_strsplit (key, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       const char *tab = strchr (lines[i], '\t');
 
-      if (lines[i][0] == '\0')
-        continue;
+      if (lines[i][0] != '\0')
+        g_ptr_array_add (names, hp_symbol_name_shorten (tab ? tab + 1 : lines[i], HP_SYMBOL_NAME_SHORT,
+                                                        HP_SHOWN_SHORT_CHARS));
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
       if (s->len > 0)
         g_string_append (s, " → ");
-      g_string_append (s, tab ? tab + 1 : lines[i]);
+      if (names->len > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
+        {
+          g_string_append (s, "…");
+          i = names->len - TAIL_STEPS - 1;
+          continue;
+        }
+      g_string_append (s, g_ptr_array_index (names, i));
     }
   return g_string_free (s, FALSE);
+}
+
+char *
+hp_call_path_shown (HpLoadedCapture  *capture,
+                    const HpCallNode *node,
+                    guint             max_chars)
+{
+  g_autoptr(GPtrArray) steps = NULL;
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  g_return_val_if_fail (capture != NULL, NULL);
+
+  steps = hp_call_path_steps (node);
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const HpCallNode *step = g_ptr_array_index (steps, i);
+
+      if (i > 0)
+        g_string_append (s, " → ");
+      if (steps->len > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
+        {
+          g_string_append (s, "…");
+          i = steps->len - TAIL_STEPS - 1;
+          continue;
+        }
+      g_string_append (s, hp_loaded_capture_get_shown_name (capture, step->function_id, TRUE));
+    }
+  return hp_symbol_name_sanitize (s->str, s->len, max_chars);
 }
 
 GPtrArray *

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/hp-profile.h"
+#include "ui/hp-loaded-capture.h"
 
 G_BEGIN_DECLS
 
@@ -12,8 +13,15 @@ G_BEGIN_DECLS
  * is @key, or NULL when this profile has no such path. */
 const HpCallNode *hp_call_path_find     (HpProfile  *profile,
                                          const char *key);
-/* "main → run → parse" from a key, for paths not in the profile. */
+/* "main → run → parse" from a key, for paths not in the profile, in the
+ * short names the window shows (a deep path keeps its ends). */
 char             *hp_call_path_readable (const char *key);
+/* "main → run → parse" for @node, with the names the window shows in
+ * narrow places; a deep path keeps its first and last steps, and the
+ * whole is at most @max_chars characters. */
+char             *hp_call_path_shown    (HpLoadedCapture  *capture,
+                                         const HpCallNode *node,
+                                         guint             max_chars);
 /* The steps of @node from the tree root (excluded), root first. */
 GPtrArray        *hp_call_path_steps    (const HpCallNode *node);
 

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "analysis/hp-symbol-name.h"
+#include "ui/hp-call-path.h"
 #include "ui/hp-call-row.h"
 #include "ui/hp-format.h"
 
@@ -101,19 +103,22 @@ name_markup (HpCallRow *self)
 static char *
 tooltip (HpCallRow *self)
 {
-  HpProfile *profile = self->context->profile->profile;
-  g_autofree char *path = hp_call_node_readable_path (profile, self->node);
+  HpLoadedCapture *capture = self->context->profile->capture;
+  g_autofree char *name = hp_loaded_capture_dup_tooltip_name (capture, self->node->function_id);
+  g_autofree char *path = hp_call_path_shown (capture, self->node, HP_SYMBOL_NAME_TOOLTIP_CHARS);
   g_autofree char *self_text = hp_format_share (self->node->self, self->context->n_samples);
   g_autofree char *total_text = hp_format_share (self->node->total, self->context->n_samples);
-
   const char *mark = hp_call_row_get_has_summary (self) ? _("\nThis call path has a summary.") : "";
 
+  /* the whole name first (capped: a tooltip is no place for 20,000
+   * characters; Copy Name has them all), then the path in short names */
   if (self->context->bottom_up)
-    /* Translators: a bottom-up path lists the sampled function first, then its callers */
-    return g_strdup_printf (_("%s\n(sampled function first, then its callers)\n%s of the samples end in this path"),
-                            path, total_text);
-  return g_strdup_printf (_("%s\nSelf: %s of the samples are in this function itself here\nTotal: %s are in it or in what it calls%s"),
-                          path, self_text, total_text, mark);
+    /* Translators: function name; a bottom-up path lists the sampled function first, then its callers */
+    return g_strdup_printf (_("%s\n\n%s\n(sampled function first, then its callers)\n%s of the samples end in this path"),
+                            name, path, total_text);
+  /* Translators: function name, call path, shares */
+  return g_strdup_printf (_("%s\n\n%s\nSelf: %s of the samples are in this function itself here\nTotal: %s are in it or in what it calls%s"),
+                          name, path, self_text, total_text, mark);
 }
 
 static void
@@ -241,7 +246,7 @@ hp_call_row_get_name (HpCallRow *self)
 {
   g_return_val_if_fail (HP_IS_CALL_ROW (self), NULL);
 
-  return hp_profile_get_function_name (self->context->profile->profile, self->node->function_id);
+  return hp_loaded_capture_get_shown_name (self->context->profile->capture, self->node->function_id, FALSE);
 }
 
 const char *
@@ -249,7 +254,7 @@ hp_call_row_get_module (HpCallRow *self)
 {
   g_return_val_if_fail (HP_IS_CALL_ROW (self), NULL);
 
-  return hp_profile_get_module_name (self->context->profile->profile, self->node->function_id);
+  return hp_loaded_capture_get_shown_module (self->context->profile->capture, self->node->function_id);
 }
 
 gboolean

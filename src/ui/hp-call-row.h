@@ -17,6 +17,8 @@ HpCallRow         *hp_call_row_new           (HpCallTreeContext *context,
                                               const HpCallNode  *node);
 const HpCallNode  *hp_call_row_get_node      (HpCallRow         *self);
 HpCallTreeContext *hp_call_row_get_context   (HpCallRow         *self);
+/* The function's and the module's names as the row shows them
+ * (hp_loaded_capture_get_shown_name): safe to show, templates folded. */
 const char        *hp_call_row_get_name      (HpCallRow         *self);
 const char        *hp_call_row_get_module    (HpCallRow         *self);
 gboolean           hp_call_row_get_has_summary (HpCallRow       *self);

@@ -1303,6 +1303,7 @@ hp_call_tree_view_dispose (GObject *object)
 {
   HpCallTreeView *self = HP_CALL_TREE_VIEW (object);
 
+  g_object_set_data (object, "hp-cell-menu", NULL);  /* the context menu */
   g_clear_handle_id (&self->scroll_source, g_source_remove);
   g_clear_handle_id (&self->prepare_source, g_source_remove);
   if (self->grow_tick != 0)
@@ -1374,6 +1375,28 @@ hp_call_tree_view_set_property (GObject      *object,
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* A right click selects the row under the pointer and offers Copy Name
+ * (win.copy-name: the whole name, which the row shows shortened). */
+static void
+on_context_click (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  HpCallTreeView  *self)
+{
+  GtkWidget *view = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  g_autoptr(GObject) row = hp_cell_pick_row (view, x, y);
+  g_autoptr(GMenu) menu = NULL;
+
+  if (row == NULL || !HP_IS_CALL_ROW (row))
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  hp_call_tree_view_select_node (self, hp_call_row_get_node (HP_CALL_ROW (row)));
+  menu = g_menu_new ();
+  g_menu_append (menu, _("Copy Name"), "win.copy-name");
+  hp_cell_popup_menu (GTK_WIDGET (self), view, G_MENU_MODEL (menu), x, y);
 }
 
 static void
@@ -1449,6 +1472,22 @@ hp_call_tree_view_init (HpCallTreeView *self)
       set_column_sorter (t->self_column, compare_self);
       set_column_sorter (t->total_column, compare_total);
       set_column_sorter (t->module_column, compare_module);
+      {
+        GtkGesture *click = gtk_gesture_click_new ();
+
+        gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+        g_signal_connect (click, "pressed", G_CALLBACK (on_context_click), self);
+        gtk_widget_add_controller (GTK_WIDGET (t->view), GTK_EVENT_CONTROLLER (click));
+      }
+      {
+        /* Ctrl+C in the tree: the selected function's whole name */
+        GtkEventController *keys = gtk_shortcut_controller_new ();
+
+        gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                              gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>c"),
+                                                                gtk_named_action_new ("win.copy-name")));
+        gtk_widget_add_controller (GTK_WIDGET (t->view), keys);
+      }
       g_signal_connect (gtk_column_view_get_sorter (t->view), "changed", G_CALLBACK (on_sorter_changed), self);
       {
         GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (t->scroller));

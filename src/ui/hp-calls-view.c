@@ -34,6 +34,7 @@ struct _HpCallsView {
 
   GListStore    *callers;
   GListStore    *callees;
+  HpLoadedProfile *profile;   /* of the rows, for Copy Name */
 };
 
 G_DEFINE_FINAL_TYPE (HpCallsView, hp_calls_view, GTK_TYPE_WIDGET)
@@ -53,17 +54,21 @@ fill (GListStore      *store,
       const char      *fmt_tooltip,
       const char      *function_name)
 {
+  HpLoadedCapture *capture = profile->capture;
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
 
   for (guint i = 0; i < edges->len; i++)
     {
       const HpCallEdge *e = &g_array_index (edges, HpCallEdge, i);
-      const char *name = hp_profile_get_function_name (profile->profile, e->function_id);
+      const char *name = hp_loaded_capture_get_shown_name (capture, e->function_id, TRUE);
+      g_autofree char *full = hp_loaded_capture_dup_tooltip_name (capture, e->function_id);
       g_autofree char *share = hp_format_share (e->samples, whole);
-      g_autofree char *tooltip = g_strdup_printf (fmt_tooltip, name, function_name, share);
+      g_autofree char *sentence = g_strdup_printf (fmt_tooltip, name, function_name, share);
+      /* the whole name first (capped), then what the row means */
+      g_autofree char *tooltip = g_strdup_printf ("%s\n\n%s", full, sentence);
 
       g_ptr_array_add (rows, hp_function_row_new (e->function_id, name,
-                                                  hp_profile_get_module_name (profile->profile, e->function_id),
+                                                  hp_loaded_capture_get_shown_module (capture, e->function_id),
                                                   e->samples, whole, tooltip));
     }
   g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)),
@@ -92,11 +97,18 @@ hp_calls_view_set_function (HpCallsView     *self,
     {
       g_list_store_remove_all (self->callers);
       g_list_store_remove_all (self->callees);
+      g_clear_pointer (&self->profile, hp_loaded_profile_unref);
       gtk_stack_set_visible_child_name (self->stack, "none");
       return;
     }
+  if (profile != self->profile)
+    {
+      g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+      self->profile = hp_loaded_profile_ref (profile);
+    }
 
-  name = hp_profile_get_function_name (profile->profile, function_id);
+  /* the captions wrap: a short name keeps them a line or two */
+  name = hp_loaded_capture_get_shown_name (profile->capture, function_id, TRUE);
   escaped = g_markup_escape_text (name, -1);
   whole = stats->total;
   total = hp_format_count (whole);
@@ -163,8 +175,47 @@ static const HpCellSpec samples_cell = { .fraction = "fraction", .percent = "per
 static const HpCellSpec module_cell = { .text = "module", .text_chars = 14, .dim = TRUE, .ellipsize_middle = TRUE };
 
 static void
+on_context_click (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  HpCallsView     *self)
+{
+  GtkWidget *view = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  g_autoptr(GObject) row = hp_cell_pick_row (view, x, y);
+  g_autoptr(GMenu) menu = NULL;
+  g_autoptr(GMenuItem) item = NULL;
+
+  if (row == NULL || !HP_IS_FUNCTION_ROW (row))
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  menu = g_menu_new ();
+  item = g_menu_item_new (_("Copy Name"), NULL);
+  g_menu_item_set_action_and_target_value (item, "calls.copy-name",
+                                           g_variant_new_int64 (hp_function_row_get_function_id (HP_FUNCTION_ROW (row))));
+  g_menu_append_item (menu, item);
+  hp_cell_popup_menu (GTK_WIDGET (self), view, G_MENU_MODEL (menu), x, y);
+}
+
+/* The whole name of a caller or callee (the rows show it shortened) */
+static void
+copy_name_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HpCallsView *self = HP_CALLS_VIEW (widget);
+  g_autofree char *name = NULL;
+
+  if (self->profile == NULL)
+    return;
+  name = hp_loaded_capture_dup_full_name (self->profile->capture, g_variant_get_int64 (parameter));
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), name);
+}
+
+static void
 hp_calls_view_dispose (GObject *object)
 {
+  g_object_set_data (object, "hp-cell-menu", NULL);  /* the context menu */
   gtk_widget_dispose_template (GTK_WIDGET (object), HP_TYPE_CALLS_VIEW);
   /* the template's root is not bound to a field, so not unparented above */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL; )
@@ -180,6 +231,7 @@ hp_calls_view_finalize (GObject *object)
 
   g_clear_object (&self->callers);
   g_clear_object (&self->callees);
+  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
 
   G_OBJECT_CLASS (hp_calls_view_parent_class)->finalize (object);
 }
@@ -212,6 +264,8 @@ hp_calls_view_class_init (HpCallsViewClass *klass)
   gtk_widget_class_bind_template_child_full (widget_class, "callee_name", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[3]));
   gtk_widget_class_bind_template_child_full (widget_class, "callee_samples", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[4]));
   gtk_widget_class_bind_template_child_full (widget_class, "callee_module", FALSE, G_STRUCT_OFFSET (HpCallsView, columns[5]));
+
+  gtk_widget_class_install_action (widget_class, "calls.copy-name", "x", copy_name_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
@@ -246,4 +300,13 @@ hp_calls_view_init (HpCallsView *self)
   self->callees = g_list_store_new (HP_TYPE_FUNCTION_ROW);
   set_list (self->callers_view, self->callers);
   set_list (self->callees_view, self->callees);
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkGesture *click = gtk_gesture_click_new ();
+
+      gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+      g_signal_connect (click, "pressed", G_CALLBACK (on_context_click), self);
+      gtk_widget_add_controller (GTK_WIDGET (i == 0 ? self->callers_view : self->callees_view),
+                                 GTK_EVENT_CONTROLLER (click));
+    }
 }

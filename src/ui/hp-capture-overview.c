@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 
+#include "analysis/hp-symbol-name.h"
 #include "ui/hp-capture-overview.h"
 #include "ui/hp-format.h"
 
@@ -33,6 +34,9 @@ struct _HpCaptureOverview {
   GtkLabel  *threads_value;
   GtkLabel  *warning_label;
 };
+
+/* the longest command shown, in characters (the tooltip has more) */
+#define SHOWN_COMMAND_CHARS 300
 
 G_DEFINE_FINAL_TYPE (HpCaptureOverview, hp_capture_overview, GTK_TYPE_WIDGET)
 
@@ -60,6 +64,30 @@ format_start (const char *iso)
   return g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
 }
 
+/* "The program was killed by signal 11 (Segmentation fault); …" from the
+ * metadata exit_signal: the recorder writes the signal's description
+ * (strsignal), a number is understood too; NULL when it was not killed. */
+static char *
+describe_signal (const char *value)
+{
+  g_autofree char *shown = NULL;
+  guint64 number = 0;
+
+  if (value == NULL || value[0] == '\0')
+    return NULL;
+  if (!g_ascii_string_to_unsigned (value, 10, 1, 64, &number, NULL))
+    for (int sig = 1; sig < 65 && number == 0; sig++)
+      if (g_strcmp0 (g_strsignal (sig), value) == 0)
+        number = sig;
+  if (number > 0)
+    /* Translators: signal number and description, as in "11 (Segmentation fault)" */
+    return g_strdup_printf (_("The program was killed by signal %d (%s); the profile ends there."),
+                            (int) number, g_strsignal ((int) number));
+  shown = hp_symbol_name_sanitize (value, -1, 100);
+  /* Translators: a signal's description from the capture */
+  return g_strdup_printf (_("The program was killed by the signal “%s”; the profile ends there."), shown);
+}
+
 static void
 set_value (GtkLabel   *label,
            const char *value)
@@ -80,6 +108,7 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   g_autofree char *count = NULL;
   g_autofree char *all = NULL;
   g_autoptr(GString) warning = g_string_new (NULL);
+  g_autofree char *killed = NULL;
   guint n_threads, n_processes;
 
   g_return_if_fail (HP_IS_CAPTURE_OVERVIEW (self));
@@ -89,8 +118,14 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   capture = profile->capture;
 
   value = hp_loaded_capture_get_metadata (capture, "command");
-  set_value (self->command_value, value);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_value), value);
+  {
+    /* a command of many lines (python3 -c '…') on one line, cut */
+    g_autofree char *shown = hp_symbol_name_sanitize (value, -1, SHOWN_COMMAND_CHARS);
+    g_autofree char *tip = hp_symbol_name_sanitize (value, -1, HP_SYMBOL_NAME_TOOLTIP_CHARS);
+
+    set_value (self->command_value, shown);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_value), value ? tip : NULL);
+  }
 
   text = format_start (hp_loaded_capture_get_metadata (capture, "start_time"));
   set_value (self->started_value, text);
@@ -154,6 +189,9 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   }
 
   unresolved = metadata_u64 (capture, "unresolved_frames");
+  killed = describe_signal (hp_loaded_capture_get_metadata (capture, "exit_signal"));
+  if (killed != NULL)
+    g_string_append_printf (warning, "%s ", killed);
   if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") != 0)
     g_string_append (warning, _("The recording was cut short: this capture holds the samples written until then. "));
   if (all_samples > 0 && truncated * 10 > all_samples)
@@ -172,7 +210,7 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   gtk_label_set_text (self->warning_label, warning->str);
   gtk_widget_set_visible (GTK_WIDGET (self->warning_label), warning->len > 0);
   /* an unresolved frame or two is normal (vdso, JIT); only say it softly */
-  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") == 0 &&
+  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") == 0 && killed == NULL &&
       !(all_samples > 0 && truncated * 10 > all_samples) && !(lost * 100 > all_samples + lost && lost > 0))
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "warning");

@@ -305,3 +305,73 @@ hp_cell_factory_new (const HpCellSpec *spec)
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind), (gpointer) spec);
   return factory;
 }
+
+static Cell *
+find_cell (GtkWidget *widget)
+{
+  Cell *cell = g_object_get_data (G_OBJECT (widget), "hp-cell");
+
+  if (cell != NULL && cell->row != NULL)
+    return cell;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if ((cell = find_cell (child)) != NULL)
+      return cell;
+  return NULL;
+}
+
+GObject *
+hp_cell_pick_row (GtkWidget *view,
+                  double     x,
+                  double     y)
+{
+  GtkWidget *picked = gtk_widget_pick (view, x, y, GTK_PICK_DEFAULT);
+
+  /* from what is under the pointer (a label, a cell's padding) up to the
+   * row, then down to any cell of it: all show the same item */
+  for (GtkWidget *w = picked; w != NULL && w != view; w = gtk_widget_get_parent (w))
+    {
+      Cell *cell = g_object_get_data (G_OBJECT (w), "hp-cell");
+
+      if (cell != NULL && cell->row != NULL)
+        return g_object_ref (cell->row);
+      if (g_strcmp0 (gtk_widget_get_css_name (w), "row") == 0)
+        {
+          cell = find_cell (w);
+          return cell != NULL ? g_object_ref (cell->row) : NULL;
+        }
+    }
+  return NULL;
+}
+
+static void
+menu_unparent (gpointer data)
+{
+  gtk_widget_unparent (data);
+}
+
+void
+hp_cell_popup_menu (GtkWidget  *owner,
+                    GtkWidget  *view,
+                    GMenuModel *menu,
+                    double      x,
+                    double      y)
+{
+  GtkWidget *popover = g_object_get_data (G_OBJECT (owner), "hp-cell-menu");
+  double ox = x, oy = y;
+
+  if (popover == NULL)
+    {
+      popover = gtk_popover_menu_new_from_model (menu);
+      gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
+      gtk_widget_set_halign (popover, GTK_ALIGN_START);
+      gtk_widget_set_parent (popover, owner);
+      /* unparented with the owner's data, when it is disposed */
+      g_object_set_data_full (G_OBJECT (owner), "hp-cell-menu", popover, menu_unparent);
+    }
+  else
+    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (popover), menu);
+  gtk_widget_translate_coordinates (view, owner, x, y, &ox, &oy);
+  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { ox, oy, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (popover));
+}

@@ -41,4 +41,18 @@ GtkListItemFactory *hp_cell_factory_new (const HpCellSpec *spec);
 void hp_cell_set_column_width (GtkColumnViewColumn *column,
                                const HpCellSpec    *spec);
 
+/* The item (a reference) of the row of @view (a column view of these
+ * cells) under the point (@x, @y) of @view, or NULL. */
+GObject *hp_cell_pick_row (GtkWidget *view,
+                           double     x,
+                           double     y);
+
+/* Shows @menu as a context menu at (@x, @y) of @view, in a popover
+ * kept on @owner (an ancestor of @view) for the next time. */
+void     hp_cell_popup_menu (GtkWidget  *owner,
+                             GtkWidget  *view,
+                             GMenuModel *menu,
+                             double      x,
+                             double      y);
+
 G_END_DECLS

@@ -26,6 +26,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "analysis/hp-symbol-name.h"
 #include "record/hp-perf-import.h"
 #include "analysis/hp-capture-filter.h"
 #include "ui/hp-loaded-capture.h"
@@ -47,6 +48,10 @@ loaded_capture_clear (gpointer p)
   g_clear_pointer (&self->summaries, g_hash_table_unref);
   g_free (self->read_only_reason);
   g_free (self->thread_samples);
+  g_free (self->row_names);
+  g_free (self->short_names);
+  g_free (self->module_names);
+  g_clear_pointer (&self->shown_strings, g_string_chunk_free);
 }
 
 void
@@ -62,6 +67,96 @@ hp_loaded_capture_get_metadata (HpLoadedCapture *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   return g_hash_table_lookup (self->data->metadata, key);
+}
+
+static const HpCaptureFunction *
+function_of (HpLoadedCapture *self,
+             gint64           function_id)
+{
+  if (function_id <= 0 || (guint64) function_id >= self->data->functions->len)
+    return NULL;
+  return &g_array_index (self->data->functions, HpCaptureFunction, function_id);
+}
+
+const char *
+hp_loaded_capture_get_shown_name (HpLoadedCapture *self,
+                                  gint64           function_id,
+                                  gboolean         narrow)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (function_of (self, function_id) == NULL)
+    return "";
+  return narrow ? self->short_names[function_id] : self->row_names[function_id];
+}
+
+const char *
+hp_loaded_capture_get_shown_module (HpLoadedCapture *self,
+                                    gint64           function_id)
+{
+  const HpCaptureFunction *f;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  f = function_of (self, function_id);
+  if (f == NULL || f->module_id <= 0 || (guint64) f->module_id >= self->data->modules->len)
+    return "";
+  return self->module_names[f->module_id];
+}
+
+char *
+hp_loaded_capture_dup_tooltip_name (HpLoadedCapture *self,
+                                    gint64           function_id)
+{
+  const HpCaptureFunction *f;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  f = function_of (self, function_id);
+  return hp_symbol_name_sanitize (f ? f->name : NULL, -1, HP_SYMBOL_NAME_TOOLTIP_CHARS);
+}
+
+char *
+hp_loaded_capture_dup_full_name (HpLoadedCapture *self,
+                                 gint64           function_id)
+{
+  const HpCaptureFunction *f;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  f = function_of (self, function_id);
+  return g_utf8_make_valid (f && f->name ? f->name : "", -1);
+}
+
+/* A name of 20,000 characters takes a GtkInscription milliseconds to lay
+ * out, and a wrapping label grows as tall as the screen to hold it: the
+ * window only ever shows these forms, computed here once per function. */
+static void
+make_shown_names (HpLoadedCapture *self)
+{
+  GArray *functions = self->data->functions;
+  GArray *modules = self->data->modules;
+
+  self->shown_strings = g_string_chunk_new (4096);
+  self->row_names = g_new0 (const char *, MAX (functions->len, 1));
+  self->short_names = g_new0 (const char *, MAX (functions->len, 1));
+  self->module_names = g_new0 (const char *, MAX (modules->len, 1));
+  for (guint i = 1; i < functions->len; i++)
+    {
+      const char *name = g_array_index (functions, HpCaptureFunction, i).name;
+      g_autofree char *row = hp_symbol_name_shorten (name, HP_SYMBOL_NAME_ROW, HP_SHOWN_ROW_CHARS);
+      g_autofree char *narrow = hp_symbol_name_shorten (name, HP_SYMBOL_NAME_SHORT, HP_SHOWN_SHORT_CHARS);
+
+      self->row_names[i] = g_string_chunk_insert_const (self->shown_strings, row);
+      self->short_names[i] = g_string_chunk_insert_const (self->shown_strings, narrow);
+    }
+  for (guint i = 1; i < modules->len; i++)
+    {
+      g_autofree char *name = hp_symbol_name_sanitize (g_array_index (modules, HpCaptureModule, i).name, -1,
+                                                       HP_SHOWN_SHORT_CHARS);
+
+      self->module_names[i] = g_string_chunk_insert_const (self->shown_strings, name);
+    }
 }
 
 HpLoadedProfile *
@@ -341,13 +436,36 @@ report (GTask       *task,
   g_main_context_invoke_full (ld->context, G_PRIORITY_DEFAULT, deliver_progress, r, progress_report_free);
 }
 
+/* Loader threads running, for the tests: Cancel must stop the worker,
+ * not only the window's wait for it. */
+static gint n_loading;
+
+guint
+hp_loaded_capture_get_n_loading (void)
+{
+  return g_atomic_int_get (&n_loading);
+}
+
+static void load_thread_run (GTask        *task,
+                             LoadData     *ld,
+                             GCancellable *cancellable);
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  LoadData *ld = task_data;
+  g_atomic_int_inc (&n_loading);
+  load_thread_run (task, task_data, cancellable);
+  g_atomic_int_dec_and_test (&n_loading);
+}
+
+static void
+load_thread_run (GTask        *task,
+                 LoadData     *ld,
+                 GCancellable *cancellable)
+{
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpLoadedCapture) loaded = NULL;
   g_autoptr(GError) error = NULL;
@@ -377,6 +495,9 @@ load_thread (GTask        *task,
     }
   if (g_task_return_error_if_cancelled (task))
     return;
+  /* Cancel stops SQLite itself: a large capture, or a hostile one,
+   * keeps a worker busy for as long as the query runs */
+  hp_capture_set_cancellable (capture, cancellable);
 
   report (task, HP_LOAD_STAGE_READING, 0.2);
   loaded = g_atomic_rc_box_new0 (HpLoadedCapture);
@@ -399,6 +520,10 @@ load_thread (GTask        *task,
     loaded->read_only_reason = g_strdup (_("This capture was imported from a perf.data file into a cache; summaries written here would be lost when the cache is refreshed."));
   else
     loaded->read_only_reason = hp_loaded_capture_why_read_only (capture_path);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  make_shown_names (loaded);
   if (g_task_return_error_if_cancelled (task))
     return;
 

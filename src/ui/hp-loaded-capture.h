@@ -22,6 +22,12 @@ typedef struct {
   GHashTable    *summaries;          /* path key -> text, as loaded */
   char          *read_only_reason;   /* NULL when summaries can be saved */
   guint64       *thread_samples;     /* per entry of data->threads */
+  /* What the window shows of each name (hp-symbol-name.h): made safe
+   * and shortened once, in the worker, indexed by function id: */
+  const char   **row_names;          /* rows: templates folded */
+  const char   **short_names;        /* narrow places: no parameters either */
+  const char   **module_names;       /* indexed by module id */
+  GStringChunk  *shown_strings;      /* holds the three above */
 } HpLoadedCapture;
 
 /* A profile of a loaded capture for a set of threads (or all). Also
@@ -65,10 +71,27 @@ typedef void (*HpLoadProgress) (HpLoadStage  stage,
                                 double       fraction,
                                 GObject     *progress_data);
 
+/* The longest name shown in a row, and in a narrow place, in characters */
+#define HP_SHOWN_ROW_CHARS    300
+#define HP_SHOWN_SHORT_CHARS  120
+
 HpLoadedCapture *hp_loaded_capture_ref    (HpLoadedCapture *self);
 void             hp_loaded_capture_unref  (HpLoadedCapture *self);
 const char      *hp_loaded_capture_get_metadata (HpLoadedCapture *self,
                                                  const char      *key);
+/* The name of @function_id as rows show it, or (@narrow) as breadcrumbs,
+ * captions and the callers show it; "" for no function. */
+const char      *hp_loaded_capture_get_shown_name (HpLoadedCapture *self,
+                                                   gint64           function_id,
+                                                   gboolean         narrow);
+const char      *hp_loaded_capture_get_shown_module (HpLoadedCapture *self,
+                                                     gint64           function_id);
+/* The whole name, safe to show, capped for a tooltip; free it */
+char            *hp_loaded_capture_dup_tooltip_name (HpLoadedCapture *self,
+                                                     gint64           function_id);
+/* The whole name as the capture holds it (valid UTF-8), for the clipboard */
+char            *hp_loaded_capture_dup_full_name (HpLoadedCapture *self,
+                                                  gint64           function_id);
 
 HpLoadedProfile *hp_loaded_profile_ref    (HpLoadedProfile *self);
 void             hp_loaded_profile_unref  (HpLoadedProfile *self);
@@ -84,6 +107,8 @@ void             hp_loaded_capture_load_async  (const char          *path,
                                                 gpointer             user_data);
 HpLoadedProfile *hp_loaded_capture_load_finish (GAsyncResult        *result,
                                                 GError             **error);
+/* How many loads run in workers now (for the tests) */
+guint            hp_loaded_capture_get_n_loading (void);
 
 /* Builds the profile of @capture for @tids (a set of GINT_TO_POINTER (tid),
  * copied; NULL for all threads) in a worker thread. */

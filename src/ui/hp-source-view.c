@@ -25,6 +25,7 @@
 #include <glib/gstdio.h>
 
 #include "analysis/hp-source.h"
+#include "analysis/hp-symbol-name.h"
 #include "ui/hp-format.h"
 #include "ui/hp-cell.h"
 #include "ui/hp-source-file.h"
@@ -34,6 +35,9 @@
 #define MAX_SOURCE_SIZE (32 * 1024 * 1024)
 /* Lines shown above the hottest one when it is scrolled to */
 #define CONTEXT_LINES 4
+
+/* the longest source path shown, in characters */
+#define SHOWN_PATH_CHARS 1000
 
 struct _HpSourceView {
   GtkWidget            parent_instance;
@@ -379,8 +383,8 @@ static void
 show_result (HpSourceView *self,
              SourceResult *res)
 {
-  const char *name = hp_profile_get_function_name (self->profile->profile, self->function_id);
-  const char *module = hp_profile_get_module_name (self->profile->profile, self->function_id);
+  const char *name = hp_loaded_capture_get_shown_name (self->profile->capture, self->function_id, TRUE);
+  const char *module = hp_loaded_capture_get_shown_module (self->profile->capture, self->function_id);
   const HpFunctionStats *stats = hp_profile_get_function_stats (self->profile->profile, self->function_id);
   guint64 whole = stats ? stats->total : 0;
   g_autofree char *caption = NULL;
@@ -413,7 +417,11 @@ show_result (HpSourceView *self,
       if (res->read_error != NULL)
         g_string_printf (msg, _("Cannot read the source of %s: %s"), name, res->read_error);
       else
-        g_string_printf (msg, _("The source of %s was recorded as\n%s\nand is not there."), name, res->path);
+        {
+          g_autofree char *shown = hp_symbol_name_sanitize (res->path, -1, SHOWN_PATH_CHARS);
+
+          g_string_printf (msg, _("The source of %s was recorded as\n%s\nand is not there."), name, shown);
+        }
       if (res->looked_in->len > 0)
         {
           g_string_append (msg, "\n");
@@ -435,8 +443,13 @@ show_result (HpSourceView *self,
   if (self->shown_line > hp_source_file_get_n_lines (self->file))
     self->shown_line = 0;
 
-  gtk_label_set_text (self->file_label, self->path);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), self->path);
+  {
+    /* a path from the capture: any bytes, any length */
+    g_autofree char *shown = hp_symbol_name_sanitize (self->path, -1, SHOWN_PATH_CHARS);
+
+    gtk_label_set_text (self->file_label, shown);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), shown);
+  }
   /* Translators: %s are a function name and a sample count */
   caption = g_strdup_printf (_("Samples of %s by line, as a share of its %s total samples. "
                                "Self: taken at that line; Total: at that line or in what it calls. "

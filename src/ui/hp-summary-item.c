@@ -10,8 +10,12 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "analysis/hp-symbol-name.h"
 #include "ui/hp-call-path.h"
 #include "ui/hp-summary-item.h"
+
+/* the longest first line of a summary shown in the list */
+#define EXCERPT_CHARS 200
 
 struct _HpSummaryItem {
   GObject   parent_instance;
@@ -112,7 +116,8 @@ hp_summary_item_new (const char *key,
   while (text != NULL && (*text == '\n' || *text == ' '))
     text++;
   nl = text ? strchr (text, '\n') : NULL;
-  self->excerpt = text ? (nl ? g_strndup (text, nl - text) : g_strdup (text)) : g_strdup ("");
+  /* one line of an inscription, from the capture: cut and made safe */
+  self->excerpt = hp_symbol_name_sanitize (text, text == NULL ? 0 : nl ? nl - text : -1, EXCERPT_CHARS);
   self->in_profile = in_profile;
   return self;
 }

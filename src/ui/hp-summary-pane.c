@@ -21,6 +21,10 @@
 #include "ui/hp-call-path.h"
 #include "ui/hp-summary-pane.h"
 
+/* a deeper path shows its first CRUMBS_HEAD and last CRUMBS_TAIL steps */
+#define CRUMBS_HEAD 10
+#define CRUMBS_TAIL 30
+
 struct _HpSummaryPane {
   GtkWidget          parent_instance;
 
@@ -205,10 +209,19 @@ build_crumbs (HpSummaryPane *self)
   for (guint i = 0; i < steps->len; i++)
     {
       const HpCallNode *step = g_ptr_array_index (steps, i);
-      const char *name = hp_profile_get_function_name (self->profile->profile, step->function_id);
+      HpLoadedCapture *capture = self->profile->capture;
+      /* short names: a step is a link in a line of them */
+      const char *name = hp_loaded_capture_get_shown_name (capture, step->function_id, TRUE);
       g_autofree char *escaped = g_markup_escape_text (name, -1);
 
       self->crumb_names[i] = g_strdup (name);
+      /* a path thousands of steps deep (recursion) keeps its ends */
+      if (steps->len > CRUMBS_HEAD + CRUMBS_TAIL + 1 && i >= CRUMBS_HEAD && i < steps->len - CRUMBS_TAIL)
+        {
+          if (i == CRUMBS_HEAD)
+            g_string_append (markup, self->bottom_up ? " ‹ …" : " › …");
+          continue;
+        }
       if (i > 0)
         g_string_append (markup, self->bottom_up ? " ‹ " : " › ");
       if (step == self->node)
@@ -217,7 +230,7 @@ build_crumbs (HpSummaryPane *self)
         {
           /* Translators: tooltip of a step of the call path: function, module */
           g_autofree char *title = g_strdup_printf (_("Select %s (%s) in the call tree"), name,
-                                                    hp_profile_get_module_name (self->profile->profile, step->function_id));
+                                                    hp_loaded_capture_get_shown_module (capture, step->function_id));
           g_autofree char *title_escaped = g_markup_escape_text (title, -1);
 
           g_string_append_printf (markup, "<a href=\"step:%u\" title=\"%s\">%s</a>", i, title_escaped, escaped);
@@ -267,7 +280,12 @@ hp_summary_pane_set_node (HpSummaryPane    *self,
 
   buffer = gtk_text_view_get_buffer (self->text_view);
   self->loading = TRUE;
-  gtk_text_buffer_set_text (buffer, text ? text : "", -1);
+  {
+    /* a summary from the capture may hold any bytes: a text buffer takes UTF-8 only */
+    g_autofree char *valid = g_utf8_make_valid (text ? text : "", -1);
+
+    gtk_text_buffer_set_text (buffer, valid, -1);
+  }
   self->loading = FALSE;
   update_placeholder (self);
 

@@ -26,6 +26,7 @@
 
 #include <glib/gi18n.h>
 
+#include "analysis/hp-symbol-name.h"
 #include "ui/hp-application.h"
 #include "ui/hp-call-path.h"
 #include "ui/hp-flame-view.h"
@@ -101,6 +102,20 @@ static GParamSpec *properties[N_PROPS];
 
 static void update_title (HpWindow *self);
 
+/* The longest command shown under the title, and thread or process name
+ * in the thread filter, in characters: both come from the capture. */
+#define SHOWN_COMMAND_CHARS 200
+#define SHOWN_THREAD_CHARS  60
+
+/* A file name as the user knows it, in UTF-8 whatever its bytes */
+static char *
+display_basename (GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  return path ? g_filename_display_basename (path) : g_file_get_basename (file);
+}
+
 /* Loading ------------------------------------------------------------ */
 
 static void
@@ -130,7 +145,7 @@ static void
 show_error (HpWindow     *self,
             const GError *error)
 {
-  g_autofree char *name = self->file ? g_file_get_basename (self->file) : g_strdup ("");
+  g_autofree char *name = self->file ? display_basename (self->file) : g_strdup ("");
   g_autofree char *title = g_strdup_printf (_("Could Not Open “%s”"), name);
   const char *hint = "";
 
@@ -172,17 +187,24 @@ update_title (HpWindow *self)
   const char *command = NULL;
 
   if (self->file != NULL)
-    name = g_file_get_basename (self->file);
+    name = display_basename (self->file);
   if (self->profile != NULL)
     command = hp_loaded_capture_get_metadata (self->profile->capture, "command");
 
   gtk_label_set_text (self->title_label, name ? name : _("Hotpath"));
   gtk_window_set_title (GTK_WINDOW (self), name ? name : _("Hotpath"));
-  gtk_label_set_text (self->subtitle_label, command ? command : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), command != NULL);
+  {
+    /* a command of many lines (python3 -c '…') on one line, cut */
+    g_autofree char *shown = hp_symbol_name_sanitize (command, -1, SHOWN_COMMAND_CHARS);
+    g_autofree char *tip = hp_symbol_name_sanitize (command, -1, HP_SYMBOL_NAME_TOOLTIP_CHARS);
+
+    gtk_label_set_text (self->subtitle_label, shown);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->subtitle_label), command ? tip : NULL);
+    gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), command != NULL);
+  }
   if (self->file != NULL)
     {
-      g_autofree char *path = g_file_get_path (self->file);
+      g_autofree char *path = g_file_get_parse_name (self->file);
 
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), path);
     }
@@ -234,9 +256,10 @@ fill_thread_filter (HpWindow *self)
       if (n > 1 || data->processes->len > 1)
         {
           g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
+          g_autofree char *command = hp_symbol_name_sanitize (proc->command ? proc->command : "?", -1, SHOWN_THREAD_CHARS);
           /* Translators: process command, pid, sample count */
           g_autofree char *label = g_strdup_printf (_("Process %s (%d, %s samples)"),
-                                                    proc->command ? proc->command : "?", proc->pid, count);
+                                                    command, proc->pid, count);
 
           gtk_string_list_append (list, label);
           g_ptr_array_add (self->filters, tids);
@@ -249,13 +272,15 @@ fill_thread_filter (HpWindow *self)
           const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
           g_autofree char *count = NULL;
           g_autofree char *label = NULL;
+          g_autofree char *name = NULL;
           GHashTable *one;
 
           if (th->pid != proc->pid || self->profile->capture->thread_samples[t] == 0)
             continue;
           count = g_strdup_printf ("%'" G_GUINT64_FORMAT, self->profile->capture->thread_samples[t]);
           /* Translators: thread name, tid, sample count */
-          label = g_strdup_printf (_("Thread %s (%d, %s samples)"), th->name ? th->name : "?", th->tid, count);
+          name = hp_symbol_name_sanitize (th->name ? th->name : "?", -1, SHOWN_THREAD_CHARS);
+          label = g_strdup_printf (_("Thread %s (%d, %s samples)"), name, th->tid, count);
           one = g_hash_table_new (NULL, NULL);
           g_hash_table_add (one, GINT_TO_POINTER (th->tid));
           gtk_string_list_append (list, label);
@@ -383,7 +408,7 @@ hp_window_open (HpWindow *self,
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
   g_set_object (&self->file, file);
 
-  name = g_file_get_basename (file);
+  name = display_basename (file);
   title = g_strdup_printf (_("Opening “%s”"), name);
   gtk_label_set_text (self->loading_title, title);
   gtk_progress_bar_set_fraction (self->loading_progress, 0.0);
@@ -863,6 +888,24 @@ cancel_load_action (GtkWidget  *widget,
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
   gtk_widget_grab_focus (self->empty_open_button);
   update_title (self);
+}
+
+/* The whole name of the selected function, which the window shows
+ * shortened (templates folded, parameters dropped, cut) */
+static void
+copy_name_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+  HpLoadedProfile *profile = hp_call_tree_view_get_profile (self->tree_view);
+  const HpCallNode *node = hp_call_tree_view_get_selected (self->tree_view);
+  g_autofree char *name = NULL;
+
+  if (profile == NULL || node == NULL || node->function_id <= 0)
+    return;
+  name = hp_loaded_capture_dup_full_name (profile->capture, node->function_id);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), name);
 }
 
 static void
@@ -1384,6 +1427,7 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-name", NULL, copy_name_action);
   gtk_widget_class_install_action (widget_class, "win.select-path", "s", select_path_action);
   gtk_widget_class_install_action (widget_class, "win.select-function", "s", select_function_action);
   gtk_widget_class_install_action (widget_class, "win.show-pane", "s", show_pane_action);

@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -23,10 +24,12 @@
 
 #include "analysis/hp-profile.h"
 #include "store/hp-capture.h"
+#include "symbols/hp-symbolizer.h"
 #include "ui/hp-call-path.h"
 #include "ui/hp-call-row.h"
 #include "ui/hp-format.h"
 #include "ui/hp-function-row.h"
+#include "ui/hp-loaded-capture.h"
 #include "ui/hp-summary-item.h"
 #include "display-common.h"
 #include "../unit/perf-data-builder.h"
@@ -1013,6 +1016,398 @@ test_drop_other_files (void)
   display_close (window);
 }
 
+/* Names and files from the capture ----------------------------------- */
+
+/* Real names of a program keeping std::function objects in std::maps
+ * (g++ 12), mangled: demangled by the recorder's own hp_demangle() they
+ * have 28,570 and 23,765 characters. */
+#define AUTO_NODE_CTOR \
+  "_ZNSt8_Rb_treeINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESt4pairIKS5_St3mapIS5_St8functionIFS8_" \
+  "IS5_St6vectorIS9_IFiRS7_RS8_IiS5_St4lessIiESaIS6_IKiS5_EEEEESaISK_EESC_IS5_ESaIS6_IS7_SM_EEERKS8_IS5_S9_IFviEE" \
+  "SN_SaIS6_IS7_SS_EEEEESN_SaIS6_IS7_SZ_EEEESt10_Select1stIS13_ESN_SaIS13_EE10_Auto_nodeC1IJRKSt21piecewise_cons" \
+  "truct_tSt5tupleIJOS5_EES1D_IJEEEEERS17_DpOT_"
+#define EMPLACE_HINT \
+  "_ZNSt8_Rb_treeINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESt4pairIKS5_St3mapIS5_St8functionIFS8_" \
+  "IS5_St6vectorIS9_IFiRS7_RS8_IiS5_St4lessIiESaIS6_IKiS5_EEEEESaISK_EESC_IS5_ESaIS6_IS7_SM_EEERKS8_IS5_S9_IFviEE" \
+  "SN_SaIS6_IS7_SS_EEEEESN_SaIS6_IS7_SZ_EEEESt10_Select1stIS13_ESN_SaIS13_EE22_M_emplace_hint_uniqueIJRKSt21piece" \
+  "wise_construct_tSt5tupleIJOS5_EES1C_IJEEEEESt17_Rb_tree_iteratorIS13_ESt23_Rb_tree_const_iteratorIS13_EDpOT_"
+
+/* A capture whose call chain is main → names[0] → names[1] → …, each
+ * function with 100 self samples more than the one below it, in thread
+ * @thread of process @command. */
+static char *
+make_named_capture (const char         *file,
+                    const char * const *names,
+                    const char         *thread,
+                    const char         *command,
+                    const char         *exit_signal)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), file, NULL);
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 mod, stack = 0;
+  guint n = g_strv_length ((char **) names);
+  guint64 t = 0;
+
+  g_unlink (path);
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", command);
+  hp_capture_writer_set_metadata (w, "start_time", "2024-05-01T12:00:00Z");
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, "frequency", "1000");
+  hp_capture_writer_set_metadata (w, "call_graph", "dwarf");
+  hp_capture_writer_set_metadata_int (w, "duration_ns", 1000000000);
+  if (exit_signal != NULL)
+    hp_capture_writer_set_metadata (w, "exit_signal", exit_signal);
+  hp_capture_writer_set_process (w, 200, command);
+  hp_capture_writer_set_thread (w, 201, 200, thread);
+  hp_capture_writer_set_thread (w, 202, 200, "worker");
+  mod = hp_capture_writer_intern_module (w, "/opt/display-test/names", NULL, FALSE);
+  for (guint i = 0; i <= n; i++)
+    {
+      const char *name = i == 0 ? "main" : names[i - 1];
+      gint64 f = hp_capture_writer_intern_function (w, name, mod, NULL, 0);
+
+      stack = hp_capture_writer_intern_stack (w, stack, hp_capture_writer_intern_frame (w, f, NULL, 0, FALSE, 0x100 * (i + 1)));
+      for (guint s = 0; s < 100 * (i + 1); s++)
+        hp_capture_writer_add_sample (w, t += 1000000, s % 4 == 0 ? 202 : 201, 0, stack, 1000000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+/* The window, and what it would need, fit on the screen. */
+static void
+assert_fits_screen (HpWindow *window)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (window));
+  g_autoptr(GdkMonitor) monitor = g_list_model_get_item (gdk_display_get_monitors (display), 0);
+  GdkRectangle screen;
+  int min_width, min_height;
+  g_autofree char *png = g_build_filename (display_tmpdir (), "fits.png", NULL);
+
+  gdk_monitor_get_geometry (monitor, &screen);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, min_width, &min_height, NULL, NULL, NULL);
+  g_test_message ("screen %dx%d, window %dx%d, minimum %dx%d", screen.width, screen.height,
+                  gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_height (GTK_WIDGET (window)),
+                  min_width, min_height);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, screen.width);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, screen.height);
+  g_assert_cmpint (min_width, <=, screen.width);
+  g_assert_cmpint (min_height, <=, screen.height);
+  /* and it draws: the renderer of the window renders all of it */
+  display_spin (50);
+  display_save_png (GTK_WINDOW (window), png);
+}
+
+static char *
+clipboard_text (GtkWidget *widget)
+{
+  GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (widget));
+  GValue value = G_VALUE_INIT;
+  g_autoptr(GError) error = NULL;
+  char *text;
+
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  g_assert_true (gdk_content_provider_get_value (content, &value, &error));
+  g_assert_no_error (error);
+  text = g_value_dup_string (&value);
+  g_value_unset (&value);
+  return text;
+}
+
+static HpCallRow *
+find_row (HpWindow   *window,
+          const char *prefix)
+{
+  GListModel *model = hp_call_tree_view_get_model (hp_window_get_tree_view (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      HpCallRow *row = row_at (window, i);
+
+      if (g_str_has_prefix (hp_call_row_get_name (row), prefix))
+        return row;
+      g_object_unref (row);
+    }
+  return NULL;
+}
+
+/* Issue 10, item 6: names of 20,000+ characters aborted the window under
+ * GTK's GL renderer and grew it past the screen under cairo. */
+static void
+test_long_names (void)
+{
+  g_autofree char *ctor = hp_demangle (AUTO_NODE_CTOR);
+  g_autofree char *emplace = hp_demangle (EMPLACE_HINT);
+  const char *names[] = { ctor, emplace, "strncmp", NULL };
+  g_autofree char *path = NULL;
+  GskRenderer *renderer;
+  HpWindow *window;
+  HpCallsView *calls;
+
+  g_assert_cmpuint (strlen (ctor), >, 17000);
+  path = make_named_capture ("long-names.hotpath", names, "main", "/opt/display-test/names", NULL);
+  window = display_open (app, path);
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  g_test_message ("renderer: %s", G_OBJECT_TYPE_NAME (renderer));
+  /* the -gl variant of the test is about the default renderer */
+  if (g_strcmp0 (g_getenv ("HOTPATH_TEST_RENDERER"), "gl") == 0)
+    g_assert_cmpstr (G_OBJECT_TYPE_NAME (renderer), !=, "GskCairoRenderer");
+  assert_fits_screen (window);
+
+  /* rows: templates folded, no return type */
+  {
+    g_autoptr(HpCallRow) row = find_row (window, "std::_Rb_tree<…>::_Auto_node::_Auto_node<…>(");
+    g_autoptr(HpCallRow) emplace_row = find_row (window, "std::_Rb_tree<…>::_M_emplace_hint_unique<…>(");
+    g_autofree char *tooltip = NULL;
+
+    g_assert_nonnull (row);
+    g_assert_nonnull (emplace_row);
+    g_assert_cmpstr (hp_call_row_get_name (row), ==,
+                     "std::_Rb_tree<…>::_Auto_node::_Auto_node<…>(std::_Rb_tree<…>&, std::piecewise_construct_t const&, "
+                     "std::tuple<…>&&, std::tuple<>&&)");
+    /* the tooltip: the whole name, capped, then the path in short names */
+    tooltip = row_string (row, "tooltip");
+    g_assert_cmpint (g_utf8_strlen (tooltip, -1), <, 1500);
+    g_assert_true (strncmp (tooltip, ctor, 500) == 0);
+    g_assert_nonnull (strstr (tooltip, "…\n"));
+    g_assert_nonnull (strstr (tooltip, "main → std::_Rb_tree<…>::_Auto_node::_Auto_node<…>\n"));
+  }
+
+  /* breadcrumbs and callers: no parameters either */
+  activate (window, "win.select-function", g_variant_new_string (ctor));
+  display_wait_source (window);
+  g_assert_cmpstr (selected_name (window), ==, ctor);
+  {
+    const char * const *crumbs = hp_summary_pane_get_crumbs (hp_window_get_summary_pane (window));
+
+    g_assert_cmpuint (g_strv_length ((char **) crumbs), ==, 2);
+    g_assert_cmpstr (crumbs[1], ==, "std::_Rb_tree<…>::_Auto_node::_Auto_node<…>");
+  }
+  activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  display_spin (100);
+  calls = hp_window_get_calls_view (window);
+  {
+    g_autoptr(HpFunctionRow) callee = g_list_model_get_item (hp_calls_view_get_callees (calls), 0);
+    const char *tooltip = NULL;
+
+    g_assert_nonnull (callee);
+    g_assert_cmpstr (hp_function_row_get_name (callee), ==, "std::_Rb_tree<…>::_M_emplace_hint_unique<…>");
+    g_object_get (callee, "tooltip", &tooltip, NULL);
+    g_assert_cmpint (g_utf8_strlen (tooltip, -1), <, 1500);
+    g_free ((char *) tooltip);
+
+    /* Copy Name: the whole name, of a callee and of the selection */
+    gtk_widget_activate_action (GTK_WIDGET (calls), "calls.copy-name", "x",
+                                (gint64) hp_function_row_get_function_id (callee));
+    {
+      g_autofree char *copied = clipboard_text (GTK_WIDGET (window));
+
+      g_assert_cmpstr (copied, ==, emplace);
+    }
+  }
+  assert_fits_screen (window);
+  activate (window, "win.copy-name", NULL);
+  {
+    g_autofree char *copied = clipboard_text (GTK_WIDGET (window));
+
+    g_assert_cmpstr (copied, ==, ctor);
+  }
+
+  /* the deepest function, in the source pane's messages */
+  activate (window, "win.show-pane", g_variant_new_string ("source"));
+  activate (window, "win.select-function", g_variant_new_string (emplace));
+  display_wait_source (window);
+  assert_fits_screen (window);
+  activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
+  display_spin (100);
+  assert_fits_screen (window);
+  activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
+  display_close (window);
+}
+
+/* Issue 10, item 11: names are shown as text, whatever their bytes. A
+ * markup warning would be fatal here (g_test_init). */
+static void
+test_hostile_names (void)
+{
+  const char *names[] = {
+    "bad\xff\xfe name",
+    "esc\x1b[31m red\nline two",
+    "<b>bold</b> & amp; <i",
+    "",
+    "   ",
+    NULL,
+  };
+  g_autofree char *path = make_named_capture ("hostile-names.hotpath", names, "thr\x1b\nead",
+                                              "python3 -c 'import os\nprint(1)' \x1b[2J", NULL);
+  HpWindow *window = display_open (app, path);
+  const char *command = hp_capture_overview_get_value (hp_window_get_overview (window), "command");
+  GListModel *threads = G_LIST_MODEL (gtk_drop_down_get_model (hp_window_get_thread_dropdown (window)));
+  gboolean thread_listed = FALSE;
+
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  g_assert_cmpstr (command, ==, "python3 -c 'import os␊print(1)' ␛[2J");
+  for (guint i = 0; i < g_list_model_get_n_items (threads); i++)
+    {
+      const char *label = gtk_string_list_get_string (GTK_STRING_LIST (threads), i);
+
+      g_assert_true (g_utf8_validate (label, -1, NULL));
+      g_assert_null (strchr (label, '\x1b'));
+      g_assert_null (strchr (label, '\n'));
+      thread_listed |= strstr (label, "thr␛␊ead") != NULL;
+    }
+  g_assert_true (thread_listed);
+
+  /* expand everything, by selecting the deepest function */
+  activate (window, "win.select-function", g_variant_new_string ("   "));
+  display_wait_source (window);
+  {
+    g_autoptr(HpCallRow) bad = find_row (window, "bad");
+    g_autoptr(HpCallRow) esc = find_row (window, "esc");
+    g_autoptr(HpCallRow) markup = find_row (window, "<b>");
+    g_autoptr(HpCallRow) empty = find_row (window, "[no name]");
+    const char *name;
+
+    g_assert_nonnull (bad);
+    name = hp_call_row_get_name (bad);
+    g_assert_true (g_utf8_validate (name, -1, NULL));
+    g_assert_true (g_str_has_suffix (name, " name"));
+    g_assert_nonnull (strstr (name, "\xef\xbf\xbd"));  /* U+FFFD */
+    g_assert_nonnull (esc);
+    g_assert_cmpstr (hp_call_row_get_name (esc), ==, "esc␛[31m red␊line two");
+    g_assert_nonnull (markup);
+    g_assert_cmpstr (hp_call_row_get_name (markup), ==, "<b>bold</b> & amp; <i");
+    g_assert_nonnull (empty);
+  }
+  {
+    const char * const *crumbs = hp_summary_pane_get_crumbs (hp_window_get_summary_pane (window));
+
+    g_assert_cmpuint (g_strv_length ((char **) crumbs), ==, 6);
+    g_assert_cmpstr (crumbs[3], ==, "<b>bold</b> & amp; <i");
+    g_assert_cmpstr (crumbs[4], ==, "[no name]");
+    g_assert_cmpstr (crumbs[5], ==, "[no name]");
+    for (guint i = 0; crumbs[i] != NULL; i++)
+      g_assert_cmpstr (crumbs[i], !=, "");
+  }
+  /* captions in markup, and the search's highlight */
+  activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  activate (window, "win.select-function", g_variant_new_string ("<b>bold</b> & amp; <i"));
+  display_spin (100);
+  g_assert_cmpstr (selected_name (window), ==, "<b>bold</b> & amp; <i");
+  gtk_editable_set_text (GTK_EDITABLE (hp_window_get_search_entry (window)), "& amp; <");
+  g_assert_true (display_wait (not_searching, hp_window_get_tree_view (window), 5000));
+  display_spin (100);
+  assert_fits_screen (window);
+  gtk_editable_set_text (GTK_EDITABLE (hp_window_get_search_entry (window)), "");
+  display_spin (50);
+  display_close (window);
+}
+
+/* Issue 10: a program killed by a signal is said so in the overview. */
+static void
+test_exit_signal (void)
+{
+  const char *names[] = { "crash_here", NULL };
+  const char *values[] = { g_strsignal (SIGSEGV), "11", NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("signal-%u.hotpath", i);
+      g_autofree char *path = make_named_capture (file, names, "main", "/opt/display-test/crash", values[i]);
+      HpWindow *window = display_open (app, path);
+      const char *warning = hp_capture_overview_get_value (hp_window_get_overview (window), "warning");
+
+      g_test_message ("exit_signal %s: %s", values[i], warning);
+      if (values[i] != NULL)
+        {
+          g_assert_nonnull (strstr (warning, "The program was killed by signal 11 (Segmentation fault); "
+                                             "the profile ends there."));
+          g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hp_window_get_overview (window))));
+        }
+      else
+        g_assert_null (strstr (warning, "killed"));
+      display_close (window);
+    }
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return g_strcmp0 (hp_window_get_state (data), "loading") != 0;
+}
+
+static gboolean
+loading_started (gpointer data)
+{
+  return hp_loaded_capture_get_n_loading () > 0;
+}
+
+static gboolean
+loading_ended (gpointer data)
+{
+  return hp_loaded_capture_get_n_loading () == 0;
+}
+
+/* Issue 10, item 8: Cancel went back to the welcome page while the loader
+ * thread went on to the end of a capture that takes seconds to load. */
+static void
+test_cancel_load (void)
+{
+  g_autofree char *path = display_make_capture ("slow.hotpath", FALSE, NULL);
+  HpWindow *window;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  sqlite3 *db = NULL;
+  char *message = NULL;
+  gint64 start;
+
+  /* cut short (no stack_counts): the reader aggregates 5M samples itself */
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+                                 "DELETE FROM metadata WHERE key = 'complete'; DELETE FROM stack_counts;"
+                                 "WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000000)"
+                                 " INSERT INTO samples (time, tid, cpu, stack_id, weight)"
+                                 " SELECT i, 101 + i % 2, 0, 1 + i % (SELECT max (id) FROM stacks), 1000 FROM n;",
+                                 NULL, NULL, &message), ==, SQLITE_OK);
+  g_assert_null (message);
+  sqlite3_close (db);
+
+  g_assert_cmpuint (hp_loaded_capture_get_n_loading (), ==, 0);
+  window = hp_window_new (GTK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+  hp_window_open (window, file);
+  g_assert_true (display_wait (loading_started, NULL, 5000));
+  display_spin (300);
+  /* still loading: otherwise the capture is too small to show anything */
+  g_assert_cmpstr (hp_window_get_state (window), ==, "loading");
+  g_assert_cmpuint (hp_loaded_capture_get_n_loading (), ==, 1);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-load", NULL));
+  start = g_get_monotonic_time ();
+  g_assert_cmpstr (hp_window_get_state (window), ==, "empty");
+  g_assert_true (display_wait (loading_ended, NULL, 10000));
+  g_test_message ("the loader ended %" G_GINT64_FORMAT " ms after Cancel",
+                  (g_get_monotonic_time () - start) / 1000);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 1000 * 1000);
+  g_assert_cmpstr (hp_window_get_state (window), ==, "empty");
+
+  /* and the same file opens when asked to, all of it */
+  hp_window_open (window, file);
+  g_assert_true (display_wait (not_loading, window, 60000));
+  display_spin (100);
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "5001000");
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -1032,6 +1427,10 @@ run (HpApplication *application)
   g_test_add_func ("/window/drop-several", test_drop_several);
   g_test_add_func ("/window/drop-other-files", test_drop_other_files);
   g_test_add_func ("/window/recorded-tree", test_recorded_tree);
+  g_test_add_func ("/window/long-names", test_long_names);
+  g_test_add_func ("/window/hostile-names", test_hostile_names);
+  g_test_add_func ("/window/exit-signal", test_exit_signal);
+  g_test_add_func ("/window/cancel-load", test_cancel_load);
   return g_test_run ();
 }
 
