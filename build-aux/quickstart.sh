@@ -26,6 +26,7 @@ packages=(
   libgtk-4-dev sqlite3 linux-perf
   python3.11-dbg libc6-dbg
   xvfb xauth dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info
+  libegl-mesa0 libglx-mesa0 libgl1-mesa-dri
 )
 missing=()
 if [ -z "$skip_setup" ]; then
