@@ -22,6 +22,7 @@
 
 #include <glib/gi18n.h>
 
+#include "analysis/hp-symbol-name.h"
 #include "ui/hp-call-path.h"
 #include "ui/hp-flame-view.h"
 
@@ -105,6 +106,7 @@ on_crumb_clicked (GtkButton   *button,
 static void
 add_crumb (HpFlameView *self,
            const char  *text,
+           const char  *tooltip,
            guint        box,
            gboolean     current)
 {
@@ -144,7 +146,7 @@ add_crumb (HpFlameView *self,
       gtk_label_set_ellipsize (label, PANGO_ELLIPSIZE_END);
       gtk_label_set_max_width_chars (label, 28);
     }
-  gtk_widget_set_tooltip_text (child, text);
+  gtk_widget_set_tooltip_text (child, tooltip);
   gtk_box_append (self->crumbs, child);
 }
 
@@ -159,6 +161,7 @@ update_crumbs (HpFlameView *self)
   g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint));
   const HpFlameBox *boxes;
   GtkWidget *child;
+  gboolean same_capture;
   guint n;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->crumbs))) != NULL)
@@ -166,6 +169,9 @@ update_crumbs (HpFlameView *self)
   if (graph == NULL)
     return;
 
+  /* (a graph of the capture shown before, until the new one is built) */
+  same_capture = self->profile != NULL &&
+                 hp_profile_get_data (hp_flame_graph_get_profile (graph)) == self->profile->capture->data;
   boxes = hp_flame_graph_get_boxes (graph, &n);
   for (guint d = 0; d <= boxes[zoom].depth; d++)
     {
@@ -194,6 +200,8 @@ update_crumbs (HpFlameView *self)
       guint first = i > 0 ? g_array_index (runs, guint, i - 1) : G_MAXUINT;
       guint repeats = i > 0 ? boxes[b].depth - boxes[first].depth : 1;
       g_autofree char *text = NULL;
+      g_autofree char *tooltip = NULL;
+      g_autofree char *shorter = NULL;
       const char *name;
 
       if (runs->len > MAX_CRUMBS && i == 1)
@@ -205,12 +213,27 @@ update_crumbs (HpFlameView *self)
         }
       if (runs->len > MAX_CRUMBS && i >= 1 && i < runs->len - (MAX_CRUMBS - 1))
         continue;
-      name = boxes[b].node->function_id == 0
-             ? _("All")
-             : hp_profile_get_function_name (hp_flame_graph_get_profile (graph), boxes[b].node->function_id);
+      /* the short name, safe to show; the tooltip has the whole one, capped */
+      if (boxes[b].node->function_id == 0)
+        {
+          name = shorter = g_strdup (_("All"));
+          tooltip = g_strdup (name);
+        }
+      else if (same_capture)
+        {
+          name = hp_loaded_capture_get_shown_name (self->profile->capture, boxes[b].node->function_id, TRUE);
+          tooltip = hp_loaded_capture_dup_tooltip_name (self->profile->capture, boxes[b].node->function_id);
+        }
+      else
+        {
+          const char *full = hp_profile_get_function_name (hp_flame_graph_get_profile (graph), boxes[b].node->function_id);
+
+          name = shorter = hp_symbol_name_shorten (full, HP_SYMBOL_NAME_SHORT, HP_SHOWN_SHORT_CHARS);
+          tooltip = hp_symbol_name_sanitize (full, -1, HP_SYMBOL_NAME_TOOLTIP_CHARS);
+        }
       /* Translators: a function repeated by recursion in the flame graph's path, "parse ×12" */
       text = repeats > 1 ? g_strdup_printf (_("%s ×%u"), name, repeats) : g_strdup (name);
-      add_crumb (self, text, b, b == zoom);
+      add_crumb (self, text, tooltip, b, b == zoom);
     }
 }
 
