@@ -144,8 +144,10 @@ make_shown_names (HpLoadedCapture *self)
   for (guint i = 1; i < functions->len; i++)
     {
       const char *name = g_array_index (functions, HpCaptureFunction, i).name;
-      g_autofree char *row = hp_symbol_name_shorten (name, HP_SYMBOL_NAME_ROW, HP_SHOWN_ROW_CHARS);
-      g_autofree char *narrow = hp_symbol_name_shorten (name, HP_SYMBOL_NAME_SHORT, HP_SHOWN_SHORT_CHARS);
+      /* the long name is read once: both forms come from the folded one */
+      g_autofree char *folded = hp_symbol_name_shorten (name, HP_SYMBOL_NAME_ROW, 0);
+      g_autofree char *row = hp_symbol_name_shorten (folded, 0, HP_SHOWN_ROW_CHARS);
+      g_autofree char *narrow = hp_symbol_name_shorten (folded, HP_SYMBOL_NAME_DROP_PARAMETERS, HP_SHOWN_SHORT_CHARS);
 
       self->row_names[i] = g_string_chunk_insert_const (self->shown_strings, row);
       self->short_names[i] = g_string_chunk_insert_const (self->shown_strings, narrow);
