@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
+#include "store/hp-capture-keys.h"
 #include "ui/hp-capture-overview.h"
 #include "ui/hp-format.h"
 
@@ -117,7 +118,7 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     return;
   capture = profile->capture;
 
-  value = hp_loaded_capture_get_metadata (capture, "command");
+  value = hp_loaded_capture_get_metadata (capture, HP_META_COMMAND);
   {
     /* a command of many lines (python3 -c '…') on one line, cut */
     g_autofree char *shown = hp_symbol_name_sanitize (value, -1, SHOWN_COMMAND_CHARS);
@@ -189,7 +190,7 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   }
 
   unresolved = metadata_u64 (capture, "unresolved_frames");
-  killed = describe_signal (hp_loaded_capture_get_metadata (capture, "exit_signal"));
+  killed = describe_signal (hp_loaded_capture_get_metadata (capture, HP_META_EXIT_SIGNAL));
   if (killed != NULL)
     g_string_append_printf (warning, "%s ", killed);
   if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") != 0)

@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
+#include "store/hp-capture-keys.h"
 #include "ui/hp-application.h"
 #include "ui/hp-call-path.h"
 #include "ui/hp-flame-view.h"
@@ -189,7 +190,7 @@ update_title (HpWindow *self)
   if (self->file != NULL)
     name = display_basename (self->file);
   if (self->profile != NULL)
-    command = hp_loaded_capture_get_metadata (self->profile->capture, "command");
+    command = hp_loaded_capture_get_metadata (self->profile->capture, HP_META_COMMAND);
 
   gtk_label_set_text (self->title_label, name ? name : _("Hotpath"));
   gtk_window_set_title (GTK_WINDOW (self), name ? name : _("Hotpath"));
