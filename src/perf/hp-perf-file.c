@@ -47,6 +47,7 @@
 #include <zstd.h>
 
 #include "perf/hp-perf-file.h"
+#include "perf/hp-perf-reader.h"
 
 #define PERF_MAGIC_LE      G_GUINT64_CONSTANT (0x32454c4946524550) /* "PERFILE2" */
 #define PERF_MAGIC_BE      G_GUINT64_CONSTANT (0x50455246494c4532) /* "2ELIFREP" read as LE */
@@ -179,49 +180,6 @@ get_u16 (const guint8 *p)
 
   memcpy (&v, p, 2);
   return GUINT16_FROM_LE (v);
-}
-
-/* A bounded cursor over a feature section or a record. */
-typedef struct {
-  const guint8 *data;
-  gsize         size;
-  gsize         pos;
-} Cursor;
-
-static gboolean
-cursor_u32 (Cursor  *c,
-            guint32 *out)
-{
-  if (c->size - c->pos < 4)
-    return FALSE;
-  *out = get_u32 (c->data + c->pos);
-  c->pos += 4;
-  return TRUE;
-}
-
-static gboolean
-cursor_u64 (Cursor  *c,
-            guint64 *out)
-{
-  if (c->size - c->pos < 8)
-    return FALSE;
-  *out = get_u64 (c->data + c->pos);
-  c->pos += 8;
-  return TRUE;
-}
-
-/* perf's do_write_string: u32 length (with NUL and padding), then the bytes. */
-static gboolean
-cursor_string (Cursor  *c,
-               char   **out)
-{
-  guint32 len;
-
-  if (!cursor_u32 (c, &len) || len > c->size - c->pos)
-    return FALSE;
-  *out = g_strndup ((const char *) c->data + c->pos, len);
-  c->pos += len;
-  return TRUE;
 }
 
 /* Events ----------------------------------------------------------------- */
@@ -440,10 +398,10 @@ parse_event_desc (HpPerfFile   *self,
                   const guint8 *data,
                   gsize         size)
 {
-  Cursor c = { data, size, 0 };
+  HpPerfReader c = { data, size, 0 };
   guint32 n_events, attr_size;
 
-  if (!cursor_u32 (&c, &n_events) || !cursor_u32 (&c, &attr_size))
+  if (!hp_perf_reader_u32 (&c, &n_events) || !hp_perf_reader_u32 (&c, &attr_size))
     return FALSE;
   if (attr_size < ATTR_SIZE_VER0 || attr_size > 4096)
     return FALSE;
@@ -455,16 +413,15 @@ parse_event_desc (HpPerfFile   *self,
       guint32 n_ids;
       guint64 id = 0;
 
-      if (attr_size > c.size - c.pos)
+      if (!hp_perf_reader_skip (&c, attr_size) ||
+          !hp_perf_reader_u32 (&c, &n_ids) ||
+          !hp_perf_reader_string (&c, &name))
         return FALSE;
-      c.pos += attr_size;
-      if (!cursor_u32 (&c, &n_ids) || !cursor_string (&c, &name))
-        return FALSE;
-      if (n_ids > (c.size - c.pos) / 8)
+      if (n_ids > hp_perf_reader_remaining (&c) / sizeof (guint64))
         return FALSE;
       for (guint32 j = 0; j < n_ids; j++)
         {
-          cursor_u64 (&c, &id);
+          hp_perf_reader_u64 (&c, &id);
           if (event == NULL)
             event = event_for_id (self, id);
         }
@@ -484,7 +441,7 @@ parse_feature (HpPerfFile   *self,
                gsize         size)
 {
   HpPerfFileFeatures *f = &self->features;
-  Cursor c = { data, size, 0 };
+  HpPerfReader c = { data, size, 0 };
   char **target = NULL;
 
   switch (feature)
@@ -496,20 +453,20 @@ parse_feature (HpPerfFile   *self,
     case FEAT_CPUDESC:   target = &f->cpu_desc; break;
 
     case FEAT_NRCPUS:
-      return cursor_u32 (&c, &f->nr_cpus_available) && cursor_u32 (&c, &f->nr_cpus_online);
+      return hp_perf_reader_u32 (&c, &f->nr_cpus_available) && hp_perf_reader_u32 (&c, &f->nr_cpus_online);
 
     case FEAT_CMDLINE:
       {
         g_autoptr(GString) s = g_string_new (NULL);
         guint32 n;
 
-        if (!cursor_u32 (&c, &n))
+        if (!hp_perf_reader_u32 (&c, &n))
           return FALSE;
         for (guint32 i = 0; i < n; i++)
           {
             g_autofree char *arg = NULL;
 
-            if (!cursor_string (&c, &arg))
+            if (!hp_perf_reader_string (&c, &arg))
               return FALSE;
             if (i > 0)
               g_string_append_c (s, ' ');
@@ -527,13 +484,13 @@ parse_feature (HpPerfFile   *self,
       return parse_build_ids (self, data, size);
 
     case FEAT_SAMPLE_TIME:
-      return cursor_u64 (&c, &f->first_sample_time) && cursor_u64 (&c, &f->last_sample_time);
+      return hp_perf_reader_u64 (&c, &f->first_sample_time) && hp_perf_reader_u64 (&c, &f->last_sample_time);
 
     case FEAT_COMPRESSED:
       {
         guint32 version;
 
-        return cursor_u32 (&c, &version) && cursor_u32 (&c, &f->compression);
+        return hp_perf_reader_u32 (&c, &version) && hp_perf_reader_u32 (&c, &f->compression);
       }
 
     default:
@@ -542,7 +499,7 @@ parse_feature (HpPerfFile   *self,
 
   g_free (*target);
   *target = NULL;
-  return cursor_string (&c, target);
+  return hp_perf_reader_string (&c, target);
 }
 
 static const char *

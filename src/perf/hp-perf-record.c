@@ -16,76 +16,28 @@
 
 #include <string.h>
 
+#include "perf/hp-perf-reader.h"
 #include "perf/hp-perf-record.h"
 
 G_DEFINE_QUARK (hp-perf-error-quark, hp_perf_error)
 
-typedef struct {
-  const guint8 *data;
-  gsize         size;
-  gsize         pos;
-} Reader;
+/* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID holds, where maj, min, ino and
+ * ino_generation would be: u8 build_id_size, u8 and u16 reserved, then
+ * u8 build_id[20]. */
+#define MMAP2_BUILD_ID_BYTES    24
+#define MMAP2_BUILD_ID_SIZE_AT  0
+#define MMAP2_BUILD_ID_AT       4
+#define MMAP2_BUILD_ID_MAX      20
 
 static gboolean
-read_u64 (Reader  *r,
-          guint64 *out)
-{
-  if (r->size - r->pos < 8 || r->pos > r->size)
-    return FALSE;
-  memcpy (out, r->data + r->pos, 8);
-  r->pos += 8;
-  return TRUE;
-}
-
-static gboolean
-read_u32 (Reader  *r,
-          guint32 *out)
-{
-  if (r->size - r->pos < 4 || r->pos > r->size)
-    return FALSE;
-  memcpy (out, r->data + r->pos, 4);
-  r->pos += 4;
-  return TRUE;
-}
-
-static gboolean
-skip (Reader *r,
-      gsize   n)
-{
-  if (r->pos > r->size || r->size - r->pos < n)
-    return FALSE;
-  r->pos += n;
-  return TRUE;
-}
-
-/* A NUL-terminated string padded to 8 bytes that must end inside the record. */
-static gboolean
-read_string (Reader      *r,
-             gsize        end,
-             const char **out)
-{
-  const guint8 *nul;
-
-  if (r->pos >= end)
-    return FALSE;
-  nul = memchr (r->data + r->pos, 0, end - r->pos);
-  if (nul == NULL)
-    return FALSE;
-  *out = (const char *) r->data + r->pos;
-  r->pos = GPOINTER_TO_SIZE (nul - r->data) + 1;
-  r->pos = MIN (end, (r->pos + 7) & ~(gsize) 7);
-  return TRUE;
-}
-
-static gboolean
-read_pid_tid (Reader       *r,
+read_pid_tid (HpPerfReader *r,
               HpPerfRecord *rec)
 {
-  return read_u32 (r, &rec->pid) && read_u32 (r, &rec->tid);
+  return hp_perf_reader_u32 (r, &rec->pid) && hp_perf_reader_u32 (r, &rec->tid);
 }
 
 static gboolean
-skip_read_values (Reader  *r,
+skip_read_values (HpPerfReader *r,
                   guint64  read_format)
 {
   guint64 per_value = 8;
@@ -99,72 +51,70 @@ skip_read_values (Reader  *r,
 #endif
   if (read_format & PERF_FORMAT_GROUP)
     {
-      if (!read_u64 (r, &nr) || nr > 4096)
+      if (!hp_perf_reader_u64 (r, &nr) || nr > 4096)
         return FALSE;
-      if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED && !skip (r, 8))
+      if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED && !hp_perf_reader_skip (r, 8))
         return FALSE;
-      if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING && !skip (r, 8))
+      if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING && !hp_perf_reader_skip (r, 8))
         return FALSE;
-      return skip (r, nr * per_value);
+      return hp_perf_reader_skip (r, nr * per_value);
     }
 
-  if (!skip (r, 8))
+  if (!hp_perf_reader_skip (r, 8))
     return FALSE;
-  if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED && !skip (r, 8))
+  if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED && !hp_perf_reader_skip (r, 8))
     return FALSE;
-  if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING && !skip (r, 8))
+  if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING && !hp_perf_reader_skip (r, 8))
     return FALSE;
-  return skip (r, per_value - 8);
+  return hp_perf_reader_skip (r, per_value - 8);
 }
 
 static gboolean
 decode_sample (const HpPerfEventInfo *info,
-               Reader                *r,
+               HpPerfReader          *r,
                HpPerfRecord          *rec)
 {
   guint64 st = info->sample_type;
   guint64 v;
 
-  if (st & PERF_SAMPLE_IDENTIFIER && !read_u64 (r, &rec->id))
+  if (st & PERF_SAMPLE_IDENTIFIER && !hp_perf_reader_u64 (r, &rec->id))
     return FALSE;
-  if (st & PERF_SAMPLE_IP && !read_u64 (r, &rec->sample.ip))
+  if (st & PERF_SAMPLE_IP && !hp_perf_reader_u64 (r, &rec->sample.ip))
     return FALSE;
   if (st & PERF_SAMPLE_TID && !read_pid_tid (r, rec))
     return FALSE;
   if (st & PERF_SAMPLE_TIME)
     {
-      if (!read_u64 (r, &rec->time))
+      if (!hp_perf_reader_u64 (r, &rec->time))
         return FALSE;
       rec->has_time = TRUE;
     }
-  if (st & PERF_SAMPLE_ADDR && !skip (r, 8))
+  if (st & PERF_SAMPLE_ADDR && !hp_perf_reader_skip (r, 8))
     return FALSE;
-  if (st & PERF_SAMPLE_ID && !read_u64 (r, &rec->id))
+  if (st & PERF_SAMPLE_ID && !hp_perf_reader_u64 (r, &rec->id))
     return FALSE;
-  if (st & PERF_SAMPLE_STREAM_ID && !skip (r, 8))
+  if (st & PERF_SAMPLE_STREAM_ID && !hp_perf_reader_skip (r, 8))
     return FALSE;
   if (st & PERF_SAMPLE_CPU)
     {
-      if (!read_u32 (r, &rec->cpu) || !skip (r, 4))
+      if (!hp_perf_reader_u32 (r, &rec->cpu) || !hp_perf_reader_skip (r, 4))
         return FALSE;
     }
-  if (st & PERF_SAMPLE_PERIOD && !read_u64 (r, &rec->sample.period))
+  if (st & PERF_SAMPLE_PERIOD && !hp_perf_reader_u64 (r, &rec->sample.period))
     return FALSE;
   if (st & PERF_SAMPLE_READ && !skip_read_values (r, info->read_format))
     return FALSE;
   if (st & PERF_SAMPLE_CALLCHAIN)
     {
-      if (!read_u64 (r, &v) || v > (r->size - r->pos) / 8)
+      if (!hp_perf_reader_u64 (r, &v) || !hp_perf_reader_u64_array (r, v, &rec->sample.ips))
         return FALSE;
       rec->sample.n_ips = v;
-      rec->sample.ips = (const guint64 *) (gconstpointer) (r->data + r->pos);
-      r->pos += v * 8;
     }
   if (st & PERF_SAMPLE_RAW)
     {
       guint32 raw_size;
 
-      if (!read_u32 (r, &raw_size) || !skip (r, raw_size))
+      if (!hp_perf_reader_u32 (r, &raw_size) || !hp_perf_reader_skip (r, raw_size))
         return FALSE;
     }
   if (st & PERF_SAMPLE_BRANCH_STACK)
@@ -174,32 +124,29 @@ decode_sample (const HpPerfEventInfo *info,
     }
   if (st & PERF_SAMPLE_REGS_USER)
     {
-      if (!read_u64 (r, &rec->sample.abi))
+      if (!hp_perf_reader_u64 (r, &rec->sample.abi))
         return FALSE;
       if (rec->sample.abi != 0)
         {
           guint n = (guint) __builtin_popcountll (info->sample_regs_user);
 
-          if ((r->size - r->pos) / 8 < n)
+          if (!hp_perf_reader_u64_array (r, n, &rec->sample.regs))
             return FALSE;
           rec->sample.n_regs = n;
-          rec->sample.regs = (const guint64 *) (gconstpointer) (r->data + r->pos);
-          r->pos += n * 8;
         }
     }
   if (st & PERF_SAMPLE_STACK_USER)
     {
       guint64 size;
 
-      if (!read_u64 (r, &size) || size > r->size - r->pos)
+      if (!hp_perf_reader_u64 (r, &size) || size > hp_perf_reader_remaining (r))
         return FALSE;
       if (size != 0)
         {
-          const guint8 *stack = r->data + r->pos;
+          const guint8 *stack = hp_perf_reader_take (r, size);
           guint64 dyn_size;
 
-          r->pos += size;
-          if (!read_u64 (r, &dyn_size))
+          if (!hp_perf_reader_u64 (r, &dyn_size))
             return FALSE;
           rec->sample.stack = stack;
           rec->sample.stack_size = MIN (size, dyn_size);
@@ -219,7 +166,7 @@ decode_sample_id (const HpPerfEventInfo *info,
 {
   guint64 st = info->sample_type;
   gsize trailer = 0;
-  Reader r;
+  HpPerfReader r;
 
   if (!info->sample_id_all)
     return TRUE;
@@ -234,15 +181,14 @@ decode_sample_id (const HpPerfEventInfo *info,
   if (trailer > size || size - trailer < body_end)
     return FALSE;
 
-  r.data = data;
-  r.size = size;
+  hp_perf_reader_init (&r, data, size);
   r.pos = size - trailer;
 
   if (st & PERF_SAMPLE_TID)
     {
       guint32 pid, tid;
 
-      if (!read_u32 (&r, &pid) || !read_u32 (&r, &tid))
+      if (!hp_perf_reader_u32 (&r, &pid) || !hp_perf_reader_u32 (&r, &tid))
         return FALSE;
       /* The body's pid/tid win for records that have their own. */
       if (rec->pid == 0 && rec->tid == 0)
@@ -253,17 +199,17 @@ decode_sample_id (const HpPerfEventInfo *info,
     }
   if (st & PERF_SAMPLE_TIME)
     {
-      if (!read_u64 (&r, &rec->time))
+      if (!hp_perf_reader_u64 (&r, &rec->time))
         return FALSE;
       rec->has_time = TRUE;
     }
-  if (st & PERF_SAMPLE_ID && !read_u64 (&r, &rec->id))
+  if (st & PERF_SAMPLE_ID && !hp_perf_reader_u64 (&r, &rec->id))
     return FALSE;
-  if (st & PERF_SAMPLE_STREAM_ID && !skip (&r, 8))
+  if (st & PERF_SAMPLE_STREAM_ID && !hp_perf_reader_skip (&r, 8))
     return FALSE;
-  if (st & PERF_SAMPLE_CPU && (!read_u32 (&r, &rec->cpu) || !skip (&r, 4)))
+  if (st & PERF_SAMPLE_CPU && (!hp_perf_reader_u32 (&r, &rec->cpu) || !hp_perf_reader_skip (&r, 4)))
     return FALSE;
-  if (st & PERF_SAMPLE_IDENTIFIER && !read_u64 (&r, &rec->id))
+  if (st & PERF_SAMPLE_IDENTIFIER && !hp_perf_reader_u64 (&r, &rec->id))
     return FALSE;
   return TRUE;
 }
@@ -278,8 +224,7 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
                        GError               **error)
 {
   struct perf_event_header header;
-  gsize end;
-  Reader r;
+  HpPerfReader r;
   gboolean ok = TRUE;
 
   g_return_val_if_fail (info != NULL, FALSE);
@@ -306,10 +251,8 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
   rec->misc = header.misc;
   rec->size = header.size;
 
-  r.data = data;
-  r.size = header.size;
+  hp_perf_reader_init (&r, data, header.size);
   r.pos = sizeof header;
-  end = header.size;
 
   switch (header.type)
     {
@@ -319,41 +262,41 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
 
     case PERF_RECORD_MMAP:
       ok = read_pid_tid (&r, rec) &&
-           read_u64 (&r, &rec->mmap.addr) &&
-           read_u64 (&r, &rec->mmap.len) &&
-           read_u64 (&r, &rec->mmap.pgoff) &&
-           read_string (&r, end, &rec->mmap.filename) &&
+           hp_perf_reader_u64 (&r, &rec->mmap.addr) &&
+           hp_perf_reader_u64 (&r, &rec->mmap.len) &&
+           hp_perf_reader_u64 (&r, &rec->mmap.pgoff) &&
+           hp_perf_reader_record_string (&r, &rec->mmap.filename) &&
            decode_sample_id (info, data, header.size, r.pos, rec);
       break;
 
     case PERF_RECORD_MMAP2:
       ok = read_pid_tid (&r, rec) &&
-           read_u64 (&r, &rec->mmap.addr) &&
-           read_u64 (&r, &rec->mmap.len) &&
-           read_u64 (&r, &rec->mmap.pgoff);
+           hp_perf_reader_u64 (&r, &rec->mmap.addr) &&
+           hp_perf_reader_u64 (&r, &rec->mmap.len) &&
+           hp_perf_reader_u64 (&r, &rec->mmap.pgoff);
       if (ok && (header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
         {
-          /* u8 build_id_size, u8 reserved, u16 reserved, u8 build_id[20] */
-          ok = r.size - r.pos >= 24;
+          const guint8 *id = hp_perf_reader_take (&r, MMAP2_BUILD_ID_BYTES);
+
+          ok = id != NULL;
           if (ok)
             {
-              rec->mmap.build_id_size = MIN (r.data[r.pos], 20);
-              memcpy (rec->mmap.build_id, r.data + r.pos + 4, 20);
-              r.pos += 24;
+              rec->mmap.build_id_size = MIN (id[MMAP2_BUILD_ID_SIZE_AT], MMAP2_BUILD_ID_MAX);
+              memcpy (rec->mmap.build_id, id + MMAP2_BUILD_ID_AT, MMAP2_BUILD_ID_MAX);
             }
         }
       else if (ok)
-        ok = skip (&r, 24); /* maj, min, ino, ino_generation */
+        ok = hp_perf_reader_skip (&r, MMAP2_BUILD_ID_BYTES); /* maj, min, ino, ino_generation */
       ok = ok &&
-           read_u32 (&r, &rec->mmap.prot) &&
-           read_u32 (&r, &rec->mmap.flags) &&
-           read_string (&r, end, &rec->mmap.filename) &&
+           hp_perf_reader_u32 (&r, &rec->mmap.prot) &&
+           hp_perf_reader_u32 (&r, &rec->mmap.flags) &&
+           hp_perf_reader_record_string (&r, &rec->mmap.filename) &&
            decode_sample_id (info, data, header.size, r.pos, rec);
       break;
 
     case PERF_RECORD_COMM:
       ok = read_pid_tid (&r, rec) &&
-           read_string (&r, end, &rec->comm.comm) &&
+           hp_perf_reader_record_string (&r, &rec->comm.comm) &&
            decode_sample_id (info, data, header.size, r.pos, rec);
       rec->comm.exec = (header.misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
       break;
@@ -363,11 +306,11 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
       {
         guint64 time;
 
-        ok = read_u32 (&r, &rec->pid) &&
-             read_u32 (&r, &rec->fork.ppid) &&
-             read_u32 (&r, &rec->tid) &&
-             read_u32 (&r, &rec->fork.ptid) &&
-             read_u64 (&r, &time) &&
+        ok = hp_perf_reader_u32 (&r, &rec->pid) &&
+             hp_perf_reader_u32 (&r, &rec->fork.ppid) &&
+             hp_perf_reader_u32 (&r, &rec->tid) &&
+             hp_perf_reader_u32 (&r, &rec->fork.ptid) &&
+             hp_perf_reader_u64 (&r, &time) &&
              decode_sample_id (info, data, header.size, r.pos, rec);
         if (ok && !rec->has_time)
           {
@@ -378,13 +321,13 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
       break;
 
     case PERF_RECORD_LOST:
-      ok = read_u64 (&r, &rec->id) &&
-           read_u64 (&r, &rec->lost.lost) &&
+      ok = hp_perf_reader_u64 (&r, &rec->id) &&
+           hp_perf_reader_u64 (&r, &rec->lost.lost) &&
            decode_sample_id (info, data, header.size, r.pos, rec);
       break;
 
     case PERF_RECORD_LOST_SAMPLES:
-      ok = read_u64 (&r, &rec->lost.lost) &&
+      ok = hp_perf_reader_u64 (&r, &rec->lost.lost) &&
            decode_sample_id (info, data, header.size, r.pos, rec);
       break;
 
@@ -393,9 +336,9 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
       {
         guint64 time;
 
-        ok = read_u64 (&r, &time) &&
-             read_u64 (&r, &rec->id) &&
-             skip (&r, 8) &&
+        ok = hp_perf_reader_u64 (&r, &time) &&
+             hp_perf_reader_u64 (&r, &rec->id) &&
+             hp_perf_reader_skip (&r, 8) &&
              decode_sample_id (info, data, header.size, r.pos, rec);
         if (ok && !rec->has_time)
           {
