@@ -38,6 +38,7 @@
 #include <glib/gstdio.h>
 
 #include "display-common.h"
+#include "test-common.h"
 
 static char *tmpdir;
 static int (*run_func) (HpApplication *app);
@@ -47,30 +48,6 @@ const char *
 display_tmpdir (void)
 {
   return tmpdir;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        g_unlink (child);  /* never chmod through a link: it may point at /bin */
-      else if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        {
-          g_chmod (child, 0644);
-          g_unlink (child);
-        }
-    }
-  g_chmod (path, 0755);
-  g_rmdir (path);
 }
 
 static void
@@ -113,7 +90,7 @@ display_run (int    argc,
   g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
   g_application_run (G_APPLICATION (app), 1, argv);
 
-  remove_tree (tmpdir);
+  hp_test_remove_tree (tmpdir);
   g_clear_pointer (&tmpdir, g_free);
   return run_status;
 }

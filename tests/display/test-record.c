@@ -33,6 +33,7 @@
 #include "ui/hp-call-row.h"
 #include "ui/hp-record-dialog-private.h"
 #include "display-common.h"
+#include "test-common.h"
 
 static HpApplication *app;
 static char *captures_dir;
@@ -142,21 +143,6 @@ window_with_file (const char *path)
     if (HP_IS_WINDOW (l->data) && g_strcmp0 (gtk_window_get_title (l->data), name) == 0)
       return l->data;
   return NULL;
-}
-
-static HpProfile *
-load_profile (const char     *path,
-              HpCaptureData **data_out)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
-  HpCaptureData *data;
-
-  g_assert_no_error (error);
-  data = hp_capture_load (capture, &error);
-  g_assert_no_error (error);
-  *data_out = data;
-  return hp_profile_new (data, NULL);
 }
 
 static gdouble
@@ -317,7 +303,7 @@ test_record_workload (void)
   display_wait_source (window);
   display_spin (100);
 
-  profile = load_profile (path, &data);
+  profile = hp_test_load_profile (path, &data);
   g_assert_cmpuint (hp_profile_get_n_samples (profile), >, 100);
   g_assert_cmpstr (g_hash_table_lookup (data->metadata, "call_graph"), ==, "fp");
   assert_hot_path (profile, steps);
@@ -407,7 +393,7 @@ test_record_stop (void)
   g_assert_cmpuint (stats.n_updates, >=, 2);
   g_assert_cmpint (stats.max_gap_us, <, max_gap_us ());
 
-  profile = load_profile (path, &data);
+  profile = hp_test_load_profile (path, &data);
   g_assert_cmpuint (hp_profile_get_n_samples (profile), >, 100);
   g_assert_cmpstr (g_hash_table_lookup (data->metadata, "call_graph"), ==, "dwarf");
   g_assert_nonnull (g_hash_table_lookup (data->metadata, "exit_signal"));
@@ -578,7 +564,7 @@ test_record_attach (void)
       display_spin (1500);
       dialog_action (dialog, "record.stop", NULL);
       wait_end (dialog);
-      profile = load_profile (hp_record_dialog_get_capture_path (dialog), &data);
+      profile = hp_test_load_profile (hp_record_dialog_get_capture_path (dialog), &data);
       g_assert_cmpuint (hp_profile_get_n_samples (profile), >, 100);
       g_assert_cmpfloat (self_share (profile, "spin_leaf"), >, 0.8);
       /* attaching leaves the process running */
@@ -787,7 +773,7 @@ test_record_window_closed (void)
   g_assert_true (display_wait (capture_finished, path, 30000));
   {
     g_autoptr(HpCaptureData) data = NULL;
-    g_autoptr(HpProfile) profile = load_profile (path, &data);
+    g_autoptr(HpProfile) profile = hp_test_load_profile (path, &data);
 
     g_assert_cmpuint (hp_profile_get_n_samples (profile), >, 100);
   }

@@ -28,7 +28,7 @@ mkdir -p "$dir/include" "$dir/corpus" "$dir/seeds"
 
 flags=(-g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE
        -DGLIB_VERSION_MIN_REQUIRED=GLIB_VERSION_2_74 -DGLIB_VERSION_MAX_ALLOWED=GLIB_VERSION_2_74
-       -I"$dir/include" -I"$top/src" -I"$top/tests/unit"
+       -I"$dir/include" -I"$top/src" -I"$top/tests/common"
        $(pkg-config --cflags glib-2.0 libzstd))
 libs=($(pkg-config --libs glib-2.0 libzstd))
 sources=("$top/src/perf/hp-perf-file.c" "$top/src/perf/hp-perf-record.c")

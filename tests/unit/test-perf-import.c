@@ -11,14 +11,11 @@
 
 #include "config.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <utime.h>
 
-#include <elfutils/libdwelf.h>
-#include <gelf.h>
 #include <glib/gstdio.h>
 
 #include "analysis/hp-profile.h"
@@ -27,6 +24,7 @@
 #include "store/hp-capture.h"
 #include "symbols/hp-symbolizer.h"
 #include "perf-data-builder.h"
+#include "test-common.h"
 
 #define BASE 0x555555554000ull
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
@@ -38,56 +36,14 @@ static gsize target_id_len;
 static void
 read_target (void)
 {
-  Elf_Scn *scn = NULL;
-  const void *id;
-  ssize_t id_len;
-  Elf *elf;
-  int fd;
+  g_autoptr(GMappedFile) file = g_mapped_file_new (SYMTEST_TARGET, FALSE, NULL);
+  guint64 size;
 
-  elf_version (EV_CURRENT);
-  fd = open (SYMTEST_TARGET, O_RDONLY);
-  g_assert_cmpint (fd, >=, 0);
-  target_size = lseek (fd, 0, SEEK_END);
-  elf = elf_begin (fd, ELF_C_READ, NULL);
-  g_assert_nonnull (elf);
-
-  id_len = dwelf_elf_gnu_build_id (elf, &id);
-  g_assert_cmpint (id_len, >, 0);
-  g_assert_cmpint (id_len, <=, 20);
-  memcpy (target_id, id, id_len);
-  target_id_len = id_len;
-
-  while ((scn = elf_nextscn (elf, scn)) != NULL)
-    {
-      GElf_Shdr shdr;
-      Elf_Data *data;
-
-      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_SYMTAB)
-        continue;
-      data = elf_getdata (scn, NULL);
-      for (size_t i = 0; data != NULL && i < shdr.sh_size / shdr.sh_entsize; i++)
-        {
-          GElf_Sym sym;
-          GElf_Shdr text;
-          const char *name;
-          guint64 *out = NULL;
-
-          if (gelf_getsym (data, i, &sym) == NULL || GELF_ST_TYPE (sym.st_info) != STT_FUNC)
-            continue;
-          name = elf_strptr (elf, shdr.sh_link, sym.st_name);
-          if (g_strcmp0 (name, "outer") == 0)
-            out = &outer_offset;
-          else if (g_strcmp0 (name, "main") == 0)
-            out = &main_offset;
-          if (out == NULL)
-            continue;
-          /* vaddr -> file offset through the symbol's section */
-          g_assert_nonnull (gelf_getshdr (elf_getscn (elf, sym.st_shndx), &text));
-          *out = sym.st_value - text.sh_addr + text.sh_offset;
-        }
-    }
-  elf_end (elf);
-  close (fd);
+  g_assert_nonnull (file);
+  target_size = g_mapped_file_get_length (file);
+  target_id_len = hp_test_elf_build_id (SYMTEST_TARGET, target_id);
+  g_assert_true (hp_test_elf_function (SYMTEST_TARGET, "outer", &outer_offset, &size));
+  g_assert_true (hp_test_elf_function (SYMTEST_TARGET, "main", &main_offset, &size));
   g_assert_cmpuint (outer_offset, >, 0);
   g_assert_cmpuint (main_offset, >, 0);
 }
@@ -210,27 +166,9 @@ fixture_setup (Fixture *fx, gconstpointer data)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_teardown (Fixture *fx, gconstpointer data)
 {
-  remove_tree (fx->dir);
+  hp_test_remove_tree (fx->dir);
   g_free (fx->dir);
 }
 
@@ -637,6 +575,6 @@ main (int argc, char **argv)
 #undef ADD
 
   ret = g_test_run ();
-  remove_tree (cache);
+  hp_test_remove_tree (cache);
   return ret;
 }

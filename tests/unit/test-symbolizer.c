@@ -10,15 +10,14 @@
 
 #include "config.h"
 
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <gelf.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 
 #include "symbols/hp-symbolizer.h"
+#include "test-common.h"
 
 static guint
 marker_line (const char *marker)
@@ -37,76 +36,6 @@ marker_line (const char *marker)
     if (*p == '\n')
       line++;
   return line;
-}
-
-/* File offset and size of symbol @name in the ELF file at @path, read with
- * libelf independently of the code under test. */
-static gboolean
-elf_symbol_offset (const char *path,
-                   const char *name,
-                   guint64    *offset,
-                   guint64    *size)
-{
-  gboolean found = FALSE;
-  Elf_Scn *scn = NULL;
-  GElf_Addr vaddr = 0;
-  size_t phnum;
-  Elf *elf;
-  int fd;
-
-  elf_version (EV_CURRENT);
-  fd = open (path, O_RDONLY);
-  g_assert_cmpint (fd, >=, 0);
-  elf = elf_begin (fd, ELF_C_READ, NULL);
-  g_assert_nonnull (elf);
-
-  while (!found && (scn = elf_nextscn (elf, scn)) != NULL)
-    {
-      GElf_Shdr shdr;
-      Elf_Data *data;
-
-      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_SYMTAB)
-        continue;
-      data = elf_getdata (scn, NULL);
-      for (size_t i = 0; data != NULL && i < shdr.sh_size / shdr.sh_entsize; i++)
-        {
-          GElf_Sym sym;
-          const char *sym_name;
-
-          if (gelf_getsym (data, i, &sym) == NULL)
-            continue;
-          sym_name = elf_strptr (elf, shdr.sh_link, sym.st_name);
-          if (sym_name != NULL && g_str_equal (sym_name, name) && GELF_ST_TYPE (sym.st_info) == STT_FUNC)
-            {
-              vaddr = sym.st_value;
-              *size = sym.st_size;
-              found = TRUE;
-              break;
-            }
-        }
-    }
-
-  if (found)
-    {
-      found = FALSE;
-      g_assert_cmpint (elf_getphdrnum (elf, &phnum), ==, 0);
-      for (size_t i = 0; i < phnum; i++)
-        {
-          GElf_Phdr phdr;
-
-          if (gelf_getphdr (elf, i, &phdr) != NULL && phdr.p_type == PT_LOAD
-              && vaddr >= phdr.p_vaddr && vaddr < phdr.p_vaddr + phdr.p_filesz)
-            {
-              *offset = vaddr - phdr.p_vaddr + phdr.p_offset;
-              found = TRUE;
-              break;
-            }
-        }
-    }
-
-  elf_end (elf);
-  close (fd);
-  return found;
 }
 
 static char *
@@ -129,7 +58,7 @@ test_inline_chain (void)
   guint outer_decl = marker_line ("outer-decl");
   guint call_helper = marker_line ("call-helper");
 
-  g_assert_true (elf_symbol_offset (SYMTEST_TARGET, "outer", &offset, &size));
+  g_assert_true (hp_test_elf_function (SYMTEST_TARGET, "outer", &offset, &size));
   g_assert_cmpuint (size, >, 0);
 
   module = hp_symbolizer_get_module (symbolizer, SYMTEST_TARGET, NULL, 0);
@@ -191,7 +120,7 @@ test_inline_chain (void)
   g_assert_true (chain == hp_symbolizer_lookup (symbolizer, module, chain->offset));
 
   /* main is resolved too, with its own declaration line. */
-  g_assert_true (elf_symbol_offset (SYMTEST_TARGET, "main", &offset, &size));
+  g_assert_true (hp_test_elf_function (SYMTEST_TARGET, "main", &offset, &size));
   {
     const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, offset);
 
@@ -242,7 +171,7 @@ test_symtab_fallback (void)
     g_assert_no_error (error);
   }
 
-  g_assert_true (elf_symbol_offset (stripped, "outer", &offset, &size));
+  g_assert_true (hp_test_elf_function (stripped, "outer", &offset, &size));
 
   symbolizer = hp_symbolizer_new ();
   module = hp_symbolizer_get_module (symbolizer, stripped, NULL, 0);
@@ -273,7 +202,7 @@ test_build_id (void)
   const char *hex;
   guint64 offset, size;
 
-  g_assert_true (elf_symbol_offset (SYMTEST_TARGET, "outer", &offset, &size));
+  g_assert_true (hp_test_elf_function (SYMTEST_TARGET, "outer", &offset, &size));
 
   disk = hp_symbolizer_get_module (symbolizer, SYMTEST_TARGET, NULL, 0);
   hex = hp_module_get_build_id (disk);
