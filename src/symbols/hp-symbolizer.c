@@ -33,6 +33,7 @@
 #include <gelf.h>
 #include <libiberty/demangle.h>
 
+#include "symbols/hp-file-locator.h"
 #include "symbols/hp-symbolizer.h"
 
 #define KERNEL_MODULE_NAME "[kernel.kallsyms]"
@@ -51,6 +52,8 @@ struct _HpModule
   char        *build_id;    /* lower-case hex, or NULL */
   char        *file;        /* what was opened: path, or a copy found by build id */
   gboolean     is_kernel;
+  /* The symbolizer's, which outlives its modules; NULL for the kernel's. */
+  const HpFileLocator *locator;
 
   /* NULL when the module resolves nothing (special mapping, missing file,
    * not ELF, build id mismatch). */
@@ -91,8 +94,7 @@ struct _HpSymbolizer
   GHashTable   *kernel_modules; /* "[name]" -> HpModule */
 
   /* Where files recorded elsewhere are found (perf.data imports). */
-  char         *sysroot;
-  GPtrArray    *debug_dirs;     /* char*, searched by build id */
+  HpFileLocator *locator;
   GHashTable   *build_ids;      /* recorded path -> GBytes build id */
   char         *kernel_build_id; /* lower-case hex, of the recorded kernel */
   char         *debuginfo_path; /* for dwfl_standard_find_debuginfo; NULL: default */
@@ -144,7 +146,7 @@ hp_symbolizer_new_internal (const char *kallsyms_path)
   self->kernel = hp_module_new (KERNEL_MODULE_NAME, KERNEL_MODULE_NAME);
   self->kernel->is_kernel = TRUE;
   g_hash_table_insert (self->kernel_modules, self->kernel->name, self->kernel);
-  self->debug_dirs = g_ptr_array_new_with_free_func (g_free);
+  self->locator = hp_file_locator_new ();
   self->build_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
   self->callbacks.find_elf = dwfl_build_id_find_elf;
   self->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
@@ -178,8 +180,7 @@ hp_symbolizer_free (HpSymbolizer *self)
   g_free (self->kallsyms_data);
   g_free (self->kallsyms_path);
   g_string_chunk_free (self->strings);
-  g_free (self->sysroot);
-  g_ptr_array_unref (self->debug_dirs);
+  hp_file_locator_free (self->locator);
   g_hash_table_unref (self->build_ids);
   g_free (self->kernel_build_id);
   g_free (self->debuginfo_path);
@@ -228,22 +229,6 @@ intern_symbol_name (HpSymbolizer *self,
     return NULL;
   demangled = hp_demangle (name);
   return intern (self, demangled != NULL ? demangled : name);
-}
-
-static char *
-hex_encode (const guint8 *bytes,
-            gsize         len)
-{
-  static const char digits[] = "0123456789abcdef";
-  char *hex = g_malloc (len * 2 + 1);
-
-  for (gsize i = 0; i < len; i++)
-    {
-      hex[2 * i] = digits[bytes[i] >> 4];
-      hex[2 * i + 1] = digits[bytes[i] & 0xf];
-    }
-  hex[len * 2] = '\0';
-  return hex;
 }
 
 /* Names that perf gives to mappings without a regular file behind them:
@@ -322,7 +307,7 @@ hp_module_try_open (HpSymbolizer *self,
     }
   else if (disk_id_len > 0)
     {
-      module->build_id = hex_encode (disk_id, disk_id_len);
+      module->build_id = hp_build_id_to_hex (disk_id, disk_id_len);
     }
 
   loads = g_array_new (FALSE, FALSE, sizeof (LoadSegment));
@@ -350,54 +335,6 @@ hp_module_try_open (HpSymbolizer *self,
   return TRUE;
 }
 
-/* Where the file of a recorded path with build id @hex may be, best
- * first: perf's build-id cache and debug directories (whose copies are
- * the very file that was recorded), then the path itself. Every
- * candidate is checked against the build id before use. */
-static GPtrArray *
-module_candidates (HpSymbolizer *self,
-                   const char   *path,
-                   const char   *hex)
-{
-  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
-
-  if (hex != NULL && strlen (hex) > 2)
-    {
-      g_autofree char *rel = g_strdup_printf (".build-id/%.2s/%s", hex, hex + 2);
-      g_autofree char *rel_debug = g_strconcat (rel, ".debug", NULL);
-      g_autofree char *home_debug = g_build_filename (g_get_home_dir (), ".debug", NULL);
-      g_autofree char *usr_debug = g_build_filename (self->sysroot ? self->sysroot : "/", "usr/lib/debug", NULL);
-      g_autoptr(GPtrArray) dirs = g_ptr_array_new ();
-
-      for (guint i = 0; i < self->debug_dirs->len; i++)
-        g_ptr_array_add (dirs, g_ptr_array_index (self->debug_dirs, i));
-      g_ptr_array_add (dirs, home_debug);
-      g_ptr_array_add (dirs, usr_debug);
-
-      for (guint i = 0; i < dirs->len; i++)
-        {
-          const char *dir = g_ptr_array_index (dirs, i);
-          char *file = g_build_filename (dir, rel, NULL);
-
-          /* perf's cache: .build-id/xx/rest -> ../../path/ID, a directory
-           * holding the copy as "elf". */
-          if (g_file_test (file, G_FILE_TEST_IS_DIR))
-            {
-              char *elf = g_build_filename (file, "elf", NULL);
-
-              g_free (file);
-              file = elf;
-            }
-          g_ptr_array_add (files, file);
-          g_ptr_array_add (files, g_build_filename (dir, rel_debug, NULL));
-        }
-    }
-
-  if (path[0] == '/')
-    g_ptr_array_add (files, self->sysroot ? g_build_filename (self->sysroot, path, NULL) : g_strdup (path));
-  return files;
-}
-
 static void
 hp_module_open (HpSymbolizer *self,
                 HpModule     *module,
@@ -413,11 +350,12 @@ hp_module_open (HpSymbolizer *self,
       build_id = known ? g_bytes_get_data (known, &build_id_len) : NULL;
     }
   if (build_id != NULL && build_id_len > 0)
-    module->build_id = hex_encode (build_id, build_id_len);
+    module->build_id = hp_build_id_to_hex (build_id, build_id_len);
   else
     build_id = NULL;
 
-  candidates = module_candidates (self, module->path, module->build_id);
+  candidates = hp_file_locator_find (self->locator, module->path, module->build_id,
+                                     HP_FILE_LOCATE_DEBUG_INFO);
   for (guint i = 0; i < candidates->len; i++)
     if (hp_module_try_open (self, module, g_ptr_array_index (candidates, i), build_id, build_id_len))
       return;
@@ -445,7 +383,7 @@ hp_symbolizer_get_module (HpSymbolizer *self,
 
   /* The build id is part of the key: the same path seen with two build ids
    * (a program rebuilt during a recording) are two different files. */
-  hex = hex_encode (build_id, build_id_len);
+  hex = hp_build_id_to_hex (build_id, build_id_len);
   key = g_strconcat (path, "\n", hex, NULL);
   module = g_hash_table_lookup (self->modules, key);
   if (module != NULL)
@@ -456,25 +394,17 @@ hp_symbolizer_get_module (HpSymbolizer *self,
 
     module = hp_module_new (path, path[0] == '/' ? name : path);
   }
+  module->locator = self->locator;
   hp_module_open (self, module, build_id, build_id_len);
   g_hash_table_insert (self->modules, g_steal_pointer (&key), module);
   return module;
 }
 
-/* dwfl_standard_find_debuginfo searches these roots for debug links and
- * build ids; "-" and ".debug" are its defaults beside the main file. */
 static void
 update_debuginfo_path (HpSymbolizer *self)
 {
-  g_autoptr(GString) path = g_string_new ("-:.debug");
-
-  for (guint i = 0; i < self->debug_dirs->len; i++)
-    g_string_append_printf (path, ":%s", (const char *) g_ptr_array_index (self->debug_dirs, i));
-  if (self->sysroot != NULL)
-    g_string_append_printf (path, ":%s/usr/lib/debug", self->sysroot);
-  g_string_append (path, ":/usr/lib/debug");
   g_free (self->debuginfo_path);
-  self->debuginfo_path = g_string_free (g_steal_pointer (&path), FALSE);
+  self->debuginfo_path = hp_file_locator_get_debuginfo_path (self->locator);
 }
 
 void
@@ -483,9 +413,7 @@ hp_symbolizer_set_sysroot (HpSymbolizer *self,
 {
   g_return_if_fail (self != NULL);
 
-  g_clear_pointer (&self->sysroot, g_free);
-  if (sysroot != NULL && sysroot[0] != '\0' && strcmp (sysroot, "/") != 0)
-    self->sysroot = g_canonicalize_filename (sysroot, NULL);
+  hp_file_locator_set_sysroot (self->locator, sysroot);
   update_debuginfo_path (self);
 }
 
@@ -496,7 +424,7 @@ hp_symbolizer_add_debug_dir (HpSymbolizer *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (dir != NULL);
 
-  g_ptr_array_add (self->debug_dirs, g_canonicalize_filename (dir, NULL));
+  hp_file_locator_add_debug_dir (self->locator, dir);
   update_debuginfo_path (self);
 }
 
@@ -514,7 +442,7 @@ hp_symbolizer_add_build_id (HpSymbolizer *self,
   if (g_str_has_prefix (path, KERNEL_MODULE_NAME))
     {
       g_free (self->kernel_build_id);
-      self->kernel_build_id = hex_encode (build_id, build_id_len);
+      self->kernel_build_id = hp_build_id_to_hex (build_id, build_id_len);
       g_free (self->kernel->build_id);
       self->kernel->build_id = g_strdup (self->kernel_build_id);
       return;
@@ -1016,7 +944,7 @@ running_kernel_build_id (void)
       if (namesz > len || descsz > len || desc_at > len || descsz > len - desc_at)
         break;
       if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp (notes + name_at, "GNU", 4) == 0)
-        return hex_encode ((const guint8 *) notes + desc_at, descsz);
+        return hp_build_id_to_hex ((const guint8 *) notes + desc_at, descsz);
       pos = desc_at + ((descsz + 3) & ~3u);
     }
   return NULL;
@@ -1029,7 +957,7 @@ static gboolean
 choose_kallsyms (HpSymbolizer *self)
 {
   g_autofree char *running = NULL;
-  g_autofree char *home_debug = NULL;
+  g_autoptr(GPtrArray) dirs = NULL;
 
   if (self->kernel_build_id == NULL || strcmp (self->kallsyms_path, "/proc/kallsyms") != 0)
     return TRUE;
@@ -1038,10 +966,12 @@ choose_kallsyms (HpSymbolizer *self)
   if (running != NULL && strcmp (running, self->kernel_build_id) == 0)
     return TRUE;
 
-  home_debug = g_build_filename (g_get_home_dir (), ".debug", NULL);
-  for (guint i = 0; i <= self->debug_dirs->len; i++)
+  /* The same directories as files are searched in by build id; only
+   * perf's caches (~/.debug, an extracted perf archive) hold kallsyms. */
+  dirs = hp_file_locator_get_build_id_dirs (self->locator);
+  for (guint i = 0; i < dirs->len; i++)
     {
-      const char *dir = i < self->debug_dirs->len ? g_ptr_array_index (self->debug_dirs, i) : home_debug;
+      const char *dir = g_ptr_array_index (dirs, i);
       g_autofree char *saved = g_build_filename (dir, KERNEL_MODULE_NAME, self->kernel_build_id, "kallsyms", NULL);
 
       if (g_file_test (saved, G_FILE_TEST_IS_REGULAR))
@@ -1222,6 +1152,16 @@ hp_module_is_kernel (const HpModule *module)
   g_return_val_if_fail (module != NULL, FALSE);
 
   return module->is_kernel;
+}
+
+GPtrArray *
+hp_module_find_code_files (const HpModule *module)
+{
+  g_return_val_if_fail (module != NULL, NULL);
+
+  if (module->is_kernel || module->locator == NULL)
+    return g_ptr_array_new_with_free_func (g_free);
+  return hp_file_locator_find (module->locator, module->path, module->build_id, HP_FILE_LOCATE_CODE);
 }
 
 const char *

@@ -92,6 +92,13 @@ gboolean                 hp_module_is_kernel           (const HpModule *module);
  * separate .debug file from /usr/lib/debug has no code). NULL when none
  * was usable. */
 const char              *hp_module_get_file            (const HpModule *module);
+/* The files that may hold @module's code and CFI, best first, searched as
+ * the symbolizer searches (hp-file-locator.h): copies found by build id in
+ * the debug directories and caches, then the recorded path under the
+ * sysroot; separate .debug files, which hold no code, are left out. Each
+ * must still be checked against the module's build id. Empty for the
+ * kernel. */
+GPtrArray               *hp_module_find_code_files     (const HpModule *module);
 /* The short name used in reports: basename of the path, or "[kernel.kallsyms]". */
 const char              *hp_module_get_name            (const HpModule *module);
 

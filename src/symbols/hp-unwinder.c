@@ -46,6 +46,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "symbols/hp-file-locator.h"
 #include "symbols/hp-unwinder.h"
 
 /* A stack of 64 KiB holds at most 8192 return addresses; this bound only
@@ -163,17 +164,6 @@ elf_file_free (ElfFile *file)
   g_free (file);
 }
 
-static char *
-hex_encode (const guint8 *bytes,
-            gsize         len)
-{
-  GString *hex = g_string_sized_new (len * 2);
-
-  for (gsize i = 0; i < len; i++)
-    g_string_append_printf (hex, "%02x", bytes[i]);
-  return g_string_free (hex, FALSE);
-}
-
 /* Reads the load segments; FALSE when the file cannot be unwound here. */
 static gboolean
 elf_file_index (ElfFile    *file,
@@ -197,7 +187,7 @@ elf_file_index (ElfFile    *file,
     {
       const void *id = NULL;
       ssize_t len = dwelf_elf_gnu_build_id (file->elf, &id);
-      g_autofree char *hex = len > 0 ? hex_encode (id, len) : NULL;
+      g_autofree char *hex = len > 0 ? hp_build_id_to_hex (id, len) : NULL;
 
       /* A file replaced since it was mapped: its CFI describes other code,
        * and an unwind through it would invent callers. */
@@ -326,29 +316,22 @@ get_file (HpUnwinder      *self,
   file = g_hash_table_lookup (self->files, mapping->module);
   if (file == NULL)
     {
+      /* The symbolizer's search (hp-file-locator.c): a file gone from its
+       * path or rebuilt since (a perf.data recorded earlier or elsewhere)
+       * is found by build id in the debug directories and perf's cache,
+       * and a recorded path under the sysroot of an import. Separate
+       * .debug files are not among them: their .eh_frame has no
+       * contents. */
       const char *build_id = hp_module_get_build_id (mapping->module);
+      g_autoptr(GPtrArray) candidates = hp_module_find_code_files (mapping->module);
 
-      file = elf_file_open (hp_module_get_path (mapping->module), build_id);
-      if (file->elf == NULL && build_id != NULL && strlen (build_id) > 2)
+      for (guint i = 0; i < candidates->len && (file == NULL || file->elf == NULL); i++)
         {
-          /* Gone from its path or rebuilt since (a perf.data recorded
-           * earlier or elsewhere): perf's build-id cache keeps a copy of
-           * the very file (extracted `perf archive` tarballs land there),
-           * and /usr/lib/debug/.build-id/xx/rest is a link to the binary
-           * on distributions that ship one (its .debug sibling has no
-           * .eh_frame contents, so it is no use here). */
-          g_autofree char *cache = g_strdup_printf ("%s/.debug/.build-id/%.2s/%s/elf",
-                                                    g_get_home_dir (), build_id, build_id + 2);
-          g_autofree char *link = g_strdup_printf ("/usr/lib/debug/.build-id/%.2s/%s",
-                                                   build_id, build_id + 2);
-          const char *paths[] = { cache, link };
-
-          for (guint i = 0; i < G_N_ELEMENTS (paths) && file->elf == NULL; i++)
-            {
-              elf_file_free (file);
-              file = elf_file_open (paths[i], build_id);
-            }
+          elf_file_free (file);
+          file = elf_file_open (g_ptr_array_index (candidates, i), build_id);
         }
+      if (file == NULL)
+        file = elf_file_new (hp_module_get_path (mapping->module));
       g_hash_table_insert (self->files, mapping->module, file);
     }
   return file;

@@ -25,6 +25,7 @@
 #include "symbols/hp-address-space.h"
 #include "symbols/hp-symbolizer.h"
 #include "symbols/hp-unwinder.h"
+#include "test-common.h"
 
 #if defined(__x86_64__)
 
@@ -400,6 +401,139 @@ test_missing_file (Fixture      *f,
   g_assert_cmpuint (f->pcs->len, >=, 6);
 }
 
+/* An import of a recording made elsewhere ------------------------------------ */
+
+/* @space with this process's executable renamed @path, under a module of
+ * @symbolizer (whose sysroot and debug directories say where its file is),
+ * and every other mapping as it is. */
+static HpAddressSpace *
+space_with_executable_at (Fixture        *f,
+                          HpSymbolizer   *symbolizer,
+                          const char     *path,
+                          const guint8   *build_id,
+                          gsize           build_id_len)
+{
+  const HpMapping *self_map = hp_address_space_lookup (f->space, f->snap->regs[REG_IP]);
+  HpAddressSpace *space = hp_address_space_new ();
+  const HpMapping *maps;
+  guint n_maps;
+
+  g_assert_nonnull (self_map);
+  maps = hp_address_space_get_mappings (f->space, &n_maps);
+  for (guint i = 0; i < n_maps; i++)
+    {
+      gboolean exe = g_strcmp0 (maps[i].name, self_map->name) == 0;
+      const char *name = exe ? path : maps[i].name;
+
+      hp_address_space_add (space, maps[i].start, maps[i].end - maps[i].start, maps[i].pgoff, name,
+                            maps[i].module == NULL ? NULL
+                            : exe ? hp_symbolizer_get_module (symbolizer, path, build_id, build_id_len)
+                            : hp_symbolizer_get_module (symbolizer, name, NULL, 0));
+    }
+  return space;
+}
+
+static void
+copy_file (const char *from,
+           const char *to)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *dir = g_path_get_dirname (to);
+  g_autoptr(GError) error = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (from, &contents, &len, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (to, contents, len, &error));
+  g_assert_no_error (error);
+}
+
+/* The whole stack, and the copy found through @symbolizer's search is the
+ * file that was unwound: without it the unwind stops at the leaf. */
+static void
+assert_unwinds_through (Fixture        *f,
+                        HpSymbolizer   *symbolizer,
+                        HpAddressSpace *space)
+{
+  HpUnwindSample sample = sample_of (f->snap);
+  HpUnwinder *unwinder = hp_unwinder_new ();
+  g_autoptr(GPtrArray) names = NULL;
+
+  g_assert_cmpint (hp_unwinder_unwind (unwinder, space, 1, &sample, f->pcs), ==, HP_UNWIND_END);
+  names = names_of (symbolizer, space, f->pcs);
+  g_assert_cmpint (index_of (names, "level_two"), ==, 1);
+  g_assert_cmpint (index_of (names, "level_one"), ==, 2);
+  g_assert_cmpint (index_of (names, "take_snapshot"), ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (names, names->len - 1), ==, "_start");
+  hp_unwinder_free (unwinder);
+}
+
+/* --sysroot: the recorded paths name files of another machine, whose copies
+ * are under the sysroot; the executable's path names nothing here at all. */
+static void
+test_sysroot (Fixture      *f,
+              gconstpointer data)
+{
+  const HpMapping *self_map = hp_address_space_lookup (f->space, f->snap->regs[REG_IP]);
+  g_autofree char *root = g_dir_make_tmp ("hotpath-sysroot-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (root, "opt/elsewhere/test-unwinder", NULL);
+  HpSymbolizer *symbolizer = hp_symbolizer_new ();
+  g_autoptr(HpAddressSpace) space = NULL;
+  const HpMapping *maps;
+  guint n_maps;
+
+  g_assert_false (g_file_test ("/opt/elsewhere/test-unwinder", G_FILE_TEST_EXISTS));
+  copy_file (self_map->name, copy);
+  maps = hp_address_space_get_mappings (f->space, &n_maps);
+  for (guint i = 0; i < n_maps; i++)
+    if (maps[i].module != NULL && maps[i].module != self_map->module)
+      {
+        g_autofree char *lib = g_build_filename (root, maps[i].name, NULL);
+
+        if (!g_file_test (lib, G_FILE_TEST_EXISTS))
+          copy_file (maps[i].name, lib);
+      }
+  hp_symbolizer_set_sysroot (symbolizer, root);
+  space = space_with_executable_at (f, symbolizer, "/opt/elsewhere/test-unwinder", NULL, 0);
+  assert_unwinds_through (f, symbolizer, space);
+  hp_symbolizer_free (symbolizer);
+
+  hp_test_remove_tree (root);
+}
+
+/* --debug-dir: the recorded path is gone; a copy of the very file is kept
+ * by build id in the debug directory, as an extracted perf archive has it. */
+static void
+test_debug_dir (Fixture      *f,
+                gconstpointer data)
+{
+  const HpMapping *self_map = hp_address_space_lookup (f->space, f->snap->regs[REG_IP]);
+  const char *hex = hp_module_get_build_id (self_map->module);
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-debug-XXXXXX", NULL);
+  g_autofree char *copy = NULL;
+  g_autofree guint8 *build_id = NULL;
+  gsize build_id_len;
+  HpSymbolizer *symbolizer = hp_symbolizer_new ();
+  g_autoptr(HpAddressSpace) space = NULL;
+
+  g_assert_nonnull (hex);
+  g_assert_cmpuint (strlen (hex), >, 2);
+  build_id_len = strlen (hex) / 2;
+  build_id = g_malloc (build_id_len);
+  for (gsize i = 0; i < build_id_len; i++)
+    build_id[i] = g_ascii_xdigit_value (hex[2 * i]) << 4 | g_ascii_xdigit_value (hex[2 * i + 1]);
+  copy = g_strdup_printf ("%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+  copy_file (self_map->name, copy);
+
+  hp_symbolizer_add_debug_dir (symbolizer, dir);
+  space = space_with_executable_at (f, symbolizer, "/nonexistent/test-unwinder", build_id, build_id_len);
+  assert_unwinds_through (f, symbolizer, space);
+  hp_symbolizer_free (symbolizer);
+
+  hp_test_remove_tree (dir);
+}
+
 /* The processor ------------------------------------------------------------ */
 
 static const HpPerfEventInfo dwarf_info = {
@@ -596,6 +730,8 @@ main (int argc, char **argv)
   g_test_add ("/unwinder/no-registers", Fixture, NULL, fixture_set_up, test_no_registers, fixture_tear_down);
   g_test_add ("/unwinder/garbage", Fixture, NULL, fixture_set_up, test_garbage, fixture_tear_down);
   g_test_add ("/unwinder/missing-file", Fixture, NULL, fixture_set_up, test_missing_file, fixture_tear_down);
+  g_test_add ("/unwinder/sysroot", Fixture, NULL, fixture_set_up, test_sysroot, fixture_tear_down);
+  g_test_add ("/unwinder/debug-dir", Fixture, NULL, fixture_set_up, test_debug_dir, fixture_tear_down);
   g_test_add ("/unwinder/processor", Fixture, NULL, fixture_set_up, test_processor, fixture_tear_down);
 #else
   g_test_add_func ("/unwinder/unsupported", test_unsupported);
