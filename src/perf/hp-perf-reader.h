@@ -68,28 +68,32 @@ hp_perf_reader_skip (HpPerfReader *r,
   return hp_perf_reader_take (r, n) != NULL;
 }
 
+/* Copies the next @n bytes to @out (which may be unaligned in the buffer). */
+static inline gboolean
+hp_perf_reader_copy (HpPerfReader *r,
+                     gpointer      out,
+                     gsize         n)
+{
+  const guint8 *p = hp_perf_reader_take (r, n);
+
+  if (p == NULL)
+    return FALSE;
+  memcpy (out, p, n);
+  return TRUE;
+}
+
 static inline gboolean
 hp_perf_reader_u32 (HpPerfReader *r,
                     guint32      *out)
 {
-  const guint8 *p = hp_perf_reader_take (r, sizeof *out);
-
-  if (p == NULL)
-    return FALSE;
-  memcpy (out, p, sizeof *out);
-  return TRUE;
+  return hp_perf_reader_copy (r, out, sizeof *out);
 }
 
 static inline gboolean
 hp_perf_reader_u64 (HpPerfReader *r,
                     guint64      *out)
 {
-  const guint8 *p = hp_perf_reader_take (r, sizeof *out);
-
-  if (p == NULL)
-    return FALSE;
-  memcpy (out, p, sizeof *out);
-  return TRUE;
+  return hp_perf_reader_copy (r, out, sizeof *out);
 }
 
 /* @n u64 values (a callchain, sampled registers), left in place: *out
