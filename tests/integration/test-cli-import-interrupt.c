@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "integration-common.h"
-#include "../unit/perf-data-builder.h"
+#include "perf-data-builder.h"
 
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
