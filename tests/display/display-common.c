@@ -38,7 +38,7 @@
 #include <glib/gstdio.h>
 
 #include "display-common.h"
-#include "test-common.h"
+#include "../common/test-common.h"
 
 static char *tmpdir;
 static int (*run_func) (HpApplication *app);

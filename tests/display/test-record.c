@@ -33,7 +33,7 @@
 #include "ui/hp-call-row.h"
 #include "ui/hp-record-dialog-private.h"
 #include "display-common.h"
-#include "test-common.h"
+#include "../common/test-common.h"
 
 static HpApplication *app;
 static char *captures_dir;

@@ -32,7 +32,7 @@
 #include "ui/hp-loaded-capture.h"
 #include "ui/hp-summary-item.h"
 #include "display-common.h"
-#include "perf-data-builder.h"
+#include "../common/perf-data-builder.h"
 
 static HpApplication *app;
 
