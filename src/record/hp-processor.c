@@ -257,7 +257,7 @@ frames_for_resolved (HpProcessor             *self,
           /* Kept as module+0xOFFSET, never dropped or given a guessed name. */
           name = fallback = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x",
                                              hp_module_get_name (resolved->module),
-                                             resolved->offset);
+                                             resolved->function_offset);
           self->stats.unresolved_frames++;
         }
 

@@ -462,6 +462,7 @@ resolved_new (HpModule *module,
   resolved = g_malloc0 (sizeof *resolved + n_frames * sizeof (HpSymbolFrame));
   resolved->module = module;
   resolved->offset = offset;
+  resolved->function_offset = offset;
   resolved->n_frames = n_frames;
   resolved->frames = (HpSymbolFrame *) (resolved + 1);
   return resolved;
@@ -747,6 +748,34 @@ find_code_scopes (Dwarf_Die  *parent,
   return FALSE;
 }
 
+/* Where the function around @address starts, as a file offset: the FDE
+ * that covers it (.eh_frame, kept by strip for unwinding, else
+ * .debug_frame) starts at the function's first instruction. @offset when
+ * no FDE covers it. */
+static guint64
+unnamed_function_start (HpModule   *module,
+                        guint64     offset,
+                        Dwarf_Addr  address)
+{
+  Dwarf_Addr cfi_bias = 0, start = 0, end = 0;
+  Dwarf_CFI *cfi = dwfl_module_eh_cfi (module->dwfl_module, &cfi_bias);
+  Dwarf_Frame *frame = NULL;
+  guint64 start_address;
+
+  if (cfi == NULL || dwarf_cfi_addrframe (cfi, address - cfi_bias, &frame) != 0)
+    {
+      cfi = dwfl_module_dwarf_cfi (module->dwfl_module, &cfi_bias);
+      if (cfi == NULL || dwarf_cfi_addrframe (cfi, address - cfi_bias, &frame) != 0)
+        return offset;
+    }
+  dwarf_frame_info (frame, &start, &end, NULL);
+  free (frame);
+  start_address = start + cfi_bias;
+  if (start_address > address || address - start_address > offset)
+    return offset;
+  return offset - (address - start_address);
+}
+
 static HpResolvedAddress *
 resolve (HpSymbolizer *self,
          HpModule     *module,
@@ -858,6 +887,7 @@ resolve (HpSymbolizer *self,
       /* Unresolved: one frame with no function, per the header. */
       resolved->n_frames = 1;
       memset (&resolved->frames[0], 0, sizeof resolved->frames[0]);
+      resolved->function_offset = unnamed_function_start (module, offset, address);
     }
 
   return resolved;
