@@ -1,4 +1,4 @@
-/* hp-cli-import.c - hotpath-cli import: perf.data to a capture
+/* hp-cli-import.c - hotpath-cli import: perf.data or folded stacks to a capture
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "cli/hp-cli.h"
+#include "perf/hp-perf-file.h"
+#include "record/hp-folded-import.h"
 #include "record/hp-perf-import.h"
 
 /* perf.data -> perf.hotpath, run.perf.data -> run.perf.hotpath, x -> x.hotpath */
@@ -22,9 +24,39 @@ default_output_name (const char *input)
   if (strcmp (input, "-") == 0)
     return g_strdup ("perf.hotpath");
   base = g_path_get_basename (input);
-  if (g_str_has_suffix (base, ".data"))
-    base[strlen (base) - strlen (".data")] = '\0';
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *suffix = (const char *[]) { ".data", ".folded", ".collapsed" }[i];
+
+      if (g_str_has_suffix (base, suffix))
+        {
+          base[strlen (base) - strlen (suffix)] = '\0';
+          break;
+        }
+    }
   return g_strconcat (base, ".hotpath", NULL);
+}
+
+static int
+import_folded (const char *input,
+               const char *output)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
+  HpFoldedImportResult result = { 0 };
+
+  if (!hp_folded_import (input, output, &result, cancellable, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        hp_cli_error ("import of %s interrupted; %s was not written", input, output);
+      else
+        hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples in %" G_GUINT64_FORMAT
+           " stacks from folded stacks (no addresses, modules, times or threads)\n",
+           output, result.samples, result.stacks);
+  return 0;
 }
 
 int
@@ -53,7 +85,8 @@ hp_cli_import (int    argc,
   HpPerfImportResult result = { 0 };
 
   g_option_context_set_summary (context,
-                                "Import a perf.data file written by 'perf record' into a capture.\n"
+                                "Import a perf.data file written by 'perf record', or folded stacks\n"
+                                "(flamegraph.pl, async-profiler collapsed, py-spy --format raw), into a capture.\n"
                                 "Give '-' to read a pipe-mode stream: perf record -o - … | hotpath-cli import - -o FILE");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -74,6 +107,9 @@ hp_cli_import (int    argc,
       hp_cli_error ("%s exists; use --force to overwrite it", output);
       return 1;
     }
+
+  if (strcmp (files[0], "-") != 0 && hp_folded_sniff (files[0]) && !hp_perf_file_sniff (files[0]))
+    return import_folded (files[0], output);
 
   options.sysroot = sysroot;
   options.debug_dirs = (const char * const *) debug_dirs;

@@ -37,7 +37,7 @@ hp_cli_load_capture (const char     *file,
   g_return_val_if_fail (out_capture != NULL, FALSE);
   g_return_val_if_fail (out_data != NULL, FALSE);
 
-  if (hp_perf_file_sniff (file))
+  if (hp_perf_import_is_perf_data (file))
     {
       g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
 

@@ -253,6 +253,20 @@ print_header (Report *r)
   else if (exit_status != NULL && g_ascii_strtoll (exit_status, NULL, 10) != 0)
     printf ("# Note: the program exited with status %" G_GINT64_FORMAT ".\n",
             g_ascii_strtoll (exit_status, NULL, 10));
+  {
+    g_autofree char *source = hp_capture_get_metadata (r->capture, "source");
+    g_autofree char *lacks = hp_capture_get_metadata (r->capture, "lacks");
+
+    /* an import from a format that holds less than a recording */
+    if (lacks != NULL)
+      {
+        g_auto(GStrv) parts = g_strsplit (lacks, ",", -1);
+        g_autofree char *list = g_strjoinv (", ", parts);
+
+        printf ("# Note: imported from %s, which has no %s: what needs them is empty.\n",
+                esc (r, source, "another format"), esc (r, list, NULL));
+      }
+  }
   if (g_strcmp0 (complete, "1") != 0)
     printf ("# Note: the recording was cut short; this capture holds what was written until then.\n");
   if (r->n_samples > 0 && percent (truncated, r->n_samples) > 10.0)

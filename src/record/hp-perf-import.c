@@ -40,6 +40,7 @@
 #include <glib/gstdio.h>
 
 #include "perf/hp-perf-file.h"
+#include "record/hp-folded-import.h"
 #include "record/hp-perf-import.h"
 #include "record/hp-processor.h"
 #include "store/hp-capture-writer.h"
@@ -612,7 +613,13 @@ hp_perf_import_cached (const char    *perf_data,
       return NULL;
     }
 
-  if (!hp_perf_import (perf_data, capture, NULL, NULL, cancellable, error))
+  /* folded stacks open the same way, through the same cache */
+  if (hp_folded_sniff (perf_data) && !hp_perf_file_sniff (perf_data))
+    {
+      if (!hp_folded_import (perf_data, capture, NULL, cancellable, error))
+        return NULL;
+    }
+  else if (!hp_perf_import (perf_data, capture, NULL, NULL, cancellable, error))
     return NULL;
 
   /* Older captures of the same perf.data are stale now. */
@@ -634,5 +641,5 @@ hp_perf_import_is_perf_data (const char *path)
 {
   g_return_val_if_fail (path != NULL, FALSE);
 
-  return hp_perf_file_sniff (path);
+  return hp_perf_file_sniff (path) || hp_folded_sniff (path);
 }

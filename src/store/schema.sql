@@ -74,6 +74,15 @@
 --                      bigger stack_size would have continued
 --   unresolved_frames  frames that could not be symbolized
 --   hotpath_version    version of Hotpath that wrote the capture
+--   source             what the capture was made from when not recorded
+--                      live: "perf.data", "perf.data (pipe mode)", "folded stacks"
+--   source_path        the file it was imported from
+--   lacks              what the imported format does not hold, comma-separated
+--                      from: addresses (frames have offset 0), modules
+--                      (module_id 0 but for kernel frames), times (every
+--                      sample at time 0: no timeline, no --from/--to),
+--                      threads (all samples in one thread named after the
+--                      file); absent when nothing is missing
 --   complete           '1' once the recording finished and stack_counts is
 --                      filled; absent in a capture that was cut short
 --   exit_status        exit status of the spawned program, when it exited
