@@ -23,6 +23,7 @@ as_root() {
 packages=(
   build-essential meson ninja-build pkg-config python3
   libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev libjson-glib-dev
+  libprotobuf-c-dev protobuf-c-compiler golang-go
   libgtk-4-dev sqlite3 linux-perf
   python3.11-dbg libc6-dbg
   xvfb xauth dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info

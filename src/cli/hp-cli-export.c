@@ -13,6 +13,34 @@
  *               "_[k]", as async-profiler writes them, so that an import
  *               gets them back.
  *
+ *   speedscope  speedscope's JSON file format
+ *               (https://www.speedscope.app/file-format-schema.json): one
+ *               "sampled" profile per thread, its samples in time order, so
+ *               that its time-order view is the thread's timeline; weights
+ *               in nanoseconds for a time-based event, else one per sample.
+ *
+ *   firefox     the Gecko profile format (version 28) that the Firefox
+ *               Profiler opens with "Load a profile from file": per thread,
+ *               its string, frame and stack tables and every sample with
+ *               its time in milliseconds, so its timeline works.
+ *
+ *   pprof       a gzipped profile.proto (src/cli/profile.proto), encoded by
+ *               protobuf-c: go tool pprof, Pyroscope, Parca, Grafana. Two
+ *               values per sample, samples/count and the event's weight
+ *               (cpu/nanoseconds for a time-based event); one mapping per
+ *               module with its build id; one function per function with
+ *               its file and line; one location per machine frame, whose
+ *               Line entries are its inline chain, innermost first. A
+ *               sample is a distinct stack of a thread, with the labels
+ *               "thread" and "tid".
+ *
+ * The timelines come from the samples table. A capture without times (an
+ * import of folded stacks) or seen with --merge-recursion (whose stacks are
+ * not the samples' stacks) is written from the aggregated counts instead:
+ * speedscope gets one weighted sample per stack, and the Firefox Profiler,
+ * which needs times, one sample per interval in stack order — a shape, not
+ * a timeline; the file's metadata says so.
+ *
  * The filters of `report` (--from/--to, --tid/--pid, --merge-recursion)
  * choose what is written. Text from the capture is untrusted: it is made
  * valid UTF-8, and what would break a line of the format is replaced.
@@ -25,6 +53,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "profile.pb-c.h"
 
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
@@ -195,6 +227,926 @@ write_folded (Export  *ex,
   return TRUE;
 }
 
+/* Samples by thread, for the timelines ---------------------------------- */
+
+typedef struct {
+  guint64 time;     /* ns after the first sample; 0 without times */
+  gint64  stack_id;
+  guint64 samples;  /* 1, or the count of a stack when aggregated */
+  guint64 weight;
+} Entry;
+
+typedef struct {
+  gint32  tid;
+  GArray *entries;  /* Entry, in time order */
+} ThreadEntries;
+
+static void
+thread_entries_free (gpointer data)
+{
+  ThreadEntries *te = data;
+
+  g_array_unref (te->entries);
+  g_free (te);
+}
+
+static ThreadEntries *
+thread_entries_for (GPtrArray *threads,
+                    gint32     tid)
+{
+  ThreadEntries *te;
+
+  for (guint i = 0; i < threads->len; i++)
+    if (((ThreadEntries *) threads->pdata[i])->tid == tid)
+      return threads->pdata[i];
+  te = g_new0 (ThreadEntries, 1);
+  te->tid = tid;
+  te->entries = g_array_new (FALSE, FALSE, sizeof (Entry));
+  g_ptr_array_add (threads, te);
+  return te;
+}
+
+static gboolean
+has_times (Export *ex)
+{
+  g_autofree char *lacks = hp_capture_get_metadata (ex->capture, "lacks");
+
+  return !ex->filter->merge_recursion && (lacks == NULL || strstr (lacks, "times") == NULL);
+}
+
+static int
+compare_tids (gconstpointer a,
+              gconstpointer b)
+{
+  const ThreadEntries *x = *(ThreadEntries * const *) a, *y = *(ThreadEntries * const *) b;
+
+  return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* ThreadEntries of every thread the filter keeps, by tid; NULL on error. */
+static GPtrArray *
+collect_entries (Export   *ex,
+                 gboolean *timed,
+                 GError  **error)
+{
+  g_autoptr(GPtrArray) threads = g_ptr_array_new_with_free_func (thread_entries_free);
+
+  *timed = has_times (ex);
+  if (*timed)
+    {
+      g_autoptr(GArray) samples = hp_capture_load_samples (ex->capture, ex->data, error);
+      guint64 start = G_MAXUINT64, from_ns = 0, to_ns = G_MAXUINT64;
+
+      if (samples == NULL)
+        return NULL;
+      for (guint i = 0; i < samples->len; i++)
+        start = MIN (start, g_array_index (samples, HpCaptureSample, i).time);
+      /* the same range as hp_cli_filter_apply(), which checked the options */
+      if (ex->filter->from != NULL)
+        from_ns = (guint64) (g_ascii_strtod (ex->filter->from, NULL) * 1e9 + 0.5);
+      if (ex->filter->to != NULL)
+        {
+          gdouble to = g_ascii_strtod (ex->filter->to, NULL);
+
+          to_ns = to >= (gdouble) G_MAXUINT64 / 2e9 ? G_MAXUINT64 : (guint64) (to * 1e9 + 0.5);
+        }
+      for (guint i = 0; i < samples->len; i++)
+        {
+          const HpCaptureSample *s = &g_array_index (samples, HpCaptureSample, i);
+          Entry e = { s->time - start, s->stack_id, 1, s->weight };
+
+          if (!keep_tid (ex, s->tid) || e.time < from_ns || e.time > to_ns)
+            continue;
+          g_array_append_val (thread_entries_for (threads, s->tid)->entries, e);
+        }
+    }
+  else
+    for (guint i = 0; i < ex->data->stack_counts->len; i++)
+      {
+        const HpCaptureStackCount *sc = &g_array_index (ex->data->stack_counts, HpCaptureStackCount, i);
+        Entry e = { 0, sc->stack_id, sc->samples, sc->weight };
+
+        if (sc->samples > 0 && keep_tid (ex, sc->tid))
+          g_array_append_val (thread_entries_for (threads, sc->tid)->entries, e);
+      }
+  g_ptr_array_sort (threads, compare_tids);
+  return g_steal_pointer (&threads);
+}
+
+static char *
+thread_label (Export *ex,
+              gint32  tid)
+{
+  gint32 pid;
+  const char *name = thread_name (ex, tid, &pid);
+  g_autofree char *valid = hp_text_make_valid (name ? name : "?");
+
+  return g_strdup_printf ("%s (%d)", valid, tid);
+}
+
+static const HpCaptureFunction *
+frame_function (Export *ex,
+                gint64  frame_id,
+                const HpCaptureFrame **out_frame)
+{
+  const HpCaptureFrame *frame = &g_array_index (ex->data->frames, HpCaptureFrame, frame_id);
+
+  *out_frame = frame;
+  return frame->function_id ? &g_array_index (ex->data->functions, HpCaptureFunction, frame->function_id) : NULL;
+}
+
+static gboolean
+is_kernel_function (Export                  *ex,
+                    const HpCaptureFunction *fn)
+{
+  return fn != NULL && fn->module_id != 0
+    && g_array_index (ex->data->modules, HpCaptureModule, fn->module_id).is_kernel;
+}
+
+static void
+finish_json (Export    *ex,
+             JsonNode  *root)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  gsize length = 0;
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, &length);
+  g_string_append_len (ex->out, text, length);
+  hp_text_escape_json_controls (ex->out);
+  g_string_append_c (ex->out, '\n');
+}
+
+/* speedscope ------------------------------------------------------------ */
+
+static gboolean
+write_speedscope (Export  *ex,
+                  GError **error)
+{
+  g_autoptr(GPtrArray) threads = NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) frame_index = g_hash_table_new (NULL, NULL);  /* frame id -> index + 1 */
+  g_autoptr(GArray) frame_order = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree char *unit = hp_capture_get_metadata (ex->capture, "event_unit");
+  g_autofree char *base = g_path_get_basename (hp_capture_get_path (ex->capture));
+  g_autofree char *name = hp_text_make_valid (base);
+  gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0;
+  gboolean timed;
+
+  threads = collect_entries (ex, &timed, error);
+  if (threads == NULL)
+    return FALSE;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "$schema");
+  json_builder_add_string_value (b, "https://www.speedscope.app/file-format-schema.json");
+  json_builder_set_member_name (b, "exporter");
+  json_builder_add_string_value (b, "hotpath " PACKAGE_VERSION);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, name);
+  json_builder_set_member_name (b, "activeProfileIndex");
+  json_builder_add_int_value (b, 0);
+
+  json_builder_set_member_name (b, "profiles");
+  json_builder_begin_array (b);
+  for (guint t = 0; t < threads->len; t++)
+    {
+      ThreadEntries *te = threads->pdata[t];
+      g_autofree char *label = thread_label (ex, te->tid);
+      guint64 total = 0;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "sampled");
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, label);
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, nanoseconds ? "nanoseconds" : "none");
+      json_builder_set_member_name (b, "samples");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < te->entries->len; i++)
+        {
+          const Entry *e = &g_array_index (te->entries, Entry, i);
+
+          g_array_set_size (chain, 0);
+          for (gint64 s = e->stack_id; s != 0; s = g_array_index (ex->data->stacks, HpCaptureStack, s).parent_id)
+            {
+              gint64 frame_id = g_array_index (ex->data->stacks, HpCaptureStack, s).frame_id;
+              guint index = GPOINTER_TO_UINT (g_hash_table_lookup (frame_index, GSIZE_TO_POINTER ((gsize) frame_id)));
+
+              if (index == 0)
+                {
+                  g_array_append_val (frame_order, frame_id);
+                  index = frame_order->len;
+                  g_hash_table_insert (frame_index, GSIZE_TO_POINTER ((gsize) frame_id), GUINT_TO_POINTER (index));
+                }
+              index--;
+              g_array_append_val (chain, index);
+            }
+          json_builder_begin_array (b);
+          for (guint k = chain->len; k > 0; k--)
+            json_builder_add_int_value (b, g_array_index (chain, guint, k - 1));
+          json_builder_end_array (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "weights");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < te->entries->len; i++)
+        {
+          const Entry *e = &g_array_index (te->entries, Entry, i);
+          guint64 w = nanoseconds ? e->weight : e->samples;
+
+          json_builder_add_int_value (b, (gint64) w);
+          total += w;
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "startValue");
+      json_builder_add_int_value (b, 0);
+      json_builder_set_member_name (b, "endValue");
+      json_builder_add_int_value (b, (gint64) total);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "shared");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "frames");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < frame_order->len; i++)
+    {
+      const HpCaptureFrame *frame;
+      const HpCaptureFunction *fn = frame_function (ex, g_array_index (frame_order, gint64, i), &frame);
+      g_autofree char *fname = hp_text_make_valid (fn ? fn->name : "[unknown]");
+      const char *file = frame->file ? frame->file : fn ? fn->file : NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, fname);
+      if (file != NULL)
+        {
+          g_autofree char *vfile = hp_text_make_valid (file);
+
+          json_builder_set_member_name (b, "file");
+          json_builder_add_string_value (b, vfile);
+          if (frame->line > 0)
+            {
+              json_builder_set_member_name (b, "line");
+              json_builder_add_int_value (b, frame->line);
+            }
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  finish_json (ex, root);
+  return TRUE;
+}
+
+/* Firefox Profiler (Gecko profile format) ------------------------------- */
+
+#define GECKO_VERSION   28
+#define CATEGORY_USER   0
+#define CATEGORY_KERNEL 1
+
+typedef struct {
+  GHashTable *strings;      /* string -> index + 1 */
+  GPtrArray  *string_list;
+  GHashTable *frames;       /* capture frame id -> index + 1 */
+  GArray     *frame_ids;    /* capture frame id per gecko frame */
+  GHashTable *stacks;       /* capture stack id -> index + 1 */
+  GArray     *stack_rows;   /* gint64 pairs: prefix (-1: none), frame */
+} Gecko;
+
+static guint
+gecko_string (Gecko      *g,
+              const char *text)
+{
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (g->strings, text));
+
+  if (index == 0)
+    {
+      char *copy = hp_text_make_valid (text);
+
+      g_ptr_array_add (g->string_list, copy);
+      index = g->string_list->len;
+      g_hash_table_insert (g->strings, g_strdup (text), GUINT_TO_POINTER (index));
+    }
+  return index - 1;
+}
+
+static guint
+gecko_frame (Gecko  *g,
+             gint64  frame_id)
+{
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (g->frames, GSIZE_TO_POINTER ((gsize) frame_id)));
+
+  if (index == 0)
+    {
+      g_array_append_val (g->frame_ids, frame_id);
+      index = g->frame_ids->len;
+      g_hash_table_insert (g->frames, GSIZE_TO_POINTER ((gsize) frame_id), GUINT_TO_POINTER (index));
+    }
+  return index - 1;
+}
+
+/* The gecko stack of capture stack @stack_id (parents first), or -1. */
+static gint64
+gecko_stack (Export *ex,
+             Gecko  *g,
+             gint64  stack_id)
+{
+  guint index;
+  gint64 row[2];
+
+  if (stack_id == 0)
+    return -1;
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (g->stacks, GSIZE_TO_POINTER ((gsize) stack_id)));
+  if (index != 0)
+    return index - 1;
+  /* parent_id < id: the recursion is as deep as the stack */
+  row[0] = gecko_stack (ex, g, g_array_index (ex->data->stacks, HpCaptureStack, stack_id).parent_id);
+  row[1] = gecko_frame (g, g_array_index (ex->data->stacks, HpCaptureStack, stack_id).frame_id);
+  g_array_append_vals (g->stack_rows, row, 2);
+  index = g->stack_rows->len / 2;
+  g_hash_table_insert (g->stacks, GSIZE_TO_POINTER ((gsize) stack_id), GUINT_TO_POINTER (index));
+  return index - 1;
+}
+
+static void
+add_schema (JsonBuilder        *b,
+            const char * const *names)
+{
+  json_builder_set_member_name (b, "schema");
+  json_builder_begin_object (b);
+  for (guint i = 0; names[i]; i++)
+    {
+      json_builder_set_member_name (b, names[i]);
+      json_builder_add_int_value (b, i);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_nullable_int (JsonBuilder *b,
+                  gint64       value)
+{
+  if (value < 0)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_int_value (b, value);
+}
+
+static void
+write_gecko_thread (Export        *ex,
+                    JsonBuilder   *b,
+                    ThreadEntries *te,
+                    gboolean       timed,
+                    gdouble        interval_ms)
+{
+  static const char * const sample_schema[] = { "stack", "time", "eventDelay", NULL };
+  static const char * const frame_schema[] = { "location", "relevantForJS", "innerWindowID", "implementation",
+                                               "optimizations", "line", "column", "category", "subcategory", NULL };
+  static const char * const stack_schema[] = { "prefix", "frame", NULL };
+  static const char * const marker_schema[] = { "name", "startTime", "endTime", "phase", "category", "data", NULL };
+  Gecko g = { 0 };
+  gint32 pid;
+  const char *name = thread_name (ex, te->tid, &pid);
+  const char *command = process_command (ex, pid);
+  g_autofree char *vname = hp_text_make_valid (name ? name : "?");
+  g_autofree char *vcommand = hp_text_make_valid (command ? command : "?");
+  guint64 synthetic = 0;
+
+  g.strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g.string_list = g_ptr_array_new_with_free_func (g_free);
+  g.frames = g_hash_table_new (NULL, NULL);
+  g.frame_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g.stacks = g_hash_table_new (NULL, NULL);
+  g.stack_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, vname);
+  json_builder_set_member_name (b, "isMainThread");
+  json_builder_add_boolean_value (b, te->tid == pid);
+  json_builder_set_member_name (b, "processType");
+  json_builder_add_string_value (b, "default");
+  json_builder_set_member_name (b, "processName");
+  json_builder_add_string_value (b, vcommand);
+  json_builder_set_member_name (b, "processStartupTime");
+  json_builder_add_double_value (b, 0);
+  json_builder_set_member_name (b, "processShutdownTime");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "registerTime");
+  json_builder_add_double_value (b, 0);
+  json_builder_set_member_name (b, "unregisterTime");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "pausedRanges");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "pid");
+  json_builder_add_int_value (b, pid);
+  json_builder_set_member_name (b, "tid");
+  json_builder_add_int_value (b, te->tid);
+
+  json_builder_set_member_name (b, "samples");
+  json_builder_begin_object (b);
+  add_schema (b, sample_schema);
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < te->entries->len; i++)
+    {
+      const Entry *e = &g_array_index (te->entries, Entry, i);
+      gint64 stack = gecko_stack (ex, &g, e->stack_id);
+
+      for (guint64 n = 0; n < e->samples; n++)
+        {
+          json_builder_begin_array (b);
+          add_nullable_int (b, stack);
+          json_builder_add_double_value (b, timed ? e->time / 1e6 : (synthetic++) * interval_ms);
+          json_builder_add_double_value (b, 0);
+          json_builder_end_array (b);
+        }
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "stackTable");
+  json_builder_begin_object (b);
+  add_schema (b, stack_schema);
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g.stack_rows->len; i += 2)
+    {
+      json_builder_begin_array (b);
+      add_nullable_int (b, g_array_index (g.stack_rows, gint64, i));
+      json_builder_add_int_value (b, g_array_index (g.stack_rows, gint64, i + 1));
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "frameTable");
+  json_builder_begin_object (b);
+  add_schema (b, frame_schema);
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g.frame_ids->len; i++)
+    {
+      const HpCaptureFrame *frame;
+      const HpCaptureFunction *fn = frame_function (ex, g_array_index (g.frame_ids, gint64, i), &frame);
+
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, gecko_string (&g, fn ? fn->name : "[unknown]"));
+      json_builder_add_boolean_value (b, FALSE);
+      json_builder_add_int_value (b, 0);
+      json_builder_add_null_value (b);
+      json_builder_add_null_value (b);
+      add_nullable_int (b, frame->line > 0 ? (gint64) frame->line : -1);
+      json_builder_add_null_value (b);
+      json_builder_add_int_value (b, is_kernel_function (ex, fn) ? CATEGORY_KERNEL : CATEGORY_USER);
+      json_builder_add_int_value (b, 0);
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "markers");
+  json_builder_begin_object (b);
+  add_schema (b, marker_schema);
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  /* last: the frames above added their strings */
+  json_builder_set_member_name (b, "stringTable");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g.string_list->len; i++)
+    json_builder_add_string_value (b, g.string_list->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  g_hash_table_unref (g.strings);
+  g_ptr_array_unref (g.string_list);
+  g_hash_table_unref (g.frames);
+  g_array_unref (g.frame_ids);
+  g_hash_table_unref (g.stacks);
+  g_array_unref (g.stack_rows);
+}
+
+static void
+add_category (JsonBuilder *b,
+              const char  *name,
+              const char  *color)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, name);
+  json_builder_set_member_name (b, "color");
+  json_builder_add_string_value (b, color);
+  json_builder_set_member_name (b, "subcategories");
+  json_builder_begin_array (b);
+  json_builder_add_string_value (b, "Other");
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static gboolean
+write_firefox (Export  *ex,
+               GError **error)
+{
+  g_autoptr(GPtrArray) threads = NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *frequency = hp_capture_get_metadata (ex->capture, "frequency");
+  g_autofree char *event = hp_capture_get_metadata (ex->capture, "event");
+  g_autofree char *hostname = hp_capture_get_metadata (ex->capture, "hostname");
+  g_autofree char *misc = NULL;
+  gdouble hz = frequency ? g_ascii_strtod (frequency, NULL) : 0;
+  gdouble interval_ms = hz >= 1 && hz <= 1e6 ? 1000.0 / hz : 1.0;
+  gboolean timed;
+
+  threads = collect_entries (ex, &timed, error);
+  if (threads == NULL)
+    return FALSE;
+  {
+    g_autofree char *vevent = hp_text_make_valid (event ? event : "?");
+
+    misc = g_strdup_printf ("hotpath %s, %s samples%s", PACKAGE_VERSION, vevent,
+                            timed ? "" : "; no sample times: one sample per interval, in stack order");
+  }
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "meta");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, GECKO_VERSION);
+  json_builder_set_member_name (b, "startTime");
+  json_builder_add_double_value (b, 0);
+  json_builder_set_member_name (b, "shutdownTime");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "interval");
+  json_builder_add_double_value (b, interval_ms);
+  json_builder_set_member_name (b, "stackwalk");
+  json_builder_add_int_value (b, 1);
+  json_builder_set_member_name (b, "debug");
+  json_builder_add_int_value (b, 0);
+  json_builder_set_member_name (b, "gcpoison");
+  json_builder_add_int_value (b, 0);
+  json_builder_set_member_name (b, "processType");
+  json_builder_add_int_value (b, 0);
+  json_builder_set_member_name (b, "presymbolicated");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "product");
+  json_builder_add_string_value (b, "Hotpath");
+  json_builder_set_member_name (b, "platform");
+  json_builder_add_string_value (b, "Linux");
+  json_builder_set_member_name (b, "oscpu");
+  {
+    g_autofree char *host = hp_text_make_valid (hostname ? hostname : "Linux");
+
+    json_builder_add_string_value (b, host);
+  }
+  json_builder_set_member_name (b, "misc");
+  json_builder_add_string_value (b, misc);
+  json_builder_set_member_name (b, "categories");
+  json_builder_begin_array (b);
+  add_category (b, "User", "yellow");
+  add_category (b, "Kernel", "orange");
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "markerSchema");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "libs");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "pages");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "pausedRanges");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "processes");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "threads");
+  json_builder_begin_array (b);
+  for (guint t = 0; t < threads->len; t++)
+    write_gecko_thread (ex, b, threads->pdata[t], timed, interval_ms);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  finish_json (ex, root);
+  return TRUE;
+}
+
+/* pprof ---------------------------------------------------------------- */
+
+typedef Perftools__Profiles__Profile  PbProfile;
+typedef Perftools__Profiles__ValueType PbValueType;
+typedef Perftools__Profiles__Sample   PbSample;
+typedef Perftools__Profiles__Label    PbLabel;
+typedef Perftools__Profiles__Mapping  PbMapping;
+typedef Perftools__Profiles__Location PbLocation;
+typedef Perftools__Profiles__Line     PbLine;
+typedef Perftools__Profiles__Function PbFunction;
+
+typedef struct {
+  Export     *ex;
+  GHashTable *strings;     /* string -> index */
+  GPtrArray  *string_list; /* char *, valid UTF-8 */
+  GHashTable *locations;   /* "frame,frame,…" -> location id */
+  GPtrArray  *location_list;
+  GPtrArray  *allocations; /* everything the messages point to */
+} Pprof;
+
+static gint64
+pprof_string (Pprof      *pp,
+              const char *text)
+{
+  gpointer found;
+  char *valid;
+
+  if (text == NULL || *text == '\0')
+    return 0;
+  if (g_hash_table_lookup_extended (pp->strings, text, NULL, &found))
+    return GPOINTER_TO_SIZE (found);
+  valid = hp_text_make_valid (text);
+  g_ptr_array_add (pp->string_list, valid);
+  g_hash_table_insert (pp->strings, g_strdup (text), GSIZE_TO_POINTER (pp->string_list->len - 1));
+  return pp->string_list->len - 1;
+}
+
+static gpointer
+pprof_alloc (Pprof *pp,
+             gsize  size)
+{
+  gpointer mem = g_malloc0 (size);
+
+  g_ptr_array_add (pp->allocations, mem);
+  return mem;
+}
+
+static PbValueType *
+pprof_value_type (Pprof      *pp,
+                  const char *type,
+                  const char *unit)
+{
+  PbValueType *vt = pprof_alloc (pp, sizeof *vt);
+
+  perftools__profiles__value_type__init (vt);
+  vt->type = pprof_string (pp, type);
+  vt->unit = pprof_string (pp, unit);
+  return vt;
+}
+
+/* The location of @frames (capture frame ids, innermost first: the inline
+ * chain and then the machine frame it was inlined into). */
+static guint64
+pprof_location (Pprof  *pp,
+                GArray *frames)
+{
+  g_autoptr(GString) key = g_string_new (NULL);
+  const HpCaptureFrame *outer;
+  const HpCaptureFunction *fn;
+  PbLocation *loc;
+  gpointer found;
+
+  for (guint i = 0; i < frames->len; i++)
+    g_string_append_printf (key, "%" G_GINT64_FORMAT ",", g_array_index (frames, gint64, i));
+  if (g_hash_table_lookup_extended (pp->locations, key->str, NULL, &found))
+    return GPOINTER_TO_SIZE (found);
+
+  loc = pprof_alloc (pp, sizeof *loc);
+  perftools__profiles__location__init (loc);
+  loc->id = pp->location_list->len + 1;
+  fn = frame_function (pp->ex, g_array_index (frames, gint64, frames->len - 1), &outer);
+  loc->mapping_id = fn ? (guint64) fn->module_id : 0;
+  loc->address = outer->offset;
+  loc->n_line = frames->len;
+  loc->line = pprof_alloc (pp, frames->len * sizeof (PbLine *));
+  for (guint i = 0; i < frames->len; i++)
+    {
+      const HpCaptureFrame *frame = &g_array_index (pp->ex->data->frames, HpCaptureFrame, g_array_index (frames, gint64, i));
+      PbLine *line = pprof_alloc (pp, sizeof *line);
+
+      perftools__profiles__line__init (line);
+      /* function ids are the capture's; 0 (no function) is "[unknown]", the last one */
+      line->function_id = frame->function_id ? (guint64) frame->function_id : pp->ex->data->functions->len;
+      line->line = frame->line;
+      loc->line[i] = line;
+    }
+  g_ptr_array_add (pp->location_list, loc);
+  g_hash_table_insert (pp->locations, g_strdup (key->str), GSIZE_TO_POINTER ((gsize) loc->id));
+  return loc->id;
+}
+
+static gboolean
+write_gzip (GString       *out,
+            const guint8  *data,
+            gsize          size,
+            GError       **error)
+{
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GOutputStream) stream = g_converter_output_stream_new (memory, G_CONVERTER (compressor));
+
+  if (!g_output_stream_write_all (stream, data, size, NULL, NULL, error) ||
+      !g_output_stream_close (stream, NULL, error))
+    return FALSE;
+  g_string_append_len (out, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (memory)),
+                       g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (memory)));
+  return TRUE;
+}
+
+static gboolean
+write_pprof (Export  *ex,
+             GError **error)
+{
+  Pprof pp = { ex };
+  PbProfile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
+  g_autofree char *event = hp_capture_get_metadata (ex->capture, "event");
+  g_autofree char *unit = hp_capture_get_metadata (ex->capture, "event_unit");
+  g_autofree char *frequency = hp_capture_get_metadata (ex->capture, "frequency");
+  g_autofree char *period = hp_capture_get_metadata (ex->capture, "period");
+  g_autofree char *duration = hp_capture_get_metadata (ex->capture, "duration_ns");
+  g_autofree char *start = hp_capture_get_metadata (ex->capture, "start_time");
+  g_autofree guint8 *packed = NULL;
+  g_autoptr(GArray) group = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GPtrArray) samples = g_ptr_array_new ();
+  PbValueType *types[2];
+  gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0;
+  guint n_functions;
+  gint64 tid_key, thread_key;
+  gsize size;
+  gboolean ok;
+
+  pp.strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  pp.string_list = g_ptr_array_new_with_free_func (g_free);
+  pp.locations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  pp.location_list = g_ptr_array_new ();
+  pp.allocations = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (pp.string_list, g_strdup (""));
+
+  types[0] = pprof_value_type (&pp, "samples", "count");
+  if (nanoseconds)
+    types[1] = pprof_value_type (&pp, "cpu", "nanoseconds");
+  else
+    types[1] = pprof_value_type (&pp, event ? event : "events", unit ? unit : "count");
+  profile.n_sample_type = 2;
+  profile.sample_type = types;
+  profile.period_type = pprof_value_type (&pp, nanoseconds ? "cpu" : (event ? event : "events"),
+                                          nanoseconds ? "nanoseconds" : (unit ? unit : "count"));
+  if (period != NULL)
+    profile.period = g_ascii_strtoll (period, NULL, 10);
+  else if (frequency != NULL && g_ascii_strtod (frequency, NULL) >= 1 && nanoseconds)
+    profile.period = (gint64) (1e9 / g_ascii_strtod (frequency, NULL));
+  if (duration != NULL)
+    profile.duration_nanos = g_ascii_strtoll (duration, NULL, 10);
+  if (start != NULL)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_iso8601 (start, NULL);
+
+      if (when != NULL)
+        profile.time_nanos = g_date_time_to_unix (when) * G_GINT64_CONSTANT (1000000000)
+                             + g_date_time_get_microsecond (when) * 1000;
+    }
+  tid_key = pprof_string (&pp, "tid");
+  thread_key = pprof_string (&pp, "thread");
+
+  /* mappings: the modules, ids as in the capture */
+  profile.n_mapping = ex->data->modules->len - 1;
+  profile.mapping = pprof_alloc (&pp, (profile.n_mapping + 1) * sizeof (PbMapping *));
+  for (guint i = 1; i < ex->data->modules->len; i++)
+    {
+      const HpCaptureModule *module = &g_array_index (ex->data->modules, HpCaptureModule, i);
+      PbMapping *m = pprof_alloc (&pp, sizeof *m);
+
+      perftools__profiles__mapping__init (m);
+      m->id = i;
+      m->filename = pprof_string (&pp, module->path ? module->path : module->name);
+      m->build_id = pprof_string (&pp, module->build_id);
+      m->has_functions = m->has_filenames = m->has_line_numbers = m->has_inline_frames = TRUE;
+      profile.mapping[i - 1] = m;
+    }
+  /* pprof takes the first mapping for the program: the first process's */
+  if (ex->data->processes->len > 0 && g_array_index (ex->data->processes, HpCaptureProcess, 0).command != NULL)
+    {
+      g_auto(GStrv) words = g_strsplit (g_array_index (ex->data->processes, HpCaptureProcess, 0).command, " ", 2);
+      g_autofree char *program = g_path_get_basename (words[0] ? words[0] : "");
+
+      for (guint i = 1; i < profile.n_mapping; i++)
+        if (g_strcmp0 (g_array_index (ex->data->modules, HpCaptureModule, profile.mapping[i]->id).name, program) == 0)
+          {
+            PbMapping *first = profile.mapping[0];
+
+            profile.mapping[0] = profile.mapping[i];
+            profile.mapping[i] = first;
+            break;
+          }
+    }
+
+  /* functions: the capture's, ids as in the capture, then "[unknown]" */
+  n_functions = ex->data->functions->len;
+  profile.n_function = n_functions;
+  profile.function = pprof_alloc (&pp, n_functions * sizeof (PbFunction *));
+  for (guint i = 1; i <= n_functions; i++)
+    {
+      const HpCaptureFunction *fn = i < n_functions ? &g_array_index (ex->data->functions, HpCaptureFunction, i) : NULL;
+      PbFunction *f = pprof_alloc (&pp, sizeof *f);
+
+      perftools__profiles__function__init (f);
+      f->id = i;
+      f->name = f->system_name = pprof_string (&pp, fn ? fn->name : "[unknown]");
+      f->filename = pprof_string (&pp, fn ? fn->file : NULL);
+      f->start_line = fn ? fn->line : 0;
+      profile.function[i - 1] = f;
+    }
+
+  for (guint i = 0; i < ex->data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *sc = &g_array_index (ex->data->stack_counts, HpCaptureStackCount, i);
+      PbSample *sample;
+      gint32 pid;
+      const char *name;
+
+      if (sc->samples == 0 || !keep_tid (ex, sc->tid))
+        continue;
+      /* leaf first; inline frames (children of the frame they were
+       * inlined into) gather until their machine frame closes a location */
+      g_array_set_size (ids, 0);
+      g_array_set_size (group, 0);
+      for (gint64 s = sc->stack_id; s != 0; s = g_array_index (ex->data->stacks, HpCaptureStack, s).parent_id)
+        {
+          gint64 frame_id = g_array_index (ex->data->stacks, HpCaptureStack, s).frame_id;
+          guint64 id;
+
+          g_array_append_val (group, frame_id);
+          if (g_array_index (ex->data->frames, HpCaptureFrame, frame_id).is_inline)
+            continue;
+          id = pprof_location (&pp, group);
+          g_array_append_val (ids, id);
+          g_array_set_size (group, 0);
+        }
+      if (group->len > 0)
+        {
+          guint64 id = pprof_location (&pp, group);
+
+          g_array_append_val (ids, id);
+        }
+
+      sample = pprof_alloc (&pp, sizeof *sample);
+      perftools__profiles__sample__init (sample);
+      sample->n_location_id = ids->len;
+      sample->location_id = pprof_alloc (&pp, MAX (ids->len, 1) * sizeof (guint64));
+      memcpy (sample->location_id, ids->data, ids->len * sizeof (guint64));
+      sample->n_value = 2;
+      sample->value = pprof_alloc (&pp, 2 * sizeof (int64_t));
+      sample->value[0] = (gint64) sc->samples;
+      sample->value[1] = (gint64) sc->weight;
+      sample->n_label = 2;
+      sample->label = pprof_alloc (&pp, 2 * sizeof (PbLabel *));
+      sample->label[0] = pprof_alloc (&pp, sizeof (PbLabel));
+      perftools__profiles__label__init (sample->label[0]);
+      sample->label[0]->key = tid_key;
+      sample->label[0]->num = sc->tid;
+      name = thread_name (ex, sc->tid, &pid);
+      sample->label[1] = pprof_alloc (&pp, sizeof (PbLabel));
+      perftools__profiles__label__init (sample->label[1]);
+      sample->label[1]->key = thread_key;
+      sample->label[1]->str = pprof_string (&pp, name ? name : "?");
+      g_ptr_array_add (samples, sample);
+    }
+  profile.n_sample = samples->len;
+  profile.sample = (PbSample **) samples->pdata;
+  profile.n_location = pp.location_list->len;
+  profile.location = (PbLocation **) pp.location_list->pdata;
+  profile.n_string_table = pp.string_list->len;
+  profile.string_table = (char **) pp.string_list->pdata;
+
+  size = perftools__profiles__profile__get_packed_size (&profile);
+  packed = g_malloc (MAX (size, 1));
+  perftools__profiles__profile__pack (&profile, packed);
+  ok = write_gzip (ex->out, packed, size, error);
+
+  g_hash_table_unref (pp.strings);
+  g_ptr_array_unref (pp.string_list);
+  g_hash_table_unref (pp.locations);
+  g_ptr_array_unref (pp.location_list);
+  g_ptr_array_unref (pp.allocations);
+  return ok;
+}
+
 /* The command ---------------------------------------------------------- */
 
 static const struct {
@@ -202,6 +1154,9 @@ static const struct {
   gboolean  (*write) (Export *ex, GError **error);
 } formats[] = {
   { "folded", write_folded },
+  { "speedscope", write_speedscope },
+  { "firefox", write_firefox },
+  { "pprof", write_pprof },
 };
 
 int
@@ -213,7 +1168,7 @@ hp_cli_export (int    argc,
   g_autofree char *format = NULL;
   gboolean folded_prefix = FALSE;
   GOptionEntry entries[] = {
-    { "format", 'F', 0, G_OPTION_ARG_STRING, &format, "Format to write: folded", "FORMAT" },
+    { "format", 'F', 0, G_OPTION_ARG_STRING, &format, "Format to write: folded, speedscope, firefox or pprof", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE ('-' for standard output)", "FILE" },
     { "folded-prefix", 0, 0, G_OPTION_ARG_NONE, &folded_prefix,
       "folded: start each stack with 'PROGRAM (PID);THREAD (TID)'", NULL },
@@ -234,7 +1189,10 @@ hp_cli_export (int    argc,
                                 "Write a capture (or a perf.data) in the format of another tool.\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli export app.hotpath --format folded -o app.folded\n"
-                                "  hotpath-cli export app.hotpath --format folded --folded-prefix --tid 1234 -o -");
+                                "  hotpath-cli export app.hotpath --format folded --folded-prefix --tid 1234 -o -\n"
+                                "  hotpath-cli export app.hotpath --format speedscope -o app.speedscope.json\n"
+                                "  hotpath-cli export app.hotpath --format firefox --from 2 --to 3 -o app.gecko.json\n"
+                                "  hotpath-cli export app.hotpath --format pprof -o app.pb.gz && go tool pprof -top app.pb.gz");
   g_option_context_add_main_entries (context, entries, NULL);
   hp_cli_filter_add_options (&filter, context);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -249,7 +1207,7 @@ hp_cli_export (int    argc,
     }
   if (format == NULL)
     {
-      hp_cli_error ("export: give the format with --format (folded)");
+      hp_cli_error ("export: give the format with --format (folded, speedscope, firefox or pprof)");
       return 2;
     }
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
@@ -257,7 +1215,7 @@ hp_cli_export (int    argc,
       write = formats[i].write;
   if (write == NULL)
     {
-      hp_cli_error ("export: unknown format '%s'; the formats are folded", format);
+      hp_cli_error ("export: unknown format '%s'; the formats are folded, speedscope, firefox and pprof", format);
       return 2;
     }
   if (output == NULL)

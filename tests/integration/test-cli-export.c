@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "integration-common.h"
 #include "store/hp-capture-writer.h"
 
@@ -83,6 +85,483 @@ export_folded (const char *capture,
   if (result->status != 0)
     g_error ("export %s failed: %s", capture, result->err);
   return g_strdup (result->out);
+}
+
+/* Folded text -> "stack" -> count, with the suffixes _[i] and _[k] that
+ * only the folded format writes removed from each frame. */
+static GHashTable *
+parse_folded (const char *text)
+{
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] && lines[i][0]; i++)
+    {
+      char *space = strrchr (lines[i], ' ');
+      g_auto(GStrv) frames = NULL;
+      g_autofree char *stack = NULL;
+
+      g_assert_nonnull (space);
+      *space = '\0';
+      frames = g_strsplit (lines[i], ";", -1);
+      for (guint k = 0; frames[k]; k++)
+        if (g_str_has_suffix (frames[k], "_[i]") || g_str_has_suffix (frames[k], "_[k]"))
+          frames[k][strlen (frames[k]) - 4] = '\0';
+      stack = g_strjoinv (";", frames);
+      g_hash_table_insert (counts, g_steal_pointer (&stack),
+                           GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, stack)) +
+                                             g_ascii_strtoull (space + 1, NULL, 10)));
+    }
+  return counts;
+}
+
+/* A frame name as the folded export writes it */
+static void
+append_folded_name (GString    *out,
+                    const char *name)
+{
+  for (const char *p = name; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      g_string_append_unichar (out, c == ';' || c < 0x20 ? 0xfffd : c);
+    }
+}
+
+static void
+add_count (GHashTable *counts,
+           GString    *stack,
+           guint64     n)
+{
+  gpointer old = g_hash_table_lookup (counts, stack->str);
+
+  g_hash_table_replace (counts, g_strdup (stack->str), GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + n));
+}
+
+static void
+assert_same_counts (GHashTable *expected,
+                    GHashTable *actual)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (g_hash_table_lookup (actual, key) != value)
+      g_error ("stack %s: %zu samples expected, %zu found", (char *) key,
+               GPOINTER_TO_SIZE (value), GPOINTER_TO_SIZE (g_hash_table_lookup (actual, key)));
+  g_assert_cmpuint (g_hash_table_size (actual), ==, g_hash_table_size (expected));
+}
+
+/* The member @name of @object, which must be a value of @type */
+static JsonNode *
+member (JsonObject *object,
+        const char *name,
+        GType       type)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != type)
+    g_error ("member %s missing or not a %s", name, g_type_name (type));
+  return node;
+}
+
+static gboolean
+is_number (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node)
+    && (json_node_get_value_type (node) == G_TYPE_INT64 || json_node_get_value_type (node) == G_TYPE_DOUBLE);
+}
+
+static JsonObject *
+parse_object (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* The speedscope file format schema, as far as a sampled profile uses it
+ * (https://www.speedscope.app/file-format-schema.json): checks every
+ * required member and reference, and returns the samples per folded stack
+ * (weights in ns divided by the test's period, 1 ms). Sets *@n_profiles. */
+static GHashTable *
+check_speedscope (const char *text,
+                  guint      *n_profiles)
+{
+  static const char * const units[] = { "none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes", NULL };
+  g_autoptr(JsonObject) root = parse_object (text);
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  JsonArray *frames, *profiles;
+
+  g_assert_cmpstr (json_node_get_string (member (root, "$schema", G_TYPE_STRING)), ==,
+                   "https://www.speedscope.app/file-format-schema.json");
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "shared")));
+  frames = json_object_get_array_member (json_object_get_object_member (root, "shared"), "frames");
+  g_assert_nonnull (frames);
+  for (guint i = 0; i < json_array_get_length (frames); i++)
+    {
+      JsonObject *frame = json_array_get_object_element (frames, i);
+
+      g_assert_nonnull (frame);
+      member (frame, "name", G_TYPE_STRING);
+      if (json_object_has_member (frame, "file"))
+        member (frame, "file", G_TYPE_STRING);
+      if (json_object_has_member (frame, "line"))
+        member (frame, "line", G_TYPE_INT64);
+    }
+  profiles = json_object_get_array_member (root, "profiles");
+  g_assert_nonnull (profiles);
+  *n_profiles = json_array_get_length (profiles);
+  for (guint p = 0; p < json_array_get_length (profiles); p++)
+    {
+      JsonObject *profile = json_array_get_object_element (profiles, p);
+      JsonArray *samples, *weights;
+      const char *unit;
+      gdouble sum = 0;
+
+      g_assert_cmpstr (json_node_get_string (member (profile, "type", G_TYPE_STRING)), ==, "sampled");
+      member (profile, "name", G_TYPE_STRING);
+      unit = json_node_get_string (member (profile, "unit", G_TYPE_STRING));
+      g_assert_true (g_strv_contains (units, unit));
+      g_assert_true (is_number (json_object_get_member (profile, "startValue")));
+      g_assert_true (is_number (json_object_get_member (profile, "endValue")));
+      samples = json_object_get_array_member (profile, "samples");
+      weights = json_object_get_array_member (profile, "weights");
+      g_assert_nonnull (samples);
+      g_assert_nonnull (weights);
+      g_assert_cmpuint (json_array_get_length (samples), ==, json_array_get_length (weights));
+      for (guint i = 0; i < json_array_get_length (samples); i++)
+        {
+          JsonArray *stack = json_array_get_array_element (samples, i);
+          JsonNode *weight = json_array_get_element (weights, i);
+          g_autoptr(GString) folded = g_string_new (NULL);
+
+          g_assert_nonnull (stack);
+          g_assert_true (is_number (weight));
+          g_assert_cmpfloat (json_node_get_double (weight), >=, 0);
+          sum += json_node_get_double (weight);
+          for (guint k = 0; k < json_array_get_length (stack); k++)
+            {
+              JsonNode *index = json_array_get_element (stack, k);
+
+              g_assert_cmpint (json_node_get_value_type (index), ==, G_TYPE_INT64);
+              g_assert_cmpint (json_node_get_int (index), >=, 0);
+              g_assert_cmpint (json_node_get_int (index), <, json_array_get_length (frames));
+              if (k > 0)
+                g_string_append_c (folded, ';');
+              append_folded_name (folded, json_object_get_string_member (
+                                    json_array_get_object_element (frames, json_node_get_int (index)), "name"));
+            }
+          add_count (counts, folded, strcmp (unit, "nanoseconds") == 0
+                                       ? (guint64) (json_node_get_double (weight) / MS)
+                                       : (guint64) json_node_get_double (weight));
+        }
+      g_assert_cmpfloat (json_object_get_double_member (profile, "endValue") -
+                         json_object_get_double_member (profile, "startValue"), ==, sum);
+    }
+  return counts;
+}
+
+/* The Gecko profile format as the Firefox Profiler reads it (meta, and per
+ * thread its samples, stack, frame and string tables, each table a schema
+ * of column indexes and rows): checks every reference and that each
+ * thread's times do not go back. Returns the samples per folded stack;
+ * @first_times gets "tid" -> first sample time in ms. */
+static GHashTable *
+check_gecko (const char *text,
+             GHashTable *first_times)
+{
+  g_autoptr(JsonObject) root = parse_object (text);
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  JsonObject *meta = json_object_get_object_member (root, "meta");
+  JsonArray *threads = json_object_get_array_member (root, "threads");
+  guint n_categories;
+
+  g_assert_nonnull (meta);
+  g_assert_cmpint (json_node_get_int (member (meta, "version", G_TYPE_INT64)), >=, 20);
+  g_assert_true (is_number (json_object_get_member (meta, "interval")));
+  g_assert_true (is_number (json_object_get_member (meta, "startTime")));
+  g_assert_nonnull (json_object_get_array_member (meta, "categories"));
+  n_categories = json_array_get_length (json_object_get_array_member (meta, "categories"));
+  g_assert_nonnull (json_object_get_array_member (root, "libs"));
+  g_assert_nonnull (threads);
+  for (guint t = 0; t < json_array_get_length (threads); t++)
+    {
+      JsonObject *thread = json_array_get_object_element (threads, t);
+      JsonObject *samples = json_object_get_object_member (thread, "samples");
+      JsonObject *stacks = json_object_get_object_member (thread, "stackTable");
+      JsonObject *frames = json_object_get_object_member (thread, "frameTable");
+      JsonArray *strings = json_object_get_array_member (thread, "stringTable");
+      JsonArray *sample_rows, *stack_rows, *frame_rows;
+      gint64 s_stack, s_time, k_prefix, k_frame, f_location, f_category;
+      gdouble last = -1;
+
+      member (thread, "name", G_TYPE_STRING);
+      member (thread, "tid", G_TYPE_INT64);
+      member (thread, "pid", G_TYPE_INT64);
+      g_assert_nonnull (samples);
+      g_assert_nonnull (stacks);
+      g_assert_nonnull (frames);
+      g_assert_nonnull (strings);
+      s_stack = json_object_get_int_member (json_object_get_object_member (samples, "schema"), "stack");
+      s_time = json_object_get_int_member (json_object_get_object_member (samples, "schema"), "time");
+      k_prefix = json_object_get_int_member (json_object_get_object_member (stacks, "schema"), "prefix");
+      k_frame = json_object_get_int_member (json_object_get_object_member (stacks, "schema"), "frame");
+      f_location = json_object_get_int_member (json_object_get_object_member (frames, "schema"), "location");
+      f_category = json_object_get_int_member (json_object_get_object_member (frames, "schema"), "category");
+      sample_rows = json_object_get_array_member (samples, "data");
+      stack_rows = json_object_get_array_member (stacks, "data");
+      frame_rows = json_object_get_array_member (frames, "data");
+
+      for (guint i = 0; i < json_array_get_length (frame_rows); i++)
+        {
+          JsonArray *row = json_array_get_array_element (frame_rows, i);
+
+          g_assert_cmpint (json_array_get_int_element (row, f_location), <, json_array_get_length (strings));
+          g_assert_cmpint (json_array_get_int_element (row, f_category), <, n_categories);
+        }
+      for (guint i = 0; i < json_array_get_length (stack_rows); i++)
+        {
+          JsonArray *row = json_array_get_array_element (stack_rows, i);
+
+          if (!json_array_get_null_element (row, k_prefix))
+            g_assert_cmpint (json_array_get_int_element (row, k_prefix), <, i);
+          g_assert_cmpint (json_array_get_int_element (row, k_frame), <, json_array_get_length (frame_rows));
+        }
+      for (guint i = 0; i < json_array_get_length (sample_rows); i++)
+        {
+          JsonArray *row = json_array_get_array_element (sample_rows, i);
+          g_autoptr(GPtrArray) names = g_ptr_array_new ();
+          g_autoptr(GString) folded = g_string_new (NULL);
+          gdouble time = json_array_get_double_element (row, s_time);
+
+          g_assert_cmpfloat (time, >=, last);
+          if (last < 0)
+            g_hash_table_insert (first_times,
+                                 g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (thread, "tid")),
+                                 g_strdup_printf ("%.3f", time));
+          last = time;
+          if (!json_array_get_null_element (row, s_stack))
+            for (gint64 s = json_array_get_int_element (row, s_stack); s >= 0;)
+              {
+                JsonArray *stack = json_array_get_array_element (stack_rows, s);
+                JsonArray *frame;
+
+                g_assert_nonnull (stack);
+                frame = json_array_get_array_element (frame_rows, json_array_get_int_element (stack, k_frame));
+                g_ptr_array_add (names, (gpointer) json_array_get_string_element (
+                                   strings, json_array_get_int_element (frame, f_location)));
+                s = json_array_get_null_element (stack, k_prefix) ? -1 : json_array_get_int_element (stack, k_prefix);
+              }
+          for (guint k = names->len; k > 0; k--)
+            {
+              if (k < names->len)
+                g_string_append_c (folded, ';');
+              append_folded_name (folded, names->pdata[k - 1]);
+            }
+          add_count (counts, folded, 1);
+        }
+    }
+  return counts;
+}
+
+static char *
+export_to_string (const char *capture,
+                  const char *format)
+{
+  const char *args[] = { "export", capture, "--format", format, "-o", "-", NULL };
+  g_autoptr(ItResult) result = it_run_cli (args);
+
+  if (result->status != 0)
+    g_error ("export --format %s %s failed: %s", format, capture, result->err);
+  return g_strdup (result->out);
+}
+
+/* speedscope and Firefox Profiler files hold the same stacks and counts as
+ * the folded export, one profile per thread, with times where the capture
+ * has them; and so does an import of folded stacks, which has none */
+static void
+test_json_formats (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "app.hotpath", NULL);
+  g_autofree char *folded = g_build_filename (dir, "app.folded", NULL);
+  g_autofree char *imported = g_build_filename (dir, "imported.hotpath", NULL);
+  g_autoptr(GHashTable) expected = NULL;
+  const char *sources[] = { capture, imported };
+
+  write_capture (capture);
+  {
+    g_autofree char *all = export_folded (capture, NULL, NULL, NULL);
+    const char *args[] = { "import", folded, "-o", imported, NULL };
+    g_autoptr(ItResult) import = NULL;
+
+    g_assert_true (g_file_set_contents (folded, all, -1, NULL));
+    import = it_run_cli (args);
+    g_assert_cmpint (import->status, ==, 0);
+    expected = parse_folded (all);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autofree char *speedscope = export_to_string (sources[i], "speedscope");
+      g_autofree char *gecko = export_to_string (sources[i], "firefox");
+      g_autoptr(GHashTable) first_times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_autoptr(GHashTable) from_speedscope = NULL, from_gecko = NULL;
+      guint n_profiles = 0;
+
+      from_speedscope = check_speedscope (speedscope, &n_profiles);
+      assert_same_counts (expected, from_speedscope);
+      g_assert_cmpuint (n_profiles, ==, i == 0 ? 2 : 1);
+      from_gecko = check_gecko (gecko, first_times);
+      assert_same_counts (expected, from_gecko);
+      if (i == 0)
+        {
+          /* the timeline: thread 11 starts 200 ms after the first sample */
+          g_assert_cmpstr (g_hash_table_lookup (first_times, "10"), ==, "0.000");
+          g_assert_cmpstr (g_hash_table_lookup (first_times, "11"), ==, "200.000");
+        }
+    }
+
+  /* the filters apply to the timelines too */
+  {
+    const char *args[] = { "export", capture, "--format", "firefox", "--tid", "11", "--from", "0.2", "--to", "0.204", "-o", "-", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+    g_autoptr(GHashTable) first_times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+    g_autoptr(GHashTable) counts = NULL;
+
+    g_assert_cmpint (result->status, ==, 0);
+    counts = check_gecko (result->out, first_times);
+    g_assert_cmpuint (g_hash_table_size (first_times), ==, 1);
+    g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "main;work;inl")), ==, 5);
+    g_assert_cmpuint (g_hash_table_size (counts), ==, 1);
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* `go tool pprof -top` of the pprof export of @capture: function -> flat%
+ * (a string such as "52.99%"). */
+static GHashTable *
+pprof_flat (const char *dir,
+            const char *capture)
+{
+  g_autofree char *pb = g_build_filename (dir, "export.pb.gz", NULL);
+  g_autofree char *go = g_find_program_in_path ("go");
+  g_autofree char *out = NULL, *err = NULL, *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ItResult) result = NULL;
+  GHashTable *flat = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  gsize size = 0;
+  int status = 0;
+
+  if (go == NULL)
+    g_error ("go is not installed: build-aux/quickstart.sh installs golang-go, which this test needs");
+
+  {
+    const char *args[] = { "export", capture, "--format", "pprof", "-o", pb, NULL };
+    result = it_run_cli (args);
+  }
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_true (g_file_get_contents (pb, &contents, &size, NULL));
+  g_assert_cmpuint (size, >, 2);
+  g_assert_cmpint ((guint8) contents[0], ==, 0x1f);  /* gzip */
+  g_assert_cmpint ((guint8) contents[1], ==, 0x8b);
+
+  {
+    const char *argv[] = { go, "tool", "pprof", "-top", "-nodecount=1000", "-sample_index=samples", pb, NULL };
+
+    env = g_environ_setenv (env, "HOME", dir, TRUE);
+    env = g_environ_setenv (env, "PPROF_TMPDIR", dir, TRUE);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &out, &err, &status, &error));
+    g_assert_no_error (error);
+  }
+  g_test_message ("go tool pprof -top:\n%s\n%s", out, err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  /* "      flat  flat%   sum%        cum   cum%" then one row per function */
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto(GStrv) fields = NULL;
+      g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+      g_autofree char *name = NULL;
+
+      /* five numbers, then the name (which may hold spaces) */
+      fields = g_strsplit (lines[i], " ", -1);
+      for (guint k = 0; fields[k]; k++)
+        if (fields[k][0] != '\0')
+          g_ptr_array_add (parts, fields[k]);
+      if (parts->len < 6 || !g_ascii_isdigit (((char *) parts->pdata[0])[0])
+          || !g_str_has_suffix (parts->pdata[1], "%"))
+        continue;
+      g_ptr_array_add (parts, NULL);
+      name = g_strjoinv (" ", (char **) parts->pdata + 5);
+      if (g_str_has_suffix (name, " (inline)"))
+        name[strlen (name) - strlen (" (inline)")] = '\0';
+      g_hash_table_insert (flat, g_steal_pointer (&name), g_strdup ((char *) parts->pdata[1]));
+    }
+  return flat;
+}
+
+static void
+assert_pprof_matches (GHashTable         *flat,
+                      const char         *capture,
+                      const char * const *names)
+{
+  g_autoptr(ItCapture) cap = it_capture_open (capture);
+
+  for (guint i = 0; names[i]; i++)
+    {
+      const char *percent = g_hash_table_lookup (flat, names[i]);
+
+      if (percent == NULL)
+        g_error ("go tool pprof -top does not list %s", names[i]);
+      it_assert_percent (names[i], g_ascii_strtod (percent, NULL), it_self_percent (cap->profile, names[i]), 0.5);
+    }
+}
+
+/* go tool pprof reads the pprof export, and its flat% of each function is
+ * the self share of report (the same profile code), within 0.5 pp: on the
+ * capture built here, and on a recording of a program with inlined calls */
+static void
+test_pprof (void)
+{
+  static const char * const hot[] = { "work", "other", "inl", "do_syscall", "main", NULL };
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "app.hotpath", NULL);
+  g_autoptr(GHashTable) flat = NULL;
+
+  write_capture (capture);
+  flat = pprof_flat (dir, capture);
+  assert_pprof_matches (flat, capture, hot);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+static void
+test_pprof_recorded (void)
+{
+  static const char * const hot[] = { "mix_heavy", "mix_light", "hot_loop", "main", NULL };
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autoptr(GHashTable) flat = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+  dir = it_tmpdir_new ();
+  capture = g_build_filename (dir, "inline.hotpath", NULL);
+  it_record_workload ("inline-fp", capture);
+  flat = pprof_flat (dir, capture);
+  assert_pprof_matches (flat, capture, hot);
+  g_clear_pointer (&dir, it_tmpdir_free);
 }
 
 static void
@@ -245,5 +724,8 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-folded-round-trip", test_folded_round_trip);
   g_test_add_func ("/integration/cli/import-folded-dialects", test_folded_dialects);
   g_test_add_func ("/integration/cli/import-folded-errors", test_folded_errors);
+  g_test_add_func ("/integration/cli/export-speedscope-firefox", test_json_formats);
+  g_test_add_func ("/integration/cli/export-pprof", test_pprof);
+  g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   return g_test_run ();
 }
