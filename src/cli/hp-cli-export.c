@@ -24,7 +24,7 @@
  *               its string, frame and stack tables and every sample with
  *               its time in milliseconds, so its timeline works.
  *
- *   pprof       a gzipped profile.proto (src/cli/profile.proto), encoded by
+ *   pprof       a gzipped profile.proto (src/record/profile.proto), encoded by
  *               protobuf-c: go tool pprof, Pyroscope, Parca, Grafana. Two
  *               values per sample, samples/count and the event's weight
  *               (cpu/nanoseconds for a time-based event); one mapping per
@@ -32,7 +32,7 @@
  *               its file and line; one location per machine frame, whose
  *               Line entries are its inline chain, innermost first. A
  *               sample is a distinct stack of a thread, with the labels
- *               "thread" and "tid".
+ *               "thread", "tid" and "pid" (which the import reads back).
  *
  * The timelines come from the samples table. A capture without times (an
  * import of folded stacks) or seen with --merge-recursion (whose stacks are
@@ -56,7 +56,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "profile.pb-c.h"
+#include "record/profile.pb-c.h"
 
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
@@ -987,7 +987,7 @@ write_pprof (Export  *ex,
   PbValueType *types[2];
   gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0;
   guint n_functions;
-  gint64 tid_key, thread_key;
+  gint64 tid_key, thread_key, pid_key;
   gsize size;
   gboolean ok;
 
@@ -1023,6 +1023,7 @@ write_pprof (Export  *ex,
     }
   tid_key = pprof_string (&pp, "tid");
   thread_key = pprof_string (&pp, "thread");
+  pid_key = pprof_string (&pp, "pid");
 
   /* mappings: the modules, ids as in the capture */
   profile.n_mapping = ex->data->modules->len - 1;
@@ -1114,8 +1115,8 @@ write_pprof (Export  *ex,
       sample->value = pprof_alloc (&pp, 2 * sizeof (int64_t));
       sample->value[0] = (gint64) sc->samples;
       sample->value[1] = (gint64) sc->weight;
-      sample->n_label = 2;
-      sample->label = pprof_alloc (&pp, 2 * sizeof (PbLabel *));
+      sample->n_label = 3;
+      sample->label = pprof_alloc (&pp, 3 * sizeof (PbLabel *));
       sample->label[0] = pprof_alloc (&pp, sizeof (PbLabel));
       perftools__profiles__label__init (sample->label[0]);
       sample->label[0]->key = tid_key;
@@ -1125,6 +1126,10 @@ write_pprof (Export  *ex,
       perftools__profiles__label__init (sample->label[1]);
       sample->label[1]->key = thread_key;
       sample->label[1]->str = pprof_string (&pp, name ? name : "?");
+      sample->label[2] = pprof_alloc (&pp, sizeof (PbLabel));
+      perftools__profiles__label__init (sample->label[2]);
+      sample->label[2]->key = pid_key;
+      sample->label[2]->num = pid;
       g_ptr_array_add (samples, sample);
     }
   profile.n_sample = samples->len;

@@ -13,6 +13,7 @@
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-folded-import.h"
+#include "record/hp-pprof-import.h"
 #include "record/hp-perf-import.h"
 
 /* perf.data -> perf.hotpath, run.perf.data -> run.perf.hotpath, x -> x.hotpath */
@@ -24,9 +25,9 @@ default_output_name (const char *input)
   if (strcmp (input, "-") == 0)
     return g_strdup ("perf.hotpath");
   base = g_path_get_basename (input);
-  for (guint i = 0; i < 3; i++)
+  for (guint i = 0; i < 6; i++)
     {
-      const char *suffix = (const char *[]) { ".data", ".folded", ".collapsed" }[i];
+      const char *suffix = (const char *[]) { ".data", ".folded", ".collapsed", ".pb.gz", ".pprof", ".pb" }[i];
 
       if (g_str_has_suffix (base, suffix))
         {
@@ -59,6 +60,28 @@ import_folded (const char *input,
   return 0;
 }
 
+static int
+import_pprof (const char *input,
+              const char *output)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
+  HpPprofImportResult result = { 0 };
+
+  if (!hp_pprof_import (input, output, &result, cancellable, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        hp_cli_error ("import of %s interrupted; %s was not written", input, output);
+      else
+        hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s from a pprof profile (no sample times)\n",
+           output, result.samples, result.event);
+  hp_pprof_import_result_clear (&result);
+  return 0;
+}
+
 int
 hp_cli_import (int    argc,
                char **argv)
@@ -85,7 +108,7 @@ hp_cli_import (int    argc,
   HpPerfImportResult result = { 0 };
 
   g_option_context_set_summary (context,
-                                "Import a perf.data file written by 'perf record', or folded stacks\n"
+                                "Import a perf.data file written by 'perf record', a pprof profile, or folded stacks\n"
                                 "(flamegraph.pl, async-profiler collapsed, py-spy --format raw), into a capture.\n"
                                 "Give '-' to read a pipe-mode stream: perf record -o - … | hotpath-cli import - -o FILE");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -108,7 +131,9 @@ hp_cli_import (int    argc,
       return 1;
     }
 
-  if (strcmp (files[0], "-") != 0 && hp_folded_sniff (files[0]) && !hp_perf_file_sniff (files[0]))
+  if (strcmp (files[0], "-") != 0 && !hp_perf_file_sniff (files[0]) && hp_pprof_sniff (files[0]))
+    return import_pprof (files[0], output);
+  if (strcmp (files[0], "-") != 0 && !hp_perf_file_sniff (files[0]) && hp_folded_sniff (files[0]))
     return import_folded (files[0], output);
 
   options.sysroot = sysroot;

@@ -21,12 +21,12 @@ static const struct {
   const char *summary;
 } commands[] = {
   { "record", hp_cli_record, "Record perf samples of a command or process into a capture" },
-  { "import", hp_cli_import, "Import a perf.data file or folded stacks into a capture" },
+  { "import", hp_cli_import, "Import a perf.data file, a pprof profile or folded stacks into a capture" },
   { "report", hp_cli_report, "Print what a capture measured: functions, call tree, callers, callees" },
   { "summary", hp_cli_summary, "List, read or write the summaries of call paths in a capture" },
   { "flamegraph", hp_cli_flamegraph, "Write the flame graph of a capture as a standalone SVG" },
   { "diff", hp_cli_diff, "Compare captures: what got slower or faster, with statistics" },
-  { "export", hp_cli_export, "Write a capture as folded stacks for other tools" },
+  { "export", hp_cli_export, "Write a capture as folded stacks, speedscope, Firefox Profiler or pprof" },
 };
 
 void

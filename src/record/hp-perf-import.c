@@ -41,6 +41,7 @@
 
 #include "perf/hp-perf-file.h"
 #include "record/hp-folded-import.h"
+#include "record/hp-pprof-import.h"
 #include "record/hp-perf-import.h"
 #include "record/hp-processor.h"
 #include "store/hp-capture-writer.h"
@@ -613,8 +614,18 @@ hp_perf_import_cached (const char    *perf_data,
       return NULL;
     }
 
-  /* folded stacks open the same way, through the same cache */
-  if (hp_folded_sniff (perf_data) && !hp_perf_file_sniff (perf_data))
+  /* pprof profiles and folded stacks open the same way, through the same cache */
+  if (hp_perf_file_sniff (perf_data))
+    {
+      if (!hp_perf_import (perf_data, capture, NULL, NULL, cancellable, error))
+        return NULL;
+    }
+  else if (hp_pprof_sniff (perf_data))
+    {
+      if (!hp_pprof_import (perf_data, capture, NULL, cancellable, error))
+        return NULL;
+    }
+  else if (hp_folded_sniff (perf_data))
     {
       if (!hp_folded_import (perf_data, capture, NULL, cancellable, error))
         return NULL;
@@ -641,5 +652,5 @@ hp_perf_import_is_perf_data (const char *path)
 {
   g_return_val_if_fail (path != NULL, FALSE);
 
-  return hp_perf_file_sniff (path) || hp_folded_sniff (path);
+  return hp_perf_file_sniff (path) || hp_pprof_sniff (path) || hp_folded_sniff (path);
 }

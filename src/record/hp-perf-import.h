@@ -36,12 +36,13 @@ gboolean  hp_perf_import              (const char                *perf_data,
                                        GCancellable              *cancellable,
                                        GError                   **error);
 
-/* Whether @path is a perf.data file (of any endianness or version), or
- * folded stacks (hp_folded_sniff()), rather than a capture: what the
+/* Whether @path is a perf.data file (of any endianness or version), a
+ * pprof profile (hp_pprof_sniff()) or folded stacks (hp_folded_sniff()),
+ * rather than a capture: what the
  * window and the CLI import instead of opening. */
 gboolean  hp_perf_import_is_perf_data (const char                *path);
 
-/* The capture of @perf_data (or of folded stacks) in the cache
+/* The capture of @perf_data (or of a pprof profile or folded stacks) in the cache
  * ($XDG_CACHE_HOME/hotpath/perf-data), imported first unless a capture of the same path, size and modification
  * time is there already. Returns its path. */
 char     *hp_perf_import_cached       (const char                *perf_data,

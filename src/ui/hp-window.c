@@ -824,6 +824,11 @@ open_action (GtkWidget  *widget,
   gtk_file_filter_add_pattern (captures, "perf.data");
   gtk_file_filter_add_pattern (captures, "perf.data.*");
   gtk_file_filter_add_pattern (captures, "*.perf.data");
+  /* imported like perf.data (hp_perf_import_cached) */
+  gtk_file_filter_add_pattern (captures, "*.pb.gz");
+  gtk_file_filter_add_pattern (captures, "*.pprof");
+  gtk_file_filter_add_pattern (captures, "*.folded");
+  gtk_file_filter_add_pattern (captures, "*.collapsed");
   gtk_file_filter_add_mime_type (captures, "application/x-hotpath-capture");
   gtk_file_filter_add_mime_type (captures, "application/x-perf-data");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), captures);

@@ -564,6 +564,76 @@ test_pprof_recorded (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* pprof in and out: the same stacks, counts, inline frames and threads;
+ * and a broken file is an error saying what is broken */
+static void
+test_pprof_import (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "app.hotpath", NULL);
+  g_autofree char *pb = g_build_filename (dir, "app.pb.gz", NULL);
+  g_autofree char *imported = g_build_filename (dir, "imported.hotpath", NULL);
+  g_autofree char *original = NULL, *again = NULL, *contents = NULL;
+  g_autoptr(ItResult) export = NULL, import = NULL;
+  gsize size = 0;
+
+  write_capture (capture);
+  {
+    const char *args[] = { "export", capture, "--format", "pprof", "-o", pb, NULL };
+    export = it_run_cli (args);
+  }
+  g_assert_cmpint (export->status, ==, 0);
+  {
+    const char *args[] = { "import", pb, "-o", imported, NULL };
+    import = it_run_cli (args);
+  }
+  g_assert_cmpint (import->status, ==, 0);
+  original = export_folded (capture, "--folded-prefix", NULL, NULL);
+  again = export_folded (imported, "--folded-prefix", NULL, NULL);
+  g_assert_cmpstr (again, ==, original);
+
+  /* broken files */
+  g_assert_true (g_file_get_contents (pb, &contents, &size, NULL));
+  {
+    g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+    guint8 not_proto[64], gzipped[256];
+    gsize read = 0, written = 0;
+    struct {
+      const char *name;
+      const void *data;
+      gsize       size;
+      const char *message;
+    } cases[] = {
+      { "garbage.pb.gz", "\x1f\x8bnot gzip at all", 17, "bad gzip near byte" },
+      { "truncated.pb.gz", contents, size / 2, "bad gzip: the compressed data ends early" },
+      { "notproto.pb.gz", gzipped, 0, "bad protobuf" },
+      { "empty.pb", "", 0, "empty" },
+    };
+
+    /* gzip that inflates to bytes that are no protobuf (field 0 is invalid) */
+    memset (not_proto, 0, sizeof not_proto);
+    g_assert_cmpint (g_converter_convert (G_CONVERTER (compressor), not_proto, sizeof not_proto, gzipped, sizeof gzipped,
+                                          G_CONVERTER_INPUT_AT_END, &read, &written, NULL), ==, G_CONVERTER_FINISHED);
+    cases[2].size = written;
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *path = g_build_filename (dir, cases[i].name, NULL);
+        g_autofree char *out = g_build_filename (dir, "broken.hotpath", NULL);
+        g_autoptr(ItResult) result = NULL;
+        const char *args[] = { "import", path, "-o", out, NULL };
+
+        g_assert_true (g_file_set_contents (path, cases[i].data, cases[i].size, NULL));
+        result = it_run_cli (args);
+        g_assert_cmpint (result->status, ==, 1);
+        if (strstr (result->err, cases[i].message) == NULL || strstr (result->err, path) == NULL)
+          g_error ("%s: expected '%s' naming the file, got: %s", cases[i].name, cases[i].message, result->err);
+        g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+      }
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_folded_round_trip (void)
 {
@@ -727,5 +797,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-speedscope-firefox", test_json_formats);
   g_test_add_func ("/integration/cli/export-pprof", test_pprof);
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
+  g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
   return g_test_run ();
 }

@@ -1,0 +1,518 @@
+/* hp-pprof-import.c - turns a pprof profile into a capture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A pprof profile (Go's runtime/pprof and net/http/pprof, and every tool
+ * that writes profile.proto) is a gzipped protobuf message, decoded here by
+ * protobuf-c from src/record/profile.proto. What it holds maps onto a
+ * capture: a mapping is a module (path, build id), a location is a machine
+ * frame whose Line entries are its inline chain (innermost first), a
+ * function has its name, file and start line.
+ *
+ * A sample's values become rows of the capture: the value of the first
+ * sample type counted in "count" (samples/count in CPU profiles) is how
+ * many samples, and the value of a type in nanoseconds, when there is one,
+ * their weight. The labels "tid", "pid" and "thread" (which the pprof
+ * export writes) give the thread; without them every sample is in one
+ * thread. pprof has no sample times: metadata "lacks" says so (schema.sql).
+ *
+ * Everything is checked before it is used: a string, mapping, location or
+ * function index that points at nothing is an error naming it, as are
+ * gzip that does not inflate and a protobuf that does not decode.
+ */
+
+#define G_LOG_DOMAIN "hp-import"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "record/hp-folded-import.h"
+#include "record/hp-pprof-import.h"
+#include "record/profile.pb-c.h"
+#include "store/hp-capture-writer.h"
+
+/* A profile bigger than this once inflated is refused: a few kilobytes of
+ * gzip must not take the machine's memory. */
+#define MAX_INFLATED ((gsize) 1 << 30)
+#define DEFAULT_TID  1
+
+typedef Perftools__Profiles__Profile  PbProfile;
+typedef Perftools__Profiles__Location PbLocation;
+typedef Perftools__Profiles__Function PbFunction;
+typedef Perftools__Profiles__Mapping  PbMapping;
+
+void
+hp_pprof_import_result_clear (HpPprofImportResult *result)
+{
+  g_clear_pointer (&result->event, g_free);
+}
+
+gboolean
+hp_pprof_sniff (const char *path)
+{
+  guint8 head[2];
+  struct stat st;
+  gboolean ret;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0)
+    return FALSE;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return FALSE;
+    }
+  ret = read (fd, head, sizeof head) == sizeof head && head[0] == 0x1f && head[1] == 0x8b;
+  close (fd);
+  return ret || g_str_has_suffix (path, ".pprof") || g_str_has_suffix (path, ".pb")
+    || g_str_has_suffix (path, ".pb.gz");
+}
+
+static GBytes *
+gunzip (const char    *path,
+        const guint8  *data,
+        gsize          size,
+        GError       **error)
+{
+  g_autoptr(GZlibDecompressor) decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  guint8 buffer[1 << 16];
+  gsize offset = 0;
+
+  for (;;)
+    {
+      g_autoptr(GError) local_error = NULL;
+      gsize read = 0, written = 0;
+      GConverterResult res = g_converter_convert (G_CONVERTER (decompressor), data + offset, size - offset,
+                                                  buffer, sizeof buffer, G_CONVERTER_INPUT_AT_END,
+                                                  &read, &written, &local_error);
+
+      if (res == G_CONVERTER_ERROR)
+        {
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         "%s: bad gzip: the compressed data ends early, at byte %" G_GSIZE_FORMAT " (a truncated file?)",
+                         path, size);
+          else
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         "%s: bad gzip near byte %" G_GSIZE_FORMAT ": %s", path, offset, local_error->message);
+          return NULL;
+        }
+      offset += read;
+      g_byte_array_append (out, buffer, written);
+      if (out->len > MAX_INFLATED)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: inflates to more than %" G_GSIZE_FORMAT " MiB; not imported", path, MAX_INFLATED >> 20);
+          return NULL;
+        }
+      if (res == G_CONVERTER_FINISHED)
+        break;
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+typedef struct {
+  const char      *path;
+  const char      *name;       /* the file's base name: the process's command */
+  PbProfile       *profile;
+  HpCaptureWriter *writer;
+  GHashTable      *mappings;   /* guint64 id -> PbMapping* */
+  GHashTable      *modules;    /* guint64 mapping id -> capture module id */
+  GHashTable      *locations;  /* guint64 id -> PbLocation* */
+  GHashTable      *functions;  /* guint64 id -> PbFunction* */
+  GHashTable      *threads;    /* tid -> TRUE */
+} Import;
+
+static gboolean
+get_string (Import      *im,
+            gint64       index,
+            const char **out,
+            GError     **error)
+{
+  if (index < 0 || (guint64) index >= im->profile->n_string_table)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: string %" G_GINT64_FORMAT " does not exist (the string table has %" G_GSIZE_FORMAT ")",
+                   im->path, index, im->profile->n_string_table);
+      return FALSE;
+    }
+  *out = im->profile->string_table[index];
+  return TRUE;
+}
+
+static GHashTable *
+index_by_id (gpointer *items,
+             gsize     n,
+             gsize     id_offset)
+{
+  GHashTable *table = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (gsize i = 0; i < n; i++)
+    g_hash_table_insert (table, (guint8 *) items[i] + id_offset, items[i]);
+  return table;
+}
+
+static gboolean
+module_of (Import  *im,
+           guint64  mapping_id,
+           gint64  *module_id,
+           GError **error)
+{
+  PbMapping *m;
+  const char *file, *build_id;
+  gpointer found;
+
+  *module_id = 0;
+  if (mapping_id == 0)
+    return TRUE;
+  if (g_hash_table_lookup_extended (im->modules, &mapping_id, NULL, &found))
+    {
+      *module_id = GPOINTER_TO_SIZE (found);
+      return TRUE;
+    }
+  m = g_hash_table_lookup (im->mappings, &mapping_id);
+  if (m == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: mapping %" G_GUINT64_FORMAT " does not exist", im->path, mapping_id);
+      return FALSE;
+    }
+  if (!get_string (im, m->filename, &file, error) || !get_string (im, m->build_id, &build_id, error))
+    return FALSE;
+  {
+    g_autofree char *vfile = g_utf8_make_valid (*file ? file : "[unknown]", -1);
+    g_autofree char *vbuild = *build_id ? g_utf8_make_valid (build_id, -1) : NULL;
+
+    *module_id = hp_capture_writer_intern_module (im->writer, vfile, vbuild,
+                                                  g_str_has_prefix (file, "[kernel"));
+  }
+  g_hash_table_insert (im->modules, &m->id, GSIZE_TO_POINTER ((gsize) *module_id));
+  return TRUE;
+}
+
+/* Adds the frames of @loc, outermost first, under @stack. */
+static gboolean
+push_location (Import     *im,
+               PbLocation *loc,
+               gint64     *stack,
+               GError    **error)
+{
+  gint64 module_id;
+  PbMapping *m;
+  guint64 offset = loc->address;
+
+  if (!module_of (im, loc->mapping_id, &module_id, error))
+    return FALSE;
+  m = loc->mapping_id ? g_hash_table_lookup (im->mappings, &loc->mapping_id) : NULL;
+  if (m != NULL && offset >= m->memory_start)
+    offset = offset - m->memory_start + m->file_offset;
+
+  if (loc->n_line == 0)
+    {
+      g_autofree char *name = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", loc->address);
+      gint64 fn = hp_capture_writer_intern_function (im->writer, name, module_id, NULL, 0);
+
+      *stack = hp_capture_writer_intern_stack (im->writer, *stack,
+                                               hp_capture_writer_intern_frame (im->writer, fn, NULL, 0, FALSE, offset));
+      return TRUE;
+    }
+  for (gsize k = loc->n_line; k > 0; k--)
+    {
+      Perftools__Profiles__Line *line = loc->line[k - 1];
+      PbFunction *f = g_hash_table_lookup (im->functions, &line->function_id);
+      const char *name, *file;
+      g_autofree char *vname = NULL, *vfile = NULL;
+      gint64 fn;
+
+      if (f == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: location %" G_GUINT64_FORMAT " refers to function %" G_GUINT64_FORMAT ", which does not exist",
+                       im->path, loc->id, line->function_id);
+          return FALSE;
+        }
+      if (!get_string (im, f->name, &name, error) || !get_string (im, f->filename, &file, error))
+        return FALSE;
+      vname = g_utf8_make_valid (*name ? name : "[unknown]", -1);
+      vfile = *file ? g_utf8_make_valid (file, -1) : NULL;
+      fn = hp_capture_writer_intern_function (im->writer, vname, module_id, vfile,
+                                              (guint) CLAMP (f->start_line, 0, G_MAXINT32));
+      *stack = hp_capture_writer_intern_stack (im->writer, *stack,
+                                               hp_capture_writer_intern_frame (im->writer, fn, vfile,
+                                                                               (guint) CLAMP (line->line, 0, G_MAXINT32),
+                                                                               k < loc->n_line, offset));
+    }
+  return TRUE;
+}
+
+static gboolean
+import_profile (Import               *im,
+                HpPprofImportResult  *result,
+                GCancellable         *cancellable,
+                GError              **error)
+{
+  PbProfile *p = im->profile;
+  gssize count_index = -1, weight_index = -1;
+  const char *type, *unit;
+  gboolean has_threads = FALSE;
+  g_autofree char *event = NULL;
+
+  if (p->n_sample_type == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: no sample type: not a pprof profile, or an empty one", im->path);
+      return FALSE;
+    }
+  for (gsize i = 0; i < p->n_sample_type; i++)
+    {
+      if (!get_string (im, p->sample_type[i]->type, &type, error) ||
+          !get_string (im, p->sample_type[i]->unit, &unit, error))
+        return FALSE;
+      if (count_index < 0 && strcmp (unit, "count") == 0)
+        count_index = i;
+      if (weight_index < 0 && strcmp (unit, "nanoseconds") == 0)
+        weight_index = i;
+    }
+  if (count_index < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: no sample type counts samples (unit \"count\"): nothing to import as samples", im->path);
+      return FALSE;
+    }
+  if (weight_index < 0)
+    weight_index = count_index;
+  if (!get_string (im, p->sample_type[weight_index]->type, &type, error) ||
+      !get_string (im, p->sample_type[weight_index]->unit, &unit, error))
+    return FALSE;
+  event = g_utf8_make_valid (*type ? type : "samples", -1);
+  hp_capture_writer_set_metadata (im->writer, "event", event);
+  hp_capture_writer_set_metadata (im->writer, "event_unit", strcmp (unit, "nanoseconds") == 0 ? "ns" : unit);
+  if (p->period > 0)
+    {
+      hp_capture_writer_set_metadata_int (im->writer, "period", p->period);
+      if (p->period_type != NULL && get_string (im, p->period_type->unit, &unit, error) && strcmp (unit, "nanoseconds") == 0)
+        hp_capture_writer_set_metadata_int (im->writer, "frequency", (gint64) (1e9 / p->period + 0.5));
+    }
+  if (p->duration_nanos > 0)
+    hp_capture_writer_set_metadata_int (im->writer, "duration_ns", p->duration_nanos);
+  if (p->time_nanos > 0)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (p->time_nanos / 1000000000);
+
+      if (when != NULL)
+        {
+          g_autofree char *iso = g_date_time_format_iso8601 (when);
+
+          hp_capture_writer_set_metadata (im->writer, "start_time", iso);
+        }
+    }
+
+  for (gsize i = 0; i < p->n_sample; i++)
+    {
+      Perftools__Profiles__Sample *s = p->sample[i];
+      gint64 stack = 0, count, weight;
+      gint32 tid = DEFAULT_TID, pid = DEFAULT_TID;
+      const char *thread = NULL;
+
+      if (s->n_value != p->n_sample_type)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: sample %" G_GSIZE_FORMAT " has %" G_GSIZE_FORMAT " values for %" G_GSIZE_FORMAT " sample types",
+                       im->path, i, s->n_value, p->n_sample_type);
+          return FALSE;
+        }
+      count = s->value[count_index];
+      weight = s->value[weight_index];
+      if (count < 0 || weight < 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: sample %" G_GSIZE_FORMAT " has a negative value", im->path, i);
+          return FALSE;
+        }
+      if ((guint64) count > HP_FOLDED_MAX_SAMPLES || result->samples + count > HP_FOLDED_MAX_SAMPLES)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: sample %" G_GSIZE_FORMAT " takes the profile past the %" G_GUINT64_FORMAT " samples an import holds",
+                       im->path, i, HP_FOLDED_MAX_SAMPLES);
+          return FALSE;
+        }
+      for (gsize l = 0; l < s->n_label; l++)
+        {
+          const char *key;
+
+          if (!get_string (im, s->label[l]->key, &key, error))
+            return FALSE;
+          if (strcmp (key, "tid") == 0 && s->label[l]->num > 0 && s->label[l]->num <= G_MAXINT32)
+            tid = (gint32) s->label[l]->num;
+          else if (strcmp (key, "pid") == 0 && s->label[l]->num > 0 && s->label[l]->num <= G_MAXINT32)
+            pid = (gint32) s->label[l]->num;
+          else if (strcmp (key, "thread") == 0 && !get_string (im, s->label[l]->str, &thread, error))
+            return FALSE;
+        }
+      if (tid != DEFAULT_TID)
+        has_threads = TRUE;
+      if (!g_hash_table_contains (im->threads, GINT_TO_POINTER (tid)))
+        {
+          g_autofree char *vthread = g_utf8_make_valid (thread ? thread : "pprof", -1);
+
+          g_hash_table_add (im->threads, GINT_TO_POINTER (tid));
+          hp_capture_writer_set_process (im->writer, pid, im->name);
+          hp_capture_writer_set_thread (im->writer, tid, pid, vthread);
+        }
+
+      for (gsize k = s->n_location_id; k > 0; k--)
+        {
+          PbLocation *loc = g_hash_table_lookup (im->locations, &s->location_id[k - 1]);
+
+          if (loc == NULL)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "%s: sample %" G_GSIZE_FORMAT " refers to location %" G_GUINT64_FORMAT ", which does not exist",
+                           im->path, i, s->location_id[k - 1]);
+              return FALSE;
+            }
+          if (!push_location (im, loc, &stack, error))
+            return FALSE;
+        }
+      /* the weight spread over the samples, the remainder on the first */
+      for (gint64 n = 0; n < count; n++)
+        hp_capture_writer_add_sample (im->writer, 0, tid, 0, stack,
+                                      (guint64) (weight / count + (n == 0 ? weight % count : 0)));
+      result->samples += count;
+      if (i % 1024 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+    }
+  hp_capture_writer_set_metadata (im->writer, "lacks", has_threads ? "times" : "times,threads");
+  result->event = g_steal_pointer (&event);
+  return TRUE;
+}
+
+gboolean
+hp_pprof_import (const char           *pprof,
+                 const char           *capture,
+                 HpPprofImportResult  *result,
+                 GCancellable         *cancellable,
+                 GError              **error)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *tmp = NULL;
+  g_autofree char *base = NULL;
+  g_autoptr(GBytes) inflated = NULL;
+  g_autoptr(GError) local_error = NULL;
+  HpPprofImportResult local_result = { 0 };
+  HpCaptureWriter *writer;
+  const guint8 *data;
+  gsize size;
+  PbProfile *profile;
+  Import im = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (pprof != NULL, FALSE);
+  g_return_val_if_fail (capture != NULL, FALSE);
+
+  if (!g_file_get_contents (pprof, &contents, &size, error))
+    return FALSE;
+  if (size >= 2 && (guint8) contents[0] == 0x1f && (guint8) contents[1] == 0x8b)
+    {
+      inflated = gunzip (pprof, (const guint8 *) contents, size, error);
+      if (inflated == NULL)
+        return FALSE;
+      data = g_bytes_get_data (inflated, &size);
+    }
+  else
+    data = (const guint8 *) contents;
+  if (size == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: empty: not a pprof profile", pprof);
+      return FALSE;
+    }
+  profile = perftools__profiles__profile__unpack (NULL, size, data);
+  if (profile == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: bad protobuf: its %" G_GSIZE_FORMAT " bytes%s do not decode as a pprof Profile message",
+                   pprof, size, inflated ? " (once inflated)" : "");
+      return FALSE;
+    }
+
+  hp_capture_writer_remove_stale_parts (capture);
+  tmp = hp_capture_writer_part_path (capture);
+  g_unlink (tmp);
+  writer = hp_capture_writer_new (tmp, error);
+  if (writer == NULL)
+    {
+      perftools__profiles__profile__free_unpacked (profile, NULL);
+      return FALSE;
+    }
+  base = g_path_get_basename (pprof);
+  hp_capture_writer_set_metadata (writer, "command", base);
+  hp_capture_writer_set_metadata (writer, "source", "pprof");
+  hp_capture_writer_set_metadata (writer, "source_path", pprof);
+  hp_capture_writer_set_metadata (writer, "hotpath_version", PACKAGE_VERSION);
+
+  im.path = pprof;
+  im.name = base;
+  /* pprof's program is its first mapping ("File:" in go tool pprof) */
+  if (profile->n_mapping > 0 && profile->mapping[0]->filename > 0
+      && (guint64) profile->mapping[0]->filename < profile->n_string_table)
+    {
+      g_autofree char *program = g_path_get_basename (profile->string_table[profile->mapping[0]->filename]);
+
+      g_free (base);
+      base = g_utf8_make_valid (program, -1);
+      im.name = base;
+    }
+  im.profile = profile;
+  im.writer = writer;
+  im.mappings = index_by_id ((gpointer *) profile->mapping, profile->n_mapping, G_STRUCT_OFFSET (PbMapping, id));
+  im.locations = index_by_id ((gpointer *) profile->location, profile->n_location, G_STRUCT_OFFSET (PbLocation, id));
+  im.functions = index_by_id ((gpointer *) profile->function, profile->n_function, G_STRUCT_OFFSET (PbFunction, id));
+  im.modules = g_hash_table_new (g_int64_hash, g_int64_equal);
+  im.threads = g_hash_table_new (NULL, NULL);
+  ok = import_profile (&im, &local_result, cancellable, &local_error);
+  g_hash_table_unref (im.mappings);
+  g_hash_table_unref (im.locations);
+  g_hash_table_unref (im.functions);
+  g_hash_table_unref (im.modules);
+  g_hash_table_unref (im.threads);
+  perftools__profiles__profile__free_unpacked (profile, NULL);
+
+  if (ok && hp_capture_writer_get_error (writer) != NULL)
+    {
+      ok = FALSE;
+      local_error = g_error_copy (hp_capture_writer_get_error (writer));
+    }
+  if (ok)
+    ok = hp_capture_writer_finish (writer, &local_error);
+  if (!ok)
+    {
+      hp_capture_writer_abort (writer);
+      hp_capture_writer_free (writer);
+      hp_pprof_import_result_clear (&local_result);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  hp_capture_writer_free (writer);
+  if (!hp_capture_writer_replace (tmp, capture, error))
+    {
+      g_unlink (tmp);
+      hp_pprof_import_result_clear (&local_result);
+      return FALSE;
+    }
+  if (result != NULL)
+    *result = local_result;
+  else
+    hp_pprof_import_result_clear (&local_result);
+  return TRUE;
+}
