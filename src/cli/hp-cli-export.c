@@ -50,6 +50,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,7 +271,7 @@ thread_entries_for (GPtrArray *threads,
 static gboolean
 has_times (Export *ex)
 {
-  g_autofree char *lacks = hp_capture_get_metadata (ex->capture, "lacks");
+  g_autofree char *lacks = hp_capture_get_metadata (ex->capture, HP_META_LACKS);
 
   return !ex->filter->merge_recursion && (lacks == NULL || strstr (lacks, "times") == NULL);
 }
@@ -390,7 +392,7 @@ write_speedscope (Export  *ex,
   g_autoptr(GHashTable) frame_index = g_hash_table_new (NULL, NULL);  /* frame id -> index + 1 */
   g_autoptr(GArray) frame_order = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree char *unit = hp_capture_get_metadata (ex->capture, "event_unit");
+  g_autofree char *unit = hp_capture_get_metadata (ex->capture, HP_META_EVENT_UNIT);
   g_autofree char *base = g_path_get_basename (hp_capture_get_path (ex->capture));
   g_autofree char *name = hp_text_make_valid (base);
   gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0;
@@ -764,9 +766,9 @@ write_firefox (Export  *ex,
   g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autofree char *frequency = hp_capture_get_metadata (ex->capture, "frequency");
-  g_autofree char *event = hp_capture_get_metadata (ex->capture, "event");
-  g_autofree char *hostname = hp_capture_get_metadata (ex->capture, "hostname");
+  g_autofree char *frequency = hp_capture_get_metadata (ex->capture, HP_META_FREQUENCY);
+  g_autofree char *event = hp_capture_get_metadata (ex->capture, HP_META_EVENT);
+  g_autofree char *hostname = hp_capture_get_metadata (ex->capture, HP_META_HOSTNAME);
   g_autofree char *misc = NULL;
   gdouble hz = frequency ? g_ascii_strtod (frequency, NULL) : 0;
   gdouble interval_ms = hz >= 1 && hz <= 1e6 ? 1000.0 / hz : 1.0;
@@ -974,12 +976,12 @@ write_pprof (Export  *ex,
 {
   Pprof pp = { ex };
   PbProfile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
-  g_autofree char *event = hp_capture_get_metadata (ex->capture, "event");
-  g_autofree char *unit = hp_capture_get_metadata (ex->capture, "event_unit");
-  g_autofree char *frequency = hp_capture_get_metadata (ex->capture, "frequency");
-  g_autofree char *period = hp_capture_get_metadata (ex->capture, "period");
-  g_autofree char *duration = hp_capture_get_metadata (ex->capture, "duration_ns");
-  g_autofree char *start = hp_capture_get_metadata (ex->capture, "start_time");
+  g_autofree char *event = hp_capture_get_metadata (ex->capture, HP_META_EVENT);
+  g_autofree char *unit = hp_capture_get_metadata (ex->capture, HP_META_EVENT_UNIT);
+  g_autofree char *frequency = hp_capture_get_metadata (ex->capture, HP_META_FREQUENCY);
+  g_autofree char *period = hp_capture_get_metadata (ex->capture, HP_META_PERIOD);
+  g_autofree char *duration = hp_capture_get_metadata (ex->capture, HP_META_DURATION_NS);
+  g_autofree char *start = hp_capture_get_metadata (ex->capture, HP_META_START_TIME);
   g_autofree guint8 *packed = NULL;
   g_autoptr(GArray) group = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));

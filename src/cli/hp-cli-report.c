@@ -254,8 +254,8 @@ print_header (Report *r)
     printf ("# Note: the program exited with status %" G_GINT64_FORMAT ".\n",
             g_ascii_strtoll (exit_status, NULL, 10));
   {
-    g_autofree char *source = hp_capture_get_metadata (r->capture, "source");
-    g_autofree char *lacks = hp_capture_get_metadata (r->capture, "lacks");
+    g_autofree char *source = hp_capture_get_metadata (r->capture, HP_META_SOURCE);
+    g_autofree char *lacks = hp_capture_get_metadata (r->capture, HP_META_LACKS);
 
     /* an import from a format that holds less than a recording */
     if (lacks != NULL)

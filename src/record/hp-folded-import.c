@@ -30,6 +30,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -341,13 +343,13 @@ hp_folded_import (const char            *folded,
     return FALSE;
 
   base = g_path_get_basename (folded);
-  hp_capture_writer_set_metadata (writer, "command", base);
-  hp_capture_writer_set_metadata (writer, "event", "samples");
-  hp_capture_writer_set_metadata (writer, "event_unit", "samples");
-  hp_capture_writer_set_metadata (writer, "source", "folded stacks");
-  hp_capture_writer_set_metadata (writer, "source_path", folded);
-  hp_capture_writer_set_metadata (writer, "lacks", "addresses,modules,times,threads");
-  hp_capture_writer_set_metadata (writer, "hotpath_version", PACKAGE_VERSION);
+  hp_capture_writer_set_metadata (writer, HP_META_COMMAND, base);
+  hp_capture_writer_set_metadata (writer, HP_META_EVENT, "samples");
+  hp_capture_writer_set_metadata (writer, HP_META_EVENT_UNIT, "samples");
+  hp_capture_writer_set_metadata (writer, HP_META_SOURCE, "folded stacks");
+  hp_capture_writer_set_metadata (writer, HP_META_SOURCE_PATH, folded);
+  hp_capture_writer_set_metadata (writer, HP_META_LACKS, "addresses,modules,times,threads");
+  hp_capture_writer_set_metadata (writer, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
   hp_capture_writer_set_process (writer, IMPORT_TID, base);
   hp_capture_writer_set_thread (writer, IMPORT_TID, IMPORT_TID, base);
 

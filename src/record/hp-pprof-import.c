@@ -25,6 +25,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -296,16 +298,16 @@ import_profile (Import               *im,
       !get_string (im, p->sample_type[weight_index]->unit, &unit, error))
     return FALSE;
   event = g_utf8_make_valid (*type ? type : "samples", -1);
-  hp_capture_writer_set_metadata (im->writer, "event", event);
-  hp_capture_writer_set_metadata (im->writer, "event_unit", strcmp (unit, "nanoseconds") == 0 ? "ns" : unit);
+  hp_capture_writer_set_metadata (im->writer, HP_META_EVENT, event);
+  hp_capture_writer_set_metadata (im->writer, HP_META_EVENT_UNIT, strcmp (unit, "nanoseconds") == 0 ? "ns" : unit);
   if (p->period > 0)
     {
-      hp_capture_writer_set_metadata_int (im->writer, "period", p->period);
+      hp_capture_writer_set_metadata_int (im->writer, HP_META_PERIOD, p->period);
       if (p->period_type != NULL && get_string (im, p->period_type->unit, &unit, error) && strcmp (unit, "nanoseconds") == 0)
-        hp_capture_writer_set_metadata_int (im->writer, "frequency", (gint64) (1e9 / p->period + 0.5));
+        hp_capture_writer_set_metadata_int (im->writer, HP_META_FREQUENCY, (gint64) (1e9 / p->period + 0.5));
     }
   if (p->duration_nanos > 0)
-    hp_capture_writer_set_metadata_int (im->writer, "duration_ns", p->duration_nanos);
+    hp_capture_writer_set_metadata_int (im->writer, HP_META_DURATION_NS, p->duration_nanos);
   if (p->time_nanos > 0)
     {
       g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (p->time_nanos / 1000000000);
@@ -314,7 +316,7 @@ import_profile (Import               *im,
         {
           g_autofree char *iso = g_date_time_format_iso8601 (when);
 
-          hp_capture_writer_set_metadata (im->writer, "start_time", iso);
+          hp_capture_writer_set_metadata (im->writer, HP_META_START_TIME, iso);
         }
     }
 
@@ -393,7 +395,7 @@ import_profile (Import               *im,
       if (i % 1024 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
     }
-  hp_capture_writer_set_metadata (im->writer, "lacks", has_threads ? "times" : "times,threads");
+  hp_capture_writer_set_metadata (im->writer, HP_META_LACKS, has_threads ? "times" : "times,threads");
   result->event = g_steal_pointer (&event);
   return TRUE;
 }
@@ -456,10 +458,10 @@ hp_pprof_import (const char           *pprof,
       return FALSE;
     }
   base = g_path_get_basename (pprof);
-  hp_capture_writer_set_metadata (writer, "command", base);
-  hp_capture_writer_set_metadata (writer, "source", "pprof");
-  hp_capture_writer_set_metadata (writer, "source_path", pprof);
-  hp_capture_writer_set_metadata (writer, "hotpath_version", PACKAGE_VERSION);
+  hp_capture_writer_set_metadata (writer, HP_META_COMMAND, base);
+  hp_capture_writer_set_metadata (writer, HP_META_SOURCE, "pprof");
+  hp_capture_writer_set_metadata (writer, HP_META_SOURCE_PATH, pprof);
+  hp_capture_writer_set_metadata (writer, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
 
   im.path = pprof;
   im.name = base;

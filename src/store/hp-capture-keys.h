@@ -45,3 +45,6 @@
 #define HP_META_CPU_DESCRIPTION      "cpu_description"
 #define HP_META_CLOCKID              "clockid"
 #define HP_META_OTHER_EVENT_SAMPLES  "other_event_samples"
+
+/* the importers of pprof and folded stacks */
+#define HP_META_LACKS                "lacks"

@@ -74,15 +74,6 @@
 --                      bigger stack_size would have continued
 --   unresolved_frames  frames that could not be symbolized
 --   hotpath_version    version of Hotpath that wrote the capture
---   source             what the capture was made from when not recorded
---                      live: "perf.data", "perf.data (pipe mode)", "folded stacks"
---   source_path        the file it was imported from
---   lacks              what the imported format does not hold, comma-separated
---                      from: addresses (frames have offset 0), modules
---                      (module_id 0 but for kernel frames), times (every
---                      sample at time 0: no timeline, no --from/--to),
---                      threads (all samples in one thread named after the
---                      file); absent when nothing is missing
 --   complete           '1' once the recording finished and stack_counts is
 --                      filled; absent in a capture that was cut short
 --   exit_status        exit status of the spawned program, when it exited
@@ -100,6 +91,19 @@
 --   cpu_description    the CPU, as perf's header describes it
 --   clockid            clock of the sample times, when perf recorded with -k
 --   other_event_samples  samples of events other than the imported one
+--
+-- Keys written by the importers of other profilers' files (pprof, folded
+-- stacks), beside command, event, event_unit and those of the recorder
+-- that the format holds:
+--   source             "pprof" or "folded stacks"
+--   source_path        the file imported
+--   lacks              what the format does not hold, comma-separated from:
+--                      addresses (frames have offset 0), modules (module_id
+--                      0 but for kernel frames), times (every sample at
+--                      time 0: no timeline, no --from/--to), threads (all
+--                      samples in one thread named after the file); absent
+--                      when nothing is missing. pprof lacks times, and
+--                      threads unless its samples carry a "tid" label.
 CREATE TABLE metadata (
   key   TEXT PRIMARY KEY,
   value

@@ -14,6 +14,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <string.h>
 
 #include <json-glib/json-glib.h>
@@ -40,8 +42,8 @@ write_capture (const char *path)
     hp_capture_writer_add_sample (w, time, tid, 0, stack, 1000000)
 
   g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
-  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, HP_META_EVENT, "cpu-clock");
+  hp_capture_writer_set_metadata (w, HP_META_EVENT_UNIT, "ns");
   hp_capture_writer_set_process (w, 10, "/usr/bin/app --flag");
   hp_capture_writer_set_thread (w, 10, 10, "app");
   hp_capture_writer_set_thread (w, 11, 10, "worker");
@@ -687,7 +689,7 @@ test_folded_round_trip (void)
   g_assert_true (seen_inline);
   g_assert_true (seen_kernel);
   {
-    g_autofree char *lacks = hp_capture_get_metadata (cap->capture, "lacks");
+    g_autofree char *lacks = hp_capture_get_metadata (cap->capture, HP_META_LACKS);
 
     g_assert_nonnull (lacks);
     g_assert_nonnull (strstr (lacks, "times"));
