@@ -195,14 +195,14 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     g_string_append_printf (warning, "%s ", killed);
   if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") != 0)
     g_string_append (warning, _("The recording was cut short: this capture holds the samples written until then. "));
-  if (hp_loaded_capture_get_metadata (capture, "lacks") != NULL)
+  if (hp_loaded_capture_get_metadata (capture, HP_META_LACKS) != NULL)
     {
-      g_auto(GStrv) parts = g_strsplit (hp_loaded_capture_get_metadata (capture, "lacks"), ",", -1);
+      g_auto(GStrv) parts = g_strsplit (hp_loaded_capture_get_metadata (capture, HP_META_LACKS), ",", -1);
       g_autofree char *list = g_strjoinv (", ", parts);
 
       /* Translators: a format ("folded stacks"), then what it does not hold ("addresses, times") */
       g_string_append_printf (warning, _("Imported from %s, which has no %s: views that need them are empty. "),
-                              hp_loaded_capture_get_metadata (capture, "source") ?: _("another format"), list);
+                              hp_loaded_capture_get_metadata (capture, HP_META_SOURCE) ?: _("another format"), list);
     }
   if (all_samples > 0 && truncated * 10 > all_samples)
     g_string_append (warning, _("Many call stacks are truncated: the callers above the cut, and their totals, are incomplete. "));
