@@ -45,6 +45,7 @@ struct _HpFlameCanvas {
   GtkWidget      parent_instance;
 
   HpFlameGraph  *graph;       /* borrowed */
+  HpLoadedCapture *names;     /* borrowed: the names as the window shows them, or NULL */
   guint          zoom;
   const HpCallNode *selected;
   gint           selected_box;  /* its box, -1 when none */
@@ -128,6 +129,9 @@ box_name (HpFlameCanvas    *self,
     return _("(narrow calls merged)");
   if (box->node->function_id == 0)
     return _("All samples");
+  /* the window's shown form: safe, templates folded (hp-symbol-name.h) */
+  if (self->names != NULL)
+    return hp_loaded_capture_get_shown_name (self->names, box->node->function_id, FALSE);
   return hp_profile_get_function_name (hp_flame_graph_get_profile (self->graph), box->node->function_id);
 }
 
@@ -356,7 +360,10 @@ hp_flame_canvas_describe_box (HpFlameCanvas *self,
   profile = hp_flame_graph_get_profile (self->graph);
   b = get_box (self, index);
   whole = hp_profile_get_n_samples (profile);
-  name = g_utf8_make_valid (box_name (self, b), -1);
+  if (self->names != NULL && b->node != NULL && b->node->function_id != 0)
+    name = hp_loaded_capture_dup_tooltip_name (self->names, b->node->function_id);
+  else
+    name = g_utf8_make_valid (box_name (self, b), -1);
   if (g_utf8_strlen (name, -1) > MAX_TOOLTIP_CHARS)
     {
       g_autofree char *cut = g_utf8_substring (name, 0, MAX_TOOLTIP_CHARS);
@@ -594,6 +601,16 @@ hp_flame_canvas_init (HpFlameCanvas *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+}
+
+void
+hp_flame_canvas_set_names (HpFlameCanvas   *self,
+                           HpLoadedCapture *names)
+{
+  g_return_if_fail (HP_IS_FLAME_CANVAS (self));
+
+  self->names = names;
+  invalidate (self);
 }
 
 GtkWidget *

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "analysis/hp-flame-graph.h"
+#include "ui/hp-loaded-capture.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,11 @@ GtkWidget        *hp_flame_canvas_new           (void);
 void              hp_flame_canvas_set_graph     (HpFlameCanvas    *self,
                                                  HpFlameGraph     *graph);
 HpFlameGraph     *hp_flame_canvas_get_graph     (HpFlameCanvas    *self);
+
+/* Names boxes as the window shows names (@names: the graph's capture,
+ * borrowed), or as the profile holds them (NULL). */
+void              hp_flame_canvas_set_names     (HpFlameCanvas    *self,
+                                                 HpLoadedCapture  *names);
 
 /* Zoom into box @index (0: the whole graph). */
 void              hp_flame_canvas_set_zoom      (HpFlameCanvas    *self,

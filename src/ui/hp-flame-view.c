@@ -307,6 +307,7 @@ show_graph (HpFlameView *self)
 {
   HpFlameGraph *graph = self->graphs[self->bottom_up];
 
+  hp_flame_canvas_set_names (self->canvas, self->profile != NULL ? self->profile->capture : NULL);
   hp_flame_canvas_set_graph (self->canvas, graph);
   hp_flame_canvas_set_selected (self->canvas, self->selected);
   gtk_stack_set_visible_child_name (self->stack,
@@ -370,6 +371,7 @@ hp_flame_view_set_profile (HpFlameView     *self,
     {
       /* the canvas borrows the graph: it lets go first */
       hp_flame_canvas_set_graph (self->canvas, NULL);
+      hp_flame_canvas_set_names (self->canvas, NULL);
       g_clear_pointer (&self->graphs[0], hp_flame_graph_free);
       g_clear_pointer (&self->graphs[1], hp_flame_graph_free);
       g_clear_pointer (&self->profile, hp_loaded_profile_unref);
@@ -506,7 +508,10 @@ hp_flame_view_dispose (GObject *object)
     g_clear_signal_handler (&self->store_changed_id, self->store);
   g_clear_object (&self->store);
   if (self->canvas != NULL)
-    hp_flame_canvas_set_graph (self->canvas, NULL);
+    {
+      hp_flame_canvas_set_graph (self->canvas, NULL);
+      hp_flame_canvas_set_names (self->canvas, NULL);
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_FLAME_VIEW);
   /* the template's root is not bound to a field, so not unparented above */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
