@@ -58,6 +58,88 @@
 #define PIPE_HEADER_SIZE   16
 #define ATTR_SIZE_VER0     64
 #define FEATURE_BITS       256
+/* No perf_event_attr is near this size (128 bytes in Linux 6.x); the bound
+ * keeps a forged size from making one attribute swallow the file. */
+#define MAX_ATTR_SIZE      4096
+
+/* perf's struct perf_file_section and perf_file_header (util/header.h),
+ * for their field offsets: the file is read through get_u64, never cast. */
+typedef struct {
+  guint64 offset;
+  guint64 size;
+} PerfFileSection;
+
+typedef struct {
+  guint64         magic;
+  guint64         size;
+  guint64         attr_size;
+  PerfFileSection attrs;
+  PerfFileSection data;
+  PerfFileSection event_types;
+  guint64         adds_features[FEATURE_BITS / 64];
+} PerfFileHeader;
+
+G_STATIC_ASSERT (sizeof (PerfFileHeader) == FILE_HEADER_SIZE);
+G_STATIC_ASSERT (offsetof (PerfFileHeader, adds_features) == FILE_HEADER_V0);
+
+#define HEADER_AT(field)   offsetof (PerfFileHeader, field)
+
+/* Every record starts with a perf_event_header; the layouts of the
+ * user-space records this file reads past it (tools/lib/perf/include/
+ * perf/event.h), for their field offsets. */
+#define RECORD_HEADER_SIZE sizeof (struct perf_event_header)
+#define RECORD_TYPE_AT     offsetof (struct perf_event_header, type)
+#define RECORD_SIZE_AT     offsetof (struct perf_event_header, size)
+
+typedef struct {
+  struct perf_event_header header;
+  guint64                  type;    /* EVENT_UPDATE_NAME: a name follows */
+  guint64                  id;
+} PerfEventUpdateRecord;
+
+typedef struct {
+  struct perf_event_header header;
+  guint64                  feat_id; /* the feature section follows */
+} PerfFeatureRecord;
+
+typedef struct {
+  struct perf_event_header header;
+  guint64                  data_size; /* COMPRESSED2; COMPRESSED has none */
+} PerfCompressed2Record;
+
+typedef struct {
+  struct perf_event_header header;
+  guint32                  size;    /* of the data after the record */
+  guint32                  pad;
+} PerfTracingDataRecord;
+
+typedef struct {
+  struct perf_event_header header;
+  guint64                  size;    /* of the data after the record */
+} PerfAuxtraceRecord;
+
+/* The offsets of perf's layouts, which no padding of ours may move. */
+G_STATIC_ASSERT (sizeof (PerfEventUpdateRecord) == 24);
+G_STATIC_ASSERT (sizeof (PerfFeatureRecord) == 16);
+G_STATIC_ASSERT (sizeof (PerfCompressed2Record) == 16);
+G_STATIC_ASSERT (offsetof (PerfTracingDataRecord, pad) == 12);
+G_STATIC_ASSERT (sizeof (PerfAuxtraceRecord) == 16);
+
+/* perf's struct perf_record_header_build_id: header, pid, then 24 bytes
+ * that are the build id (20 bytes, zero-padded) or, with
+ * MISC_BUILD_ID_SIZE, 20 bytes, their length and 3 reserved; then the
+ * file name to the end of the record. */
+typedef struct {
+  struct perf_event_header header;
+  gint32                   pid;
+  guint8                   build_id[20];
+  guint8                   size;
+  guint8                   reserved[3];
+} PerfBuildIdRecord;
+
+G_STATIC_ASSERT (sizeof (PerfBuildIdRecord) == 36);
+
+#define BUILD_ID_AT(field) offsetof (PerfBuildIdRecord, field)
 
 /* perf's user-space record types (tools/lib/perf/include/perf/event.h) */
 enum {
@@ -338,16 +420,17 @@ event_of_record (HpPerfFile   *self,
     {
       if (self->id_pos < 0)
         return first;
-      at = 8 + (gsize) self->id_pos * 8;
-      if (at + 8 > size)
+      at = RECORD_HEADER_SIZE + (gsize) self->id_pos * sizeof (guint64);
+      if (at + sizeof (guint64) > size)
         return NULL;
       /* A sample whose id names no event is not attributed to a guess. */
       return event_for_id (self, get_u64 (data + at));
     }
 
-  if (self->is_pos < 0 || !first->info.sample_id_all || size < 8 + (gsize) self->is_pos * 8)
+  if (self->is_pos < 0 || !first->info.sample_id_all ||
+      size < RECORD_HEADER_SIZE + (gsize) self->is_pos * sizeof (guint64))
     return first;
-  event = event_for_id (self, get_u64 (data + size - (gsize) self->is_pos * 8));
+  event = event_for_id (self, get_u64 (data + size - (gsize) self->is_pos * sizeof (guint64)));
   return event != NULL ? event : first;
 }
 
@@ -370,23 +453,24 @@ parse_build_ids (HpPerfFile   *self,
 {
   gsize pos = 0;
 
-  /* A list of perf_record_header_build_id: header, pid, build_id[24]
-   * (20 bytes, size, 3 reserved when MISC_BUILD_ID_SIZE), filename. */
-  while (size - pos >= 8)
+  /* A list of PerfBuildIdRecord, each followed by its file name. */
+  while (size - pos >= sizeof (struct perf_event_header))
     {
-      guint16 misc = get_u16 (data + pos + 4);
-      guint16 rsize = get_u16 (data + pos + 6);
-      HpPerfFileBuildId *bid;
       const guint8 *rec = data + pos;
+      guint16 misc = get_u16 (rec + BUILD_ID_AT (header.misc));
+      guint16 rsize = get_u16 (rec + BUILD_ID_AT (header.size));
+      HpPerfFileBuildId *bid;
 
-      if (rsize < 8 + 4 + 24 || rsize > size - pos)
+      if (rsize < sizeof (PerfBuildIdRecord) || rsize > size - pos)
         return FALSE;
       bid = g_new0 (HpPerfFileBuildId, 1);
-      bid->pid = get_u32 (rec + 8);
+      bid->pid = get_u32 (rec + BUILD_ID_AT (pid));
       bid->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-      memcpy (bid->build_id, rec + 12, 20);
-      bid->size = (misc & MISC_BUILD_ID_SIZE) ? MIN (rec[32], 20) : 20;
-      bid->filename = g_strndup ((const char *) rec + 36, rsize - 36);
+      memcpy (bid->build_id, rec + BUILD_ID_AT (build_id), sizeof bid->build_id);
+      bid->size = (misc & MISC_BUILD_ID_SIZE) ? MIN (rec[BUILD_ID_AT (size)], sizeof bid->build_id)
+                                              : sizeof bid->build_id;
+      bid->filename = g_strndup ((const char *) rec + sizeof (PerfBuildIdRecord),
+                                 rsize - sizeof (PerfBuildIdRecord));
       g_ptr_array_add (self->features.build_ids, bid);
       pos += rsize;
     }
@@ -403,7 +487,7 @@ parse_event_desc (HpPerfFile   *self,
 
   if (!hp_perf_reader_u32 (&c, &n_events) || !hp_perf_reader_u32 (&c, &attr_size))
     return FALSE;
-  if (attr_size < ATTR_SIZE_VER0 || attr_size > 4096)
+  if (attr_size < ATTR_SIZE_VER0 || attr_size > MAX_ATTR_SIZE)
     return FALSE;
 
   for (guint32 i = 0; i < n_events; i++)
@@ -630,10 +714,13 @@ read_attrs (HpPerfFile  *self,
 {
   guint64 n;
 
-  if (attr_size < ATTR_SIZE_VER0 + 16 || attr_size > 4096 || attr_size % 8 != 0)
+  /* Each entry is an attribute and the file section of its ids. */
+  if (attr_size < ATTR_SIZE_VER0 + sizeof (PerfFileSection) || attr_size > MAX_ATTR_SIZE ||
+      attr_size % sizeof (guint64) != 0)
     return fail (self, error, HP_PERF_ERROR_INVALID,
-                 "corrupted header: attribute size %" G_GUINT64_FORMAT " at offset 16 is not a perf_event_attr size",
-                 attr_size);
+                 "corrupted header: attribute size %" G_GUINT64_FORMAT " at offset %" G_GSIZE_FORMAT
+                 " is not a perf_event_attr size",
+                 attr_size, HEADER_AT (attr_size));
   if (!check_section (self, "attribute section", offset, size, error))
     return FALSE;
   if (size == 0 || size % attr_size != 0)
@@ -646,10 +733,10 @@ read_attrs (HpPerfFile  *self,
   for (guint64 i = 0; i < n; i++)
     {
       const guint8 *entry = self->mem + offset + i * attr_size;
-      gsize attr_bytes = (gsize) attr_size - 16;
+      gsize attr_bytes = (gsize) attr_size - sizeof (PerfFileSection);
       guint32 declared = get_u32 (entry + ATTR_SIZE);
-      guint64 ids_offset = get_u64 (entry + attr_bytes);
-      guint64 ids_size = get_u64 (entry + attr_bytes + 8);
+      guint64 ids_offset = get_u64 (entry + attr_bytes + offsetof (PerfFileSection, offset));
+      guint64 ids_size = get_u64 (entry + attr_bytes + offsetof (PerfFileSection, size));
       HpPerfFileEvent *event;
 
       /* attr.size 0 means PERF_ATTR_SIZE_VER0 (perf's read_attr). */
@@ -684,17 +771,19 @@ read_features (HpPerfFile   *self,
       n++;
   if (n == 0)
     return TRUE;
-  if (!check_section (self, "feature section table", table_offset, (guint64) n * 16, error))
+  if (!check_section (self, "feature section table", table_offset, (guint64) n * sizeof (PerfFileSection), error))
     return FALSE;
 
   for (guint bit = 0; bit < FEATURE_BITS; bit++)
     {
+      const guint8 *entry;
       guint64 offset, size;
 
       if (!(get_u64 (bitmap + (bit / 64) * 8) & (G_GUINT64_CONSTANT (1) << (bit % 64))))
         continue;
-      offset = get_u64 (self->mem + table_offset + index * 16);
-      size = get_u64 (self->mem + table_offset + index * 16 + 8);
+      entry = self->mem + table_offset + index * sizeof (PerfFileSection);
+      offset = get_u64 (entry + offsetof (PerfFileSection, offset));
+      size = get_u64 (entry + offsetof (PerfFileSection, size));
       index++;
 
       if (offset > self->mem_size || size > self->mem_size - offset)
@@ -760,7 +849,7 @@ read_header (HpPerfFile  *self,
     return fail (self, error, HP_PERF_ERROR_TRUNCATED,
                  "truncated header at offset 0: %" G_GSIZE_FORMAT " bytes", self->mem_size);
 
-  header_size = get_u64 (h + 8);
+  header_size = get_u64 (h + HEADER_AT (size));
   if (header_size == PIPE_HEADER_SIZE)
     {
       self->pipe = TRUE;
@@ -770,19 +859,21 @@ read_header (HpPerfFile  *self,
     }
   if (header_size != FILE_HEADER_SIZE && header_size != FILE_HEADER_V0)
     return fail (self, error, HP_PERF_ERROR_INVALID,
-                 "corrupted header: header size %" G_GUINT64_FORMAT " at offset 8 (expected 104, or 16 for pipe mode)",
-                 header_size);
+                 "corrupted header: header size %" G_GUINT64_FORMAT " at offset %" G_GSIZE_FORMAT
+                 " (expected %d, or %d for pipe mode)",
+                 header_size, HEADER_AT (size), FILE_HEADER_SIZE, PIPE_HEADER_SIZE);
   if (self->mem_size < header_size)
     return fail (self, error, HP_PERF_ERROR_TRUNCATED,
                  "truncated header: %" G_GSIZE_FORMAT " bytes of a %" G_GUINT64_FORMAT "-byte header",
                  self->mem_size, header_size);
 
-  attr_size = get_u64 (h + 16);
-  if (!read_attrs (self, attr_size, get_u64 (h + 24), get_u64 (h + 32), error))
+  attr_size = get_u64 (h + HEADER_AT (attr_size));
+  if (!read_attrs (self, attr_size, get_u64 (h + HEADER_AT (attrs.offset)),
+                   get_u64 (h + HEADER_AT (attrs.size)), error))
     return FALSE;
 
-  data_offset = get_u64 (h + 40);
-  data_size = get_u64 (h + 48);
+  data_offset = get_u64 (h + HEADER_AT (data.offset));
+  data_size = get_u64 (h + HEADER_AT (data.size));
   if (!check_section (self, "data section", data_offset, data_size, error))
     return FALSE;
   self->pos = self->data_start = data_offset;
@@ -799,7 +890,7 @@ read_header (HpPerfFile  *self,
        * record was killed before it rewrote the header: then records run
        * to the end of the file and there are no feature sections (what
        * would be their table is a record). */
-      if (read_features (self, h + 72, data_offset, &feature_error))
+      if (read_features (self, h + HEADER_AT (adds_features), data_offset, &feature_error))
         return TRUE;
       g_message ("%s: the data size in the header is 0 (perf record did not finish?); "
                  "reading records to the end of the file", self->name);
@@ -807,7 +898,7 @@ read_header (HpPerfFile  *self,
       return TRUE;
     }
 
-  return read_features (self, h + 72, data_offset + data_size, error);
+  return read_features (self, h + HEADER_AT (adds_features), data_offset + data_size, error);
 }
 
 static HpPerfFile *
@@ -1137,17 +1228,20 @@ handle_user_record (HpPerfFile    *self,
     {
     case REC_HEADER_ATTR:
       {
-        guint32 attr_size = size >= 16 ? get_u32 (data + 8 + ATTR_SIZE) : 0;
+        /* The attribute, then its ids to the end of the record. */
+        const guint8 *attr = data + RECORD_HEADER_SIZE;
+        gsize body = size - RECORD_HEADER_SIZE;
+        guint32 attr_size = body >= ATTR_SIZE + sizeof (guint32) ? get_u32 (attr + ATTR_SIZE) : 0;
         HpPerfFileEvent *event;
 
         if (attr_size == 0)
           attr_size = ATTR_SIZE_VER0;
-        if (size < 8 + ATTR_SIZE_VER0 || attr_size < ATTR_SIZE_VER0 || attr_size > size - 8)
+        if (body < ATTR_SIZE_VER0 || attr_size < ATTR_SIZE_VER0 || attr_size > body)
           return fail (self, error, HP_PERF_ERROR_INVALID,
                        "corrupted HEADER_ATTR record at offset %" G_GUINT64_FORMAT, offset);
-        event = add_event (self, data + 8, attr_size);
-        for (gsize at = 8 + attr_size; at + 8 <= size; at += 8)
-          add_event_id (self, event, get_u64 (data + at));
+        event = add_event (self, attr, attr_size);
+        for (gsize at = attr_size; at + sizeof (guint64) <= body; at += sizeof (guint64))
+          add_event_id (self, event, get_u64 (attr + at));
         return TRUE;
       }
 
@@ -1155,13 +1249,14 @@ handle_user_record (HpPerfFile    *self,
       {
         HpPerfFileEvent *event;
 
-        if (size < 24)
+        if (size < sizeof (PerfEventUpdateRecord))
           return fail (self, error, HP_PERF_ERROR_INVALID,
                        "corrupted EVENT_UPDATE record at offset %" G_GUINT64_FORMAT, offset);
-        event = event_for_id (self, get_u64 (data + 16));
-        if (event != NULL && get_u64 (data + 8) == EVENT_UPDATE_NAME)
+        event = event_for_id (self, get_u64 (data + offsetof (PerfEventUpdateRecord, id)));
+        if (event != NULL && get_u64 (data + offsetof (PerfEventUpdateRecord, type)) == EVENT_UPDATE_NAME)
           {
-            g_autofree char *name = g_strndup ((const char *) data + 24, size - 24);
+            g_autofree char *name = g_strndup ((const char *) data + sizeof (PerfEventUpdateRecord),
+                                               size - sizeof (PerfEventUpdateRecord));
 
             set_event_name (event, name);
           }
@@ -1172,11 +1267,13 @@ handle_user_record (HpPerfFile    *self,
       {
         guint64 feature;
 
-        if (size < 16)
+        if (size < sizeof (PerfFeatureRecord))
           return fail (self, error, HP_PERF_ERROR_INVALID,
                        "corrupted HEADER_FEATURE record at offset %" G_GUINT64_FORMAT, offset);
-        feature = get_u64 (data + 8);
-        if (feature < FEATURE_BITS && !parse_feature (self, (guint) feature, data + 16, size - 16))
+        feature = get_u64 (data + offsetof (PerfFeatureRecord, feat_id));
+        if (feature < FEATURE_BITS &&
+            !parse_feature (self, (guint) feature, data + sizeof (PerfFeatureRecord),
+                            size - sizeof (PerfFeatureRecord)))
           return fail (self, error, HP_PERF_ERROR_INVALID,
                        "corrupted %s feature record at offset %" G_GUINT64_FORMAT,
                        feature_name ((guint) feature), offset);
@@ -1192,8 +1289,8 @@ handle_user_record (HpPerfFile    *self,
     case REC_COMPRESSED:
     case REC_COMPRESSED2:
       {
-        gsize start = 8;
-        gsize n = size - 8;
+        gsize start = RECORD_HEADER_SIZE;
+        gsize n = size - RECORD_HEADER_SIZE;
 
         if (in_compressed)
           return fail (self, error, HP_PERF_ERROR_INVALID,
@@ -1201,12 +1298,14 @@ handle_user_record (HpPerfFile    *self,
         if (type == REC_COMPRESSED2)
           {
             /* 8-byte aligned variant: data_size says how much is data. */
-            guint64 data_size = size >= 16 ? get_u64 (data + 8) : G_MAXUINT64;
+            guint64 data_size = size >= sizeof (PerfCompressed2Record)
+                                ? get_u64 (data + offsetof (PerfCompressed2Record, data_size))
+                                : G_MAXUINT64;
 
-            if (data_size > size - 16)
+            if (data_size > size - sizeof (PerfCompressed2Record))
               return fail (self, error, HP_PERF_ERROR_INVALID,
                            "corrupted COMPRESSED2 record at offset %" G_GUINT64_FORMAT, offset);
-            start = 16;
+            start = sizeof (PerfCompressed2Record);
             n = (gsize) data_size;
           }
         return decompress (self, data + start, n, offset, error);
@@ -1231,15 +1330,15 @@ trailing_payload (const guint8 *data,
   *extra = 0;
   if (type == REC_HEADER_TRACING_DATA)
     {
-      if (size < 12)
+      if (size < offsetof (PerfTracingDataRecord, pad))
         return FALSE;
-      *extra = get_u32 (data + 8);
+      *extra = get_u32 (data + offsetof (PerfTracingDataRecord, size));
     }
   else if (type == REC_AUXTRACE)
     {
-      if (size < 16)
+      if (size < sizeof (PerfAuxtraceRecord))
         return FALSE;
-      *extra = get_u64 (data + 8);
+      *extra = get_u64 (data + offsetof (PerfAuxtraceRecord, size));
     }
   return TRUE;
 }
@@ -1268,13 +1367,13 @@ next_decompressed (HpPerfFile        *self,
                    HpPerfFileRecord  *record,
                    GError           **error)
 {
-  while (self->decomp != NULL && self->decomp->len - self->decomp_pos >= 8)
+  while (self->decomp != NULL && self->decomp->len - self->decomp_pos >= RECORD_HEADER_SIZE)
     {
       const guint8 *data = self->decomp->data + self->decomp_pos;
-      guint16 size = get_u16 (data + 6);
-      guint32 type = get_u32 (data);
+      guint16 size = get_u16 (data + RECORD_SIZE_AT);
+      guint32 type = get_u32 (data + RECORD_TYPE_AT);
 
-      if (size < 8)
+      if (size < RECORD_HEADER_SIZE)
         {
           fail (self, error, HP_PERF_ERROR_INVALID,
                 "corrupted record in the compressed data of the record at offset %" G_GUINT64_FORMAT
@@ -1340,14 +1439,14 @@ hp_perf_file_next (HpPerfFile        *self,
                          self->decomp_offset);
           return FALSE;
         }
-      if (data == NULL || available < 8)
+      if (data == NULL || available < RECORD_HEADER_SIZE)
         return fail (self, error, HP_PERF_ERROR_TRUNCATED,
                      "truncated record header at offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " bytes left)",
                      offset, available);
 
       type = get_u32 (data);
-      size = get_u16 (data + 6);
-      if (size < 8)
+      size = get_u16 (data + RECORD_SIZE_AT);
+      if (size < RECORD_HEADER_SIZE)
         return fail (self, error, HP_PERF_ERROR_INVALID,
                      "corrupted record at offset %" G_GUINT64_FORMAT ": type %u, size %u",
                      offset, type, size);

@@ -29,6 +29,10 @@ G_DEFINE_QUARK (hp-perf-error-quark, hp_perf_error)
 #define MMAP2_BUILD_ID_AT       4
 #define MMAP2_BUILD_ID_MAX      20
 
+/* A PERF_FORMAT_GROUP read holds one value per event of the group; we
+ * never open groups, and no real one has this many members. */
+#define MAX_GROUP_MEMBERS       4096
+
 static gboolean
 read_pid_tid (HpPerfReader *r,
               HpPerfRecord *rec)
@@ -51,7 +55,7 @@ skip_read_values (HpPerfReader *r,
 #endif
   if (read_format & PERF_FORMAT_GROUP)
     {
-      if (!hp_perf_reader_u64 (r, &nr) || nr > 4096)
+      if (!hp_perf_reader_u64 (r, &nr) || nr > MAX_GROUP_MEMBERS)
         return FALSE;
       if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED && !hp_perf_reader_skip (r, 8))
         return FALSE;

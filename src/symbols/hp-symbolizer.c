@@ -38,6 +38,10 @@
 
 #define KERNEL_MODULE_NAME "[kernel.kallsyms]"
 
+/* ELF note names and descriptors are padded to 4 bytes (the kernel's
+ * notes, and every 64-bit note in practice, despite the gABI's 8). */
+#define NOTE_ALIGN(n) (((gsize) (n) + 3) & ~(gsize) 3)
+
 typedef struct
 {
   guint64 offset;
@@ -961,21 +965,22 @@ running_kernel_build_id (void)
 
   if (!g_file_get_contents ("/sys/kernel/notes", &notes, &len, NULL))
     return NULL;
-  while (len - pos >= 12)
+  /* Each note: an Elf64_Nhdr (the same three 4-byte words as Elf32_Nhdr),
+   * its name and its descriptor, each padded to 4 bytes. */
+  while (len - pos >= sizeof (Elf64_Nhdr))
     {
-      guint32 namesz, descsz, type;
-      gsize name_at = pos + 12;
+      Elf64_Nhdr nhdr;
+      gsize name_at = pos + sizeof nhdr;
       gsize desc_at;
 
-      memcpy (&namesz, notes + pos, 4);
-      memcpy (&descsz, notes + pos + 4, 4);
-      memcpy (&type, notes + pos + 8, 4);
-      desc_at = name_at + ((namesz + 3) & ~3u);
-      if (namesz > len || descsz > len || desc_at > len || descsz > len - desc_at)
+      memcpy (&nhdr, notes + pos, sizeof nhdr);
+      desc_at = name_at + NOTE_ALIGN (nhdr.n_namesz);
+      if (nhdr.n_namesz > len || nhdr.n_descsz > len || desc_at > len || nhdr.n_descsz > len - desc_at)
         break;
-      if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp (notes + name_at, "GNU", 4) == 0)
-        return hp_build_id_to_hex ((const guint8 *) notes + desc_at, descsz);
-      pos = desc_at + ((descsz + 3) & ~3u);
+      if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == sizeof ELF_NOTE_GNU &&
+          memcmp (notes + name_at, ELF_NOTE_GNU, sizeof ELF_NOTE_GNU) == 0)
+        return hp_build_id_to_hex ((const guint8 *) notes + desc_at, nhdr.n_descsz);
+      pos = desc_at + NOTE_ALIGN (nhdr.n_descsz);
     }
   return NULL;
 }

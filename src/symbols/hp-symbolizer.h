@@ -48,7 +48,9 @@ HpSymbolizer            *hp_symbolizer_new_with_kallsyms (const char *path);
 
 /* Files recorded on another machine (perf.data): the recorded paths are
  * looked up under @sysroot, and files are found by build id in @dir
- * (DIR/.build-id/xx/rest[.debug]) before ~/.debug and /usr/lib/debug.
+ * (DIR/.build-id/xx/rest[.debug]) before ~/.debug and /usr/lib/debug
+ * (hp-file-locator.h). The unwinder finds its files through the modules
+ * of this symbolizer (hp_module_find_code_files), so the same search.
  * Call before the first lookup. */
 void                     hp_symbolizer_set_sysroot     (HpSymbolizer  *self,
                                                         const char    *sysroot);
