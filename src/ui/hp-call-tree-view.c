@@ -25,6 +25,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -507,7 +509,7 @@ update_caption (HpCallTreeView *self)
     return;
   n = hp_profile_get_n_samples (self->profile->profile);
   count = hp_format_count (n);
-  event = hp_loaded_capture_get_metadata (self->profile->capture, "event");
+  event = hp_loaded_capture_get_metadata (self->profile->capture, HP_META_EVENT);
   if (event == NULL)
     event = _("unknown event");
   if (self->bottom_up)

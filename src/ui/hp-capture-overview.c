@@ -128,29 +128,29 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_value), value ? tip : NULL);
   }
 
-  text = format_start (hp_loaded_capture_get_metadata (capture, "start_time"));
+  text = format_start (hp_loaded_capture_get_metadata (capture, HP_META_START_TIME));
   set_value (self->started_value, text);
   g_clear_pointer (&text, g_free);
 
-  text = hp_format_duration (metadata_u64 (capture, "duration_ns"));
+  text = hp_format_duration (metadata_u64 (capture, HP_META_DURATION_NS));
   set_value (self->duration_value, text);
   g_clear_pointer (&text, g_free);
 
-  unit = hp_loaded_capture_get_metadata (capture, "event_unit");
-  value = hp_loaded_capture_get_metadata (capture, "event");
+  unit = hp_loaded_capture_get_metadata (capture, HP_META_EVENT_UNIT);
+  value = hp_loaded_capture_get_metadata (capture, HP_META_EVENT);
   /* Translators: an event and the unit of its period, as in "cpu-clock (ns)" */
   text = g_strdup_printf (_("%s (%s)"), value ? value : _("unknown"), unit ? unit : "?");
   set_value (self->event_value, text);
   g_clear_pointer (&text, g_free);
 
-  value = hp_loaded_capture_get_metadata (capture, "frequency");
+  value = hp_loaded_capture_get_metadata (capture, HP_META_FREQUENCY);
   if (value != NULL)
     /* Translators: sampling frequency and unwinding method, as in "999 Hz, fp" */
     text = g_strdup_printf (_("%s Hz, %s"), value,
-                            hp_loaded_capture_get_metadata (capture, "call_graph") ?: "?");
-  else if ((value = hp_loaded_capture_get_metadata (capture, "period")) != NULL)
+                            hp_loaded_capture_get_metadata (capture, HP_META_CALL_GRAPH) ?: "?");
+  else if ((value = hp_loaded_capture_get_metadata (capture, HP_META_PERIOD)) != NULL)
     text = g_strdup_printf (_("every %s %s, %s"), value, unit ? unit : "",
-                            hp_loaded_capture_get_metadata (capture, "call_graph") ?: "?");
+                            hp_loaded_capture_get_metadata (capture, HP_META_CALL_GRAPH) ?: "?");
   set_value (self->rate_value, text);
   g_clear_pointer (&text, g_free);
 
@@ -167,12 +167,12 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   set_value (self->samples_value, text);
   g_clear_pointer (&text, g_free);
 
-  lost = metadata_u64 (capture, "lost_samples");
+  lost = metadata_u64 (capture, HP_META_LOST_SAMPLES);
   text = lost ? hp_format_share (lost, all_samples + lost) : g_strdup ("0");
   set_value (self->lost_value, text);
   g_clear_pointer (&text, g_free);
 
-  truncated = metadata_u64 (capture, "truncated_stacks");
+  truncated = metadata_u64 (capture, HP_META_TRUNCATED_STACKS);
   text = truncated ? hp_format_share (truncated, all_samples) : g_strdup ("0");
   set_value (self->truncated_value, text);
   g_clear_pointer (&text, g_free);
@@ -189,11 +189,11 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     g_clear_pointer (&text, g_free);
   }
 
-  unresolved = metadata_u64 (capture, "unresolved_frames");
+  unresolved = metadata_u64 (capture, HP_META_UNRESOLVED_FRAMES);
   killed = describe_signal (hp_loaded_capture_get_metadata (capture, HP_META_EXIT_SIGNAL));
   if (killed != NULL)
     g_string_append_printf (warning, "%s ", killed);
-  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") != 0)
+  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, HP_META_COMPLETE), "1") != 0)
     g_string_append (warning, _("The recording was cut short: this capture holds the samples written until then. "));
   if (hp_loaded_capture_get_metadata (capture, HP_META_LACKS) != NULL)
     {
@@ -220,7 +220,7 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   gtk_label_set_text (self->warning_label, warning->str);
   gtk_widget_set_visible (GTK_WIDGET (self->warning_label), warning->len > 0);
   /* an unresolved frame or two is normal (vdso, JIT); only say it softly */
-  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, "complete"), "1") == 0 && killed == NULL &&
+  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, HP_META_COMPLETE), "1") == 0 && killed == NULL &&
       !(all_samples > 0 && truncated * 10 > all_samples) && !(lost * 100 > all_samples + lost && lost > 0))
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "warning");

@@ -20,6 +20,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
@@ -288,7 +290,7 @@ update_caption (HpFlameView *self)
       return;
     }
   count = g_strdup_printf ("%" G_GUINT64_FORMAT, hp_profile_get_n_samples (self->profile->profile));
-  event = hp_loaded_capture_get_metadata (self->profile->capture, "event");
+  event = hp_loaded_capture_get_metadata (self->profile->capture, HP_META_EVENT);
   if (self->bottom_up)
     /* Translators: the first %s is a sample count, the second the event, e.g. "cpu-clock" */
     text = g_strdup_printf (_("Bottom-up: each function with its callers above it. Width is samples, of all %s %s samples. "

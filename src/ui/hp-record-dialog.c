@@ -43,6 +43,8 @@
 
 #include "config.h"
 
+#include "store/hp-capture-keys.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -588,9 +590,9 @@ run_thread (gpointer data)
       capture = hp_capture_open (job->capture_path, FALSE, NULL);
       if (capture != NULL)
         {
-          g_autofree char *status = hp_capture_get_metadata (capture, "exit_status");
+          g_autofree char *status = hp_capture_get_metadata (capture, HP_META_EXIT_STATUS);
 
-          outcome->exit_signal = hp_capture_get_metadata (capture, "exit_signal");
+          outcome->exit_signal = hp_capture_get_metadata (capture, HP_META_EXIT_SIGNAL);
           outcome->exited = status != NULL;
           outcome->exit_status = status != NULL ? atoi (status) : 0;
         }
