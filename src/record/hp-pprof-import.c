@@ -80,6 +80,71 @@ hp_pprof_sniff (const char *path)
     || g_str_has_suffix (path, ".pb.gz");
 }
 
+static gboolean
+read_varint (const guint8 *data,
+             gsize         size,
+             gsize        *pos,
+             guint64      *value)
+{
+  *value = 0;
+  for (guint shift = 0; shift < 64; shift += 7)
+    {
+      guint8 byte;
+
+      if (*pos >= size)
+        return FALSE;
+      byte = data[(*pos)++];
+      *value |= (guint64) (byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The offset of the first top-level field of @data that is not well-formed
+ * protobuf wire format (a field number 0, an unknown wire type, a length
+ * past the end), or @size when every field is. */
+static gsize
+first_bad_field (const guint8 *data,
+                 gsize         size)
+{
+  gsize pos = 0;
+
+  while (pos < size)
+    {
+      gsize start = pos;
+      guint64 key, value;
+
+      if (!read_varint (data, size, &pos, &key) || (key >> 3) == 0)
+        return start;
+      switch (key & 7)
+        {
+        case 0:
+          if (!read_varint (data, size, &pos, &value))
+            return start;
+          break;
+        case 1:
+          if (size - pos < 8)
+            return start;
+          pos += 8;
+          break;
+        case 2:
+          if (!read_varint (data, size, &pos, &value) || value > size - pos)
+            return start;
+          pos += value;
+          break;
+        case 5:
+          if (size - pos < 4)
+            return start;
+          pos += 4;
+          break;
+        default:
+          return start;
+        }
+    }
+  return size;
+}
+
 static GBytes *
 gunzip (const char    *path,
         const guint8  *data,
@@ -442,9 +507,20 @@ hp_pprof_import (const char           *pprof,
   profile = perftools__profiles__profile__unpack (NULL, size, data);
   if (profile == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: bad protobuf: its %" G_GSIZE_FORMAT " bytes%s do not decode as a pprof Profile message",
-                   pprof, size, inflated ? " (once inflated)" : "");
+      gsize bad = first_bad_field (data, size);
+
+      /* protobuf-c says only that it failed: say where, when the wire
+       * format itself is broken */
+      if (bad < size)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "%s: bad protobuf at byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT "%s: "
+                     "not a well-formed field of a pprof Profile message",
+                     pprof, bad, size, inflated ? " (once inflated)" : "");
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "%s: bad protobuf: its %" G_GSIZE_FORMAT " bytes%s are well-formed fields "
+                     "that do not decode as a pprof Profile message",
+                     pprof, size, inflated ? " (once inflated)" : "");
       return FALSE;
     }
 

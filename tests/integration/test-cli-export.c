@@ -608,7 +608,7 @@ test_pprof_import (void)
     } cases[] = {
       { "garbage.pb.gz", "\x1f\x8bnot gzip at all", 17, "bad gzip near byte" },
       { "truncated.pb.gz", contents, size / 2, "bad gzip: the compressed data ends early" },
-      { "notproto.pb.gz", gzipped, 0, "bad protobuf" },
+      { "notproto.pb.gz", gzipped, 0, "bad protobuf at byte 0 of 64 (once inflated)" },
       { "empty.pb", "", 0, "empty" },
     };
 
