@@ -39,117 +39,27 @@
 
 #include "analysis/hp-compare.h"
 #include "store/hp-capture-writer.h"
+#include "test-common.h"
 
-#define N_SAMPLES   1000000
-#define N_FUNCTIONS 3000
-#define N_LEAVES    60000
-#define N_PATHS     10000
-
+/* The benchmarks' capture shapes (tests/common), with clones among the
+ * functions (the comparison folds them) and, on the new side, the hottest
+ * leaf's function 10 % slower. */
 static void
 make_capture (const char *path,
               gboolean    stress,
               guint32     sample_seed,
               gboolean    slower)
 {
-  g_autoptr(HpCaptureWriter) w = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GRand) rand = g_rand_new_with_seed (20240501);
-  g_autoptr(GRand) draw = g_rand_new_with_seed (sample_seed);
-  g_autofree gint64 *functions = g_new0 (gint64, N_FUNCTIONS);
-  g_autofree gint64 *frames = g_new0 (gint64, N_FUNCTIONS * 4);
-  g_autofree gint64 *callees = g_new0 (gint64, N_FUNCTIONS * 6);
-  g_autofree gint64 *leaves = g_new0 (gint64, N_LEAVES);
-  g_autofree int *leaf_function = g_new0 (int, N_LEAVES);
-  gint64 module;
-  gint64 start = g_get_monotonic_time ();
+  HpTestBigCapture how = {
+    .stress = stress,
+    .sample_seed = sample_seed,
+    .period_ns = 1000000,
+    .clone_names = TRUE,
+    .slower_hottest = slower,
+  };
 
-  if (g_file_test (path, G_FILE_TEST_EXISTS))
-    return;
-
-  w = hp_capture_writer_new (path, &error);
-  g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "command", "/opt/bench/big --work");
-  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
-  hp_capture_writer_set_metadata (w, "event_unit", "ns");
-  hp_capture_writer_set_metadata (w, "frequency", "999");
-  hp_capture_writer_set_metadata (w, "call_graph", "fp");
-  hp_capture_writer_set_process (w, 1000, "big");
-  for (int t = 0; t < 8; t++)
-    hp_capture_writer_set_thread (w, 1000 + t, 1000, "worker");
-
-  module = hp_capture_writer_intern_module (w, "/opt/bench/big", NULL, FALSE);
-  for (int f = 0; f < N_FUNCTIONS; f++)
-    {
-      g_autofree char *name = g_strdup_printf ("big_function_%04d_%s%s", f, f % 3 ? "work" : "dispatch",
-                                               f % 7 == 0 ? ".part.0" : "");
-
-      functions[f] = hp_capture_writer_intern_function (w, name, module, "/opt/bench/src/big.c", 10 * f + 1);
-      for (int l = 0; l < 4; l++)
-        frames[f * 4 + l] = hp_capture_writer_intern_frame (w, functions[f], "/opt/bench/src/big.c",
-                                                            10 * f + 2 + l, FALSE, 0x1000 + 16 * (f * 4 + l));
-      for (int c = 0; c < 6; c++)
-        callees[f * 6 + c] = MIN (N_FUNCTIONS - 1, f + 1 + g_rand_int_range (rand, 0, 1 + (N_FUNCTIONS - f) / 8));
-    }
-
-  if (stress)
-    for (int i = 0; i < N_LEAVES; i++)
-      {
-        int depth = g_rand_int_range (rand, 4, 29);
-        gint64 stack = 0;
-        int f = 0;
-
-        for (int d = 0; d < depth; d++)
-          {
-            stack = hp_capture_writer_intern_stack (w, stack, frames[f * 4 + g_rand_int_range (rand, 0, 4)]);
-            leaf_function[i] = f;
-            f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
-          }
-        leaves[i] = stack;
-      }
-  else
-    {
-      g_autofree int *paths = g_new0 (int, N_PATHS * 40);
-      g_autofree int *depths = g_new0 (int, N_PATHS);
-
-      depths[0] = 8;
-      for (int d = 0; d < depths[0]; d++)
-        paths[d] = g_rand_int_range (rand, 0, N_FUNCTIONS);
-      for (int p = 1; p < N_PATHS; p++)
-        {
-          int q = g_rand_int_range (rand, 0, p);
-          int keep = MAX (depths[q] - g_rand_int_range (rand, 0, 3), 1);
-
-          memcpy (&paths[p * 40], &paths[q * 40], keep * sizeof (int));
-          depths[p] = MIN (keep + g_rand_int_range (rand, 1, 4), 40);
-          for (int d = keep; d < depths[p]; d++)
-            paths[p * 40 + d] = g_rand_int_range (rand, 0, N_FUNCTIONS);
-        }
-      for (int p = 0; p < N_LEAVES; p++)
-        {
-          int path = p % N_PATHS;
-          gint64 stack = 0;
-
-          for (int d = 0; d < depths[path]; d++)
-            stack = hp_capture_writer_intern_stack (w, stack, frames[paths[path * 40 + d] * 4]);
-          leaves[p] = stack;
-          leaf_function[p] = paths[path * 40 + depths[path] - 1];
-        }
-    }
-
-  for (int s = 0; s < N_SAMPLES; s++)
-    {
-      double u = g_rand_double (draw);
-      int leaf = (int) (N_LEAVES * u * u * u);
-      guint64 weight = 1000000;
-
-      if (slower && leaf_function[leaf] == leaf_function[0])
-        weight = 1100000;
-      hp_capture_writer_add_sample (w, (guint64) s * 1000000, 1000 + s % 8, s % 4, leaves[leaf], weight);
-    }
-  g_assert_true (hp_capture_writer_finish (w, &error));
-  g_assert_no_error (error);
-  printf ("# wrote %s in %.1f s\n", path, (g_get_monotonic_time () - start) / 1e6);
-  fflush (stdout);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    hp_test_make_big_capture (path, &how);
 }
 
 static double

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include <gelf.h>
 #include <glib/gstdio.h>
 
+#include "store/hp-capture-writer.h"
 #include "test-common.h"
 
 void
@@ -156,4 +158,131 @@ hp_test_elf_build_id (const char *path,
   elf_end (elf);
   close (fd);
   return len;
+}
+
+/* The benchmarks' captures: a program of BIG_FUNCTIONS functions, one
+ * million samples over 8 threads, 250 us apart. */
+#define BIG_SAMPLES   1000000
+#define BIG_FUNCTIONS 3000
+#define BIG_LEAVES    60000
+#define BIG_PATHS     10000
+
+/* @stress: random walks down a call graph, 60 000 of them, which gives
+ * 700 000 stack nodes (a worst case); otherwise 10 000 call paths that
+ * each extend an earlier one by 1 to 3 frames, as the stacks of one
+ * program do (the shape of test-capture's 1M-sample timing): 20 000
+ * stack nodes. */
+void
+hp_test_make_big_capture (const char             *path,
+                          const HpTestBigCapture *how)
+{
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240501);
+  g_autoptr(GRand) own_draw = how->sample_seed != 0 ? g_rand_new_with_seed (how->sample_seed) : NULL;
+  GRand *draw = own_draw != NULL ? own_draw : rand;
+  g_autofree int *leaf_function = g_new0 (int, BIG_LEAVES);
+  guint64 period = how->period_ns != 0 ? how->period_ns : 250000;
+  g_autofree gint64 *functions = g_new0 (gint64, BIG_FUNCTIONS);
+  g_autofree gint64 *frames = g_new0 (gint64, BIG_FUNCTIONS * 4);
+  g_autofree gint64 *callees = g_new0 (gint64, BIG_FUNCTIONS * 6);
+  g_autofree gint64 *leaves = g_new0 (gint64, BIG_LEAVES);
+  gint64 module;
+  gint64 start = g_get_monotonic_time ();
+
+  g_unlink (path);
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "/opt/bench/big --work");
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, "frequency", "999");
+  hp_capture_writer_set_metadata (w, "call_graph", "fp");
+  hp_capture_writer_set_metadata_int (w, "duration_ns", 250000000000);
+  hp_capture_writer_set_process (w, 1000, "big");
+  for (int t = 0; t < 8; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker-%d", t);
+
+      hp_capture_writer_set_thread (w, 1000 + t, 1000, name);
+    }
+
+  module = hp_capture_writer_intern_module (w, "/opt/bench/big", NULL, FALSE);
+  for (int f = 0; f < BIG_FUNCTIONS; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("big_function_%04d_%s%s", f, f % 3 ? "work" : "dispatch",
+                                               how->clone_names && f % 7 == 0 ? ".part.0" : "");
+
+      functions[f] = hp_capture_writer_intern_function (w, name, module, "/opt/bench/src/big.c", 10 * f + 1);
+      for (int l = 0; l < 4; l++)
+        frames[f * 4 + l] = hp_capture_writer_intern_frame (w, functions[f], "/opt/bench/src/big.c",
+                                                            10 * f + 2 + l, FALSE, 0x1000 + 16 * (f * 4 + l));
+      /* a call graph that goes "down": callees have higher numbers */
+      for (int c = 0; c < 6; c++)
+        callees[f * 6 + c] = MIN (BIG_FUNCTIONS - 1, f + 1 + g_rand_int_range (rand, 0, 1 + (BIG_FUNCTIONS - f) / 8));
+    }
+
+  if (how->stress)
+    {
+      /* random walks from main (function 0) down the call graph */
+      for (int i = 0; i < BIG_LEAVES; i++)
+        {
+          int depth = g_rand_int_range (rand, 4, 29);
+          gint64 stack = 0;
+          int f = 0;
+
+          for (int d = 0; d < depth; d++)
+            {
+              stack = hp_capture_writer_intern_stack (w, stack, frames[f * 4 + g_rand_int_range (rand, 0, 4)]);
+              leaf_function[i] = f;
+              f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
+            }
+          leaves[i] = stack;
+        }
+    }
+  else
+    {
+      /* each path a prefix of an earlier one plus 1-3 frames */
+      g_autofree int *paths = g_new0 (int, BIG_PATHS * 40);
+      g_autofree int *depths = g_new0 (int, BIG_PATHS);
+
+      depths[0] = 8;
+      for (int d = 0; d < depths[0]; d++)
+        paths[d] = g_rand_int_range (rand, 0, BIG_FUNCTIONS);
+      for (int p = 1; p < BIG_PATHS; p++)
+        {
+          int q = g_rand_int_range (rand, 0, p);
+          int keep = MAX (depths[q] - g_rand_int_range (rand, 0, 3), 1);
+
+          memcpy (&paths[p * 40], &paths[q * 40], keep * sizeof (int));
+          depths[p] = MIN (keep + g_rand_int_range (rand, 1, 4), 40);
+          for (int d = keep; d < depths[p]; d++)
+            paths[p * 40 + d] = g_rand_int_range (rand, 0, BIG_FUNCTIONS);
+        }
+      for (int p = 0; p < BIG_LEAVES; p++)
+        {
+          int path = p % BIG_PATHS;
+          gint64 stack = 0;
+
+          for (int d = 0; d < depths[path]; d++)
+            stack = hp_capture_writer_intern_stack (w, stack, frames[paths[path * 40 + d] * 4]);
+          leaves[p] = stack;
+          leaf_function[p] = paths[path * 40 + depths[path] - 1];
+        }
+    }
+
+  /* skewed: a few stacks take most samples */
+  for (int s = 0; s < BIG_SAMPLES; s++)
+    {
+      double u = g_rand_double (draw);
+      int leaf = (int) (BIG_LEAVES * u * u * u);
+      guint64 weight = period;
+
+      if (how->slower_hottest && leaf_function[leaf] == leaf_function[0])
+        weight = period + period / 10;
+      hp_capture_writer_add_sample (w, (guint64) s * period, 1000 + s % 8, s % 4, leaves[leaf], weight);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  printf ("# wrote %s in %.1f s\n", path, (g_get_monotonic_time () - start) / 1e6);
 }

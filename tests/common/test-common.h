@@ -34,4 +34,18 @@ gboolean   hp_test_elf_function       (const char      *path,
 gsize      hp_test_elf_build_id       (const char      *path,
                                        guint8           id[20]);
 
+/* The benchmarks' 1M-sample captures (see hp_test_make_big_capture). */
+typedef struct {
+  gboolean stress;          /* 700 000 stack nodes, else 20 000 */
+  guint32  sample_seed;     /* samples drawn from their own generator; 0: the shape's */
+  guint64  period_ns;       /* time between samples and their weight; 0: 250 us */
+  gboolean clone_names;     /* every seventh function a GCC clone, name.part.0 */
+  gboolean slower_hottest;  /* the hottest leaf's function weighs 10 % more */
+} HpTestBigCapture;
+
+/* Writes a capture of one million samples over 8 threads of a program of
+ * 3000 functions at @path, shaped as @how says. */
+void       hp_test_make_big_capture   (const char             *path,
+                                       const HpTestBigCapture *how);
+
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include "store/hp-capture-writer.h"
 #include "ui/hp-application.h"
 #include "ui/hp-window-private.h"
+#include "../common/test-common.h"
 
 G_BEGIN_DECLS
 
@@ -61,7 +62,13 @@ char       *display_make_capture (const char    *name,
 
 /* A capture of one million samples for the benchmarks, with 20 000 stack
  * nodes, or with @stress 700 000 (a worst case). */
-void        display_make_big_capture (const char *path,
-                                      gboolean    stress);
+static inline void
+display_make_big_capture (const char *path,
+                          gboolean    stress)
+{
+  HpTestBigCapture how = { .stress = stress };
+
+  hp_test_make_big_capture (path, &how);
+}
 
 G_END_DECLS
