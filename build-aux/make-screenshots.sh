@@ -28,6 +28,7 @@ for size in 1024x700 1920x1080; do
     xvfb-run -a -s "-screen 0 ${size}x24" \
       env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
           SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
+          SCREENSHOT_SUMMARY="The first worker's loop: all of its time is the arithmetic of WORK_UNITS at line 50. It runs beside worker_two, which does half as much; giving them equal shares would shorten the run." \
       dbus-run-session -- "$build/tests/display/make-screenshots" "$capture" "$dir" worker_one_work \
       2>/dev/null | sed "s|^|$size $style: |"
   done
@@ -41,6 +42,7 @@ fi
 mkdir -p "$out/recursion-merged"
 xvfb-run -a -s "-screen 0 1280x800x24" \
   env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 SCREENSHOT_MERGE=1 \
+      SCREENSHOT_SUMMARY="The leaf of a 150-deep recursion: with Merge Recursion on, descend shows once, with all of its levels' samples." \
   dbus-run-session -- "$build/tests/display/make-screenshots" "$recursion" "$out/recursion-merged" recurse_leaf \
   2>/dev/null | sed "s|^|recursion merged: |"
 done
@@ -54,5 +56,6 @@ fi
 mkdir -p "$out/recursion-merged"
 xvfb-run -a -s "-screen 0 1280x800x24" \
   env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 SCREENSHOT_MERGE=1 \
+      SCREENSHOT_SUMMARY="The leaf of a 150-deep recursion: with Merge Recursion on, descend shows once, with all of its levels' samples." \
   dbus-run-session -- "$build/tests/display/make-screenshots" "$recursion" "$out/recursion-merged" recurse_leaf \
   2>/dev/null | sed "s|^|recursion merged: |"

@@ -8,7 +8,8 @@
  * (under xvfb-run -s "-screen 0 WIDTHxHEIGHTx24"; build-aux/make-screenshots.sh
  * runs it at each size and style). SCREENSHOT_SIZE=WIDTHxHEIGHT sets the
  * window's size (default 1280x800), SCREENSHOT_DARK=1 the dark style,
- * SCREENSHOT_MERGE=1 turns Merge Recursion on first.
+ * SCREENSHOT_MERGE=1 turns Merge Recursion on first, SCREENSHOT_SUMMARY is
+ * the summary written on the selected path.
  *
  * Opens a copy of CAPTURE and saves: main.png (as it opens, with a
  * summary written on the selected path), calls.png (callers and
@@ -56,7 +57,8 @@ run (HpApplication *app)
   const char *capture = args[1];
   const char *outdir = args[2];
   const char *function = args[3];
-  g_autofree char *copy = g_build_filename (display_tmpdir (), "demo.hotpath", NULL);
+  g_autofree char *base = g_path_get_basename (capture);
+  g_autofree char *copy = g_build_filename (display_tmpdir (), base, NULL);
   g_autofree char *contents = NULL;
   g_autofree char *bad = g_build_filename (display_tmpdir (), "notes.hotpath", NULL);
   gsize length;
@@ -92,6 +94,7 @@ run (HpApplication *app)
     }
   if (hp_summary_pane_get_editable (hp_window_get_summary_pane (window)))
     hp_summary_pane_set_text (hp_window_get_summary_pane (window),
+                              g_getenv ("SCREENSHOT_SUMMARY") != NULL ? g_getenv ("SCREENSHOT_SUMMARY") :
                               "The tokenizer: splits the generated text into words and counts each one. "
                               "Most of its time is the strncmp of count_word looking a word up in its bucket; "
                               "a longer hash table (fewer entries per bucket) should help.");
