@@ -75,7 +75,17 @@ struct _HpModule
   gboolean     has_last_function;
   Dwarf_Die    last_function;
   Dwarf_Addr   last_function_bias;
+
+  /* PLT stubs by ELF vaddr (PltStub, sorted), read on first need */
+  GArray      *plt;
 };
+
+typedef struct
+{
+  guint64     vaddr;
+  guint64     size;
+  const char *name;   /* "strncmp@plt", interned */
+} PltStub;
 
 typedef struct
 {
@@ -112,6 +122,7 @@ hp_module_free (HpModule *module)
   if (module == NULL)
     return;
   g_clear_pointer (&module->cache, g_hash_table_unref);
+  g_clear_pointer (&module->plt, g_array_unref);
   g_clear_pointer (&module->dwfl, dwfl_end);
   g_clear_pointer (&module->loads, g_array_unref);
   g_free (module->path);
@@ -752,6 +763,91 @@ find_code_scopes (Dwarf_Die  *parent,
   return FALSE;
 }
 
+/* PLT stubs ------------------------------------------------------------ */
+
+/* The stubs of .plt (lazy binding: entry 0 is the resolver, entry i + 1
+ * jumps through the slot of relocation i of .rela.plt) or of .plt.sec
+ * (IBT: entry i for relocation i), named after the symbol of their
+ * relocation and "@plt", as perf names them. No symbol table covers them,
+ * and naming them after the nearest symbol would be wrong. */
+static void
+load_plt (HpSymbolizer *self,
+          HpModule     *module)
+{
+  Dwarf_Addr bias;
+  Elf *elf = dwfl_module_getelf (module->dwfl_module, &bias);
+  Elf_Scn *scn = NULL, *rela = NULL, *plt = NULL, *plt_sec = NULL;
+  GElf_Shdr rela_shdr, plt_shdr, symtab_shdr;
+  Elf_Scn *symtab;
+  Elf_Data *rela_data, *sym_data;
+  size_t shstrndx;
+
+  module->plt = g_array_new (FALSE, FALSE, sizeof (PltStub));
+  if (elf == NULL || elf_getshdrstrndx (elf, &shstrndx) != 0)
+    return;
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+      const char *name;
+
+      if (gelf_getshdr (scn, &shdr) == NULL || (name = elf_strptr (elf, shstrndx, shdr.sh_name)) == NULL)
+        continue;
+      if (strcmp (name, ".rela.plt") == 0 && shdr.sh_type == SHT_RELA)
+        rela = scn;
+      else if (strcmp (name, ".plt") == 0)
+        plt = scn;
+      else if (strcmp (name, ".plt.sec") == 0)
+        plt_sec = scn;
+    }
+  if (rela == NULL || (plt == NULL && plt_sec == NULL) ||
+      gelf_getshdr (rela, &rela_shdr) == NULL ||
+      gelf_getshdr (plt_sec != NULL ? plt_sec : plt, &plt_shdr) == NULL ||
+      (symtab = elf_getscn (elf, rela_shdr.sh_link)) == NULL ||
+      gelf_getshdr (symtab, &symtab_shdr) == NULL ||
+      (rela_data = elf_getdata (rela, NULL)) == NULL ||
+      (sym_data = elf_getdata (symtab, NULL)) == NULL)
+    return;
+
+  for (gsize i = 0; rela_shdr.sh_entsize > 0 && i < rela_shdr.sh_size / rela_shdr.sh_entsize; i++)
+    {
+      GElf_Rela r;
+      GElf_Sym sym;
+      const char *name;
+      g_autofree char *stub_name = NULL;
+      PltStub stub;
+
+      if (gelf_getrela (rela_data, (int) i, &r) == NULL ||
+          gelf_getsym (sym_data, (int) GELF_R_SYM (r.r_info), &sym) == NULL ||
+          (name = elf_strptr (elf, symtab_shdr.sh_link, sym.st_name)) == NULL || name[0] == '\0')
+        continue;
+      stub.size = 16;
+      stub.vaddr = plt_shdr.sh_addr + (plt_sec != NULL ? i : i + 1) * stub.size;
+      if (stub.vaddr + stub.size > plt_shdr.sh_addr + plt_shdr.sh_size)
+        break;
+      stub_name = g_strconcat (intern_symbol_name (self, name), "@plt", NULL);
+      stub.name = intern (self, stub_name);
+      g_array_append_val (module->plt, stub);
+    }
+}
+
+static const char *
+plt_name (HpSymbolizer *self,
+          HpModule     *module,
+          guint64       vaddr)
+{
+  if (module->plt == NULL)
+    load_plt (self, module);
+  /* in vaddr order: entries follow their relocations */
+  for (guint i = 0; i < module->plt->len; i++)
+    {
+      const PltStub *stub = &g_array_index (module->plt, PltStub, i);
+
+      if (vaddr >= stub->vaddr && vaddr - stub->vaddr < stub->size)
+        return stub->name;
+    }
+  return NULL;
+}
+
 /* Where the function around @address starts, as a file offset: the FDE
  * that covers it (.eh_frame, kept by strip for unwinding, else
  * .debug_frame) starts at the function's first instruction. @offset when
@@ -886,6 +982,8 @@ resolve (HpSymbolizer *self,
    * table still names the function, just without lines. */
   if (resolved->frames[n - 1].function == NULL)
     resolved->frames[n - 1].function = symtab_name (self, module, address);
+  if (resolved->frames[n - 1].function == NULL)
+    resolved->frames[n - 1].function = plt_name (self, module, vaddr);
   if (resolved->frames[n - 1].function == NULL)
     {
       /* Unresolved: one frame with no function, per the header. */

@@ -78,6 +78,36 @@ elf_open (const char *path,
 }
 
 gboolean
+hp_test_elf_section (const char *path,
+                     const char *name,
+                     guint64    *offset,
+                     guint64    *size)
+{
+  gboolean found = FALSE;
+  Elf_Scn *scn = NULL;
+  size_t shstrndx;
+  Elf *elf;
+  int fd;
+
+  elf = elf_open (path, &fd);
+  g_assert_cmpint (elf_getshdrstrndx (elf, &shstrndx), ==, 0);
+  while (!found && (scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+
+      if (gelf_getshdr (scn, &shdr) != NULL && g_strcmp0 (elf_strptr (elf, shstrndx, shdr.sh_name), name) == 0)
+        {
+          *offset = shdr.sh_offset;
+          *size = shdr.sh_size;
+          found = TRUE;
+        }
+    }
+  elf_end (elf);
+  close (fd);
+  return found;
+}
+
+gboolean
 hp_test_elf_function (const char *path,
                       const char *name,
                       guint64    *offset,

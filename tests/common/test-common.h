@@ -29,6 +29,13 @@ gboolean   hp_test_elf_function       (const char      *path,
                                        guint64         *offset,
                                        guint64         *size);
 
+/* The file offset and size of section @name of the ELF file at @path;
+ * FALSE when it has none. */
+gboolean   hp_test_elf_section        (const char      *path,
+                                       const char      *name,
+                                       guint64         *offset,
+                                       guint64         *size);
+
 /* The GNU build id of the ELF file at @path, asserting it has one (at
  * most 20 bytes); returns its length. */
 gsize      hp_test_elf_build_id       (const char      *path,

@@ -366,6 +366,35 @@ test_kallsyms_restricted (void)
   hp_symbolizer_free (symbolizer);
 }
 
+/* PLT stubs are named NAME@plt, as perf names them: the demo calls
+ * strncmp, qsort and free through its PLT (tests/workloads/demo.c). */
+static void
+test_plt (void)
+{
+  g_autofree char *demo = g_build_filename (WORKLOAD_DIR, "demo", NULL);
+  HpSymbolizer *symbolizer = hp_symbolizer_new ();
+  HpModule *module = hp_symbolizer_get_module (symbolizer, demo, NULL, 0);
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  guint64 offset, size;
+
+  g_assert_nonnull (module);
+  /* the .plt section's place, from the ELF file apart from the code under test */
+  g_assert_true (hp_test_elf_section (demo, ".plt", &offset, &size));
+  for (guint64 at = offset + 16; at < offset + size; at += 4)
+    {
+      const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, at);
+
+      g_assert_cmpuint (r->n_frames, ==, 1);
+      g_assert_nonnull (r->frames[0].function);
+      g_assert_true (g_str_has_suffix (r->frames[0].function, "@plt"));
+      g_hash_table_add (names, (gpointer) r->frames[0].function);
+    }
+  g_assert_true (g_hash_table_contains (names, "strncmp@plt"));
+  g_assert_true (g_hash_table_contains (names, "qsort@plt"));
+  g_assert_true (g_hash_table_contains (names, "free@plt"));
+  hp_symbolizer_free (symbolizer);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -375,6 +404,7 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/symbolizer/inline-chain", test_inline_chain);
+  g_test_add_func ("/symbolizer/plt", test_plt);
   g_test_add_func ("/symbolizer/symtab-fallback", test_symtab_fallback);
   g_test_add_func ("/symbolizer/build-id", test_build_id);
   g_test_add_func ("/symbolizer/special-names", test_special_names);
