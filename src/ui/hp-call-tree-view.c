@@ -1401,6 +1401,67 @@ on_context_click (GtkGestureClick *gesture,
   hp_cell_popup_menu (GTK_WIDGET (self), view, G_MENU_MODEL (menu), x, y);
 }
 
+/* Right and Left, as tree views do: Right expands the selected row, or
+ * moves to its first child when it is open; Left closes it, or moves to
+ * its parent when it is closed. GtkTreeExpander 4.8 only knows + and -. */
+static void
+expand_or_child_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
+  TreeModels *t = current (self);
+  GtkTreeListRow *row;
+  guint pos;
+
+  if (t->selection == NULL || (row = gtk_single_selection_get_selected_item (t->selection)) == NULL)
+    return;
+  if (!gtk_tree_list_row_is_expandable (row))
+    return;
+  if (!gtk_tree_list_row_get_expanded (row))
+    {
+      gtk_tree_list_row_set_expanded (row, TRUE);
+      return;
+    }
+  /* open: its first child is the next row */
+  pos = gtk_single_selection_get_selected (t->selection);
+  grow (t, pos + 9);
+  if (pos + 1 < g_list_model_get_n_items (G_LIST_MODEL (t->selection)))
+    {
+      g_autoptr(GtkTreeListRow) next = g_list_model_get_item (G_LIST_MODEL (t->selection), pos + 1);
+      g_autoptr(GtkTreeListRow) parent = next ? gtk_tree_list_row_get_parent (next) : NULL;
+
+      if (parent == row)
+        select_position (self, t, pos + 1);
+    }
+}
+
+static void
+collapse_or_parent_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
+  TreeModels *t = current (self);
+  GtkTreeListRow *row;
+  g_autoptr(GtkTreeListRow) parent = NULL;
+  g_autoptr(HpCallRow) item = NULL;
+
+  if (t->selection == NULL || (row = gtk_single_selection_get_selected_item (t->selection)) == NULL)
+    return;
+  if (gtk_tree_list_row_get_expanded (row))
+    {
+      gtk_tree_list_row_set_expanded (row, FALSE);
+      return;
+    }
+  parent = gtk_tree_list_row_get_parent (row);
+  if (parent == NULL)
+    return;
+  item = gtk_tree_list_row_get_item (parent);
+  if (item != NULL)
+    hp_call_tree_view_select_node (self, hp_call_row_get_node (item));
+}
+
 static void
 hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
 {
@@ -1446,6 +1507,13 @@ hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
   BIND_TREE ("bottom_up_module", 1, module_column);
 #undef BIND_TREE
   gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, empty_label);
+
+  gtk_widget_class_install_action (widget_class, "tree.expand-or-child", NULL, expand_or_child_action);
+  gtk_widget_class_install_action (widget_class, "tree.collapse-or-parent", NULL, collapse_or_parent_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "tree.expand-or-child", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Right, 0, "tree.expand-or-child", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "tree.collapse-or-parent", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Left, 0, "tree.collapse-or-parent", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "calltreeview");

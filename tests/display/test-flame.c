@@ -8,6 +8,7 @@
  * on a box selects its node in the call tree, a selection in the tree
  * outlines its box, a zoom puts a box across the whole width, and
  * hovering or selecting redraws only the overlay, never the box layer.
+ * And the call tree's Right and Left keys (its actions).
  */
 
 #define G_LOG_DOMAIN "hp-test"
@@ -16,6 +17,7 @@
 
 #include <string.h>
 
+#include "ui/hp-call-row.h"
 #include "display-common.h"
 
 static HpApplication *app;
@@ -163,11 +165,74 @@ test_flame (void)
   display_close (window);
 }
 
+static GtkTreeListRow *
+selected_row (HpWindow *window)
+{
+  GListModel *model = hp_call_tree_view_get_model (hp_window_get_tree_view (window));
+  HpCallTreeView *tree = hp_window_get_tree_view (window);
+  const HpCallNode *node = hp_call_tree_view_get_selected (tree);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr(HpCallRow) item = gtk_tree_list_row_get_item (row);
+
+      if (hp_call_row_get_node (item) == node)
+        return g_steal_pointer (&row);
+    }
+  return NULL;
+}
+
+/* Right and Left in the call tree (issue 14): Left moves to the parent,
+ * then closes it; Right opens it, then moves to its first child. */
+static void
+test_tree_keys (void)
+{
+  g_autofree char *path = display_make_capture ("keys.hotpath", TRUE, NULL);
+  HpWindow *window = display_open (app, path);
+  GtkWidget *tree = GTK_WIDGET (hp_window_get_tree_view (window));
+  g_autoptr(GtkTreeListRow) row = NULL;
+
+  /* it opens on the hottest path's leaf */
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_true (gtk_widget_activate_action (tree, "tree.collapse-or-parent", NULL));
+  display_spin (50);
+  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  row = selected_row (window);
+  g_assert_true (gtk_tree_list_row_get_expanded (row));
+  g_clear_object (&row);
+
+  g_assert_true (gtk_widget_activate_action (tree, "tree.collapse-or-parent", NULL));
+  display_spin (50);
+  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  row = selected_row (window);
+  g_assert_false (gtk_tree_list_row_get_expanded (row));
+  g_clear_object (&row);
+
+  g_assert_true (gtk_widget_activate_action (tree, "tree.expand-or-child", NULL));
+  display_spin (50);
+  row = selected_row (window);
+  g_assert_true (gtk_tree_list_row_get_expanded (row));
+  g_clear_object (&row);
+  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+
+  g_assert_true (gtk_widget_activate_action (tree, "tree.expand-or-child", NULL));
+  display_spin (50);
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+
+  /* a leaf has nothing to open */
+  g_assert_true (gtk_widget_activate_action (tree, "tree.expand-or-child", NULL));
+  display_spin (50);
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
   app = application;
   g_test_add_func ("/flame/window", test_flame);
+  g_test_add_func ("/flame/tree-keys", test_tree_keys);
   return g_test_run ();
 }
 
