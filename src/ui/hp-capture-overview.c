@@ -18,6 +18,7 @@
 
 #include "analysis/hp-symbol-name.h"
 #include "store/hp-capture-keys.h"
+#include "analysis/hp-name-match.h"
 #include "ui/hp-capture-overview.h"
 #include "ui/hp-format.h"
 
@@ -109,6 +110,8 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   g_autofree char *count = NULL;
   g_autofree char *all = NULL;
   g_autoptr(GString) warning = g_string_new (NULL);
+  guint64 unsymbolized = 0;
+  g_autoptr(GArray) unsymbolized_modules = hp_profile_get_unsymbolized (profile->profile, &unsymbolized);
   g_autofree char *killed = NULL;
   guint n_threads, n_processes;
 
@@ -208,7 +211,15 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     g_string_append (warning, _("Many call stacks are truncated: the callers above the cut, and their totals, are incomplete. "));
   if (lost * 100 > all_samples + lost && lost > 0)
     g_string_append (warning, _("More than 1 % of the samples were lost: the shares may be biased toward the time before the losses. "));
-  if (unresolved > 0)
+  /* in samples: one hot unnamed loop is one code location */
+  if (n > 0 && unsymbolized * 100 >= n && unsymbolized_modules->len > 0)
+    g_string_append_printf (warning,
+                            /* Translators: "96.3 % of the samples are in code without symbols, mostly in liblzma.so.5" */
+                            _("%.1f %% of the samples are in code without symbols, mostly in %s: its debugging "
+                              "symbols (Debian's -dbgsym package for it) would name that code."),
+                            100.0 * unsymbolized / n,
+                            g_array_index (unsymbolized_modules, HpUnsymbolized, 0).module);
+  else if (unresolved > 0)
     {
       g_autofree char *u = hp_format_count (unresolved);
 
@@ -221,7 +232,8 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   gtk_widget_set_visible (GTK_WIDGET (self->warning_label), warning->len > 0);
   /* an unresolved frame or two is normal (vdso, JIT); only say it softly */
   if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, HP_META_COMPLETE), "1") == 0 && killed == NULL &&
-      !(all_samples > 0 && truncated * 10 > all_samples) && !(lost * 100 > all_samples + lost && lost > 0))
+      !(all_samples > 0 && truncated * 10 > all_samples) && !(lost * 100 > all_samples + lost && lost > 0) &&
+      !(n > 0 && unsymbolized * 10 >= n))
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "warning");
       gtk_widget_add_css_class (GTK_WIDGET (self->warning_label), "dim-text");

@@ -226,12 +226,54 @@ test_merge_recursion (void)
   display_close (window);
 }
 
+/* The overview says how much of the profile is in code without symbols,
+ * in samples, and where (issue 15). */
+static void
+test_unsymbolized (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "stripped.hotpath", NULL);
+  HpWindow *window;
+  const char *warning;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 app_module, lib, main_stack;
+    const char *leaves[] = { "liblzma.so.5+0x15a20", "compress" };
+    const guint counts[] = { 80, 20 };
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+    app_module = hp_capture_writer_intern_module (w, "/usr/bin/xz", NULL, FALSE);
+    lib = hp_capture_writer_intern_module (w, "/usr/lib/x86_64-linux-gnu/liblzma.so.5", NULL, FALSE);
+    main_stack = hp_capture_writer_intern_stack (w, 0,
+                   hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", app_module, NULL, 0),
+                                                   NULL, 0, FALSE, 0x10));
+    for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
+      {
+        gint64 leaf = hp_capture_writer_intern_stack (w, main_stack,
+                        hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, leaves[i], i == 0 ? lib : app_module, NULL, 0),
+                                                        NULL, 0, FALSE, 0x100 * (i + 1)));
+
+        for (guint n = 0; n < counts[i]; n++)
+          hp_capture_writer_add_sample (w, 1000 + n, 1, 0, leaf, 1);
+      }
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  }
+  window = display_open (app, path);
+  warning = hp_capture_overview_get_value (hp_window_get_overview (window), "warning");
+  g_test_message ("%s", warning);
+  g_assert_nonnull (strstr (warning, "80.0 % of the samples are in code without symbols, mostly in liblzma.so.5"));
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
   app = application;
   g_test_add_func ("/timeline/window", test_timeline);
   g_test_add_func ("/timeline/merge-recursion", test_merge_recursion);
+  g_test_add_func ("/overview/unsymbolized", test_unsymbolized);
   return g_test_run ();
 }
 
