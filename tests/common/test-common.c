@@ -19,6 +19,7 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "store/hp-capture-writer.h"
 #include "test-common.h"
@@ -315,4 +316,23 @@ hp_test_make_big_capture (const char             *path,
   g_assert_true (hp_capture_writer_finish (w, &error));
   g_assert_no_error (error);
   printf ("# wrote %s in %.1f s\n", path, (g_get_monotonic_time () - start) / 1e6);
+}
+
+gint64
+hp_test_sql_count (const char *path,
+                   const char *where)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM samples WHERE %s", where);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  g_assert_cmpint (n, >=, 0);
+  return n;
 }

@@ -41,6 +41,11 @@ gboolean   hp_test_elf_section        (const char      *path,
 gsize      hp_test_elf_build_id       (const char      *path,
                                        guint8           id[20]);
 
+/* SELECT count(*) FROM samples WHERE @where, straight through SQLite:
+ * the oracle for what the code under test counts. */
+gint64     hp_test_sql_count          (const char      *path,
+                                       const char      *where);
+
 /* The benchmarks' 1M-sample captures (see hp_test_make_big_capture). */
 typedef struct {
   gboolean stress;          /* 700 000 stack nodes, else 20 000 */

@@ -15,7 +15,6 @@
 #include "config.h"
 
 #include <string.h>
-#include <sqlite3.h>
 
 #include "display-common.h"
 
@@ -68,24 +67,6 @@ write_capture (const char *path)
   g_assert_no_error (error);
 }
 
-static gint64
-sql_count (const char *path,
-           const char *where)
-{
-  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM samples WHERE %s", where);
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 n = -1;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    n = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return n;
-}
-
 static gboolean
 samples_loaded (gpointer data)
 {
@@ -120,7 +101,7 @@ test_timeline (void)
   window = display_open (app, path);
   view = hp_window_get_timeline_view (window);
   timeline = hp_timeline_view_get_timeline (view);
-  g_assert_cmpuint (shown_samples (window), ==, sql_count (path, "1"));
+  g_assert_cmpuint (shown_samples (window), ==, hp_test_sql_count (path, "1"));
 
   /* the samples are read when the pane is first shown */
   g_assert_null (hp_timeline_view_get_samples (view));
@@ -136,7 +117,7 @@ test_timeline (void)
   /* a range: every view shows exactly its samples */
   hp_timeline_set_selection (timeline, TRUE, FIRST + 500000000, FIRST + 1250000000);
   g_assert_true (display_wait (settled, window, 10000));
-  expected = sql_count (path, "time >= 1500000000 AND time <= 2250000000");
+  expected = hp_test_sql_count (path, "time >= 1500000000 AND time <= 2250000000");
   g_assert_cmpuint (shown_samples (window), ==, expected);
   g_assert_true (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->has_range);
   g_assert_nonnull (strstr (hp_timeline_view_get_status (view), "0.500 s to 1.250 s (0.750 s)"));
@@ -152,12 +133,12 @@ test_timeline (void)
   hp_timeline_toggle_thread (timeline, 101, FALSE);
   g_assert_true (display_wait (settled, window, 10000));
   g_assert_cmpuint (shown_samples (window), ==,
-                    sql_count (path, "tid = 101 AND time >= 1500000000 AND time <= 2250000000"));
+                    hp_test_sql_count (path, "tid = 101 AND time >= 1500000000 AND time <= 2250000000"));
   /* Ctrl: and the helper too */
   hp_timeline_toggle_thread (timeline, 200, TRUE);
   g_assert_true (display_wait (settled, window, 10000));
   g_assert_cmpuint (shown_samples (window), ==,
-                    sql_count (path, "tid IN (101, 200) AND time >= 1500000000 AND time <= 2250000000"));
+                    hp_test_sql_count (path, "tid IN (101, 200) AND time >= 1500000000 AND time <= 2250000000"));
 
   /* the thread dropdown still chooses, and the lanes follow it */
   gtk_drop_down_set_selected (hp_window_get_thread_dropdown (window), 0);
@@ -168,7 +149,7 @@ test_timeline (void)
   /* clearing the range shows everything again */
   hp_timeline_set_selection (timeline, FALSE, 0, 0);
   g_assert_true (display_wait (settled, window, 10000));
-  g_assert_cmpuint (shown_samples (window), ==, sql_count (path, "1"));
+  g_assert_cmpuint (shown_samples (window), ==, hp_test_sql_count (path, "1"));
   g_assert_false (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->has_range);
 
   /* zooming changes what the lanes show, not the profile */
@@ -177,7 +158,7 @@ test_timeline (void)
   g_assert_cmpuint (hp_timeline_time_at (timeline, 1e6), ==, FIRST + 100000000);
   hp_timeline_zoom_out (timeline);
   g_assert_true (display_wait (settled, window, 10000));
-  g_assert_cmpuint (shown_samples (window), ==, sql_count (path, "time <= 1100000000"));
+  g_assert_cmpuint (shown_samples (window), ==, hp_test_sql_count (path, "time <= 1100000000"));
 
   display_close (window);
 }

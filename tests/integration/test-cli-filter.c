@@ -14,10 +14,10 @@
 #include "config.h"
 
 #include <string.h>
-#include <sqlite3.h>
 #include <json-glib/json-glib.h>
 
 #include "integration-common.h"
+#include "test-common.h"
 #include "store/hp-capture-writer.h"
 
 #define FIRST G_GINT64_CONSTANT (5000000000)  /* time of the first sample, ns */
@@ -59,24 +59,6 @@ write_capture (const char *path)
   g_rand_free (rand);
   g_assert_true (hp_capture_writer_finish (w, &error));
   g_assert_no_error (error);
-}
-
-static gint64
-sql_count (const char *path,
-           const char *where)
-{
-  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM samples WHERE %s", where);
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 n = -1;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    n = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return n;
 }
 
 static gint64
@@ -148,7 +130,7 @@ test_ranges (void)
         where = g_strdup_printf ("%s AND time >= %" G_GUINT64_FORMAT " + %" G_GINT64_FORMAT
                                  " AND time <= %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT,
                                  threads[t].where, FIRST, from_ns, FIRST, to_ns);
-        expected = sql_count (path, where);
+        expected = hp_test_sql_count (path, where);
         got = report_count (path, filter);
         g_test_message ("%s %s, %s..%s: %" G_GINT64_FORMAT " (SQL %" G_GINT64_FORMAT ")",
                         threads[t].option ?: "", threads[t].value ?: "",
@@ -170,7 +152,7 @@ test_flamegraph (void)
   gint64 expected;
 
   write_capture (path);
-  expected = sql_count (path, "tid = 200 AND time >= 5500000000 AND time <= 6000000000");
+  expected = hp_test_sql_count (path, "tid = 200 AND time >= 5500000000 AND time <= 6000000000");
   {
     const char *args[] = { "flamegraph", path, "-o", svg_path, "--pid", "200", "--from", "0.5", "--to", "1", NULL };
     res = it_run_cli (args);
