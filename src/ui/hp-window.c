@@ -28,6 +28,7 @@
 
 #include "analysis/hp-symbol-name.h"
 #include "store/hp-capture-keys.h"
+#include "ui/hp-window-png.h"
 #include "ui/hp-application.h"
 #include "ui/hp-call-path.h"
 #include "ui/hp-flame-view.h"
@@ -1066,34 +1067,7 @@ hp_window_save_screenshot (HpWindow    *self,
                            const char  *path,
                            GError     **error)
 {
-  GtkWidget *widget = GTK_WIDGET (self);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
-  if (renderer == NULL || width <= 0 || height <= 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: the window is not shown", path);
-      return FALSE;
-    }
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_to_node (snapshot);
-  if (node == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: nothing was drawn", path);
-      return FALSE;
-    }
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (!gdk_texture_save_to_png (texture, path))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write the PNG", path);
-      return FALSE;
-    }
-  return TRUE;
+  return hp_window_save_png (GTK_WINDOW (self), path, error);
 }
 
 static gboolean

@@ -38,6 +38,7 @@
 #include <glib/gstdio.h>
 
 #include "display-common.h"
+#include "ui/hp-window-png.h"
 #include "../common/test-common.h"
 
 static char *tmpdir;
@@ -243,22 +244,10 @@ void
 display_save_png (GtkWindow  *window,
                   const char *path)
 {
-  GtkWidget *widget = GTK_WIDGET (window);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
+  g_autoptr(GError) error = NULL;
 
-  g_assert_nonnull (renderer);
-  g_assert_cmpint (width, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_assert_true (hp_window_save_png (window, path, &error));
+  g_assert_no_error (error);
 }
 
 static const char source_text[] =
