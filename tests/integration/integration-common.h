@@ -58,6 +58,11 @@ double        it_self_percent         (HpProfile *profile,
 double        it_total_percent        (HpProfile *profile,
                                        const char *name);
 
+/* A capture of main → work (10 samples), written directly: no sampling
+ * needed. @command: its metadata command, or NULL for none. */
+void          it_write_small_capture  (const char *path,
+                                       const char *command);
+
 /* SELECT count(*) FROM samples, with the sqlite3 API directly. */
 gint64        it_count_sample_rows    (const char *path);
 /* The "samples" value of `hotpath-cli report --format json`. */

@@ -15,32 +15,6 @@
 #include "integration-common.h"
 #include "store/hp-capture-writer.h"
 
-/* A capture of main → work, written directly (no sampling needed). */
-static void
-write_small_capture (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
-  gint64 module, main_fn, work_fn, main_frame, work_frame, root, leaf;
-
-  g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
-  hp_capture_writer_set_metadata (w, "event_unit", "ns");
-  hp_capture_writer_set_process (w, 1, "app");
-  hp_capture_writer_set_thread (w, 1, 1, "app");
-  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
-  main_fn = hp_capture_writer_intern_function (w, "main", module, NULL, 0);
-  work_fn = hp_capture_writer_intern_function (w, "work", module, NULL, 0);
-  main_frame = hp_capture_writer_intern_frame (w, main_fn, NULL, 0, FALSE, 0x10);
-  work_frame = hp_capture_writer_intern_frame (w, work_fn, NULL, 0, FALSE, 0x20);
-  root = hp_capture_writer_intern_stack (w, 0, main_frame);
-  leaf = hp_capture_writer_intern_stack (w, root, work_frame);
-  for (guint i = 0; i < 10; i++)
-    hp_capture_writer_add_sample (w, 1000 + i, 1, 0, leaf, 1);
-  g_assert_true (hp_capture_writer_finish (w, &error));
-  g_assert_no_error (error);
-}
-
 /* hotpath-cli @args under LC_ALL=C; returns the exit status. */
 static int
 run_cli_in_c_locale (const char * const *args,
@@ -84,7 +58,7 @@ test_summary_set_empty (void)
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
 
-  write_small_capture (capture);
+  it_write_small_capture (capture, NULL);
   {
     const char *args[] = { "summary", capture, "main;work", "--set", "Kept.", NULL };
     g_autoptr(ItResult) set = it_run_cli (args);
@@ -125,7 +99,7 @@ test_summary_c_locale (void)
   gpointer value;
   const char *args[] = { "summary", capture, "main;work", "--set", "café crème", NULL };
 
-  write_small_capture (capture);
+  it_write_small_capture (capture, NULL);
   g_assert_cmpint (run_cli_in_c_locale (args, &err), ==, 0);
   g_assert_null (strstr (err, "Invalid byte sequence"));
 

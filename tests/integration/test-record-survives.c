@@ -208,33 +208,6 @@ count_files (const char *dir,
   return n;
 }
 
-/* A small capture with one call path (main → work), written directly. */
-static void
-write_small_capture (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
-  gint64 module, main_fn, work_fn, main_frame, work_frame, root, leaf;
-
-  g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
-  hp_capture_writer_set_metadata (w, "event_unit", "ns");
-  hp_capture_writer_set_metadata (w, "command", "old");
-  hp_capture_writer_set_process (w, 1, "app");
-  hp_capture_writer_set_thread (w, 1, 1, "app");
-  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
-  main_fn = hp_capture_writer_intern_function (w, "main", module, NULL, 0);
-  work_fn = hp_capture_writer_intern_function (w, "work", module, NULL, 0);
-  main_frame = hp_capture_writer_intern_frame (w, main_fn, NULL, 0, FALSE, 0x10);
-  work_frame = hp_capture_writer_intern_frame (w, work_fn, NULL, 0, FALSE, 0x20);
-  root = hp_capture_writer_intern_stack (w, 0, main_frame);
-  leaf = hp_capture_writer_intern_stack (w, root, work_frame);
-  for (guint i = 0; i < 10; i++)
-    hp_capture_writer_add_sample (w, 1000 + i, 1, 0, leaf, 1);
-  g_assert_true (hp_capture_writer_finish (w, &error));
-  g_assert_no_error (error);
-}
-
 static guint
 n_summaries (const char *capture)
 {
@@ -389,7 +362,7 @@ test_force_keeps_old (void)
   g_autofree char *pid = g_strdup_printf ("%d", (int) dead_pid ());
   gboolean can_sample;
 
-  write_small_capture (old);
+  it_write_small_capture (old, "old");
   {
     const char *args[] = { "summary", old, "main;work", "--set", "Keep me.", NULL };
     g_autoptr(ItResult) set = it_run_cli (args);
