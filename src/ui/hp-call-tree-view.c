@@ -900,6 +900,10 @@ prepare_other_cb (gpointer user_data)
 {
   HpCallTreeView *self = user_data;
   gboolean other = !self->bottom_up;
+  /* the shown tree may still be making the rows down to its hottest
+   * node (a recursion 200 deep): selecting in the hidden tree must not
+   * forget that node */
+  const HpCallNode *far_select = self->far_select;
 
   self->prepare_source = 0;
   if (self->profile == NULL || self->trees[other ? 1 : 0].tree_model != NULL)
@@ -914,6 +918,7 @@ prepare_other_cb (gpointer user_data)
   expand_hottest (self);
   attach (self);
   self->pending_select = NULL;  /* a selection still waiting for a sort was for the hidden tree */
+  self->far_select = far_select;
   self->bottom_up = !other;
   self->preparing = FALSE;
 

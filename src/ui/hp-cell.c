@@ -22,6 +22,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "ui/hp-cell.h"
 #include "ui/hp-share-cell.h"
 
@@ -29,6 +31,7 @@ typedef struct {
   GtkWidget   *box;        /* holding more than one of those below, or NULL */
   GtkWidget   *inscription;
   GtkWidget   *mark;       /* made the first time it is shown */
+  GtkWidget   *depth;      /* the same, for rows deeper than HP_CELL_MAX_INDENT */
   GtkWidget   *share;
   GObject     *row;        /* bound item (not the GtkTreeListRow) */
   gulong       notify_id;
@@ -43,6 +46,37 @@ add_mark (const HpCellSpec *spec,
   cell->mark = gtk_image_new_from_icon_name (spec->mark_icon);
   gtk_widget_add_css_class (cell->mark, "summary-mark");
   gtk_box_append (GTK_BOX (cell->box), cell->mark);
+}
+
+/* A row deeper than the indentation shows (style.css stops indenting
+ * at HP_CELL_MAX_INDENT levels, so that the name of a node 200 calls deep
+ * is still in its column) says its depth instead. */
+static void
+update_depth (Cell        *cell,
+              GtkListItem *list_item)
+{
+  gpointer item = gtk_list_item_get_item (list_item);
+  guint depth = GTK_IS_TREE_LIST_ROW (item) ? gtk_tree_list_row_get_depth (item) : 0;
+
+  if (depth >= HP_CELL_MAX_INDENT && cell->depth == NULL && cell->box != NULL)
+    {
+      cell->depth = gtk_label_new (NULL);
+      gtk_widget_add_css_class (cell->depth, "depth-badge");
+      gtk_widget_add_css_class (cell->depth, "numeric");
+      gtk_box_prepend (GTK_BOX (cell->box), cell->depth);
+    }
+  if (cell->depth != NULL)
+    {
+      if (depth >= HP_CELL_MAX_INDENT)
+        {
+          char text[16];
+
+          /* (one-based, as "depth 1" is a top-level row) */
+          g_snprintf (text, sizeof text, "%u", depth + 1);
+          gtk_label_set_text (GTK_LABEL (cell->depth), text);
+        }
+      gtk_widget_set_visible (cell->depth, depth >= HP_CELL_MAX_INDENT);
+    }
 }
 
 static GObject *
@@ -123,6 +157,15 @@ on_query_tooltip (GtkWidget  *widget,
   if (cell->row == NULL)
     return FALSE;
   text = get_string (cell->row, spec->tooltip);
+  if (text != NULL && cell->depth != NULL && gtk_widget_get_visible (cell->depth))
+    {
+      /* Translators: added to a call tree row's tooltip; %s is a number */
+      char *with_depth = g_strdup_printf (_("%s\nCall depth: %s (the indentation stops at %u levels)"),
+                                          text, gtk_label_get_text (GTK_LABEL (cell->depth)),
+                                          HP_CELL_MAX_INDENT);
+      g_free (text);
+      text = with_depth;
+    }
   gtk_tooltip_set_text (tooltip, text);
   return text != NULL;
 }
@@ -236,6 +279,8 @@ bind (GtkSignalListItemFactory *factory,
   cell->row = row;  /* the reference item_of() returned */
   if (row == NULL)
     return;
+  if (spec->expander)
+    update_depth (cell, list_item);
 
   if (spec->text != NULL && spec->markup == NULL)
     {

@@ -8,6 +8,10 @@
 
 G_BEGIN_DECLS
 
+/* Tree rows are indented for this many levels and no more (style.css);
+ * a deeper row shows its depth as a number before its name. */
+#define HP_CELL_MAX_INDENT 12
+
 /* What a cell shows of its row, by the row's property names: text (or
  * markup) of an inscription, a heat bar's fraction, the visibility of a
  * mark. NULL members are not shown. */

@@ -192,6 +192,7 @@ static void
 build_crumbs (HpSummaryPane *self)
 {
   g_autoptr(GPtrArray) steps = NULL;
+  g_autoptr(GArray) runs = NULL;
   GString *markup;
 
   g_strfreev (self->crumb_names);
@@ -209,31 +210,55 @@ build_crumbs (HpSummaryPane *self)
   for (guint i = 0; i < steps->len; i++)
     {
       const HpCallNode *step = g_ptr_array_index (steps, i);
-      HpLoadedCapture *capture = self->profile->capture;
-      /* short names: a step is a link in a line of them */
-      const char *name = hp_loaded_capture_get_shown_name (capture, step->function_id, TRUE);
-      g_autofree char *escaped = g_markup_escape_text (name, -1);
 
-      self->crumb_names[i] = g_strdup (name);
-      /* a path thousands of steps deep (recursion) keeps its ends */
-      if (steps->len > CRUMBS_HEAD + CRUMBS_TAIL + 1 && i >= CRUMBS_HEAD && i < steps->len - CRUMBS_TAIL)
+      self->crumb_names[i] = g_strdup (hp_loaded_capture_get_shown_name (self->profile->capture,
+                                                                          step->function_id, TRUE));
+    }
+
+  /* one crumb per run of the same function: a recursion 200 deep reads
+   * "recurse ×200" rather than filling the pane with its name; the crumb
+   * selects the last step of its run */
+  runs = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const HpCallNode *step = g_ptr_array_index (steps, i);
+
+      if (i + 1 < steps->len &&
+          ((const HpCallNode *) g_ptr_array_index (steps, i + 1))->function_id == step->function_id)
+        continue;
+      g_array_append_val (runs, i);
+    }
+
+  for (guint r = 0; r < runs->len; r++)
+    {
+      guint i = g_array_index (runs, guint, r);
+      guint repeats = i + 1 - (r > 0 ? g_array_index (runs, guint, r - 1) + 1 : 0);
+      const HpCallNode *step = g_ptr_array_index (steps, i);
+      HpLoadedCapture *capture = self->profile->capture;
+      g_autofree char *escaped = g_markup_escape_text (self->crumb_names[i], -1);
+      g_autofree char *shown = NULL;
+
+      /* a path thousands of steps deep keeps its ends */
+      if (runs->len > CRUMBS_HEAD + CRUMBS_TAIL + 1 && r >= CRUMBS_HEAD && r < runs->len - CRUMBS_TAIL)
         {
-          if (i == CRUMBS_HEAD)
+          if (r == CRUMBS_HEAD)
             g_string_append (markup, self->bottom_up ? " ‹ …" : " › …");
           continue;
         }
-      if (i > 0)
+      if (r > 0)
         g_string_append (markup, self->bottom_up ? " ‹ " : " › ");
+      /* Translators: a function that calls itself, and how many times in a row */
+      shown = repeats > 1 ? g_strdup_printf (_("%s ×%u"), escaped, repeats) : g_strdup (escaped);
       if (step == self->node)
-        g_string_append_printf (markup, "<b>%s</b>", escaped);
+        g_string_append_printf (markup, "<b>%s</b>", shown);
       else
         {
           /* Translators: tooltip of a step of the call path: function, module */
-          g_autofree char *title = g_strdup_printf (_("Select %s (%s) in the call tree"), name,
+          g_autofree char *title = g_strdup_printf (_("Select %s (%s) in the call tree"), self->crumb_names[i],
                                                     hp_loaded_capture_get_shown_module (capture, step->function_id));
           g_autofree char *title_escaped = g_markup_escape_text (title, -1);
 
-          g_string_append_printf (markup, "<a href=\"step:%u\" title=\"%s\">%s</a>", i, title_escaped, escaped);
+          g_string_append_printf (markup, "<a href=\"step:%u\" title=\"%s\">%s</a>", i, title_escaped, shown);
         }
     }
   gtk_label_set_markup (self->crumbs_label, markup->str);

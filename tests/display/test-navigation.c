@@ -1,0 +1,237 @@
+/* test-navigation.c - finding one's way in the window: deep trees, keys, search
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * What issue 14 found on real programs, checked on the real window under
+ * Xvfb: a 200-deep recursion whose names must stay readable, keys sent
+ * through the X server (xdotool, XTest) rather than by calling the
+ * actions they are bound to, and the search's marks.
+ */
+
+#define G_LOG_DOMAIN "hp-display-test"
+
+#include "config.h"
+
+#include <string.h>
+#include <gdk/x11/gdkx.h>
+
+#include "analysis/hp-profile.h"
+#include "ui/hp-call-row.h"
+#include "ui/hp-cell.h"
+#include "ui/hp-loaded-capture.h"
+#include "display-common.h"
+
+static HpApplication *app;
+
+#define DEEP 200
+
+/* Helpers ------------------------------------------------------------ */
+
+static const char *
+selected_name (HpWindow *window)
+{
+  HpCallTreeView *tree = hp_window_get_tree_view (window);
+  HpLoadedProfile *p = hp_call_tree_view_get_profile (tree);
+  const HpCallNode *node = hp_call_tree_view_get_selected (tree);
+
+  return node ? hp_profile_get_function_name (p->profile, node->function_id) : NULL;
+}
+
+static guint
+selected_depth (HpWindow *window)
+{
+  const HpCallNode *node = hp_call_tree_view_get_selected (hp_window_get_tree_view (window));
+  guint depth = 0;
+
+  for (; node != NULL && node->parent != NULL; node = node->parent)
+    depth++;
+  return depth;
+}
+
+/* The first widget under @widget, depth first, for which @match holds */
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             gboolean (*match) (GtkWidget *, gconstpointer),
+             gconstpointer data)
+{
+  if (gtk_widget_get_mapped (widget) && match (widget, data))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = gtk_widget_get_child_visible (c) ? find_widget (c, match, data) : NULL;
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_inscription_of (GtkWidget    *widget,
+                   gconstpointer text)
+{
+  return GTK_IS_INSCRIPTION (widget) &&
+         g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (widget)), text) == 0;
+}
+
+static gboolean
+has_class (GtkWidget    *widget,
+           gconstpointer name)
+{
+  return gtk_widget_has_css_class (widget, name);
+}
+
+/* A capture of main → recurse ×DEEP → leaf, all its samples in the leaf,
+ * and a few in a shallow sibling. */
+static char *
+make_deep_capture (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "deep.hotpath", NULL);
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 mod, recurse, stack, s_main;
+  guint64 t = 0;
+
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_process (w, 100, "deep");
+  hp_capture_writer_set_thread (w, 100, 100, "deep");
+  mod = hp_capture_writer_intern_module (w, "/opt/display-test/deep", NULL, FALSE);
+  s_main = stack = hp_capture_writer_intern_stack (w, 0,
+                     hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", mod, NULL, 0),
+                                                     NULL, 0, FALSE, 0x100));
+  recurse = hp_capture_writer_intern_function (w, "recurse", mod, NULL, 0);
+  for (guint d = 0; d < DEEP; d++)
+    stack = hp_capture_writer_intern_stack (w, stack,
+              hp_capture_writer_intern_frame (w, recurse, NULL, 0, FALSE, 0x200));
+  stack = hp_capture_writer_intern_stack (w, stack,
+            hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "work_leaf", mod, NULL, 0),
+                                            NULL, 0, FALSE, 0x300));
+  for (guint n = 0; n < 100; n++)
+    hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+  stack = hp_capture_writer_intern_stack (w, s_main,
+            hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "setup", mod, NULL, 0),
+                                            NULL, 0, FALSE, 0x400));
+  for (guint n = 0; n < 5; n++)
+    hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  return g_steal_pointer (&path);
+}
+
+/* With HOTPATH_SHOTS=DIR, saves what the window shows as DIR/NAME-RENDERER.png */
+static void
+shot (HpWindow   *window,
+      const char *name)
+{
+  const char *dir = g_getenv ("HOTPATH_SHOTS");
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  file = g_strdup_printf ("%s-%s.png", name, g_getenv ("HOTPATH_TEST_RENDERER") ? "gl" : "cairo");
+  path = g_build_filename (dir, file, NULL);
+  display_save_png (GTK_WINDOW (window), path);
+}
+
+static gboolean
+leaf_selected (gpointer data)
+{
+  return g_strcmp0 (selected_name (data), "work_leaf") == 0;
+}
+
+static gboolean
+leaf_shown (gpointer tree)
+{
+  GtkWidget *name = find_widget (tree, is_inscription_of, "work_leaf");
+  graphene_rect_t bounds;
+
+  return name != NULL && gtk_widget_compute_bounds (name, tree, &bounds) &&
+         bounds.origin.y > 0 && bounds.origin.y < gtk_widget_get_height (tree);
+}
+
+/* Tests -------------------------------------------------------------- */
+
+/* The leaf 201 calls deep shows its name inside the Function
+ * column, with its depth beside it, and the path reads "recurse ×200". */
+static void
+test_deep_tree (void)
+{
+  g_autofree char *path = make_deep_capture ();
+  HpWindow *window = display_open (app, path);
+  GtkWidget *tree = GTK_WIDGET (hp_window_get_tree_view (window));
+  GtkWidget *name, *badge, *crumbs;
+  graphene_rect_t bounds;
+  const char *text;
+
+  /* (the rows down to it are made a few a frame) */
+  display_wait (leaf_selected, window, 10000);
+  shot (window, "deep");
+  g_assert_true (leaf_selected (window));
+  display_spin (200);
+  g_assert_cmpuint (selected_depth (window), ==, DEEP + 2);
+
+  /* scrolled to, once its row is laid out */
+  g_assert_true (display_wait (leaf_shown, tree, 10000));
+  display_spin (100);
+  name = find_widget (tree, is_inscription_of, "work_leaf");
+  g_assert_true (gtk_widget_compute_bounds (name, tree, &bounds));
+  g_test_message ("work_leaf at x = %.0f, %.0f px wide, in a tree %d px wide",
+                  bounds.origin.x, bounds.size.width, gtk_widget_get_width (tree));
+  /* indented by HP_CELL_MAX_INDENT levels (20 px each) at most, then its
+   * depth, and wide enough to read (without the cap: 4,000 px to the right) */
+  g_assert_cmpfloat (bounds.origin.x, <, (HP_CELL_MAX_INDENT + 1) * 20 + 80);
+  {
+    GtkWidget *cell = name;
+    graphene_rect_t in_cell;
+
+    while (cell != NULL && g_strcmp0 (gtk_widget_get_css_name (cell), "cell") != 0)
+      cell = gtk_widget_get_parent (cell);
+    g_assert_nonnull (cell);
+    g_assert_true (gtk_widget_compute_bounds (name, cell, &in_cell));
+    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (name, "work_leaf");
+    int text_width = 0;
+
+    /* the whole name inside the Function column */
+    pango_layout_get_pixel_size (layout, &text_width, NULL);
+    g_assert_cmpfloat (in_cell.size.width, >=, text_width);
+    g_assert_cmpfloat (in_cell.origin.x + text_width, <=, gtk_widget_get_width (cell));
+  }
+
+  /* its depth, beside it */
+  badge = find_widget (gtk_widget_get_parent (name), has_class, "depth-badge");
+  g_assert_nonnull (badge);
+  {
+    g_autofree char *depth = g_strdup_printf ("%u", DEEP + 2);  /* main, 200 recurse, the leaf */
+
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (badge)), ==, depth);
+  }
+
+  /* the breadcrumbs fold the recursion */
+  crumbs = find_widget (GTK_WIDGET (window), has_class, "breadcrumbs");
+  g_assert_nonnull (crumbs);
+  text = gtk_label_get_text (GTK_LABEL (crumbs));
+  g_test_message ("breadcrumbs: %s", text);
+  g_assert_nonnull (strstr (text, "recurse ×" G_STRINGIFY (DEEP)));
+  g_assert_null (strstr (text, "recurse › recurse"));
+  g_assert_nonnull (strstr (text, "main › recurse"));
+  display_close (window);
+}
+
+static int
+run (HpApplication *application)
+{
+  app = application;
+  g_test_add_func ("/navigation/deep-tree", test_deep_tree);
+  return g_test_run ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  return display_run (argc, argv, run);
+}
