@@ -41,19 +41,18 @@ default_output_name (void)
  * crashed or failed is worth a line, or the profile of a crash passes for
  * the profile of a run. */
 static void
-report_command_status (HpRecorder  *recorder,
-                       const char  *program)
+report_command_status (const HpRecordResult *result,
+                       const char           *program)
 {
   g_autofree char *name = g_path_get_basename (program);
-  int status;
 
-  if (!hp_recorder_get_command_status (recorder, &status))
+  if (result->stopped)
     return;
-  if (WIFSIGNALED (status))
-    hp_cli_error ("%s was killed by signal %d (%s)%s", name, WTERMSIG (status),
-                  g_strsignal (WTERMSIG (status)), WCOREDUMP (status) ? ", core dumped" : "");
-  else if (WIFEXITED (status) && WEXITSTATUS (status) != 0)
-    hp_cli_error ("%s exited with status %d", name, WEXITSTATUS (status));
+  if (result->exit_signal != 0)
+    hp_cli_error ("%s was killed by signal %d (%s)%s", name, result->exit_signal,
+                  g_strsignal (result->exit_signal), result->core_dumped ? ", core dumped" : "");
+  else if (result->exited && result->exit_status != 0)
+    hp_cli_error ("%s exited with status %d", name, result->exit_status);
 }
 
 /* Parses "dwarf", "dwarf,SIZE" or "fp", as perf record --call-graph does. */
@@ -119,6 +118,7 @@ hp_cli_record (int    argc,
   g_autoptr(HpRecorder) recorder = NULL;
   HpRecordOptions options = { 0 };
   HpRecordProgress progress;
+  HpRecordResult result;
   struct sigaction sa = { 0 };
 
   g_option_context_set_summary (context, "Record perf samples of a command, or of a running process, into a capture.");
@@ -183,7 +183,7 @@ hp_cli_record (int    argc,
   sigaction (SIGINT, &sa, NULL);
   sigaction (SIGTERM, &sa, NULL);
 
-  if (!hp_recorder_run (recorder, output, &error))
+  if (!hp_recorder_run (recorder, output, &result, &error))
     {
       current_recorder = NULL;
       hp_cli_error ("%s", error->message);
@@ -193,7 +193,7 @@ hp_cli_record (int    argc,
 
   hp_recorder_get_progress (recorder, &progress);
   if (options.argv != NULL)
-    report_command_status (recorder, options.argv[0]);
+    report_command_status (&result, options.argv[0]);
   if (hp_recorder_get_write_error (recorder) != NULL)
     {
       /* One line: what failed, and what is kept. */

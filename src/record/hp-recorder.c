@@ -195,19 +195,6 @@ hp_recorder_get_note (HpRecorder *self)
   return self->note;
 }
 
-gboolean
-hp_recorder_get_command_status (HpRecorder *self,
-                                int        *wait_status)
-{
-  g_return_val_if_fail (self != NULL, FALSE);
-
-  if (!self->spawned || !self->child_reaped || self->child_stopped)
-    return FALSE;
-  if (wait_status != NULL)
-    *wait_status = self->child_status;
-  return TRUE;
-}
-
 char *
 hp_recorder_explain_permission (void)
 {
@@ -1016,10 +1003,10 @@ finish_capture (HpRecorder *self,
   g_mutex_unlock (&self->progress_lock);
 }
 
-gboolean
-hp_recorder_run (HpRecorder  *self,
-                 const char  *output_path,
-                 GError     **error)
+static gboolean
+run_recording (HpRecorder  *self,
+               const char  *output_path,
+               GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *part = NULL;
@@ -1028,10 +1015,6 @@ hp_recorder_run (HpRecorder  *self,
   int go_fd = -1, err_fd = -1;
   int status;
   gint64 end_time;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (output_path != NULL, FALSE);
-  g_return_val_if_fail (self->writer == NULL, FALSE);
 
   self->spawned = self->argv != NULL;
   self->child_stopped = FALSE;
@@ -1150,4 +1133,55 @@ fail:
   hp_capture_writer_abort (self->writer);
   g_clear_pointer (&self->writer, hp_capture_writer_free);
   return FALSE;
+}
+
+/* The kernel lowers its limit by itself when sampling interrupts take long,
+ * and then refuses a higher frequency with a bare EINVAL. */
+static guint
+max_sample_rate_below (guint frequency)
+{
+  g_autofree char *contents = NULL;
+  guint64 rate;
+
+  if (g_file_get_contents ("/proc/sys/kernel/perf_event_max_sample_rate", &contents, NULL, NULL) &&
+      g_ascii_string_to_unsigned (g_strstrip (contents), 10, 1, G_MAXUINT, &rate, NULL) &&
+      frequency > rate)
+    return (guint) rate;
+  return 0;
+}
+
+gboolean
+hp_recorder_run (HpRecorder      *self,
+                 const char      *output_path,
+                 HpRecordResult  *result,
+                 GError         **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  HpRecordResult unused;
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (output_path != NULL, FALSE);
+  g_return_val_if_fail (self->writer == NULL, FALSE);
+
+  if (result == NULL)
+    result = &unused;
+  memset (result, 0, sizeof *result);
+
+  ok = run_recording (self, output_path, &local_error);
+
+  if (self->spawned && self->child_reaped)
+    {
+      result->exited = WIFEXITED (self->child_status);
+      result->exit_status = result->exited ? WEXITSTATUS (self->child_status) : 0;
+      result->exit_signal = WIFSIGNALED (self->child_status) ? WTERMSIG (self->child_status) : 0;
+      result->core_dumped = result->exit_signal != 0 && WCOREDUMP (self->child_status);
+      result->stopped = self->child_stopped;
+    }
+  if (!ok && g_error_matches (local_error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED))
+    result->max_sample_rate = max_sample_rate_below (self->options.frequency);
+
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return ok;
 }

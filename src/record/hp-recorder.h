@@ -47,6 +47,20 @@ typedef struct {
   gboolean running;
 } HpRecordProgress;
 
+/* How a recording ended, filled by hp_recorder_run() whether it succeeded
+ * or not: what a front end tells the user beside the error or the capture.
+ * The same facts go into the capture's metadata (exit_status,
+ * exit_signal); a front end need not reopen the capture to learn them. */
+typedef struct {
+  gboolean exited;          /* the spawned command exited, with exit_status */
+  int      exit_status;
+  int      exit_signal;     /* the signal that ended the spawned command, or 0 */
+  gboolean core_dumped;     /* with exit_signal */
+  gboolean stopped;         /* the recorder ended the command (a stop, the duration) */
+  guint    max_sample_rate; /* the kernel's limit when the frequency asked for is
+                             * over it (kernel.perf_event_max_sample_rate), else 0 */
+} HpRecordResult;
+
 typedef struct _HpRecorder HpRecorder;
 
 HpRecorder *hp_recorder_new          (const HpRecordOptions *options);
@@ -65,9 +79,14 @@ void        hp_recorder_free         (HpRecorder            *self);
  * FALSE with @error when the recording could not start; no file is left
  * behind then. Once sampling started, the capture is always kept: TRUE,
  * even when a write error (a full disk) stopped the recording early and
- * the capture is cut short (hp_recorder_get_write_error()). */
+ * the capture is cut short (hp_recorder_get_write_error()).
+ *
+ * @result (may be NULL) says how it ended, in both cases: how the spawned
+ * command ended, and when perf_event_open refused the frequency, the
+ * kernel's limit. */
 gboolean    hp_recorder_run          (HpRecorder            *self,
                                       const char            *output_path,
+                                      HpRecordResult        *result,
                                       GError               **error);
 
 /* After hp_recorder_run(): the write error that stopped the recording and
@@ -79,11 +98,6 @@ const GError *hp_recorder_get_write_error (HpRecorder       *self);
  * kept in an unusual way (with its -wal file beside it, because another
  * program had it open), or NULL. */
 const char *hp_recorder_get_note     (HpRecorder            *self);
-
-/* After hp_recorder_run(): TRUE when the spawned command ended by itself
- * (not stopped by the recorder), with its wait status in @wait_status. */
-gboolean    hp_recorder_get_command_status (HpRecorder      *self,
-                                      int                   *wait_status);
 
 /* Asks a running recording to stop (and the spawned command to exit). Safe to
  * call from any thread and from a signal handler. */

@@ -312,9 +312,11 @@ close_db (HpCaptureWriter *self)
 /* The files SQLite keeps beside a database. */
 static const char *const companions[] = { "-wal", "-shm", "-journal" };
 
-static void
-unlink_files (const char *path)
+void
+hp_capture_writer_remove_files (const char *path)
 {
+  g_return_if_fail (path != NULL);
+
   g_unlink (path);
   for (guint i = 0; i < G_N_ELEMENTS (companions); i++)
     {
@@ -466,7 +468,7 @@ hp_capture_writer_remove_stale_parts (const char *path)
       if (!looks_like_a_part (part))
         continue;
       g_debug ("removing %s, left by a writer that no longer runs", part);
-      unlink_files (part);
+      hp_capture_writer_remove_files (part);
       removed++;
     }
   return removed;
@@ -1034,7 +1036,7 @@ hp_capture_writer_abort (HpCaptureWriter *self)
       if (self->in_txn)
         sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
       close_db (self);
-      unlink_files (self->path);
+      hp_capture_writer_remove_files (self->path);
     }
 }
 

@@ -110,6 +110,10 @@ const char      *hp_capture_writer_get_note        (HpCaptureWriter *self);
 /* Closes the database and deletes the file (on errors before any useful data). */
 void             hp_capture_writer_abort           (HpCaptureWriter *self);
 
+/* Deletes the capture at @path with the -wal, -shm and -journal files
+ * SQLite keeps beside it; what does not exist is no error. */
+void             hp_capture_writer_remove_files    (const char      *path);
+
 /* "@path.PID.part": where a capture is written before it replaces @path or
  * appears under its name. */
 char            *hp_capture_writer_part_path       (const char      *path);

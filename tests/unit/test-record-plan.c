@@ -1,0 +1,318 @@
+/* test-record-plan.c - the record dialog's plan, without a display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib/gstdio.h>
+
+#include "record/hp-record-plan.h"
+#include "test-common.h"
+
+typedef struct {
+  char *dir;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("hp-record-plan-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  hp_test_remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+static void
+write_file (const char *path,
+            const char *contents,
+            int         mode)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (path, mode), ==, 0);
+}
+
+static HpRecordPlan *
+launch_plan (const char *command,
+             const char *working_directory,
+             const char *folder)
+{
+  HpRecordPlan *plan = g_new0 (HpRecordPlan, 1);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_shell_parse_argv (command, NULL, &plan->argv, &error));
+  plan->working_directory = g_strdup (working_directory);
+  plan->folder = g_strdup (folder);
+  plan->frequency = 999;
+  plan->call_graph = HP_CALL_GRAPH_FP;
+  return plan;
+}
+
+static void
+test_names (void)
+{
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr(GDateTime) time = g_date_time_new (utc, 2026, 12, 1, 18, 15, 0);
+  g_autofree char *first = hp_record_capture_stem (time, 1);
+  g_autofree char *third = hp_record_capture_stem (time, 3);
+  g_autofree char *docs = g_build_filename (g_get_home_dir (), "Documents", NULL);
+  g_autofree char *expanded = hp_record_expand_home ("~/x/y");
+  g_autofree char *expected = g_build_filename (g_get_home_dir (), "x", "y", NULL);
+  g_autofree char *shown = hp_record_display_path (docs);
+  g_autofree char *home = hp_record_display_path (g_get_home_dir ());
+  g_autofree char *elsewhere = hp_record_display_path ("/usr/bin");
+
+  g_assert_cmpstr (first, ==, "hotpath-20261201-181500");
+  g_assert_cmpstr (third, ==, "hotpath-20261201-181500-3");
+  g_assert_cmpstr (expanded, ==, expected);
+  g_assert_cmpstr (shown, ==, "~/Documents");
+  g_assert_cmpstr (home, ==, "~");
+  g_assert_cmpstr (elsewhere, ==, "/usr/bin");
+}
+
+/* Each typo is an error of the command, in words that name it */
+static void
+test_resolve_program (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *script = g_build_filename (f->dir, "run.sh", NULL);
+  g_autofree char *plain = g_build_filename (f->dir, "notes.txt", NULL);
+  struct { const char *program; const char *words; } bad[] = {
+    { "hotpath-no-such-program", "folders of PATH" },
+    { "./missing", "does not exist" },
+    { "./", "is a folder" },
+    { "./notes.txt", "is not executable" },
+  };
+  g_autofree char *found = NULL;
+  g_autofree char *sh = NULL;
+  g_autoptr(GError) error = NULL;
+
+  write_file (script, "#!/bin/sh\nexit 0\n", 0755);
+  write_file (plain, "text\n", 0644);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) bad_error = NULL;
+      g_autofree char *path = hp_record_resolve_program (bad[i].program, f->dir, &bad_error);
+
+      g_assert_null (path);
+      g_assert_error (bad_error, HP_RECORD_PLAN_ERROR, HP_RECORD_PLAN_ERROR_COMMAND);
+      g_test_message ("%s: %s", bad[i].program, bad_error->message);
+      g_assert_nonnull (strstr (bad_error->message, bad[i].words));
+    }
+
+  /* a path is taken relative to the working folder, made absolute */
+  found = hp_record_resolve_program ("./run.sh", f->dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (found, ==, script);
+  sh = hp_record_resolve_program ("sh", f->dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_path_is_absolute (sh));
+}
+
+/* Every check of the plan names the choice it belongs to */
+static void
+test_prepare_errors (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *missing = g_build_filename (f->dir, "missing", NULL);
+  g_autofree char *file = g_build_filename (f->dir, "file", NULL);
+  g_autofree char *under_file = g_build_filename (file, "captures", NULL);
+  struct { HpRecordPlan *plan; HpRecordPlanError field; } cases[] = {
+    { launch_plan ("sh -c true", missing, f->dir), HP_RECORD_PLAN_ERROR_DIRECTORY },
+    { launch_plan ("./nothing-here", f->dir, f->dir), HP_RECORD_PLAN_ERROR_COMMAND },
+    { launch_plan ("sh -c true", f->dir, under_file), HP_RECORD_PLAN_ERROR_FOLDER },
+    { g_new0 (HpRecordPlan, 1), HP_RECORD_PLAN_ERROR_PROCESS },
+  };
+  GPid gone;
+
+  write_file (file, "", 0644);
+
+  /* a process that surely exited: our own child, reaped */
+  gone = fork ();
+  if (gone == 0)
+    _exit (0);
+  g_assert_cmpint (waitpid (gone, NULL, 0), ==, gone);
+  cases[3].plan->pid = gone;
+  cases[3].plan->folder = g_strdup (f->dir);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(HpRecordPlan) plan = cases[i].plan;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpRecordPrepared) prep = hp_record_plan_prepare (plan, NULL, &error);
+
+      g_assert_null (prep);
+      g_assert_error (error, HP_RECORD_PLAN_ERROR, (int) cases[i].field);
+      g_test_message ("%u: %s", i, error->message);
+    }
+}
+
+/* A free name, -2 when one recording of that second exists already, and a
+ * log named after its capture in the cache */
+static void
+test_prepare_names (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr(GDateTime) time = g_date_time_new (utc, 2026, 12, 1, 18, 15, 0);
+  g_autoptr(HpRecordPlan) plan = launch_plan ("./run.sh 1 2", f->dir, f->dir);
+  g_autofree char *script = g_build_filename (f->dir, "run.sh", NULL);
+  g_autofree char *taken = g_build_filename (f->dir, "hotpath-20261201-181500.hotpath", NULL);
+  g_autofree char *expected = g_build_filename (f->dir, "hotpath-20261201-181500-2.hotpath", NULL);
+  g_autofree char *log = g_build_filename (g_get_user_cache_dir (), "hotpath", "logs",
+                                           "hotpath-20261201-181500-2.log", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpRecordPrepared) prep = NULL;
+
+  write_file (script, "#!/bin/sh\nexit 0\n", 0755);
+  write_file (taken, "", 0644);
+
+  prep = hp_record_plan_prepare (plan, time, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (prep->capture_path, ==, expected);
+  g_assert_false (g_file_test (expected, G_FILE_TEST_EXISTS));
+  g_assert_cmpstr (prep->log_path, ==, log);
+  g_assert_cmpint (prep->log_fd, >=, 0);
+  g_assert_true (g_file_test (log, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpstr (prep->argv[0], ==, script);
+  g_assert_cmpstr (prep->argv[2], ==, "2");
+  g_assert_cmpstr (prep->working_directory, ==, f->dir);
+}
+
+static void
+test_output_tail (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "out.log", NULL);
+  g_autoptr(GString) many = g_string_new (NULL);
+  g_autofree char *tail = NULL;
+  g_autofree char *empty = NULL;
+
+  for (guint i = 1; i <= 20; i++)
+    g_string_append_printf (many, "line %u\n", i);
+  write_file (path, many->str, 0644);
+  tail = hp_record_read_output_tail (path);
+  g_assert_cmpstr (tail, ==, "…\nline 13\nline 14\nline 15\nline 16\nline 17\nline 18\nline 19\nline 20");
+
+  write_file (path, "\n\n", 0644);
+  empty = hp_record_read_output_tail (path);
+  g_assert_null (empty);
+}
+
+/* Records @command with the plan's own job and returns how it went;
+ * NULL (the test skipped) when this machine does not allow sampling. */
+static HpRecordOutcome *
+run_command (Fixture    *f,
+             const char *command,
+             guint       frequency)
+{
+  g_autoptr(HpRecordPlan) plan = launch_plan (command, f->dir, f->dir);
+  g_autoptr(HpRecordPrepared) prep = NULL;
+  g_autoptr(HpRecordJob) job = NULL;
+  g_autoptr(HpRecordOutcome) outcome = NULL;
+  g_autoptr(GError) error = NULL;
+
+  plan->frequency = frequency;
+  prep = hp_record_plan_prepare (plan, NULL, &error);
+  g_assert_no_error (error);
+  job = hp_record_job_new (plan, prep);
+  g_assert_cmpint (prep->log_fd, ==, -1);
+  outcome = hp_record_job_run (job);
+  if (g_error_matches (outcome->error, HP_RECORD_ERROR, HP_RECORD_ERROR_PERMISSION))
+    {
+      g_test_skip (outcome->error->message);
+      return NULL;
+    }
+  /* no sample: the capture is not left behind */
+  if (outcome->error == NULL && !outcome->kept)
+    g_assert_false (g_file_test (prep->capture_path, G_FILE_TEST_EXISTS));
+  if (outcome->kept)
+    g_assert_true (g_file_test (prep->capture_path, G_FILE_TEST_IS_REGULAR));
+  return g_steal_pointer (&outcome);
+}
+
+/* hp_recorder_run says how the program ended, without the capture */
+static void
+test_run_exit (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(HpRecordOutcome) exited = run_command (f, "sh -c 'echo said; exit 3'", 999);
+  g_autoptr(HpRecordOutcome) killed = NULL;
+
+  if (exited == NULL)
+    return;
+  g_assert_no_error (exited->error);
+  g_assert_true (exited->result.exited);
+  g_assert_cmpint (exited->result.exit_status, ==, 3);
+  g_assert_cmpint (exited->result.exit_signal, ==, 0);
+  g_assert_false (exited->result.stopped);
+  g_assert_cmpstr (exited->output_tail, ==, "said");
+
+  killed = run_command (f, "sh -c 'kill -SEGV $$'", 999);
+  g_assert_no_error (killed->error);
+  g_assert_false (killed->result.exited);
+  g_assert_cmpint (killed->result.exit_signal, ==, SIGSEGV);
+  g_assert_null (killed->output_tail);
+}
+
+/* A frequency over kernel.perf_event_max_sample_rate: the recorder says
+ * the limit, so that the dialog can say what to choose */
+static void
+test_run_rate_limit (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *contents = NULL;
+  guint64 limit;
+  g_autoptr(HpRecordOutcome) outcome = NULL;
+
+  if (!g_file_get_contents ("/proc/sys/kernel/perf_event_max_sample_rate", &contents, NULL, NULL) ||
+      !g_ascii_string_to_unsigned (g_strstrip (contents), 10, 1, G_MAXUINT / 2, &limit, NULL))
+    {
+      g_test_skip ("no kernel.perf_event_max_sample_rate");
+      return;
+    }
+  outcome = run_command (f, "sh -c true", (guint) limit * 2);
+  if (outcome == NULL)
+    return;
+  g_assert_error (outcome->error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED);
+  g_assert_cmpuint (outcome->result.max_sample_rate, ==, limit);
+
+  /* under the limit, nothing to say */
+  g_clear_pointer (&outcome, hp_record_outcome_free);
+  outcome = run_command (f, "sh -c true", 99);
+  g_assert_no_error (outcome->error);
+  g_assert_cmpuint (outcome->result.max_sample_rate, ==, 0);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/record-plan/names", test_names);
+  g_test_add ("/record-plan/resolve-program", Fixture, NULL, fixture_set_up, test_resolve_program, fixture_tear_down);
+  g_test_add ("/record-plan/prepare-errors", Fixture, NULL, fixture_set_up, test_prepare_errors, fixture_tear_down);
+  g_test_add ("/record-plan/prepare-names", Fixture, NULL, fixture_set_up, test_prepare_names, fixture_tear_down);
+  g_test_add ("/record-plan/output-tail", Fixture, NULL, fixture_set_up, test_output_tail, fixture_tear_down);
+  g_test_add ("/record-plan/run-exit", Fixture, NULL, fixture_set_up, test_run_exit, fixture_tear_down);
+  g_test_add ("/record-plan/run-rate-limit", Fixture, NULL, fixture_set_up, test_run_rate_limit, fixture_tear_down);
+  return g_test_run ();
+}
