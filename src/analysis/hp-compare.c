@@ -83,7 +83,20 @@ typedef struct {
   guint64 *self_n;
   double   cost;     /* all its samples' weight */
   guint64  samples;
+  GArray  *lines;    /* LineCost, top-down comparisons only */
 } Run;
+
+/* The cost of a run at one source line on one path: a stack node of the
+ * capture whose frame has a line. Several stack nodes can share a path
+ * (frames at other lines of the same function), so a path has several. */
+typedef struct {
+  guint32 path;
+  guint32 line_id;   /* index in the comparison's line_keys */
+  double  self_w;
+  double  total_w;
+  guint64 self_n;
+  guint64 total_n;
+} LineCost;
 
 typedef struct {
   GPtrArray        *runs;  /* Run* */
@@ -142,6 +155,14 @@ struct _HpComparison {
   double            *ref_speed;    /* [ref * n_runs + run]: from the other refs */
   double            *cur_speed[2]; /* what compute_stat() divides by, per side */
   HpCompareStat      program;      /* the total cost, unscaled */
+
+  /* source lines: "LINE\tFILE" -> index from 1 */
+  GHashTable        *line_index;   /* key (owned by line_keys) -> GUINT_TO_POINTER (index) */
+  GPtrArray         *line_keys;    /* char*, [0] NULL */
+  /* the runs' LineCosts by function identity, made when first asked:
+   * those of identity g are line_refs[line_start[g] .. line_start[g + 1]) */
+  guint32           *line_start;
+  guint64           *line_refs;    /* run index (base runs, then new) << 32 | index in its lines */
 };
 
 const char *
@@ -256,6 +277,22 @@ ident_name (HpComparison *self,
   const char *key = self->ident_keys->pdata[ident];
 
   return strchr (key, '\t') + 1;
+}
+
+static guint32
+intern_line (HpComparison *self,
+             const char   *file,
+             guint         line)
+{
+  g_autofree char *key = g_strdup_printf ("%u\t%s", line, file);
+  gpointer index;
+
+  if (g_hash_table_lookup_extended (self->line_index, key, NULL, &index))
+    return GPOINTER_TO_UINT (index);
+  g_ptr_array_add (self->line_keys, g_steal_pointer (&key));
+  g_hash_table_insert (self->line_index, self->line_keys->pdata[self->line_keys->len - 1],
+                       GUINT_TO_POINTER (self->line_keys->len - 1));
+  return self->line_keys->len - 1;
 }
 
 static inline gsize
@@ -445,6 +482,51 @@ add_inverted (HpComparison        *self,
   return TRUE;
 }
 
+/* The costs of the sampled stack nodes whose frame has a source line,
+ * kept per path so that a recursive function's total can leave out its
+ * inner calls once the paths are marked (hp_comparison_get_lines()). */
+static void
+add_lines (HpComparison        *self,
+           const HpCaptureData *data,
+           const guint32       *path,
+           const double        *w,
+           const guint64       *n,
+           const double        *sub_w,
+           const guint64       *sub_n,
+           Run                 *run)
+{
+  g_autofree guint32 *frame_line = g_new (guint32, MAX (data->frames->len, 1));
+
+  /* frame -> line id, NONE until needed, 0 when it has no line */
+  for (guint f = 0; f < data->frames->len; f++)
+    frame_line[f] = NONE;
+  run->lines = g_array_new (FALSE, FALSE, sizeof (LineCost));
+  for (guint s = 1; s < data->stacks->len; s++)
+    {
+      gint64 frame_id = g_array_index (data->stacks, HpCaptureStack, s).frame_id;
+      LineCost cost;
+
+      if (path[s] == NONE)
+        continue;
+      if (frame_line[frame_id] == NONE)
+        {
+          const HpCaptureFrame *frame = &g_array_index (data->frames, HpCaptureFrame, frame_id);
+
+          frame_line[frame_id] = frame->line > 0 && frame->file != NULL
+                                 ? intern_line (self, frame->file, frame->line) : 0;
+        }
+      if (frame_line[frame_id] == 0)
+        continue;
+      cost.path = path[s];
+      cost.line_id = frame_line[frame_id];
+      cost.self_w = w[s];
+      cost.total_w = sub_w[s];
+      cost.self_n = n[s];
+      cost.total_n = sub_n[s];
+      g_array_append_val (run->lines, cost);
+    }
+}
+
 /* Life cycle --------------------------------------------------------------- */
 
 static void pending_free (gpointer data);
@@ -462,6 +544,7 @@ run_free (gpointer data)
   g_free (run->self_w);
   g_free (run->total_n);
   g_free (run->self_n);
+  g_clear_pointer (&run->lines, g_array_unref);
   g_free (run);
 }
 
@@ -486,6 +569,9 @@ hp_comparison_new (void)
   self->slot_mask = 1023;
   self->slot_keys = g_new0 (guint64, self->slot_mask + 1);
   self->slot_ids = g_new (guint32, self->slot_mask + 1);
+  self->line_keys = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->line_keys, NULL);
+  self->line_index = g_hash_table_new (g_str_hash, g_str_equal);
   return self;
 }
 
@@ -546,6 +632,10 @@ hp_comparison_free (HpComparison *self)
   g_free (self->ref_of_ident);
   g_free (self->all_speed);
   g_free (self->ref_speed);
+  g_hash_table_unref (self->line_index);
+  g_ptr_array_unref (self->line_keys);
+  g_free (self->line_start);
+  g_free (self->line_refs);
   g_free (self);
 }
 
@@ -681,6 +771,7 @@ hp_comparison_add_data (HpComparison        *self,
   run->total_n[ROOT] = run->samples;
   run->self_w[ROOT] = w[0];
   run->self_n[ROOT] = n[0];
+  add_lines (self, data, path, w, n, sub_w, sub_n, run);
 
 done:
   g_ptr_array_add (self->sides[side].runs, run);
@@ -1878,4 +1969,341 @@ hp_comparison_get_path_readable (HpComparison *self,
       g_string_append (readable, p->name);
     }
   return g_string_free (readable, FALSE);
+}
+
+/* Callers, callees and source lines ------------------------------------------ */
+
+gint
+hp_comparison_find_function (HpComparison *self,
+                             const char   *module,
+                             const char   *name)
+{
+  g_autofree char *folded = NULL;
+  g_autofree char *key = NULL;
+  gpointer ident;
+
+  g_return_val_if_fail (self != NULL && self->done, -1);
+  g_return_val_if_fail (module != NULL && name != NULL, -1);
+
+  folded = hp_compare_fold_clone_name (name);
+  key = g_strconcat (module, "\t", folded, NULL);
+  if (!g_hash_table_lookup_extended (self->ident_index, key, NULL, &ident))
+    return -1;
+  for (guint i = 0; i < self->functions->len; i++)
+    if (g_array_index (self->functions, HpCompareFunction, i).ident == GPOINTER_TO_UINT (ident))
+      return i;
+  return -1;
+}
+
+/* Per-run values of many quantities at once: [side][key * n_runs + run]. */
+typedef struct {
+  GHashTable *index;   /* key -> GUINT_TO_POINTER (slot + 1) */
+  GArray     *keys;    /* guint32, by slot */
+  GArray     *x[2][2]; /* double: [side][0 self, 1 total] */
+  GArray     *k[2][2]; /* guint64 */
+} Table;
+
+static void
+table_init (Table *t)
+{
+  t->index = g_hash_table_new (NULL, NULL);
+  t->keys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint s = 0; s < 2; s++)
+    for (guint q = 0; q < 2; q++)
+      {
+        t->x[s][q] = g_array_new (FALSE, TRUE, sizeof (double));
+        t->k[s][q] = g_array_new (FALSE, TRUE, sizeof (guint64));
+      }
+}
+
+static void
+table_clear (Table *t)
+{
+  g_hash_table_unref (t->index);
+  g_array_unref (t->keys);
+  for (guint s = 0; s < 2; s++)
+    for (guint q = 0; q < 2; q++)
+      {
+        g_array_unref (t->x[s][q]);
+        g_array_unref (t->k[s][q]);
+      }
+}
+
+static void
+table_add (HpComparison *self,
+           Table        *t,
+           guint32       key,
+           guint         side,
+           guint         run,
+           guint         quantity,
+           double        x,
+           guint64       k)
+{
+  guint slot = GPOINTER_TO_UINT (g_hash_table_lookup (t->index, GUINT_TO_POINTER (key)));
+
+  if (slot == 0)
+    {
+      g_array_append_val (t->keys, key);
+      slot = t->keys->len;
+      g_hash_table_insert (t->index, GUINT_TO_POINTER (key), GUINT_TO_POINTER (slot));
+      for (guint s = 0; s < 2; s++)
+        for (guint q = 0; q < 2; q++)
+          {
+            g_array_set_size (t->x[s][q], slot * self->sides[s].runs->len);
+            g_array_set_size (t->k[s][q], slot * self->sides[s].runs->len);
+          }
+    }
+  slot--;
+  g_array_index (t->x[side][quantity], double, slot * self->sides[side].runs->len + run) += x;
+  g_array_index (t->k[side][quantity], guint64, slot * self->sides[side].runs->len + run) += k;
+}
+
+/* The statistics of quantity @q of every key, judged as one family. */
+static HpCompareStat *
+table_stats (HpComparison *self,
+             Table        *t,
+             guint         q,
+             guint32       ident)
+{
+  HpCompareStat *stats = g_new0 (HpCompareStat, MAX (t->keys->len, 1));
+  g_autofree HpCompareStat **family = g_new (HpCompareStat *, MAX (t->keys->len, 1));
+  Values v;
+
+  use_speed_of (self, ident);
+  for (guint i = 0; i < t->keys->len; i++)
+    {
+      for (guint s = 0; s < 2; s++)
+        {
+          guint n = self->sides[s].runs->len;
+
+          v.n[s] = n;
+          v.x[s] = &g_array_index (t->x[s][q], double, (gsize) i * n);
+          v.k[s] = &g_array_index (t->k[s][q], guint64, (gsize) i * n);
+        }
+      compute_stat (self, &v, &stats[i]);
+      family[i] = &stats[i];
+    }
+  use_speed_of (self, 0);
+  adjust_and_judge (self, family, t->keys->len);
+  return stats;
+}
+
+static int
+compare_neighbours (gconstpointer a,
+                    gconstpointer b)
+{
+  const HpCompareNeighbour *na = a, *nb = b;
+
+  return compare_stats (&na->stat, &nb->stat);
+}
+
+/* The cost of the calls from (@callers) or to the function: over the
+ * paths of its outermost calls, their parents' functions, or over the
+ * children of those paths, theirs. */
+static GArray *
+get_neighbours (HpComparison *self,
+                guint         function,
+                gboolean      callers)
+{
+  guint32 ident;
+  const PathNode *nodes;
+  g_autofree HpCompareStat *stats = NULL;
+  GArray *result = g_array_new (FALSE, FALSE, sizeof (HpCompareNeighbour));
+  Table t;
+
+  g_return_val_if_fail (self != NULL && self->done, result);
+  g_return_val_if_fail (function < self->functions->len, result);
+
+  ident = g_array_index (self->functions, HpCompareFunction, function).ident;
+  nodes = (const PathNode *) (gpointer) self->nodes->data;
+  table_init (&t);
+  for (guint32 id = 1; id < self->nodes->len; id++)
+    {
+      guint32 other;
+
+      if (callers)
+        {
+          if (nodes[id].ident != ident || !nodes[id].first || nodes[id].parent == ROOT)
+            continue;
+          other = nodes[nodes[id].parent].ident;
+        }
+      else
+        {
+          guint32 parent = nodes[id].parent;
+
+          if (parent == ROOT || nodes[parent].ident != ident || !nodes[parent].first)
+            continue;
+          other = nodes[id].ident;
+        }
+      for (guint s = 0; s < 2; s++)
+        for (guint r = 0; r < self->sides[s].runs->len; r++)
+          {
+            const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+            if (id < run->n_paths)
+              table_add (self, &t, other, s, r, 0, run->total_w[id], run->total_n[id]);
+          }
+    }
+
+  stats = table_stats (self, &t, 0, ident);
+  for (guint i = 0; i < t.keys->len; i++)
+    {
+      guint32 other = g_array_index (t.keys, guint32, i);
+      HpCompareNeighbour nb;
+
+      nb.name = ident_name (self, other);
+      nb.module = g_ptr_array_index (self->ident_modules, other);
+      nb.stat = stats[i];
+      g_array_append_val (result, nb);
+    }
+  table_clear (&t);
+  g_array_sort (result, compare_neighbours);
+  return result;
+}
+
+/**
+ * hp_comparison_get_callers:
+ * @function: an index of hp_comparison_get_function()
+ *
+ * The functions that call @function, each with the cost of those calls
+ * (@function's total under it), as HpCompareNeighbour, judged as one
+ * family and ordered as the functions are (flagged first). The inverted
+ * comparison of hp_comparison_get_bottom_up() has none: ask the top-down
+ * one.
+ */
+GArray *
+hp_comparison_get_callers (HpComparison *self,
+                           guint         function)
+{
+  if (self != NULL && self->inverted)
+    return g_array_new (FALSE, FALSE, sizeof (HpCompareNeighbour));
+  return get_neighbours (self, function, TRUE);
+}
+
+/**
+ * hp_comparison_get_callees:
+ *
+ * The functions @function calls, with the cost of those calls (their
+ * total under it), as hp_comparison_get_callers().
+ */
+GArray *
+hp_comparison_get_callees (HpComparison *self,
+                           guint         function)
+{
+  if (self != NULL && self->inverted)
+    return g_array_new (FALSE, FALSE, sizeof (HpCompareNeighbour));
+  return get_neighbours (self, function, FALSE);
+}
+
+/* Buckets every run's LineCosts by the function of their path, once. */
+static void
+index_lines (HpComparison *self)
+{
+  guint n_idents = self->ident_keys->len;
+  const PathNode *nodes = (const PathNode *) (gpointer) self->nodes->data;
+  g_autofree guint32 *fill = NULL;
+  guint k = 0;
+
+  if (self->line_start != NULL)
+    return;
+  self->line_start = g_new0 (guint32, n_idents + 1);
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < self->sides[s].runs->len; r++)
+      {
+        const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+        for (guint i = 0; run->lines != NULL && i < run->lines->len; i++)
+          self->line_start[nodes[g_array_index (run->lines, LineCost, i).path].ident + 1]++;
+      }
+  for (guint g = 0; g < n_idents; g++)
+    self->line_start[g + 1] += self->line_start[g];
+  self->line_refs = g_new (guint64, MAX (self->line_start[n_idents], 1));
+  fill = g_memdup2 (self->line_start, sizeof (guint32) * (n_idents + 1));
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < self->sides[s].runs->len; r++, k++)
+      {
+        const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+        for (guint i = 0; run->lines != NULL && i < run->lines->len; i++)
+          {
+            guint32 g = nodes[g_array_index (run->lines, LineCost, i).path].ident;
+
+            self->line_refs[fill[g]++] = (guint64) k << 32 | i;
+          }
+      }
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  const HpCompareLine *la = a, *lb = b;
+  int c = strcmp (la->file, lb->file);
+
+  if (c != 0)
+    return c;
+  return la->line < lb->line ? -1 : la->line > lb->line;
+}
+
+/**
+ * hp_comparison_get_lines:
+ * @function: an index of hp_comparison_get_function()
+ *
+ * The source lines of @function with samples on either side, as
+ * HpCompareLine sorted by file and line: self at the line, and total
+ * counting each sample once (the outermost call, when it recurses).
+ * Self and total are each judged as one family. Lines are matched by file
+ * and number, so a line that moved between the builds shows as two.
+ */
+GArray *
+hp_comparison_get_lines (HpComparison *self,
+                         guint         function)
+{
+  GArray *result = g_array_new (FALSE, FALSE, sizeof (HpCompareLine));
+  const PathNode *nodes;
+  g_autofree HpCompareStat *self_stats = NULL;
+  g_autofree HpCompareStat *total_stats = NULL;
+  guint n_base;
+  guint32 ident;
+  Table t;
+
+  g_return_val_if_fail (self != NULL && self->done, result);
+  g_return_val_if_fail (function < self->functions->len, result);
+
+  if (self->inverted)
+    return result;
+  index_lines (self);
+  ident = g_array_index (self->functions, HpCompareFunction, function).ident;
+  nodes = (const PathNode *) (gpointer) self->nodes->data;
+  n_base = self->sides[0].runs->len;
+  table_init (&t);
+  for (guint32 i = self->line_start[ident]; i < self->line_start[ident + 1]; i++)
+    {
+      guint k = self->line_refs[i] >> 32;
+      guint s = k < n_base ? 0 : 1;
+      guint r = s == 0 ? k : k - n_base;
+      const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+      const LineCost *cost = &g_array_index (run->lines, LineCost, (guint32) self->line_refs[i]);
+
+      table_add (self, &t, cost->line_id, s, r, 0, cost->self_w, cost->self_n);
+      table_add (self, &t, cost->line_id, s, r, 1, nodes[cost->path].first ? cost->total_w : 0,
+                 nodes[cost->path].first ? cost->total_n : 0);
+    }
+
+  self_stats = table_stats (self, &t, 0, ident);
+  total_stats = table_stats (self, &t, 1, ident);
+  for (guint i = 0; i < t.keys->len; i++)
+    {
+      const char *key = self->line_keys->pdata[g_array_index (t.keys, guint32, i)];
+      HpCompareLine line;
+
+      line.line = (guint) g_ascii_strtoull (key, NULL, 10);
+      line.file = strchr (key, '\t') + 1;
+      line.self = self_stats[i];
+      line.total = total_stats[i];
+      g_array_append_val (result, line);
+    }
+  table_clear (&t);
+  g_array_sort (result, compare_lines);
+  return result;
 }

@@ -74,6 +74,24 @@ typedef struct {
   gint        parent;     /* index in the paths, -1 for a root function */
 } HpComparePath;
 
+/* A caller or callee of a function: the cost of the calls between the
+ * two, i.e. the total of the callee on those paths (the outermost call
+ * of the function, when it recurses). */
+typedef struct {
+  const char   *name;
+  const char   *module;
+  HpCompareStat stat;
+} HpCompareNeighbour;
+
+/* A source line of a function: the samples whose leaf is at it (self) and
+ * those with a frame of the function at it (total). */
+typedef struct {
+  const char   *file;     /* as the captures' DWARF names it */
+  guint         line;
+  HpCompareStat self;
+  HpCompareStat total;
+} HpCompareLine;
+
 typedef struct {
   guint       n_captures;
   guint64     n_samples;  /* over all its captures */
@@ -178,6 +196,16 @@ char           *hp_comparison_get_path_readable (HpComparison   *self,
 
 /* @name without GCC's clone suffixes (.part.N, .constprop.N, .isra.N,
  * .cold, and " [clone .isra.0]" as demanglers print them). */
+gint            hp_comparison_find_function (HpComparison       *self,
+                                            const char          *module,
+                                            const char          *name);
+GArray         *hp_comparison_get_callers  (HpComparison        *self,
+                                            guint                function);
+GArray         *hp_comparison_get_callees  (HpComparison        *self,
+                                            guint                function);
+GArray         *hp_comparison_get_lines    (HpComparison        *self,
+                                            guint                function);
+
 char           *hp_compare_fold_clone_name (const char          *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpComparison, hp_comparison_free)

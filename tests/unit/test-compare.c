@@ -24,7 +24,8 @@
 #include "test-capture-data.h"
 
 typedef struct {
-  const char *stack;    /* "main;step;score", a step may be "name@module" */
+  const char *stack;    /* "main;step;score", a step may be "name@module", and end
+                         * in ":LINE" for a frame at that line of app.c */
   guint64     weight;
   guint64     samples;
 } Leaf;
@@ -33,6 +34,7 @@ typedef struct {
   HpCaptureData *data;
   GHashTable    *functions;  /* "module\tname" -> id */
   GHashTable    *stacks;     /* "parent:frame" -> id */
+  GHashTable    *frames;     /* "function:line" -> id */
 } Builder;
 
 static gint64
@@ -66,21 +68,42 @@ builder_function (Builder    *b,
   if (!g_hash_table_lookup_extended (b->functions, key, NULL, &id))
     {
       HpCaptureFunction f = { 0 };
-      HpCaptureFrame frame = { 0 };
 
       if (b->data->functions->len == 0)
-        {
-          g_array_set_size (b->data->functions, 1);
-          g_array_set_size (b->data->frames, 1);
-        }
+        g_array_set_size (b->data->functions, 1);
       f.name = (char *) g_intern_string (name);
       f.module_id = builder_module (b, at ? at + 1 : "app");
       g_array_append_val (b->data->functions, f);
-      /* one frame per function, with the function's id */
-      frame.function_id = b->data->functions->len - 1;
-      g_array_append_val (b->data->frames, frame);
       id = GINT_TO_POINTER (b->data->functions->len - 1);
       g_hash_table_insert (b->functions, g_steal_pointer (&key), id);
+    }
+  return GPOINTER_TO_INT (id);
+}
+
+/* The frame of a step: "name[@module][:line]". */
+static gint64
+builder_frame (Builder    *b,
+               const char *step)
+{
+  const char *colon = strchr (step, ':');
+  g_autofree char *function = colon ? g_strndup (step, colon - step) : g_strdup (step);
+  guint line = colon ? (guint) g_ascii_strtoull (colon + 1, NULL, 10) : 0;
+  gint64 function_id = builder_function (b, function);
+  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT ":%u", function_id, line);
+  gpointer id;
+
+  if (!g_hash_table_lookup_extended (b->frames, key, NULL, &id))
+    {
+      HpCaptureFrame frame = { 0 };
+
+      if (b->data->frames->len == 0)
+        g_array_set_size (b->data->frames, 1);
+      frame.function_id = function_id;
+      frame.file = line > 0 ? (char *) "app.c" : NULL;
+      frame.line = line;
+      g_array_append_val (b->data->frames, frame);
+      id = GINT_TO_POINTER (b->data->frames->len - 1);
+      g_hash_table_insert (b->frames, g_steal_pointer (&key), id);
     }
   return GPOINTER_TO_INT (id);
 }
@@ -116,6 +139,7 @@ make_data (const char *event,
 {
   Builder b = { test_data_new (),
                 g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
+                g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
                 g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
 
   g_hash_table_insert (b.data->metadata, (char *) "event", (char *) event);
@@ -132,11 +156,12 @@ make_data (const char *event,
       HpCaptureStackCount count = { 0, 1000, leaves[i].samples, leaves[i].weight };
 
       for (guint s = 0; steps[s] != NULL; s++)
-        count.stack_id = builder_stack (&b, count.stack_id, builder_function (&b, steps[s]));
+        count.stack_id = builder_stack (&b, count.stack_id, builder_frame (&b, steps[s]));
       g_array_append_val (b.data->stack_counts, count);
     }
   g_hash_table_unref (b.functions);
   g_hash_table_unref (b.stacks);
+  g_hash_table_unref (b.frames);
   return b.data;
 }
 
@@ -554,6 +579,106 @@ test_bottom_up (void)
   g_assert_cmpfloat (find_function (cmp, "main", "app")->total.new_cost, ==, 550);
 }
 
+static const HpCompareNeighbour *
+find_neighbour (GArray     *neighbours,
+                const char *name)
+{
+  for (guint i = 0; i < neighbours->len; i++)
+    if (strcmp (g_array_index (neighbours, HpCompareNeighbour, i).name, name) == 0)
+      return &g_array_index (neighbours, HpCompareNeighbour, i);
+  return NULL;
+}
+
+static const HpCompareLine *
+find_line (GArray *lines,
+           guint   line)
+{
+  for (guint i = 0; i < lines->len; i++)
+    if (g_array_index (lines, HpCompareLine, i).line == line)
+      return &g_array_index (lines, HpCompareLine, i);
+  return NULL;
+}
+
+/* Callers, callees and lines of a function, each judged: hot gets 10 %
+ * slower when a calls it (at line 20), not when b does (line 21). */
+static void
+test_neighbours_and_lines (void)
+{
+  static const double jitter[] = { 1.0, 1.01, 0.99, 1.005, 0.995 };
+  g_autoptr(HpComparison) cmp = hp_comparison_new_with_bottom_up ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) callers = NULL;
+  g_autoptr(GArray) callees = NULL;
+  g_autoptr(GArray) lines = NULL;
+  g_autoptr(GArray) a_lines = NULL;
+  g_autoptr(GArray) none = NULL;
+  const HpCompareNeighbour *nb;
+  const HpCompareLine *line;
+  gint hot, a;
+
+  for (guint r = 0; r < 5; r++)
+    {
+      double j = jitter[r], k = jitter[4 - r];
+      Leaf b[] = {
+        { "main:5;a:10;hot:20", 1000 * j, 100 * j },
+        { "main:5;b:12;hot:21", 1000 * k, 100 * k },
+        { "main:5;a:11;warm:30", 3000 * k, 300 * k },
+      };
+      Leaf n[] = {
+        { "main:5;a:10;hot:20", 1100 * k, 110 * k },
+        { "main:5;b:12;hot:21", 1000 * j, 100 * j },
+        { "main:5;a:11;warm:30", 3000 * j, 300 * j },
+      };
+
+      add (cmp, HP_COMPARE_BASE, make_data ("cycles", "cycles", r, b, G_N_ELEMENTS (b)));
+      add (cmp, HP_COMPARE_NEW, make_data ("cycles", "cycles", 5 - r, n, G_N_ELEMENTS (n)));
+    }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+
+  hot = hp_comparison_find_function (cmp, "app", "hot");
+  a = hp_comparison_find_function (cmp, "app", "a.constprop.0");  /* clones fold */
+  g_assert_cmpint (hot, >=, 0);
+  g_assert_cmpint (a, >=, 0);
+  g_assert_cmpint (hp_comparison_find_function (cmp, "other", "hot"), ==, -1);
+
+  callers = hp_comparison_get_callers (cmp, hot);
+  g_assert_cmpuint (callers->len, ==, 2);
+  nb = find_neighbour (callers, "a");
+  g_assert_nonnull (nb);
+  g_assert_cmpint (nb->stat.verdict, ==, HP_VERDICT_SLOWER);
+  g_assert_cmpfloat (fabs (nb->stat.change - 10), <, 1.5);
+  g_assert_true (nb == &g_array_index (callers, HpCompareNeighbour, 0));  /* flagged first */
+  nb = find_neighbour (callers, "b");
+  g_assert_cmpint (nb->stat.verdict, ==, HP_VERDICT_UNCHANGED);
+  g_assert_cmpfloat (nb->stat.base, >, 900);
+  g_assert_cmpfloat (nb->stat.base, <, 1100);
+
+  callees = hp_comparison_get_callees (cmp, a);
+  g_assert_cmpuint (callees->len, ==, 2);
+  g_assert_cmpint (find_neighbour (callees, "hot")->stat.verdict, ==, HP_VERDICT_SLOWER);
+  g_assert_cmpint (find_neighbour (callees, "warm")->stat.verdict, ==, HP_VERDICT_UNCHANGED);
+
+  lines = hp_comparison_get_lines (cmp, hot);
+  g_assert_cmpuint (lines->len, ==, 2);
+  line = find_line (lines, 20);
+  g_assert_cmpstr (line->file, ==, "app.c");
+  g_assert_cmpint (line->self.verdict, ==, HP_VERDICT_SLOWER);
+  g_assert_cmpfloat (fabs (line->self.change - 10), <, 1.5);
+  g_assert_cmpint (find_line (lines, 21)->self.verdict, ==, HP_VERDICT_UNCHANGED);
+  /* a's line 10 calls hot: no self there, the call's total */
+  a_lines = hp_comparison_get_lines (cmp, a);
+  line = find_line (a_lines, 10);
+  g_assert_cmpfloat (line->self.base, ==, 0);
+  g_assert_cmpint (line->total.verdict, ==, HP_VERDICT_SLOWER);
+  g_assert_cmpint (find_line (a_lines, 11)->total.verdict, ==, HP_VERDICT_UNCHANGED);
+  g_assert_null (find_line (a_lines, 20));
+
+  /* the inverted comparison has no neighbours of its own */
+  none = hp_comparison_get_callers (hp_comparison_get_bottom_up (cmp), 0);
+  g_assert_cmpuint (none->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -567,5 +692,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/nothing-in-common", test_nothing_in_common);
   g_test_add_func ("/compare/folders", test_paths);
   g_test_add_func ("/compare/bottom-up", test_bottom_up);
+  g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
   return g_test_run ();
 }
