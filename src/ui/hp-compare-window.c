@@ -25,6 +25,8 @@
 
 #include "analysis/hp-text.h"
 #include "ui/hp-window-png.h"
+#include "ui/hp-compare-details.h"
+#include "ui/hp-compare-format.h"
 #include "ui/hp-compare-row.h"
 #include "ui/hp-compare-window.h"
 
@@ -40,6 +42,8 @@ struct _HpCompareWindow {
   GtkLabel      *overview;
   GtkLabel      *error_label;
   GtkColumnView *column_view;
+  GtkPaned      *paned;
+  HpCompareDetails *details;
 
   char         **base;
   char         **new_side;
@@ -54,71 +58,6 @@ struct _HpCompareWindow {
 };
 
 G_DEFINE_FINAL_TYPE (HpCompareWindow, hp_compare_window, GTK_TYPE_APPLICATION_WINDOW)
-
-static const char css[] =
-  ".hp-compare-slower { color: #c01c28; font-weight: bold; }\n"
-  ".hp-compare-faster { color: #26a269; font-weight: bold; }\n"
-  ".hp-compare-number { font-feature-settings: \"tnum\"; }\n";
-
-/* Formatting ------------------------------------------------------------ */
-
-static char *
-format_cost (double      value,
-             const char *unit)
-{
-  if (g_strcmp0 (unit, "ns") == 0)
-    {
-      if (value >= 1e9)
-        return g_strdup_printf ("%.3g s", value / 1e9);
-      if (value >= 1e6)
-        return g_strdup_printf ("%.4g ms", value / 1e6);
-      if (value >= 1e3)
-        return g_strdup_printf ("%.4g µs", value / 1e3);
-      return g_strdup_printf ("%.4g ns", value);
-    }
-  if (value >= 1e9)
-    return g_strdup_printf ("%.4g G %s", value / 1e9, unit ? unit : "");
-  if (value >= 1e6)
-    return g_strdup_printf ("%.4g M %s", value / 1e6, unit ? unit : "");
-  return g_strdup_printf ("%.4g %s", value, unit ? unit : "");
-}
-
-static char *
-format_change (double change)
-{
-  if (!isfinite (change))
-    return g_strdup ("—");
-  return g_strdup_printf ("%+.1f %%", change);
-}
-
-static gboolean
-is_flagged (const HpCompareStat *stat)
-{
-  return stat->verdict == HP_VERDICT_SLOWER || stat->verdict == HP_VERDICT_FASTER;
-}
-
-static const char *
-verdict_class (const HpCompareStat *stat)
-{
-  if (stat->verdict == HP_VERDICT_SLOWER)
-    return "hp-compare-slower";
-  if (stat->verdict == HP_VERDICT_FASTER)
-    return "hp-compare-faster";
-  return NULL;
-}
-
-static const char *
-verdict_label (HpVerdict verdict)
-{
-  switch (verdict)
-    {
-    case HP_VERDICT_SLOWER: return _("slower");
-    case HP_VERDICT_FASTER: return _("faster");
-    case HP_VERDICT_UNCHANGED: return _("unchanged");
-    case HP_VERDICT_UNRESOLVED:
-    default: return _("unresolved");
-    }
-}
 
 static HpCompareRow *
 row_of (GtkListItem *item)
@@ -195,21 +134,20 @@ bind_text (GtkSignalListItemFactory *factory,
   g_autofree char *text = NULL;
   CellKind kind = GPOINTER_TO_INT (user_data);
 
-  gtk_widget_remove_css_class (label, "hp-compare-slower");
-  gtk_widget_remove_css_class (label, "hp-compare-faster");
+  hp_compare_label_set_verdict_class (label, NULL);
   switch (kind)
     {
     case CELL_BASE:
-      text = format_cost (stat->base, unit_of (self));
+      text = hp_compare_format_cost (stat->base, unit_of (self));
       break;
     case CELL_NEW:
-      text = format_cost (stat->new_cost, unit_of (self));
+      text = hp_compare_format_cost (stat->new_cost, unit_of (self));
       break;
     case CELL_CHANGE:
-      text = format_change (stat->change);
+      text = hp_compare_format_change (stat->change);
       break;
     case CELL_VERDICT:
-      text = g_strdup (verdict_label (stat->verdict));
+      text = g_strdup (hp_compare_verdict_label (stat->verdict));
       break;
     case CELL_SUMMARY:
       {
@@ -229,8 +167,8 @@ bind_text (GtkSignalListItemFactory *factory,
       break;
     }
   /* colour only what is judged changed */
-  if ((kind == CELL_CHANGE || kind == CELL_VERDICT) && verdict_class (stat) != NULL)
-    gtk_widget_add_css_class (label, verdict_class (stat));
+  if (kind == CELL_CHANGE || kind == CELL_VERDICT)
+    hp_compare_label_set_verdict_class (label, stat);
   gtk_label_set_text (GTK_LABEL (label), text);
 }
 
@@ -303,8 +241,8 @@ bind_interval (GtkSignalListItemFactory *factory,
   GtkWidget *area = gtk_list_item_get_child (item);
   HpCompareRow *row = row_of (item);
   const HpCompareStat *stat = hp_compare_row_get_stat (row);
-  g_autofree char *low = format_change (stat->low);
-  g_autofree char *high = format_change (stat->high);
+  g_autofree char *low = hp_compare_format_change (stat->low);
+  g_autofree char *high = hp_compare_format_change (stat->high);
   g_autofree char *tip = g_strdup_printf (_("95 %% interval of the change: %s to %s (bar: ±%.0f %%)"),
                                           low, high, BAR_RANGE);
 
@@ -365,15 +303,15 @@ show_overview (HpCompareWindow *self)
   const HpCompareStat *program = hp_comparison_get_program (cmp);
   const char * const *warnings = hp_comparison_get_warnings (cmp);
   GString *text = g_string_new (NULL);
-  g_autofree char *floor_text = format_cost (hp_comparison_get_floor (cmp), sides[0]->unit);
-  g_autofree char *change = format_change (program->change);
+  g_autofree char *floor_text = hp_compare_format_cost (hp_comparison_get_floor (cmp), sides[0]->unit);
+  g_autofree char *change = hp_compare_format_change (program->change);
   double mde = hp_comparison_get_mde (cmp);
 
   for (guint s = 0; s < 2; s++)
     {
       g_autofree char *joined = g_strjoinv (", ", paths[s]);
       g_autofree char *where = hp_text_escape (joined);
-      g_autofree char *cost = format_cost (sides[s]->cost, sides[s]->unit);
+      g_autofree char *cost = hp_compare_format_cost (sides[s]->cost, sides[s]->unit);
 
       g_string_append_printf (text, _("%s: %s — %u runs, %" G_GUINT64_FORMAT " samples, %s per run\n"),
                               titles[s], where, sides[s]->n_captures, sides[s]->n_samples, cost);
@@ -397,7 +335,7 @@ show_overview (HpCompareWindow *self)
   g_string_append_printf (text, _("; changes under %s per run (%g %% of the total) are never flagged.\n"),
                           floor_text, 100 * hp_comparison_get_floor (cmp) / ((sides[0]->cost + sides[1]->cost) / 2));
   g_string_append_printf (text, _("Whole program: %s, %s (as measured). Event: %s, costs in %s per run; red and green only where the change is significant."),
-                          change, verdict_label (program->verdict),
+                          change, hp_compare_verdict_label (program->verdict),
                           sides[0]->event ? sides[0]->event : "?", sides[0]->unit ? sides[0]->unit : "?");
   for (guint i = 0; warnings[i] != NULL; i++)
     g_string_append_printf (text, "\n%s %s", _("Warning:"), warnings[i]);
@@ -405,6 +343,26 @@ show_overview (HpCompareWindow *self)
   g_free (self->overview_text);
   self->overview_text = g_string_free (text, FALSE);
   gtk_label_set_text (self->overview, self->overview_text);
+}
+
+/* The details pane follows the selected path's function, which it finds
+ * in the top-down comparison (the bottom-up one has no callers of its own). */
+static void
+selection_changed (HpCompareWindow *self)
+{
+  GtkSelectionModel *model = gtk_column_view_get_model (self->column_view);
+  GtkTreeListRow *tree_row = model ? gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (model)) : NULL;
+  g_autoptr(HpCompareRow) row = tree_row ? gtk_tree_list_row_get_item (tree_row) : NULL;
+  HpComparison *cmp = hp_compare_ref_get (self->ref);
+  gint function = -1;
+
+  if (row != NULL)
+    {
+      const HpComparePath *path = hp_compare_row_get_path (row);
+
+      function = hp_comparison_find_function (cmp, path->module, path->name);
+    }
+  hp_compare_details_set_function (self->details, cmp, function);
 }
 
 static void
@@ -424,10 +382,13 @@ show_tree (HpCompareWindow *self)
       g_autoptr(HpCompareRow) item = gtk_tree_list_row_get_item (row);
       const HpCompareStat *stat = hp_compare_row_get_stat (item);
 
-      if (MAX (stat->base, stat->new_cost) >= EXPAND_SHARE * total || is_flagged (stat))
+      if (MAX (stat->base, stat->new_cost) >= EXPAND_SHARE * total || hp_compare_stat_is_flagged (stat))
         gtk_tree_list_row_set_expanded (row, TRUE);
     }
+  g_signal_connect_object (selection, "notify::selected-item", G_CALLBACK (selection_changed), self,
+                           G_CONNECT_SWAPPED);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+  selection_changed (self);
   g_object_unref (tree);
 }
 
@@ -504,6 +465,9 @@ compare_done (GObject      *source,
   gtk_widget_set_sensitive (GTK_WIDGET (self->bottom_up_button), TRUE);
   show_overview (self);
   show_tree (self);
+  /* the tree over about three fifths of the height, the details below */
+  if (gtk_widget_get_height (GTK_WIDGET (self->paned)) > 0)
+    gtk_paned_set_position (self->paned, gtk_widget_get_height (GTK_WIDGET (self->paned)) * 3 / 5);
   gtk_stack_set_visible_child_name (self->stack, "results");
   self->loaded = TRUE;
 }
@@ -551,11 +515,14 @@ hp_compare_window_class_init (HpCompareWindowClass *klass)
   object_class->dispose = hp_compare_window_dispose;
   object_class->finalize = hp_compare_window_finalize;
 
+  g_type_ensure (HP_TYPE_COMPARE_DETAILS);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-compare-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, column_view);
+  gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, details);
   gtk_widget_class_bind_template_child (widget_class, HpCompareWindow, bottom_up_button);
   gtk_widget_class_bind_template_callback (widget_class, tree_mode_toggled);
 }
@@ -563,20 +530,9 @@ hp_compare_window_class_init (HpCompareWindowClass *klass)
 static void
 hp_compare_window_init (HpCompareWindow *self)
 {
-  static gboolean css_loaded;
-
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
-
-  if (!css_loaded)
-    {
-      g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
-
-      gtk_css_provider_load_from_data (provider, css, -1);
-      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
-                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-      css_loaded = TRUE;
-    }
+  hp_compare_load_css ();
 
   add_column (self, _("Call path"), G_CALLBACK (setup_name), G_CALLBACK (bind_name), NULL, 0, TRUE);
   add_column (self, _("Base"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_BASE, FALSE);
@@ -774,6 +730,37 @@ hp_compare_window_get_row_verdict (HpCompareWindow *self,
         return hp_verdict_to_string (hp_compare_row_get_stat (item)->verdict);
     }
   return NULL;
+}
+
+/* Selects the shown row whose readable path is @path; FALSE when none is. */
+gboolean
+hp_compare_window_select_row (HpCompareWindow *self,
+                              const char      *path)
+{
+  GtkSelectionModel *model;
+
+  g_return_val_if_fail (HP_IS_COMPARE_WINDOW (self), FALSE);
+
+  model = gtk_column_view_get_model (self->column_view);
+  for (guint i = 0; model != NULL && i < g_list_model_get_n_items (G_LIST_MODEL (model)); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (model), i);
+      g_autoptr(HpCompareRow) item = gtk_tree_list_row_get_item (row);
+      g_autofree char *readable = hp_comparison_get_path_readable (hp_compare_row_get_comparison (item),
+                                                                   hp_compare_row_get_index (item));
+
+      if (g_strcmp0 (readable, path) == 0)
+        return gtk_selection_model_select_item (model, i, TRUE);
+    }
+  return FALSE;
+}
+
+HpCompareDetails *
+hp_compare_window_get_details (HpCompareWindow *self)
+{
+  g_return_val_if_fail (HP_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->details;
 }
 
 const char *

@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include "ui/hp-compare-details.h"
+
 G_BEGIN_DECLS
 
 #define HP_TYPE_COMPARE_WINDOW (hp_compare_window_get_type ())
@@ -30,6 +32,9 @@ const char      *hp_compare_window_get_overview (HpCompareWindow   *self);
  * when it is not a shown row. */
 const char      *hp_compare_window_get_row_verdict (HpCompareWindow *self,
                                                const char          *path);
+gboolean         hp_compare_window_select_row (HpCompareWindow   *self,
+                                               const char          *path);
+HpCompareDetails *hp_compare_window_get_details (HpCompareWindow  *self);
 /* The summary shown on the path of key @path_key, or NULL. */
 const char      *hp_compare_window_get_summary (HpCompareWindow *self,
                                                const char          *path_key);

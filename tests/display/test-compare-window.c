@@ -29,6 +29,31 @@
 
 static const char *screenshot_dir;
 
+static char *
+source_path (void)
+{
+  return g_build_filename (display_tmpdir (), "indexer.c", NULL);
+}
+
+/* indexer.c: function f of names[] is at line 10 + 10 f */
+static void
+write_source (void)
+{
+  static const char *names[] = { "parse", "index", "score", "write", "load", "sort" };
+  g_autofree char *path = source_path ();
+  GString *text = g_string_new (NULL);
+
+  for (guint line = 1; line <= 70; line++)
+    {
+      if (line >= 10 && line % 10 == 0)
+        g_string_append_printf (text, "  %s_all (items); /* line %u */\n", names[line / 10 - 1], line);
+      else
+        g_string_append_printf (text, "/* line %u */\n", line);
+    }
+  g_assert_true (g_file_set_contents (path, text->str, -1, NULL));
+  g_string_free (text, TRUE);
+}
+
 static void
 write_run (const char *path,
            guint       run,
@@ -54,8 +79,10 @@ write_run (const char *path,
                 hp_capture_writer_intern_function (w, "run", module, NULL, 0), NULL, 0, FALSE, 0x20));
   for (guint f = 0; f < G_N_ELEMENTS (names); f++)
     {
+      g_autofree char *source = source_path ();
       gint64 stack = hp_capture_writer_intern_stack (w, run_stack, hp_capture_writer_intern_frame (w,
-                       hp_capture_writer_intern_function (w, names[f], module, NULL, 0), NULL, 0, FALSE, 0x100 + f));
+                       hp_capture_writer_intern_function (w, names[f], module, source, 10 + 10 * f),
+                       source, 10 + 10 * f, FALSE, 0x100 + f));
       double factor = speed[(run + (changed ? 2 : 0)) % 5] * (1 + 0.005 * ((run * 7 + f * 3) % 5) - 0.01);
       guint n;
 
@@ -79,6 +106,7 @@ make_side (const char *name,
   char *dir = g_build_filename (display_tmpdir (), name, NULL);
 
   g_mkdir_with_parents (dir, 0700);
+  write_source ();
   for (guint r = 0; r < 5; r++)
     {
       g_autofree char *file = g_strdup_printf ("run-%u.hotpath", r);
@@ -103,6 +131,12 @@ static gboolean
 loaded (gpointer data)
 {
   return hp_compare_window_is_loaded (data);
+}
+
+static gboolean
+details_read (gpointer data)
+{
+  return !hp_compare_details_is_reading (data);
 }
 
 static void
@@ -135,6 +169,46 @@ test_compare (void)
   g_assert_cmpstr (hp_compare_window_get_row_verdict (window, "main → run → parse"), !=, "faster");
 
   g_assert_cmpstr (hp_compare_window_get_summary (window, SCORE_KEY), ==, "Scores each match against the query.");
+
+  /* the details follow the selection: score's caller, run's callees, score's line */
+  {
+    HpCompareDetails *details = hp_compare_window_get_details (window);
+    g_autofree char *callers = NULL;
+    g_autofree char *callees = NULL;
+    g_autofree char *lines = NULL;
+
+    g_assert_true (hp_compare_window_select_row (window, "main → run → score"));
+    g_assert_true (display_wait (details_read, details, 10000));
+    callers = hp_compare_details_describe (details, "callers");
+    lines = hp_compare_details_describe (details, "source");
+    g_test_message ("callers of score:\n%s\nlines of score:\n%s", callers, lines);
+    g_assert_true (g_str_has_prefix (callers, "run  [indexer]\t"));
+    g_assert_nonnull (strstr (callers, "\tslower\n"));
+    g_assert_true (g_str_has_prefix (lines, "indexer.c:30\t"));
+    g_assert_nonnull (strstr (lines, "\tslower\n"));
+    hp_compare_details_show_page (details, "source");
+    if (screenshot_dir != NULL)
+      {
+        g_autofree char *png = g_build_filename (screenshot_dir, "compare-source.png", NULL);
+        g_autoptr(GError) error = NULL;
+
+        display_spin (300);
+        hp_compare_window_save_screenshot (window, png, &error);
+        g_assert_no_error (error);
+        g_print ("# wrote %s\n", png);
+      }
+    hp_compare_details_show_page (details, "calls");
+
+    g_assert_true (hp_compare_window_select_row (window, "main → run"));
+    display_spin (50);
+    callees = hp_compare_details_describe (details, "callees");
+    g_test_message ("callees of run:\n%s", callees);
+    /* flagged first */
+    g_assert_true (g_str_has_prefix (callees, "score  [indexer]\t") || g_str_has_prefix (callees, "write  [indexer]\t"));
+    g_assert_nonnull (strstr (callees, "write  [indexer]\t"));
+    g_assert_nonnull (strstr (callees, "\tfaster\n"));
+    g_assert_nonnull (strstr (callees, "parse  [indexer]\t"));
+  }
 
   if (screenshot_dir != NULL)
     {

@@ -1,0 +1,110 @@
+/* hp-compare-format.c - how the compare views write costs, changes and verdicts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * One place for the words and colours of a comparison, so that the
+ * differential tree and the callers/callees and source panes below it say
+ * the same thing the same way: red and green only where the verdict is
+ * significant (slower or faster), figures in tabular digits.
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "ui/hp-compare-format.h"
+
+static const char css[] =
+  ".hp-compare-slower { color: #c01c28; font-weight: bold; }\n"
+  ".hp-compare-faster { color: #26a269; font-weight: bold; }\n"
+  ".hp-compare-number { font-feature-settings: \"tnum\"; }\n";
+
+void
+hp_compare_load_css (void)
+{
+  static gboolean loaded;
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  if (loaded)
+    return;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (provider, css, -1);
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  loaded = TRUE;
+}
+
+char *
+hp_compare_format_cost (double      value,
+                        const char *unit)
+{
+  if (g_strcmp0 (unit, "ns") == 0)
+    {
+      if (value >= 1e9)
+        return g_strdup_printf ("%.3g s", value / 1e9);
+      if (value >= 1e6)
+        return g_strdup_printf ("%.4g ms", value / 1e6);
+      if (value >= 1e3)
+        return g_strdup_printf ("%.4g µs", value / 1e3);
+      return g_strdup_printf ("%.4g ns", value);
+    }
+  if (value >= 1e9)
+    return g_strdup_printf ("%.4g G %s", value / 1e9, unit ? unit : "");
+  if (value >= 1e6)
+    return g_strdup_printf ("%.4g M %s", value / 1e6, unit ? unit : "");
+  return g_strdup_printf ("%.4g %s", value, unit ? unit : "");
+}
+
+char *
+hp_compare_format_change (double change)
+{
+  if (!isfinite (change))
+    return g_strdup ("—");
+  return g_strdup_printf ("%+.1f %%", change);
+}
+
+gboolean
+hp_compare_stat_is_flagged (const HpCompareStat *stat)
+{
+  return stat->verdict == HP_VERDICT_SLOWER || stat->verdict == HP_VERDICT_FASTER;
+}
+
+const char *
+hp_compare_verdict_class (const HpCompareStat *stat)
+{
+  if (stat->verdict == HP_VERDICT_SLOWER)
+    return "hp-compare-slower";
+  if (stat->verdict == HP_VERDICT_FASTER)
+    return "hp-compare-faster";
+  return NULL;
+}
+
+/* Colours @label by @stat's verdict (NULL: none), replacing any colour
+ * it had (labels are reused). */
+void
+hp_compare_label_set_verdict_class (GtkWidget           *label,
+                                    const HpCompareStat *stat)
+{
+  gtk_widget_remove_css_class (label, "hp-compare-slower");
+  gtk_widget_remove_css_class (label, "hp-compare-faster");
+  if (stat != NULL && hp_compare_verdict_class (stat) != NULL)
+    gtk_widget_add_css_class (label, hp_compare_verdict_class (stat));
+}
+
+const char *
+hp_compare_verdict_label (HpVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HP_VERDICT_SLOWER: return _("slower");
+    case HP_VERDICT_FASTER: return _("faster");
+    case HP_VERDICT_UNCHANGED: return _("unchanged");
+    case HP_VERDICT_UNRESOLVED:
+    default: return _("unresolved");
+    }
+}
