@@ -116,6 +116,7 @@ typedef struct {
 struct _HpComparison {
   HpCompareOptions options;
   gboolean         inverted;   /* paths read from the leaf up */
+  gboolean         keep_lines; /* hp_comparison_keep_lines() */
   HpComparison    *bottom_up;  /* the same runs, inverted; or NULL */
   Side             sides[2];
   GPtrArray       *pending;  /* Pending* */
@@ -500,7 +501,8 @@ add_lines (HpComparison        *self,
   /* frame -> line id, NONE until needed, 0 when it has no line */
   for (guint f = 0; f < data->frames->len; f++)
     frame_line[f] = NONE;
-  run->lines = g_array_new (FALSE, FALSE, sizeof (LineCost));
+  /* one per sampled stack node at most: room for them all at once */
+  run->lines = g_array_sized_new (FALSE, FALSE, sizeof (LineCost), data->stacks->len);
   for (guint s = 1; s < data->stacks->len; s++)
     {
       gint64 frame_id = g_array_index (data->stacks, HpCaptureStack, s).frame_id;
@@ -583,6 +585,21 @@ hp_comparison_new_with_bottom_up (void)
   self->bottom_up = hp_comparison_new ();
   self->bottom_up->inverted = TRUE;
   return self;
+}
+
+/**
+ * hp_comparison_keep_lines:
+ *
+ * Makes the captures added from now on keep their costs per source line,
+ * for hp_comparison_get_lines(). It costs a tenth more time and memory,
+ * which a report that shows no lines need not pay.
+ */
+void
+hp_comparison_keep_lines (HpComparison *self)
+{
+  g_return_if_fail (self != NULL);
+
+  self->keep_lines = TRUE;
 }
 
 HpComparison *
@@ -771,7 +788,8 @@ hp_comparison_add_data (HpComparison        *self,
   run->total_n[ROOT] = run->samples;
   run->self_w[ROOT] = w[0];
   run->self_n[ROOT] = n[0];
-  add_lines (self, data, path, w, n, sub_w, sub_n, run);
+  if (self->keep_lines)
+    add_lines (self, data, path, w, n, sub_w, sub_n, run);
 
 done:
   g_ptr_array_add (self->sides[side].runs, run);
@@ -2254,6 +2272,7 @@ compare_lines (gconstpointer a,
  * counting each sample once (the outermost call, when it recurses).
  * Self and total are each judged as one family. Lines are matched by file
  * and number, so a line that moved between the builds shows as two.
+ * Empty unless hp_comparison_keep_lines() was called before adding.
  */
 GArray *
 hp_comparison_get_lines (HpComparison *self,

@@ -121,6 +121,7 @@ HpComparison   *hp_comparison_new_with_bottom_up (void);
  * from the leaf up ("leaf ← caller ← …"): a path's cost is that of the
  * samples whose stack ends with it. Its functions are the same. */
 HpComparison   *hp_comparison_get_bottom_up (HpComparison       *self);
+void            hp_comparison_keep_lines   (HpComparison        *self);
 gboolean        hp_comparison_is_bottom_up (HpComparison        *self);
 void            hp_comparison_free         (HpComparison        *self);
 

@@ -403,6 +403,9 @@ compare_thread (GTask        *task,
   GError *error = NULL;
   char **sides[2] = { self->base, self->new_side };
 
+  /* for the source lines of the details pane */
+  hp_comparison_keep_lines (cmp);
+
   for (guint s = 0; s < 2; s++)
     for (guint i = 0; sides[s][i] != NULL; i++)
       if (!hp_comparison_add_path (cmp, s, sides[s][i], cancellable, &error))

@@ -616,6 +616,7 @@ test_neighbours_and_lines (void)
   const HpCompareLine *line;
   gint hot, a;
 
+  hp_comparison_keep_lines (cmp);
   for (guint r = 0; r < 5; r++)
     {
       double j = jitter[r], k = jitter[4 - r];
