@@ -17,6 +17,7 @@
 
 #include "analysis/hp-profile.h"
 #include "cli/hp-cli.h"
+#include "document/hp-call-path.h"
 #include "store/hp-capture.h"
 
 static int
@@ -35,20 +36,10 @@ list_summaries (HpCapture *capture)
   keys = g_list_sort (g_hash_table_get_keys (summaries), (GCompareFunc) strcmp);
   for (GList *l = keys; l != NULL; l = l->next)
     {
-      g_auto(GStrv) steps = g_strsplit (l->data, "\n", -1);
-      GString *path = g_string_new (NULL);
+      g_auto(GStrv) steps = hp_call_path_key_names (l->data);
+      g_autofree char *path = g_strjoinv (";", steps);
 
-      /* The key holds "module\\tfunction" per step. */
-      for (guint i = 0; steps[i] != NULL && steps[i][0] != '\0'; i++)
-        {
-          const char *tab = strchr (steps[i], '\t');
-
-          if (path->len > 0)
-            g_string_append_c (path, ';');
-          g_string_append (path, tab ? tab + 1 : steps[i]);
-        }
-      printf ("%s\n  %s\n", path->str, (const char *) g_hash_table_lookup (summaries, l->data));
-      g_string_free (path, TRUE);
+      printf ("%s\n  %s\n", path, (const char *) g_hash_table_lookup (summaries, l->data));
     }
   if (keys == NULL)
     printf ("# no summaries in %s\n", hp_capture_get_path (capture));

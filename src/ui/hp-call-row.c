@@ -19,7 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
-#include "ui/hp-call-path.h"
+#include "document/hp-call-path.h"
 #include "ui/hp-call-row.h"
 #include "ui/hp-format.h"
 

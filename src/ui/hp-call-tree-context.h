@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "ui/hp-loaded-capture.h"
+#include "document/hp-loaded-capture.h"
 
 G_BEGIN_DECLS
 

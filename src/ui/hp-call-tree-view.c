@@ -31,7 +31,7 @@
 #include <glib/gi18n.h>
 
 #include "ui/hp-call-node-list.h"
-#include "ui/hp-call-path.h"
+#include "document/hp-call-path.h"
 #include "ui/hp-call-row.h"
 #include "ui/hp-call-tree-view.h"
 #include "ui/hp-cell.h"

@@ -7,7 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "analysis/hp-flame-graph.h"
-#include "ui/hp-loaded-capture.h"
+#include "document/hp-loaded-capture.h"
 
 G_BEGIN_DECLS
 

@@ -25,7 +25,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
-#include "ui/hp-call-path.h"
+#include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
 
 #define MAX_CRUMBS 6

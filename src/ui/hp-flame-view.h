@@ -7,7 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "ui/hp-flame-canvas.h"
-#include "ui/hp-loaded-capture.h"
+#include "document/hp-loaded-capture.h"
 #include "ui/hp-summary-store.h"
 
 G_BEGIN_DECLS

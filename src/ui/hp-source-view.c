@@ -26,6 +26,7 @@
 
 #include "analysis/hp-source.h"
 #include "analysis/hp-symbol-name.h"
+#include "document/hp-source-find.h"
 #include "ui/hp-format.h"
 #include "ui/hp-cell.h"
 #include "ui/hp-source-file.h"
@@ -137,35 +138,6 @@ source_result_free (gpointer p)
   g_free (r);
 }
 
-static char *
-find_file (const char          *file,
-           const char * const  *dirs,
-           GPtrArray           *looked_in)
-{
-  if (g_path_is_absolute (file) && g_file_test (file, G_FILE_TEST_IS_REGULAR))
-    return g_strdup (file);
-
-  for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
-    {
-      const char *suffix = file;
-
-      g_ptr_array_add (looked_in, g_strdup (dirs[i]));
-      /* FOLDER/a/b/c.c, FOLDER/b/c.c, FOLDER/c.c */
-      while (suffix != NULL && *suffix != '\0')
-        {
-          g_autofree char *candidate = NULL;
-
-          while (*suffix == '/')
-            suffix++;
-          candidate = g_build_filename (dirs[i], suffix, NULL);
-          if (g_file_test (candidate, G_FILE_TEST_IS_REGULAR))
-            return g_steal_pointer (&candidate);
-          suffix = strchr (suffix, '/');
-        }
-    }
-  return NULL;
-}
-
 static void
 source_thread (GTask        *task,
                gpointer      source_object,
@@ -182,7 +154,7 @@ source_thread (GTask        *task,
   if (res->annotation->file != NULL && res->annotation->lines->len > 0 &&
       !g_cancellable_is_cancelled (cancellable))
     {
-      found = find_file (res->annotation->file, (const char * const *) req->source_paths, res->looked_in);
+      found = hp_source_find_file (res->annotation->file, (const char * const *) req->source_paths, res->looked_in);
       res->path = g_strdup (found ? found : res->annotation->file);
       if (found != NULL)
         {

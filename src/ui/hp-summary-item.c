@@ -11,7 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
-#include "ui/hp-call-path.h"
+#include "document/hp-call-path.h"
 #include "ui/hp-summary-item.h"
 
 /* the longest first line of a summary shown in the list */

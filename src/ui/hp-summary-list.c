@@ -16,7 +16,7 @@
 
 #include <glib/gi18n.h>
 
-#include "ui/hp-call-path.h"
+#include "document/hp-call-path.h"
 #include "ui/hp-summary-item.h"
 #include "ui/hp-summary-list.h"
 

@@ -18,7 +18,7 @@
 
 #include <glib/gi18n.h>
 
-#include "ui/hp-call-path.h"
+#include "document/hp-call-path.h"
 #include "ui/hp-summary-pane.h"
 
 /* a deeper path shows its first CRUMBS_HEAD and last CRUMBS_TAIL steps */

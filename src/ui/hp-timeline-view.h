@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "ui/hp-loaded-capture.h"
+#include "document/hp-loaded-capture.h"
 #include "ui/hp-timeline.h"
 
 G_BEGIN_DECLS

@@ -30,10 +30,10 @@
 #include "store/hp-capture-keys.h"
 #include "ui/hp-window-png.h"
 #include "ui/hp-application.h"
-#include "ui/hp-call-path.h"
+#include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
 #include "ui/hp-timeline-view.h"
-#include "ui/hp-loaded-capture.h"
+#include "document/hp-loaded-capture.h"
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-window-private.h"
 

@@ -20,7 +20,7 @@
 #include "analysis/hp-profile.h"
 #include "ui/hp-call-row.h"
 #include "ui/hp-cell.h"
-#include "ui/hp-loaded-capture.h"
+#include "document/hp-loaded-capture.h"
 #include "display-common.h"
 
 static HpApplication *app;

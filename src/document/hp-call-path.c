@@ -10,14 +10,14 @@
  * root, comparing names among the children of each step.
  */
 
-#define G_LOG_DOMAIN "hp-ui"
+#define G_LOG_DOMAIN "hp-document"
 
 #include "config.h"
 
 #include <string.h>
 
 #include "analysis/hp-symbol-name.h"
-#include "ui/hp-call-path.h"
+#include "document/hp-call-path.h"
 
 /* a deeper path shows its first HEAD_STEPS and last TAIL_STEPS steps */
 #define HEAD_STEPS 3
@@ -62,25 +62,41 @@ hp_call_path_find (HpProfile  *profile,
   return node->parent != NULL ? node : NULL;
 }
 
-char *
-hp_call_path_readable (const char *key)
+GStrv
+hp_call_path_key_names (const char *key)
 {
   g_auto(GStrv) lines = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GString *s = g_string_new (NULL);
+  GStrvBuilder *names = g_strv_builder_new ();
+  GStrv result;
 
   g_return_val_if_fail (key != NULL, NULL);
 
-  /* a key comes from the capture: names of any length and any bytes */
   lines = g_strsplit (key, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       const char *tab = strchr (lines[i], '\t');
 
       if (lines[i][0] != '\0')
-        g_ptr_array_add (names, hp_symbol_name_shorten (tab ? tab + 1 : lines[i], HP_SYMBOL_NAME_SHORT,
-                                                        HP_SHOWN_SHORT_CHARS));
+        g_strv_builder_add (names, tab ? tab + 1 : lines[i]);
     }
+  result = g_strv_builder_end (names);
+  g_strv_builder_unref (names);
+  return result;
+}
+
+char *
+hp_call_path_readable (const char *key)
+{
+  g_auto(GStrv) steps = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GString *s = g_string_new (NULL);
+
+  g_return_val_if_fail (key != NULL, NULL);
+
+  /* a key comes from the capture: names of any length and any bytes */
+  steps = hp_call_path_key_names (key);
+  for (guint i = 0; steps[i] != NULL; i++)
+    g_ptr_array_add (names, hp_symbol_name_shorten (steps[i], HP_SYMBOL_NAME_SHORT, HP_SHOWN_SHORT_CHARS));
   for (guint i = 0; i < names->len; i++)
     {
       if (s->len > 0)

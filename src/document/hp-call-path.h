@@ -1,11 +1,11 @@
-/* hp-call-path.h - call paths by their summary key
+/* hp-call-path.h - call paths by their summary key, for both front ends
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
 #include "analysis/hp-profile.h"
-#include "ui/hp-loaded-capture.h"
+#include "document/hp-loaded-capture.h"
 
 G_BEGIN_DECLS
 
@@ -13,6 +13,10 @@ G_BEGIN_DECLS
  * is @key, or NULL when this profile has no such path. */
 const HpCallNode *hp_call_path_find     (HpProfile  *profile,
                                          const char *key);
+/* The function names of the steps of a path key, root first: a key holds
+ * "MODULE\tFUNCTION\n" per step (hp_call_node_path_key()); a line
+ * without a tab is taken as a name, blank lines are skipped. */
+GStrv             hp_call_path_key_names (const char *key);
 /* "main → run → parse" from a key, for paths not in the profile, in the
  * short names the window shows (a deep path keeps its ends). */
 char             *hp_call_path_readable (const char *key);

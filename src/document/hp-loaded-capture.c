@@ -16,7 +16,7 @@
  * too, so a file imported by one is opened at once by the other.
  */
 
-#define G_LOG_DOMAIN "hp-ui"
+#define G_LOG_DOMAIN "hp-document"
 
 #include "config.h"
 
@@ -29,7 +29,7 @@
 #include "analysis/hp-symbol-name.h"
 #include "record/hp-perf-import.h"
 #include "analysis/hp-capture-filter.h"
-#include "ui/hp-loaded-capture.h"
+#include "document/hp-loaded-capture.h"
 
 HpLoadedCapture *
 hp_loaded_capture_ref (HpLoadedCapture *self)

@@ -1,0 +1,124 @@
+/* test-document.c - the document layer (src/document) without a display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Call paths by their summary key, as the window and `hotpath-cli
+ * summary` both read them, and source files found on disk, on the
+ * example capture of test-capture-data.h.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "document/hp-call-path.h"
+#include "document/hp-source-find.h"
+#include "test-capture-data.h"
+#include "test-common.h"
+
+static void
+test_key_names (void)
+{
+  g_auto(GStrv) names = hp_call_path_key_names ("app\tmain\napp\tfoo\n\n[kernel.kallsyms]\tfoo\n");
+  g_auto(GStrv) bare = hp_call_path_key_names ("main\napp\trun");
+  g_auto(GStrv) none = hp_call_path_key_names ("");
+  const char * const expected[] = { "main", "foo", "foo", NULL };
+  const char * const expected_bare[] = { "main", "run", NULL };
+
+  g_assert_cmpstrv (names, expected);
+  g_assert_cmpstrv (bare, expected_bare);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+}
+
+/* A key made from a node finds that node again; one of another program
+ * finds nothing */
+static void
+test_find (void)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
+  const HpCallNode *root = hp_profile_get_top_down (profile);
+  const HpCallNode *main_node = g_ptr_array_index (root->children, 0);
+  guint n = 0;
+
+  for (guint i = 0; main_node->children != NULL && i < main_node->children->len; i++)
+    {
+      const HpCallNode *child = g_ptr_array_index (main_node->children, i);
+      g_autofree char *key = hp_call_node_path_key (profile, child);
+      g_autoptr(GPtrArray) steps = hp_call_path_steps (child);
+      g_auto(GStrv) names = hp_call_path_key_names (key);
+
+      g_assert_true (hp_call_path_find (profile, key) == child);
+      g_assert_cmpuint (steps->len, ==, 2);
+      g_assert_true (g_ptr_array_index (steps, 0) == main_node);
+      g_assert_cmpstr (names[0], ==, "main");
+      g_assert_cmpstr (names[1], ==, hp_profile_get_function_name (profile, child->function_id));
+      n++;
+    }
+  g_assert_cmpuint (n, >, 0);
+  g_assert_null (hp_call_path_find (profile, "other\tmain\n"));
+  g_assert_null (hp_call_path_find (profile, "no tab here\n"));
+  g_assert_null (hp_call_path_find (profile, ""));
+}
+
+/* A deep path keeps its first three and last eight steps */
+static void
+test_readable (void)
+{
+  g_autoptr(GString) key = g_string_new (NULL);
+  g_autofree char *short_path = hp_call_path_readable ("app\tmain\napp\trun\n");
+  g_autofree char *deep = NULL;
+
+  for (guint i = 0; i < 20; i++)
+    g_string_append_printf (key, "app\tf%u\n", i);
+  deep = hp_call_path_readable (key->str);
+  g_assert_cmpstr (short_path, ==, "main → run");
+  g_assert_cmpstr (deep, ==, "f0 → f1 → f2 → … → f12 → f13 → f14 → f15 → f16 → f17 → f18 → f19");
+}
+
+static void
+test_source_find (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hp-document-XXXXXX", &error);
+  g_autofree char *sub = g_build_filename (dir, "src", "lib", NULL);
+  g_autofree char *file = g_build_filename (sub, "parse.c", NULL);
+  g_autofree char *other = g_build_filename (dir, "elsewhere", NULL);
+  const char *dirs[] = { other, dir, NULL };
+  g_autoptr(GPtrArray) looked_in = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *found = NULL;
+  g_autofree char *absolute = NULL;
+  g_autofree char *missing = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (other, 0755), ==, 0);
+  g_file_set_contents (file, "int x;\n", -1, &error);
+  g_assert_no_error (error);
+
+  /* recorded on another machine: a shorter tail is found under dir */
+  found = hp_source_find_file ("/home/builder/project/src/lib/parse.c", dirs, looked_in);
+  g_assert_cmpstr (found, ==, file);
+  g_assert_cmpuint (looked_in->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (looked_in, 0), ==, other);
+  /* an absolute path that exists is itself */
+  absolute = hp_source_find_file (file, NULL, NULL);
+  g_assert_cmpstr (absolute, ==, file);
+  missing = hp_source_find_file ("/nowhere/lost.c", dirs, NULL);
+  g_assert_null (missing);
+
+  hp_test_remove_tree (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/document/call-path/key-names", test_key_names);
+  g_test_add_func ("/document/call-path/find", test_find);
+  g_test_add_func ("/document/call-path/readable", test_readable);
+  g_test_add_func ("/document/source-find", test_source_find);
+  return g_test_run ();
+}
