@@ -27,12 +27,14 @@
 
 #include <json-glib/json-glib.h>
 
+#include "analysis/hp-capture-health.h"
 #include "analysis/hp-name-match.h"
 #include "analysis/hp-profile.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
+#include "record/hp-recorder.h"
 #include "store/hp-capture.h"
 
 typedef struct {
@@ -41,6 +43,7 @@ typedef struct {
   GHashTable *summaries;  /* path key -> text */
   GPtrArray  *escaped;    /* text: strings made by esc(), freed per line */
   guint64     n_samples;
+  guint64     all_samples; /* in the whole capture, before --from/--to/--tid/--pid */
   const char *filter;     /* what --from/--to/--tid/--pid kept, or NULL */
   gdouble     threshold;  /* tree: hide nodes under this share of total, % */
   gint        limit;
@@ -164,7 +167,8 @@ package_of (const char *path)
  * with the modules that hold most of them and the -dbgsym packages that
  * would name them. */
 static void
-print_unsymbolized (Report *r)
+print_unsymbolized (Report                *r,
+                    const HpCaptureHealth *health)
 {
   const HpCaptureData *data = hp_profile_get_data (r->profile);
   guint64 total = 0;
@@ -172,7 +176,7 @@ print_unsymbolized (Report *r)
   g_autoptr(GString) where = g_string_new (NULL);
   g_autoptr(GString) packages = g_string_new (NULL);
 
-  if (total == 0 || percent (total, r->n_samples) < 1.0)
+  if (health->unsymbolized_level == HP_HEALTH_FINE)
     return;
   for (guint i = 0; i < modules->len && i < 3; i++)
     {
@@ -211,14 +215,17 @@ print_header (Report *r)
   g_autofree char *freq = hp_capture_get_metadata (r->capture, HP_META_FREQUENCY);
   g_autofree char *call_graph = hp_capture_get_metadata (r->capture, HP_META_CALL_GRAPH);
   g_autofree char *start = hp_capture_get_metadata (r->capture, HP_META_START_TIME);
-  g_autofree char *complete = hp_capture_get_metadata (r->capture, HP_META_COMPLETE);
   g_autofree char *exit_signal = hp_capture_get_metadata (r->capture, HP_META_EXIT_SIGNAL);
   g_autofree char *exit_status = hp_capture_get_metadata (r->capture, HP_META_EXIT_STATUS);
   guint64 duration_ns = metadata_u64 (r->capture, HP_META_DURATION_NS);
-  guint64 lost = metadata_u64 (r->capture, HP_META_LOST_SAMPLES);
-  guint64 truncated = metadata_u64 (r->capture, HP_META_TRUNCATED_STACKS);
-  guint64 unresolved = metadata_u64 (r->capture, HP_META_UNRESOLVED_FRAMES);
   guint64 throttled = metadata_u64 (r->capture, HP_META_THROTTLE_EVENTS);
+  HpCaptureHealth health;
+  guint64 lost, truncated, unresolved;
+
+  hp_capture_health_judge (&health, r->profile, r->all_samples);
+  lost = health.lost;
+  truncated = health.truncated;
+  unresolved = health.unresolved;
 
   printf ("# Capture:   %s\n", esc (r, hp_capture_get_path (r->capture), "?"));
   printf ("# Command:   %s\n", esc (r, command, "(unknown)"));
@@ -242,8 +249,8 @@ print_header (Report *r)
   printf ("# Samples:   %" G_GUINT64_FORMAT "%s (lost: %" G_GUINT64_FORMAT ", throttled: %" G_GUINT64_FORMAT ")\n",
           r->n_samples, r->filter != NULL ? " in the filter" : "", lost, throttled);
   printf ("# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); code locations without symbols: %" G_GUINT64_FORMAT "\n",
-          truncated, percent (truncated, r->n_samples), unresolved);
-  print_unsymbolized (r);
+          truncated, percent (truncated, r->all_samples), unresolved);
+  print_unsymbolized (r, &health);
   if (exit_signal != NULL)
     {
       g_autofree char *signal = describe_signal (exit_signal);
@@ -267,24 +274,19 @@ print_header (Report *r)
                 esc (r, source, "another format"), esc (r, list, NULL));
       }
   }
-  if (g_strcmp0 (complete, "1") != 0)
+  if (health.cut_short)
     printf ("# Note: the recording was cut short; this capture holds what was written until then.\n");
-  if (r->n_samples > 0 && percent (truncated, r->n_samples) > 10.0)
+  if (health.lost_many)
+    printf ("# Note: %.1f%% of the samples were lost; the shares may be biased toward the time before the losses.\n",
+            percent (lost, r->all_samples + lost));
+  if (health.truncated_many)
     printf ("# Note: many stacks are truncated; callers and totals above them are incomplete.\n");
-  if (r->n_samples > 0 && percent (truncated, r->n_samples) > 3.0 && g_strcmp0 (call_graph, "dwarf") == 0)
-    {
-      g_autofree char *by_copy = hp_capture_get_metadata (r->capture, HP_META_TRUNCATED_STACK_COPY);
-      guint64 copy_ended = by_copy != NULL ? metadata_u64 (r->capture, HP_META_TRUNCATED_STACK_COPY) : truncated;
-      guint64 stack_size = metadata_u64 (r->capture, HP_META_STACK_SIZE);
-
-      /* Only when the copies were too small: more of them does not help
-       * a stack cut by a missing file or code without CFI. */
-      if (percent (copy_ended, r->n_samples) > 3.0)
-        printf ("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
-                "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",
-                percent (copy_ended, r->n_samples),
-                MIN (MAX (stack_size, 8192) * 4, 65528));
-    }
+  if (health.stack_copy_small)
+    printf ("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
+            "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",
+            percent (health.stack_copy_ended, r->all_samples),
+            (guint64) MIN (MAX (metadata_u64 (r->capture, HP_META_STACK_SIZE), HP_RECORD_DEFAULT_STACK_SIZE) * 4,
+                           HP_RECORD_MAX_STACK_SIZE));
   printf ("#\n");
 }
 
@@ -650,8 +652,11 @@ hp_cli_report (int    argc,
     }
   json = g_strcmp0 (format, "json") == 0;
 
-  if (!hp_cli_load_capture (files[0], &capture, &data) ||
-      !hp_cli_filter_apply (&filter, "report", capture, &data, &tids))
+  if (!hp_cli_load_capture (files[0], &capture, &data))
+    return 1;
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    r.all_samples += g_array_index (data->stack_counts, HpCaptureStackCount, i).samples;
+  if (!hp_cli_filter_apply (&filter, "report", capture, &data, &tids))
     return 1;
   profile = hp_profile_new (data, tids);
 

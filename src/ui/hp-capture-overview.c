@@ -16,9 +16,10 @@
 
 #include <glib/gi18n.h>
 
+#include "analysis/hp-capture-health.h"
+#include "analysis/hp-name-match.h"
 #include "analysis/hp-symbol-name.h"
 #include "store/hp-capture-keys.h"
-#include "analysis/hp-name-match.h"
 #include "ui/hp-capture-overview.h"
 #include "ui/hp-format.h"
 
@@ -111,8 +112,9 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   g_autofree char *all = NULL;
   g_autoptr(GString) warning = g_string_new (NULL);
   guint64 unsymbolized = 0;
-  g_autoptr(GArray) unsymbolized_modules = hp_profile_get_unsymbolized (profile->profile, &unsymbolized);
+  g_autoptr(GArray) unsymbolized_modules = NULL;
   g_autofree char *killed = NULL;
+  HpCaptureHealth health;
   guint n_threads, n_processes;
 
   g_return_if_fail (HP_IS_CAPTURE_OVERVIEW (self));
@@ -120,6 +122,7 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   if (profile == NULL)
     return;
   capture = profile->capture;
+  unsymbolized_modules = hp_profile_get_unsymbolized (profile->profile, &unsymbolized);
 
   value = hp_loaded_capture_get_metadata (capture, HP_META_COMMAND);
   {
@@ -170,12 +173,13 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   set_value (self->samples_value, text);
   g_clear_pointer (&text, g_free);
 
-  lost = metadata_u64 (capture, HP_META_LOST_SAMPLES);
+  hp_capture_health_judge (&health, profile->profile, all_samples);
+  lost = health.lost;
   text = lost ? hp_format_share (lost, all_samples + lost) : g_strdup ("0");
   set_value (self->lost_value, text);
   g_clear_pointer (&text, g_free);
 
-  truncated = metadata_u64 (capture, HP_META_TRUNCATED_STACKS);
+  truncated = health.truncated;
   text = truncated ? hp_format_share (truncated, all_samples) : g_strdup ("0");
   set_value (self->truncated_value, text);
   g_clear_pointer (&text, g_free);
@@ -192,11 +196,11 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     g_clear_pointer (&text, g_free);
   }
 
-  unresolved = metadata_u64 (capture, HP_META_UNRESOLVED_FRAMES);
+  unresolved = health.unresolved;
   killed = describe_signal (hp_loaded_capture_get_metadata (capture, HP_META_EXIT_SIGNAL));
   if (killed != NULL)
     g_string_append_printf (warning, "%s ", killed);
-  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, HP_META_COMPLETE), "1") != 0)
+  if (health.cut_short)
     g_string_append (warning, _("The recording was cut short: this capture holds the samples written until then. "));
   if (hp_loaded_capture_get_metadata (capture, HP_META_LACKS) != NULL)
     {
@@ -207,12 +211,12 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
       g_string_append_printf (warning, _("Imported from %s, which has no %s: views that need them are empty. "),
                               hp_loaded_capture_get_metadata (capture, HP_META_SOURCE) ?: _("another format"), list);
     }
-  if (all_samples > 0 && truncated * 10 > all_samples)
+  if (health.truncated_many)
     g_string_append (warning, _("Many call stacks are truncated: the callers above the cut, and their totals, are incomplete. "));
-  if (lost * 100 > all_samples + lost && lost > 0)
+  if (health.lost_many)
     g_string_append (warning, _("More than 1 % of the samples were lost: the shares may be biased toward the time before the losses. "));
   /* in samples: one hot unnamed loop is one code location */
-  if (n > 0 && unsymbolized * 100 >= n && unsymbolized_modules->len > 0)
+  if (health.unsymbolized_level != HP_HEALTH_FINE)
     g_string_append_printf (warning,
                             /* Translators: "96.3 % of the samples are in code without symbols, mostly in liblzma.so.5" */
                             _("%.1f %% of the samples are in code without symbols, mostly in %s: its debugging "
@@ -231,9 +235,7 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   gtk_label_set_text (self->warning_label, warning->str);
   gtk_widget_set_visible (GTK_WIDGET (self->warning_label), warning->len > 0);
   /* an unresolved frame or two is normal (vdso, JIT); only say it softly */
-  if (g_strcmp0 (hp_loaded_capture_get_metadata (capture, HP_META_COMPLETE), "1") == 0 && killed == NULL &&
-      !(all_samples > 0 && truncated * 10 > all_samples) && !(lost * 100 > all_samples + lost && lost > 0) &&
-      !(n > 0 && unsymbolized * 10 >= n))
+  if (killed == NULL && !hp_capture_health_is_worrying (&health))
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->warning_label), "warning");
       gtk_widget_add_css_class (GTK_WIDGET (self->warning_label), "dim-text");

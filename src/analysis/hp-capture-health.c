@@ -1,0 +1,94 @@
+/* hp-capture-health.c - how far a capture's numbers can be trusted
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * A profile is a measurement with limits: samples lost when the kernel's
+ * buffers filled, stacks truncated, code without symbols. The capture's
+ * metadata counts them (schema.sql); this file decides, once for both
+ * front ends, when a count is large enough to say so.
+ *
+ * Lost samples are a share of the samples taken (kept + lost); truncated
+ * stacks, which the metadata counts over the whole capture, a share of the
+ * whole capture's samples; code without symbols, measured in samples (one
+ * hot unnamed loop is one code location), a share of the samples shown.
+ */
+
+#define G_LOG_DOMAIN "hp-analysis"
+
+#include "config.h"
+
+#include "analysis/hp-capture-health.h"
+#include "analysis/hp-name-match.h"
+#include "store/hp-capture-keys.h"
+
+double
+hp_capture_health_percent (guint64 part,
+                           guint64 whole)
+{
+  return whole ? 100.0 * (double) part / (double) whole : 0.0;
+}
+
+static guint64
+metadata_u64 (GHashTable *metadata,
+              const char *key)
+{
+  const char *value = g_hash_table_lookup (metadata, key);
+
+  return value ? g_ascii_strtoull (value, NULL, 10) : 0;
+}
+
+void
+hp_capture_health_judge (HpCaptureHealth *health,
+                         HpProfile       *profile,
+                         guint64          all_samples)
+{
+  const HpCaptureData *data;
+  g_autoptr(GArray) modules = NULL;
+  const char *by_copy;
+
+  g_return_if_fail (health != NULL);
+  g_return_if_fail (profile != NULL);
+
+  data = hp_profile_get_data (profile);
+  *health = (HpCaptureHealth) { 0 };
+  health->samples = all_samples;
+
+  health->lost = metadata_u64 (data->metadata, HP_META_LOST_SAMPLES);
+  health->lost_many = health->lost > 0 &&
+                      hp_capture_health_percent (health->lost, all_samples + health->lost) > HP_HEALTH_LOST_PERCENT;
+
+  health->truncated = metadata_u64 (data->metadata, HP_META_TRUNCATED_STACKS);
+  health->truncated_many = hp_capture_health_percent (health->truncated, all_samples) > HP_HEALTH_TRUNCATED_PERCENT;
+
+  /* Only when the copies were too small: more of them does not help a
+   * stack cut by a missing file or code without CFI. */
+  by_copy = g_hash_table_lookup (data->metadata, HP_META_TRUNCATED_STACK_COPY);
+  health->stack_copy_ended = by_copy != NULL ? g_ascii_strtoull (by_copy, NULL, 10) : health->truncated;
+  if (g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_CALL_GRAPH), "dwarf") == 0 &&
+      hp_capture_health_percent (health->truncated, all_samples) > HP_HEALTH_STACK_COPY_PERCENT &&
+      hp_capture_health_percent (health->stack_copy_ended, all_samples) > HP_HEALTH_STACK_COPY_PERCENT)
+    health->stack_copy_small = TRUE;
+
+  health->shown_samples = hp_profile_get_n_samples (profile);
+  modules = hp_profile_get_unsymbolized (profile, &health->unsymbolized);
+  if (health->unsymbolized > 0 && modules->len > 0)
+    {
+      double share = hp_capture_health_percent (health->unsymbolized, health->shown_samples);
+
+      health->unsymbolized_level = share >= HP_HEALTH_UNSYMBOLIZED_WARNING ? HP_HEALTH_WARNING :
+                                   share >= HP_HEALTH_UNSYMBOLIZED_NOTE ? HP_HEALTH_NOTE : HP_HEALTH_FINE;
+    }
+  health->unresolved = metadata_u64 (data->metadata, HP_META_UNRESOLVED_FRAMES);
+  health->cut_short = g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_COMPLETE), "1") != 0;
+}
+
+gboolean
+hp_capture_health_is_worrying (const HpCaptureHealth *health)
+{
+  g_return_val_if_fail (health != NULL, FALSE);
+
+  return health->cut_short || health->lost_many || health->truncated_many ||
+         health->unsymbolized_level == HP_HEALTH_WARNING;
+}

@@ -1,0 +1,57 @@
+/* hp-capture-health.h - how far a capture's numbers can be trusted
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "analysis/hp-profile.h"
+
+G_BEGIN_DECLS
+
+/* The shares over which a front end warns (docs/ARCHITECTURE.md,
+ * Measuring honestly). One judgement for `hotpath-cli report` and the
+ * window's overview, so that both tell a user the same about a capture. */
+#define HP_HEALTH_LOST_PERCENT          1.0   /* of the samples taken (kept + lost) */
+#define HP_HEALTH_TRUNCATED_PERCENT    10.0   /* of the samples in the capture */
+#define HP_HEALTH_STACK_COPY_PERCENT    3.0   /* DWARF: stacks cut by the end of their copy */
+#define HP_HEALTH_UNSYMBOLIZED_NOTE     1.0   /* of the samples shown: worth a line */
+#define HP_HEALTH_UNSYMBOLIZED_WARNING 10.0   /* of the samples shown: changes what they mean */
+
+typedef enum {
+  HP_HEALTH_FINE,
+  HP_HEALTH_NOTE,
+  HP_HEALTH_WARNING,
+} HpHealthLevel;
+
+typedef struct {
+  guint64        samples;              /* in the whole capture */
+  guint64        lost;
+  gboolean       lost_many;            /* over HP_HEALTH_LOST_PERCENT */
+  guint64        truncated;
+  gboolean       truncated_many;       /* over HP_HEALTH_TRUNCATED_PERCENT */
+  /* DWARF stacks cut by the end of their stack copy (all truncated ones
+   * when the capture does not say), and whether a bigger copy would help */
+  guint64        stack_copy_ended;
+  gboolean       stack_copy_small;
+  guint64        shown_samples;        /* in the profile (a filter keeps fewer) */
+  guint64        unsymbolized;         /* of shown_samples, leaf in code without symbols */
+  HpHealthLevel  unsymbolized_level;
+  guint64        unresolved;           /* code locations without a symbol */
+  gboolean       cut_short;            /* the recording never finished */
+} HpCaptureHealth;
+
+/* Judges the capture whose metadata @profile's data holds, with
+ * @all_samples the samples of the whole capture (before any filter). */
+void     hp_capture_health_judge        (HpCaptureHealth       *health,
+                                         HpProfile             *profile,
+                                         guint64                all_samples);
+
+/* TRUE when something in @health changes what the numbers mean (as
+ * opposed to a note). */
+gboolean hp_capture_health_is_worrying  (const HpCaptureHealth *health);
+
+/* The share @part of @whole in percent, 0 for an empty whole. */
+double   hp_capture_health_percent      (guint64                part,
+                                         guint64                whole);
+
+G_END_DECLS

@@ -1,0 +1,160 @@
+/* test-capture-health.c - one judgement of a capture's limits for both front ends
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * On the 511 samples of test_data_new_example() (test-capture-data.h),
+ * each threshold is crossed by one sample, from both sides.
+ */
+
+#include "config.h"
+
+#include "analysis/hp-capture-health.h"
+#include "store/hp-capture-keys.h"
+#include "test-capture-data.h"
+
+#define EXAMPLE_SAMPLES 511
+
+typedef struct {
+  const char *key;
+  const char *value;
+} Meta;
+
+/* The judgement of the example with @meta (NULL-terminated) and, when
+ * @unnamed is a function id, that function without a symbol. */
+static void
+judge (const Meta      *meta,
+       gint64           unnamed,
+       HpCaptureHealth *health)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  g_autoptr(HpProfile) profile = NULL;
+
+  g_hash_table_insert (data->metadata, (char *) HP_META_COMPLETE, (char *) "1");
+  for (guint i = 0; meta != NULL && meta[i].key != NULL; i++)
+    g_hash_table_insert (data->metadata, (char *) meta[i].key, (char *) meta[i].value);
+  if (unnamed > 0)
+    g_array_index (data->functions, HpCaptureFunction, unnamed).name = (char *) "app+0x1a2c";
+  profile = hp_profile_new (data, NULL);
+  hp_capture_health_judge (health, profile, EXAMPLE_SAMPLES);
+}
+
+static void
+test_fine (void)
+{
+  HpCaptureHealth health;
+
+  judge (NULL, 0, &health);
+  g_assert_cmpuint (health.samples, ==, EXAMPLE_SAMPLES);
+  g_assert_cmpuint (health.shown_samples, ==, EXAMPLE_SAMPLES);
+  g_assert_false (health.lost_many);
+  g_assert_false (health.truncated_many);
+  g_assert_false (health.stack_copy_small);
+  g_assert_false (health.cut_short);
+  g_assert_cmpint (health.unsymbolized_level, ==, HP_HEALTH_FINE);
+  g_assert_false (hp_capture_health_is_worrying (&health));
+}
+
+/* Lost: a share of the samples taken, kept + lost: 5 of 516 is under
+ * 1 %, 6 of 517 over */
+static void
+test_lost (void)
+{
+  const Meta under[] = { { HP_META_LOST_SAMPLES, "5" }, { NULL } };
+  const Meta over[] = { { HP_META_LOST_SAMPLES, "6" }, { NULL } };
+  HpCaptureHealth health;
+
+  judge (under, 0, &health);
+  g_assert_cmpuint (health.lost, ==, 5);
+  g_assert_false (health.lost_many);
+  judge (over, 0, &health);
+  g_assert_true (health.lost_many);
+  g_assert_true (hp_capture_health_is_worrying (&health));
+}
+
+/* Truncated: 51 of 511 is under 10 %, 52 over */
+static void
+test_truncated (void)
+{
+  const Meta under[] = { { HP_META_TRUNCATED_STACKS, "51" }, { NULL } };
+  const Meta over[] = { { HP_META_TRUNCATED_STACKS, "52" }, { NULL } };
+  HpCaptureHealth health;
+
+  judge (under, 0, &health);
+  g_assert_false (health.truncated_many);
+  g_assert_false (hp_capture_health_is_worrying (&health));
+  judge (over, 0, &health);
+  g_assert_true (health.truncated_many);
+  g_assert_true (hp_capture_health_is_worrying (&health));
+}
+
+/* A bigger stack copy is suggested only for DWARF stacks that ended with
+ * their copy: 16 of 511 is 3.1 %, 15 is 2.9 % */
+static void
+test_stack_copy (void)
+{
+  const Meta by_copy[] = { { HP_META_CALL_GRAPH, "dwarf" }, { HP_META_TRUNCATED_STACKS, "40" },
+                           { HP_META_TRUNCATED_STACK_COPY, "16" }, { NULL } };
+  const Meta other_cause[] = { { HP_META_CALL_GRAPH, "dwarf" }, { HP_META_TRUNCATED_STACKS, "40" },
+                               { HP_META_TRUNCATED_STACK_COPY, "15" }, { NULL } };
+  const Meta unknown_cause[] = { { HP_META_CALL_GRAPH, "dwarf" }, { HP_META_TRUNCATED_STACKS, "16" }, { NULL } };
+  const Meta frame_pointers[] = { { HP_META_CALL_GRAPH, "fp" }, { HP_META_TRUNCATED_STACKS, "40" },
+                                  { HP_META_TRUNCATED_STACK_COPY, "40" }, { NULL } };
+  HpCaptureHealth health;
+
+  judge (by_copy, 0, &health);
+  g_assert_true (health.stack_copy_small);
+  g_assert_cmpuint (health.stack_copy_ended, ==, 16);
+  judge (other_cause, 0, &health);
+  g_assert_false (health.stack_copy_small);
+  judge (unknown_cause, 0, &health);
+  g_assert_true (health.stack_copy_small);
+  g_assert_cmpuint (health.stack_copy_ended, ==, 16);
+  judge (frame_pointers, 0, &health);
+  g_assert_false (health.stack_copy_small);
+}
+
+/* Code without symbols, in samples: main's 1 (0.2 %) is fine, bar's 8
+ * (1.6 %) worth a note, syscall's 96 (18.8 %) a warning */
+static void
+test_unsymbolized (void)
+{
+  HpCaptureHealth health;
+
+  judge (NULL, EX_MAIN, &health);
+  g_assert_cmpuint (health.unsymbolized, ==, 1);
+  g_assert_cmpint (health.unsymbolized_level, ==, HP_HEALTH_FINE);
+  judge (NULL, EX_BAR, &health);
+  g_assert_cmpuint (health.unsymbolized, ==, 8);
+  g_assert_cmpint (health.unsymbolized_level, ==, HP_HEALTH_NOTE);
+  g_assert_false (hp_capture_health_is_worrying (&health));
+  judge (NULL, EX_SYSCALL, &health);
+  g_assert_cmpuint (health.unsymbolized, ==, 96);
+  g_assert_cmpint (health.unsymbolized_level, ==, HP_HEALTH_WARNING);
+  g_assert_true (hp_capture_health_is_worrying (&health));
+}
+
+static void
+test_cut_short (void)
+{
+  const Meta incomplete[] = { { HP_META_COMPLETE, "0" }, { NULL } };
+  HpCaptureHealth health;
+
+  judge (incomplete, 0, &health);
+  g_assert_true (health.cut_short);
+  g_assert_true (hp_capture_health_is_worrying (&health));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/capture-health/fine", test_fine);
+  g_test_add_func ("/capture-health/lost", test_lost);
+  g_test_add_func ("/capture-health/truncated", test_truncated);
+  g_test_add_func ("/capture-health/stack-copy", test_stack_copy);
+  g_test_add_func ("/capture-health/unsymbolized", test_unsymbolized);
+  g_test_add_func ("/capture-health/cut-short", test_cut_short);
+  return g_test_run ();
+}
