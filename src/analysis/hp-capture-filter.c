@@ -1,4 +1,4 @@
-/* hp-capture-filter.c - a capture seen differently: recursion merged
+/* hp-capture-filter.c - a capture seen differently: recursion merged, inline frames folded
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +12,12 @@
  * afresh (parent, frame) so that two paths that become equal share a node;
  * counts follow their node. As in Hotspot and the Firefox Profiler, only
  * direct recursion is merged: f → g → f keeps both f.
+ *
+ * Folding inline frames uses the same pass: a node whose frame is an
+ * inlined call maps to its parent (the function it was inlined into, or
+ * the inline frame above, itself folded), so a sample in inlined code
+ * counts as the function whose machine code it runs in, which is what
+ * `perf report --sort sym` attributes it to.
  */
 
 #define G_LOG_DOMAIN "hp-analysis"
@@ -29,8 +35,15 @@ function_of (const HpCaptureData *data,
   return g_array_index (data->frames, HpCaptureFrame, s->frame_id).function_id;
 }
 
-HpCaptureData *
-hp_capture_data_merge_recursion (const HpCaptureData *data)
+/* Whether stack node @id folds into its (rewritten) parent @parent. */
+typedef gboolean (*FoldFunc) (const HpCaptureData *data,
+                              const GArray        *stacks,
+                              guint                id,
+                              gint64               parent);
+
+static HpCaptureData *
+rewrite_stacks (const HpCaptureData *data,
+                FoldFunc             folds)
 {
   g_autofree gint64 *map = NULL;
   g_autoptr(GHashTable) interned = NULL;
@@ -53,9 +66,7 @@ hp_capture_data_merge_recursion (const HpCaptureData *data)
       g_autoptr(GBytes) key = NULL;
       gpointer found;
 
-      if (parent > 0 && function_of (data, id) ==
-          g_array_index (data->frames, HpCaptureFrame,
-                         g_array_index (stacks, HpCaptureStack, parent).frame_id).function_id)
+      if (parent > 0 && folds (data, stacks, id, parent))
         {
           map[id] = parent;
           continue;
@@ -85,4 +96,42 @@ hp_capture_data_merge_recursion (const HpCaptureData *data)
   g_array_unref (merged->stacks);
   merged->stacks = stacks;
   return merged;
+}
+
+static gboolean
+is_direct_recursion (const HpCaptureData *data,
+                     const GArray        *stacks,
+                     guint                id,
+                     gint64               parent)
+{
+  return function_of (data, id) ==
+         g_array_index (data->frames, HpCaptureFrame,
+                        g_array_index (stacks, HpCaptureStack, parent).frame_id).function_id;
+}
+
+HpCaptureData *
+hp_capture_data_merge_recursion (const HpCaptureData *data)
+{
+  g_return_val_if_fail (data != NULL, NULL);
+
+  return rewrite_stacks (data, is_direct_recursion);
+}
+
+static gboolean
+is_inline (const HpCaptureData *data,
+           const GArray        *stacks,
+           guint                id,
+           gint64               parent)
+{
+  const HpCaptureStack *s = &g_array_index (data->stacks, HpCaptureStack, id);
+
+  return g_array_index (data->frames, HpCaptureFrame, s->frame_id).is_inline;
+}
+
+HpCaptureData *
+hp_capture_data_fold_inline (const HpCaptureData *data)
+{
+  g_return_val_if_fail (data != NULL, NULL);
+
+  return rewrite_stacks (data, is_inline);
 }

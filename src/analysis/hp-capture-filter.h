@@ -1,4 +1,4 @@
-/* hp-capture-filter.h - a capture seen differently: recursion merged
+/* hp-capture-filter.h - a capture seen differently: recursion merged, inline frames folded
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,5 +13,11 @@ G_BEGIN_DECLS
  * every other table is shared. A profile of it shows a recursion as one
  * node, with the samples of all its levels. */
 HpCaptureData *hp_capture_data_merge_recursion (const HpCaptureData *data);
+
+/* A copy of @data in which every inlined call is folded into the function
+ * it was inlined into (its samples become that function's), as perf
+ * report --sort sym counts them. An inline frame at a stack's root has
+ * nothing to fold into and stays. */
+HpCaptureData *hp_capture_data_fold_inline     (const HpCaptureData *data);
 
 G_END_DECLS

@@ -35,13 +35,13 @@
  *               "thread", "tid" and "pid" (which the import reads back).
  *
  * The timelines come from the samples table. A capture without times (an
- * import of folded stacks) or seen with --merge-recursion (whose stacks are
+ * import of folded stacks) or seen with --merge-recursion or --inline fold (whose stacks are
  * not the samples' stacks) is written from the aggregated counts instead:
  * speedscope gets one weighted sample per stack, and the Firefox Profiler,
  * which needs times, one sample per interval in stack order — a shape, not
  * a timeline; the file's metadata says so.
  *
- * The filters of `report` (--from/--to, --tid/--pid, --merge-recursion)
+ * The filters of `report` (--from/--to, --tid/--pid, --merge-recursion, --inline)
  * choose what is written. Text from the capture is untrusted: it is made
  * valid UTF-8, and what would break a line of the format is replaced.
  */
@@ -273,7 +273,8 @@ has_times (Export *ex)
 {
   g_autofree char *lacks = hp_capture_get_metadata (ex->capture, HP_META_LACKS);
 
-  return !ex->filter->merge_recursion && (lacks == NULL || strstr (lacks, "times") == NULL);
+  return !ex->filter->merge_recursion && g_strcmp0 (ex->filter->inline_mode, "fold") != 0 &&
+         (lacks == NULL || strstr (lacks, "times") == NULL);
 }
 
 static int

@@ -19,6 +19,7 @@
 
 #include "analysis/hp-capture-filter.h"
 #include "analysis/hp-sample-index.h"
+#include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
@@ -80,6 +81,9 @@ hp_cli_filter_add_options (HpCliFilter    *filter,
     { "pid", 0, 0, G_OPTION_ARG_INT, &filter->pid, "Only samples of the threads of process PID", "PID" },
     { "merge-recursion", 0, 0, G_OPTION_ARG_NONE, &filter->merge_recursion,
       "Fold directly recursive calls (f → f → f) into one f", NULL },
+    { "inline", 0, 0, G_OPTION_ARG_STRING, &filter->inline_mode,
+      "Inlined functions as rows of their own (own, the default) or folded into the function "
+      "they were inlined into (fold), as perf report --sort sym counts them", "own|fold" },
     { NULL }
   };
 
@@ -91,6 +95,7 @@ hp_cli_filter_clear (HpCliFilter *filter)
 {
   g_clear_pointer (&filter->from, g_free);
   g_clear_pointer (&filter->to, g_free);
+  g_clear_pointer (&filter->inline_mode, g_free);
   g_clear_pointer (&filter->description, g_free);
 }
 
@@ -133,6 +138,14 @@ hp_cli_filter_apply (HpCliFilter    *filter,
   if (from > to)
     {
       hp_cli_error ("%s: --from %s is after --to %s", command, filter->from, filter->to);
+      return FALSE;
+    }
+  if (filter->inline_mode != NULL && g_strcmp0 (filter->inline_mode, "own") != 0 &&
+      g_strcmp0 (filter->inline_mode, "fold") != 0)
+    {
+      g_autofree char *safe = hp_text_escape (filter->inline_mode);
+
+      hp_cli_error ("%s: --inline must be 'own' or 'fold', not '%s'", command, safe);
       return FALSE;
     }
 
@@ -202,6 +215,16 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       hp_capture_data_free (*data);
       *data = merged;
       g_string_append_printf (description, "%srecursion merged", description->len > 0 ? ", " : "");
+    }
+
+  if (g_strcmp0 (filter->inline_mode, "fold") == 0)
+    {
+      HpCaptureData *folded = hp_capture_data_fold_inline (*data);
+
+      hp_capture_data_free (*data);
+      *data = folded;
+      g_string_append_printf (description, "%sinlined functions folded into their callers",
+                              description->len > 0 ? ", " : "");
     }
 
   g_free (filter->description);

@@ -33,13 +33,15 @@ gboolean hp_cli_load_capture (const char     *file,
                               HpCaptureData **out_data);
 
 /* --from/--to (seconds after the first sample, both ends included),
- * --tid, --pid and --merge-recursion, for the sub-commands that read a profile. */
+ * --tid, --pid, --merge-recursion and --inline, for the sub-commands that
+ * read a profile. */
 typedef struct {
   char *from;
   char *to;
   gint  tid;
   gint  pid;
   gboolean merge_recursion;
+  char *inline_mode;  /* "own" (NULL) or "fold" */
   char *description;  /* what the filter kept, once applied; NULL: everything */
 } HpCliFilter;
 

@@ -175,6 +175,7 @@ test_bad_filters (void)
     { { "--from", "2", "--to", "1" }, "--from 2 is after --to 1" },
     { { "--tid", "999", NULL }, "has no thread 999" },
     { { "--pid", "999", NULL }, "has no process 999" },
+    { { "--inline", "flat", NULL }, "--inline must be 'own' or 'fold', not 'flat'" },
   };
 
   write_capture (path);

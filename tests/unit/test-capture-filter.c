@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "analysis/hp-capture-filter.h"
 #include "analysis/hp-profile.h"
 #include "test-capture-data.h"
@@ -120,6 +122,38 @@ test_indirect (void)
   hp_capture_data_free (merged);
 }
 
+/* The example: helper is inlined into bar (stack 4, 4 samples). Folded,
+ * those samples are bar's own; nothing else changes. */
+static void
+test_fold_inline (void)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  g_autofree char *before = tree_of (data);
+  HpCaptureData *folded = hp_capture_data_fold_inline (data);
+  g_autofree char *after = tree_of (folded);
+  g_autoptr(HpProfile) profile = hp_profile_new (folded, NULL);
+  g_autoptr(HpProfile) original = hp_profile_new (data, NULL);
+
+  g_test_message ("before:\n%safter:\n%s", before, after);
+  g_assert_nonnull (strstr (before, "helper 4/4"));
+  g_assert_null (strstr (after, "helper"));
+  g_assert_nonnull (strstr (after, "\n      bar 4/28\n"));
+  g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, hp_profile_get_n_samples (original));
+  g_assert_true (folded->frames == data->frames);
+  hp_capture_data_free (folded);
+
+  /* nothing inlined: the same tree */
+  {
+    g_autoptr(TestData) plain = build_recursive ();
+    g_autofree char *plain_before = tree_of (plain);
+    HpCaptureData *plain_folded = hp_capture_data_fold_inline (plain);
+    g_autofree char *plain_after = tree_of (plain_folded);
+
+    g_assert_cmpstr (plain_after, ==, plain_before);
+    hp_capture_data_free (plain_folded);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -127,5 +161,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/capture-filter/merge-recursion", test_merge);
   g_test_add_func ("/capture-filter/indirect", test_indirect);
+  g_test_add_func ("/capture-filter/fold-inline", test_fold_inline);
   return g_test_run ();
 }
