@@ -26,7 +26,7 @@ packages=(
   libprotobuf-c-dev protobuf-c-compiler golang-go
   libgtk-4-dev sqlite3 linux-perf
   python3.11-dbg libc6-dbg
-  xvfb xauth dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info
+  xvfb xauth xdotool dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info
   libegl-mesa0 libglx-mesa0 libgl1-mesa-dri
 )
 missing=()

@@ -80,6 +80,8 @@ struct _HpCallTreeView {
   GtkSortListModel     *pending_model;
   guint                 scroll_source;
   guint                 scroll_position;
+  guint                 focus_tick;     /* moves the keyboard focus to the selected row */
+  guint                 focus_frames;
 
   char                 *search;
   GPtrArray            *matches;        /* const HpCallNode*, of the shown tree */
@@ -596,6 +598,68 @@ inner_list_view (HpCallTreeView *self)
   return NULL;
 }
 
+/* The keyboard focus of a list is a row of its own, apart from the
+ * selection: after the window selected the hot row, the first Down went
+ * on from the row that had the focus (the top one), and the hot row was
+ * lost. So the focus follows a selection made by program, once the row
+ * is on screen (a frame or two after scrolling), but only when the tree
+ * has the focus already: a search match is selected while the user
+ * types in the search entry. */
+/* TRUE once done: the focus is on the selected row, or is not the
+ * tree's to move; FALSE while that row is not on screen yet. */
+static gboolean
+move_focus_to_selected (HpCallTreeView *self)
+{
+  TreeModels *t = current (self);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkTreeListRow *selected;
+  g_autoptr(GObject) item = NULL;
+  GtkWidget *row;
+
+  if (t->selection == NULL || t->view == NULL || focus == NULL ||
+      !gtk_widget_is_ancestor (focus, GTK_WIDGET (t->view)) ||
+      (selected = gtk_single_selection_get_selected_item (t->selection)) == NULL)
+    return TRUE;
+  item = gtk_tree_list_row_get_item (selected);
+  row = hp_cell_find_row (GTK_WIDGET (t->view), item);
+  if (row == NULL)
+    return FALSE;
+  if (focus != row && !gtk_widget_is_ancestor (focus, row))
+    gtk_widget_grab_focus (row);
+  return TRUE;
+}
+
+static gboolean
+focus_tick_cb (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
+
+  if (!move_focus_to_selected (self) && ++self->focus_frames < 30)
+    return G_SOURCE_CONTINUE;  /* not laid out yet */
+  self->focus_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* The keyboard focus of a list is a row of its own, apart from the
+ * selection: after the window selected the hot row, the first Down went
+ * on from the row that had the focus (the top one), and the hot row was
+ * lost. So the focus follows a selection made by program, at once when
+ * its row is on screen, else a frame or two after scrolling there; but
+ * only when the tree has the focus already: a search match is selected
+ * while the user types in the search entry. */
+static void
+follow_with_focus (HpCallTreeView *self)
+{
+  self->focus_frames = 0;
+  if (move_focus_to_selected (self))
+    return;
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb, NULL, NULL);
+}
+
 static gboolean
 scroll_cb (gpointer user_data)
 {
@@ -609,7 +673,10 @@ scroll_cb (gpointer user_data)
   self->scroll_source = 0;
   if (list != NULL && t->selection != NULL &&
       self->scroll_position < g_list_model_get_n_items (G_LIST_MODEL (t->selection)))
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", self->scroll_position);
+    {
+      gtk_widget_activate_action (list, "list.scroll-to-item", "u", self->scroll_position);
+      follow_with_focus (self);
+    }
   return G_SOURCE_REMOVE;
 }
 
@@ -687,6 +754,7 @@ finish_select (HpCallTreeView *self)
     g_signal_emit (self, signals[NODE_SELECTED], 0, node);
   if (self->preparing)
     return;  /* a hidden tree starts at its top */
+  follow_with_focus (self);
 
   /* after the new rows are laid out */
   self->scroll_position = pos;
@@ -1319,6 +1387,9 @@ hp_call_tree_view_dispose (GObject *object)
   if (self->reveal_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
   self->reveal_tick = 0;
+  if (self->focus_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->focus_tick);
+  self->focus_tick = 0;
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
@@ -1437,7 +1508,10 @@ expand_or_child_action (GtkWidget  *widget,
       g_autoptr(GtkTreeListRow) parent = next ? gtk_tree_list_row_get_parent (next) : NULL;
 
       if (parent == row)
-        select_position (self, t, pos + 1);
+        {
+          select_position (self, t, pos + 1);
+          follow_with_focus (self);
+        }
     }
 }
 
@@ -1467,6 +1541,15 @@ collapse_or_parent_action (GtkWidget  *widget,
     hp_call_tree_view_select_node (self, hp_call_row_get_node (item));
 }
 
+/* The focus goes to the shown tree's rows (a GtkWidget takes none) */
+static gboolean
+hp_call_tree_view_grab_focus (GtkWidget *widget)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
+
+  return gtk_widget_grab_focus (GTK_WIDGET (current (self)->view));
+}
+
 static void
 hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
 {
@@ -1477,6 +1560,7 @@ hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
   object_class->finalize = hp_call_tree_view_finalize;
   object_class->get_property = hp_call_tree_view_get_property;
   object_class->set_property = hp_call_tree_view_set_property;
+  widget_class->grab_focus = hp_call_tree_view_grab_focus;
 
   properties[PROP_BOTTOM_UP] =
     g_param_spec_boolean ("bottom-up", NULL, NULL, FALSE,
@@ -1515,10 +1599,6 @@ hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
 
   gtk_widget_class_install_action (widget_class, "tree.expand-or-child", NULL, expand_or_child_action);
   gtk_widget_class_install_action (widget_class, "tree.collapse-or-parent", NULL, collapse_or_parent_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "tree.expand-or-child", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Right, 0, "tree.expand-or-child", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "tree.collapse-or-parent", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Left, 0, "tree.collapse-or-parent", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "calltreeview");
@@ -1531,10 +1611,31 @@ hp_call_tree_view_init (HpCallTreeView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  /* Right and Left, before the list sees them: a GtkListView takes the
+   * arrow keys for itself (and does nothing with these two), so a
+   * binding on this widget, where the key arrives last, never ran */
+  {
+    GtkEventController *keys = gtk_shortcut_controller_new ();
+    static const struct { guint keyval; const char *action; } bindings[] = {
+      { GDK_KEY_Right, "tree.expand-or-child" },
+      { GDK_KEY_KP_Right, "tree.expand-or-child" },
+      { GDK_KEY_Left, "tree.collapse-or-parent" },
+      { GDK_KEY_KP_Left, "tree.collapse-or-parent" },
+    };
+
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                            gtk_shortcut_new (gtk_keyval_trigger_new (bindings[i].keyval, 0),
+                                                              gtk_named_action_new (bindings[i].action)));
+    gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  }
+
   for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
     {
       TreeModels *t = &self->trees[i];
 
+      hp_cell_keep_focus_in_view (t->view);
       set_column_factory (t->function_column, &function_cell);
       set_column_factory (t->self_column, &self_cell);
       set_column_factory (t->total_column, &total_cell);

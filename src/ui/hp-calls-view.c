@@ -287,6 +287,8 @@ hp_calls_view_init (HpCallsView *self)
   const HpCellSpec *specs[3] = { &name_cell, &samples_cell, &module_cell };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  hp_cell_keep_focus_in_view (self->callers_view);
+  hp_cell_keep_focus_in_view (self->callees_view);
   for (guint i = 0; i < G_N_ELEMENTS (self->columns); i++)
     {
       g_autoptr(GtkListItemFactory) factory = hp_cell_factory_new (specs[i % 3]);

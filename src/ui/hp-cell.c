@@ -389,6 +389,139 @@ hp_cell_pick_row (GtkWidget *view,
   return NULL;
 }
 
+GtkWidget *
+hp_cell_find_row (GtkWidget *view,
+                  GObject   *item)
+{
+  /* the view's rows are the children of its list: a cell keeps its
+   * last row when unbound (see unbind()), so only rows on screen count */
+  for (GtkWidget *list = gtk_widget_get_first_child (view); list != NULL; list = gtk_widget_get_next_sibling (list))
+    for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+      {
+        Cell *cell;
+
+        if (g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0 || !gtk_widget_get_mapped (row))
+          continue;
+        cell = find_cell (row);
+        if (cell != NULL && cell->row == item)
+          return row;
+      }
+  return NULL;
+}
+
+static float
+first_y (GtkWidget *row,
+         GtkWidget *view)
+{
+  graphene_point_t top = GRAPHENE_POINT_INIT (0, 0);
+
+  if (!gtk_widget_compute_point (row, view, &GRAPHENE_POINT_INIT (0, 0), &top))
+    return G_MAXFLOAT;
+  return top.y;
+}
+
+static GtkWidget *
+row_of (GtkWidget *widget)
+{
+  for (; widget != NULL; widget = gtk_widget_get_parent (widget))
+    if (g_strcmp0 (gtk_widget_get_css_name (widget), "row") == 0)
+      return widget;
+  return NULL;
+}
+
+/* A list keeps the keyboard focus on a row of its own choosing, even one
+ * scrolled out of view long ago (the source pane's first line, when it
+ * shows line 400): Tab then landed on a row nobody could see. Entering
+ * the list, the focus moves to the selected row if it is shown, else to
+ * the first row shown. */
+static gboolean
+focus_shown_row (gpointer user_data)
+{
+  g_autoptr(GtkWidget) view = user_data;
+  GtkRoot *root = gtk_widget_get_root (view);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *row = row_of (focus);
+  GtkWidget *first = NULL;
+
+  if (focus == NULL || !gtk_widget_is_ancestor (focus, view) ||
+      (row != NULL && gtk_widget_get_mapped (row) && gtk_widget_get_child_visible (row)))
+    return G_SOURCE_REMOVE;
+  for (GtkWidget *list = gtk_widget_get_first_child (view); list != NULL; list = gtk_widget_get_next_sibling (list))
+    for (GtkWidget *r = gtk_widget_get_first_child (list); r != NULL; r = gtk_widget_get_next_sibling (r))
+      {
+        graphene_point_t top;
+
+        if (g_strcmp0 (gtk_widget_get_css_name (r), "row") != 0 ||
+            !gtk_widget_get_mapped (r) || !gtk_widget_get_child_visible (r) ||
+            !gtk_widget_compute_point (r, view, &GRAPHENE_POINT_INIT (0, 0), &top) ||
+            top.y < 0 || top.y >= gtk_widget_get_height (view))
+          continue;
+        if (gtk_widget_get_state_flags (r) & GTK_STATE_FLAG_SELECTED)
+          {
+            gtk_widget_grab_focus (r);
+            return G_SOURCE_REMOVE;
+          }
+        /* (the rows are not in their order on screen) */
+        if (first == NULL || top.y < first_y (first, view))
+          first = r;
+      }
+  if (first != NULL)
+    gtk_widget_grab_focus (first);
+  return G_SOURCE_REMOVE;
+}
+
+/* (after the focus change has ended: moving the focus while it is being
+ * moved is not allowed) */
+static void
+on_focus_enter (GtkEventControllerFocus *controller,
+                gpointer                 user_data)
+{
+  GtkWidget *view = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+
+  g_idle_add_full (G_PRIORITY_HIGH, focus_shown_row, g_object_ref (view), NULL);
+}
+
+/* Tab leaves the list: a GtkListView takes it to move to the next row,
+ * so Tab into the source pane walked all its lines one by one. Up and
+ * Down do that; the list is one stop in the window's Tab order. */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                gpointer               user_data)
+{
+  GtkWidget *view = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+  GtkDirectionType direction;
+
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
+    return FALSE;
+  if (keyval == GDK_KEY_ISO_Left_Tab || ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) && (state & GDK_SHIFT_MASK)))
+    direction = GTK_DIR_TAB_BACKWARD;
+  else if (keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab)
+    direction = GTK_DIR_TAB_FORWARD;
+  else
+    return FALSE;
+  /* the window moves the focus on from here as if the list took none */
+  gtk_widget_set_can_focus (view, FALSE);
+  g_signal_emit_by_name (gtk_widget_get_root (view), "move-focus", direction);
+  gtk_widget_set_can_focus (view, TRUE);
+  return TRUE;
+}
+
+void
+hp_cell_keep_focus_in_view (GtkColumnView *view)
+{
+  GtkEventController *controller = gtk_event_controller_focus_new ();
+
+  g_signal_connect (controller, "enter", G_CALLBACK (on_focus_enter), NULL);
+  gtk_widget_add_controller (GTK_WIDGET (view), controller);
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), NULL);
+  gtk_widget_add_controller (GTK_WIDGET (view), controller);
+}
+
 static void
 menu_unparent (gpointer data)
 {

@@ -51,6 +51,16 @@ GObject *hp_cell_pick_row (GtkWidget *view,
                            double     x,
                            double     y);
 
+/* The row widget of @view (a column view of these cells) that shows
+ * @item now, or NULL when it is not on screen. */
+GtkWidget *hp_cell_find_row (GtkWidget *view,
+                             GObject   *item);
+
+/* @view is one stop of the window's Tab order (Tab leaves it, rather
+ * than going to its next row), and Tab into it lands on a row that is
+ * shown (the selected one if it is), never on one scrolled out of view. */
+void       hp_cell_keep_focus_in_view (GtkColumnView *view);
+
 /* Shows @menu as a context menu at (@x, @y) of @view, in a popover
  * kept on @owner (an ancestor of @view) for the next time. */
 void     hp_cell_popup_menu (GtkWidget  *owner,

@@ -785,6 +785,7 @@ hp_source_view_init (HpSourceView *self)
 {
   self->source_paths = g_new0 (char *, 1);
   gtk_widget_init_template (GTK_WIDGET (self));
+  hp_cell_keep_focus_in_view (self->lines_view);
   set_column_factory (self->line_column, &number_cell);
   set_column_factory (self->self_column, &self_cell);
   set_column_factory (self->total_column, &total_cell);

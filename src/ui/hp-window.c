@@ -373,6 +373,9 @@ load_done (GObject      *object,
   fill_thread_filter (self);
   gtk_stack_set_visible_child_name (self->main_stack, "capture");
   show_profile (self, profile, NULL);
+  /* the keys work in the tree at once, from the hot row it selects
+   * (rather than from the Top-Down button, the first one in the window) */
+  gtk_widget_grab_focus (GTK_WIDGET (self->tree_view));
   update_title (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", TRUE);
 

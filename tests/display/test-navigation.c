@@ -153,6 +153,38 @@ leaf_shown (gpointer tree)
          bounds.origin.y > 0 && bounds.origin.y < gtk_widget_get_height (tree);
 }
 
+/* Sends @keys (xdotool key names) to @window through the X server, as a
+ * keyboard does: the window is given the X input focus first. FALSE
+ * when xdotool is missing. */
+static gboolean
+send_keys (HpWindow   *window,
+           const char *keys)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autofree char *id = NULL;
+  g_auto(GStrv) names = g_strsplit (keys, " ", -1);
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+
+  if (xdotool == NULL)
+    return FALSE;
+  g_assert_true (GDK_IS_X11_SURFACE (surface));
+  id = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      const char *argv[] = { xdotool, "windowfocus", "--sync", id, "key", "--clearmodifiers", names[i], NULL };
+      int status = 0;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                   NULL, NULL, &status, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+      /* one key at a time, each handled before the next */
+      display_spin (60);
+    }
+  return TRUE;
+}
+
 /* Tests -------------------------------------------------------------- */
 
 /* The leaf 201 calls deep shows its name inside the Function
@@ -221,11 +253,103 @@ test_deep_tree (void)
   display_close (window);
 }
 
+/* The keyboard focus is in the row of the selected node */
+static gboolean
+focus_on_selected (gpointer data)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (data));
+  const char *name = selected_name (data);
+
+  for (; focus != NULL; focus = gtk_widget_get_parent (focus))
+    if (g_strcmp0 (gtk_widget_get_css_name (focus), "row") == 0)
+      return name != NULL && find_widget (focus, is_inscription_of, name) != NULL;
+  return FALSE;
+}
+
+/* Keys pressed on the keyboard: the first Down after opening goes from
+ * the hot row the window selected, not from the top; Right and Left
+ * follow GtkTreeExpander's conventions. */
+static void
+test_keys (void)
+{
+  g_autofree char *path = display_make_capture ("keys.hotpath", TRUE, NULL);
+  HpWindow *window = display_open (app, path);
+
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  /* the keyboard focus is on that row, a frame or two after it is shown */
+  g_assert_true (display_wait (focus_on_selected, window, 5000));
+  if (!send_keys (window, "Down"))
+    {
+      g_test_skip ("xdotool is not installed");
+      display_close (window);
+      return;
+    }
+  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  g_assert_cmpuint (selected_depth (window), ==, 3);
+  send_keys (window, "Up");
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+
+  /* Left on a leaf: its parent; Left again: folded; Right: open; Right: first child */
+  send_keys (window, "Left");
+  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_true (focus_on_selected (window));
+  send_keys (window, "Left");
+  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_true (focus_on_selected (window));
+  send_keys (window, "Down");
+  g_assert_cmpstr (selected_name (window), ==, "run_beta");
+  send_keys (window, "Up Right");
+  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  send_keys (window, "Right");
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_true (focus_on_selected (window));
+
+  /* the row with the focus is ringed (style.css) while keys are in use */
+  {
+    GtkWidget *row = gtk_window_get_focus (GTK_WINDOW (window));
+
+    while (g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0)
+      row = gtk_widget_get_parent (row);
+    g_assert_true (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_FOCUS_VISIBLE);
+    g_assert_true (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_FOCUS_WITHIN);
+    display_spin (400);  /* (the theme fades the ring in) */
+    shot (window, "focus-ring");
+  }
+
+  /* Tab goes through what can be seen, and back to the tree: the
+   * summary's text takes no Tab, lists are one stop, and the stop in
+   * a list is a row on screen */
+  {
+    gboolean search = FALSE, back = FALSE;
+
+    for (guint i = 0; i < 30 && !back; i++)
+      {
+        GtkWidget *focus;
+        graphene_rect_t bounds;
+
+        send_keys (window, "Tab");
+        focus = gtk_window_get_focus (GTK_WINDOW (window));
+        g_assert_nonnull (focus);
+        g_test_message ("Tab %u: %s (%s)", i, G_OBJECT_TYPE_NAME (focus), gtk_widget_get_css_name (focus));
+        g_assert_true (gtk_widget_is_drawable (focus));
+        g_assert_true (gtk_widget_compute_bounds (focus, GTK_WIDGET (window), &bounds));
+        g_assert_cmpfloat (bounds.size.width, >, 0);
+        g_assert_cmpfloat (bounds.size.height, >, 0);
+        search |= gtk_widget_is_ancestor (focus, hp_window_get_search_entry (window));
+        back = focus_on_selected (window);
+      }
+    g_assert_true (search);
+    g_assert_true (back);
+  }
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
   app = application;
   g_test_add_func ("/navigation/deep-tree", test_deep_tree);
+  g_test_add_func ("/navigation/keys", test_keys);
   return g_test_run ();
 }
 
