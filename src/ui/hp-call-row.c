@@ -86,8 +86,16 @@ name_markup (HpCallRow *self)
       g_autofree char *mid = g_markup_escape_text (a, b - a);
       g_autofree char *post = g_markup_escape_text (b, -1);
 
-      g_string_append_printf (s, "%s<span underline=\"single\" background=\"#f6d32d80\">%s</span>%s",
-                              pre, mid, post);
+      /* opaque colours with black text: readable on the light and the
+       * dark theme and on a selected row alike (a translucent yellow
+       * read white on olive in the dark theme); the current match, the
+       * one Enter went to, in orange and bold */
+      if (self->node == self->context->current_match)
+        g_string_append_printf (s, "%s<span weight=\"bold\" underline=\"single\" background=\"#ffa348\" foreground=\"#000000\">%s</span>%s",
+                                pre, mid, post);
+      else
+        g_string_append_printf (s, "%s<span underline=\"single\" background=\"#f9f06b\" foreground=\"#000000\">%s</span>%s",
+                                pre, mid, post);
     }
   else
     {

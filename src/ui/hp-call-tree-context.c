@@ -114,6 +114,21 @@ hp_call_tree_context_matches (HpCallTreeContext *self,
 }
 
 void
+hp_call_tree_context_set_current_match (HpCallTreeContext *self,
+                                        const HpCallNode  *node)
+{
+  const HpCallNode *old = self->current_match;
+
+  if (old == node)
+    return;
+  self->current_match = node;
+  if (old != NULL)
+    row_changed (self, old);
+  if (node != NULL)
+    row_changed (self, node);
+}
+
+void
 hp_call_tree_context_set_search (HpCallTreeContext *self,
                                  const char        *text)
 {
@@ -123,6 +138,7 @@ hp_call_tree_context_set_search (HpCallTreeContext *self,
   g_clear_pointer (&self->search, g_free);
   if (text != NULL && text[0] != '\0')
     self->search = g_utf8_casefold (text, -1);
+  self->current_match = NULL;
 
   /* only rows that exist are shown or about to be */
   g_hash_table_iter_init (&iter, self->rows);

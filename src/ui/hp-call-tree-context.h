@@ -23,6 +23,7 @@ typedef struct {
   GHashTable      *hot;        /* HpCallNode* on the hottest path */
   GHashTable      *rows;       /* HpCallNode* -> HpCallRow* (not owned) */
   char            *search;     /* casefolded, NULL when not searching */
+  const HpCallNode *current_match; /* marked apart from the other matches */
 } HpCallTreeContext;
 
 HpCallTreeContext *hp_call_tree_context_new      (HpLoadedProfile   *profile,
@@ -42,6 +43,8 @@ void               hp_call_tree_context_set_hot  (HpCallTreeContext *self,
                                                   const HpCallNode  *node);
 void               hp_call_tree_context_set_search (HpCallTreeContext *self,
                                                     const char        *text);
+void               hp_call_tree_context_set_current_match (HpCallTreeContext *self,
+                                                           const HpCallNode  *node);
 gboolean           hp_call_tree_context_matches  (HpCallTreeContext *self,
                                                   const HpCallNode  *node);
 

@@ -1264,7 +1264,10 @@ search_done (GObject      *object,
 
   /* select the first match, and reveal the next ones a frame apart */
   if (self->matches->len > 0)
-    hp_call_tree_view_select_node (self, g_ptr_array_index (self->matches, 0));
+    {
+      hp_call_tree_context_set_current_match (current (self)->context, g_ptr_array_index (self->matches, 0));
+      hp_call_tree_view_select_node (self, g_ptr_array_index (self->matches, 0));
+    }
   self->reveal_next = 1;
   if (self->reveal_tick == 0 && self->matches->len > 1)
     self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_tick_cb, NULL, NULL);
@@ -1293,8 +1296,12 @@ hp_call_tree_view_search (HpCallTreeView *self,
   t = current (self);
   if (t->context == NULL)
     return;
-  /* the rows shown are highlighted at once */
+  /* the rows shown are highlighted at once; the other tree's too (its
+   * rows may have been built after the search began, and kept its marks
+   * after Escape) */
   hp_call_tree_context_set_search (t->context, self->search);
+  if (self->trees[self->bottom_up ? 0 : 1].context != NULL)
+    hp_call_tree_context_set_search (self->trees[self->bottom_up ? 0 : 1].context, self->search);
   if (self->search == NULL)
     {
       g_signal_emit (self, signals[SEARCH_DONE], 0);
@@ -1339,6 +1346,7 @@ hp_call_tree_view_next_match (HpCallTreeView *self,
   if (self->matches == NULL || (n = self->matches->len) == 0)
     return;
   self->match_index = backwards ? (self->match_index + n - 1) % n : (self->match_index + 1) % n;
+  hp_call_tree_context_set_current_match (current (self)->context, g_ptr_array_index (self->matches, self->match_index));
   hp_call_tree_view_select_node (self, g_ptr_array_index (self->matches, self->match_index));
 }
 
@@ -1547,7 +1555,11 @@ hp_call_tree_view_grab_focus (GtkWidget *widget)
 {
   HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
 
-  return gtk_widget_grab_focus (GTK_WIDGET (current (self)->view));
+  if (!gtk_widget_grab_focus (GTK_WIDGET (current (self)->view)))
+    return FALSE;
+  /* on the selected row, not on the one the list last had */
+  follow_with_focus (self);
+  return TRUE;
 }
 
 static void

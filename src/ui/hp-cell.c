@@ -116,6 +116,10 @@ update (const HpCellSpec *spec,
         {
           g_autofree char *text = get_string (cell->row, spec->text);
 
+          /* set_text keeps the attributes of the markup shown before: a
+           * search's highlight stayed, at its old offsets, on whatever
+           * row the cell showed next */
+          gtk_inscription_set_attributes (GTK_INSCRIPTION (cell->inscription), NULL);
           gtk_inscription_set_text (GTK_INSCRIPTION (cell->inscription), text);
         }
     }

@@ -778,6 +778,9 @@ on_search_stop (GtkSearchEntry *entry,
                 HpWindow       *self)
 {
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  /* Escape ends the search: back to the tree, on the match it reached */
+  if (g_strcmp0 (hp_window_get_state (self), "capture") == 0)
+    gtk_widget_grab_focus (GTK_WIDGET (self->tree_view));
 }
 
 /* Actions ------------------------------------------------------------ */

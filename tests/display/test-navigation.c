@@ -344,12 +344,116 @@ test_keys (void)
   display_close (window);
 }
 
+static char *
+markup_of (HpWindow   *window,
+           const char *name,
+           guint       nth)
+{
+  GListModel *model = hp_call_tree_view_get_model (hp_window_get_tree_view (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr(HpCallRow) item = gtk_tree_list_row_get_item (row);
+      char *markup = NULL;
+
+      if (g_strcmp0 (hp_call_row_get_name (item), name) != 0 || nth-- > 0)
+        continue;
+      g_object_get (item, "name-markup", &markup, NULL);
+      return markup;
+    }
+  g_assert_not_reached ();
+}
+
+static gboolean
+search_settled (gpointer data)
+{
+  HpWindow *window = data;
+
+  return !hp_call_tree_view_is_searching (hp_window_get_tree_view (window)) &&
+         !hp_call_tree_view_is_selecting (hp_window_get_tree_view (window));
+}
+
+/* Inscriptions under @widget whose text has a background colour (of
+ * both trees: the hidden one keeps its rows' widgets) */
+static guint
+count_highlighted (GtkWidget *widget)
+{
+  guint n = 0;
+
+  if (GTK_IS_INSCRIPTION (widget) && gtk_inscription_get_attributes (GTK_INSCRIPTION (widget)) != NULL)
+    {
+      GSList *attrs = pango_attr_list_get_attributes (gtk_inscription_get_attributes (GTK_INSCRIPTION (widget)));
+
+      for (GSList *l = attrs; l != NULL; l = l->next)
+        if (((PangoAttribute *) l->data)->klass->type == PANGO_ATTR_BACKGROUND)
+          n++;
+      g_slist_free_full (attrs, (GDestroyNotify) pango_attribute_destroy);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += count_highlighted (c);
+  return n;
+}
+
+/* Typing in the search marks every match and the current one apart;
+ * Enter moves on; Escape clears every mark and goes back to the tree. */
+static void
+test_search (void)
+{
+  g_autofree char *path = display_make_capture ("search.hotpath", TRUE, NULL);
+  HpWindow *window = display_open (app, path);
+  GtkWidget *tree = GTK_WIDGET (hp_window_get_tree_view (window));
+  g_autofree char *first = NULL, *second = NULL;
+
+  g_assert_true (display_wait (focus_on_selected, window, 5000));
+  if (!send_keys (window, "ctrl+f l e a f"))
+    {
+      g_test_skip ("xdotool is not installed");
+      display_close (window);
+      return;
+    }
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (hp_window_get_search_entry (window))), ==, "leaf");
+  display_spin (300);  /* (the entry waits for typing to pause) */
+  g_assert_true (display_wait (search_settled, window, 5000));
+  /* matches: alpha_leaf, shared_leaf, beta_leaf, shared_leaf; the first is current */
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  first = markup_of (window, "alpha_leaf", 0);
+  second = markup_of (window, "shared_leaf", 0);
+  g_test_message ("current: %s; other: %s", first, second);
+  g_assert_nonnull (strstr (first, "#ffa348"));
+  g_assert_nonnull (strstr (second, "#f9f06b"));
+  g_assert_null (strstr (second, "#ffa348"));
+  shot (window, "search");
+
+  /* Enter: the next match is current, and only it */
+  send_keys (window, "Return");
+  g_assert_true (display_wait (search_settled, window, 5000));
+  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  g_clear_pointer (&first, g_free);
+  g_clear_pointer (&second, g_free);
+  first = markup_of (window, "alpha_leaf", 0);
+  second = markup_of (window, "shared_leaf", 0);
+  g_assert_nonnull (strstr (first, "#f9f06b"));
+  g_assert_nonnull (strstr (second, "#ffa348"));
+  g_assert_cmpuint (count_highlighted (tree), >=, 3);
+
+  /* Escape: no highlight left on any cell, the focus on the match reached */
+  send_keys (window, "Escape");
+  display_spin (200);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (hp_window_get_search_entry (window))), ==, "");
+  g_assert_cmpuint (count_highlighted (tree), ==, 0);
+  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  g_assert_true (display_wait (focus_on_selected, window, 2000));
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
   app = application;
   g_test_add_func ("/navigation/deep-tree", test_deep_tree);
   g_test_add_func ("/navigation/keys", test_keys);
+  g_test_add_func ("/navigation/search", test_search);
   return g_test_run ();
 }
 
