@@ -28,6 +28,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "display-common.h"
 
@@ -43,6 +44,17 @@ beat (gpointer data)
     max_gap = MAX (max_gap, now - last_beat);
   last_beat = now;
   return G_SOURCE_CONTINUE;
+}
+
+/* CPU time of the whole process (the renderer's threads too), ms: on a
+ * busy machine the stalls above grow with the others' load, this less. */
+static double
+cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static void
@@ -119,6 +131,9 @@ bench_one (HpApplication *app,
   {
     int w = gtk_widget_get_width (GTK_WIDGET (canvas)), h = gtk_widget_get_height (GTK_WIDGET (canvas));
     guint renders = hp_flame_canvas_get_n_renders (canvas);
+    GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (canvas));
+    gint64 frames = gdk_frame_clock_get_frame_counter (clock);
+    double cpu = cpu_ms ();
 
     for (int i = 0; i < 60; i++)
       {
@@ -129,8 +144,11 @@ bench_one (HpApplication *app,
         gtk_widget_queue_draw (GTK_WIDGET (canvas));
         display_spin (8);
       }
-    printf ("hover over 60 places: longest stall %.1f ms, box layer rendered again %u times\n",
-            max_gap / 1000.0, hp_flame_canvas_get_n_renders (canvas) - renders);
+    frames = gdk_frame_clock_get_frame_counter (clock) - frames;
+    printf ("hover over 60 places: longest stall %.1f ms, box layer rendered again %u times, "
+            "%.1f ms of CPU per frame (%" G_GINT64_FORMAT " frames)\n",
+            max_gap / 1000.0, hp_flame_canvas_get_n_renders (canvas) - renders,
+            (cpu_ms () - cpu) / MAX (frames, 1), frames);
   }
 
   /* zoom into the deepest box of the hottest path, then out */
