@@ -25,6 +25,7 @@
 #include <glib/gstdio.h>
 
 #include "analysis/hp-text.h"
+#include "document/hp-source-find.h"
 #include "ui/hp-compare-details.h"
 #include "ui/hp-compare-format.h"
 
@@ -191,15 +192,16 @@ read_thread (GTask        *task,
   SourceRead *read = task_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
+  g_autofree char *found = hp_source_find_file (read->path, NULL, NULL);
   GStatBuf st;
 
-  if (!g_path_is_absolute (read->path) || g_stat (read->path, &st) != 0 || !S_ISREG (st.st_mode))
+  if (found == NULL || g_stat (found, &st) != 0)
     read->error = g_strdup_printf (_("%s was not found on this computer; the lines are shown without their text"),
                                    read->path);
   else if (st.st_size > MAX_SOURCE_SIZE)
     read->error = g_strdup_printf (_("%s is larger than %d MB; the lines are shown without their text"),
                                    read->path, MAX_SOURCE_SIZE / (1024 * 1024));
-  else if (!g_file_get_contents (read->path, &contents, NULL, &error))
+  else if (!g_file_get_contents (found, &contents, NULL, &error))
     read->error = g_strdup (error->message);
   else
     {
