@@ -86,6 +86,7 @@ struct _HpCaptureWriter {
   sqlite3_stmt *insert_frame;
   sqlite3_stmt *insert_stack;
   sqlite3_stmt *insert_sample;
+  sqlite3_stmt *insert_event;
 
   /* Composite keys (see append_*), owned -> GSIZE_TO_POINTER (id) */
   GHashTable *modules;
@@ -99,6 +100,7 @@ struct _HpCaptureWriter {
   gint64 n_functions;
   gint64 n_frames;
   gint64 n_stacks;
+  gint64 n_events;
 
   guint64 n_samples;
   guint64 n_committed_samples;
@@ -295,6 +297,7 @@ finalize_statements (HpCaptureWriter *self)
   g_clear_pointer (&self->insert_frame, sqlite3_finalize);
   g_clear_pointer (&self->insert_stack, sqlite3_finalize);
   g_clear_pointer (&self->insert_sample, sqlite3_finalize);
+  g_clear_pointer (&self->insert_event, sqlite3_finalize);
 }
 
 static void
@@ -617,7 +620,10 @@ hp_capture_writer_new (const char  *path,
       !prepare (self, &self->insert_stack,
                 "INSERT INTO stacks (id, parent_id, frame_id) VALUES (?, ?, ?)", error) ||
       !prepare (self, &self->insert_sample,
-                "INSERT INTO samples (time, tid, cpu, stack_id, weight) VALUES (?, ?, ?, ?, ?)", error))
+                "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) "
+                "VALUES (?, ?, ?, ?, ?, ?)", error) ||
+      !prepare (self, &self->insert_event,
+                "INSERT INTO events (id, name, unit, frequency, period) VALUES (?, ?, ?, ?, ?)", error))
     goto fail;
 
   hp_capture_writer_set_metadata (self, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
@@ -816,6 +822,38 @@ hp_capture_writer_intern_stack (HpCaptureWriter *self,
   return found->id;
 }
 
+gint64
+hp_capture_writer_add_event (HpCaptureWriter *self,
+                             const char      *name,
+                             const char      *unit,
+                             guint64          frequency,
+                             guint64          period)
+{
+  gint64 id;
+
+  g_return_val_if_fail (self != NULL && self->db != NULL, 0);
+  g_return_val_if_fail (name != NULL && unit != NULL, 0);
+
+  id = ++self->n_events;
+  sqlite3_bind_int64 (self->insert_event, 1, id);
+  sqlite3_bind_text (self->insert_event, 2, name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (self->insert_event, 3, unit, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (self->insert_event, 4, (gint64) MIN (frequency, G_MAXINT64));
+  sqlite3_bind_int64 (self->insert_event, 5, (gint64) MIN (period, G_MAXINT64));
+  step (self, self->insert_event, "cannot write an event");
+
+  if (id == 1)
+    {
+      hp_capture_writer_set_metadata (self, HP_META_EVENT, name);
+      hp_capture_writer_set_metadata (self, HP_META_EVENT_UNIT, unit);
+      if (frequency > 0)
+        hp_capture_writer_set_metadata_int (self, HP_META_FREQUENCY, (gint64) MIN (frequency, G_MAXINT64));
+      if (period > 0)
+        hp_capture_writer_set_metadata_int (self, HP_META_PERIOD, (gint64) MIN (period, G_MAXINT64));
+    }
+  return id;
+}
+
 void
 hp_capture_writer_add_sample (HpCaptureWriter *self,
                               guint64          time,
@@ -824,10 +862,24 @@ hp_capture_writer_add_sample (HpCaptureWriter *self,
                               gint64           stack_id,
                               guint64          weight)
 {
+  hp_capture_writer_add_event_sample (self, 1, time, tid, cpu, stack_id, weight);
+}
+
+void
+hp_capture_writer_add_event_sample (HpCaptureWriter *self,
+                                    gint64           event_id,
+                                    guint64          time,
+                                    gint32           tid,
+                                    gint32           cpu,
+                                    gint64           stack_id,
+                                    guint64          weight)
+{
   sqlite3_stmt *stmt;
 
   g_return_if_fail (self != NULL && self->db != NULL);
   g_return_if_fail (!self->finished);
+  /* event 1 exists without a row: see hp_capture_writer_add_event() */
+  g_return_if_fail (event_id >= 1 && event_id <= MAX (self->n_events, 1));
 
   stmt = self->insert_sample;
   sqlite3_bind_int64 (stmt, 1, (gint64) time);
@@ -835,6 +887,7 @@ hp_capture_writer_add_sample (HpCaptureWriter *self,
   sqlite3_bind_int (stmt, 3, cpu);
   sqlite3_bind_int64 (stmt, 4, stack_id);
   sqlite3_bind_int64 (stmt, 5, (gint64) weight);
+  sqlite3_bind_int64 (stmt, 6, event_id);
   /* every column is bound each time: no clear_bindings needed */
   if (!begin (self))
     {
@@ -1007,9 +1060,9 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
     return take_deferred_error (self, error);
   if (sqlite3_exec (self->db,
                     "DELETE FROM stack_counts;"
-                    "INSERT INTO stack_counts (stack_id, tid, samples, weight) "
-                    "  SELECT stack_id, tid, count(*), sum(weight) FROM samples "
-                    "  GROUP BY stack_id, tid;"
+                    "INSERT INTO stack_counts (stack_id, tid, event_id, samples, weight) "
+                    "  SELECT stack_id, tid, event_id, count(*), sum(weight) FROM samples "
+                    "  GROUP BY stack_id, tid, event_id;"
                     "INSERT OR REPLACE INTO metadata (key, value) VALUES ('complete', '1');",
                     NULL, NULL, NULL) != SQLITE_OK)
     {

@@ -22,7 +22,7 @@ typedef enum {
 /* PRAGMA application_id of every capture: "HPTH" */
 #define HP_CAPTURE_APPLICATION_ID 0x48505448
 /* PRAGMA user_version: the format version this build writes and reads */
-#define HP_CAPTURE_FORMAT_VERSION 1
+#define HP_CAPTURE_FORMAT_VERSION 2
 
 typedef struct _HpCaptureWriter HpCaptureWriter;
 
@@ -73,6 +73,29 @@ gint64           hp_capture_writer_intern_stack    (HpCaptureWriter *self,
                                                     gint64           parent_id,
                                                     gint64           frame_id);
 
+/* Adds a row to the events table and returns its id (1, 2, ...): what the
+ * samples of hp_capture_writer_add_event_sample() with that id count.
+ * @unit names the unit of their weights; @frequency (Hz) or @period (in
+ * units) says how the event was sampled, 0 for the other. The first event
+ * is also written as metadata event, event_unit and frequency or period,
+ * which scripts that know one event read. A writer that adds no event
+ * writes event 1 all the same, described by its metadata alone. */
+gint64           hp_capture_writer_add_event       (HpCaptureWriter *self,
+                                                    const char      *name,
+                                                    const char      *unit,
+                                                    guint64          frequency,
+                                                    guint64          period);
+
+/* A sample of event @event_id (an id hp_capture_writer_add_event()
+ * returned, or 1). */
+void             hp_capture_writer_add_event_sample (HpCaptureWriter *self,
+                                                    gint64           event_id,
+                                                    guint64          time,
+                                                    gint32           tid,
+                                                    gint32           cpu,
+                                                    gint64           stack_id,
+                                                    guint64          weight);
+/* A sample of event 1. */
 void             hp_capture_writer_add_sample      (HpCaptureWriter *self,
                                                     guint64          time,
                                                     gint32           tid,

@@ -68,6 +68,7 @@ struct _HpCapture {
   gint64        work_limit;  /* progress handler calls per operation */
   gint64        work_done;   /* progress handler calls in this operation */
   StopReason    stopped;     /* why the progress handler stopped SQLite */
+  gint64        version;     /* PRAGMA user_version: what the tables hold */
 };
 
 /* Runs in whichever thread runs SQLite on this connection; the cancellable
@@ -322,21 +323,26 @@ check_file (const char   *path,
   return TRUE;
 }
 
-/* The tables of the format and the columns the reader reads (schema.sql). */
+/* The tables of the format and the columns the reader reads (schema.sql),
+ * with the format version that brought them. */
 static const struct {
   const char *table;
+  gint64      since;
   const char *columns[7];
 } format_tables[] = {
-  { "metadata",     { "key", "value" } },
-  { "processes",    { "pid", "command" } },
-  { "threads",      { "tid", "pid", "name" } },
-  { "modules",      { "id", "path", "build_id", "is_kernel" } },
-  { "functions",    { "id", "name", "module_id", "file", "line" } },
-  { "frames",       { "id", "function_id", "file", "line", "is_inline", "offset" } },
-  { "stacks",       { "id", "parent_id", "frame_id" } },
-  { "samples",      { "time", "tid", "cpu", "stack_id", "weight" } },
-  { "stack_counts", { "stack_id", "tid", "samples", "weight" } },
-  { "summaries",    { "path_key", "path", "text", "created", "updated" } },
+  { "metadata",     1, { "key", "value" } },
+  { "processes",    1, { "pid", "command" } },
+  { "threads",      1, { "tid", "pid", "name" } },
+  { "modules",      1, { "id", "path", "build_id", "is_kernel" } },
+  { "functions",    1, { "id", "name", "module_id", "file", "line" } },
+  { "frames",       1, { "id", "function_id", "file", "line", "is_inline", "offset" } },
+  { "stacks",       1, { "id", "parent_id", "frame_id" } },
+  { "samples",      1, { "time", "tid", "cpu", "stack_id", "weight" } },
+  { "stack_counts", 1, { "stack_id", "tid", "samples", "weight" } },
+  { "summaries",    1, { "path_key", "path", "text", "created", "updated" } },
+  { "events",       2, { "id", "name", "unit", "frequency", "period" } },
+  { "samples",      2, { "event_id" } },
+  { "stack_counts", 2, { "event_id" } },
 };
 
 /* A name from the file, fit for a message: valid UTF-8, and short. */
@@ -448,6 +454,8 @@ check_schema (HpCapture  *self,
       const char *table = format_tables[t].table;
       g_autoptr(GHashTable) columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
+      if (format_tables[t].since > self->version)
+        continue;
       sqlite3_reset (stmt);
       sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
       while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
@@ -618,6 +626,7 @@ hp_capture_open (const char  *path,
                    "%s: unknown capture format version %" G_GINT64_FORMAT, path, version);
       return NULL;
     }
+  self->version = version;
   if (!check_schema (self, error))
     return NULL;
 
@@ -1005,7 +1014,7 @@ typedef struct {
 } Totals;
 
 /* Checks and appends a row of stack_counts, or of the same aggregate
- * computed from samples: stack_id, tid, samples, weight. */
+ * computed from samples: stack_id, tid, samples, weight, event_id. */
 static gboolean
 add_count (HpCapture       *self,
            HpCaptureData   *data,
@@ -1016,16 +1025,19 @@ add_count (HpCapture       *self,
 {
   HpCaptureStackCount c;
   RowName row = { table, ROW_BY_STACK_TID, sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1) };
-  gint64 stack_id, tid, samples, weight;
+  gint64 stack_id, tid, samples, weight, event_id;
 
   if (!column_integer (self, stmt, 0, &row, G_MININT64, G_MAXINT64, &stack_id, error) ||
       !column_integer (self, stmt, 1, &row, G_MININT32, G_MAXINT32, &tid, error) ||
       !column_integer (self, stmt, 2, &row, 0, MAX_TOTAL, &samples, error) ||
-      !column_integer (self, stmt, 3, &row, 0, MAX_TOTAL, &weight, error))
+      !column_integer (self, stmt, 3, &row, 0, MAX_TOTAL, &weight, error) ||
+      !column_integer (self, stmt, 4, &row, G_MININT64, G_MAXINT64, &event_id, error))
     return FALSE;
   /* 0: a sample without any resolved frame */
   if (stack_id < 0 || stack_id >= (gint64) data->stacks->len)
     return corrupt_ref (self, error, &row, "stack", stack_id, "stacks");
+  if (event_id <= 0 || event_id >= (gint64) data->events->len)
+    return corrupt_ref (self, error, &row, "event", event_id, "events");
   totals->samples += samples;
   totals->weight += weight;
   if (totals->samples > MAX_TOTAL || totals->weight > MAX_TOTAL)
@@ -1041,8 +1053,57 @@ add_count (HpCapture       *self,
   c.tid = (gint32) tid;
   c.samples = (guint64) samples;
   c.weight = (guint64) weight;
-  g_array_append_val (data->stack_counts, c);
+  c.event_id = (guint32) event_id;
+  g_array_append_val (data->all_counts, c);
   return TRUE;
+}
+
+static gboolean
+load_event_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
+{
+  gint64 id, frequency, period;
+  HpCaptureEvent *e;
+  RowName row = { "events", ROW_BY_ORDINAL, data->events->len, 0 };
+
+  if (data->events->len > HP_CAPTURE_MAX_EVENTS)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   "%s: corrupt capture: events has more than %d rows",
+                   self->path, HP_CAPTURE_MAX_EVENTS);
+      return FALSE;
+    }
+  e = next_id_row (self, data->events, "events", stmt, &id, error);
+  row.kind = ROW_BY_ID;
+  row.a = id;
+  if (e == NULL ||
+      !column_integer (self, stmt, 3, &row, 0, G_MAXINT64, &frequency, error) ||
+      !column_integer (self, stmt, 4, &row, 0, G_MAXINT64, &period, error))
+    return FALSE;
+  e->name = column_strdup (stmt, 1) ?: g_strdup ("");
+  e->unit = column_strdup (stmt, 2) ?: g_strdup ("");
+  e->frequency = (guint64) frequency;
+  e->period = (guint64) period;
+  return TRUE;
+}
+
+/* A capture of version 1, or one whose writer added no event, counts one
+ * event that its metadata describes. */
+static void
+add_metadata_event (HpCaptureData *data)
+{
+  HpCaptureEvent e = { 0, };
+  const char *name = g_hash_table_lookup (data->metadata, HP_META_EVENT);
+  const char *unit = g_hash_table_lookup (data->metadata, HP_META_EVENT_UNIT);
+  const char *frequency = g_hash_table_lookup (data->metadata, HP_META_FREQUENCY);
+  const char *period = g_hash_table_lookup (data->metadata, HP_META_PERIOD);
+
+  e.name = g_strdup (name != NULL && *name != '\0' ? name : "samples");
+  e.unit = g_strdup (unit != NULL && *unit != '\0' ? unit : "samples");
+  if (frequency != NULL)
+    e.frequency = g_ascii_strtoull (frequency, NULL, 10);
+  if (period != NULL)
+    e.period = g_ascii_strtoull (period, NULL, 10);
+  g_array_append_val (data->events, e);
 }
 
 static gboolean
@@ -1115,21 +1176,27 @@ load_counts (HpCapture      *self,
              GError        **error)
 {
   const char *table = complete ? "stack_counts" : "samples";
+  /* version 1 has one event, which every sample counts */
+  const char *sql = self->version >= 2 ?
+    (complete ?
+     "SELECT stack_id, tid, samples, weight, event_id FROM stack_counts" :
+     /* min (weight) catches a negative weight that the others in its
+      * group would hide */
+     "SELECT stack_id, tid, count (*) AS samples, sum (weight) AS weight, event_id, "
+     "       min (weight) AS min_weight "
+     "FROM samples GROUP BY stack_id, tid, event_id") :
+    (complete ?
+     "SELECT stack_id, tid, samples, weight, 1 AS event_id FROM stack_counts" :
+     "SELECT stack_id, tid, count (*) AS samples, sum (weight) AS weight, 1 AS event_id, "
+     "       min (weight) AS min_weight "
+     "FROM samples GROUP BY stack_id, tid");
   Totals totals = { 0, 0 };
   g_autoptr(GError) local_error = NULL;
   sqlite3_stmt *stmt = NULL;
   gboolean ok = TRUE;
   int rc;
 
-  if (sqlite3_prepare_v2 (self->db,
-                          complete ?
-                          "SELECT stack_id, tid, samples, weight FROM stack_counts" :
-                          /* min (weight) catches a negative weight that the
-                           * others in its group would hide */
-                          "SELECT stack_id, tid, count (*) AS samples, sum (weight) AS weight, "
-                          "       min (weight) AS min_weight "
-                          "FROM samples GROUP BY stack_id, tid",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read the capture");
       return FALSE;
@@ -1143,7 +1210,7 @@ load_counts (HpCapture      *self,
           RowName row = { "samples", ROW_BY_STACK_TID,
                           sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1) };
 
-          if (!column_integer (self, stmt, 4, &row, 0, G_MAXINT64, &min_weight, &local_error))
+          if (!column_integer (self, stmt, 5, &row, 0, G_MAXINT64, &min_weight, &local_error))
             ok = FALSE;
         }
       if (ok)
@@ -1198,6 +1265,15 @@ clear_frame (gpointer p)
 }
 
 static void
+clear_event (gpointer p)
+{
+  HpCaptureEvent *e = p;
+
+  g_free (e->name);
+  g_free (e->unit);
+}
+
+static void
 clear_thread (gpointer p)
 {
   g_free (((HpCaptureThread *) p)->name);
@@ -1220,6 +1296,33 @@ new_id_array (gsize          element_size,
   return array;
 }
 
+/* Fills stack_counts with the counts of the events in @mask. With one
+ * event, they are all_counts. */
+static void
+select_counts (HpCaptureData *data,
+               guint64        mask)
+{
+  guint64 every = data->events->len - 1 >= 64 ? G_MAXUINT64
+                                              : ((guint64) 1 << (data->events->len - 1)) - 1;
+
+  mask &= every;
+  data->event_mask = mask;
+  g_clear_pointer (&data->stack_counts, g_array_unref);
+  if (mask == every)
+    {
+      data->stack_counts = g_array_ref (data->all_counts);
+      return;
+    }
+  data->stack_counts = g_array_new (FALSE, FALSE, sizeof (HpCaptureStackCount));
+  for (guint i = 0; i < data->all_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->all_counts, HpCaptureStackCount, i);
+
+      if (mask & ((guint64) 1 << (c->event_id - 1)))
+        g_array_append_val (data->stack_counts, *c);
+    }
+}
+
 HpCaptureData *
 hp_capture_load (HpCapture  *self,
                  GError    **error)
@@ -1239,7 +1342,8 @@ hp_capture_load (HpCapture  *self,
   data->functions = new_id_array (sizeof (HpCaptureFunction), clear_function);
   data->frames = new_id_array (sizeof (HpCaptureFrame), clear_frame);
   data->stacks = new_id_array (sizeof (HpCaptureStack), NULL);
-  data->stack_counts = g_array_new (FALSE, TRUE, sizeof (HpCaptureStackCount));
+  data->events = new_id_array (sizeof (HpCaptureEvent), clear_event);
+  data->all_counts = g_array_new (FALSE, TRUE, sizeof (HpCaptureStackCount));
   data->threads = g_array_new (FALSE, TRUE, sizeof (HpCaptureThread));
   g_array_set_clear_func (data->threads, clear_thread);
   data->processes = g_array_new (FALSE, TRUE, sizeof (HpCaptureProcess));
@@ -1269,7 +1373,12 @@ hp_capture_load (HpCapture  *self,
        for_each_row (self, data, "SELECT tid, pid, name FROM threads ORDER BY tid",
                      load_thread_row, error) &&
        for_each_row (self, data, "SELECT pid, command FROM processes ORDER BY pid",
-                     load_process_row, error);
+                     load_process_row, error) &&
+       (self->version < 2 ||
+        for_each_row (self, data, "SELECT id, name, unit, frequency, period FROM events ORDER BY id",
+                      load_event_row, error));
+  if (ok && data->events->len == 1)
+    add_metadata_event (data);
 
   /* A capture cut short has no aggregate: build it from the samples. */
   if (ok)
@@ -1298,6 +1407,7 @@ hp_capture_load (HpCapture  *self,
   if (check_cancelled (self, error))
     return NULL;
 
+  select_counts (data, 1);
   return g_steal_pointer (&data);
 }
 
@@ -1314,6 +1424,8 @@ hp_capture_data_free (HpCaptureData *data)
   g_clear_pointer (&data->threads, g_array_unref);
   g_clear_pointer (&data->processes, g_array_unref);
   g_clear_pointer (&data->metadata, g_hash_table_unref);
+  g_clear_pointer (&data->events, g_array_unref);
+  g_clear_pointer (&data->all_counts, g_array_unref);
   g_free (data);
 }
 
@@ -1504,6 +1616,9 @@ hp_capture_load_samples (HpCapture           *self,
   g_autoptr(GArray) samples = NULL;
   sqlite3_stmt *stmt = NULL;
   gint64 row = 0;
+  /* data made by hand (tests) has one event */
+  gint64 n_events = data != NULL && data->events != NULL ? data->events->len : 2;
+  guint64 mask = data != NULL && data->events != NULL ? data->event_mask : 1;
   int rc;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -1513,7 +1628,10 @@ hp_capture_load_samples (HpCapture           *self,
   begin_operation (self);
   if (check_cancelled (self, error))
     return NULL;
-  if (sqlite3_prepare_v2 (self->db, "SELECT time, tid, stack_id, weight FROM samples", -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (self->db,
+                          self->version >= 2 ? "SELECT time, tid, stack_id, weight, event_id FROM samples"
+                                             : "SELECT time, tid, stack_id, weight, 1 FROM samples",
+                          -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read the samples");
       return NULL;
@@ -1526,9 +1644,10 @@ hp_capture_load_samples (HpCapture           *self,
       gint64 tid = sqlite3_column_int64 (stmt, 1);
       gint64 stack_id = sqlite3_column_int64 (stmt, 2);
       gint64 weight = sqlite3_column_int64 (stmt, 3);
+      gint64 event_id = sqlite3_column_int64 (stmt, 4);
 
       row++;
-      for (int i = 0; i < 4; i++)
+      for (int i = 0; i < 5; i++)
         if (sqlite3_column_type (stmt, i) != SQLITE_INTEGER)
           {
             g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
@@ -1538,16 +1657,19 @@ hp_capture_load_samples (HpCapture           *self,
             return NULL;
           }
       if (time < 0 || weight < 0 || tid < G_MININT32 || tid > G_MAXINT32
-          || stack_id < 0 || stack_id >= (gint64) data->stacks->len)
+          || stack_id < 0 || stack_id >= (gint64) data->stacks->len
+          || event_id <= 0 || event_id >= n_events)
         {
           g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
                        "%s: corrupt capture: samples row %" G_GINT64_FORMAT " is out of range "
                        "(time %" G_GINT64_FORMAT ", tid %" G_GINT64_FORMAT ", stack %" G_GINT64_FORMAT
-                       ", weight %" G_GINT64_FORMAT ")",
-                       self->path, row, time, tid, stack_id, weight);
+                       ", weight %" G_GINT64_FORMAT ", event %" G_GINT64_FORMAT ")",
+                       self->path, row, time, tid, stack_id, weight, event_id);
           sqlite3_finalize (stmt);
           return NULL;
         }
+      if (!(mask & ((guint64) 1 << (event_id - 1))))
+        continue;
       s.time = (guint64) time;
       s.weight = (guint64) weight;
       s.stack_id = (guint32) stack_id;
@@ -1583,5 +1705,37 @@ hp_capture_data_new_with_counts (const HpCaptureData *data,
   copy->threads = g_array_ref (data->threads);
   copy->processes = g_array_ref (data->processes);
   copy->metadata = g_hash_table_ref (data->metadata);
+  /* data made by hand (tests) may lack them */
+  copy->events = data->events ? g_array_ref (data->events) : NULL;
+  copy->all_counts = data->all_counts ? g_array_ref (data->all_counts) : NULL;
+  copy->event_mask = data->event_mask;
   return copy;
+}
+
+HpCaptureData *
+hp_capture_data_select_events (const HpCaptureData *data,
+                               guint64              event_mask)
+{
+  HpCaptureData *copy;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  g_return_val_if_fail (data->events != NULL && data->all_counts != NULL, NULL);
+
+  copy = hp_capture_data_new_with_counts (data, g_array_new (FALSE, FALSE, sizeof (HpCaptureStackCount)));
+  select_counts (copy, event_mask);
+  return copy;
+}
+
+guint
+hp_capture_data_find_event (const HpCaptureData *data,
+                            const char          *name)
+{
+  g_return_val_if_fail (data != NULL, 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  for (guint i = 1; data->events != NULL && i < data->events->len; i++)
+    if (g_strcmp0 (g_array_index (data->events, HpCaptureEvent, i).name, name) == 0)
+      return i;
+  return 0;
 }

@@ -39,13 +39,26 @@ typedef struct {
   gint64 frame_id;
 } HpCaptureStack;
 
-/* Samples aggregated per (leaf stack, thread). */
+/* Samples aggregated per (leaf stack, thread, event). */
 typedef struct {
   gint64  stack_id;
   gint32  tid;
   guint64 samples;
   guint64 weight;
+  guint32 event_id;  /* events index; 0 in counts a filter rebuilt from samples */
 } HpCaptureStackCount;
+
+/* An event the capture counts (schema.sql, table events). */
+typedef struct {
+  char   *name;       /* "cpu-clock", "page-faults", "off-cpu", ... */
+  char   *unit;       /* unit of its weights: "ns", "page faults", ... */
+  guint64 frequency;  /* Hz, 0 when sampled by period */
+  guint64 period;     /* units, 0 when sampled by frequency */
+} HpCaptureEvent;
+
+/* A capture holds at most this many events: a selection of events is a
+ * bit mask (bit id - 1). */
+#define HP_CAPTURE_MAX_EVENTS 64
 
 /* One sample, as hp_capture_load_samples() returns it. */
 typedef struct {
@@ -71,10 +84,13 @@ typedef struct {
   GArray *functions;    /* HpCaptureFunction, [0] unused */
   GArray *frames;       /* HpCaptureFrame, [0] unused */
   GArray *stacks;       /* HpCaptureStack, [0] unused; parent_id < id */
-  GArray *stack_counts; /* HpCaptureStackCount */
+  GArray *stack_counts; /* HpCaptureStackCount of the selected events */
   GArray *threads;      /* HpCaptureThread */
   GArray *processes;    /* HpCaptureProcess */
   GHashTable *metadata; /* char* -> char* */
+  GArray *events;       /* HpCaptureEvent, [0] unused; at least one */
+  GArray *all_counts;   /* HpCaptureStackCount of every event */
+  guint64 event_mask;   /* the events stack_counts counts: bit id - 1 */
 } HpCaptureData;
 
 typedef struct _HpCapture HpCapture;
@@ -100,15 +116,19 @@ char          *hp_capture_get_metadata  (HpCapture   *self,
 
 /* Loads every table the analysis needs. Uses the aggregate table when the
  * recording finished, and aggregates the samples table when it was cut short.
+ * stack_counts holds the counts of the first event (events[1]), so that
+ * what reads it never adds up samples of different events;
+ * hp_capture_data_select_events() gives the others.
  * Fails with G_IO_ERROR_CANCELLED once the cancellable set with
  * hp_capture_set_cancellable() is cancelled. */
 HpCaptureData *hp_capture_load          (HpCapture   *self,
                                          GError     **error);
 void           hp_capture_data_free     (HpCaptureData *data);
 
-/* Every sample of the capture (HpCaptureSample), sorted by thread and then
- * by time, for time ranges and timelines; @data is what hp_capture_load()
- * returned, against which each row's stack is checked. Rows out of range
+/* Every sample of the events @data selects (HpCaptureSample), sorted by
+ * thread and then by time, for time ranges and timelines; @data is what
+ * hp_capture_load() (or a selection of it) returned, against which each
+ * row's stack and event are checked. Rows out of range
  * or of the wrong type are HP_STORE_ERROR_CORRUPT, naming the row. */
 GArray        *hp_capture_load_samples  (HpCapture           *self,
                                          const HpCaptureData *data,
@@ -118,6 +138,17 @@ GArray        *hp_capture_load_samples  (HpCapture           *self,
  * (HpCaptureStackCount, taken) instead: the capture seen through a filter. */
 HpCaptureData *hp_capture_data_new_with_counts (const HpCaptureData *data,
                                                 GArray              *stack_counts);
+
+/* A copy of @data that shares its tables but whose stack_counts count the
+ * events in @event_mask (bit id - 1; bits of events the capture lacks are
+ * ignored). Adding weights across events makes sense only when they share
+ * a unit (cpu-clock and off-cpu: wall-clock time). */
+HpCaptureData *hp_capture_data_select_events (const HpCaptureData *data,
+                                              guint64              event_mask);
+
+/* The id of the event named @name, or 0. */
+guint          hp_capture_data_find_event (const HpCaptureData *data,
+                                           const char          *name);
 
 /* Summaries, keyed by path key (see hp-call-path.h in analysis). */
 char          *hp_capture_get_summary   (HpCapture   *self,

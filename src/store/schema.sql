@@ -1,4 +1,4 @@
--- schema.sql - the .hotpath capture format, version 1
+-- schema.sql - the .hotpath capture format, version 2
 --
 -- SPDX-License-Identifier: GPL-3.0-or-later
 --
@@ -8,10 +8,17 @@
 -- names and columns are part of the format.
 --
 -- Identification (set by the writer, checked by every reader):
---   PRAGMA application_id = 1213223000   -- 0x48505448, "HPTH"
---   PRAGMA user_version   = 1            -- this format version
+--   PRAGMA application_id = 1213224008   -- 0x48505448, "HPTH"
+--   PRAGMA user_version   = 2            -- this format version
 -- A reader refuses a file whose application_id differs and a file whose
 -- user_version is newer than the one it knows.
+--
+-- History (a reader of version N opens every older version):
+--   1  one sampled event, described by metadata event, event_unit and
+--      frequency or period.
+--   2  several events in one capture: the events table, and event_id in
+--      samples and stack_counts. A version 1 capture reads as one event,
+--      id 1, described by its metadata, every sample of it.
 --
 -- A capture is mailed between people, so Hotpath reads it as untrusted
 -- (src/store/hp-capture.c). It refuses a capture that holds a trigger, a
@@ -33,7 +40,8 @@
 --     metadata says otherwise); they are comparable with each other, not
 --     with wall-clock time.
 --   * A weight is the period of the sampled event, in the event's unit
---     (metadata event_unit: "ns" for cpu-clock/task-clock, "cycles", ...).
+--     (events.unit: "ns" for cpu-clock/task-clock, "cycles", ...), or for
+--     off-CPU time the ns the thread stayed off the CPU.
 --
 -- Life cycle: the recorder writes in WAL mode and commits a batch every few
 -- thousand samples, so a capture cut short by a crash or a kill still opens
@@ -49,10 +57,11 @@
 --   command            command line of the profiled program, as typed
 --   start_time         when recording began, ISO 8601 with offset
 --   duration_ns        wall-clock length of the recording, in ns
---   event              sampled event ("cpu-clock", "cycles", ...)
---   event_unit         unit of the event's period and of samples.weight
---   frequency          sampling frequency in Hz (when sampling by frequency)
---   period             sampling period in event units (when sampling by period)
+--   event              the first sampled event ("cpu-clock", "cycles", ...):
+--                      events row 1, for scripts that know one event
+--   event_unit         its unit, the unit of its samples' weight
+--   frequency          its sampling frequency in Hz (when sampling by frequency)
+--   period             its sampling period in event units (when by period)
 --   call_graph         unwinding method: "fp", "dwarf" or "lbr"
 --   stack_size         bytes of user stack copied per sample (call_graph dwarf)
 --   hostname           machine the recording ran on
@@ -107,6 +116,25 @@
 CREATE TABLE metadata (
   key   TEXT PRIMARY KEY,
   value
+);
+
+-- events: one row per event the capture counts, in the order they were
+-- asked for; every sample belongs to one (samples.event_id).
+--   name       as typed to record --event: "cpu-clock", "page-faults",
+--              "sched:sched_switch", or "off-cpu" for time spent blocked
+--   unit       the unit of its samples' weights: "ns", "page faults",
+--              "cycles", "events" (a tracepoint's hits)
+--   frequency  sampling frequency in Hz, 0 when sampling by period
+--   period     sampling period in units, 0 when sampling by frequency
+--              (and for off-cpu, whose weights are measured intervals)
+-- A capture whose events table is empty (an importer that writes one
+-- event) reads as one event described by metadata event and event_unit.
+CREATE TABLE events (
+  id        INTEGER PRIMARY KEY,
+  name      TEXT NOT NULL,
+  unit      TEXT NOT NULL,
+  frequency INTEGER NOT NULL DEFAULT 0,
+  period    INTEGER NOT NULL DEFAULT 0
 );
 
 -- processes: one row per profiled process; command is the latest COMM
@@ -179,7 +207,8 @@ CREATE TABLE stacks (
 --   time      perf clock, ns
 --   tid, cpu  thread and CPU the sample hit
 --   stack_id  leaf node in stacks (0: no frame could be resolved)
---   weight    event period, in metadata event_unit
+--   weight    event period, in the unit of its event (events.unit)
+--   event_id  the event it belongs to (events.id)
 -- No index: samples are written fast and read whole; opening a finished
 -- capture reads stack_counts instead.
 CREATE TABLE samples (
@@ -187,13 +216,14 @@ CREATE TABLE samples (
   tid      INTEGER NOT NULL,
   cpu      INTEGER NOT NULL,
   stack_id INTEGER NOT NULL,
-  weight   INTEGER NOT NULL
+  weight   INTEGER NOT NULL,
+  event_id INTEGER NOT NULL DEFAULT 1
 );
 
--- stack_counts: samples aggregated per (leaf stack, thread), filled once
--- when the recording finishes (with metadata complete = '1'):
---   SELECT stack_id, tid, count(*), sum(weight) FROM samples
---   GROUP BY stack_id, tid
+-- stack_counts: samples aggregated per (leaf stack, thread, event), filled
+-- once when the recording finishes (with metadata complete = '1'):
+--   SELECT stack_id, tid, event_id, count(*), sum(weight) FROM samples
+--   GROUP BY stack_id, tid, event_id
 -- It is what makes opening a large capture instant: a million samples over
 -- a few thousand stacks become a few thousand rows. Empty in a capture that
 -- was cut short.
@@ -202,7 +232,8 @@ CREATE TABLE stack_counts (
   tid      INTEGER NOT NULL,
   samples  INTEGER NOT NULL,     -- number of samples
   weight   INTEGER NOT NULL,     -- sum of their weights
-  PRIMARY KEY (stack_id, tid)
+  event_id INTEGER NOT NULL DEFAULT 1,  -- events.id
+  PRIMARY KEY (stack_id, tid, event_id)
 ) WITHOUT ROWID;
 
 -- summaries: what a person wrote about a call path. The path is keyed by

@@ -469,9 +469,14 @@ test_errors (Fixture       *fx,
 
   /* a newer format */
   write_known_capture (fx->path, TRUE);
-  sql (fx->path, "PRAGMA user_version = 2");
-  expected = g_strdup_printf ("%s: capture format version 2 is newer than this Hotpath "
-                              "supports (1); update Hotpath", fx->path);
+  {
+    g_autofree char *newer = g_strdup_printf ("PRAGMA user_version = %d", HP_CAPTURE_FORMAT_VERSION + 1);
+
+    sql (fx->path, newer);
+  }
+  expected = g_strdup_printf ("%s: capture format version %d is newer than this Hotpath "
+                              "supports (%d); update Hotpath", fx->path,
+                              HP_CAPTURE_FORMAT_VERSION + 1, HP_CAPTURE_FORMAT_VERSION);
   assert_open_fails (fx->path, HP_STORE_ERROR_VERSION, expected);
   g_clear_pointer (&expected, g_free);
 
@@ -483,7 +488,7 @@ test_errors (Fixture       *fx,
   g_assert_nonnull (strstr (error->message, "exists"));
   g_clear_error (&error);
   /* and left the file alone */
-  g_assert_cmpint (sql_int (fx->path, "PRAGMA user_version"), ==, 2);
+  g_assert_cmpint (sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION + 1);
 
   /* nor writes where it cannot */
   {
@@ -507,6 +512,218 @@ test_errors (Fixture       *fx,
       g_test_message ("%s", error->message);
       g_assert_null (strstr (error->message, g_strerror (ENOENT)));
       g_clear_error (&error);
+    }
+}
+
+/* Two events in one capture: each sample keeps its event, the load counts
+ * the first, a selection counts any set of them. */
+static void
+write_two_event_capture (const char *path,
+                         gboolean    finish)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, f_a, f_b, s_a, s_b, clock, faults;
+
+  g_assert_no_error (error);
+  clock = hp_capture_writer_add_event (w, "cpu-clock", "ns", 999, 0);
+  faults = hp_capture_writer_add_event (w, "page-faults", "page faults", 0, 1);
+  g_assert_cmpint (clock, ==, 1);
+  g_assert_cmpint (faults, ==, 2);
+  module = hp_capture_writer_intern_module (w, "/bin/app", NULL, FALSE);
+  f_a = hp_capture_writer_intern_function (w, "a", module, NULL, 0);
+  f_b = hp_capture_writer_intern_function (w, "b", module, NULL, 0);
+  s_a = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_a, NULL, 0, FALSE, 0));
+  s_b = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_b, NULL, 0, FALSE, 0));
+  /* cpu-clock: 6 in a, 2 in b; page faults: 1 in a, 5 in b, same thread */
+  for (guint i = 0; i < 8; i++)
+    hp_capture_writer_add_event_sample (w, clock, 100 + i, 7, 0, i < 6 ? s_a : s_b, 1000000);
+  for (guint i = 0; i < 6; i++)
+    hp_capture_writer_add_event_sample (w, faults, 200 + i, 7, 0, i < 1 ? s_a : s_b, 1);
+  if (finish)
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static guint64
+total_weight (const HpCaptureData *data)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    n += g_array_index (data->stack_counts, HpCaptureStackCount, i).weight;
+  return n;
+}
+
+static void
+check_two_events (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(HpCaptureData) faults = NULL;
+  g_autoptr(HpCaptureData) both = NULL;
+  g_autoptr(GArray) samples = NULL;
+  const HpCaptureEvent *e;
+
+  g_assert_no_error (error);
+  data = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (data->events->len, ==, 3);
+  e = &g_array_index (data->events, HpCaptureEvent, 1);
+  g_assert_cmpstr (e->name, ==, "cpu-clock");
+  g_assert_cmpstr (e->unit, ==, "ns");
+  g_assert_cmpuint (e->frequency, ==, 999);
+  g_assert_cmpuint (e->period, ==, 0);
+  e = &g_array_index (data->events, HpCaptureEvent, 2);
+  g_assert_cmpstr (e->name, ==, "page-faults");
+  g_assert_cmpstr (e->unit, ==, "page faults");
+  g_assert_cmpuint (e->period, ==, 1);
+  /* the first event is the metadata's, for scripts that know one */
+  g_assert_cmpstr (g_hash_table_lookup (data->metadata, "event"), ==, "cpu-clock");
+  g_assert_cmpstr (g_hash_table_lookup (data->metadata, "event_unit"), ==, "ns");
+  g_assert_cmpuint (hp_capture_data_find_event (data, "page-faults"), ==, 2);
+  g_assert_cmpuint (hp_capture_data_find_event (data, "cycles"), ==, 0);
+
+  /* loaded: the first event only, never a sum across units */
+  g_assert_cmpuint (data->event_mask, ==, 1);
+  g_assert_cmpuint (total_samples (data), ==, 8);
+  g_assert_cmpuint (find_count (data, 1, 7)->samples, ==, 6);
+  g_assert_cmpuint (data->all_counts->len, ==, 4);
+
+  faults = hp_capture_data_select_events (data, 1 << 1);
+  g_assert_cmpuint (total_samples (faults), ==, 6);
+  g_assert_cmpuint (total_weight (faults), ==, 6);
+  g_assert_cmpuint (find_count (faults, 2, 7)->samples, ==, 5);
+  g_assert_cmpuint (find_count (faults, 1, 7)->samples, ==, 1);
+  g_assert_true (faults->events == data->events);
+
+  /* bits of events the capture lacks are ignored */
+  both = hp_capture_data_select_events (faults, G_MAXUINT64);
+  g_assert_cmpuint (both->event_mask, ==, 3);
+  g_assert_cmpuint (total_samples (both), ==, 14);
+
+  /* the samples of the selected events only */
+  samples = hp_capture_load_samples (capture, faults, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (samples->len, ==, 6);
+  g_assert_cmpuint (g_array_index (samples, HpCaptureSample, 0).time, ==, 200);
+  g_clear_pointer (&samples, g_array_unref);
+  samples = hp_capture_load_samples (capture, data, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (samples->len, ==, 8);
+}
+
+static void
+test_events (Fixture       *fx,
+             gconstpointer  data)
+{
+  g_autofree char *cut = g_build_filename (fx->dir, "cut.hotpath", NULL);
+
+  write_two_event_capture (fx->path, TRUE);
+  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM events"), ==, 2);
+  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM samples WHERE event_id = 2"), ==, 6);
+  g_assert_cmpint (sql_int (fx->path, "SELECT sum(samples) FROM stack_counts WHERE event_id = 2"), ==, 6);
+  check_two_events (fx->path);
+
+  /* cut short: aggregated from the samples, per event all the same */
+  write_two_event_capture (cut, FALSE);
+  check_two_events (cut);
+  g_unlink (cut);
+
+  /* a sample of an event the capture does not have */
+  sql (fx->path, "UPDATE stack_counts SET event_id = 3 WHERE event_id = 2 AND stack_id = 1");
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = hp_capture_open (fx->path, FALSE, &error);
+    g_autoptr(HpCaptureData) loaded = hp_capture_load (capture, &error);
+
+    g_assert_null (loaded);
+    g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "refers to event 3, which is not in the events table"));
+  }
+  /* a capture of this version without its events table */
+  sql (fx->path, "DROP TABLE events");
+  assert_open_fails (fx->path, HP_STORE_ERROR_CORRUPT, NULL);
+}
+
+/* The tables of format version 1 as that version's schema.sql made them:
+ * one event, described by the metadata, and no event_id anywhere. */
+static const char v1_schema[] =
+  "PRAGMA application_id = 1213224008; PRAGMA user_version = 1;"
+  "CREATE TABLE metadata (key TEXT PRIMARY KEY, value);"
+  "CREATE TABLE processes (pid INTEGER PRIMARY KEY, command TEXT);"
+  "CREATE TABLE threads (tid INTEGER PRIMARY KEY, pid INTEGER NOT NULL, name TEXT);"
+  "CREATE TABLE modules (id INTEGER PRIMARY KEY, path TEXT, build_id TEXT,"
+  "                      is_kernel INTEGER NOT NULL DEFAULT 0);"
+  "CREATE TABLE functions (id INTEGER PRIMARY KEY, name TEXT NOT NULL, module_id INTEGER NOT NULL,"
+  "                        file TEXT, line INTEGER NOT NULL DEFAULT 0);"
+  "CREATE TABLE frames (id INTEGER PRIMARY KEY, function_id INTEGER NOT NULL, file TEXT,"
+  "                     line INTEGER NOT NULL DEFAULT 0, is_inline INTEGER NOT NULL DEFAULT 0,"
+  "                     offset INTEGER NOT NULL DEFAULT 0);"
+  "CREATE TABLE stacks (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL, frame_id INTEGER NOT NULL);"
+  "CREATE TABLE samples (time INTEGER NOT NULL, tid INTEGER NOT NULL, cpu INTEGER NOT NULL,"
+  "                      stack_id INTEGER NOT NULL, weight INTEGER NOT NULL);"
+  "CREATE TABLE stack_counts (stack_id INTEGER NOT NULL, tid INTEGER NOT NULL,"
+  "                           samples INTEGER NOT NULL, weight INTEGER NOT NULL,"
+  "                           PRIMARY KEY (stack_id, tid)) WITHOUT ROWID;"
+  "CREATE TABLE summaries (path_key TEXT PRIMARY KEY, path TEXT NOT NULL, text TEXT NOT NULL,"
+  "                        created TEXT NOT NULL, updated TEXT NOT NULL);"
+  "INSERT INTO metadata VALUES ('event', 'page-faults'), ('event_unit', 'page faults'),"
+  "                            ('period', 1), ('command', './old');"
+  "INSERT INTO processes VALUES (7, 'old');"
+  "INSERT INTO threads VALUES (7, 7, 'old');"
+  "INSERT INTO modules VALUES (1, '/bin/old', NULL, 0);"
+  "INSERT INTO functions VALUES (1, 'main', 1, NULL, 0), (2, 'touch', 1, NULL, 0);"
+  "INSERT INTO frames VALUES (1, 1, NULL, 0, 0, 0), (2, 2, NULL, 0, 0, 0);"
+  "INSERT INTO stacks VALUES (1, 0, 1), (2, 1, 2);"
+  "INSERT INTO samples VALUES (10, 7, 0, 2, 1), (11, 7, 0, 2, 1), (12, 7, 0, 1, 1);";
+
+static void
+test_version_1 (Fixture       *fx,
+                gconstpointer  data)
+{
+  for (guint complete = 0; complete < 2; complete++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpCapture) capture = NULL;
+      g_autoptr(HpCaptureData) loaded = NULL;
+      g_autoptr(GArray) samples = NULL;
+      g_autofree char *summary = NULL;
+      const HpCaptureEvent *e;
+
+      g_unlink (fx->path);
+      sql (fx->path, v1_schema);
+      if (complete)
+        sql (fx->path, "INSERT INTO stack_counts VALUES (2, 7, 2, 2), (1, 7, 1, 1);"
+                       "INSERT INTO metadata VALUES ('complete', '1');");
+
+      capture = hp_capture_open (fx->path, TRUE, &error);
+      g_assert_no_error (error);
+      loaded = hp_capture_load (capture, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (loaded->events->len, ==, 2);
+      e = &g_array_index (loaded->events, HpCaptureEvent, 1);
+      g_assert_cmpstr (e->name, ==, "page-faults");
+      g_assert_cmpstr (e->unit, ==, "page faults");
+      g_assert_cmpuint (e->period, ==, 1);
+      g_assert_cmpuint (e->frequency, ==, 0);
+      g_assert_cmpuint (total_samples (loaded), ==, 3);
+      g_assert_cmpuint (find_count (loaded, 2, 7)->samples, ==, 2);
+      g_assert_cmpuint (find_count (loaded, 2, 7)->event_id, ==, 1);
+
+      samples = hp_capture_load_samples (capture, loaded, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (samples->len, ==, 3);
+
+      /* and takes a summary, staying a version 1 capture */
+      g_assert_true (hp_capture_set_summary (capture, "old\tmain\n", "main", "the entry", &error));
+      g_assert_no_error (error);
+      summary = hp_capture_get_summary (capture, "old\tmain\n", &error);
+      g_assert_cmpstr (summary, ==, "the entry");
+      g_assert_cmpint (sql_int (fx->path, "PRAGMA user_version"), ==, 1);
     }
 }
 
@@ -731,6 +948,8 @@ main (int    argc,
   ADD ("not-finished", test_not_finished);
   ADD ("killed", test_killed);
   ADD ("errors", test_errors);
+  ADD ("events", test_events);
+  ADD ("version-1", test_version_1);
   ADD ("abort", test_abort);
   ADD ("summaries", test_summaries);
   ADD ("read-only", test_read_only);
