@@ -21,10 +21,27 @@
 #
 # Loaded by the two scripts with importlib (their names have dashes).
 
+import json
 import math
+import subprocess
 
 Z = 3.0
 FLOOR_PP = 0.5
+
+
+def folded_self_shares(cli, capture):
+    """Self shares in percent with inlined functions folded into the
+    function they were inlined into (`report --inline fold`), as perf's
+    --sort sym names them; one name over all modules."""
+    out = subprocess.run([cli, 'report', capture, '--format', 'json', '--sort', 'self',
+                          '--limit', '1000000', '--inline', 'fold'],
+                         check=True, stdout=subprocess.PIPE).stdout
+    report = json.loads(out)
+    total = report['samples']
+    shares = {}
+    for f in report['functions']:
+        shares[f['name']] = shares.get(f['name'], 0.0) + (100.0 * f['self'] / total if total else 0.0)
+    return shares
 
 
 def binomial_sigma_pp(share_pp, n):

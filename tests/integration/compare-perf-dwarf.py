@@ -346,8 +346,7 @@ def main():
         # Self shares like perf's --sort sym, which names the function code
         # was inlined into (generate_text for next_random, 0.6 pp): Hotpath's
         # with inlined frames folded into their callers, as compare-perf.py.
-        folded, _ = load_script('perf-import-compare').folded_report(capture)
-        hp_self = {name: 100.0 * c / report['samples'] for name, c in folded.items()}
+        hp_self = common.folded_self_shares(args.hotpath_cli, capture)
         perf_self, n_perf, perf_event = perf_report(args.perf, data, False)
         perf_total, _, _ = perf_report(args.perf, data, True)
         if args.keep:

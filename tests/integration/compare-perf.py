@@ -103,7 +103,7 @@ def perf_shares(perf, data, comm):
 
 def hotpath_shares(cli, capture):
     """Self shares as `report` gives them, and with inlined frames folded
-    into their callers (folded_report() of perf-import-compare.py)."""
+    into their callers (`report --inline fold`)."""
     report = json.loads(run([cli, 'report', capture, '--format', 'json',
                              '--sort', 'self', '--limit', '1000000']))
     total = report['samples']
@@ -115,8 +115,7 @@ def hotpath_shares(cli, capture):
         # Functions of the same name in several modules are one symbol
         # name to perf's --sort sym too.
         shares[f['name']] = shares.get(f['name'], 0.0) + 100.0 * f['self'] / total
-    folded, _ = load_script('perf-import-compare').folded_report(capture)
-    folded = {name: 100.0 * n / total for name, n in folded.items()}
+    folded = common.folded_self_shares(cli, capture)
     return shares, folded, report
 
 
