@@ -513,6 +513,14 @@ hp_perf_import (const char                *perf_data,
 
   processor = hp_processor_new (writer);
   configure_symbolizer (hp_processor_get_symbolizer (processor), options, hp_perf_file_get_features (file));
+  if (strcmp (perf_data, "-") != 0)
+    {
+      /* perf-PID.map files copied beside the perf.data (the ones in /tmp
+       * may be gone, or another process's by now) */
+      g_autofree char *dir = g_path_get_dirname (perf_data);
+
+      hp_processor_add_perf_map_dir (processor, dir);
+    }
 
   ok = import_records (file, processor, writer, options, perf_data, result, cancellable, error);
   hp_processor_free (processor);

@@ -35,6 +35,7 @@
 
 #include "record/hp-processor.h"
 #include "symbols/hp-address-space.h"
+#include "symbols/hp-perf-map.h"
 #include "symbols/hp-unwinder.h"
 
 /* Marks, in a chain of addresses, user frames that came from the unwinder:
@@ -45,7 +46,19 @@
 typedef struct {
   HpAddressSpace *space;
   guint           generation;  /* bumped on every change of the address space */
+  guint32         pid;
+  /* Run-time compiled code (see resolve_jit) */
+  HpPerfMap      *perf_map;    /* NULL until an address needs it */
+  GHashTable     *jit_frames;  /* address -> frame id, NULL until needed */
 } Process;
+
+/* A frame of anonymous code that no map named yet: named at the end,
+ * when the program may have written its map (JDK's DumpPerfMapAtExit). */
+typedef struct {
+  guint32 pid;
+  guint64 address;
+  gint64  frame_id;
+} PendingFrame;
 
 typedef struct {
   guint64                time;
@@ -82,6 +95,11 @@ struct _HpProcessor {
   GArray     *pc_buf;          /* guint64: unwound user pcs */
   gint64      truncated_frame; /* the "[truncated]" root frame; 0 until needed */
 
+  GPtrArray  *perf_map_dirs;   /* where perf-PID.map files are looked for */
+  GArray     *pending_frames;  /* PendingFrame */
+  gint64      jit_module;      /* "[jit]", 0 until needed */
+  gint64      anon_module;     /* "[anon]", 0 until needed */
+
   GArray     *queue;           /* Queued */
   const HpPerfEventInfo *current_info; /* event of the record being processed, if known */
   guint64     seq;
@@ -97,6 +115,8 @@ process_free (gpointer data)
   Process *p = data;
 
   hp_address_space_free (p->space);
+  hp_perf_map_free (p->perf_map);
+  g_clear_pointer (&p->jit_frames, g_hash_table_unref);
   g_free (p);
 }
 
@@ -134,6 +154,9 @@ hp_processor_new (HpCaptureWriter *writer)
   self->pc_buf = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->queue = g_array_new (FALSE, FALSE, sizeof (Queued));
   g_array_set_clear_func (self->queue, queued_clear);
+  self->perf_map_dirs = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->perf_map_dirs, g_strdup ("/tmp"));
+  self->pending_frames = g_array_new (FALSE, FALSE, sizeof (PendingFrame));
   return self;
 }
 
@@ -155,6 +178,8 @@ hp_processor_free (HpProcessor *self)
   g_array_unref (self->chain_buf);
   g_array_unref (self->pc_buf);
   g_array_unref (self->queue);
+  g_ptr_array_unref (self->perf_map_dirs);
+  g_array_unref (self->pending_frames);
   hp_unwinder_free (self->unwinder);
   hp_symbolizer_free (self->symbolizer);
   g_free (self);
@@ -169,6 +194,7 @@ get_process (HpProcessor *self,
   if (p == NULL)
     {
       p = g_new0 (Process, 1);
+      p->pid = pid;
       p->space = hp_address_space_new ();
       g_hash_table_insert (self->processes, GUINT_TO_POINTER (pid), p);
     }
@@ -319,6 +345,173 @@ append_frames (HpProcessor *self,
   g_array_append_vals (self->frame_buf, ids->data, ids->len);
 }
 
+/* Run-time compiled code ----------------------------------------------------
+ *
+ * JIT compilers put code in anonymous executable mappings ("//anon", or
+ * no mapping the kernel reported) and say what it is in a perf map file,
+ * /tmp/perf-PID.map (hp-perf-map.c). The names are copied into the
+ * capture, which must not depend on a temporary file that the next process
+ * with the same pid overwrites.
+ *
+ * The map grows while the program runs, so an address it does not name
+ * makes it read again (only what was appended). An address still unnamed
+ * gets a frame of its own under one function per mapping, "[anon]
+ * START-END", rather than a row per address; at the end the maps are read
+ * once more, because the JVM writes its map only when it exits, and those
+ * frames are renamed. */
+
+static gboolean
+is_anonymous_name (const char *name)
+{
+  return strcmp (name, "//anon") == 0 || g_str_has_prefix (name, "[anon")
+         || g_str_has_prefix (name, "/memfd:") || strcmp (name, "/dev/zero") == 0
+         || g_str_has_prefix (name, "/anon_hugepage") || name[0] == '\0';
+}
+
+static gboolean
+is_anonymous_code (const HpMapping *map)
+{
+  return map->module == NULL && is_anonymous_name (map->name);
+}
+
+static HpPerfMap *
+get_perf_map (HpProcessor *self,
+              Process     *process)
+{
+  if (process->perf_map == NULL)
+    {
+      g_autofree char *base = g_strdup_printf ("perf-%u.map", process->pid);
+      g_autofree char *chosen = NULL;
+
+      /* The first folder that has the file; else the first, where a
+       * running program may still write it. */
+      for (guint i = 0; i < self->perf_map_dirs->len && chosen == NULL; i++)
+        {
+          g_autofree char *path = g_build_filename (g_ptr_array_index (self->perf_map_dirs, i), base, NULL);
+
+          if (g_file_test (path, G_FILE_TEST_EXISTS))
+            chosen = g_steal_pointer (&path);
+        }
+      if (chosen == NULL)
+        chosen = g_build_filename (g_ptr_array_index (self->perf_map_dirs, 0), base, NULL);
+      process->perf_map = hp_perf_map_new (chosen);
+      hp_perf_map_update (process->perf_map);
+    }
+  return process->perf_map;
+}
+
+/* The map entry naming @address, reading what the map grew by first when
+ * it does not name it yet. */
+static const HpPerfMapEntry *
+lookup_jit_name (HpProcessor *self,
+                 Process     *process,
+                 guint64      address)
+{
+  HpPerfMap *map = get_perf_map (self, process);
+  const HpPerfMapEntry *entry = hp_perf_map_lookup (map, address);
+
+  if (entry == NULL && hp_perf_map_update (map))
+    entry = hp_perf_map_lookup (map, address);
+  return entry;
+}
+
+static gint64
+get_jit_module (HpProcessor *self,
+                gboolean     named)
+{
+  gint64 *id = named ? &self->jit_module : &self->anon_module;
+
+  if (*id == 0)
+    *id = hp_capture_writer_intern_module (self->writer, named ? "[jit]" : "[anon]", NULL, FALSE);
+  return *id;
+}
+
+/* The function and source position a JIT's name for its code gives. */
+static gint64
+jit_function (HpProcessor *self,
+              const char  *name,
+              char       **file,
+              guint       *line)
+{
+  HpJitName parsed;
+  gint64 id;
+
+  hp_jit_name_parse (name, &parsed);
+  id = hp_capture_writer_intern_function (self->writer, parsed.function, get_jit_module (self, TRUE),
+                                          parsed.file, parsed.line);
+  *file = g_steal_pointer (&parsed.file);
+  *line = parsed.line;
+  hp_jit_name_clear (&parsed);
+  return id;
+}
+
+static gint64
+resolve_jit (HpProcessor     *self,
+             Process         *process,
+             const HpMapping *map,
+             guint64          address)
+{
+  const HpPerfMapEntry *entry;
+  gpointer cached;
+  gint64 frame_id;
+
+  if (process->jit_frames == NULL)
+    process->jit_frames = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  if (g_hash_table_lookup_extended (process->jit_frames, &address, NULL, &cached))
+    return GPOINTER_TO_SIZE (cached);
+
+  entry = lookup_jit_name (self, process, address);
+  if (entry != NULL)
+    {
+      g_autofree char *file = NULL;
+      guint line = 0;
+      gint64 function_id = jit_function (self, entry->name, &file, &line);
+
+      frame_id = hp_capture_writer_intern_frame (self->writer, function_id, file, line, FALSE, address);
+    }
+  else if (map != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("[anon] 0x%" G_GINT64_MODIFIER "x-0x%" G_GINT64_MODIFIER "x",
+                                               map->start, map->end);
+      gint64 function_id = hp_capture_writer_intern_function (self->writer, name, get_jit_module (self, FALSE),
+                                                              NULL, 0);
+      PendingFrame pending = { process->pid, address, 0 };
+
+      pending.frame_id = frame_id = hp_capture_writer_add_frame (self->writer, function_id, address);
+      g_array_append_val (self->pending_frames, pending);
+    }
+  else
+    frame_id = frame_for_name (self, "[unknown]", address);
+
+  g_hash_table_insert (process->jit_frames, g_memdup2 (&address, sizeof address), GSIZE_TO_POINTER (frame_id));
+  return frame_id;
+}
+
+/* Names the frames that no map named while they were sampled, from the
+ * maps as the programs left them. */
+static void
+resolve_pending_jit_frames (HpProcessor *self)
+{
+  for (guint i = 0; i < self->pending_frames->len; i++)
+    {
+      const PendingFrame *pending = &g_array_index (self->pending_frames, PendingFrame, i);
+      Process *process = g_hash_table_lookup (self->processes, GUINT_TO_POINTER (pending->pid));
+      const HpPerfMapEntry *entry;
+      g_autofree char *file = NULL;
+      guint line = 0;
+      gint64 function_id;
+
+      if (process == NULL || (entry = lookup_jit_name (self, process, pending->address)) == NULL)
+        {
+          self->stats.unresolved_frames++;
+          continue;
+        }
+      function_id = jit_function (self, entry->name, &file, &line);
+      hp_capture_writer_update_frame (self->writer, pending->frame_id, function_id, file, line);
+    }
+  g_array_set_size (self->pending_frames, 0);
+}
+
 static void
 resolve_user (HpProcessor *self,
               Process     *process,
@@ -327,9 +520,9 @@ resolve_user (HpProcessor *self,
   const HpMapping *map = hp_address_space_lookup (process->space, address);
   guint64 offset;
 
-  if (map == NULL)
+  if (map == NULL || is_anonymous_code (map))
     {
-      gint64 id = frame_for_name (self, "[unknown]", address);
+      gint64 id = resolve_jit (self, process, map, address);
 
       g_array_append_val (self->frame_buf, id);
       return;
@@ -559,7 +752,7 @@ process_mmap (HpProcessor        *self,
     return;
 
   process = get_process (self, rec->pid);
-  if (filename[0] == '/')
+  if (filename[0] == '/' && !is_anonymous_name (filename))
     module = hp_symbolizer_get_module (self->symbolizer, filename,
                                        rec->mmap.build_id_size ? rec->mmap.build_id : NULL,
                                        rec->mmap.build_id_size);
@@ -735,11 +928,49 @@ hp_processor_get_stats (HpProcessor      *self,
   *stats = self->stats;
 }
 
+/* What was wrong with the maps that were read, for the overview and the
+ * report header. */
+static void
+write_jit_warnings (HpProcessor *self)
+{
+  g_autoptr(GString) warnings = g_string_new (NULL);
+  GHashTableIter iter;
+  Process *process;
+
+  g_hash_table_iter_init (&iter, self->processes);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &process))
+    {
+      g_autofree char *warning = process->perf_map ? hp_perf_map_get_warning (process->perf_map) : NULL;
+
+      if (warning == NULL)
+        continue;
+      g_message ("%s", warning);
+      if (warnings->len > 0)
+        g_string_append_c (warnings, '\n');
+      g_string_append (warnings, warning);
+    }
+  if (warnings->len > 0)
+    hp_capture_writer_set_metadata (self->writer, HP_META_SYMBOL_WARNINGS, warnings->str);
+}
+
+void
+hp_processor_add_perf_map_dir (HpProcessor *self,
+                               const char  *dir)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (dir != NULL);
+
+  /* Before the default /tmp: maps kept beside a perf.data are its own. */
+  g_ptr_array_insert (self->perf_map_dirs, (gint) self->perf_map_dirs->len - 1, g_strdup (dir));
+}
+
 void
 hp_processor_write_stats (HpProcessor *self)
 {
   g_return_if_fail (self != NULL);
 
+  resolve_pending_jit_frames (self);
+  write_jit_warnings (self);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_LOST_SAMPLES, (gint64) self->stats.lost);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_THROTTLE_EVENTS, (gint64) self->stats.throttled);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_STACKS, (gint64) self->stats.truncated);

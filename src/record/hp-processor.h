@@ -58,7 +58,14 @@ HpSymbolizer *hp_processor_get_symbolizer (HpProcessor          *self);
 void         hp_processor_get_stats      (HpProcessor           *self,
                                           HpProcessorStats      *stats);
 
-/* Stores the statistics as capture metadata. */
+/* Where perf map files (perf-PID.map, the names JIT compilers give their
+ * code) are looked for before /tmp: the folder of an imported perf.data. */
+void         hp_processor_add_perf_map_dir (HpProcessor         *self,
+                                            const char          *dir);
+
+/* The end of the records: names the run-time compiled code that the
+ * programs' maps name only now (written at exit), then stores the
+ * statistics and any warning about those maps as capture metadata. */
 void         hp_processor_write_stats    (HpProcessor           *self);
 
 G_END_DECLS

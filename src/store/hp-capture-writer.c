@@ -84,6 +84,7 @@ struct _HpCaptureWriter {
   sqlite3_stmt *insert_module;
   sqlite3_stmt *insert_function;
   sqlite3_stmt *insert_frame;
+  sqlite3_stmt *update_frame;  /* prepared on first need */
   sqlite3_stmt *insert_stack;
   sqlite3_stmt *insert_sample;
   sqlite3_stmt *insert_event;
@@ -295,6 +296,7 @@ finalize_statements (HpCaptureWriter *self)
   g_clear_pointer (&self->insert_module, sqlite3_finalize);
   g_clear_pointer (&self->insert_function, sqlite3_finalize);
   g_clear_pointer (&self->insert_frame, sqlite3_finalize);
+  g_clear_pointer (&self->update_frame, sqlite3_finalize);
   g_clear_pointer (&self->insert_stack, sqlite3_finalize);
   g_clear_pointer (&self->insert_sample, sqlite3_finalize);
   g_clear_pointer (&self->insert_event, sqlite3_finalize);
@@ -794,6 +796,50 @@ hp_capture_writer_intern_frame (HpCaptureWriter *self,
   step (self, self->insert_frame, "cannot write a frame");
   remember (self, self->frames, id);
   return id;
+}
+
+gint64
+hp_capture_writer_add_frame (HpCaptureWriter *self,
+                             gint64           function_id,
+                             guint64          offset)
+{
+  gint64 id;
+
+  g_return_val_if_fail (self != NULL && self->db != NULL, 0);
+
+  id = ++self->n_frames;
+  sqlite3_bind_int64 (self->insert_frame, 1, id);
+  sqlite3_bind_int64 (self->insert_frame, 2, function_id);
+  sqlite3_bind_null (self->insert_frame, 3);
+  sqlite3_bind_int64 (self->insert_frame, 4, 0);
+  sqlite3_bind_int (self->insert_frame, 5, 0);
+  sqlite3_bind_int64 (self->insert_frame, 6, (gint64) offset);
+  step (self, self->insert_frame, "cannot write a frame");
+  return id;
+}
+
+void
+hp_capture_writer_update_frame (HpCaptureWriter *self,
+                                gint64           frame_id,
+                                gint64           function_id,
+                                const char      *file,
+                                guint            line)
+{
+  g_return_if_fail (self != NULL && self->db != NULL);
+  g_return_if_fail (frame_id > 0 && frame_id <= self->n_frames);
+
+  if (self->error != NULL)
+    return;
+  if (self->update_frame == NULL
+      && !prepare (self, &self->update_frame,
+                   "UPDATE frames SET function_id = ?, file = ?, line = ? WHERE id = ?",
+                   &self->error))
+    return;
+  sqlite3_bind_int64 (self->update_frame, 1, function_id);
+  bind_text (self->update_frame, 2, file);
+  sqlite3_bind_int64 (self->update_frame, 3, line);
+  sqlite3_bind_int64 (self->update_frame, 4, frame_id);
+  step (self, self->update_frame, "cannot write a frame");
 }
 
 gint64

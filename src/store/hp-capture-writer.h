@@ -68,6 +68,19 @@ gint64           hp_capture_writer_intern_frame    (HpCaptureWriter *self,
                                                     guint            line,
                                                     gboolean         is_inline,
                                                     guint64          offset);
+/* A frame of its own, never shared: code whose name may only be known
+ * later (run-time compiled code named when its program exits), so that
+ * hp_capture_writer_update_frame() renames it alone. */
+gint64           hp_capture_writer_add_frame       (HpCaptureWriter *self,
+                                                    gint64           function_id,
+                                                    guint64          offset);
+/* Gives a frame made by hp_capture_writer_add_frame() its function and
+ * source position, once known. */
+void             hp_capture_writer_update_frame    (HpCaptureWriter *self,
+                                                    gint64           frame_id,
+                                                    gint64           function_id,
+                                                    const char      *file,
+                                                    guint            line);
 /* Node of the stack prefix tree: @parent_id is 0 for a root frame. */
 gint64           hp_capture_writer_intern_stack    (HpCaptureWriter *self,
                                                     gint64           parent_id,

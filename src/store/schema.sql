@@ -82,6 +82,10 @@
 --                      copied user stack ended (call_graph dwarf): those a
 --                      bigger stack_size would have continued
 --   unresolved_frames  frames that could not be symbolized
+--   symbol_warnings    what was wrong with the files that name run-time
+--                      compiled code (perf-PID.map, jit-PID.dump): one
+--                      sentence per file, naming it, newline-separated;
+--                      absent when nothing was
 --   hotpath_version    version of Hotpath that wrote the capture
 --   complete           '1' once the recording finished and stack_counts is
 --                      filled; absent in a capture that was cut short

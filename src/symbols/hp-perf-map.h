@@ -1,0 +1,61 @@
+/* hp-perf-map.h - names of run-time compiled code from perf map files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* One line of a perf map file: "START SIZE NAME", START and SIZE in hex. */
+typedef struct {
+  guint64     start;
+  guint64     end;    /* exclusive */
+  const char *name;   /* valid UTF-8, owned by the map */
+} HpPerfMapEntry;
+
+typedef struct _HpPerfMap HpPerfMap;
+
+/* A map read from @path (/tmp/perf-PID.map). Nothing is read until
+ * hp_perf_map_update(); a file that does not exist yet is not an error:
+ * the program may write it later (JDK's DumpPerfMapAtExit writes it only
+ * when the program exits). */
+HpPerfMap            *hp_perf_map_new         (const char *path);
+void                  hp_perf_map_free        (HpPerfMap  *self);
+
+/* Reads what was appended to the file since the last call; the whole file
+ * again when it was replaced by a shorter one (a pid reused). Only whole
+ * lines are read: a line being written is read by the next call. Returns
+ * whether new entries were read. Never fails: lines that do not parse are
+ * skipped and counted in the warning. */
+gboolean              hp_perf_map_update      (HpPerfMap  *self);
+
+/* The entry that names @address; where entries overlap, the one written
+ * last (code compiled later at an address that was freed). NULL when none. */
+const HpPerfMapEntry *hp_perf_map_lookup      (HpPerfMap  *self,
+                                               guint64     address);
+
+const char           *hp_perf_map_get_path    (const HpPerfMap *self);
+guint                 hp_perf_map_get_n_entries (const HpPerfMap *self);
+
+/* One sentence that names the file and what was wrong with it (lines
+ * skipped, overlapping entries), or NULL when nothing was. */
+char                 *hp_perf_map_get_warning (HpPerfMap  *self);
+
+/* What a V8 code name says (node --perf-basic-prof, --perf-prof):
+ * "JS:*fib /src/x.js:3:10" is the function "fib" of /src/x.js at line 3,
+ * optimized ('*'). Other names give @function = the name itself. */
+typedef struct {
+  char *function;   /* "fib"; "(anonymous)" for an unnamed JS function */
+  char *file;       /* NULL when the name holds none */
+  guint line;       /* 0 when unknown */
+  char  tier;       /* V8's marker: '~' interpreted, '^' baseline, '+' Maglev,
+                     * '*' optimized; 0 when none */
+} HpJitName;
+
+void                  hp_jit_name_parse       (const char *name,
+                                               HpJitName  *out);
+void                  hp_jit_name_clear       (HpJitName  *name);
+
+G_END_DECLS

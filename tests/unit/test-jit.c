@@ -1,0 +1,446 @@
+/* test-jit.c - names of run-time compiled code: perf map files, V8 names
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every map here is written by the test, so what names which address is
+ * known by construction; the hostile ones (bad hex, overlaps, a 100 MB
+ * name, a FIFO) must give the address form and a warning, never a crash
+ * or a hang.
+ */
+#define G_LOG_DOMAIN "test-jit"
+
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "record/hp-processor.h"
+#include "symbols/hp-perf-map.h"
+#include "test-common.h"
+
+static gint64
+test_query_int (sqlite3    *db,
+                const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 value;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  value = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return value;
+}
+
+static char *
+test_query_text (sqlite3    *db,
+                 const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  char *value = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    value = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  return value;
+}
+
+static char *
+write_map (const char *dir,
+           const char *name,
+           const char *contents)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  return path;
+}
+
+static void
+append (const char *path,
+        const char *text)
+{
+  FILE *f = fopen (path, "a");
+
+  g_assert_nonnull (f);
+  fputs (text, f);
+  fclose (f);
+}
+
+static const char *
+name_at (HpPerfMap *map,
+         guint64    address)
+{
+  const HpPerfMapEntry *e = hp_perf_map_lookup (map, address);
+
+  return e != NULL ? e->name : NULL;
+}
+
+static void
+test_parse (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *path = write_map (dir, "perf-1.map",
+                                     "7f160e7c6340 180 JS:*fib /tmp/fib.js:1:13\n"
+                                     "0x00007f00aa000000 0x40 java.lang.String::hashCode\r\n"
+                                     "18c4000 300 Builtin:DeoptimizationEntry_Eager\n");
+  HpPerfMap *map = hp_perf_map_new (path);
+
+  g_assert_null (name_at (map, 0x7f160e7c6340)); /* nothing read yet */
+  g_assert_true (hp_perf_map_update (map));
+  g_assert_cmpuint (hp_perf_map_get_n_entries (map), ==, 3);
+  g_assert_cmpstr (name_at (map, 0x7f160e7c6340), ==, "JS:*fib /tmp/fib.js:1:13");
+  g_assert_cmpstr (name_at (map, 0x7f160e7c64bf), ==, "JS:*fib /tmp/fib.js:1:13");
+  g_assert_null (name_at (map, 0x7f160e7c64c0));
+  g_assert_null (name_at (map, 0x7f160e7c633f));
+  g_assert_cmpstr (name_at (map, 0x7f00aa00003f), ==, "java.lang.String::hashCode");
+  g_assert_cmpstr (name_at (map, 0x18c4000), ==, "Builtin:DeoptimizationEntry_Eager");
+  g_assert_null (hp_perf_map_get_warning (map));
+  /* Unchanged: nothing new. */
+  g_assert_false (hp_perf_map_update (map));
+  hp_perf_map_free (map);
+
+  /* A map that does not exist (yet) is empty, not an error. */
+  map = hp_perf_map_new ("/nonexistent/perf-2.map");
+  g_assert_false (hp_perf_map_update (map));
+  g_assert_null (name_at (map, 0x1000));
+  hp_perf_map_free (map);
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* The program appends while it runs: a line is read only once it ends. */
+static void
+test_grows (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *path = write_map (dir, "perf-1.map", "1000 100 first\n2000 10");
+  HpPerfMap *map = hp_perf_map_new (path);
+
+  g_assert_true (hp_perf_map_update (map));
+  g_assert_cmpstr (name_at (map, 0x1010), ==, "first");
+  g_assert_null (name_at (map, 0x2000));
+
+  append (path, "0 sec");
+  g_assert_false (hp_perf_map_update (map));
+  append (path, "ond\n3000 10 third\n");
+  g_assert_true (hp_perf_map_update (map));
+  g_assert_cmpstr (name_at (map, 0x2001), ==, "second");
+  g_assert_cmpstr (name_at (map, 0x3001), ==, "third");
+  g_assert_cmpuint (hp_perf_map_get_n_entries (map), ==, 3);
+
+  /* Replaced by a shorter file (the pid reused): read anew. */
+  g_assert_true (g_file_set_contents (path, "5000 10 other\n", -1, NULL));
+  g_assert_true (hp_perf_map_update (map));
+  g_assert_null (name_at (map, 0x1010));
+  g_assert_cmpstr (name_at (map, 0x5000), ==, "other");
+  hp_perf_map_free (map);
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+test_hostile (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *path = write_map (dir, "perf-1.map",
+                                     "zz12 10 bad-start\n"
+                                     "1000 1g bad-size\n"
+                                     "1000 10\n"
+                                     "1000 0 empty\n"
+                                     "ffffffffffffffff 10 wraps\n"
+                                     "11234567890abcdef0 10 too-long\n"
+                                     "4000 1000 outer\n"
+                                     "4100 10 inner-later\n"
+                                     "4000 \xff\xfe 10 not-hex\n"
+                                     "6000 10 na\xffme\n");
+  g_autofree char *warning = NULL;
+  g_autofree char *fifo = NULL;
+  g_autofree char *big = NULL;
+  HpPerfMap *map;
+  char *line;
+  FILE *f;
+
+  map = hp_perf_map_new (path);
+  hp_perf_map_update (map);
+  g_assert_cmpuint (hp_perf_map_get_n_entries (map), ==, 3);
+  g_assert_null (name_at (map, 0x1000));
+  g_assert_null (name_at (map, 0x12));
+  /* Overlapping entries: the one written last names the address. */
+  g_assert_cmpstr (name_at (map, 0x4108), ==, "inner-later");
+  g_assert_cmpstr (name_at (map, 0x4110), ==, "outer");
+  g_assert_cmpstr (name_at (map, 0x40ff), ==, "outer");
+  /* Names are valid UTF-8, whatever the file holds. */
+  g_assert_true (g_utf8_validate (name_at (map, 0x6000), -1, NULL));
+  warning = hp_perf_map_get_warning (map);
+  g_test_message ("%s", warning);
+  g_assert_nonnull (strstr (warning, path));
+  g_assert_nonnull (strstr (warning, "7 lines not of the form"));
+  g_assert_nonnull (strstr (warning, "1 entry overlap"));
+  hp_perf_map_free (map);
+  g_clear_pointer (&warning, g_free);
+
+  /* A 100 MB name, then a good line: skipped without holding it. */
+  big = g_build_filename (dir, "perf-2.map", NULL);
+  f = fopen (big, "w");
+  g_assert_nonnull (f);
+  fputs ("1000 10 ", f);
+  line = g_malloc (1024 * 1024);
+  memset (line, 'x', 1024 * 1024);
+  for (guint i = 0; i < 100; i++)
+    g_assert_cmpuint (fwrite (line, 1, 1024 * 1024, f), ==, 1024 * 1024);
+  g_free (line);
+  fputs ("\n2000 10 after\n", f);
+  fclose (f);
+  map = hp_perf_map_new (big);
+  g_assert_true (hp_perf_map_update (map));
+  g_assert_null (name_at (map, 0x1000));
+  g_assert_cmpstr (name_at (map, 0x2000), ==, "after");
+  warning = hp_perf_map_get_warning (map);
+  g_assert_nonnull (strstr (warning, "1 line longer than"));
+  hp_perf_map_free (map);
+  g_remove (big);
+
+  /* A FIFO in the map's place must not block. */
+  fifo = g_build_filename (dir, "perf-3.map", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  map = hp_perf_map_new (fifo);
+  g_assert_false (hp_perf_map_update (map));
+  hp_perf_map_free (map);
+  g_remove (fifo);
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+check_name (const char *name,
+            const char *function,
+            const char *file,
+            guint       line,
+            char        tier)
+{
+  HpJitName parsed;
+
+  hp_jit_name_parse (name, &parsed);
+  g_assert_cmpstr (parsed.function, ==, function);
+  g_assert_cmpstr (parsed.file, ==, file);
+  g_assert_cmpuint (parsed.line, ==, line);
+  g_assert_cmpint (parsed.tier, ==, tier);
+  hp_jit_name_clear (&parsed);
+}
+
+static void
+test_v8_names (void)
+{
+  check_name ("JS:*fib /path/x.js:3:10", "fib", "/path/x.js", 3, '*');
+  check_name ("JS:~fib /path/x.js:3:10", "fib", "/path/x.js", 3, '~');
+  check_name ("JS:^spin /tmp/jitw/fib.js:2:14", "spin", "/tmp/jitw/fib.js", 2, '^');
+  check_name ("JS:+spin /tmp/a b/fib.js:2:14", "spin", "/tmp/a b/fib.js", 2, '+');
+  check_name ("JS:~ /tmp/jitw/fib.js:1:1", "(anonymous)", "/tmp/jitw/fib.js", 1, '~');
+  check_name ("JS:~get foo /x.js:7:3", "get foo", "/x.js", 7, '~');
+  check_name ("LazyCompile:*main /x.js:12", "main", "/x.js", 12, '*');
+  check_name ("JS:~resolveMainPath node:internal/modules/run_main:23:25",
+              "resolveMainPath", "node:internal/modules/run_main", 23, '~');
+  check_name ("Builtin:ArgumentsAdaptorTrampoline", "Builtin:ArgumentsAdaptorTrampoline", NULL, 0, 0);
+  check_name ("java.lang.String::hashCode", "java.lang.String::hashCode", NULL, 0, 0);
+  check_name ("py::fib:/tmp/fib.py", "fib", "/tmp/fib.py", 0, 0);
+  check_name ("JS:*", "(anonymous)", NULL, 0, '*');
+  check_name ("JS:", "(anonymous)", NULL, 0, 0);
+}
+
+/* Names of the frames on the stack of the sample at @time, root first. */
+static char *
+stack_at (sqlite3 *db,
+          gint64   time)
+{
+  g_autoptr(GString) joined = g_string_new (NULL);
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db,
+                     "WITH RECURSIVE up(id, depth) AS ("
+                     "  SELECT stack_id, 0 FROM samples WHERE time = ?1"
+                     "  UNION ALL SELECT s.parent_id, depth + 1 FROM stacks s JOIN up ON s.id = up.id"
+                     "  WHERE s.parent_id != 0) "
+                     "SELECT fn.name || '@' || COALESCE(m.path, '') || COALESCE(':' || f.file || ':' || f.line, '') "
+                     "FROM up JOIN stacks s ON s.id = up.id JOIN frames f ON f.id = s.frame_id "
+                     "JOIN functions fn ON fn.id = f.function_id LEFT JOIN modules m ON m.id = fn.module_id "
+                     "ORDER BY depth DESC", -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_int64 (stmt, 1, time);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_string_append_printf (joined, "%s%s", joined->len ? " " : "", sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  return g_strdup (joined->str);
+}
+
+static void
+process_mmap (HpProcessor *processor,
+              guint32      pid,
+              guint64      start,
+              guint64      len,
+              const char  *name)
+{
+  HpPerfRecord rec = { 0 };
+
+  rec.type = PERF_RECORD_MMAP2;
+  rec.pid = rec.tid = pid;
+  rec.mmap.addr = start;
+  rec.mmap.len = len;
+  rec.mmap.prot = PROT_READ | PROT_EXEC;
+  rec.mmap.filename = name;
+  hp_processor_process (processor, &rec);
+}
+
+static void
+process_sample (HpProcessor *processor,
+                guint32      pid,
+                guint64      time,
+                guint64      leaf,
+                guint64      caller)
+{
+  guint64 ips[] = { PERF_CONTEXT_USER, leaf, caller };
+  HpPerfRecord rec = { 0 };
+
+  rec.type = PERF_RECORD_SAMPLE;
+  rec.misc = PERF_RECORD_MISC_USER;
+  rec.pid = rec.tid = pid;
+  rec.time = time;
+  rec.sample.ip = leaf;
+  rec.sample.period = 1;
+  rec.sample.ips = ips;
+  rec.sample.n_ips = G_N_ELEMENTS (ips);
+  hp_processor_process (processor, &rec);
+}
+
+/* The processor names JIT code from the map in the folder it is told,
+ * groups what is unnamed per mapping, names at the end what the map gained
+ * only then (JDK's DumpPerfMapAtExit), and the capture keeps the names
+ * when the map is gone. */
+static void
+test_processor (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_autofree char *map = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *s1 = NULL, *s2 = NULL, *s3 = NULL, *s4 = NULL, *s5 = NULL;
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  HpProcessorStats stats;
+  sqlite3 *db = NULL;
+
+  writer = hp_capture_writer_new (capture, &error);
+  g_assert_no_error (error);
+  processor = hp_processor_new (writer);
+  hp_processor_add_perf_map_dir (processor, dir);
+
+  map = write_map (dir, "perf-4242.map", "7f0000001000 100 JS:*fib /src/x.js:3:10\n");
+  process_mmap (processor, 4242, 0x7f0000000000, 0x10000, "//anon");
+  process_mmap (processor, 4242, 0x7f0000100000, 0x10000, "//anon");
+
+  process_sample (processor, 4242, 1, 0x7f0000001010, 0x7f0000001080);
+  /* The map grew since: read again. */
+  append (map, "7f0000002000 100 JS:~main /src/x.js:9:1\n");
+  process_sample (processor, 4242, 2, 0x7f0000002010, 0x7f0000001080);
+  /* Named by no map while recording: two addresses of one mapping. */
+  process_sample (processor, 4242, 3, 0x7f0000003010, 0x7f0000002080);
+  process_sample (processor, 4242, 4, 0x7f0000003020, 0x7f0000002080);
+  /* Written when the program exits. */
+  process_sample (processor, 4242, 5, 0x7f0000100010, 0x7f0000002080);
+  append (map, "7f0000100000 100 Lcom/example/Hot;::spin\n");
+
+  hp_processor_get_stats (processor, &stats);
+  g_assert_cmpuint (stats.samples, ==, 5);
+  hp_processor_write_stats (processor);
+  hp_processor_free (processor);
+  g_assert_true (hp_capture_writer_finish (writer, &error));
+  g_assert_no_error (error);
+  hp_capture_writer_free (writer);
+  g_remove (map);
+
+  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  s1 = stack_at (db, 1);
+  s2 = stack_at (db, 2);
+  s3 = stack_at (db, 3);
+  s4 = stack_at (db, 4);
+  s5 = stack_at (db, 5);
+  g_test_message ("%s | %s | %s | %s | %s", s1, s2, s3, s4, s5);
+  g_assert_cmpstr (s1, ==, "[truncated]@ fib@[jit]:/src/x.js:3 fib@[jit]:/src/x.js:3");
+  g_assert_cmpstr (s2, ==, "[truncated]@ fib@[jit]:/src/x.js:3 main@[jit]:/src/x.js:9");
+  g_assert_cmpstr (s3, ==, "[truncated]@ main@[jit]:/src/x.js:9 [anon] 0x7f0000000000-0x7f0000010000@[anon]");
+  g_assert_cmpstr (s4, ==, s3);
+  g_assert_cmpstr (s5, ==, "[truncated]@ main@[jit]:/src/x.js:9 Lcom/example/Hot;::spin@[jit]");
+  /* The function is declared where V8 says; one function per mapping for
+   * what no map names. */
+  g_assert_cmpint (test_query_int (db, "SELECT line FROM functions WHERE name = 'fib'"), ==, 3);
+  g_assert_cmpint (test_query_int (db, "SELECT count(DISTINCT function_id) FROM frames JOIN functions fn ON fn.id = function_id WHERE fn.name LIKE '[anon]%'"), ==, 1);
+  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name LIKE '%0x7f0000003%'"), ==, 0);
+  sqlite3_close (db);
+
+  hp_test_remove_tree (dir);
+}
+
+/* A bad map beside a recording: the address form, and the warning in
+ * the capture. */
+static void
+test_processor_bad_map (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_autofree char *map = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *s1 = NULL;
+  g_autofree char *warnings = NULL;
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  sqlite3 *db = NULL;
+
+  writer = hp_capture_writer_new (capture, &error);
+  g_assert_no_error (error);
+  processor = hp_processor_new (writer);
+  hp_processor_add_perf_map_dir (processor, dir);
+  map = write_map (dir, "perf-4243.map", "7f0000001000 1x0 JS:*fib /src/x.js:3:10\n");
+  process_mmap (processor, 4243, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (processor, 4243, 1, 0x7f0000001010, 0x7f0000001080);
+  hp_processor_write_stats (processor);
+  hp_processor_free (processor);
+  g_assert_true (hp_capture_writer_finish (writer, &error));
+  hp_capture_writer_free (writer);
+
+  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  s1 = stack_at (db, 1);
+  g_assert_cmpstr (s1, ==, "[truncated]@ [anon] 0x7f0000000000-0x7f0000010000@[anon] "
+                           "[anon] 0x7f0000000000-0x7f0000010000@[anon]");
+  warnings = test_query_text (db, "SELECT value FROM metadata WHERE key = 'symbol_warnings'");
+  g_assert_nonnull (strstr (warnings, map));
+  g_assert_nonnull (strstr (warnings, "1 line not of the form"));
+  sqlite3_close (db);
+
+  hp_test_remove_tree (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/jit/perf-map/parse", test_parse);
+  g_test_add_func ("/jit/perf-map/grows", test_grows);
+  g_test_add_func ("/jit/perf-map/hostile", test_hostile);
+  g_test_add_func ("/jit/v8-names", test_v8_names);
+  g_test_add_func ("/jit/processor/perf-map", test_processor);
+  g_test_add_func ("/jit/processor/bad-map", test_processor_bad_map);
+
+  return g_test_run ();
+}
