@@ -213,6 +213,7 @@ hp_application_startup (GApplication *app)
     { "win.show-pane::source", { "<Alt>1", NULL } },
     { "win.show-pane::calls", { "<Alt>2", NULL } },
     { "win.show-pane::summaries", { "<Alt>3", NULL } },
+    { "win.show-summary", { "F9", NULL } },
   };
 
   G_APPLICATION_CLASS (hp_application_parent_class)->startup (app);

@@ -97,10 +97,16 @@ enum {
   PROP_0,
   PROP_TREE_MODE,
   PROP_MERGE_RECURSION,
+  PROP_SHOW_SUMMARY,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* A window at least this wide shows the summary pane even when the
+ * capture has no summary yet (at 1024 px it took a quarter of the width
+ * from the call tree's Function column). */
+#define WIDE_WINDOW 1200
 
 static void update_title (HpWindow *self);
 
@@ -372,6 +378,16 @@ load_done (GObject      *object,
   self->profile = hp_loaded_profile_ref (profile);
   fill_thread_filter (self);
   gtk_stack_set_visible_child_name (self->main_stack, "capture");
+  /* the summary pane when there is a summary to read, or room for it */
+  {
+    int width = gtk_widget_get_width (GTK_WIDGET (self));
+    int height;
+
+    if (width <= 0)  /* (opened before the window was first laid out) */
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+    g_object_set (self, "show-summary",
+                  g_hash_table_size (profile->capture->summaries) > 0 || width >= WIDE_WINDOW, NULL);
+  }
   show_profile (self, profile, NULL);
   /* the keys work in the tree at once, from the hot row it selects
    * (rather than from the Top-Down button, the first one in the window) */
@@ -979,9 +995,13 @@ show_pane_action (GtkWidget  *widget,
   HpWindow *self = HP_WINDOW (widget);
   const char *pane = g_variant_get_string (parameter, NULL);
 
-  /* the summaries are always shown; the source and the callers share a place */
+  /* the summaries are in the side pane, folded away on a small screen;
+   * the source and the callers share a place */
   if (g_strcmp0 (pane, "summaries") == 0)
-    gtk_widget_grab_focus (GTK_WIDGET (self->summary_list));
+    {
+      g_object_set (self, "show-summary", TRUE, NULL);
+      gtk_widget_grab_focus (GTK_WIDGET (self->summary_list));
+    }
   else if (gtk_stack_get_child_by_name (self->bottom_stack, pane) != NULL)
     gtk_stack_set_visible_child_name (self->bottom_stack, pane);
 }
@@ -1308,6 +1328,9 @@ hp_window_get_property (GObject    *object,
     case PROP_MERGE_RECURSION:
       g_value_set_boolean (value, self->merge_recursion);
       break;
+    case PROP_SHOW_SUMMARY:
+      g_value_set_boolean (value, self->summary_paned != NULL && gtk_widget_get_visible (GTK_WIDGET (self->summary_paned)));
+      break;
     case PROP_TREE_MODE:
       /* asked for while the template is built, before tree_view is set */
       g_value_set_string (value, self->tree_view != NULL && hp_call_tree_view_get_bottom_up (self->tree_view) ?
@@ -1334,6 +1357,13 @@ hp_window_set_property (GObject      *object,
           self->merge_recursion = g_value_get_boolean (value);
           g_object_notify_by_pspec (object, pspec);
           rebuild_profile (self);
+        }
+      break;
+    case PROP_SHOW_SUMMARY:
+      if (gtk_widget_get_visible (GTK_WIDGET (self->summary_paned)) != g_value_get_boolean (value))
+        {
+          gtk_widget_set_visible (GTK_WIDGET (self->summary_paned), g_value_get_boolean (value));
+          g_object_notify_by_pspec (object, pspec);
         }
       break;
     case PROP_TREE_MODE:
@@ -1364,6 +1394,12 @@ hp_window_class_init (HpWindowClass *klass)
   /* f → f → f shown as one f, in every view */
   properties[PROP_MERGE_RECURSION] =
     g_param_spec_boolean ("merge-recursion", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the side pane of the call path's summary and the Summaries list:
+   * folded away on a small screen while there is no summary to read, so
+   * that the Function column keeps its width (F9) */
+  properties[PROP_SHOW_SUMMARY] =
+    g_param_spec_boolean ("show-summary", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1421,6 +1457,7 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
   gtk_widget_class_install_property_action (widget_class, "win.tree-mode", "tree-mode");
   gtk_widget_class_install_property_action (widget_class, "win.merge-recursion", "merge-recursion");
+  gtk_widget_class_install_property_action (widget_class, "win.show-summary", "show-summary");
 }
 
 static void

@@ -447,6 +447,70 @@ test_search (void)
   display_close (window);
 }
 
+static gboolean
+is_text (GtkWidget    *widget,
+         gconstpointer data)
+{
+  return GTK_IS_TEXT (widget);
+}
+
+static gboolean
+summary_shown (HpWindow *window)
+{
+  gboolean shown = FALSE;
+
+  g_object_get (window, "show-summary", &shown, NULL);
+  return shown && find_widget (GTK_WIDGET (window), has_class, "breadcrumbs") != NULL;
+}
+
+/* At 1024×700 the Function column keeps most of the width: the summary
+ * pane is folded away while the capture has no summary, F9 brings it
+ * back; the search field's placeholder is whole. */
+static void
+test_small_screen (void)
+{
+  g_autofree char *path = display_make_capture ("small.hotpath", TRUE, NULL);
+  HpWindow *window = display_open_sized (app, path, 1024, 700);
+  GtkWidget *name, *cell, *text;
+  int width;
+
+  display_spin (200);
+  g_assert_false (summary_shown (window));
+  name = find_widget (GTK_WIDGET (hp_window_get_tree_view (window)), is_inscription_of, "main");
+  g_assert_nonnull (name);
+  for (cell = name; g_strcmp0 (gtk_widget_get_css_name (cell), "cell") != 0; cell = gtk_widget_get_parent (cell))
+    ;
+  width = gtk_widget_get_width (cell);
+  g_test_message ("Function column: %d px of %d", width, gtk_widget_get_width (GTK_WIDGET (window)));
+  /* (with the pane: about 300 px) */
+  g_assert_cmpint (width, >=, 450);
+
+  text = find_widget (hp_window_get_search_entry (window), is_text, NULL);
+  g_assert_nonnull (text);
+  {
+    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (text, gtk_text_get_placeholder_text (GTK_TEXT (text)));
+    int placeholder = 0;
+
+    pango_layout_get_pixel_size (layout, &placeholder, NULL);
+    g_test_message ("placeholder %d px in a field of %d", placeholder, gtk_widget_get_width (text));
+    g_assert_cmpint (placeholder, <=, gtk_widget_get_width (text));
+  }
+  shot (window, "small");
+
+  if (send_keys (window, "F9"))
+    {
+      g_assert_true (summary_shown (window));
+      shot (window, "small-summary");
+      send_keys (window, "F9");
+      g_assert_false (summary_shown (window));
+    }
+  /* Alt+3 (the Summaries) shows the pane too */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "summaries"));
+  display_spin (100);
+  g_assert_true (summary_shown (window));
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -454,6 +518,7 @@ run (HpApplication *application)
   g_test_add_func ("/navigation/deep-tree", test_deep_tree);
   g_test_add_func ("/navigation/keys", test_keys);
   g_test_add_func ("/navigation/search", test_search);
+  g_test_add_func ("/navigation/small-screen", test_small_screen);
   return g_test_run ();
 }
 
