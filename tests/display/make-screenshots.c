@@ -92,6 +92,9 @@ run (HpApplication *app)
       gtk_widget_activate_action (GTK_WIDGET (window), "win.select-function", "s", function);
       display_wait_source (window);
     }
+  /* the summary is written after opening, so a small window has folded
+   * its pane away: shown, as once the user writes one */
+  g_object_set (window, "show-summary", TRUE, NULL);
   if (hp_summary_pane_get_editable (hp_window_get_summary_pane (window)))
     hp_summary_pane_set_text (hp_window_get_summary_pane (window),
                               g_getenv ("SCREENSHOT_SUMMARY") != NULL ? g_getenv ("SCREENSHOT_SUMMARY") :
