@@ -120,6 +120,7 @@ struct _HpComparison {
   HpComparison    *bottom_up;  /* the same runs, inverted; or NULL */
   Side             sides[2];
   GPtrArray       *pending;  /* Pending* */
+  char            *event;    /* the event to compare; NULL: each capture's first */
   GMutex           lock;
   GCond            loaded;
 
@@ -624,6 +625,7 @@ hp_comparison_free (HpComparison *self)
   if (self == NULL)
     return;
   g_clear_pointer (&self->bottom_up, hp_comparison_free);
+  g_free (self->event);
   for (guint s = 0; s < 2; s++)
     g_ptr_array_unref (self->sides[s].runs);
   g_ptr_array_unref (self->pending);
@@ -687,8 +689,13 @@ hp_comparison_add_data (HpComparison        *self,
 
   run = g_new0 (Run, 1);
   run->name = g_strdup (name);
-  run->event = g_strdup (g_hash_table_lookup (data->metadata, HP_META_EVENT));
-  run->unit = g_strdup (g_hash_table_lookup (data->metadata, HP_META_EVENT_UNIT));
+  {
+    const char *event, *unit;
+
+    hp_capture_data_get_event (data, &event, &unit);
+    run->event = g_strdup (event);
+    run->unit = g_strdup (unit);
+  }
   run->command = g_strdup (g_hash_table_lookup (data->metadata, HP_META_COMMAND));
 
   /* function id -> identity */
@@ -798,6 +805,16 @@ done:
   return TRUE;
 }
 
+void
+hp_comparison_set_event (HpComparison *self,
+                         const char   *name)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->event);
+  self->event = g_strdup (name);
+}
+
 static int
 compare_names (gconstpointer a,
                gconstpointer b)
@@ -880,6 +897,24 @@ load_job (gpointer data,
   HpComparison *self = user_data;
   GError *error = NULL;
   HpCaptureData *loaded = hp_capture_load (pending->capture, &error);
+
+  if (loaded != NULL && self->event != NULL)
+    {
+      guint64 mask = hp_capture_data_event_mask (loaded, self->event);
+
+      if (mask == 0)
+        g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     "%s: the capture has no event %s", pending->name, self->event);
+      else
+        {
+          HpCaptureData *selected = hp_capture_data_select_events (loaded, mask);
+
+          hp_capture_data_free (loaded);
+          loaded = selected;
+        }
+      if (mask == 0)
+        g_clear_pointer (&loaded, hp_capture_data_free);
+    }
 
   g_mutex_lock (&self->lock);
   pending->data = loaded;

@@ -141,6 +141,12 @@ gboolean        hp_comparison_add_path     (HpComparison        *self,
                                             GCancellable        *cancellable,
                                             GError             **error);
 
+/* Compares event @name (or "wall") of the captures added by path, not
+ * their first; call before hp_comparison_run(). A capture without it is
+ * an error that names it. */
+void            hp_comparison_set_event    (HpComparison        *self,
+                                            const char          *name);
+
 /* Loads what hp_comparison_add_path() opened and compares the two sides.
  * Fails when a capture cannot be read, a side is empty, or the captures
  * measured different events or units. */

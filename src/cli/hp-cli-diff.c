@@ -472,7 +472,10 @@ hp_cli_diff (int    argc,
   gboolean fail_on_regression = FALSE;
   gint limit = 20;
   gdouble floor_percent = 1.0;
+  g_autofree char *event = NULL;
   GOptionEntry entries[] = {
+    { "event", 0, 0, G_OPTION_ARG_STRING, &event,
+      "Compare EVENT of captures that hold several (default the first); wall: cpu-clock and off-cpu", "EVENT" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output format (default text)", "text|json" },
     { "fail-on-regression", 0, 0, G_OPTION_ARG_NONE, &fail_on_regression,
       "Exit with status 3 when anything is judged slower (for CI)", NULL },
@@ -518,6 +521,8 @@ hp_cli_diff (int    argc,
   options.floor_percent = floor_percent;
 
   cmp = hp_comparison_new ();
+  if (event != NULL)
+    hp_comparison_set_event (cmp, event);
   if (!add_side_path (cmp, HP_COMPARE_BASE, files[0], &error) ||
       !add_side_path (cmp, HP_COMPARE_NEW, files[1], &error) ||
       !hp_comparison_run (cmp, &options, &error))

@@ -72,6 +72,26 @@ typedef struct {
   GString       *out;
 } Export;
 
+
+/* The name and unit of the event the exported data counts (--event). */
+static char *
+event_name_of (const HpCaptureData *data)
+{
+  const char *name, *unit;
+
+  hp_capture_data_get_event (data, &name, &unit);
+  return g_strdup (name);
+}
+
+static char *
+event_unit_of (const HpCaptureData *data)
+{
+  const char *name, *unit;
+
+  hp_capture_data_get_event (data, &name, &unit);
+  return g_strdup (unit);
+}
+
 static gboolean
 keep_tid (Export *ex,
           gint32  tid)
@@ -393,7 +413,7 @@ write_speedscope (Export  *ex,
   g_autoptr(GHashTable) frame_index = g_hash_table_new (NULL, NULL);  /* frame id -> index + 1 */
   g_autoptr(GArray) frame_order = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree char *unit = hp_capture_get_metadata (ex->capture, HP_META_EVENT_UNIT);
+  g_autofree char *unit = event_unit_of (ex->data);
   g_autofree char *base = g_path_get_basename (hp_capture_get_path (ex->capture));
   g_autofree char *name = hp_text_make_valid (base);
   gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0;
@@ -768,7 +788,7 @@ write_firefox (Export  *ex,
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *frequency = hp_capture_get_metadata (ex->capture, HP_META_FREQUENCY);
-  g_autofree char *event = hp_capture_get_metadata (ex->capture, HP_META_EVENT);
+  g_autofree char *event = event_name_of (ex->data);
   g_autofree char *hostname = hp_capture_get_metadata (ex->capture, HP_META_HOSTNAME);
   g_autofree char *misc = NULL;
   gdouble hz = frequency ? g_ascii_strtod (frequency, NULL) : 0;
@@ -977,8 +997,8 @@ write_pprof (Export  *ex,
 {
   Pprof pp = { ex };
   PbProfile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
-  g_autofree char *event = hp_capture_get_metadata (ex->capture, HP_META_EVENT);
-  g_autofree char *unit = hp_capture_get_metadata (ex->capture, HP_META_EVENT_UNIT);
+  g_autofree char *event = event_name_of (ex->data);
+  g_autofree char *unit = event_unit_of (ex->data);
   g_autofree char *frequency = hp_capture_get_metadata (ex->capture, HP_META_FREQUENCY);
   g_autofree char *period = hp_capture_get_metadata (ex->capture, HP_META_PERIOD);
   g_autofree char *duration = hp_capture_get_metadata (ex->capture, HP_META_DURATION_NS);

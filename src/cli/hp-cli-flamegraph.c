@@ -41,6 +41,7 @@ typedef struct {
   GString      *out;
   HpFlameColors colors;
   guint64       n_samples;
+  const char   *quantity;    /* what the widths count: "samples", or a unit */
   gdouble       scale;       /* pixels per sample */
   guint         image_height;
 } Svg;
@@ -110,9 +111,9 @@ write_box (const HpFlameBox *box,
 
   hp_flame_graph_box_color (svg->graph, box, svg->colors, rgb);
   g_string_append_printf (svg->out,
-                          "<g class=\"f\"><title>%s (%" G_GUINT64_FORMAT " samples, %.2f%%)</title>"
+                          "<g class=\"f\"><title>%s (%" G_GUINT64_FORMAT " %s, %.2f%%)</title>"
                           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>",
-                          title, box->width,
+                          title, box->width, svg->quantity,
                           svg->n_samples ? 100.0 * box->width / svg->n_samples : 0.0,
                           x, y, w, ROW_HEIGHT - 1,
                           (int) (rgb[0] * 255), (int) (rgb[1] * 255), (int) (rgb[2] * 255));
@@ -132,7 +133,7 @@ static const char script[] =
   "  document.querySelectorAll('g.f').forEach(function (g) {\n"
   "    var r = g.querySelector('rect'), t = g.querySelector('text'), title = g.querySelector('title').textContent;\n"
   "    var b = { g: g, r: r, t: t, x: +r.getAttribute('x'), w: +r.getAttribute('width'), y: +r.getAttribute('y'),\n"
-  "              name: title.replace(/ \\(\\d+ samples, [0-9.]+%\\)$/, ''), n: +(title.match(/\\((\\d+) samples/) || [0, 0])[1] };\n"
+  "              name: title.replace(/ \\(\\d+ [^,()]+, [0-9.]+%\\)$/, ''), n: +(title.match(/\\((\\d+) [^,()]+, [0-9.]+%\\)$/) || [0, 0])[1] };\n"
   "    boxes.push(b);\n"
   "    g.addEventListener('click', function () { zoom(b); });\n"
   "  });\n"
@@ -214,6 +215,8 @@ hp_cli_flamegraph (int    argc,
   g_autoptr(HpProfile) profile = NULL;
   g_autoptr(HpFlameGraph) graph = NULL;
   g_autofree char *event = NULL;
+  g_autofree char *quantity = NULL;
+  const char *event_name = NULL, *unit = NULL;
   g_autofree char *heading = NULL;
   g_autofree char *base = NULL;
   g_auto(HpCliFilter) filter = { 0 };
@@ -256,6 +259,17 @@ hp_cli_flamegraph (int    argc,
   if (!hp_cli_load_capture (files[0], &capture, &data) ||
       !hp_cli_filter_apply (&filter, "flamegraph", capture, &data, &tids))
     return 1;
+  hp_capture_data_get_event (data, &event_name, &unit);
+  svg.quantity = "samples";
+  /* off-CPU time: a box's width is the time, not the number of switches */
+  if (filter.weighted)
+    {
+      HpCaptureData *weighted = hp_capture_data_new_weighted (data);
+
+      hp_capture_data_free (data);
+      data = weighted;
+      svg.quantity = quantity = xml_text (unit ? unit : "ns");
+    }
   profile = hp_profile_new (data, tids);
   graph = hp_flame_graph_new (profile, reverse);
 
@@ -266,7 +280,7 @@ hp_cli_flamegraph (int    argc,
   svg.image_height = PAD_TOP + PAD_BOTTOM + (hp_flame_graph_get_depth (graph) + 1) * ROW_HEIGHT;
   svg.out = g_string_sized_new (1 << 16);
 
-  event = hp_capture_get_metadata (capture, HP_META_EVENT);
+  event = xml_text (event_name ? event_name : "samples");
   base = g_path_get_basename (files[0]);
   heading = xml_text (title ? title : base);
 
@@ -279,7 +293,7 @@ hp_cli_flamegraph (int    argc,
                           ".h { font-size: 17px; } .s { fill: #555; }</style>\n"
                           "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
                           "<text class=\"h\" x=\"%d\" y=\"24\" text-anchor=\"middle\">%s</text>\n"
-                          "<text class=\"s\" x=\"%d\" y=\"%u\">%s%s, %" G_GUINT64_FORMAT " samples of %s%s%s; "
+                          "<text class=\"s\" x=\"%d\" y=\"%u\">%s%s, %" G_GUINT64_FORMAT " %s of %s%s%s; "
                           "click a box to zoom, Escape to zoom out</text>\n"
                           "<text id=\"search\" class=\"s\" x=\"%d\" y=\"24\" text-anchor=\"end\" "
                           "style=\"pointer-events: all; cursor: pointer\">Search</text>\n"
@@ -289,7 +303,7 @@ hp_cli_flamegraph (int    argc,
                           PAD_X, svg.image_height - 10,
                           reverse ? "Bottom-up (callers above)" : "Top-down (callees above)",
                           svg.colors == HP_FLAME_COLORS_MODULE ? ", coloured by module" : "",
-                          svg.n_samples, event ? event : "samples",
+                          svg.n_samples, svg.quantity, event,
                           filter.description ? " in " : "", filter.description ? filter.description : "",
                           width - PAD_X, width - PAD_X, svg.image_height - 10);
   if (svg.n_samples > 0)

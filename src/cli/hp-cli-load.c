@@ -20,6 +20,7 @@
 #include "analysis/hp-capture-filter.h"
 #include "analysis/hp-sample-index.h"
 #include "analysis/hp-text.h"
+#include "store/hp-capture-keys.h"
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
@@ -75,6 +76,8 @@ hp_cli_filter_add_options (HpCliFilter    *filter,
                            GOptionContext *context)
 {
   GOptionEntry entries[] = {
+    { "event", 0, 0, G_OPTION_ARG_STRING, &filter->event,
+      "Show EVENT of a capture that holds several (default the first); wall: cpu-clock and off-cpu time together", "EVENT" },
     { "from", 0, 0, G_OPTION_ARG_STRING, &filter->from, "Only samples from SECONDS after the first sample", "SECONDS" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &filter->to, "Only samples up to SECONDS after the first sample", "SECONDS" },
     { "tid", 0, 0, G_OPTION_ARG_INT, &filter->tid, "Only samples of thread TID", "TID" },
@@ -93,10 +96,40 @@ hp_cli_filter_add_options (HpCliFilter    *filter,
 void
 hp_cli_filter_clear (HpCliFilter *filter)
 {
+  g_clear_pointer (&filter->event, g_free);
   g_clear_pointer (&filter->from, g_free);
   g_clear_pointer (&filter->to, g_free);
   g_clear_pointer (&filter->inline_mode, g_free);
   g_clear_pointer (&filter->description, g_free);
+}
+
+guint64
+hp_cli_event_mask (const char          *command,
+                   const char          *file,
+                   const HpCaptureData *data,
+                   const char          *name)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+  guint64 mask = hp_capture_data_event_mask (data, name);
+
+  if (mask != 0)
+    return mask;
+  if (g_strcmp0 (name, HP_EVENT_WALL) == 0)
+    {
+      hp_cli_error ("%s: --event wall needs cpu-clock and off-cpu, and %s has no %s "
+                    "(record with --off-cpu)", command, file,
+                    hp_capture_data_find_event (data, HP_EVENT_CPU_CLOCK) == 0 ? HP_EVENT_CPU_CLOCK : HP_EVENT_OFF_CPU);
+      return 0;
+    }
+  for (guint i = 1; i < data->events->len; i++)
+    g_string_append_printf (names, "%s%s", i > 1 ? ", " : "",
+                            g_array_index (data->events, HpCaptureEvent, i).name);
+  {
+    g_autofree char *valid = hp_text_make_valid (names->str);
+
+    hp_cli_error ("%s: %s has no event %s; it has %s", command, file, name, valid);
+  }
+  return 0;
 }
 
 static gboolean
@@ -148,6 +181,23 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       hp_cli_error ("%s: --inline must be 'own' or 'fold', not '%s'", command, safe);
       return FALSE;
     }
+
+  if (filter->event != NULL)
+    {
+      guint64 mask = hp_cli_event_mask (command, hp_capture_get_path (capture), *data, filter->event);
+      HpCaptureData *selected;
+
+      if (mask == 0)
+        return FALSE;
+      selected = hp_capture_data_select_events (*data, mask);
+      hp_capture_data_free (*data);
+      *data = selected;
+    }
+  {
+    guint off = hp_capture_data_find_event (*data, HP_EVENT_OFF_CPU);
+
+    filter->weighted = off != 0 && ((*data)->event_mask & ((guint64) 1 << (off - 1)));
+  }
 
   if (filter->tid != 0 || filter->pid != 0)
     {

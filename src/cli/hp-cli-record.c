@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/hp-cli.h"
+#include "record/hp-events.h"
 #include "record/hp-recorder.h"
 #include "store/hp-capture.h"
 
@@ -89,6 +90,75 @@ parse_call_graph (const char      *value,
   return TRUE;
 }
 
+/* record --list-events: what this machine offers, with a line on each. */
+static int
+list_events (void)
+{
+  g_autoptr(GArray) known = hp_event_list_known ();
+  g_autoptr(GPtrArray) tracepoints = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *why = NULL;
+  gboolean hardware = hp_event_hardware_available (&why);
+
+  printf ("Software events:\n");
+  for (guint i = 0; i < known->len; i++)
+    {
+      const HpEvent *e = &g_array_index (known, HpEvent, i);
+
+      if (e->kind == HP_EVENT_KIND_SOFTWARE)
+        printf ("  %-18s %s (%s)\n", e->name, e->description, e->unit);
+    }
+  printf ("\nOff-CPU time (also --off-cpu):\n");
+  for (guint i = 0; i < known->len; i++)
+    {
+      const HpEvent *e = &g_array_index (known, HpEvent, i);
+
+      if (e->kind == HP_EVENT_KIND_OFF_CPU)
+        printf ("  %-18s %s (%s)\n", e->name, e->description, e->unit);
+    }
+  printf ("\nHardware events:\n");
+  if (!hardware)
+    printf ("  none: %s\n", why);
+  for (guint i = 0; i < known->len && hardware; i++)
+    {
+      const HpEvent *e = &g_array_index (known, HpEvent, i);
+
+      if (e->kind == HP_EVENT_KIND_HARDWARE)
+        printf ("  %-18s %s (%s)\n", e->name, e->description, e->unit);
+    }
+  printf ("\nTracepoints (subsystem:name, counted in events):\n");
+  tracepoints = hp_event_list_tracepoints (&error);
+  if (tracepoints == NULL)
+    printf ("  not listed: %s\n", error->message);
+  else
+    for (guint i = 0; i < tracepoints->len; i++)
+      printf ("  %s\n", (const char *) tracepoints->pdata[i]);
+  return 0;
+}
+
+/* -e a,b -e c: every name, in order. */
+static char **
+split_events (char **values)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; values != NULL && values[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (values[i], ",", -1);
+
+      for (guint k = 0; parts[k] != NULL; k++)
+        {
+          g_strstrip (parts[k]);
+          if (parts[k][0] != '\0')
+            g_ptr_array_add (names, g_strdup (parts[k]));
+        }
+    }
+  if (names->len == 0)
+    return NULL;
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+}
+
 int
 hp_cli_record (int    argc,
                char **argv)
@@ -100,6 +170,12 @@ hp_cli_record (int    argc,
   gdouble duration = 0;
   gint pid = 0;
   gboolean force = FALSE;
+  g_auto(GStrv) event_args = NULL;
+  g_auto(GStrv) events = NULL;
+  gint64 count = 0;
+  gboolean all_cpus = FALSE;
+  gboolean off_cpu = FALSE;
+  gboolean list = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the capture to FILE (default hotpath-YYYYMMDD-HHMMSS.hotpath)", "FILE" },
     { "freq", 'F', 0, G_OPTION_ARG_INT, &frequency, "Sample HZ times a second per CPU (default 999)", "HZ" },
@@ -109,11 +185,22 @@ hp_cli_record (int    argc,
       "them with CFI; default, SIZE 8192, up to 65528) or fp (frame pointers)", "dwarf[,SIZE]|fp" },
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, "Attach to the running process PID", "PID" },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
+    { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &event_args,
+      "What to count: cpu-clock, page-faults, context-switches, …, cycles (with hardware "
+      "counters), a tracepoint subsystem:name; several, comma-separated, in one capture "
+      "(default cycles, or cpu-clock without hardware counters)", "EVENT[,EVENT…]" },
+    { "count", 'c', 0, G_OPTION_ARG_INT64, &count, "Sample every N occurrences of the counted events (page faults, …) instead of -F times a "
+      "second; cpu-clock and task-clock keep -F", "N" },
+    { "all-cpus", 'a', 0, G_OPTION_ARG_NONE, &all_cpus,
+      "Record the whole system, every process (root, or kernel.perf_event_paranoid <= 0)", NULL },
+    { "off-cpu", 0, 0, G_OPTION_ARG_NONE, &off_cpu,
+      "Also record the time threads spend blocked, where they block (event off-cpu, in ns; root)", NULL },
+    { "list-events", 0, 0, G_OPTION_ARG_NONE, &list, "List the events this machine offers", NULL },
     /* FILENAME: the bytes as given, whatever the locale (LC_ALL=C and "café") */
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &command, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("-- COMMAND [ARG…] | -p PID");
+  g_autoptr(GOptionContext) context = g_option_context_new ("-- COMMAND [ARG…] | -p PID | -a");
   g_autoptr(GError) error = NULL;
   g_autoptr(HpRecorder) recorder = NULL;
   HpRecordOptions options = { 0 };
@@ -129,9 +216,27 @@ hp_cli_record (int    argc,
       return 2;
     }
 
-  if ((command == NULL || command[0] == NULL) && pid <= 0)
+  if (list)
+    return list_events ();
+  if ((command == NULL || command[0] == NULL) && pid <= 0 && !all_cpus)
     {
-      hp_cli_error ("record: give a command after '--', or -p PID");
+      hp_cli_error ("record: give a command after '--', -p PID or -a");
+      return 2;
+    }
+  if (all_cpus && pid > 0)
+    {
+      hp_cli_error ("record: -a records every process; give -p PID or -a, not both");
+      return 2;
+    }
+  if (count < 0)
+    {
+      hp_cli_error ("record: -c %" G_GINT64_FORMAT ": give a number of events, 1 or more", count);
+      return 2;
+    }
+  events = split_events (event_args);
+  if (event_args != NULL && events == NULL)
+    {
+      hp_cli_error ("record: -e: give an event name (hotpath-cli record --list-events)");
       return 2;
     }
   if (command != NULL && command[0] != NULL && pid > 0)
@@ -175,6 +280,10 @@ hp_cli_record (int    argc,
   options.frequency = (guint) frequency;
   options.duration = duration;
   options.output_fd = -1;
+  options.events = (const char *const *) events;
+  options.period = (guint64) count;
+  options.system_wide = all_cpus;
+  options.off_cpu = off_cpu;
   recorder = hp_recorder_new (&options);
 
   current_recorder = recorder;
@@ -205,8 +314,14 @@ hp_cli_record (int    argc,
     }
   if (hp_recorder_get_note (recorder) != NULL)
     hp_cli_error ("%s: %s", output, hp_recorder_get_note (recorder));
-  fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s at %d Hz in %.2f s, %" G_GUINT64_FORMAT " lost\n",
-           output, progress.samples, hp_recorder_get_event (recorder), frequency,
-           progress.elapsed, progress.lost);
+  if (count > 0)
+    fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s, one every %" G_GINT64_FORMAT
+             " events, in %.2f s, %" G_GUINT64_FORMAT " lost\n",
+             output, progress.samples, hp_recorder_get_events (recorder), count,
+             progress.elapsed, progress.lost);
+  else
+    fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s at %d Hz in %.2f s, %" G_GUINT64_FORMAT " lost\n",
+             output, progress.samples, hp_recorder_get_events (recorder), frequency,
+             progress.elapsed, progress.lost);
   return 0;
 }

@@ -4,8 +4,10 @@
  *
  * Text output is for people and says what its numbers measure; the JSON
  * output is a stable contract for scripts:
- *   {"samples": N, "lost": N, "event": "…", "truncated": N,
- *    "functions": [{"name", "module", "file", "line", "self", "total"}…]}
+ *   {"samples": N, "lost": N, "event": "…", "unit": "…", "truncated": N,
+ *    "functions": [{"name", "module", "file", "line", "self", "total",
+ *                   "self_weight", "total_weight"}…]}
+ * self and total count samples; the weights sum theirs, in "unit".
  * and with --tree a nested {"name", "module", "self", "total", "children"}.
  *
  * Every string a capture holds is untrusted (src/analysis/hp-text.h): the
@@ -42,8 +44,14 @@ typedef struct {
   HpCapture  *capture;
   GHashTable *summaries;  /* path key -> text */
   GPtrArray  *escaped;    /* text: strings made by esc(), freed per line */
-  guint64     n_samples;
+  guint64     n_samples;  /* what shares are of: samples, or weights when weighted */
   guint64     all_samples; /* in the whole capture, before --from/--to/--tid/--pid */
+  guint64     n_counted;  /* samples, for the header */
+  const char *quantity;   /* what n_samples counts: "samples", "ns off CPU", ... */
+  const char *event;      /* the event shown, and its unit */
+  const char *unit;
+  const HpCaptureData *data;
+  HpProfile  *sample_profile; /* by samples, whatever profile ranks */
   const char *filter;     /* what --from/--to/--tid/--pid kept, or NULL */
   gdouble     threshold;  /* tree: hide nodes under this share of total, % */
   gint        limit;
@@ -210,8 +218,8 @@ static void
 print_header (Report *r)
 {
   g_autofree char *command = hp_capture_get_metadata (r->capture, HP_META_COMMAND);
-  g_autofree char *event = hp_capture_get_metadata (r->capture, HP_META_EVENT);
-  g_autofree char *unit = hp_capture_get_metadata (r->capture, HP_META_EVENT_UNIT);
+  const char *event = r->event;
+  const char *unit = r->unit;
   g_autofree char *freq = hp_capture_get_metadata (r->capture, HP_META_FREQUENCY);
   g_autofree char *call_graph = hp_capture_get_metadata (r->capture, HP_META_CALL_GRAPH);
   g_autofree char *start = hp_capture_get_metadata (r->capture, HP_META_START_TIME);
@@ -222,7 +230,7 @@ print_header (Report *r)
   HpCaptureHealth health;
   guint64 lost, truncated, unresolved;
 
-  hp_capture_health_judge (&health, r->profile, r->all_samples);
+  hp_capture_health_judge (&health, r->sample_profile, r->all_samples);
   lost = health.lost;
   truncated = health.truncated;
   unresolved = health.unresolved;
@@ -234,8 +242,24 @@ print_header (Report *r)
   g_autofree char *period = hp_capture_get_metadata (r->capture, HP_META_PERIOD);
   g_autofree char *rate = NULL;
 
+  guint event_id = event != NULL ? hp_capture_data_find_event (r->data, event) : 0;
+
+  /* the shown event's own rate, when it is one event of several */
+  if (event_id != 0 && r->data->events->len > 2)
+    {
+      const HpCaptureEvent *e = &g_array_index (r->data->events, HpCaptureEvent, event_id);
+
+      g_clear_pointer (&freq, g_free);
+      g_clear_pointer (&period, g_free);
+      if (e->frequency > 0)
+        freq = g_strdup_printf ("%" G_GUINT64_FORMAT, e->frequency);
+      else if (e->period > 0)
+        period = g_strdup_printf ("%" G_GUINT64_FORMAT, e->period);
+    }
   /* A recording sampled by period (perf record -c N) has no frequency. */
-  if (freq == NULL && period != NULL)
+  if (g_strcmp0 (event, HP_EVENT_OFF_CPU) == 0 || g_strcmp0 (event, HP_EVENT_WALL) == 0)
+    rate = g_strdup ("at every switch off the CPU, weighted by the time away");
+  else if (freq == NULL && period != NULL)
     rate = g_strdup_printf ("every %s %s", esc (r, period, NULL), esc (r, unit, "events"));
   else
     rate = g_strdup_printf ("at %s Hz", esc (r, freq, "?"));
@@ -247,7 +271,16 @@ print_header (Report *r)
   if (r->filter != NULL)
     printf ("# Filter:    %s\n", r->filter);
   printf ("# Samples:   %" G_GUINT64_FORMAT "%s (lost: %" G_GUINT64_FORMAT ", throttled: %" G_GUINT64_FORMAT ")\n",
-          r->n_samples, r->filter != NULL ? " in the filter" : "", lost, throttled);
+          r->n_counted, r->filter != NULL ? " in the filter" : "", lost, throttled);
+  if (r->data->events->len > 2)
+    {
+      g_autoptr(GString) others = g_string_new (NULL);
+
+      for (guint i = 1; i < r->data->events->len; i++)
+        g_string_append_printf (others, "%s%s", i > 1 ? ", " : "",
+                                g_array_index (r->data->events, HpCaptureEvent, i).name);
+      printf ("# Events:    %s (choose with --event)\n", esc (r, others->str, "?"));
+    }
   printf ("# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); code locations without symbols: %" G_GUINT64_FORMAT "\n",
           truncated, percent (truncated, r->all_samples), unresolved);
   print_unsymbolized (r, &health);
@@ -300,8 +333,9 @@ print_functions (Report *r)
   if (r->limit > 0)
     n = MIN (n, (guint) r->limit);
 
-  printf ("# Functions by %s samples (%s of %" G_GUINT64_FORMAT ")\n",
-          r->by_total ? "total" : "self", n == functions->len ? "all" : "top", r->n_samples);
+  printf ("# Functions by %s %s (%s of %" G_GUINT64_FORMAT ")\n",
+          r->by_total ? "total" : "self", esc (r, r->quantity, "samples"),
+          n == functions->len ? "all" : "top", r->n_samples);
   printf ("%7s %9s %7s %9s  %-40s %s\n", "Self%", "Self", "Total%", "Total", "Function", "Module");
   for (guint i = 0; i < n; i++)
     {
@@ -351,6 +385,7 @@ json_add_int (JsonBuilder *b,
 
 static void
 json_functions (Report      *r,
+                HpProfile   *weights,
                 JsonBuilder *b)
 {
   const GArray *functions = hp_profile_get_functions (r->profile, r->by_total);
@@ -374,6 +409,13 @@ json_functions (Report      *r,
       json_add_int (b, "line", f->line);
       json_add_int (b, "self", s->self);
       json_add_int (b, "total", s->total);
+      if (weights != NULL)
+        {
+          const HpFunctionStats *w = hp_profile_get_function_stats (weights, s->function_id);
+
+          json_add_int (b, "self_weight", w != NULL ? w->self : 0);
+          json_add_int (b, "total_weight", w != NULL ? w->total : 0);
+        }
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -620,6 +662,9 @@ hp_cli_report (int    argc,
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;
   g_autoptr(HpProfile) profile = NULL;
+  g_autoptr(HpCaptureData) weighted = NULL;
+  g_autoptr(HpProfile) weights = NULL;
+  g_autofree char *quantity = NULL;
   g_autoptr(GPtrArray) escaped = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) summaries = NULL;
   g_auto(HpCliFilter) filter = { 0 };
@@ -659,11 +704,30 @@ hp_cli_report (int    argc,
   if (!hp_cli_filter_apply (&filter, "report", capture, &data, &tids))
     return 1;
   profile = hp_profile_new (data, tids);
+  /* weights: for the JSON's self_weight and total_weight, and what the
+   * text ranks by when samples weigh differently (off-CPU time) */
+  if (json || filter.weighted)
+    {
+      weighted = hp_capture_data_new_weighted (data);
+      weights = hp_profile_new (weighted, tids);
+    }
 
   r.capture = capture;
+  r.data = data;
+  hp_capture_data_get_event (data, &r.event, &r.unit);
   r.profile = profile;
+  r.sample_profile = profile;
   r.escaped = escaped;
   r.n_samples = hp_profile_get_n_samples (profile);
+  r.n_counted = r.n_samples;
+  r.quantity = "samples";
+  if (filter.weighted && !json)
+    {
+      r.profile = weights;
+      r.n_samples = hp_profile_get_n_samples (weights);
+      r.quantity = quantity = g_strdup_printf ("%s %s", r.unit ? r.unit : "",
+                                               g_strcmp0 (r.event, HP_EVENT_WALL) == 0 ? "of wall-clock time" : "off CPU");
+    }
   r.filter = filter.description;
   r.by_total = g_strcmp0 (sort, "total") == 0;
   r.limit = limit >= 0 ? limit : (json ? 0 : 30);
@@ -677,14 +741,13 @@ hp_cli_report (int    argc,
       g_autoptr(JsonGenerator) generator = json_generator_new ();
       g_autoptr(JsonNode) root = NULL;
       g_autoptr(GString) out = g_string_new (NULL);
-      g_autofree char *event = hp_capture_get_metadata (capture, HP_META_EVENT);
-
       json_builder_begin_object (b);
       json_add_int (b, "samples", r.n_samples);
       json_add_int (b, "lost", metadata_u64 (capture, HP_META_LOST_SAMPLES));
-      json_add_string (b, "event", event);
+      json_add_string (b, "event", r.event);
+      json_add_string (b, "unit", r.unit);
       json_add_int (b, "truncated", metadata_u64 (capture, HP_META_TRUNCATED_STACKS));
-      json_functions (&r, b);
+      json_functions (&r, weights, b);
       if (tree)
         {
           json_builder_set_member_name (b, "tree");
@@ -717,9 +780,9 @@ hp_cli_report (int    argc,
         {
           g_autoptr(GString) indent = g_string_new (NULL);
 
-          printf ("# Call tree, top-down: total%% self%% of %" G_GUINT64_FORMAT " samples (paths under %.1f%% hidden)\n",
-                  r.n_samples, r.threshold);
-          print_tree_node (&r, hp_profile_get_top_down (profile), indent);
+          printf ("# Call tree, top-down: total%% self%% of %" G_GUINT64_FORMAT " %s (paths under %.1f%% hidden)\n",
+                  r.n_samples, esc (&r, r.quantity, "samples"), r.threshold);
+          print_tree_node (&r, hp_profile_get_top_down (r.profile), indent);
         }
       else
         print_functions (&r);

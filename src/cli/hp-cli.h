@@ -36,6 +36,7 @@ gboolean hp_cli_load_capture (const char     *file,
  * --tid, --pid, --merge-recursion and --inline, for the sub-commands that
  * read a profile. */
 typedef struct {
+  char *event;        /* --event NAME: an event of the capture, or "wall" */
   char *from;
   char *to;
   gint  tid;
@@ -43,11 +44,14 @@ typedef struct {
   gboolean merge_recursion;
   char *inline_mode;  /* "own" (NULL) or "fold" */
   char *description;  /* what the filter kept, once applied; NULL: everything */
+  gboolean weighted;  /* once applied: samples weigh differently (off-CPU
+                       * time), so shares are of weights, not of samples */
 } HpCliFilter;
 
 void     hp_cli_filter_add_options (HpCliFilter    *filter,
                                     GOptionContext *context);
-/* Replaces *@data by the capture seen through the time range, and sets
+/* Replaces *@data by the capture seen through the event and the time
+ * range, and sets
  * *@tids to the threads to keep (NULL: all), for hp_profile_new(). On a
  * bad option or an empty thread choice prints why and returns FALSE. */
 gboolean hp_cli_filter_apply       (HpCliFilter    *filter,
@@ -56,6 +60,13 @@ gboolean hp_cli_filter_apply       (HpCliFilter    *filter,
                                     HpCaptureData **data,
                                     GHashTable    **tids);
 void     hp_cli_filter_clear       (HpCliFilter    *filter);
+
+/* The events mask of @name in @data ("wall": cpu-clock and off-cpu), or 0
+ * after printing why not, for @command. */
+guint64  hp_cli_event_mask         (const char          *command,
+                                    const char          *file,
+                                    const HpCaptureData *data,
+                                    const char          *name);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HpCliFilter, hp_cli_filter_clear)
 

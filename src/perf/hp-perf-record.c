@@ -352,6 +352,17 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
       }
       break;
 
+    case PERF_RECORD_SWITCH:
+      ok = decode_sample_id (info, data, header.size, r.pos, rec);
+      break;
+
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+      /* next_prev_pid, next_prev_tid: the other task; the sample_id names
+       * the one switched in or out */
+      ok = hp_perf_reader_skip (&r, 8) &&
+           decode_sample_id (info, data, header.size, r.pos, rec);
+      break;
+
     default:
       break;
     }

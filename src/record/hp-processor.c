@@ -68,6 +68,18 @@ typedef struct {
 } Queued;
 
 typedef struct {
+  gint64   event_id;
+  gboolean off_cpu;
+} EventMap;
+
+typedef struct {
+  gint64  stack_id;
+  guint64 time;
+  guint32 cpu;
+  gint64  event_id;
+} OffCpu;
+
+typedef struct {
   gint64   stack_id;
   gboolean has_user;
   gboolean truncated;
@@ -105,6 +117,9 @@ struct _HpProcessor {
   guint64     seq;
   guint64     round_max_time;  /* newest time seen in the current round */
   guint64     flush_limit;     /* newest time of the previous round */
+
+  GHashTable *event_ids;       /* perf id -> EventMap* */
+  GHashTable *off_cpu_since;   /* tid -> OffCpu*: where and when it left the CPU */
 
   HpProcessorStats stats;
 };
@@ -148,6 +163,8 @@ hp_processor_new (HpCaptureWriter *writer)
   self->stacks = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                         (GDestroyNotify) g_bytes_unref, g_free);
   self->start_frames = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->event_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->off_cpu_since = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->frame_buf = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->key_buf = g_byte_array_new ();
   self->chain_buf = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -173,6 +190,8 @@ hp_processor_free (HpProcessor *self)
   g_hash_table_destroy (self->named_frames);
   g_hash_table_destroy (self->stacks);
   g_hash_table_destroy (self->start_frames);
+  g_hash_table_destroy (self->event_ids);
+  g_hash_table_destroy (self->off_cpu_since);
   g_array_unref (self->frame_buf);
   g_byte_array_unref (self->key_buf);
   g_array_unref (self->chain_buf);
@@ -713,6 +732,7 @@ process_sample (HpProcessor        *self,
                 const HpPerfRecord *rec)
 {
   Process *process = get_process (self, rec->pid);
+  const EventMap *map = g_hash_table_lookup (self->event_ids, &rec->id);
   const StackInfo *stack;
 
   if (!g_hash_table_contains (self->known_threads, GUINT_TO_POINTER (rec->tid)))
@@ -733,9 +753,62 @@ process_sample (HpProcessor        *self,
   if (stack->copy_ended)
     self->stats.truncated_copy++;
 
-  hp_capture_writer_add_sample (self->writer, rec->time, (gint32) rec->tid, (gint32) rec->cpu,
-                                stack->stack_id, rec->sample.period ? rec->sample.period : 1);
+  if (map != NULL && map->off_cpu)
+    {
+      /* written when the thread comes back, weighted by its time away */
+      OffCpu *since = g_new (OffCpu, 1);
+
+      since->stack_id = stack->stack_id;
+      since->time = rec->time;
+      since->cpu = rec->cpu;
+      since->event_id = map->event_id;
+      g_hash_table_insert (self->off_cpu_since, GUINT_TO_POINTER (rec->tid), since);
+      return;
+    }
+  hp_capture_writer_add_event_sample (self->writer, map ? map->event_id : 1,
+                                      rec->time, (gint32) rec->tid, (gint32) rec->cpu,
+                                      stack->stack_id, rec->sample.period ? rec->sample.period : 1);
   self->stats.samples++;
+}
+
+/* A thread comes back on a CPU: its time away is an off-CPU sample where
+ * it left. PERF_RECORD_SWITCH is about the task it is recorded for;
+ * PERF_RECORD_SWITCH_CPU_WIDE (system-wide) carries the same in its
+ * sample_id. Switches out are the sched_switch samples themselves. */
+static void
+process_switch (HpProcessor        *self,
+                const HpPerfRecord *rec)
+{
+  OffCpu *since;
+
+  if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT)
+    return;
+  since = g_hash_table_lookup (self->off_cpu_since, GUINT_TO_POINTER (rec->tid));
+  if (since == NULL || !rec->has_time)
+    return;
+  if (rec->time > since->time)
+    {
+      hp_capture_writer_add_event_sample (self->writer, since->event_id, since->time,
+                                          (gint32) rec->tid, (gint32) since->cpu,
+                                          since->stack_id, rec->time - since->time);
+      self->stats.samples++;
+    }
+  g_hash_table_remove (self->off_cpu_since, GUINT_TO_POINTER (rec->tid));
+}
+
+void
+hp_processor_map_event (HpProcessor *self,
+                        guint64      perf_id,
+                        gint64       event_id,
+                        gboolean     off_cpu)
+{
+  EventMap *map = g_new (EventMap, 1);
+
+  g_return_if_fail (self != NULL);
+
+  map->event_id = event_id;
+  map->off_cpu = off_cpu;
+  g_hash_table_insert (self->event_ids, g_memdup2 (&perf_id, sizeof perf_id), map);
 }
 
 static void
@@ -825,6 +898,11 @@ hp_processor_process (HpProcessor        *self,
 
     case PERF_RECORD_THROTTLE:
       self->stats.throttled++;
+      break;
+
+    case PERF_RECORD_SWITCH:
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+      process_switch (self, rec);
       break;
 
     default:

@@ -45,6 +45,17 @@ void         hp_processor_flush          (HpProcessor           *self);
 void         hp_processor_process        (HpProcessor           *self,
                                           const HpPerfRecord    *record);
 
+/* Samples of the perf event @perf_id (PERF_SAMPLE_IDENTIFIER) are
+ * samples of capture event @event_id; those of other ids are of event 1.
+ * With @off_cpu, each sample of @perf_id (taken at sched:sched_switch)
+ * marks where a thread left the CPU, and the PERF_RECORD_SWITCH that
+ * brings the thread back writes one sample there weighted by the ns it
+ * was away. */
+void         hp_processor_map_event      (HpProcessor           *self,
+                                          guint64                perf_id,
+                                          gint64                 event_id,
+                                          gboolean               off_cpu);
+
 /* Whether the records describe processes running on this machine now (a
  * live recording rather than an import): only then can the unwinder use
  * this machine's vDSO for the profiled program's. Default FALSE. */

@@ -51,8 +51,10 @@
 #include <gio/gio.h>
 
 #include "perf/hp-perf-ring.h"
+#include "record/hp-events.h"
 #include "record/hp-processor.h"
 #include "record/hp-recorder.h"
+#include "store/hp-capture.h"
 #include "store/hp-capture-writer.h"
 #include "symbols/hp-unwinder.h"
 
@@ -80,7 +82,11 @@ struct _HpRecorder {
   HpPerfEventInfo  info;
   const char      *event_name;
   const char      *event_unit;
+  GArray          *events;    /* HpEvent asked for; empty: the default event */
+  GArray          *fd_events; /* guint per fd: its index in events */
   GArray          *fds;    /* int, every event */
+  char           **event_names; /* as asked for, NULL: the default */
+  char            *events_text; /* hp_recorder_get_events() */
   GPtrArray       *rings;  /* HpPerfRing, one per CPU */
   guint            ring_pages;
 
@@ -112,7 +118,7 @@ hp_recorder_new (const HpRecordOptions *options)
   HpRecorder *self;
 
   g_return_val_if_fail (options != NULL, NULL);
-  g_return_val_if_fail (options->argv != NULL || options->pid > 0, NULL);
+  g_return_val_if_fail (options->argv != NULL || options->pid > 0 || options->system_wide, NULL);
 
   self = g_new0 (HpRecorder, 1);
   self->options = *options;
@@ -125,6 +131,11 @@ hp_recorder_new (const HpRecordOptions *options)
   if (self->options.stack_size == 0)
     self->options.stack_size = HP_RECORD_DEFAULT_STACK_SIZE;
   self->fds = g_array_new (FALSE, FALSE, sizeof (int));
+  self->fd_events = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->events = g_array_new (FALSE, TRUE, sizeof (HpEvent));
+  g_array_set_clear_func (self->events, (GDestroyNotify) hp_event_clear);
+  self->options.events = NULL;  /* resolved into events by hp_recorder_run() */
+  self->event_names = g_strdupv ((char **) options->events);
   self->rings = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_perf_ring_free);
   g_mutex_init (&self->progress_lock);
   return self;
@@ -137,6 +148,7 @@ close_events (HpRecorder *self)
   for (guint i = 0; i < self->fds->len; i++)
     close (g_array_index (self->fds, int, i));
   g_array_set_size (self->fds, 0);
+  g_array_set_size (self->fd_events, 0);
 }
 
 void
@@ -146,6 +158,10 @@ hp_recorder_free (HpRecorder *self)
     return;
   close_events (self);
   g_array_unref (self->fds);
+  g_array_unref (self->fd_events);
+  g_array_unref (self->events);
+  g_strfreev (self->event_names);
+  g_free (self->events_text);
   g_ptr_array_unref (self->rings);
   g_strfreev (self->argv);
   g_free (self->working_directory);
@@ -179,6 +195,22 @@ hp_recorder_get_event (HpRecorder *self)
   return self->event_name;
 }
 
+const char *
+hp_recorder_get_events (HpRecorder *self)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      if (i > 0)
+        g_string_append (names, ", ");
+      g_string_append (names, g_array_index (self->events, HpEvent, i).name);
+    }
+  g_free (self->events_text);
+  self->events_text = g_string_free (names, FALSE);
+  return self->events_text;
+}
+
 const GError *
 hp_recorder_get_write_error (HpRecorder *self)
 {
@@ -193,6 +225,26 @@ hp_recorder_get_note (HpRecorder *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->note;
+}
+
+static int
+read_paranoid (void)
+{
+  g_autofree char *contents = NULL;
+
+  if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &contents, NULL, NULL))
+    return atoi (contents);
+  return 2;
+}
+
+/* Why a system-wide recording was refused. */
+static char *
+explain_system_wide (void)
+{
+  return g_strdup_printf ("recording the whole system (-a) needs root, CAP_PERFMON or "
+                          "kernel.perf_event_paranoid <= 0, and it is %d here: run as root "
+                          "(sudo), or allow it with 'sudo sysctl kernel.perf_event_paranoid=0'",
+                          read_paranoid ());
 }
 
 char *
@@ -253,24 +305,53 @@ online_cpus (void)
   return cpus;
 }
 
+/* How often @event is sampled: every @period occurrences, or @frequency
+ * times a second (one of them is 0). */
+static void
+event_rate (HpRecorder    *self,
+            const HpEvent *event,
+            guint64       *frequency,
+            guint64       *period)
+{
+  *frequency = 0;
+  *period = 0;
+  if (event->kind == HP_EVENT_KIND_OFF_CPU)
+    *period = 1;  /* every switch: the weights are measured, not sampled */
+  else if (self->options.period > 0 && g_strcmp0 (event->unit, "ns") != 0)
+    *period = self->options.period;  /* time events keep the frequency */
+  else if (event->by_period)
+    *period = 1;
+  else
+    *frequency = self->options.frequency;
+}
+
 static void
 init_attr (HpRecorder             *self,
            struct perf_event_attr *attr,
-           gboolean                hardware,
+           const HpEvent          *event,
            gboolean                exclude_kernel)
 {
+  guint64 frequency, period;
+
+  event_rate (self, event, &frequency, &period);
   memset (attr, 0, sizeof *attr);
   attr->size = sizeof *attr;
-  attr->type = hardware ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
-  attr->config = hardware ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
-  attr->freq = 1;
-  attr->sample_freq = self->options.frequency;
+  attr->type = event->type;
+  attr->config = event->config;
+  attr->freq = frequency > 0;
+  if (frequency > 0)
+    attr->sample_freq = frequency;
+  else
+    attr->sample_period = period;
+  /* off-CPU: the switch back in ends each interval (PERF_RECORD_SWITCH) */
+  attr->context_switch = event->kind == HP_EVENT_KIND_OFF_CPU;
   attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
                       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
                       PERF_SAMPLE_CALLCHAIN;
-  attr->disabled = self->spawned;
-  attr->enable_on_exec = self->spawned;
-  attr->inherit = 1;
+  /* system-wide: every task from the start, the command's too */
+  attr->disabled = self->spawned && !self->options.system_wide;
+  attr->enable_on_exec = self->spawned && !self->options.system_wide;
+  attr->inherit = !self->options.system_wide;
   attr->mmap = 1;
   attr->mmap2 = 1;
   attr->comm = 1;
@@ -305,7 +386,13 @@ target_tasks (HpRecorder *self)
 {
   GArray *tids = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
-  if (self->spawned)
+  if (self->options.system_wide)
+    {
+      pid_t all = -1;
+
+      g_array_append_val (tids, all);
+    }
+  else if (self->spawned)
     {
       pid_t pid = self->child;
 
@@ -340,7 +427,8 @@ open_events (HpRecorder *self,
   gboolean dwarf = self->options.call_graph == HP_CALL_GRAPH_DWARF;
   const guint *pages = dwarf ? dwarf_ring_pages : fp_ring_pages;
   guint n_pages = dwarf ? G_N_ELEMENTS (dwarf_ring_pages) : G_N_ELEMENTS (fp_ring_pages);
-  struct perf_event_attr attr;
+  g_autoptr(GArray) defaults = NULL;
+  GArray *events = self->events;
   int last_errno = 0;
 
   if (dwarf && hp_unwinder_get_sample_regs_user () == 0)
@@ -367,24 +455,59 @@ open_events (HpRecorder *self,
       return FALSE;
     }
 
-  /* Cycles where the machine counts them; these VMs have no hardware
-   * counters, so the software cpu-clock is the usual fallback. Kernel frames
-   * where we are allowed to see them. */
+  /* Without events asked for: cycles where the machine counts them;
+   * these VMs have no hardware counters, so the software cpu-clock is the
+   * usual fallback. Kernel frames where we are allowed to see them. */
+  if (events->len == 0)
+    {
+      HpEvent e;
+
+      defaults = g_array_new (FALSE, TRUE, sizeof (HpEvent));
+      g_array_set_clear_func (defaults, (GDestroyNotify) hp_event_clear);
+      if (hp_event_lookup ("cycles", &e, NULL))
+        g_array_append_val (defaults, e);
+      if (hp_event_lookup ("cpu-clock", &e, NULL))
+        g_array_append_val (defaults, e);
+    }
+
   for (guint t = 0; t < G_N_ELEMENTS (tries); t++)
     {
       gboolean ok = TRUE;
+      guint first = 0, n_events = events->len;
+      struct perf_event_attr attrs[HP_CAPTURE_MAX_EVENTS];
+      struct perf_event_attr attr;
 
-      init_attr (self, &attr, tries[t].hardware, tries[t].exclude_kernel);
+      /* the default: one event per try; events asked for: all of them */
+      if (defaults != NULL)
+        {
+          first = 0;
+          while (first < defaults->len &&
+                 (g_array_index (defaults, HpEvent, first).kind == HP_EVENT_KIND_HARDWARE) != tries[t].hardware)
+            first++;
+          if (first == defaults->len)
+            continue;
+          n_events = 1;
+          init_attr (self, &attrs[0], &g_array_index (defaults, HpEvent, first), tries[t].exclude_kernel);
+        }
+      else
+        {
+          if (tries[t].hardware)
+            continue;  /* the events' own kinds, hardware or not */
+          for (guint e = 0; e < n_events; e++)
+            init_attr (self, &attrs[e], &g_array_index (events, HpEvent, e), tries[t].exclude_kernel);
+        }
+      attr = attrs[0];
 
       for (guint c = 0; c < cpus->len && ok; c++)
         {
           int cpu = g_array_index (cpus, int, c);
           int leader = -1;
 
-          for (guint i = 0; i < tids->len; i++)
+          for (guint k = 0; k < n_events * tids->len && ok; k++)
             {
+              guint e = k / tids->len, i = k % tids->len;
               pid_t tid = g_array_index (tids, pid_t, i);
-              long fd = perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+              long fd = perf_event_open (&attrs[e], tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
               if (fd < 0)
                 {
@@ -396,6 +519,7 @@ open_events (HpRecorder *self,
                   break;
                 }
               g_array_append_val (self->fds, fd);
+              g_array_append_val (self->fd_events, e);
               if (leader < 0)
                 {
                   HpPerfRing *ring = NULL;
@@ -430,8 +554,15 @@ open_events (HpRecorder *self,
 
       if (ok)
         {
-          self->event_name = tries[t].hardware ? "cycles" : "cpu-clock";
-          self->event_unit = tries[t].hardware ? "cycles" : "ns";
+          if (defaults != NULL)
+            {
+              HpEvent chosen = g_array_index (defaults, HpEvent, first);
+
+              chosen.name = g_strdup (chosen.name);
+              g_array_append_val (self->events, chosen);
+            }
+          self->event_name = g_array_index (self->events, HpEvent, 0).name;
+          self->event_unit = g_array_index (self->events, HpEvent, 0).unit;
           self->info.sample_type = attr.sample_type;
           self->info.read_format = attr.read_format;
           self->info.sample_id_all = attr.sample_id_all;
@@ -445,7 +576,13 @@ open_events (HpRecorder *self,
         break;
     }
 
-  if (last_errno == EACCES || last_errno == EPERM)
+  if ((last_errno == EACCES || last_errno == EPERM) && self->options.system_wide)
+    {
+      g_autofree char *why = explain_system_wide ();
+
+      g_set_error_literal (error, HP_RECORD_ERROR, HP_RECORD_ERROR_PERMISSION, why);
+    }
+  else if (last_errno == EACCES || last_errno == EPERM)
     {
       g_autofree char *why = hp_recorder_explain_permission ();
 
@@ -774,17 +911,28 @@ processing_thread (gpointer data)
  * /proc, as perf record -p does: the kernel reports only what happens after
  * the events are opened. */
 static void
-synthesize_process (HpRecorder *self)
+synthesize_process (HpRecorder *self,
+                    GPid        process)
 {
-  g_autoptr(GArray) tids = target_tasks (self);
-  g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", (int) self->options.pid);
+  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree char *task_path = g_strdup_printf ("/proc/%d/task", (int) process);
+  g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", (int) process);
   g_autofree char *maps = NULL;
   g_auto(GStrv) lines = NULL;
-  guint32 pid = (guint32) self->options.pid;
+  g_autoptr(GDir) dir = g_dir_open (task_path, 0, NULL);
+  guint32 pid = (guint32) process;
+  const char *name;
 
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      guint32 tid = (guint32) atoi (name);
+
+      if (tid > 0)
+        g_array_append_val (tids, tid);
+    }
   for (guint i = 0; i < tids->len; i++)
     {
-      guint32 tid = (guint32) g_array_index (tids, pid_t, i);
+      guint32 tid = g_array_index (tids, guint32, i);
       g_autofree char *comm_path = g_strdup_printf ("/proc/%u/task/%u/comm", pid, tid);
       g_autofree char *comm = NULL;
       HpPerfRecord rec = { 0 };
@@ -827,6 +975,89 @@ synthesize_process (HpRecorder *self)
     }
 }
 
+/* Every process that runs, for a system-wide recording. */
+static void
+synthesize_all (HpRecorder *self)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      int pid = atoi (name);
+
+      if (pid > 0)
+        synthesize_process (self, pid);
+    }
+}
+
+/* Resolves the events asked for into self->events, before anything is
+ * written: a name that is wrong, a hardware event on a machine without
+ * counters or tracefs out of reach is said at once. */
+static gboolean
+resolve_events (HpRecorder  *self,
+                GError     **error)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  g_array_set_size (self->events, 0);
+  for (guint i = 0; self->event_names != NULL && self->event_names[i] != NULL; i++)
+    g_ptr_array_add (names, self->event_names[i]);
+  if (self->options.off_cpu)
+    {
+      if (names->len == 0)
+        g_ptr_array_add (names, (gpointer) "cpu-clock");
+      g_ptr_array_add (names, (gpointer) HP_EVENT_OFF_CPU);
+    }
+  if (names->len > HP_CAPTURE_MAX_EVENTS)
+    {
+      g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_EVENT,
+                   "%u events asked for; a recording takes at most %d", names->len, HP_CAPTURE_MAX_EVENTS);
+      return FALSE;
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      HpEvent event;
+      gboolean dup = FALSE;
+
+      if (!hp_event_lookup (names->pdata[i], &event, error))
+        return FALSE;
+      for (guint k = 0; k < self->events->len; k++)
+        dup = dup || g_strcmp0 (g_array_index (self->events, HpEvent, k).name, event.name) == 0;
+      if (dup)
+        hp_event_clear (&event);
+      else
+        g_array_append_val (self->events, event);
+    }
+  return TRUE;
+}
+
+/* Writes the events into the capture and tells the processor which perf
+ * ids are which. */
+static void
+map_events (HpRecorder *self)
+{
+  for (guint e = 0; e < self->events->len; e++)
+    {
+      const HpEvent *event = &g_array_index (self->events, HpEvent, e);
+      guint64 frequency, period;
+
+      event_rate (self, event, &frequency, &period);
+      if (event->kind == HP_EVENT_KIND_OFF_CPU)
+        period = 0;  /* measured intervals, not a sampling period */
+      hp_capture_writer_add_event (self->writer, event->name, event->unit, frequency, period);
+    }
+  for (guint i = 0; i < self->fds->len; i++)
+    {
+      guint e = g_array_index (self->fd_events, guint, i);
+      guint64 id = 0;
+
+      if (ioctl (g_array_index (self->fds, int, i), PERF_EVENT_IOC_ID, &id) == 0)
+        hp_processor_map_event (self->processor, id, e + 1,
+                                g_array_index (self->events, HpEvent, e).kind == HP_EVENT_KIND_OFF_CPU);
+    }
+}
+
 static char *
 command_line_of (HpRecorder *self)
 {
@@ -834,6 +1065,8 @@ command_line_of (HpRecorder *self)
   g_autofree char *path = NULL;
   gsize len = 0;
 
+  if (self->argv == NULL && self->options.system_wide)
+    return g_strdup ("the whole system");
   if (self->argv != NULL)
     {
       GString *s = g_string_new (NULL);
@@ -874,9 +1107,6 @@ write_metadata_start (HpRecorder *self)
 
   hp_capture_writer_set_metadata (self->writer, HP_META_COMMAND, command);
   hp_capture_writer_set_metadata (self->writer, HP_META_START_TIME, start);
-  hp_capture_writer_set_metadata (self->writer, HP_META_EVENT, self->event_name);
-  hp_capture_writer_set_metadata (self->writer, HP_META_EVENT_UNIT, self->event_unit);
-  hp_capture_writer_set_metadata_int (self->writer, HP_META_FREQUENCY, self->options.frequency);
   if (self->options.call_graph == HP_CALL_GRAPH_DWARF)
     {
       hp_capture_writer_set_metadata (self->writer, HP_META_CALL_GRAPH, "dwarf");
@@ -889,8 +1119,10 @@ write_metadata_start (HpRecorder *self)
     hp_capture_writer_set_metadata (self->writer, HP_META_KERNEL_RELEASE, uts.release);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_CPU_COUNT, self->rings->len);
   hp_capture_writer_set_metadata (self->writer, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
-  if (!self->spawned)
+  if (!self->spawned && !self->options.system_wide)
     hp_capture_writer_set_metadata_int (self->writer, HP_META_ATTACHED_PID, self->options.pid);
+  if (self->options.system_wide)
+    hp_capture_writer_set_metadata (self->writer, HP_META_SYSTEM_WIDE, "1");
   hp_capture_writer_flush (self->writer, NULL);
 }
 
@@ -950,7 +1182,7 @@ wait_for_end (HpRecorder *self)
           if (r == self->child)
             return status;
         }
-      else if (!process_alive (self->options.pid))
+      else if (!self->options.system_wide && !process_alive (self->options.pid))
         return 0;
 
       g_usleep (20 * 1000);
@@ -1023,7 +1255,9 @@ run_recording (HpRecorder  *self,
   g_clear_pointer (&self->note, g_free);
 
   /* What can be checked is checked before anything is written. */
-  if (!self->spawned && !process_alive (self->options.pid))
+  if (!resolve_events (self, error))
+    return FALSE;
+  if (!self->spawned && !self->options.system_wide && !process_alive (self->options.pid))
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_PROCESS,
                    "process %d does not exist", (int) self->options.pid);
@@ -1064,9 +1298,12 @@ run_recording (HpRecorder  *self,
 
   self->processor = hp_processor_new (self->writer);
   hp_processor_set_live (self->processor, TRUE);
+  map_events (self);
   write_metadata_start (self);
-  if (!self->spawned)
-    synthesize_process (self);
+  if (self->options.system_wide)
+    synthesize_all (self);
+  else if (!self->spawned)
+    synthesize_process (self, self->options.pid);
 
   self->queue = g_async_queue_new ();
   self->start_time = g_get_monotonic_time ();

@@ -16,6 +16,7 @@ typedef enum {
   HP_RECORD_ERROR_PERMISSION,  /* perf_event_open refused */
   HP_RECORD_ERROR_NO_COMMAND,  /* the command does not exist or cannot run */
   HP_RECORD_ERROR_NO_PROCESS,  /* the process to attach to does not exist */
+  HP_RECORD_ERROR_NO_EVENT,    /* no such event, or not on this machine */
 } HpRecordError;
 
 /* How user call stacks are recorded. */
@@ -38,6 +39,17 @@ typedef struct {
   HpCallGraph  call_graph;        /* default HP_CALL_GRAPH_DWARF */
   guint        stack_size;        /* DWARF: bytes of stack per sample, a multiple of 8
                                    * up to HP_RECORD_MAX_STACK_SIZE; 0: the default */
+  const char *const *events;      /* names (hp-events.h), NULL-terminated; NULL:
+                                   * cycles, or cpu-clock without hardware counters */
+  guint64      period;            /* sample every @period occurrences of the events that
+                                   * count them (not cpu-clock, task-clock: those keep
+                                   * @frequency); 0: @frequency, or every one of the
+                                   * rare ones (context switches, tracepoints) */
+  gboolean     system_wide;       /* every process on every CPU: @argv, if any,
+                                   * only says when to stop; needs root or
+                                   * kernel.perf_event_paranoid <= 0 */
+  gboolean     off_cpu;           /* add off-cpu (time blocked) to @events, and
+                                   * cpu-clock when @events is NULL */
 } HpRecordOptions;
 
 typedef struct {
@@ -107,8 +119,11 @@ void        hp_recorder_stop         (HpRecorder            *self);
 void        hp_recorder_get_progress (HpRecorder            *self,
                                       HpRecordProgress      *progress);
 
-/* The event that was sampled ("cycles" or "cpu-clock"), once running. */
+/* The event that was sampled ("cycles" or "cpu-clock"), once running:
+ * the first, when there are several. */
 const char *hp_recorder_get_event    (HpRecorder            *self);
+/* Every event sampled, comma-separated ("cpu-clock, off-cpu"), once running. */
+const char *hp_recorder_get_events   (HpRecorder            *self);
 
 /* Explains why perf_event_open was refused and how to allow it. */
 char       *hp_recorder_explain_permission (void);

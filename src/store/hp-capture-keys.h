@@ -23,6 +23,7 @@
 #define HP_META_CPU_COUNT            "cpu_count"
 #define HP_META_HOTPATH_VERSION      "hotpath_version"
 #define HP_META_ATTACHED_PID         "attached_pid"
+#define HP_META_SYSTEM_WIDE          "system_wide"
 
 /* its limits */
 #define HP_META_LOST_SAMPLES         "lost_samples"
@@ -46,6 +47,12 @@
 #define HP_META_CPU_DESCRIPTION      "cpu_description"
 #define HP_META_CLOCKID              "clockid"
 #define HP_META_OTHER_EVENT_SAMPLES  "other_event_samples"
+
+/* event names with a meaning of their own (events.name) */
+#define HP_EVENT_OFF_CPU             "off-cpu"   /* weights: ns off the CPU */
+#define HP_EVENT_CPU_CLOCK           "cpu-clock"
+/* not an event of a capture but a view of two: cpu-clock + off-cpu, in ns */
+#define HP_EVENT_WALL                "wall"
 
 /* the importers of pprof and folded stacks */
 #define HP_META_LACKS                "lacks"

@@ -1727,6 +1727,93 @@ hp_capture_data_select_events (const HpCaptureData *data,
   return copy;
 }
 
+HpCaptureData *
+hp_capture_data_new_weighted (const HpCaptureData *data)
+{
+  GArray *counts;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  counts = g_array_sized_new (FALSE, FALSE, sizeof (HpCaptureStackCount), data->stack_counts->len);
+  g_array_append_vals (counts, data->stack_counts->data, data->stack_counts->len);
+  for (guint i = 0; i < counts->len; i++)
+    {
+      HpCaptureStackCount *c = &g_array_index (counts, HpCaptureStackCount, i);
+
+      c->samples = c->weight;
+    }
+  return hp_capture_data_new_with_counts (data, counts);
+}
+
+void
+hp_capture_data_get_event (const HpCaptureData *data,
+                           const char         **name,
+                           const char         **unit)
+{
+  const HpCaptureEvent *first = NULL;
+  guint n = 0;
+  gboolean same_unit = TRUE;
+
+  g_return_if_fail (data != NULL);
+
+  *name = g_hash_table_lookup (data->metadata, HP_META_EVENT);
+  *unit = g_hash_table_lookup (data->metadata, HP_META_EVENT_UNIT);
+  if (data->events == NULL)
+    return;
+  for (guint i = 1; i < data->events->len; i++)
+    if (data->event_mask & ((guint64) 1 << (i - 1)))
+      {
+        const HpCaptureEvent *e = &g_array_index (data->events, HpCaptureEvent, i);
+
+        if (first == NULL)
+          first = e;
+        else
+          same_unit = same_unit && g_strcmp0 (first->unit, e->unit) == 0;
+        n++;
+      }
+  if (first == NULL)
+    return;
+  if (n == 1)
+    {
+      *name = first->name;
+      *unit = first->unit;
+    }
+  else if (n == 2 && same_unit &&
+           hp_capture_data_find_event (data, HP_EVENT_CPU_CLOCK) != 0 &&
+           hp_capture_data_find_event (data, HP_EVENT_OFF_CPU) != 0 &&
+           (data->event_mask & ((guint64) 1 << (hp_capture_data_find_event (data, HP_EVENT_CPU_CLOCK) - 1))) &&
+           (data->event_mask & ((guint64) 1 << (hp_capture_data_find_event (data, HP_EVENT_OFF_CPU) - 1))))
+    {
+      *name = HP_EVENT_WALL;
+      *unit = first->unit;
+    }
+  else
+    {
+      *name = "several events";
+      *unit = same_unit ? first->unit : "mixed units";
+    }
+}
+
+guint64
+hp_capture_data_event_mask (const HpCaptureData *data,
+                            const char          *name)
+{
+  guint id;
+
+  g_return_val_if_fail (data != NULL, 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  if (g_strcmp0 (name, HP_EVENT_WALL) == 0)
+    {
+      guint on = hp_capture_data_find_event (data, HP_EVENT_CPU_CLOCK);
+      guint off = hp_capture_data_find_event (data, HP_EVENT_OFF_CPU);
+
+      return on != 0 && off != 0 ? ((guint64) 1 << (on - 1)) | ((guint64) 1 << (off - 1)) : 0;
+    }
+  id = hp_capture_data_find_event (data, name);
+  return id != 0 ? (guint64) 1 << (id - 1) : 0;
+}
+
 guint
 hp_capture_data_find_event (const HpCaptureData *data,
                             const char          *name)

@@ -146,6 +146,22 @@ HpCaptureData *hp_capture_data_new_with_counts (const HpCaptureData *data,
 HpCaptureData *hp_capture_data_select_events (const HpCaptureData *data,
                                               guint64              event_mask);
 
+/* A copy of @data that shares its tables but whose stack_counts count
+ * weights as samples: a profile of it ranks by weight (ns off the CPU)
+ * where samples do not weigh the same. */
+HpCaptureData *hp_capture_data_new_weighted (const HpCaptureData *data);
+
+/* What @data's stack_counts count: the event's name and unit ("wall" and
+ * "ns" for cpu-clock with off-cpu; "several events" when they differ). */
+void           hp_capture_data_get_event  (const HpCaptureData *data,
+                                           const char         **name,
+                                           const char         **unit);
+
+/* The events mask (bit id - 1) of @name in @data: one event, or "wall"
+ * for cpu-clock and off-cpu together; 0 when @data has no such event. */
+guint64        hp_capture_data_event_mask (const HpCaptureData *data,
+                                           const char          *name);
+
 /* The id of the event named @name, or 0. */
 guint          hp_capture_data_find_event (const HpCaptureData *data,
                                            const char          *name);

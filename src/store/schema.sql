@@ -94,6 +94,7 @@
 --                      ("Segmentation fault"), when one did; the profile
 --                      ends there
 --   attached_pid       pid of the process recorded with -p (nothing spawned)
+--   system_wide        '1' when every process on every CPU was recorded (-a)
 --
 -- Keys written by the perf.data importer, beside the recorder's that apply:
 --   source             where the samples came from: "perf.data" or

@@ -146,6 +146,18 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   value = hp_loaded_capture_get_metadata (capture, HP_META_EVENT);
   /* Translators: an event and the unit of its period, as in "cpu-clock (ns)" */
   text = g_strdup_printf (_("%s (%s)"), value ? value : _("unknown"), unit ? unit : "?");
+  if (capture->data->events != NULL && capture->data->events->len > 2)
+    {
+      g_autoptr(GString) others = g_string_new (NULL);
+      g_autofree char *first = g_steal_pointer (&text);
+
+      /* the views count the first event; say what else the capture holds */
+      for (guint i = 2; i < capture->data->events->len; i++)
+        g_string_append_printf (others, "%s%s", i > 2 ? ", " : "",
+                                g_array_index (capture->data->events, HpCaptureEvent, i).name);
+      /* Translators: the event shown, then the other events of the capture */
+      text = g_strdup_printf (_("%s; also counted: %s (hotpath-cli report --event)"), first, others->str);
+    }
   set_value (self->event_value, text);
   g_clear_pointer (&text, g_free);
 
