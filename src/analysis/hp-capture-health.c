@@ -71,6 +71,9 @@ hp_capture_health_judge (HpCaptureHealth *health,
       hp_capture_health_percent (health->stack_copy_ended, all_samples) > HP_HEALTH_STACK_COPY_PERCENT)
     health->stack_copy_small = TRUE;
 
+  health->truncated_at_jit = metadata_u64 (data->metadata, HP_META_TRUNCATED_AT_JIT);
+  health->symbol_warnings = g_hash_table_lookup (data->metadata, HP_META_SYMBOL_WARNINGS);
+
   health->shown_samples = hp_profile_get_n_samples (profile);
   modules = hp_profile_get_unsymbolized (profile, &health->unsymbolized);
   if (health->unsymbolized > 0 && modules->len > 0)

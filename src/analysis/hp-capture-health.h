@@ -38,6 +38,11 @@ typedef struct {
   HpHealthLevel  unsymbolized_level;
   guint64        unresolved;           /* code locations without a symbol */
   gboolean       cut_short;            /* the recording never finished */
+  /* truncated stacks cut at code compiled at run time (JIT code whose
+   * frame-pointer chain ended), and what was wrong with the files that
+   * name such code (metadata symbol_warnings, one per line; NULL: none) */
+  guint64        truncated_at_jit;
+  const char    *symbol_warnings;
 } HpCaptureHealth;
 
 /* Judges the capture whose metadata @profile's data holds, with

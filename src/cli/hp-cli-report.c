@@ -314,6 +314,17 @@ print_header (Report *r)
             percent (lost, r->all_samples + lost));
   if (health.truncated_many)
     printf ("# Note: many stacks are truncated; callers and totals above them are incomplete.\n");
+  if (health.truncated_at_jit > 0)
+    printf ("# Note: %" G_GUINT64_FORMAT " of the truncated stacks were cut at code compiled at run time; "
+            "run node with --interpreted-frames-native-stack, java with -XX:+PreserveFramePointer.\n",
+            health.truncated_at_jit);
+  if (health.symbol_warnings != NULL)
+    {
+      g_auto(GStrv) lines = g_strsplit (health.symbol_warnings, "\n", 16);
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        printf ("# Warning: %s\n", esc (r, lines[i], NULL));
+    }
   if (health.stack_copy_small)
     printf ("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
             "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",

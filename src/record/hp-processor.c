@@ -35,6 +35,7 @@
 
 #include "record/hp-processor.h"
 #include "symbols/hp-address-space.h"
+#include "symbols/hp-jitdump.h"
 #include "symbols/hp-perf-map.h"
 #include "symbols/hp-unwinder.h"
 
@@ -49,6 +50,9 @@ typedef struct {
   guint32         pid;
   /* Run-time compiled code (see resolve_jit) */
   HpPerfMap      *perf_map;    /* NULL until an address needs it */
+  HpJitDump      *jitdump;     /* NULL until an address needs it, or none */
+  char           *jitdump_path; /* from the MMAP of jit-PID.dump, if seen */
+  gboolean        jitdump_searched;
   GHashTable     *jit_frames;  /* address -> frame id, NULL until needed */
 } Process;
 
@@ -84,6 +88,7 @@ typedef struct {
   gboolean has_user;
   gboolean truncated;
   gboolean copy_ended;  /* truncated where the stack copy ended */
+  gboolean at_jit;      /* truncated at run-time compiled code */
 } StackInfo;
 
 struct _HpProcessor {
@@ -109,6 +114,7 @@ struct _HpProcessor {
 
   GPtrArray  *perf_map_dirs;   /* where perf-PID.map files are looked for */
   GArray     *pending_frames;  /* PendingFrame */
+  gboolean    resolved_jit;    /* the last user address resolved was JIT code */
   gint64      jit_module;      /* "[jit]", 0 until needed */
   gint64      anon_module;     /* "[anon]", 0 until needed */
 
@@ -131,6 +137,8 @@ process_free (gpointer data)
 
   hp_address_space_free (p->space);
   hp_perf_map_free (p->perf_map);
+  hp_jitdump_free (p->jitdump);
+  g_free (p->jitdump_path);
   g_clear_pointer (&p->jit_frames, g_hash_table_unref);
   g_free (p);
 }
@@ -419,16 +427,56 @@ get_perf_map (HpProcessor *self,
   return process->perf_map;
 }
 
-/* The map entry naming @address, reading what the map grew by first when
- * it does not name it yet. */
+/* The jitdump of @process: the file it mapped (runtimes map it so that
+ * perf sees where it is), else jit-PID.dump in the folders of perf maps. */
+static HpJitDump *
+get_jitdump (HpProcessor *self,
+             Process     *process)
+{
+  if (process->jitdump == NULL && !process->jitdump_searched)
+    {
+      g_autofree char *base = g_strdup_printf ("jit-%u.dump", process->pid);
+      g_autofree char *chosen = g_strdup (process->jitdump_path);
+
+      for (guint i = 0; i < self->perf_map_dirs->len && chosen == NULL; i++)
+        {
+          g_autofree char *path = g_build_filename (g_ptr_array_index (self->perf_map_dirs, i), base, NULL);
+
+          if (g_file_test (path, G_FILE_TEST_EXISTS))
+            chosen = g_steal_pointer (&path);
+        }
+      process->jitdump_searched = TRUE;
+      if (chosen != NULL)
+        {
+          process->jitdump = hp_jitdump_new (chosen);
+          hp_jitdump_update (process->jitdump);
+        }
+    }
+  return process->jitdump;
+}
+
+/* The entry naming @address, from the jitdump (which has line tables)
+ * before the perf map, reading what either grew by when it does not name
+ * the address yet. */
 static const HpPerfMapEntry *
 lookup_jit_name (HpProcessor *self,
                  Process     *process,
                  guint64      address)
 {
-  HpPerfMap *map = get_perf_map (self, process);
-  const HpPerfMapEntry *entry = hp_perf_map_lookup (map, address);
+  HpJitDump *dump = get_jitdump (self, process);
+  HpPerfMap *map;
+  const HpPerfMapEntry *entry;
 
+  if (dump != NULL)
+    {
+      entry = hp_jitdump_lookup (dump, address);
+      if (entry == NULL && hp_jitdump_update (dump))
+        entry = hp_jitdump_lookup (dump, address);
+      if (entry != NULL)
+        return entry;
+    }
+  map = get_perf_map (self, process);
+  entry = hp_perf_map_lookup (map, address);
   if (entry == NULL && hp_perf_map_update (map))
     entry = hp_perf_map_lookup (map, address);
   return entry;
@@ -445,21 +493,40 @@ get_jit_module (HpProcessor *self,
   return *id;
 }
 
-/* The function and source position a JIT's name for its code gives. */
+/* The function that @entry names, and the source position of @address in
+ * it: from the line table (jitdump) or else from what the name says (V8's
+ * "JS:*fib /x.js:3:10"). */
 static gint64
-jit_function (HpProcessor *self,
-              const char  *name,
-              char       **file,
-              guint       *line)
+jit_function (HpProcessor          *self,
+              const HpPerfMapEntry *entry,
+              guint64               address,
+              char                **file,
+              guint                *line)
 {
   HpJitName parsed;
+  const char *line_file = NULL;
+  guint line_no = 0;
   gint64 id;
 
-  hp_jit_name_parse (name, &parsed);
+  hp_jit_name_parse (entry->name, &parsed);
+  if (parsed.file == NULL && entry->n_lines > 0 && entry->lines[0].file[0] != '\0')
+    {
+      /* Declared where its first line table row is. */
+      parsed.file = g_strdup (entry->lines[0].file);
+      parsed.line = entry->lines[0].line;
+    }
   id = hp_capture_writer_intern_function (self->writer, parsed.function, get_jit_module (self, TRUE),
                                           parsed.file, parsed.line);
-  *file = g_steal_pointer (&parsed.file);
-  *line = parsed.line;
+  if (hp_perf_map_entry_get_line (entry, address, &line_file, &line_no))
+    {
+      *file = g_strdup (line_file);
+      *line = line_no;
+    }
+  else
+    {
+      *file = g_steal_pointer (&parsed.file);
+      *line = parsed.line;
+    }
   hp_jit_name_clear (&parsed);
   return id;
 }
@@ -484,7 +551,7 @@ resolve_jit (HpProcessor     *self,
     {
       g_autofree char *file = NULL;
       guint line = 0;
-      gint64 function_id = jit_function (self, entry->name, &file, &line);
+      gint64 function_id = jit_function (self, entry, address, &file, &line);
 
       frame_id = hp_capture_writer_intern_frame (self->writer, function_id, file, line, FALSE, address);
     }
@@ -525,7 +592,7 @@ resolve_pending_jit_frames (HpProcessor *self)
           self->stats.unresolved_frames++;
           continue;
         }
-      function_id = jit_function (self, entry->name, &file, &line);
+      function_id = jit_function (self, entry, pending->address, &file, &line);
       hp_capture_writer_update_frame (self->writer, pending->frame_id, function_id, file, line);
     }
   g_array_set_size (self->pending_frames, 0);
@@ -539,6 +606,7 @@ resolve_user (HpProcessor *self,
   const HpMapping *map = hp_address_space_lookup (process->space, address);
   guint64 offset;
 
+  self->resolved_jit = map != NULL && is_anonymous_code (map);
   if (map == NULL || is_anonymous_code (map))
     {
       gint64 id = resolve_jit (self, process, map, address);
@@ -634,6 +702,7 @@ resolve_stack (HpProcessor        *self,
   gboolean adjusted = FALSE;
   gboolean first_in_context = TRUE;
   gboolean has_user = FALSE;
+  gboolean outer_jit = FALSE;
   gboolean complete = FALSE;
   gint64 parent = 0;
   HpUnwindStatus status = HP_UNWIND_NO_REGS;
@@ -695,6 +764,7 @@ resolve_stack (HpProcessor        *self,
         {
           resolve_user (self, process, ip);
           has_user = TRUE;
+          outer_jit = self->resolved_jit;
         }
     }
 
@@ -721,6 +791,11 @@ resolve_stack (HpProcessor        *self,
   info->has_user = has_user;
   info->truncated = has_user && !complete;
   info->copy_ended = info->truncated && copy_ended;
+  /* Cut at code without CFI whose frame-pointer chain ended: a runtime
+   * that keeps frame pointers in its JIT code (node
+   * --interpreted-frames-native-stack, java -XX:+PreserveFramePointer)
+   * goes through. */
+  info->at_jit = info->truncated && outer_jit;
   g_hash_table_insert (self->stacks,
                        g_bytes_new (self->key_buf->data, self->key_buf->len),
                        info);
@@ -752,6 +827,8 @@ process_sample (HpProcessor        *self,
     self->stats.complete++;
   if (stack->copy_ended)
     self->stats.truncated_copy++;
+  if (stack->at_jit)
+    self->stats.truncated_at_jit++;
 
   if (map != NULL && map->off_cpu)
     {
@@ -825,6 +902,14 @@ process_mmap (HpProcessor        *self,
     return;
 
   process = get_process (self, rec->pid);
+  if (hp_jitdump_is_path (filename))
+    {
+      /* Not code: the runtime maps its jitdump so that profilers know
+       * where it is. */
+      if (process->jitdump_path == NULL)
+        process->jitdump_path = g_strdup (filename);
+      return;
+    }
   if (filename[0] == '/' && !is_anonymous_name (filename))
     module = hp_symbolizer_get_module (self->symbolizer, filename,
                                        rec->mmap.build_id_size ? rec->mmap.build_id : NULL,
@@ -1018,14 +1103,21 @@ write_jit_warnings (HpProcessor *self)
   g_hash_table_iter_init (&iter, self->processes);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &process))
     {
-      g_autofree char *warning = process->perf_map ? hp_perf_map_get_warning (process->perf_map) : NULL;
+      char *warning[2] = {
+        process->perf_map ? hp_perf_map_get_warning (process->perf_map) : NULL,
+        process->jitdump ? hp_jitdump_get_warning (process->jitdump) : NULL,
+      };
 
-      if (warning == NULL)
-        continue;
-      g_message ("%s", warning);
-      if (warnings->len > 0)
-        g_string_append_c (warnings, '\n');
-      g_string_append (warnings, warning);
+      for (guint i = 0; i < G_N_ELEMENTS (warning); i++)
+        {
+          if (warning[i] == NULL)
+            continue;
+          g_message ("%s", warning[i]);
+          if (warnings->len > 0)
+            g_string_append_c (warnings, '\n');
+          g_string_append (warnings, warning[i]);
+          g_free (warning[i]);
+        }
     }
   if (warnings->len > 0)
     hp_capture_writer_set_metadata (self->writer, HP_META_SYMBOL_WARNINGS, warnings->str);
@@ -1054,6 +1146,7 @@ hp_processor_write_stats (HpProcessor *self)
   hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_STACKS, (gint64) self->stats.truncated);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_COMPLETE_STACKS, (gint64) self->stats.complete);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_STACK_COPY, (gint64) self->stats.truncated_copy);
+  hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_AT_JIT, (gint64) self->stats.truncated_at_jit);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_UNRESOLVED_FRAMES, (gint64) self->stats.unresolved_frames);
 }
 

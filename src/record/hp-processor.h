@@ -17,6 +17,7 @@ typedef struct {
   guint64 truncated;         /* user stacks that reach no thread start (_start, clone, main, ...) */
   guint64 complete;          /* user stacks that do */
   guint64 truncated_copy;    /* truncated ones that a bigger stack copy would have helped */
+  guint64 truncated_at_jit;  /* truncated ones whose outermost frame is run-time compiled code */
   guint64 unresolved_frames; /* frames kept as module+0xOFFSET */
   guint64 bad_records;       /* records that failed to decode, skipped */
 } HpProcessorStats;

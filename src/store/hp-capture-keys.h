@@ -31,6 +31,7 @@
 #define HP_META_TRUNCATED_STACKS     "truncated_stacks"
 #define HP_META_COMPLETE_STACKS      "complete_stacks"
 #define HP_META_TRUNCATED_STACK_COPY "truncated_stack_copy"
+#define HP_META_TRUNCATED_AT_JIT     "truncated_at_jit"
 #define HP_META_UNRESOLVED_FRAMES    "unresolved_frames"
 #define HP_META_SYMBOL_WARNINGS      "symbol_warnings"
 

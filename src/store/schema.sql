@@ -81,6 +81,12 @@
 --   truncated_stack_copy  truncated stacks whose unwinding stopped where the
 --                      copied user stack ended (call_graph dwarf): those a
 --                      bigger stack_size would have continued
+--   truncated_at_jit   truncated stacks whose outermost frame is code
+--                      compiled at run time (an anonymous executable
+--                      mapping): code without CFI whose frame-pointer chain
+--                      ended there (node without
+--                      --interpreted-frames-native-stack, java without
+--                      -XX:+PreserveFramePointer)
 --   unresolved_frames  frames that could not be symbolized
 --   symbol_warnings    what was wrong with the files that name run-time
 --                      compiled code (perf-PID.map, jit-PID.dump): one

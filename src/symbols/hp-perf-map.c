@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,6 +48,8 @@ typedef struct {
   guint64     end;
   guint       seq;     /* line order: a later entry wins */
   const char *name;
+  guint       lines_at; /* index in self->lines */
+  guint       n_lines;
 } Entry;
 
 struct _HpPerfMap
@@ -54,6 +57,7 @@ struct _HpPerfMap
   char         *path;
   GArray       *entries;   /* Entry, in file order */
   GStringChunk *names;
+  GArray       *lines;     /* HpJitLine, per entry in one run */
 
   /* The lookup index: entries sorted by start, and the largest end of
    * sorted[0..i]; rebuilt when entries were added. */
@@ -83,6 +87,7 @@ hp_perf_map_new (const char *path)
   self->sorted = g_array_new (FALSE, FALSE, sizeof (Entry));
   self->max_end = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->names = g_string_chunk_new (16 * 1024);
+  self->lines = g_array_new (FALSE, FALSE, sizeof (HpJitLine));
   self->partial = g_string_new (NULL);
   return self;
 }
@@ -96,6 +101,7 @@ hp_perf_map_free (HpPerfMap *self)
   g_array_unref (self->sorted);
   g_array_unref (self->max_end);
   g_string_chunk_free (self->names);
+  g_array_unref (self->lines);
   g_string_free (self->partial, TRUE);
   g_free (self->path);
   g_free (self);
@@ -108,6 +114,7 @@ reset (HpPerfMap *self)
   g_array_set_size (self->sorted, 0);
   g_array_set_size (self->max_end, 0);
   g_string_chunk_clear (self->names);
+  g_array_set_size (self->lines, 0);
   g_string_truncate (self->partial, 0);
   self->skipping = FALSE;
   self->read_offset = 0;
@@ -147,7 +154,6 @@ parse_line (HpPerfMap  *self,
   g_autofree char *valid = NULL;
   const char *p = line;
   guint64 start, size;
-  Entry entry;
 
   while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
     len--;
@@ -164,13 +170,82 @@ parse_line (HpPerfMap  *self,
       return;
     }
 
-  valid = g_utf8_make_valid (p, line + len - p);
+  valid = g_strndup (p, line + len - p);
+  hp_perf_map_add (self, start, size, valid, NULL, 0);
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  const HpJitLine *la = a, *lb = b;
+
+  return la->address < lb->address ? -1 : (la->address > lb->address);
+}
+
+void
+hp_perf_map_add (HpPerfMap       *self,
+                 guint64          start,
+                 guint64          size,
+                 const char      *name,
+                 const HpJitLine *lines,
+                 guint            n_lines)
+{
+  g_autofree char *valid = NULL;
+  Entry entry;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (name != NULL);
+
+  if (size == 0 || start + size < start)
+    return;
+  valid = g_utf8_make_valid (name, -1);
   entry.start = start;
   entry.end = start + size;
   entry.seq = self->entries->len;
   entry.name = g_string_chunk_insert_const (self->names, valid);
+  entry.lines_at = self->lines->len;
+  entry.n_lines = n_lines;
+  for (guint i = 0; i < n_lines; i++)
+    {
+      HpJitLine row = lines[i];
+      g_autofree char *file = g_utf8_make_valid (row.file != NULL ? row.file : "", -1);
+
+      row.file = g_string_chunk_insert_const (self->names, file);
+      g_array_append_val (self->lines, row);
+    }
+  if (n_lines > 1)
+    qsort (&g_array_index (self->lines, HpJitLine, entry.lines_at), n_lines, sizeof (HpJitLine), compare_lines);
   g_array_append_val (self->entries, entry);
   self->dirty = TRUE;
+}
+
+gboolean
+hp_perf_map_entry_get_line (const HpPerfMapEntry *entry,
+                            guint64               address,
+                            const char          **file,
+                            guint                *line)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (entry != NULL, FALSE);
+
+  /* The last row at or below @address. */
+  hi = entry->n_lines;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (entry->lines[mid].address <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || entry->lines[lo - 1].file[0] == '\0')
+    return FALSE;
+  *file = entry->lines[lo - 1].file;
+  *line = entry->lines[lo - 1].line;
+  return TRUE;
 }
 
 /* Splits @data into lines, keeping an unfinished one in self->partial. */
@@ -338,6 +413,8 @@ hp_perf_map_lookup (HpPerfMap *self,
   result.start = best->start;
   result.end = best->end;
   result.name = best->name;
+  result.lines = best->n_lines > 0 ? &g_array_index (self->lines, HpJitLine, best->lines_at) : NULL;
+  result.n_lines = best->n_lines;
   return &result;
 }
 

@@ -8,11 +8,22 @@
 
 G_BEGIN_DECLS
 
-/* One line of a perf map file: "START SIZE NAME", START and SIZE in hex. */
+/* A line table row of JIT code (jitdump's JIT_CODE_DEBUG_INFO): code
+ * from @address up to the next row's is from @file at @line. */
 typedef struct {
-  guint64     start;
-  guint64     end;    /* exclusive */
-  const char *name;   /* valid UTF-8, owned by the map */
+  guint64     address;
+  const char *file;
+  guint       line;
+} HpJitLine;
+
+/* One line of a perf map file: "START SIZE NAME", START and SIZE in hex;
+ * or one JIT_CODE_LOAD of a jitdump, with its line table. */
+typedef struct {
+  guint64          start;
+  guint64          end;      /* exclusive */
+  const char      *name;     /* valid UTF-8, owned by the map */
+  const HpJitLine *lines;    /* sorted by address; NULL when none */
+  guint            n_lines;
 } HpPerfMapEntry;
 
 typedef struct _HpPerfMap HpPerfMap;
@@ -35,6 +46,22 @@ gboolean              hp_perf_map_update      (HpPerfMap  *self);
  * last (code compiled later at an address that was freed). NULL when none. */
 const HpPerfMapEntry *hp_perf_map_lookup      (HpPerfMap  *self,
                                                guint64     address);
+
+/* Adds an entry, as a line of the file would (for the jitdump reader,
+ * which keeps its code in a map). @name need not be valid UTF-8; @lines
+ * are copied and sorted. */
+void                  hp_perf_map_add         (HpPerfMap       *self,
+                                               guint64          start,
+                                               guint64          size,
+                                               const char      *name,
+                                               const HpJitLine *lines,
+                                               guint            n_lines);
+/* The source position of @address in @entry's line table; FALSE when
+ * it has none there. */
+gboolean              hp_perf_map_entry_get_line (const HpPerfMapEntry *entry,
+                                                  guint64               address,
+                                                  const char          **file,
+                                                  guint                *line);
 
 const char           *hp_perf_map_get_path    (const HpPerfMap *self);
 guint                 hp_perf_map_get_n_entries (const HpPerfMap *self);

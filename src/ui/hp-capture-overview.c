@@ -225,6 +225,23 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     }
   if (health.truncated_many)
     g_string_append (warning, _("Many call stacks are truncated: the callers above the cut, and their totals, are incomplete. "));
+  if (health.truncated_at_jit > 0)
+    {
+      g_autofree char *c = hp_format_count (health.truncated_at_jit);
+
+      g_string_append_printf (warning, g_dngettext (GETTEXT_PACKAGE,
+                                                    "%s stack was cut at code compiled at run time: run node with "
+                                                    "--interpreted-frames-native-stack, java with -XX:+PreserveFramePointer. ",
+                                                    "%s stacks were cut at code compiled at run time: run node with "
+                                                    "--interpreted-frames-native-stack, java with -XX:+PreserveFramePointer. ",
+                                                    health.truncated_at_jit), c);
+    }
+  if (health.symbol_warnings != NULL)
+    {
+      g_autofree char *shown = hp_symbol_name_sanitize (health.symbol_warnings, -1, 400);
+
+      g_string_append_printf (warning, "%s ", shown);
+    }
   if (health.lost_many)
     g_string_append (warning, _("More than 1 % of the samples were lost: the shares may be biased toward the time before the losses. "));
   /* in samples: one hot unnamed loop is one code location */

@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "record/hp-processor.h"
+#include "symbols/hp-jitdump.h"
 #include "symbols/hp-perf-map.h"
 #include "test-common.h"
 
@@ -382,6 +383,8 @@ test_processor (void)
   g_assert_cmpstr (s5, ==, "[truncated]@ main@[jit]:/src/x.js:9 Lcom/example/Hot;::spin@[jit]");
   /* The function is declared where V8 says; one function per mapping for
    * what no map names. */
+  /* Every stack here ends in JIT code: all cut there, and counted. */
+  g_assert_cmpint (test_query_int (db, "SELECT value FROM metadata WHERE key = 'truncated_at_jit'"), ==, 5);
   g_assert_cmpint (test_query_int (db, "SELECT line FROM functions WHERE name = 'fib'"), ==, 3);
   g_assert_cmpint (test_query_int (db, "SELECT count(DISTINCT function_id) FROM frames JOIN functions fn ON fn.id = function_id WHERE fn.name LIKE '[anon]%'"), ==, 1);
   g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name LIKE '%0x7f0000003%'"), ==, 0);
@@ -429,6 +432,280 @@ test_processor_bad_map (void)
   hp_test_remove_tree (dir);
 }
 
+/* jitdump files, written record by record after the specification
+ * (linux tools/perf/Documentation/jitdump-specification.txt). */
+
+static void
+jd_u32 (GByteArray *b, guint32 v)
+{
+  g_byte_array_append (b, (const guint8 *) &v, 4);
+}
+
+static void
+jd_u64 (GByteArray *b, guint64 v)
+{
+  g_byte_array_append (b, (const guint8 *) &v, 8);
+}
+
+static void
+jd_str (GByteArray *b, const char *s)
+{
+  g_byte_array_append (b, (const guint8 *) s, strlen (s) + 1);
+}
+
+static GByteArray *
+jd_header (guint32 pid)
+{
+  GByteArray *b = g_byte_array_new ();
+
+  jd_u32 (b, 0x4A695444);  /* "JiTD" */
+  jd_u32 (b, 1);           /* version */
+  jd_u32 (b, 40);          /* header size */
+  jd_u32 (b, 62);          /* EM_X86_64 */
+  jd_u32 (b, 0);
+  jd_u32 (b, pid);
+  jd_u64 (b, 1);           /* timestamp */
+  jd_u64 (b, 0);           /* flags */
+  return b;
+}
+
+/* Starts a record; jd_end() fills in its size. */
+static guint
+jd_begin (GByteArray *b, guint32 id)
+{
+  guint at = b->len;
+
+  jd_u32 (b, id);
+  jd_u32 (b, 0);
+  jd_u64 (b, 2);
+  return at;
+}
+
+static void
+jd_end (GByteArray *b, guint at)
+{
+  guint32 size = b->len - at;
+
+  memcpy (b->data + at + 4, &size, 4);
+}
+
+static void
+jd_load (GByteArray *b, guint64 addr, guint64 size, guint64 index, const char *name)
+{
+  guint at = jd_begin (b, 0);
+
+  jd_u32 (b, 4244);
+  jd_u32 (b, 4244);
+  jd_u64 (b, addr);   /* vma */
+  jd_u64 (b, addr);   /* code_addr */
+  jd_u64 (b, size);
+  jd_u64 (b, index);
+  jd_str (b, name);
+  for (guint64 i = 0; i < size; i++)
+    g_byte_array_append (b, (const guint8 *) "\x90", 1); /* the code: nops */
+  jd_end (b, at);
+}
+
+static void
+jd_debug (GByteArray *b, guint64 addr, guint n, const guint64 *addrs, const guint *lines, const char *file)
+{
+  guint at = jd_begin (b, 2);
+
+  jd_u64 (b, addr);
+  jd_u64 (b, n);
+  for (guint i = 0; i < n; i++)
+    {
+      jd_u64 (b, addrs[i]);
+      jd_u32 (b, lines[i]);
+      jd_u32 (b, 0);
+      jd_str (b, file);
+    }
+  jd_end (b, at);
+}
+
+static void
+jd_move (GByteArray *b, guint64 from, guint64 to, guint64 size, guint64 index)
+{
+  guint at = jd_begin (b, 1);
+
+  jd_u32 (b, 4244);
+  jd_u32 (b, 4244);
+  jd_u64 (b, to);
+  jd_u64 (b, from);
+  jd_u64 (b, to);
+  jd_u64 (b, size);
+  jd_u64 (b, index);
+  jd_end (b, at);
+}
+
+/* spin at 0x7f0000005000 with two lines, other loaded at 0x7f0000006000
+ * and moved to 0x7f0000007000. */
+static GByteArray *
+jd_example (void)
+{
+  static const guint64 addrs[] = { 0x7f0000005000, 0x7f0000005040 };
+  static const guint lines[] = { 10, 12 };
+  GByteArray *b = jd_header (4244);
+
+  jd_debug (b, 0x7f0000005000, 2, addrs, lines, "/src/Hot.java");
+  jd_load (b, 0x7f0000005000, 0x100, 1, "Hot::spin");
+  jd_load (b, 0x7f0000006000, 0x80, 2, "Hot::other");
+  jd_move (b, 0x7f0000006000, 0x7f0000007000, 0x80, 2);
+  return b;
+}
+
+static void
+write_bytes (const char *path, const GByteArray *b, gsize len)
+{
+  g_assert_true (g_file_set_contents (path, (const char *) b->data, (gssize) len, NULL));
+}
+
+static void
+test_jitdump (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "jit-4244.dump", NULL);
+  g_autoptr(GByteArray) b = jd_example ();
+  const HpPerfMapEntry *e;
+  const char *file = NULL;
+  guint line = 0;
+  HpJitDump *dump;
+
+  g_assert_true (hp_jitdump_is_path (path));
+  g_assert_false (hp_jitdump_is_path ("/tmp/jit-.dump"));
+  g_assert_false (hp_jitdump_is_path ("/tmp/jit-12.dump.bak"));
+
+  write_bytes (path, b, b->len);
+  dump = hp_jitdump_new (path);
+  g_assert_true (hp_jitdump_update (dump));
+  e = hp_jitdump_lookup (dump, 0x7f0000005010);
+  g_assert_nonnull (e);
+  g_assert_cmpstr (e->name, ==, "Hot::spin");
+  g_assert_true (hp_perf_map_entry_get_line (e, 0x7f0000005010, &file, &line));
+  g_assert_cmpstr (file, ==, "/src/Hot.java");
+  g_assert_cmpuint (line, ==, 10);
+  g_assert_true (hp_perf_map_entry_get_line (e, 0x7f00000050ff, &file, &line));
+  g_assert_cmpuint (line, ==, 12);
+  e = hp_jitdump_lookup (dump, 0x7f0000007010);
+  g_assert_nonnull (e);
+  g_assert_cmpstr (e->name, ==, "Hot::other");
+  g_assert_false (hp_perf_map_entry_get_line (e, 0x7f0000007010, &file, &line));
+  g_assert_null (hp_jitdump_lookup (dump, 0x7f0000008000));
+  g_assert_null (hp_jitdump_get_warning (dump));
+  hp_jitdump_free (dump);
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+test_jitdump_hostile (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "jit-4244.dump", NULL);
+  g_autoptr(GByteArray) b = jd_example ();
+  g_autofree char *warning = NULL;
+  HpJitDump *dump;
+  guint32 bad;
+
+  /* Cut inside the second LOAD: the first is named, and a warning. */
+  write_bytes (path, b, 40 + 16 + 16 + 2 * (16 + 14) + 16 + 40 + 10 + 0x100 + 30);
+  dump = hp_jitdump_new (path);
+  hp_jitdump_update (dump);
+  g_assert_nonnull (hp_jitdump_lookup (dump, 0x7f0000005010));
+  g_assert_null (hp_jitdump_lookup (dump, 0x7f0000006010));
+  warning = hp_jitdump_get_warning (dump);
+  g_test_message ("%s", warning);
+  g_assert_nonnull (strstr (warning, "truncated"));
+  g_assert_nonnull (strstr (warning, path));
+  g_clear_pointer (&warning, g_free);
+  /* The rest arrives (the program was still writing): read on. */
+  write_bytes (path, b, b->len);
+  g_assert_true (hp_jitdump_update (dump));
+  g_assert_nonnull (hp_jitdump_lookup (dump, 0x7f0000007010));
+  g_assert_null (hp_jitdump_get_warning (dump));
+  hp_jitdump_free (dump);
+
+  /* A record that claims less than its header: stop with a warning. */
+  bad = 8;
+  memcpy (b->data + 40 + 4, &bad, 4);
+  write_bytes (path, b, b->len);
+  dump = hp_jitdump_new (path);
+  g_assert_false (hp_jitdump_update (dump));
+  warning = hp_jitdump_get_warning (dump);
+  g_assert_nonnull (strstr (warning, "claims 8 bytes"));
+  g_clear_pointer (&warning, g_free);
+  hp_jitdump_free (dump);
+
+  /* A debug info record claiming 2^60 entries: no allocation of that. */
+  g_byte_array_unref (b);
+  b = jd_header (4244);
+  {
+    guint at = jd_begin (b, 2);
+
+    jd_u64 (b, 0x1000);
+    jd_u64 (b, G_GUINT64_CONSTANT (1) << 60);
+    jd_end (b, at);
+  }
+  jd_load (b, 0x1000, 0x10, 1, "after");
+  write_bytes (path, b, b->len);
+  dump = hp_jitdump_new (path);
+  hp_jitdump_update (dump);
+  warning = hp_jitdump_get_warning (dump);
+  g_assert_nonnull (strstr (warning, "claims 1152921504606846976 entries"));
+  g_clear_pointer (&warning, g_free);
+  hp_jitdump_free (dump);
+
+  /* Not a jitdump at all. */
+  g_assert_true (g_file_set_contents (path, "7f00 10 a perf map, not a jitdump\n" "0123456789012345678901234567890123456789", -1, NULL));
+  dump = hp_jitdump_new (path);
+  g_assert_false (hp_jitdump_update (dump));
+  warning = hp_jitdump_get_warning (dump);
+  g_assert_nonnull (strstr (warning, "not a jitdump"));
+  hp_jitdump_free (dump);
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* A jitdump that the program mapped (as runtimes do for perf): its names
+ * and lines in the capture. */
+static void
+test_processor_jitdump (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_autofree char *dump = g_build_filename (dir, "jit-4244.dump", NULL);
+  g_autoptr(GByteArray) b = jd_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *s1 = NULL;
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  sqlite3 *db = NULL;
+
+  write_bytes (dump, b, b->len);
+  writer = hp_capture_writer_new (capture, &error);
+  g_assert_no_error (error);
+  processor = hp_processor_new (writer);
+  /* Not in a folder the processor searches: found through its MMAP. */
+  process_mmap (processor, 4244, 0x7effff000000, 0x1000, dump);
+  process_mmap (processor, 4244, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (processor, 4244, 1, 0x7f0000005048, 0x7f0000007010);
+  hp_processor_write_stats (processor);
+  hp_processor_free (processor);
+  g_assert_true (hp_capture_writer_finish (writer, &error));
+  hp_capture_writer_free (writer);
+  g_remove (dump);
+
+  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  s1 = stack_at (db, 1);
+  g_assert_cmpstr (s1, ==, "[truncated]@ Hot::other@[jit] Hot::spin@[jit]:/src/Hot.java:12");
+  g_assert_cmpint (test_query_int (db, "SELECT line FROM functions WHERE name = 'Hot::spin'"), ==, 10);
+  sqlite3_close (db);
+
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -441,6 +718,9 @@ main (int   argc,
   g_test_add_func ("/jit/v8-names", test_v8_names);
   g_test_add_func ("/jit/processor/perf-map", test_processor);
   g_test_add_func ("/jit/processor/bad-map", test_processor_bad_map);
+  g_test_add_func ("/jit/jitdump/read", test_jitdump);
+  g_test_add_func ("/jit/jitdump/hostile", test_jitdump_hostile);
+  g_test_add_func ("/jit/processor/jitdump", test_processor_jitdump);
 
   return g_test_run ();
 }
