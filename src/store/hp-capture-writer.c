@@ -56,6 +56,7 @@
 #include <sqlite3.h>
 
 #include "store/hp-capture-writer.h"
+#include "store/hp-capture-schema.h"
 
 #define HP_WRITER_BATCH 8192
 /* How long a write waits for another program's write transaction. */
@@ -63,8 +64,6 @@
 /* How long finish() waits for other programs to close the capture before it
  * keeps it in WAL mode. */
 #define HP_WRITER_SINGLE_FILE_WAIT_US (3 * G_USEC_PER_SEC)
-
-extern const char hp_capture_schema_sql[];
 
 G_DEFINE_QUARK (hp-store-error-quark, hp_store_error)
 
@@ -536,6 +535,7 @@ hp_capture_writer_new (const char  *path,
                        GError     **error)
 {
   g_autoptr(HpCaptureWriter) self = NULL;
+  g_autofree char *creation_sql = hp_schema_creation_sql ();
   int fd;
   int rc;
 
@@ -600,7 +600,7 @@ hp_capture_writer_new (const char  *path,
                    "BEGIN;"
                    "PRAGMA application_id=" G_STRINGIFY (HP_CAPTURE_APPLICATION_ID) ";"
                    "PRAGMA user_version=" G_STRINGIFY (HP_CAPTURE_FORMAT_VERSION) ";", error) ||
-      !exec (self, hp_capture_schema_sql, error) ||
+      !exec (self, creation_sql, error) ||
       !exec (self, "COMMIT;", error))
     goto fail;
 

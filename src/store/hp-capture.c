@@ -25,6 +25,7 @@
 #include "store/hp-capture-keys.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@
 #include <sqlite3.h>
 
 #include "store/hp-capture-private.h"
+#include "store/hp-capture-schema.h"
 
 /* The progress handler runs every this many SQLite VM instructions: often
  * enough to stop within a millisecond, rare enough to cost nothing. */
@@ -68,7 +70,8 @@ struct _HpCapture {
   gint64        work_limit;  /* progress handler calls per operation */
   gint64        work_done;   /* progress handler calls in this operation */
   StopReason    stopped;     /* why the progress handler stopped SQLite */
-  gint64        version;     /* PRAGMA user_version: what the tables hold */
+  gint64        version;     /* PRAGMA user_version: what the tables hold;
+                              * raised by the first write (migration) */
 };
 
 /* Runs in whichever thread runs SQLite on this connection; the cancellable
@@ -343,6 +346,7 @@ static const struct {
   { "events",       2, { "id", "name", "unit", "frequency", "period" } },
   { "samples",      2, { "event_id" } },
   { "stack_counts", 2, { "event_id" } },
+  { "summaries",    3, { "capture", "share", "found" } },
 };
 
 /* A name from the file, fit for a message: valid UTF-8, and short. */
@@ -1460,23 +1464,16 @@ hp_capture_get_summary (HpCapture   *self,
   return text;
 }
 
-/* Sets the summary of a call path; a NULL or empty @text deletes it. */
-gboolean
-hp_capture_set_summary (HpCapture   *self,
-                        const char  *path_key,
-                        const char  *readable_path,
-                        const char  *text,
-                        GError     **error)
+/* Opens the transaction of a write. An older capture is brought up to
+ * this format version first, inside it (schema.sql's migrations), so that
+ * the write and the migration land together or not at all. */
+static gboolean
+begin_write (HpCapture   *self,
+             const char  *what,
+             GError     **error)
 {
-  g_autoptr(GDateTime) now = NULL;
-  g_autofree char *stamp = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gboolean delete = (text == NULL || text[0] == '\0');
-  gboolean ok;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (path_key != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  gint64 version = 0;
+  int rc;
 
   if (self->read_only_reason != NULL)
     {
@@ -1485,21 +1482,95 @@ hp_capture_set_summary (HpCapture   *self,
     }
 
   begin_operation (self);
-  now = g_date_time_new_now_utc ();
-  stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
-
   if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
     {
-      set_error_db (error, self, HP_STORE_ERROR_IO, "cannot save the summary");
+      set_error_db (error, self, HP_STORE_ERROR_IO, what);
       return FALSE;
     }
+  if (!query_int (self, "PRAGMA user_version", &version, &rc))
+    goto fail;
+  if (version < HP_CAPTURE_FORMAT_VERSION)
+    {
+      g_autofree char *sql = hp_schema_migration_sql (version);
+
+      if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        goto fail;
+      self->version = HP_CAPTURE_FORMAT_VERSION;
+    }
+  return TRUE;
+
+fail:
+  set_error_db (error, self, HP_STORE_ERROR_IO, what);
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
+/* Commits when @ok, else rolls back and sets @error. */
+static gboolean
+end_write (HpCapture   *self,
+           gboolean     ok,
+           const char  *what,
+           GError     **error)
+{
+  if (ok)
+    ok = sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+  if (!ok)
+    {
+      int code = (sqlite3_errcode (self->db) & 0xff) == SQLITE_READONLY ?
+                 HP_STORE_ERROR_READ_ONLY : HP_STORE_ERROR_IO;
+
+      set_error_db (error, self, code, what);
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+    }
+  return ok;
+}
+
+/* Sets the summary of a call path; a NULL or empty @text deletes it. */
+gboolean
+hp_capture_set_summary (HpCapture   *self,
+                        const char  *path_key,
+                        const char  *readable_path,
+                        const char  *text,
+                        GError     **error)
+{
+  return hp_capture_set_summary_full (self, path_key, readable_path, text, NAN, error);
+}
+
+gboolean
+hp_capture_set_summary_full (HpCapture   *self,
+                             const char  *path_key,
+                             const char  *readable_path,
+                             const char  *text,
+                             double       share,
+                             GError     **error)
+{
+  g_autoptr(GDateTime) now = NULL;
+  g_autofree char *stamp = NULL;
+  g_autofree char *capture = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gboolean delete = (text == NULL || text[0] == '\0');
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (path_key != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  now = g_date_time_new_now_utc ();
+  stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+  capture = g_path_get_basename (self->path);
+
+  if (!begin_write (self, "cannot save the summary", error))
+    return FALSE;
+  /* written here and now: where and with what share say so, and the path
+   * is one of this capture's (the writer found it in the profile) */
   ok = sqlite3_prepare_v2 (self->db,
                            delete ?
                            "DELETE FROM summaries WHERE path_key = ?1" :
-                           "INSERT INTO summaries (path_key, path, text, created, updated) "
-                           "VALUES (?1, ?2, ?3, ?4, ?4) "
+                           "INSERT INTO summaries (path_key, path, text, created, updated, capture, share, found) "
+                           "VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, 1) "
                            "ON CONFLICT (path_key) DO UPDATE SET "
-                           "  path = excluded.path, text = excluded.text, updated = excluded.updated",
+                           "  path = excluded.path, text = excluded.text, updated = excluded.updated, "
+                           "  capture = excluded.capture, share = excluded.share, found = 1",
                            -1, &stmt, NULL) == SQLITE_OK;
   if (ok)
     {
@@ -1509,22 +1580,165 @@ hp_capture_set_summary (HpCapture   *self,
           sqlite3_bind_text (stmt, 2, readable_path ? readable_path : "", -1, SQLITE_STATIC);
           sqlite3_bind_text (stmt, 3, text, -1, SQLITE_STATIC);
           sqlite3_bind_text (stmt, 4, stamp, -1, SQLITE_STATIC);
+          sqlite3_bind_text (stmt, 5, capture, -1, SQLITE_STATIC);
+          if (isfinite (share))
+            sqlite3_bind_double (stmt, 6, share);
+          else
+            sqlite3_bind_null (stmt, 6);
         }
       ok = sqlite3_step (stmt) == SQLITE_DONE;
     }
   sqlite3_finalize (stmt);
-  if (ok)
-    ok = sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
-  if (!ok)
-    {
-      int code = (sqlite3_errcode (self->db) & 0xff) == SQLITE_READONLY ?
-                 HP_STORE_ERROR_READ_ONLY : HP_STORE_ERROR_IO;
+  return end_write (self, ok, "cannot save the summary", error);
+}
 
-      set_error_db (error, self, code, "cannot save the summary");
-      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-      return FALSE;
+gboolean
+hp_capture_put_summaries (HpCapture  *self,
+                          GPtrArray  *summaries,
+                          GError    **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (summaries != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!begin_write (self, "cannot save the summaries", error))
+    return FALSE;
+  ok = sqlite3_prepare_v2 (self->db,
+                           "INSERT OR REPLACE INTO summaries "
+                           "(path_key, path, text, created, updated, capture, share, found) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                           -1, &stmt, NULL) == SQLITE_OK;
+  for (guint i = 0; ok && i < summaries->len; i++)
+    {
+      const HpCaptureSummary *summary = g_ptr_array_index (summaries, i);
+      g_autofree char *stamp = NULL;
+
+      if (summary->path_key == NULL || summary->text == NULL || summary->text[0] == '\0')
+        continue;
+      if (summary->created == NULL || summary->updated == NULL)
+        {
+          g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+          stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+        }
+      sqlite3_reset (stmt);
+      sqlite3_bind_text (stmt, 1, summary->path_key, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, summary->path ? summary->path : "", -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 3, summary->text, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 4, summary->created ? summary->created : stamp, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 5, summary->updated ? summary->updated : stamp, -1, SQLITE_STATIC);
+      if (summary->capture != NULL)
+        sqlite3_bind_text (stmt, 6, summary->capture, -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_null (stmt, 6);
+      if (isfinite (summary->share))
+        sqlite3_bind_double (stmt, 7, summary->share);
+      else
+        sqlite3_bind_null (stmt, 7);
+      sqlite3_bind_int (stmt, 8, summary->found ? 1 : 0);
+      ok = sqlite3_step (stmt) == SQLITE_DONE;
     }
-  return TRUE;
+  sqlite3_finalize (stmt);
+  return end_write (self, ok, "cannot save the summaries", error);
+}
+
+/* A share as the file holds it: a number from 0 to 100, else unknown. */
+static double
+column_share (sqlite3_stmt *stmt,
+              int           i)
+{
+  double share;
+
+  if (sqlite3_column_type (stmt, i) != SQLITE_FLOAT && sqlite3_column_type (stmt, i) != SQLITE_INTEGER)
+    return NAN;
+  share = sqlite3_column_double (stmt, i);
+  return isfinite (share) && share >= 0 && share <= 100 ? share : NAN;
+}
+
+GPtrArray *
+hp_capture_list_summary_rows (HpCapture  *self,
+                              GError    **error)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  begin_operation (self);
+  if (sqlite3_prepare_v2 (self->db,
+                          self->version >= 3 ?
+                          "SELECT path_key, path, text, created, updated, capture, share, found "
+                          "FROM summaries ORDER BY path_key" :
+                          "SELECT path_key, path, text, created, updated, NULL, NULL, 1 "
+                          "FROM summaries ORDER BY path_key",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
+      return NULL;
+    }
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_capture_summary_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      HpCaptureSummary *summary;
+
+      if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
+        continue;
+      summary = g_new0 (HpCaptureSummary, 1);
+      summary->path_key = column_strdup (stmt, 0);
+      summary->path = column_strdup (stmt, 1) ?: g_strdup ("");
+      summary->text = column_strdup (stmt, 2) ?: g_strdup ("");
+      summary->created = column_strdup (stmt, 3);
+      summary->updated = column_strdup (stmt, 4);
+      summary->capture = column_strdup (stmt, 5);
+      summary->share = column_share (stmt, 6);
+      summary->found = sqlite3_column_type (stmt, 7) != SQLITE_INTEGER || sqlite3_column_int64 (stmt, 7) != 0;
+      g_ptr_array_add (rows, summary);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read summaries");
+      return NULL;
+    }
+  return g_steal_pointer (&rows);
+}
+
+HpCaptureSummary *
+hp_capture_summary_copy (const HpCaptureSummary *summary)
+{
+  HpCaptureSummary *copy;
+
+  g_return_val_if_fail (summary != NULL, NULL);
+
+  copy = g_new0 (HpCaptureSummary, 1);
+  copy->path_key = g_strdup (summary->path_key);
+  copy->path = g_strdup (summary->path);
+  copy->text = g_strdup (summary->text);
+  copy->created = g_strdup (summary->created);
+  copy->updated = g_strdup (summary->updated);
+  copy->capture = g_strdup (summary->capture);
+  copy->share = summary->share;
+  copy->found = summary->found;
+  return copy;
+}
+
+void
+hp_capture_summary_free (HpCaptureSummary *summary)
+{
+  if (summary == NULL)
+    return;
+  g_free (summary->path_key);
+  g_free (summary->path);
+  g_free (summary->text);
+  g_free (summary->created);
+  g_free (summary->updated);
+  g_free (summary->capture);
+  g_free (summary);
 }
 
 GHashTable *

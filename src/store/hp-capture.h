@@ -175,11 +175,45 @@ gboolean       hp_capture_set_summary   (HpCapture   *self,
                                          const char  *readable_path,
                                          const char  *text,
                                          GError     **error);
+/* One row of the summaries table (schema.sql). */
+typedef struct {
+  char     *path_key;
+  char     *path;      /* readable: "main → run → parse" */
+  char     *text;
+  char     *created;   /* ISO 8601 UTC; NULL: now, when written */
+  char     *updated;
+  char     *capture;   /* base name of the capture it was written in; NULL when unknown */
+  double    share;     /* the path's share then, percent of all samples; NAN when unknown */
+  gboolean  found;     /* FALSE: imported, and its path is not in this capture */
+} HpCaptureSummary;
+
+HpCaptureSummary *hp_capture_summary_copy (const HpCaptureSummary *summary);
+void              hp_capture_summary_free (HpCaptureSummary       *summary);
+
+/* As hp_capture_set_summary(), recording that it is written in this
+ * capture now, with the path's @share (percent; NAN when unknown). */
+gboolean       hp_capture_set_summary_full (HpCapture  *self,
+                                            const char *path_key,
+                                            const char *readable_path,
+                                            const char *text,
+                                            double      share,
+                                            GError    **error);
+/* Writes @summaries (HpCaptureSummary*) as they are, where and when they
+ * were written included, replacing any of the same key, in one
+ * transaction: what an import copies. */
+gboolean       hp_capture_put_summaries  (HpCapture  *self,
+                                          GPtrArray  *summaries,
+                                          GError    **error);
+/* Every summary (HpCaptureSummary*), by path key. A capture older than
+ * format version 2 gives NULL capture, NAN share and found. */
+GPtrArray     *hp_capture_list_summary_rows (HpCapture  *self,
+                                             GError    **error);
 /* path_key -> text for every summary */
 GHashTable    *hp_capture_list_summaries (HpCapture  *self,
                                           GError    **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpCapture, hp_capture_close)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpCaptureData, hp_capture_data_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpCaptureSummary, hp_capture_summary_free)
 
 G_END_DECLS

@@ -1,4 +1,4 @@
--- schema.sql - the .hotpath capture format, version 2
+-- schema.sql - the .hotpath capture format, version 3
 --
 -- SPDX-License-Identifier: GPL-3.0-or-later
 --
@@ -9,9 +9,12 @@
 --
 -- Identification (set by the writer, checked by every reader):
 --   PRAGMA application_id = 1213224008   -- 0x48505448, "HPTH"
---   PRAGMA user_version   = 2            -- this format version
+--   PRAGMA user_version   = 3            -- this format version
 -- A reader refuses a file whose application_id differs and a file whose
--- user_version is newer than the one it knows.
+-- user_version is newer than the one it knows. An older capture still
+-- opens: a reader gives the columns added since their defaults, and the
+-- first summary written into it brings the file up to this version with
+-- the migrations at the end of this file, in the same transaction.
 --
 -- History (a reader of version N opens every older version):
 --   1  one sampled event, described by metadata event, event_unit and
@@ -19,6 +22,7 @@
 --   2  several events in one capture: the events table, and event_id in
 --      samples and stack_counts. A version 1 capture reads as one event,
 --      id 1, described by its metadata, every sample of it.
+--   3  summaries record where they were written: capture, share, found.
 --
 -- A capture is mailed between people, so Hotpath reads it as untrusted
 -- (src/store/hp-capture.c). It refuses a capture that holds a trigger, a
@@ -255,12 +259,26 @@ CREATE TABLE stack_counts (
 --   path      readable form, "main → run → parse"
 --   text      the summary (Markdown-ish plain text)
 --   created, updated   ISO 8601 UTC times ("2024-05-01T12:00:00Z")
+-- Since version 3, where and with what weight the summary was written, so
+-- that a summary carried into another capture (hotpath-cli summary
+-- --import, the per-user library) says how old it is:
+--   capture   base name of the capture file the text was written in
+--             ("demo.hotpath"); NULL when unknown (written before version 3)
+--   share     the path's total samples, in percent of all samples, in that
+--             capture when the text was written; NULL when unknown
+--   found     1 when path_key is a call path of this capture's profile as
+--             far as the writer knew; 0 for a summary imported from another
+--             capture whose path this capture does not have: it is kept
+--             under its old key ("not found in this capture"), never dropped
 CREATE TABLE summaries (
   path_key TEXT PRIMARY KEY,
   path     TEXT NOT NULL,
   text     TEXT NOT NULL,
   created  TEXT NOT NULL,
-  updated  TEXT NOT NULL
+  updated  TEXT NOT NULL,
+  capture  TEXT,
+  share    REAL,
+  found    INTEGER NOT NULL DEFAULT 1
 );
 
 -- Index for reading the prefix tree downwards (children of a node), used by
@@ -268,3 +286,31 @@ CREATE TABLE summaries (
 CREATE INDEX stacks_by_parent ON stacks (parent_id, frame_id);
 -- Index for "every frame of this function" (annotated source).
 CREATE INDEX frames_by_function ON frames (function_id);
+
+-- @migrations
+-- What brings an older capture up to this version. Not run when a capture
+-- is created (the tables above are already the newest); run, in order, by
+-- the first write into an older capture (src/store/hp-capture.c), each
+-- block "-- @version N" whose N is above the file's user_version, and then
+-- PRAGMA user_version = N, all in the write's transaction. A new version
+-- adds its block at the end and its columns to the tables above.
+
+-- @version 2
+-- events: none listed, which reads as the one event of the metadata, as a
+-- version 1 capture does; every sample and count is of event 1 (a version
+-- 1 stack_counts keeps its key (stack_id, tid), which one event fills)
+CREATE TABLE events (
+  id        INTEGER PRIMARY KEY,
+  name      TEXT NOT NULL,
+  unit      TEXT NOT NULL,
+  frequency INTEGER NOT NULL DEFAULT 0,
+  period    INTEGER NOT NULL DEFAULT 0
+);
+ALTER TABLE samples ADD COLUMN event_id INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE stack_counts ADD COLUMN event_id INTEGER NOT NULL DEFAULT 1;
+
+-- @version 3
+-- summaries: where and with what share the text was written (see above)
+ALTER TABLE summaries ADD COLUMN capture TEXT;
+ALTER TABLE summaries ADD COLUMN share REAL;
+ALTER TABLE summaries ADD COLUMN found INTEGER NOT NULL DEFAULT 1;

@@ -283,7 +283,7 @@ make_seeds (void)
       g_assert_no_error (error);
       hp_capture_writer_free (w);
       if (kind == 2)
-        sql (path, "INSERT INTO summaries VALUES ('app\tmain\napp\tparse\n', 'main → parse', "
+        sql (path, "INSERT INTO summaries (path_key, path, text, created, updated) VALUES ('app\tmain\napp\tparse\n', 'main → parse', "
                    "'reads the input', '2024-05-01T12:00:00Z', '2024-05-01T12:00:00Z')");
       sql (path, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 512; VACUUM;");
       g_assert_true (g_file_get_contents (path, &contents, &n, NULL));

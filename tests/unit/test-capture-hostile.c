@@ -686,7 +686,7 @@ test_invalid_utf8 (Fixture       *fx,
     "UPDATE processes SET command = %1$s;"
     "UPDATE metadata SET value = %1$s WHERE key = 'command';"
     "INSERT INTO metadata VALUES (%1$s, 'x');"
-    "INSERT INTO summaries VALUES (%1$s, %1$s, %1$s, '', '');", bad);
+    "INSERT INTO summaries (path_key, path, text, created, updated) VALUES (%1$s, %1$s, %1$s, '', '');", bad);
   sql (fx->path, statement);
 
   capture = hp_capture_open (fx->path, FALSE, &error);

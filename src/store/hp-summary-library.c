@@ -1,0 +1,367 @@
+/* hp-summary-library.c - the per-user library of summaries
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * This file owns $XDG_DATA_HOME/hotpath/summaries.db (library.sql): every
+ * summary written into a capture is mirrored here per program, so that a
+ * later capture of the program can offer it. The capture stays the
+ * record: nothing here is needed to read one, and every failure here is a
+ * warning for the caller, never a reason to lose a capture's data.
+ *
+ * The file is read as carefully as a capture (hp-capture.c): defensive
+ * mode, no extensions, triggers or views, a length limit, a check of its
+ * application id, version and columns. Another Hotpath may be writing it:
+ * a short busy timeout, then "locked", rather than a window that waits.
+ */
+
+#define G_LOG_DOMAIN "hp-store"
+
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "store/hp-capture-writer.h"
+#include "store/hp-summary-library.h"
+
+extern const char hp_summary_library_sql[];
+
+/* Long enough for another Hotpath's one-row write, short enough not to be
+ * felt when the library is locked for good. */
+#define BUSY_TIMEOUT_MS 250
+#define MAX_VALUE_LENGTH (16 * 1024 * 1024)
+/* A program with more summaries than this is not one a person wrote. */
+#define MAX_ROWS 10000
+
+struct _HpSummaryLibrary {
+  char    *path;
+  sqlite3 *db;
+};
+
+static const char *columns[] = {
+  "program", "path_key", "path", "text", "created", "updated", "capture", "share",
+};
+
+char *
+hp_summary_library_default_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "hotpath", "summaries.db", NULL);
+}
+
+static void
+set_error_db (GError           **error,
+              HpSummaryLibrary  *self,
+              const char        *what)
+{
+  int rc = sqlite3_errcode (self->db) & 0xff;
+  g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
+
+  if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                 "%s: %s: the summary library is locked by another program", self->path, what);
+  else if (rc == SQLITE_NOTADB)
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                 "%s: %s: not a Hotpath summary library (not a SQLite database)", self->path, what);
+  else if (rc == SQLITE_CORRUPT)
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                 "%s: %s: the summary library is corrupt (%s)", self->path, what, message);
+  else
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO, "%s: %s: %s", self->path, what, message);
+}
+
+static gboolean
+query_int (HpSummaryLibrary *self,
+           const char       *sql,
+           gint64           *out)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+
+  if (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      *out = sqlite3_column_int64 (stmt, 0);
+      rc = SQLITE_OK;
+    }
+  sqlite3_finalize (stmt);
+  return rc == SQLITE_OK;
+}
+
+/* Refuses anything but the tables of library.sql as this build knows them;
+ * creates them in a file that is still empty. */
+static gboolean
+check_or_create (HpSummaryLibrary  *self,
+                 GError           **error)
+{
+  gint64 app_id = 0, version = 0, n_objects = 0;
+  sqlite3_stmt *stmt = NULL;
+  guint n_found = 0;
+  int rc;
+
+  if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+      !query_int (self, "PRAGMA application_id", &app_id) ||
+      !query_int (self, "PRAGMA user_version", &version) ||
+      !query_int (self, "SELECT count(*) FROM sqlite_master", &n_objects))
+    {
+      set_error_db (error, self, "cannot open the summary library");
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+      return FALSE;
+    }
+  if (app_id == 0 && version == 0 && n_objects == 0)
+    {
+      g_autofree char *sql = g_strdup_printf ("PRAGMA application_id = %d; PRAGMA user_version = %d; %s",
+                                              HP_SUMMARY_LIBRARY_APPLICATION_ID,
+                                              HP_SUMMARY_LIBRARY_VERSION, hp_summary_library_sql);
+
+      if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+          sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        {
+          set_error_db (error, self, "cannot create the summary library");
+          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
+
+  if (app_id != HP_SUMMARY_LIBRARY_APPLICATION_ID)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                   "%s: not a Hotpath summary library (another program's database); "
+                   "move it away and Hotpath starts a new one", self->path);
+      return FALSE;
+    }
+  if (version > HP_SUMMARY_LIBRARY_VERSION)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_VERSION,
+                   "%s: summary library version %" G_GINT64_FORMAT " is newer than this "
+                   "Hotpath supports (%d); update Hotpath", self->path, version,
+                   HP_SUMMARY_LIBRARY_VERSION);
+      return FALSE;
+    }
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT name, hidden FROM pragma_table_xinfo ('summaries')",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, "cannot read the summary library");
+      return FALSE;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+
+      if (sqlite3_column_int (stmt, 1) != 0)
+        break;  /* a generated column: refused below */
+      for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+        if (name != NULL && g_ascii_strcasecmp (name, columns[i]) == 0)
+          n_found++;
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      set_error_db (error, self, "cannot read the summary library");
+      return FALSE;
+    }
+  if (rc == SQLITE_ROW || n_found != G_N_ELEMENTS (columns))
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   "%s: the summary library's table summaries is not the one Hotpath writes; "
+                   "move the file away and Hotpath starts a new one", self->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+HpSummaryLibrary *
+hp_summary_library_open (const char  *path,
+                         GError     **error)
+{
+  g_autoptr(HpSummaryLibrary) self = NULL;
+  g_autofree char *folder = NULL;
+  int rc;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_new0 (HpSummaryLibrary, 1);
+  self->path = path != NULL ? g_strdup (path) : hp_summary_library_default_path ();
+  folder = g_path_get_dirname (self->path);
+  if (g_mkdir_with_parents (folder, 0700) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   "%s: cannot create the summary library's folder: %s", self->path, g_strerror (saved));
+      return NULL;
+    }
+  if (g_file_test (self->path, G_FILE_TEST_EXISTS) && !g_file_test (self->path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                   "%s: not a Hotpath summary library (not a regular file)", self->path);
+      return NULL;
+    }
+  rc = sqlite3_open_v2 (self->path, &self->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO, "%s: cannot open the summary library: %s",
+                   self->path, self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+      return NULL;
+    }
+  sqlite3_extended_result_codes (self->db, 1);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+  sqlite3_limit (self->db, SQLITE_LIMIT_LENGTH, MAX_VALUE_LENGTH);
+  sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+  if (!check_or_create (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+void
+hp_summary_library_close (HpSummaryLibrary *self)
+{
+  if (self == NULL)
+    return;
+  if (self->db != NULL)
+    sqlite3_close_v2 (self->db);
+  g_free (self->path);
+  g_free (self);
+}
+
+const char *
+hp_summary_library_get_path (HpSummaryLibrary *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->path;
+}
+
+gboolean
+hp_summary_library_put (HpSummaryLibrary        *self,
+                        const char              *program,
+                        const HpCaptureSummary  *summary,
+                        GError                 **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+  gboolean delete;
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (program != NULL, FALSE);
+  g_return_val_if_fail (summary != NULL && summary->path_key != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  delete = summary->text == NULL || summary->text[0] == '\0';
+  ok = sqlite3_prepare_v2 (self->db,
+                           delete ?
+                           "DELETE FROM summaries WHERE program = ?1 AND path_key = ?2" :
+                           "INSERT OR REPLACE INTO summaries "
+                           "(program, path_key, path, text, created, updated, capture, share) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                           -1, &stmt, NULL) == SQLITE_OK;
+  if (ok)
+    {
+      sqlite3_bind_text (stmt, 1, program, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, summary->path_key, -1, SQLITE_STATIC);
+      if (!delete)
+        {
+          sqlite3_bind_text (stmt, 3, summary->path ? summary->path : "", -1, SQLITE_STATIC);
+          sqlite3_bind_text (stmt, 4, summary->text, -1, SQLITE_STATIC);
+          sqlite3_bind_text (stmt, 5, summary->created ? summary->created : stamp, -1, SQLITE_STATIC);
+          sqlite3_bind_text (stmt, 6, summary->updated ? summary->updated : stamp, -1, SQLITE_STATIC);
+          if (summary->capture != NULL)
+            sqlite3_bind_text (stmt, 7, summary->capture, -1, SQLITE_STATIC);
+          if (isfinite (summary->share))
+            sqlite3_bind_double (stmt, 8, summary->share);
+        }
+      ok = sqlite3_step (stmt) == SQLITE_DONE;
+    }
+  if (!ok)
+    set_error_db (error, self, "cannot save the summary in the summary library");
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
+static char *
+column_strdup (sqlite3_stmt *stmt,
+               int           i)
+{
+  const char *text;
+
+  if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
+    return NULL;
+  text = (const char *) sqlite3_column_text (stmt, i);
+  return g_utf8_make_valid (text ? text : "", text ? sqlite3_column_bytes (stmt, i) : 0);
+}
+
+GPtrArray *
+hp_summary_library_list (HpSummaryLibrary  *self,
+                         const char        *program,
+                         GError           **error)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (program != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (sqlite3_prepare_v2 (self->db,
+                          "SELECT path_key, path, text, created, updated, capture, share "
+                          "FROM summaries WHERE program = ?1 ORDER BY path_key",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, "cannot read the summary library");
+      return NULL;
+    }
+  sqlite3_bind_text (stmt, 1, program, -1, SQLITE_STATIC);
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_capture_summary_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW && rows->len < MAX_ROWS)
+    {
+      HpCaptureSummary *summary;
+      double share = NAN;
+      int type = sqlite3_column_type (stmt, 6);
+
+      if (sqlite3_column_type (stmt, 0) != SQLITE_TEXT || sqlite3_column_type (stmt, 2) != SQLITE_TEXT)
+        continue;
+      if (type == SQLITE_FLOAT || type == SQLITE_INTEGER)
+        share = sqlite3_column_double (stmt, 6);
+      summary = g_new0 (HpCaptureSummary, 1);
+      summary->path_key = column_strdup (stmt, 0);
+      summary->path = column_strdup (stmt, 1) ?: g_strdup ("");
+      summary->text = column_strdup (stmt, 2);
+      summary->created = column_strdup (stmt, 3);
+      summary->updated = column_strdup (stmt, 4);
+      summary->capture = column_strdup (stmt, 5);
+      summary->share = isfinite (share) && share >= 0 && share <= 100 ? share : NAN;
+      summary->found = TRUE;
+      g_ptr_array_add (rows, summary);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      set_error_db (error, self, "cannot read the summary library");
+      return NULL;
+    }
+  return g_steal_pointer (&rows);
+}
+
+gboolean
+hp_summary_library_mirror (const char              *program,
+                           const HpCaptureSummary  *summary,
+                           GError                 **error)
+{
+  g_autoptr(HpSummaryLibrary) self = hp_summary_library_open (NULL, error);
+
+  return self != NULL && hp_summary_library_put (self, program, summary, error);
+}
