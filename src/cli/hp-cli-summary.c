@@ -15,33 +15,58 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "analysis/hp-profile.h"
+#include "analysis/hp-summary-match.h"
 #include "cli/hp-cli.h"
 #include "document/hp-call-path.h"
 #include "store/hp-capture.h"
 
+/* Lists every summary; one written in another capture says where, and how
+ * its path's share moved since. */
 static int
 list_summaries (HpCapture *capture)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GHashTable) summaries = hp_capture_list_summaries (capture, &error);
-  g_autoptr(GList) keys = NULL;
+  g_autoptr(GPtrArray) rows = hp_capture_list_summary_rows (capture, &error);
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(HpProfile) profile = NULL;
+  g_autofree char *this_name = g_path_get_basename (hp_capture_get_path (capture));
 
-  if (summaries == NULL)
+  if (rows == NULL)
     {
       hp_cli_error ("%s", error->message);
       return 1;
     }
 
-  keys = g_list_sort (g_hash_table_get_keys (summaries), (GCompareFunc) strcmp);
-  for (GList *l = keys; l != NULL; l = l->next)
+  for (guint r = 0; r < rows->len; r++)
     {
-      g_auto(GStrv) steps = hp_call_path_key_names (l->data);
+      const HpCaptureSummary *summary = g_ptr_array_index (rows, r);
+      g_auto(GStrv) steps = hp_call_path_key_names (summary->path_key);
       g_autofree char *path = g_strjoinv (";", steps);
+      g_autofree char *origin = NULL;
+      double share_now = NAN;
 
-      printf ("%s\n  %s\n", path, (const char *) g_hash_table_lookup (summaries, l->data));
+      if (summary->capture != NULL && strcmp (summary->capture, this_name) != 0 && summary->found)
+        {
+          HpSummaryMatch how;
+          const HpCallNode *node;
+
+          if (profile == NULL && data == NULL && (data = hp_capture_load (capture, NULL)) != NULL)
+            profile = hp_profile_new (data, NULL);
+          node = profile ? hp_summary_match_find (profile, summary->path_key, &how) : NULL;
+          if (node != NULL && how == HP_SUMMARY_MATCH_EXACT)
+            share_now = hp_summary_share (profile, node);
+        }
+      origin = hp_summary_describe_origin (summary, this_name, share_now);
+      printf ("%s\n  %s\n", path, summary->text);
+      if (origin != NULL)
+        printf ("  (%s)\n", origin);
+      else if (!summary->found)
+        printf ("  (not found in this capture)\n");
     }
-  if (keys == NULL)
+  if (rows->len == 0)
     printf ("# no summaries in %s\n", hp_capture_get_path (capture));
   return 0;
 }
@@ -53,12 +78,15 @@ hp_cli_summary (int    argc,
   g_auto(GStrv) args = NULL;
   g_autofree char *raw_text = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *import = NULL;
   gboolean clear = FALSE;
   GOptionEntry entries[] = {
     /* FILENAME: the bytes as given, converted below; STRING would refuse
      * "café" under LC_ALL=C ("Invalid byte sequence") */
     { "set", 0, 0, G_OPTION_ARG_FILENAME, &raw_text, "Write TEXT as the summary of PATH", "TEXT" },
     { "clear", 0, 0, G_OPTION_ARG_NONE, &clear, "Delete the summary of PATH", NULL },
+    { "import", 0, 0, G_OPTION_ARG_FILENAME, &import,
+      "Copy every summary of OLD onto the matching call paths of FILE", "OLD" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, NULL },
     { NULL }
   };
@@ -77,7 +105,10 @@ hp_cli_summary (int    argc,
 
   g_option_context_set_summary (context,
                                 "List the summaries of a capture, or read or write the summary of one call path.\n"
-                                "PATH names functions from the root side, separated by ';' (e.g. main;parse;lex).");
+                                "PATH names functions from the root side, separated by ';' (e.g. main;parse;lex).\n"
+                                "--import OLD places the summaries of the capture OLD on the same call paths of\n"
+                                "FILE (a rebuild or a new recording of the program), saying which rule matched\n"
+                                "each, and keeps those it cannot place as \"not found in this capture\".");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -106,6 +137,15 @@ hp_cli_summary (int    argc,
       /* An empty summary would delete the one there: say it. */
       hp_cli_error ("summary: --set needs a text; use --clear to delete a summary");
       return 2;
+    }
+  if (import != NULL)
+    {
+      if (args[1] != NULL || text != NULL || clear)
+        {
+          hp_cli_error ("summary: --import takes a capture file and nothing else");
+          return 2;
+        }
+      return hp_cli_summary_import (args[0], import);
     }
   writing = text != NULL || clear;
   if (writing && args[1] == NULL)
@@ -197,11 +237,21 @@ hp_cli_summary (int    argc,
       return 0;
     }
 
-  if (!hp_capture_set_summary (capture, key, readable, clear ? NULL : text, &error))
-    {
-      hp_cli_error ("%s", error->message);
-      return 1;
-    }
+  {
+    g_autoptr(GPtrArray) mirrored = g_ptr_array_new ();
+    HpCaptureSummary summary = { key, readable, clear ? NULL : text, NULL, NULL,
+                                 g_path_get_basename (args[0]), hp_summary_share (profile, node), TRUE };
+
+    if (!hp_capture_set_summary_full (capture, key, readable, summary.text, summary.share, &error))
+      {
+        g_free (summary.capture);
+        hp_cli_error ("%s", error->message);
+        return 1;
+      }
+    g_ptr_array_add (mirrored, &summary);
+    hp_cli_summary_mirror (data, capture, mirrored);
+    g_free (summary.capture);
+  }
   fprintf (stderr, "hotpath-cli: %s the summary of %s\n", clear ? "deleted" : "saved", readable);
   return 0;
 }

@@ -14,6 +14,14 @@ int  hp_cli_record (int argc, char **argv);
 int  hp_cli_import (int argc, char **argv);
 int  hp_cli_report (int argc, char **argv);
 int  hp_cli_summary (int argc, char **argv);
+/* summary NEW --import OLD (hp-cli-summary-import.c) */
+int  hp_cli_summary_import (const char *new_path,
+                            const char *old_path);
+/* Writes @summaries (HpCaptureSummary*) of @data's program into the
+ * per-user library; warns, and goes on, when it cannot. */
+void hp_cli_summary_mirror (const HpCaptureData *data,
+                            HpCapture           *capture,
+                            GPtrArray           *summaries);
 int  hp_cli_flamegraph (int argc, char **argv);
 int  hp_cli_diff (int argc, char **argv);
 int  hp_cli_export (int argc, char **argv);

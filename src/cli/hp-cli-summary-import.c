@@ -1,0 +1,148 @@
+/* hp-cli-summary-import.c - hotpath-cli summary NEW --import OLD, and the library
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Copies the summaries of one capture onto the matching call paths of
+ * another (hp_summary_place(): by function identity, with the rule that
+ * matched said for each), keeping those it cannot place as "not found in
+ * this capture" rather than dropping them; and mirrors what the CLI writes
+ * into the per-user summary library.
+ */
+
+#define G_LOG_DOMAIN "hp-cli"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/hp-summary-match.h"
+#include "analysis/hp-text.h"
+#include "cli/hp-cli.h"
+#include "store/hp-summary-library.h"
+
+void
+hp_cli_summary_mirror (const HpCaptureData *data,
+                       HpCapture           *capture,
+                       GPtrArray           *summaries)
+{
+  g_autofree char *program = hp_summary_program_name (data);
+  g_autoptr(HpSummaryLibrary) library = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (program == NULL || summaries->len == 0)
+    return;
+  library = hp_summary_library_open (NULL, &error);
+  for (guint i = 0; library != NULL && i < summaries->len && error == NULL; i++)
+    {
+      const HpCaptureSummary *summary = g_ptr_array_index (summaries, i);
+
+      /* a path this capture has not got is no path of the program's now */
+      if (summary->found)
+        hp_summary_library_put (library, program, summary, &error);
+    }
+  if (error != NULL)
+    hp_cli_error ("warning: %s (the summaries are saved in %s all the same)",
+                  error->message, hp_capture_get_path (capture));
+}
+
+static void
+print_text (const char *text)
+{
+  g_autofree char *safe = hp_text_escape (text);
+
+  printf ("    %s\n", safe);
+}
+
+int
+hp_cli_summary_import (const char *new_path,
+                       const char *old_path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) old = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(HpProfile) profile = NULL;
+  g_autoptr(GPtrArray) old_rows = NULL;
+  g_autoptr(GPtrArray) existing = NULL;
+  g_autoptr(GPtrArray) placements = NULL;
+  g_autoptr(GPtrArray) to_write = g_ptr_array_new ();
+  g_autofree char *old_name = g_path_get_basename (old_path);
+  guint n_placed = 0, n_lost = 0, n_present = 0, n_conflict = 0;
+
+  old = hp_capture_open (old_path, FALSE, &error);
+  if (old == NULL || (old_rows = hp_capture_list_summary_rows (old, &error)) == NULL)
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  capture = hp_capture_open (new_path, TRUE, &error);
+  if (capture == NULL || (data = hp_capture_load (capture, &error)) == NULL ||
+      (existing = hp_capture_list_summary_rows (capture, &error)) == NULL)
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  if (old_rows->len == 0)
+    {
+      printf ("# no summaries in %s\n", old_path);
+      return 0;
+    }
+  profile = hp_profile_new (data, NULL);
+  placements = hp_summary_place (profile, old_rows, old_name, existing);
+
+  for (guint i = 0; i < placements->len; i++)
+    {
+      HpSummaryPlacement *p = g_ptr_array_index (placements, i);
+      g_autofree char *old_readable = hp_text_escape (p->old_path);
+      g_autofree char *new_readable = hp_text_escape (p->summary->path);
+
+      if (p->present)
+        {
+          n_present++;
+          printf ("already here  %s\n", new_readable);
+          continue;
+        }
+      if (p->conflict)
+        {
+          n_conflict++;
+          printf ("kept this capture's own summary of %s (%s's differs):\n", new_readable, old_name);
+          print_text (p->summary->text);
+          continue;
+        }
+      g_ptr_array_add (to_write, p->summary);
+      if (p->how == HP_SUMMARY_MATCH_NONE)
+        {
+          n_lost++;
+          printf ("not found in this capture (kept)  %s\n", old_readable);
+        }
+      else
+        {
+          n_placed++;
+          printf ("placed (%s)  %s", hp_summary_match_to_string (p->how), new_readable);
+          if (strcmp (p->old_path, p->summary->path) != 0)
+            printf ("  [was %s]", old_readable);
+          if (isfinite (p->summary->share) && isfinite (p->share_now))
+            printf ("  %.1f %% then, %.1f %% now", p->summary->share, p->share_now);
+          printf ("\n");
+        }
+    }
+
+  if (to_write->len > 0 && !hp_capture_put_summaries (capture, to_write, &error))
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  hp_cli_summary_mirror (data, capture, to_write);
+  fprintf (stderr, "hotpath-cli: %u of %u summaries of %s placed in %s",
+           n_placed, old_rows->len, old_path, new_path);
+  if (n_lost > 0)
+    fprintf (stderr, "; %u not found in this capture, kept as such", n_lost);
+  if (n_present > 0)
+    fprintf (stderr, "; %u already there", n_present);
+  if (n_conflict > 0)
+    fprintf (stderr, "; %u not copied over a different summary of the same path", n_conflict);
+  fprintf (stderr, "\n");
+  return 0;
+}

@@ -1,0 +1,316 @@
+/* test-cli-summary-import.c - summaries follow a rebuild; the summary library
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The demo built at -O1 and at -O2 (tests/workloads/rebuild-O*), both named
+ * "demo", so that every address moves and the function identities stay:
+ * summaries written in the -O1 capture are imported into the -O2 one by
+ * `hotpath-cli summary NEW --import OLD`, each placed path said with its
+ * rule, and one whose path the rebuild lost is reported and kept as "not
+ * found in this capture". Every summary written is mirrored into the
+ * per-user library ($XDG_DATA_HOME/hotpath/summaries.db); a library that
+ * is not one (junk, another program's database, a newer one, locked) is a
+ * warning, and the capture gets its summary all the same.
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "integration-common.h"
+#include "test-common.h"
+#include "store/hp-capture-writer.h"
+#include "store/hp-summary-library.h"
+
+#define COUNT_WORD "main;tokenize;count_word"
+#define COUNT_TEXT "Counts each word: hash, then strncmp along the bucket chain."
+#define NEXT_RANDOM "main;generate_text;next_random"
+#define LOST_KEY "demo\tmain\ndemo\tvanished_in_the_rebuild\n"
+
+static char *
+record_demo (const char *dir,
+             const char *variant)
+{
+  g_autofree char *program = g_build_filename (WORKLOAD_DIR, variant, "demo", NULL);
+  g_autofree char *name = g_strconcat (variant, ".hotpath", NULL);
+  char *capture = g_build_filename (dir, name, NULL);
+  /* five rounds of the demo: a second or so, a few hundred samples */
+  const char *args[] = { "record", "-o", capture, "--", program, "5", NULL };
+  g_autoptr(ItResult) result = it_run_cli (args);
+
+  g_assert_cmpint (result->status, ==, 0);
+  return capture;
+}
+
+static gint64
+sql_int (const char *path,
+         const char *query)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 v = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, query, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return v;
+}
+
+static void
+set_summary (const char *capture,
+             const char *path,
+             const char *text)
+{
+  const char *args[] = { "summary", capture, path, "--set", text, NULL };
+  g_autoptr(ItResult) set = it_run_cli (args);
+
+  g_test_message ("summary --set %s: %s", path, set->err);
+  g_assert_cmpint (set->status, ==, 0);
+  g_assert_null (strstr (set->err, "warning"));
+}
+
+static void
+test_import_across_rebuild (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *o1 = NULL;
+  g_autofree char *o2 = NULL;
+  g_autofree char *library = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+  dir = it_tmpdir_new ();
+  library = g_build_filename (dir, "xdg", "hotpath", "summaries.db", NULL);
+  {
+    g_autofree char *xdg = g_build_filename (dir, "xdg", NULL);
+
+    g_setenv ("XDG_DATA_HOME", xdg, TRUE);
+  }
+  o1 = record_demo (dir, "rebuild-O1");
+  o2 = record_demo (dir, "rebuild-O2");
+
+  /* the rebuild moved main: no address of it is the same */
+  g_assert_cmpint (sql_int (o1, "SELECT count(*) FROM frames f JOIN functions u ON f.function_id = u.id "
+                                "WHERE u.name = 'count_word'"), >, 0);
+  {
+    g_autofree char *attach = g_strdup_printf ("SELECT min(offset) FROM frames f JOIN functions u "
+                                               "ON f.function_id = u.id WHERE u.name = 'main'");
+    g_assert_cmpint (sql_int (o1, attach), !=, sql_int (o2, attach));
+  }
+
+  set_summary (o1, COUNT_WORD, COUNT_TEXT);
+  set_summary (o1, NEXT_RANDOM, "The xorshift generator.");
+  /* a summary of a path the -O2 build does not have */
+  {
+    g_autoptr(HpCapture) capture = hp_capture_open (o1, TRUE, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (hp_capture_set_summary_full (capture, LOST_KEY, "main → vanished_in_the_rebuild",
+                                                "Lost after the rebuild.", 2.5, &error));
+    g_assert_no_error (error);
+  }
+  /* the CLI's writes went into the library too, for the program "demo" */
+  g_assert_cmpint (sql_int (library, "SELECT count(*) FROM summaries WHERE program = 'demo'"), ==, 2);
+
+  {
+    const char *args[] = { "summary", o2, "--import", o1, NULL };
+    g_autoptr(ItResult) import = it_run_cli (args);
+    g_auto(GStrv) lines = NULL;
+    guint n_placed = 0;
+
+    g_test_message ("%s%s", import->out, import->err);
+    g_assert_cmpint (import->status, ==, 0);
+    lines = g_strsplit (import->out, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (g_str_has_prefix (lines[i], "placed ("))
+        {
+          /* each says its rule */
+          g_assert_true (strstr (lines[i], "(exact)") || strstr (lines[i], "(clones folded)") ||
+                         strstr (lines[i], "(module version)") || strstr (lines[i], "(inlined frame)"));
+          n_placed++;
+        }
+    g_assert_cmpuint (n_placed, ==, 2);
+    g_assert_nonnull (strstr (import->out, "tokenize → count_word"));
+    g_assert_nonnull (strstr (import->out, "not found in this capture (kept)  main → vanished_in_the_rebuild"));
+    g_assert_nonnull (strstr (import->err, "2 of 3 summaries"));
+    g_assert_nonnull (strstr (import->err, "1 not found in this capture"));
+  }
+
+  /* in the -O2 capture: the texts, where they were written, the shares */
+  {
+    const char *args[] = { "summary", o2, NULL };
+    g_autoptr(ItResult) list = it_run_cli (args);
+
+    g_test_message ("%s", list->out);
+    g_assert_cmpint (list->status, ==, 0);
+    g_assert_nonnull (strstr (list->out, COUNT_TEXT));
+    g_assert_nonnull (strstr (list->out, "(written in rebuild-O1.hotpath on "));
+    g_assert_nonnull (strstr (list->out, " % then, "));
+    g_assert_nonnull (strstr (list->out, " % now)"));
+    g_assert_nonnull (strstr (list->out, "Lost after the rebuild."));
+    g_assert_nonnull (strstr (list->out, "2.5 % then; not found in this capture"));
+  }
+  {
+    const char *args[] = { "summary", o2, COUNT_WORD, NULL };
+    g_autoptr(ItResult) get = it_run_cli (args);
+
+    g_assert_cmpint (get->status, ==, 0);
+    g_assert_nonnull (strstr (get->out, COUNT_TEXT));
+  }
+  g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries WHERE found = 0"), ==, 1);
+  g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries WHERE capture = 'rebuild-O1.hotpath'"), ==, 3);
+
+  /* again: nothing new, nothing doubled */
+  {
+    const char *args[] = { "summary", o2, "--import", o1, NULL };
+    g_autoptr(ItResult) again = it_run_cli (args);
+
+    g_assert_cmpint (again->status, ==, 0);
+    g_assert_nonnull (strstr (again->err, "3 already there"));
+    g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries"), ==, 3);
+  }
+
+  /* OLD that is not a capture: named, and NEW left alone */
+  {
+    g_autofree char *junk = g_build_filename (dir, "junk.hotpath", NULL);
+    const char *args[] = { "summary", o2, "--import", junk, NULL };
+    g_autoptr(ItResult) bad = NULL;
+
+    g_assert_true (g_file_set_contents (junk, "not a capture", -1, NULL));
+    bad = it_run_cli (args);
+    g_assert_cmpint (bad->status, ==, 1);
+    g_assert_nonnull (strstr (bad->err, junk));
+    g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries"), ==, 3);
+  }
+
+  g_unsetenv ("XDG_DATA_HOME");
+  it_tmpdir_free (g_steal_pointer (&dir));
+}
+
+static void
+sql (const char *path,
+     const char *statement)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, statement, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+/* A library that cannot be used costs a warning that names it, never the
+ * summary: the capture has it. */
+static void
+test_hostile_library (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *xdg = g_build_filename (dir, "xdg", NULL);
+  g_autofree char *folder = g_build_filename (xdg, "hotpath", NULL);
+  g_autofree char *library = g_build_filename (folder, "summaries.db", NULL);
+  g_autofree char *capture = g_build_filename (dir, "small.hotpath", NULL);
+  static const char *kinds[] = { "junk", "truncated", "other", "newer", "columns", "folder", "locked" };
+
+  g_setenv ("XDG_DATA_HOME", xdg, TRUE);
+  it_write_small_capture (capture, "/usr/bin/small --arg");
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autofree char *text = g_strdup_printf ("Summary %u.", k);
+      const char *args[] = { "summary", capture, "main;work", "--set", text, NULL };
+      const char *get_args[] = { "summary", capture, "main;work", NULL };
+      g_autoptr(ItResult) set = NULL;
+      g_autoptr(ItResult) get = NULL;
+      sqlite3 *locker = NULL;
+
+      hp_test_remove_tree (folder);
+      g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+      if (strcmp (kinds[k], "junk") == 0)
+        g_assert_true (g_file_set_contents (library, "\x01\x02 not SQLite at all", -1, NULL));
+      else if (strcmp (kinds[k], "folder") == 0)
+        g_assert_cmpint (g_mkdir (library, 0700), ==, 0);
+      else if (strcmp (kinds[k], "truncated") == 0)
+        {
+          g_autofree char *contents = NULL;
+          gsize n = 0;
+
+          sql (library, "PRAGMA page_size = 512; CREATE TABLE t (x); INSERT INTO t VALUES (randomblob(4000));");
+          g_assert_true (g_file_get_contents (library, &contents, &n, NULL));
+          g_assert_true (g_file_set_contents (library, contents, n / 2, NULL));
+        }
+      else if (strcmp (kinds[k], "other") == 0)
+        sql (library, "CREATE TABLE summaries (x); INSERT INTO summaries VALUES (1);");
+      else if (strcmp (kinds[k], "newer") == 0 || strcmp (kinds[k], "columns") == 0 ||
+               strcmp (kinds[k], "locked") == 0)
+        {
+          g_autoptr(HpSummaryLibrary) made = hp_summary_library_open (library, NULL);
+
+          g_assert_nonnull (made);
+          g_clear_pointer (&made, hp_summary_library_close);
+          if (strcmp (kinds[k], "newer") == 0)
+            sql (library, "PRAGMA user_version = 99");
+          else if (strcmp (kinds[k], "columns") == 0)
+            sql (library, "ALTER TABLE summaries DROP COLUMN share");
+          else
+            {
+              g_assert_cmpint (sqlite3_open (library, &locker), ==, SQLITE_OK);
+              g_assert_cmpint (sqlite3_exec (locker, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
+            }
+        }
+
+      set = it_run_cli (args);
+      g_test_message ("%s: %s", kinds[k], set->err);
+      g_assert_cmpint (set->status, ==, 0);
+      g_assert_nonnull (strstr (set->err, "warning: "));
+      g_assert_nonnull (strstr (set->err, library));
+      g_assert_nonnull (strstr (set->err, "saved"));
+      if (strcmp (kinds[k], "locked") == 0)
+        g_assert_nonnull (strstr (set->err, "locked"));
+      if (strcmp (kinds[k], "newer") == 0)
+        g_assert_nonnull (strstr (set->err, "newer"));
+      get = it_run_cli (get_args);
+      g_assert_nonnull (strstr (get->out, text));
+      if (locker != NULL)
+        {
+          sqlite3_exec (locker, "ROLLBACK", NULL, NULL, NULL);
+          sqlite3_close (locker);
+        }
+    }
+
+  /* and a library that works takes it */
+  hp_test_remove_tree (folder);
+  {
+    const char *args[] = { "summary", capture, "main;work", "--set", "Kept.", NULL };
+    g_autoptr(ItResult) set = it_run_cli (args);
+    g_autoptr(HpSummaryLibrary) lib = NULL;
+    g_autoptr(GPtrArray) rows = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_cmpint (set->status, ==, 0);
+    g_assert_null (strstr (set->err, "warning"));
+    lib = hp_summary_library_open (library, &error);
+    g_assert_no_error (error);
+    rows = hp_summary_library_list (lib, "small", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (rows->len, ==, 1);
+    g_assert_cmpstr (((HpCaptureSummary *) rows->pdata[0])->text, ==, "Kept.");
+    g_assert_cmpstr (((HpCaptureSummary *) rows->pdata[0])->capture, ==, "small.hotpath");
+  }
+  g_unsetenv ("XDG_DATA_HOME");
+  it_tmpdir_free (g_steal_pointer (&dir));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli-summary-import/across-rebuild", test_import_across_rebuild);
+  g_test_add_func ("/cli-summary-import/hostile-library", test_hostile_library);
+  return g_test_run ();
+}
