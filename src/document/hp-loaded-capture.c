@@ -26,6 +26,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "analysis/hp-summary-match.h"
 #include "analysis/hp-symbol-name.h"
 #include "record/hp-perf-import.h"
 #include "analysis/hp-capture-filter.h"
@@ -46,6 +47,8 @@ loaded_capture_clear (gpointer p)
   g_free (self->display_name);
   g_clear_pointer (&self->data, hp_capture_data_free);
   g_clear_pointer (&self->summaries, g_hash_table_unref);
+  g_clear_pointer (&self->summary_rows, g_ptr_array_unref);
+  g_free (self->program);
   g_free (self->read_only_reason);
   g_free (self->thread_samples);
   g_free (self->row_names);
@@ -512,11 +515,13 @@ load_thread_run (GTask        *task,
       return;
     }
   loaded->summaries = hp_capture_list_summaries (capture, &error);
-  if (loaded->summaries == NULL)
+  if (loaded->summaries == NULL ||
+      (loaded->summary_rows = hp_capture_list_summary_rows (capture, &error)) == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  loaded->program = hp_summary_program_name (loaded->data);
   g_clear_pointer (&capture, hp_capture_close);
   if (capture_path != NULL && g_strcmp0 (capture_path, ld->path) != 0)
     loaded->read_only_reason = g_strdup (_("This capture was imported from a perf.data file into a cache; summaries written here would be lost when the cache is refreshed."));

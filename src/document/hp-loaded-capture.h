@@ -20,6 +20,8 @@ typedef struct {
   char          *display_name;       /* file name, for the title */
   HpCaptureData *data;
   GHashTable    *summaries;          /* path key -> text, as loaded */
+  GPtrArray     *summary_rows;       /* HpCaptureSummary*: where each was written */
+  char          *program;            /* whose summaries the library files them under; NULL: unknown */
   char          *read_only_reason;   /* NULL when summaries can be saved */
   guint64       *thread_samples;     /* per entry of data->threads */
   /* What the window shows of each name (hp-symbol-name.h): made safe

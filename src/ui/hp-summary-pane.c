@@ -17,7 +17,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
+#include "analysis/hp-summary-match.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-summary-pane.h"
 
@@ -73,6 +75,35 @@ buffer_text (HpSummaryPane *self)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
+/* "Written in old.hotpath on 2026-12-01, 12.3 % then, 8.1 % now." for a
+ * summary written in another capture (imported, or from the library);
+ * NULL for one written here. */
+static char *
+describe_origin (HpSummaryPane *self)
+{
+  const HpCaptureSummary *row;
+  g_autofree char *here = NULL;
+  g_autofree char *date = NULL;
+  double now = NAN;
+
+  if (self->store == NULL || self->key == NULL)
+    return NULL;
+  row = hp_summary_store_get_row (self->store, self->key);
+  here = g_path_get_basename (hp_summary_store_get_path (self->store));
+  if (row == NULL || row->capture == NULL || g_strcmp0 (row->capture, here) == 0 ||
+      hp_summary_store_get (self->store, self->key) == NULL)
+    return NULL;
+  date = row->updated != NULL ? g_utf8_substring (row->updated, 0, 10) : g_strdup ("?");
+  if (self->node != NULL && self->profile != NULL)
+    now = hp_summary_share (self->profile->profile, self->node);
+  if (isfinite (row->share) && isfinite (now))
+    /* TRANSLATORS: a capture file name, a date, the call path's share of
+     * the samples in that capture and in this one */
+    return g_strdup_printf (_("Written in %s on %s, %.1f %% then, %.1f %% now."),
+                            row->capture, date, row->share, now);
+  return g_strdup_printf (_("Written in %s on %s."), row->capture, date);
+}
+
 static void
 update_placeholder (HpSummaryPane *self)
 {
@@ -100,7 +131,9 @@ hp_summary_pane_flush (HpSummaryPane *self)
   if (stripped[0] == '\0')
     g_clear_pointer (&text, g_free);
   set_status (self, _("Saving…"));
-  hp_summary_store_set (self->store, self->key, self->readable, text);
+  hp_summary_store_set_full (self->store, self->key, self->readable, text,
+                             self->node != NULL && self->profile != NULL ?
+                             hp_summary_share (self->profile->profile, self->node) : NAN);
   if (hp_summary_store_get_n_pending (self->store) == 0)
     set_status (self, _("Saved in the capture"));
 }
@@ -341,7 +374,10 @@ hp_summary_pane_set_node (HpSummaryPane    *self,
     }
   else
     {
+      g_autofree char *origin = describe_origin (self);
+
       gtk_label_set_text (self->note_label,
+                          origin ? origin :
                           _("Saved in the capture file as you type. It is kept by function names, "
                             "so it finds this call path again after a rebuild or in a new capture."));
       gtk_widget_remove_css_class (GTK_WIDGET (self->note_label), "warning");

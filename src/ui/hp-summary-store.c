@@ -22,7 +22,10 @@
 
 #include <glib/gi18n.h>
 
+#include <math.h>
+
 #include "store/hp-capture.h"
+#include "store/hp-summary-library.h"
 #include "ui/hp-summary-store.h"
 
 typedef struct {
@@ -30,10 +33,33 @@ typedef struct {
   HpCapture *capture;   /* worker thread only */
 } Writer;
 
+static HpCaptureSummary *
+summary_new_here (const char *path,
+                  const char *key,
+                  const char *readable,
+                  const char *text,
+                  double      share)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  HpCaptureSummary *row = g_new0 (HpCaptureSummary, 1);
+
+  row->path_key = g_strdup (key);
+  row->path = g_strdup (readable ? readable : "");
+  row->text = g_strdup (text ? text : "");
+  row->updated = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+  row->created = g_strdup (row->updated);
+  row->capture = g_path_get_basename (path);
+  row->share = share;
+  row->found = TRUE;
+  return row;
+}
+
 struct _HpSummaryStore {
   GObject       parent_instance;
   char         *path;
   GHashTable   *summaries;
+  GHashTable   *rows;      /* path key -> HpCaptureSummary, where known */
+  char         *program;   /* whose library mirrors the writes; NULL: none */
   char         *read_only_reason;
   Writer       *writer;
   GThreadPool  *pool;
@@ -57,6 +83,9 @@ typedef struct {
   char           *key;
   char           *readable;
   char           *text;
+  double          share;
+  HpCaptureSummary *put;    /* written as it is (an import), else NULL */
+  char           *program;  /* mirror into its library; NULL: not */
   gboolean        ok;
   char           *message;
 } Job;
@@ -68,6 +97,8 @@ job_free (Job *job)
   g_free (job->key);
   g_free (job->readable);
   g_free (job->text);
+  g_clear_pointer (&job->put, hp_capture_summary_free);
+  g_free (job->program);
   g_free (job->message);
   g_clear_object (&job->store);
   g_free (job);
@@ -102,10 +133,30 @@ worker (gpointer data,
     {
       if (writer->capture == NULL)
         writer->capture = hp_capture_open (writer->path, TRUE, &error);
-      if (writer->capture != NULL)
-        job->ok = hp_capture_set_summary (writer->capture, job->key, job->readable, job->text, &error);
+      if (writer->capture != NULL && job->put != NULL)
+        {
+          g_autoptr(GPtrArray) one = g_ptr_array_new ();
+
+          g_ptr_array_add (one, job->put);
+          job->ok = hp_capture_put_summaries (writer->capture, one, &error);
+        }
+      else if (writer->capture != NULL)
+        job->ok = hp_capture_set_summary_full (writer->capture, job->key, job->readable, job->text,
+                                               job->share, &error);
       if (!job->ok)
         job->message = g_strdup (error->message);
+      /* The library is a convenience: the capture has the summary whatever
+       * happens to it, so a library that cannot be written is only said. */
+      if (job->ok && job->program != NULL && (job->put == NULL || job->put->found))
+        {
+          g_autoptr(HpCaptureSummary) row = job->put ? hp_capture_summary_copy (job->put) :
+                                            summary_new_here (writer->path, job->key, job->readable,
+                                                              job->text, job->share);
+          g_autoptr(GError) library_error = NULL;
+
+          if (!hp_summary_library_mirror (job->program, row, &library_error))
+            g_message ("%s", library_error->message);
+        }
     }
   g_main_context_invoke_full (job->store->context, G_PRIORITY_DEFAULT, deliver, job,
                               (GDestroyNotify) job_free);
@@ -122,6 +173,8 @@ hp_summary_store_finalize (GObject *object)
   g_free (self->writer->path);
   g_free (self->writer);
   g_hash_table_unref (self->summaries);
+  g_hash_table_unref (self->rows);
+  g_free (self->program);
   g_free (self->read_only_reason);
   g_free (self->path);
   g_main_context_unref (self->context);
@@ -165,6 +218,8 @@ hp_summary_store_new (const char *path,
   self->read_only_reason = g_strdup (read_only_reason);
   self->context = g_main_context_ref_thread_default ();
   self->summaries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                      (GDestroyNotify) hp_capture_summary_free);
   if (summaries != NULL)
     {
       g_hash_table_iter_init (&iter, summaries);
@@ -233,6 +288,37 @@ hp_summary_store_set (HpSummaryStore *self,
                       const char     *readable_path,
                       const char     *text)
 {
+  hp_summary_store_set_full (self, key, readable_path, text, NAN);
+}
+
+/* Changes memory at once and queues the write of @job (taken). */
+static void
+queue (HpSummaryStore *self,
+       Job            *job,
+       const char     *text)
+{
+  if (text == NULL || text[0] == '\0')
+    {
+      g_hash_table_remove (self->summaries, job->key);
+      g_hash_table_remove (self->rows, job->key);
+    }
+  else
+    g_hash_table_insert (self->summaries, g_strdup (job->key), g_strdup (text));
+  g_signal_emit (self, signals[CHANGED], 0, job->key);
+
+  job->store = g_object_ref (self);
+  job->program = g_strdup (self->program);
+  self->n_pending++;
+  g_thread_pool_push (self->pool, job, NULL);
+}
+
+void
+hp_summary_store_set_full (HpSummaryStore *self,
+                           const char     *key,
+                           const char     *readable_path,
+                           const char     *text,
+                           double          share)
+{
   Job *job;
 
   g_return_if_fail (HP_IS_SUMMARY_STORE (self));
@@ -246,19 +332,103 @@ hp_summary_store_set (HpSummaryStore *self,
   if (g_strcmp0 (g_hash_table_lookup (self->summaries, key), text && *text ? text : NULL) == 0)
     return;
 
-  if (text == NULL || text[0] == '\0')
-    g_hash_table_remove (self->summaries, key);
-  else
-    g_hash_table_insert (self->summaries, g_strdup (key), g_strdup (text));
-  g_signal_emit (self, signals[CHANGED], 0, key);
-
+  if (text != NULL && text[0] != '\0')
+    g_hash_table_insert (self->rows, g_strdup (key),
+                         summary_new_here (self->path, key, readable_path, text, share));
   job = g_new0 (Job, 1);
-  job->store = g_object_ref (self);
   job->key = g_strdup (key);
   job->readable = g_strdup (readable_path);
   job->text = g_strdup (text ? text : "");
-  self->n_pending++;
-  g_thread_pool_push (self->pool, job, NULL);
+  job->share = share;
+  queue (self, job, text);
+}
+
+void
+hp_summary_store_put (HpSummaryStore         *self,
+                      const HpCaptureSummary *summary)
+{
+  Job *job;
+
+  g_return_if_fail (HP_IS_SUMMARY_STORE (self));
+  g_return_if_fail (summary != NULL && summary->path_key != NULL && summary->text != NULL);
+
+  if (self->read_only_reason != NULL)
+    {
+      g_signal_emit (self, signals[SAVED], 0, summary->path_key, FALSE, self->read_only_reason);
+      return;
+    }
+  g_hash_table_insert (self->rows, g_strdup (summary->path_key), hp_capture_summary_copy (summary));
+  job = g_new0 (Job, 1);
+  job->key = g_strdup (summary->path_key);
+  job->put = hp_capture_summary_copy (summary);
+  queue (self, job, summary->text);
+}
+
+const HpCaptureSummary *
+hp_summary_store_get_row (HpSummaryStore *self,
+                          const char     *key)
+{
+  g_return_val_if_fail (HP_IS_SUMMARY_STORE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  return g_hash_table_lookup (self->rows, key);
+}
+
+GPtrArray *
+hp_summary_store_dup_rows (HpSummaryStore *self)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_capture_summary_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (HP_IS_SUMMARY_STORE (self), rows);
+
+  /* every summary, with what is known of where it was written */
+  g_hash_table_iter_init (&iter, self->summaries);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const HpCaptureSummary *known = g_hash_table_lookup (self->rows, key);
+      HpCaptureSummary *row;
+
+      if (known != NULL)
+        row = hp_capture_summary_copy (known);
+      else
+        {
+          row = g_new0 (HpCaptureSummary, 1);
+          row->path_key = g_strdup (key);
+          row->path = g_strdup ("");
+          row->share = NAN;
+          row->found = TRUE;
+        }
+      g_free (row->text);
+      row->text = g_strdup (value);
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+void
+hp_summary_store_set_rows (HpSummaryStore *self,
+                           GPtrArray      *rows)
+{
+  g_return_if_fail (HP_IS_SUMMARY_STORE (self));
+
+  for (guint i = 0; rows != NULL && i < rows->len; i++)
+    {
+      const HpCaptureSummary *row = g_ptr_array_index (rows, i);
+
+      g_hash_table_insert (self->rows, g_strdup (row->path_key), hp_capture_summary_copy (row));
+    }
+}
+
+void
+hp_summary_store_set_program (HpSummaryStore *self,
+                              const char     *program)
+{
+  g_return_if_fail (HP_IS_SUMMARY_STORE (self));
+
+  g_free (self->program);
+  self->program = g_strdup (program);
 }
 
 guint

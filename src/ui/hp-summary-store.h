@@ -6,6 +6,8 @@
 
 #include <gio/gio.h>
 
+#include "store/hp-capture.h"
+
 G_BEGIN_DECLS
 
 #define HP_TYPE_SUMMARY_STORE (hp_summary_store_get_type ())
@@ -31,6 +33,31 @@ void            hp_summary_store_set              (HpSummaryStore *self,
                                                    const char     *key,
                                                    const char     *readable_path,
                                                    const char     *text);
+/* As hp_summary_store_set(), with the path's share now (percent, NAN when
+ * unknown): the summary is then recorded as written in this capture now,
+ * with that share, and mirrored into the per-user library. */
+void            hp_summary_store_set_full         (HpSummaryStore *self,
+                                                   const char     *key,
+                                                   const char     *readable_path,
+                                                   const char     *text,
+                                                   double          share);
+/* Sets a summary as another capture (or the library) wrote it: where,
+ * when and with what share are kept, found or not ("not found in this
+ * capture"). Queued as hp_summary_store_set() is. */
+void            hp_summary_store_put              (HpSummaryStore         *self,
+                                                   const HpCaptureSummary *summary);
+/* Where and when the summary of @key was written, or NULL when nobody
+ * knows (a capture from before format version 2). */
+const HpCaptureSummary *hp_summary_store_get_row  (HpSummaryStore *self,
+                                                   const char     *key);
+/* Every row known (HpCaptureSummary*, copies), for an import to compare. */
+GPtrArray      *hp_summary_store_dup_rows         (HpSummaryStore *self);
+/* @rows: the capture's summaries table as loaded (HpCaptureSummary*) */
+void            hp_summary_store_set_rows         (HpSummaryStore *self,
+                                                   GPtrArray      *rows);
+/* The program whose library gets the summaries written here; NULL: none */
+void            hp_summary_store_set_program      (HpSummaryStore *self,
+                                                   const char     *program);
 /* Writes not yet done */
 guint           hp_summary_store_get_n_pending    (HpSummaryStore *self);
 /* Calls back once every write queued so far is done. */

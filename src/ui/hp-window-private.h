@@ -12,6 +12,7 @@
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-source-view.h"
 #include "ui/hp-summary-list.h"
+#include "ui/hp-summary-offer.h"
 #include "ui/hp-summary-pane.h"
 #include "ui/hp-summary-store.h"
 #include "ui/hp-window.h"
@@ -27,6 +28,7 @@ HpFlameView       *hp_window_get_flame_view   (HpWindow *self);
 HpTimelineView    *hp_window_get_timeline_view (HpWindow *self);
 HpSourceView      *hp_window_get_source_view  (HpWindow *self);
 HpSummaryPane     *hp_window_get_summary_pane (HpWindow *self);
+HpSummaryOffer    *hp_window_get_summary_offer (HpWindow *self);
 HpSummaryList     *hp_window_get_summary_list (HpWindow *self);
 HpCaptureOverview *hp_window_get_overview     (HpWindow *self);
 HpSummaryStore    *hp_window_get_summary_store (HpWindow *self);

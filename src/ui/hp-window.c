@@ -66,6 +66,8 @@ struct _HpWindow {
   HpTimelineView       *timeline_view;
   HpSummaryList        *summary_list;
   HpSummaryPane        *summary_pane;
+  HpSummaryOffer       *summary_offer;
+  gboolean              offer_library_summaries;
   GtkMenuButton        *menu_button;
   HpRecordDialog       *record_dialog;  /* weak */
 
@@ -98,6 +100,7 @@ enum {
   PROP_TREE_MODE,
   PROP_MERGE_RECURSION,
   PROP_SHOW_SUMMARY,
+  PROP_OFFER_LIBRARY_SUMMARIES,
   N_PROPS
 };
 
@@ -366,6 +369,9 @@ load_done (GObject      *object,
 
   store = hp_summary_store_new (profile->capture->path, profile->capture->summaries,
                                 profile->capture->read_only_reason);
+  hp_summary_store_set_rows (store, profile->capture->summary_rows);
+  hp_summary_store_set_program (store, profile->capture->program);
+  hp_summary_offer_set_capture (self->summary_offer, profile, store, self->offer_library_summaries);
   set_store (self, store);
   hp_summary_pane_set_store (self->summary_pane, store);
 
@@ -394,6 +400,7 @@ load_done (GObject      *object,
   gtk_widget_grab_focus (GTK_WIDGET (self->tree_view));
   update_title (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-summaries", TRUE);
 
   hp_application_add_recent (HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
                              self->file, g_strcmp0 (profile->capture->path, g_file_peek_path (self->file)) != 0);
@@ -422,6 +429,8 @@ hp_window_open (HpWindow *self,
   hp_summary_pane_flush (self->summary_pane);
   hp_summary_pane_set_store (self->summary_pane, NULL);
   hp_summary_list_set_store (self->summary_list, NULL, NULL);
+  hp_summary_offer_set_capture (self->summary_offer, NULL, NULL, FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-summaries", FALSE);
   set_store (self, NULL);
   hp_call_tree_view_set_profile (self->tree_view, NULL, NULL);
   hp_calls_view_set_function (self->calls_view, NULL, 0);
@@ -1166,6 +1175,14 @@ hp_window_get_source_view (HpWindow *self)
   return self->source_view;
 }
 
+HpSummaryOffer *
+hp_window_get_summary_offer (HpWindow *self)
+{
+  g_return_val_if_fail (HP_IS_WINDOW (self), NULL);
+
+  return self->summary_offer;
+}
+
 HpSummaryPane *
 hp_window_get_summary_pane (HpWindow *self)
 {
@@ -1316,6 +1333,16 @@ hp_window_finalize (GObject *object)
 }
 
 static void
+import_summaries_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+
+  hp_summary_offer_import (self->summary_offer);
+}
+
+static void
 hp_window_get_property (GObject    *object,
                         guint       prop_id,
                         GValue     *value,
@@ -1330,6 +1357,9 @@ hp_window_get_property (GObject    *object,
       break;
     case PROP_SHOW_SUMMARY:
       g_value_set_boolean (value, self->summary_paned != NULL && gtk_widget_get_visible (GTK_WIDGET (self->summary_paned)));
+      break;
+    case PROP_OFFER_LIBRARY_SUMMARIES:
+      g_value_set_boolean (value, self->offer_library_summaries);
       break;
     case PROP_TREE_MODE:
       /* asked for while the template is built, before tree_view is set */
@@ -1364,6 +1394,17 @@ hp_window_set_property (GObject      *object,
         {
           gtk_widget_set_visible (GTK_WIDGET (self->summary_paned), g_value_get_boolean (value));
           g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_OFFER_LIBRARY_SUMMARIES:
+      if (self->offer_library_summaries != g_value_get_boolean (value))
+        {
+          self->offer_library_summaries = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+          /* on: look now; off: the banner goes */
+          if (self->summary_offer != NULL)
+            hp_summary_offer_set_capture (self->summary_offer, self->profile, self->store,
+                                          self->offer_library_summaries);
         }
       break;
     case PROP_TREE_MODE:
@@ -1401,7 +1442,12 @@ hp_window_class_init (HpWindowClass *klass)
   properties[PROP_SHOW_SUMMARY] =
     g_param_spec_boolean ("show-summary", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the library's summaries for a capture's paths, offered in a banner */
+  properties[PROP_OFFER_LIBRARY_SUMMARIES] =
+    g_param_spec_boolean ("offer-library-summaries", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_type_ensure (HP_TYPE_SUMMARY_OFFER);
 
   g_type_ensure (HP_TYPE_CAPTURE_OVERVIEW);
   g_type_ensure (HP_TYPE_CALL_TREE_VIEW);
@@ -1438,6 +1484,7 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpWindow, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_list);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_pane);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_offer);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, menu_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_next);
@@ -1458,6 +1505,8 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.tree-mode", "tree-mode");
   gtk_widget_class_install_property_action (widget_class, "win.merge-recursion", "merge-recursion");
   gtk_widget_class_install_property_action (widget_class, "win.show-summary", "show-summary");
+  gtk_widget_class_install_property_action (widget_class, "win.offer-library-summaries", "offer-library-summaries");
+  gtk_widget_class_install_action (widget_class, "win.import-summaries", NULL, import_summaries_action);
 }
 
 static void
@@ -1476,6 +1525,7 @@ hp_window_init (HpWindow *self)
   GtkDropTarget *drop;
   GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
 
+  self->offer_library_summaries = TRUE;
   self->filters = g_ptr_array_new_with_free_func (free_filter);
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1498,6 +1548,8 @@ hp_window_init (HpWindow *self)
       g_settings_bind (self->settings, "window-maximized", self, "maximized",
                        G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_GET_NO_CHANGES);
       g_settings_bind (self->settings, "source-paths", self->source_view, "source-paths", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "offer-library-summaries", self, "offer-library-summaries",
+                       G_SETTINGS_BIND_DEFAULT);
       bind_paned (self, self->main_paned, "main-paned-position");
       bind_paned (self, self->side_paned, "side-paned-position");
       bind_paned (self, self->summary_paned, "summary-paned-position");

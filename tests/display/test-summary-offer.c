@@ -1,0 +1,356 @@
+/* test-summary-offer.c - summaries from earlier captures, in the real window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The per-user library (the private XDG data home of display_run())
+ * holds summaries of the program "paths", the display tests' synthetic
+ * capture: two for paths it has and no summary for (one by its exact
+ * key, one through a GCC clone name), one for a path it lacks and one for
+ * a path the capture has its own summary for. Opening the capture offers
+ * exactly the first two; Apply writes them with where they were written;
+ * the summary pane says so with the share then and now. The setting turns
+ * the offer off (and on). A library that is not one is a warning in the
+ * banner, and the capture opens all the same. Import Summaries From…
+ * places what it can and keeps the rest, saying so.
+ *
+ * With SUMMARY_OFFER_SCREENSHOT=FILE.png it also saves the window with
+ * the offer shown (the README's picture: build-aux/make-screenshots.sh).
+ */
+
+#define G_LOG_DOMAIN "hp-test"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "store/hp-summary-library.h"
+#include "display-common.h"
+
+static HpApplication *app;
+
+#define KEY_ALPHA  "paths\tmain\npaths\trun_alpha\n"
+#define KEY_LEAF   "paths\tmain\npaths\trun_alpha\npaths\talpha_leaf\n"
+#define KEY_MAIN   "paths\tmain\n"
+
+static HpCaptureSummary *
+summary_new (const char *key,
+             const char *text,
+             double      share)
+{
+  HpCaptureSummary *summary = g_new0 (HpCaptureSummary, 1);
+
+  summary->path_key = g_strdup (key);
+  summary->path = g_strdup ("earlier path");
+  summary->text = g_strdup (text);
+  summary->created = g_strdup ("2026-01-02T03:04:05Z");
+  summary->updated = g_strdup ("2026-01-02T03:04:05Z");
+  summary->capture = g_strdup ("earlier.hotpath");
+  summary->share = share;
+  summary->found = TRUE;
+  return summary;
+}
+
+static char *
+library_path (void)
+{
+  return hp_summary_library_default_path ();
+}
+
+static void
+fill_library (void)
+{
+  g_autofree char *path = library_path ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpSummaryLibrary) library = NULL;
+  g_autoptr(HpCaptureSummary) alpha = summary_new (KEY_ALPHA, "The alpha phase.", 40.0);
+  g_autoptr(HpCaptureSummary) leaf = summary_new ("paths\tmain\npaths\trun_alpha\npaths\talpha_leaf.part.0\n",
+                                                  "The alpha leaf, a clone then.", 50.0);
+  g_autoptr(HpCaptureSummary) lost = summary_new ("paths\tmain\npaths\tnot_here\n", "Not in this one.", 5.0);
+  g_autoptr(HpCaptureSummary) main_s = summary_new (KEY_MAIN, "The library's main.", 100.0);
+  g_autoptr(HpCaptureSummary) other = summary_new (KEY_ALPHA, "Another program's.", 1.0);
+
+  g_unlink (path);
+  library = hp_summary_library_open (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (hp_summary_library_put (library, "paths", alpha, &error));
+  g_assert_true (hp_summary_library_put (library, "paths", leaf, &error));
+  g_assert_true (hp_summary_library_put (library, "paths", lost, &error));
+  g_assert_true (hp_summary_library_put (library, "paths", main_s, &error));
+  g_assert_true (hp_summary_library_put (library, "other", other, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+offer_settled (gpointer data)
+{
+  HpWindow *window = data;
+
+  return g_strcmp0 (hp_window_get_state (window), "capture") == 0 &&
+         !hp_summary_offer_is_busy (hp_window_get_summary_offer (window));
+}
+
+static gboolean
+store_written (gpointer data)
+{
+  HpWindow *window = data;
+  HpSummaryStore *store = hp_window_get_summary_store (window);
+
+  return store != NULL && hp_summary_store_get_n_pending (store) == 0;
+}
+
+static void
+close_dialogs (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i - 1);
+
+      if (GTK_IS_MESSAGE_DIALOG (w))
+        gtk_window_destroy (GTK_WINDOW (w));
+    }
+  display_spin (20);
+}
+
+/* A capture with its own summary of main. */
+static char *
+make_capture (const char *name)
+{
+  g_autofree char *path = display_make_capture (name, FALSE, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = hp_capture_open (path, TRUE, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (hp_capture_set_summary (capture, KEY_MAIN, "main", "This capture's own main.", &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+static void
+test_offer (void)
+{
+  g_autofree char *path = make_capture ("offer.hotpath");
+  const char *screenshot = g_getenv ("SUMMARY_OFFER_SCREENSHOT");
+  HpSummaryOffer *offer;
+  HpSummaryStore *store;
+  HpWindow *window;
+  GtkWindow *shown;
+  const HpCaptureSummary *row;
+  const char *note;
+
+  fill_library ();
+  if (screenshot != NULL)
+    {
+      /* SCREENSHOT_SIZE=WxH and SCREENSHOT_DARK=1, as make-screenshots takes them */
+      const char *size = g_getenv ("SCREENSHOT_SIZE");
+      int width = 1280, height = 800;
+
+      if (size != NULL)
+        sscanf (size, "%dx%d", &width, &height);
+      if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+        g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+      window = display_open_sized (app, path, width, height);
+    }
+  else
+    window = display_open (app, path);
+  offer = hp_window_get_summary_offer (window);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  g_assert_cmpstr (hp_summary_offer_get_text (offer), ==, "2 summaries from earlier captures of paths");
+  g_assert_cmpuint (hp_summary_offer_get_n_offered (offer), ==, 2);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (offer)));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (offer)));
+  if (screenshot != NULL)
+    {
+      display_spin (300);
+      display_save_png (GTK_WINDOW (window), screenshot);
+    }
+
+  shown = hp_summary_offer_show (offer);
+  g_assert_nonnull (shown);
+  display_spin (50);
+  close_dialogs ();
+
+  /* nothing is written before Apply */
+  store = hp_window_get_summary_store (window);
+  g_assert_null (hp_summary_store_get (store, KEY_ALPHA));
+  hp_summary_offer_apply (offer);
+  g_assert_cmpstr (hp_summary_offer_get_text (offer), ==, "");
+  g_assert_cmpstr (hp_summary_store_get (store, KEY_ALPHA), ==, "The alpha phase.");
+  g_assert_cmpstr (hp_summary_store_get (store, KEY_LEAF), ==, "The alpha leaf, a clone then.");
+  g_assert_cmpstr (hp_summary_store_get (store, KEY_MAIN), ==, "This capture's own main.");
+  g_assert_true (display_wait (store_written, window, 10000));
+  row = hp_summary_store_get_row (store, KEY_ALPHA);
+  g_assert_cmpstr (row->capture, ==, "earlier.hotpath");
+
+  /* the pane says where it was written, and the share then and now */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.select-path", "s", KEY_ALPHA));
+  display_spin (100);
+  note = hp_summary_pane_get_note (hp_window_get_summary_pane (window));
+  g_assert_cmpstr (note, ==, "Written in earlier.hotpath on 2026-01-02, 40.0 % then, 75.0 % now.");
+  display_close (window);
+
+  /* in the file, with its origin */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
+    g_autoptr(GPtrArray) rows = hp_capture_list_summary_rows (capture, &error);
+    guint n_earlier = 0;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (rows->len, ==, 3);
+    for (guint i = 0; i < rows->len; i++)
+      n_earlier += g_strcmp0 (((HpCaptureSummary *) rows->pdata[i])->capture, "earlier.hotpath") == 0;
+    g_assert_cmpuint (n_earlier, ==, 2);
+  }
+
+  /* opened again: nothing left to offer */
+  window = display_open (app, path);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  g_assert_cmpstr (hp_summary_offer_get_text (hp_window_get_summary_offer (window)), ==, "");
+  display_close (window);
+}
+
+static void
+test_setting (void)
+{
+  g_autofree char *path = make_capture ("setting.hotpath");
+  HpWindow *window;
+  HpSummaryOffer *offer;
+
+  fill_library ();
+  window = hp_window_new (GTK_APPLICATION (app));
+  g_object_set (window, "offer-library-summaries", FALSE, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+
+    hp_window_open (window, file);
+  }
+  offer = hp_window_get_summary_offer (window);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  display_spin (100);
+  g_assert_cmpstr (hp_summary_offer_get_text (offer), ==, "");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (offer)));
+
+  /* the menu's check item */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.offer-library-summaries", NULL));
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  g_assert_cmpstr (hp_summary_offer_get_text (offer), ==, "2 summaries from earlier captures of paths");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.offer-library-summaries", NULL));
+  g_assert_cmpstr (hp_summary_offer_get_text (offer), ==, "");
+  /* the setting is kept: on again for the next tests */
+  g_object_set (window, "offer-library-summaries", TRUE, NULL);
+  display_close (window);
+}
+
+static void
+test_hostile_library (void)
+{
+  g_autofree char *path = make_capture ("hostile.hotpath");
+  g_autofree char *library = library_path ();
+  g_autofree char *folder = g_path_get_dirname (library);
+  HpWindow *window;
+  const char *text;
+
+  g_mkdir_with_parents (folder, 0700);
+  {
+    /* a SQLite header, then nothing SQLite can read */
+    char junk[4096];
+
+    memset (junk, 0x5a, sizeof junk);
+    memcpy (junk, "SQLite format 3", 16);
+    g_assert_true (g_file_set_contents (library, junk, sizeof junk, NULL));
+  }
+  window = display_open (app, path);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  text = hp_summary_offer_get_text (hp_window_get_summary_offer (window));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "The summary library cannot be used: "));
+  g_assert_nonnull (strstr (text, library));
+  /* and a summary typed now still reaches the capture */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.select-path", "s", KEY_ALPHA));
+  display_spin (50);
+  hp_summary_pane_set_text (hp_window_get_summary_pane (window), "Typed with a broken library.");
+  display_close (window);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
+    g_autofree char *text_now = hp_capture_get_summary (capture, KEY_ALPHA, &error);
+
+    g_assert_cmpstr (text_now, ==, "Typed with a broken library.");
+  }
+  g_unlink (library);
+}
+
+static void
+test_import (void)
+{
+  g_autofree char *old = make_capture ("import-old.hotpath");
+  g_autofree char *path = display_make_capture ("import-new.hotpath", FALSE, NULL);
+  HpWindow *window;
+  HpSummaryOffer *offer;
+  HpSummaryStore *store;
+  const char *report;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = hp_capture_open (old, TRUE, &error);
+
+    g_assert_true (hp_capture_set_summary_full (capture, KEY_ALPHA, "main → run_alpha", "Alpha, imported.",
+                                                70.0, &error));
+    g_assert_true (hp_capture_set_summary_full (capture, "paths\tmain\npaths\tgone\n", "main → gone",
+                                                "Gone, imported.", 3.0, &error));
+    g_assert_no_error (error);
+  }
+  window = display_open (app, path);
+  offer = hp_window_get_summary_offer (window);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  hp_summary_offer_import_path (offer, old);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  report = hp_summary_offer_get_report (offer);
+  g_test_message ("%s", report);
+  g_assert_nonnull (strstr (report, "2 of 3 summaries of import-old.hotpath placed; 1 not found in this capture"));
+  g_assert_nonnull (strstr (report, "(exact)"));
+  g_assert_nonnull (strstr (report, "Not found in this capture (kept): main → gone"));
+  g_assert_nonnull (strstr (report, "70.0 % then, 75.0 % now"));
+  close_dialogs ();
+  store = hp_window_get_summary_store (window);
+  g_assert_cmpstr (hp_summary_store_get (store, KEY_ALPHA), ==, "Alpha, imported.");
+  g_assert_cmpstr (hp_summary_store_get (store, "paths\tmain\npaths\tgone\n"), ==, "Gone, imported.");
+  g_assert_false (hp_summary_store_get_row (store, "paths\tmain\npaths\tgone\n")->found);
+
+  /* not a capture: said, nothing written */
+  {
+    g_autofree char *junk = g_build_filename (display_tmpdir (), "junk.hotpath", NULL);
+
+    g_assert_true (g_file_set_contents (junk, "junk", -1, NULL));
+    hp_summary_offer_import_path (offer, junk);
+    g_assert_true (display_wait (offer_settled, window, 20000));
+    g_assert_nonnull (strstr (hp_summary_offer_get_report (offer), junk));
+    close_dialogs ();
+  }
+  display_close (window);
+}
+
+static int
+run (HpApplication *application)
+{
+  app = application;
+  g_test_add_func ("/summary-offer/offer", test_offer);
+  g_test_add_func ("/summary-offer/setting", test_setting);
+  g_test_add_func ("/summary-offer/hostile-library", test_hostile_library);
+  g_test_add_func ("/summary-offer/import", test_import);
+  return g_test_run ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  return display_run (argc, argv, run);
+}
