@@ -297,6 +297,14 @@ test_migrate_v1 (Fixture       *fx,
 
   g_clear_pointer (&fx->capture, hp_capture_close);
   sql (fx->path,
+       /* version 2's events (issue of events), then version 3's provenance */
+       "DROP TABLE events;"
+       "ALTER TABLE samples DROP COLUMN event_id;"
+       "CREATE TABLE sc1 (stack_id INTEGER NOT NULL, tid INTEGER NOT NULL, samples INTEGER NOT NULL, "
+       "  weight INTEGER NOT NULL, PRIMARY KEY (stack_id, tid)) WITHOUT ROWID;"
+       "INSERT INTO sc1 SELECT stack_id, tid, samples, weight FROM stack_counts;"
+       "DROP TABLE stack_counts;"
+       "ALTER TABLE sc1 RENAME TO stack_counts;"
        "ALTER TABLE summaries DROP COLUMN capture;"
        "ALTER TABLE summaries DROP COLUMN share;"
        "ALTER TABLE summaries DROP COLUMN found;"
@@ -343,12 +351,18 @@ test_migrate_v1 (Fixture       *fx,
   g_assert_cmpstr (row->text, ==, "old text");
   g_assert_null (row->capture);
   g_assert_true (row->found);
+  {
+    g_autoptr(HpCaptureData) data = hp_capture_load (capture, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (data);
+  }
   row = rows->pdata[1];
   g_assert_cmpstr (row->text, ==, "new");
   g_assert_cmpstr (row->capture, ==, "new.hotpath");
   g_assert_cmpfloat (row->share, ==, 100.0);
 
-  /* a version 2 capture without the columns is refused, named */
+  /* a capture of this version without the columns is refused, named */
   g_clear_pointer (&capture, hp_capture_close);
   sql (fx->path, "ALTER TABLE summaries DROP COLUMN share;");
   capture = hp_capture_open (fx->path, FALSE, &error);
