@@ -29,7 +29,11 @@
  *
  * Regular files are mapped; pipes are read through a sliding buffer. A
  * file-mode perf.data arriving on a pipe is read into memory first, since
- * its feature sections come after the data.
+ * its feature sections come after the data. The pages of a mapped file that
+ * the reader has passed are given back (MADV_DONTNEED) as it goes: a
+ * perf.data of a gigabyte would otherwise stay resident until the end of
+ * the import. A record handed out earlier stays readable (the kernel reads
+ * a page given back in again from the file), so records may be kept.
  */
 
 #define G_LOG_DOMAIN "hp-perf"
@@ -180,6 +184,11 @@ enum {
  * MiB); the bound keeps a forged record from exhausting memory. */
 #define MAX_DECOMPRESSED         (64u << 20)
 #define STREAM_CHUNK             (256u << 10)
+/* Mapped pages behind the reader are given back in steps of RELEASE_STEP,
+ * keeping the last RELEASE_KEEP bytes (the records of the current round,
+ * which are read again when they are processed). */
+#define RELEASE_STEP             (32u << 20)
+#define RELEASE_KEEP             (32u << 20)
 
 struct _HpPerfFile {
   char         *name;
@@ -189,6 +198,7 @@ struct _HpPerfFile {
   gsize         mem_size;
   gpointer      mapping;      /* munmap on free */
   gsize         mapping_size;
+  gsize         released;     /* mapping bytes before this were given back */
   guint8       *owned;        /* g_free on free */
 
   /* The input, when read from a pipe: buf holds the stream's bytes from
@@ -1356,6 +1366,7 @@ fill_record (HpPerfFile       *self,
   record->type = get_u32 (data);
   record->offset = offset;
   record->compressed = compressed;
+  record->lasting = !compressed && self->buf == NULL;
   record->event = record->type < HP_PERF_RECORD_USER_TYPE_START
                   ? event_of_record (self, data, size, record->type)
                   : NULL;
@@ -1403,6 +1414,23 @@ next_decompressed (HpPerfFile        *self,
   return 0;
 }
 
+/* Gives back the mapped pages well behind @offset (see the top). */
+static void
+release_behind (HpPerfFile *self,
+                guint64     offset)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  gsize end;
+
+  if (self->mapping == NULL || offset < (guint64) self->released + RELEASE_STEP + RELEASE_KEEP)
+    return;
+  end = ((gsize) offset - RELEASE_KEEP) / page * page;
+  if (end <= self->released)
+    return;
+  madvise ((guint8 *) self->mapping + self->released, end - self->released, MADV_DONTNEED);
+  self->released = end;
+}
+
 gboolean
 hp_perf_file_next (HpPerfFile        *self,
                    HpPerfFileRecord  *record,
@@ -1410,6 +1438,8 @@ hp_perf_file_next (HpPerfFile        *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (record != NULL, FALSE);
+
+  release_behind (self, self->pos);
 
   for (;;)
     {

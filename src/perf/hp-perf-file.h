@@ -51,7 +51,8 @@ typedef struct {
 
 /* A record handed out by hp_perf_file_next(): a kernel record
  * (type < HP_PERF_RECORD_USER_TYPE_START) or PERF_RECORD_FINISHED_ROUND. The
- * bytes stay valid until the next call. */
+ * bytes stay valid until the next call, or, when @lasting, as long as the
+ * reader (the file is mapped or in memory, and the record not decompressed). */
 typedef struct {
   const guint8          *data;
   gsize                  size;
@@ -59,6 +60,7 @@ typedef struct {
   const HpPerfFileEvent *event;  /* the event that produced it; NULL when unknown */
   guint64                offset; /* file offset (of the COMPRESSED record holding it) */
   gboolean               compressed;
+  gboolean               lasting;
 } HpPerfFileRecord;
 
 /* perf's own record types start here; the kernel's are below. */

@@ -313,7 +313,10 @@ import_records (HpPerfFile                *file,
             }
         }
 
-      hp_processor_push (processor, &rec.event->info, rec.data, rec.size);
+      if (rec.lasting)
+        hp_processor_push_lasting (processor, &rec.event->info, rec.data, rec.size);
+      else
+        hp_processor_push (processor, &rec.event->info, rec.data, rec.size);
       hp_processor_get_stats (processor, &stats);
       if (stats.bad_records != bad_records)
         return record_error (file, &rec, error);

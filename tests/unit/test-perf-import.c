@@ -553,6 +553,70 @@ test_cache (Fixture *fx, gconstpointer data)
   g_assert_true (g_file_test (changed, G_FILE_TEST_IS_REGULAR));
 }
 
+/* A perf.data bigger than what the reader keeps mapped (it gives back the
+ * pages it has passed), in rounds whose records come newest first: the
+ * records of a round are read again, sorted, after the pages under the
+ * first of them were given back, and every sample must still resolve. */
+static void
+test_big_file (Fixture *fx, gconstpointer data)
+{
+  PdFile *f = pd_file_new (128);
+  g_autoptr(GByteArray) bytes = NULL;
+  g_autofree char *perf_data = NULL;
+  g_autofree char *out = g_build_filename (fx->dir, "out.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) cdata = NULL;
+  HpPerfImportResult result = { 0 };
+  HpProfile *profile;
+  PdId id = { 4242, 4242, 10, 0, 0 };
+  guint64 chain[130];
+  const guint n_rounds = 4, per_round = 24000;  /* about 100 MB */
+  guint64 time = 100;
+
+  chain[0] = PERF_CONTEXT_USER;
+  chain[1] = BASE + outer_offset + 4;
+  for (guint i = 2; i < G_N_ELEMENTS (chain); i++)
+    chain[i] = BASE + main_offset + 8;
+
+  pd_file_add_attr (f, &cpu_clock, NULL, 0);
+  pd_comm (f->data, ST, &id, "symtest", TRUE);
+  id.time = 20;
+  pd_mmap2 (f->data, ST, &id, BASE, (target_size + 4095) & ~4095ull, 0, SYMTEST_TARGET);
+  pd_finished_round (f->data);
+  for (guint r = 0; r < n_rounds; r++)
+    {
+      for (guint i = 0; i < per_round; i++)
+        {
+          id.time = time + per_round - i;
+          pd_sample (f->data, ST, &id, chain[1], 250000, chain, G_N_ELEMENTS (chain));
+        }
+      time += per_round;
+      pd_finished_round (f->data);
+    }
+  add_features (f, target_id);
+  bytes = pd_file_build (f);
+  pd_file_free (f);
+  g_assert_cmpuint (bytes->len, >, 96u << 20);
+  perf_data = write_perf_data (fx->dir, "perf.data", bytes);
+  g_clear_pointer (&bytes, g_byte_array_unref);
+
+  g_assert_true (hp_perf_import (perf_data, out, NULL, &result, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (result.samples, ==, n_rounds * per_round);
+  hp_perf_import_result_clear (&result);
+
+  capture = hp_capture_open (out, FALSE, &error);
+  g_assert_no_error (error);
+  cdata = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+  profile = hp_profile_new (cdata, NULL);
+  g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, n_rounds * per_round);
+  g_assert_cmpuint (samples_of (profile, "helper", FALSE), ==, n_rounds * per_round);
+  g_assert_cmpuint (samples_of (profile, "main", TRUE), ==, n_rounds * per_round);
+  hp_profile_free (profile);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -572,6 +636,7 @@ main (int argc, char **argv)
   ADD ("/perf-import/branch-stack", test_branch_stack);
   ADD ("/perf-import/pipe-file", test_pipe_file);
   ADD ("/perf-import/cache", test_cache);
+  ADD ("/perf-import/big-file", test_big_file);
 #undef ADD
 
   ret = g_test_run ();
