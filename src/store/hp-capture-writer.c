@@ -31,6 +31,11 @@
  * nothing is written after it, and every later flush or finish returns it.
  * What was committed before stays, a capture cut short.
  *
+ * The aggregates (stack_counts) are counted in memory as samples come, one
+ * entry per (stack, thread, event), and written at the end: aggregating the
+ * samples table with GROUP BY sorted every sample again, a fifth of the
+ * import of a million samples.
+ *
  * hp_capture_writer_finish() commits the aggregates and the complete flag
  * in one transaction; after that commit the capture is complete and nothing
  * deletes it. It then moves the WAL into the database (one file again);
@@ -73,6 +78,16 @@ typedef struct {
   gint64 id;
 } StackKey;
 
+/* One row of stack_counts, counted as the samples come. */
+typedef struct {
+  gint64   stack_id;
+  gint32   tid;
+  gint64   event_id;
+  gboolean overflow;  /* the weights add up to more than SQLite can hold */
+  gint64   samples;
+  gint64   weight;
+} StackCount;
+
 struct _HpCaptureWriter {
   char *path;
   sqlite3 *db;
@@ -87,6 +102,7 @@ struct _HpCaptureWriter {
   sqlite3_stmt *insert_stack;
   sqlite3_stmt *insert_sample;
   sqlite3_stmt *insert_event;
+  sqlite3_stmt *insert_count;
 
   /* Composite keys (see append_*), owned -> GSIZE_TO_POINTER (id) */
   GHashTable *modules;
@@ -94,6 +110,9 @@ struct _HpCaptureWriter {
   GHashTable *frames;
   /* StackKey* (owned, key and value) */
   GHashTable *stacks;
+  /* StackCount* (owned, key and value): the rows of stack_counts. After
+   * an error they are wrong, but then nothing is finished. */
+  GHashTable *counts;
   GString *keybuf;
 
   gint64 n_modules;
@@ -120,6 +139,26 @@ stack_key_hash (gconstpointer p)
 
   h ^= (guint64) k->frame_id + G_GUINT64_CONSTANT (0x632BE59BD9B4E019) + (h << 6) + (h >> 2);
   return (guint) (h ^ (h >> 32));
+}
+
+static guint
+stack_count_hash (gconstpointer p)
+{
+  const StackCount *c = p;
+  guint64 h = (guint64) c->stack_id * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ (guint32) c->tid;
+
+  h = (h ^ (guint64) c->event_id) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
+  return (guint) (h ^ (h >> 32));
+}
+
+static gboolean
+stack_count_equal (gconstpointer a,
+                   gconstpointer b)
+{
+  const StackCount *ca = a;
+  const StackCount *cb = b;
+
+  return ca->stack_id == cb->stack_id && ca->tid == cb->tid && ca->event_id == cb->event_id;
 }
 
 static gboolean
@@ -299,6 +338,7 @@ finalize_statements (HpCaptureWriter *self)
   g_clear_pointer (&self->insert_stack, sqlite3_finalize);
   g_clear_pointer (&self->insert_sample, sqlite3_finalize);
   g_clear_pointer (&self->insert_event, sqlite3_finalize);
+  g_clear_pointer (&self->insert_count, sqlite3_finalize);
 }
 
 static void
@@ -555,6 +595,7 @@ hp_capture_writer_new (const char  *path,
   self->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stacks = g_hash_table_new_full (stack_key_hash, stack_key_equal, g_free, NULL);
+  self->counts = g_hash_table_new_full (stack_count_hash, stack_count_equal, g_free, NULL);
   self->keybuf = g_string_sized_new (256);
 
   /* SQLite has no O_EXCL; should another process create the file between
@@ -625,7 +666,9 @@ hp_capture_writer_new (const char  *path,
                 "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) "
                 "VALUES (?, ?, ?, ?, ?, ?)", error) ||
       !prepare (self, &self->insert_event,
-                "INSERT INTO events (id, name, unit, frequency, period) VALUES (?, ?, ?, ?, ?)", error))
+                "INSERT INTO events (id, name, unit, frequency, period) VALUES (?, ?, ?, ?, ?)", error) ||
+      !prepare (self, &self->insert_count,
+                "INSERT INTO stack_counts (stack_id, tid, event_id, samples, weight) VALUES (?, ?, ?, ?, ?)", error))
     goto fail;
 
   hp_capture_writer_set_metadata (self, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
@@ -900,6 +943,28 @@ hp_capture_writer_add_event (HpCaptureWriter *self,
   return id;
 }
 
+static void
+count_sample (HpCaptureWriter *self,
+              gint64           stack_id,
+              gint32           tid,
+              gint64           event_id,
+              gint64           weight)
+{
+  StackCount key = { stack_id, tid, event_id, FALSE, 0, 0 };
+  StackCount *count = g_hash_table_lookup (self->counts, &key);
+
+  if (count == NULL)
+    {
+      count = g_new (StackCount, 1);
+      *count = key;
+      g_hash_table_add (self->counts, count);
+    }
+  count->samples++;
+  /* As SQLite's sum() would: an overflow is an error, at finish(). */
+  if (__builtin_add_overflow (count->weight, weight, &count->weight))
+    count->overflow = TRUE;
+}
+
 void
 hp_capture_writer_add_sample (HpCaptureWriter *self,
                               guint64          time,
@@ -947,6 +1012,7 @@ hp_capture_writer_add_event_sample (HpCaptureWriter *self,
       return;
     }
   sqlite3_reset (stmt);
+  count_sample (self, stack_id, tid, event_id, (gint64) weight);
 
   self->n_samples++;
   if (++self->batch_samples >= HP_WRITER_BATCH)
@@ -1088,6 +1154,45 @@ make_single_file (HpCaptureWriter *self)
                                   "(move or copy the two together)");
 }
 
+/* The stack_counts rows, from the counts of the committed samples. */
+static gboolean
+write_counts (HpCaptureWriter *self)
+{
+  GHashTableIter iter;
+  StackCount *count;
+
+  if (sqlite3_exec (self->db, "DELETE FROM stack_counts", NULL, NULL, NULL) != SQLITE_OK)
+    {
+      record_error (self, "cannot write the capture");
+      return FALSE;
+    }
+  g_hash_table_iter_init (&iter, self->counts);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &count, NULL))
+    {
+      if (count->overflow)
+        {
+          fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                                   "%s: cannot write the capture: the weights of stack %" G_GINT64_FORMAT
+                                   " in thread %d (event %" G_GINT64_FORMAT ") add up to more than 2^63",
+                                   self->path, count->stack_id, count->tid, count->event_id));
+          return FALSE;
+        }
+      sqlite3_bind_int64 (self->insert_count, 1, count->stack_id);
+      sqlite3_bind_int (self->insert_count, 2, count->tid);
+      sqlite3_bind_int64 (self->insert_count, 3, count->event_id);
+      sqlite3_bind_int64 (self->insert_count, 4, count->samples);
+      sqlite3_bind_int64 (self->insert_count, 5, count->weight);
+      if (sqlite3_step (self->insert_count) != SQLITE_DONE)
+        {
+          sqlite3_reset (self->insert_count);
+          record_error (self, "cannot write the capture");
+          return FALSE;
+        }
+      sqlite3_reset (self->insert_count);
+    }
+  return TRUE;
+}
+
 gboolean
 hp_capture_writer_finish (HpCaptureWriter  *self,
                           GError          **error)
@@ -1104,11 +1209,9 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
    * batch: a reader sees either a complete capture or none of them. */
   if (!begin (self))
     return take_deferred_error (self, error);
+  if (!write_counts (self))
+    return take_deferred_error (self, error);
   if (sqlite3_exec (self->db,
-                    "DELETE FROM stack_counts;"
-                    "INSERT INTO stack_counts (stack_id, tid, event_id, samples, weight) "
-                    "  SELECT stack_id, tid, event_id, count(*), sum(weight) FROM samples "
-                    "  GROUP BY stack_id, tid, event_id;"
                     "INSERT OR REPLACE INTO metadata (key, value) VALUES ('complete', '1');",
                     NULL, NULL, NULL) != SQLITE_OK)
     {
@@ -1154,6 +1257,7 @@ hp_capture_writer_free (HpCaptureWriter *self)
   g_clear_pointer (&self->functions, g_hash_table_unref);
   g_clear_pointer (&self->frames, g_hash_table_unref);
   g_clear_pointer (&self->stacks, g_hash_table_unref);
+  g_clear_pointer (&self->counts, g_hash_table_unref);
   if (self->keybuf != NULL)
     g_string_free (self->keybuf, TRUE);
   g_clear_error (&self->error);

@@ -945,6 +945,65 @@ test_perf (Fixture       *fx,
               t_open / 1e6, t_load / 1e6, t_profile / 1e6);
 }
 
+/* stack_counts is counted as samples come, not aggregated from samples:
+ * over several batches, threads, events and weights it must still say
+ * what GROUP BY over the samples says. */
+static void
+test_counts_match_samples (Fixture       *fx,
+                           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (fx->path, &error);
+  gint64 m, f, fr, stacks[5];
+
+  g_assert_no_error (error);
+  m = hp_capture_writer_intern_module (w, "/bin/app", NULL, FALSE);
+  f = hp_capture_writer_intern_function (w, "main", m, NULL, 0);
+  fr = hp_capture_writer_intern_frame (w, f, NULL, 0, FALSE, 0);
+  g_assert_cmpint (hp_capture_writer_add_event (w, "cycles", "cycles", 1000, 0), ==, 1);
+  g_assert_cmpint (hp_capture_writer_add_event (w, "instructions", "instructions", 1000, 0), ==, 2);
+  stacks[0] = 0;
+  for (guint i = 1; i < G_N_ELEMENTS (stacks); i++)
+    stacks[i] = hp_capture_writer_intern_stack (w, stacks[i - 1], fr);
+  /* 3 batches and a bit; the pattern repeats neither per batch, nor per
+   * thread, nor per event */
+  for (guint i = 0; i < 3 * 8192 + 77; i++)
+    hp_capture_writer_add_event_sample (w, 1 + (i / 5) % 2, i, 100 + (gint32) (i % 3), 0,
+                                        stacks[(i * 7) % G_N_ELEMENTS (stacks)], 1 + i % 11);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM stack_counts"), ==, 5 * 3 * 2);
+  g_assert_cmpint (sql_int (fx->path,
+                            "SELECT count(*) FROM stack_counts c FULL JOIN"
+                            " (SELECT stack_id, tid, event_id, count(*) AS n, sum(weight) AS w FROM samples"
+                            "  GROUP BY stack_id, tid, event_id) g USING (stack_id, tid, event_id)"
+                            " WHERE c.samples IS NOT g.n OR c.weight IS NOT g.w"), ==, 0);
+}
+
+/* Weights that add up past what SQLite holds fail the capture with a
+ * reason, as SQLite's sum() did, rather than wrapping around. */
+static void
+test_counts_overflow (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (fx->path, &error);
+  gint64 m, f, fr, s;
+
+  g_assert_no_error (error);
+  m = hp_capture_writer_intern_module (w, "/bin/app", NULL, FALSE);
+  f = hp_capture_writer_intern_function (w, "main", m, NULL, 0);
+  fr = hp_capture_writer_intern_frame (w, f, NULL, 0, FALSE, 0);
+  s = hp_capture_writer_intern_stack (w, 0, fr);
+  hp_capture_writer_add_sample (w, 1, 42, 0, s, G_MAXINT64 / 2 + 1);
+  hp_capture_writer_add_sample (w, 2, 42, 0, s, G_MAXINT64 / 2 + 1);
+  g_assert_false (hp_capture_writer_finish (w, &error));
+  g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, fx->path));
+  g_assert_nonnull (strstr (error->message, "add up to more than"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -964,6 +1023,8 @@ main (int    argc,
   ADD ("summaries", test_summaries);
   ADD ("read-only", test_read_only);
   ADD ("perf", test_perf);
+  ADD ("counts-match-samples", test_counts_match_samples);
+  ADD ("counts-overflow", test_counts_overflow);
 #undef ADD
 
   return g_test_run ();
