@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# record-multiprocess.py - what recording a serial build costs: Hotpath against perf record
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Issue 15: compiling 8 C files one gcc after another, a recorder runs the
+# same binaries (gcc, cc1, as) in a new process each time. The goal is a
+# total CPU (program plus recorder) of at most 1.5x the program's own, a
+# wall time no longer than `perf record --call-graph dwarf`'s, and at most
+# 1.1x on a single process. This benchmark (it asserts nothing) writes 8
+# generated C files, then runs, RUNS times each and alternating:
+#   plain     sh -c 'gcc -O2 -c 1.c; gcc -O2 -c 2.c; ...'
+#   hotpath   hotpath-cli record --call-graph dwarf -o X -- the same
+#   perf      perf record --call-graph dwarf -o X -- the same
+# and the same three for one single-process program (--single, by default
+# the oracle workload). It prints the median wall time and CPU time (user +
+# sys of the command and all its children, os.wait4) of each, and the ratios
+# to the plain run. Wall time is of the whole command, so it includes what a
+# recorder does after the program exits.
+#
+# Usage: record-multiprocess.py [--hotpath-cli PATH] [--runs N] [--freq HZ]
+#                               [--files N] [--single PROGRAM [ARG...]]
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = os.path.join(HERE, '..', '..', 'build')
+
+
+def run(cmd, cwd):
+    """Runs cmd; returns (wall s, CPU s of it and its children)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - start
+    err = proc.stderr.read().decode(errors='replace')
+    proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.stderr.write('record-multiprocess: %s failed (exit %d):\n%s\n'
+                         % (' '.join(cmd), code, err[-2000:]))
+        sys.exit(2)
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def write_sources(folder, n):
+    """n C files, each some hundred functions gcc -O2 takes a while over."""
+    for i in range(n):
+        with open(os.path.join(folder, 'unit%d.c' % i), 'w') as f:
+            f.write('#include <stdio.h>\n#include <string.h>\n')
+            for j in range(150):
+                f.write('''
+static int table_%(i)d_%(j)d[64];
+int work_%(i)d_%(j)d (int n, const char *s)
+{
+  int acc = 0;
+  for (int k = 0; k < n; k++)
+    {
+      acc += table_%(i)d_%(j)d[k & 63] * (int) strlen (s + (k %% 3));
+      if (acc %% 7 == %(m)d)
+        acc ^= k << 3;
+      else
+        acc += snprintf (NULL, 0, "%%d", acc);
+    }
+  return acc;
+}
+''' % {'i': i, 'j': j, 'm': j % 7})
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Recording a serial build, Hotpath vs perf record')
+    parser.add_argument('--hotpath-cli', default=os.path.join(BUILD, 'src', 'cli', 'hotpath-cli'))
+    parser.add_argument('--runs', type=int, default=3)
+    parser.add_argument('--freq', default='999')
+    parser.add_argument('--files', type=int, default=8)
+    parser.add_argument('--single', nargs=argparse.REMAINDER,
+                        default=[os.path.join(BUILD, 'tests', 'workloads', 'oracle'), '40'])
+    args = parser.parse_args()
+
+    for tool in ('perf', 'gcc', args.hotpath_cli, args.single[0]):
+        if shutil.which(tool) is None:
+            sys.stderr.write('record-multiprocess: %s not found\n' % tool)
+            return 2
+
+    with tempfile.TemporaryDirectory(prefix='hotpath-multiprocess-') as tmpdir:
+        write_sources(tmpdir, args.files)
+        build = ['sh', '-c', '; '.join('gcc -O2 -c unit%d.c -o unit%d.o' % (i, i)
+                                       for i in range(args.files))]
+        capture = os.path.join(tmpdir, 'bench.hotpath')
+        perf_data = os.path.join(tmpdir, 'perf.data')
+        workloads = {'serial build (%d x gcc -O2)' % args.files: build,
+                     'single process (%s)' % os.path.basename(args.single[0]): args.single}
+        for label, program in workloads.items():
+            variants = {
+                'plain': program,
+                'hotpath': [args.hotpath_cli, 'record', '--force', '-F', args.freq,
+                            '--call-graph', 'dwarf', '-o', capture, '--'] + program,
+                'perf': ['perf', 'record', '-q', '-F', args.freq, '--call-graph', 'dwarf',
+                         '-o', perf_data, '--'] + program,
+            }
+            results = {name: [] for name in variants}
+            for i in range(args.runs):
+                for name, cmd in variants.items():
+                    results[name].append(run(cmd, tmpdir))
+                    print('  %s, run %d: %-8s %7.2f s wall %7.2f s CPU'
+                          % ((label, i + 1, name) + results[name][-1]), flush=True)
+            med = {name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
+                   for name, runs in results.items()}
+            print()
+            print('%s: medians of %d alternating runs, -F %s, --call-graph dwarf'
+                  % (label, args.runs, args.freq))
+            print('  %-10s %9s %9s %12s %12s' % ('', 'wall s', 'CPU s', 'wall/plain', 'CPU/plain'))
+            for name in variants:
+                print('  %-10s %9.2f %9.2f %11.2fx %11.2fx'
+                      % (name, med[name][0], med[name][1],
+                         med[name][0] / med['plain'][0], med[name][1] / med['plain'][1]))
+            print('  hotpath / perf: wall %.2fx, CPU %.2fx'
+                  % (med['hotpath'][0] / med['perf'][0], med['hotpath'][1] / med['perf'][1]))
+            print()
+        print('goals (issue 15): serial build CPU/plain <= 1.5x and wall <= perf\'s; '
+              'single process CPU/plain <= 1.1x')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
