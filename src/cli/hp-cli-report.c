@@ -284,6 +284,15 @@ print_header (Report *r)
   printf ("# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); code locations without symbols: %" G_GUINT64_FORMAT "\n",
           truncated, percent (truncated, r->all_samples), unresolved);
   print_unsymbolized (r, &health);
+  {
+    g_autofree char *notes = hp_capture_get_metadata (r->capture, HP_META_SYMBOL_NOTES);
+    g_auto(GStrv) lines = notes != NULL ? g_strsplit (notes, "\n", 8) : NULL;
+
+    /* why some code has no names: a capture's text, escaped like all of it */
+    for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+      if (lines[i][0] != '\0')
+        printf ("# Note: %s\n", esc (r, lines[i], NULL));
+  }
   if (exit_signal != NULL)
     {
       g_autofree char *signal = describe_signal (exit_signal);

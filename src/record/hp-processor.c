@@ -976,6 +976,10 @@ process_mmap (HpProcessor        *self,
     module = hp_symbolizer_get_module (self->symbolizer, filename,
                                        rec->mmap.build_id_size ? rec->mmap.build_id : NULL,
                                        rec->mmap.build_id_size);
+  else if (strcmp (filename, "[vdso]") == 0)
+    module = hp_symbolizer_get_vdso_module (self->symbolizer, rec->pid, rec->mmap.addr, rec->mmap.len,
+                                            rec->mmap.build_id_size ? rec->mmap.build_id : NULL,
+                                            rec->mmap.build_id_size);
   hp_address_space_add (process->space, rec->mmap.addr, rec->mmap.len, rec->mmap.pgoff,
                         filename, module);
   process->generation++;
@@ -1235,6 +1239,18 @@ hp_processor_write_stats (HpProcessor *self)
   hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_STACK_COPY, (gint64) self->stats.truncated_copy);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_AT_JIT, (gint64) self->stats.truncated_at_jit);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_UNRESOLVED_FRAMES, (gint64) self->stats.unresolved_frames);
+  {
+    const GPtrArray *notes = hp_symbolizer_get_notes (self->symbolizer);
+
+    if (notes->len > 0)
+      {
+        g_autoptr(GString) text = g_string_new (NULL);
+
+        for (guint i = 0; i < notes->len; i++)
+          g_string_append_printf (text, "%s%s", i ? "\n" : "", (const char *) g_ptr_array_index (notes, i));
+        hp_capture_writer_set_metadata (self->writer, HP_META_SYMBOL_NOTES, text->str);
+      }
+  }
 }
 
 void
@@ -1243,5 +1259,5 @@ hp_processor_set_live (HpProcessor *self,
 {
   g_return_if_fail (self != NULL);
 
-  hp_unwinder_set_live (self->unwinder, live);
+  hp_symbolizer_set_live (self->symbolizer, live);
 }

@@ -65,8 +65,8 @@ void         hp_processor_map_event      (HpProcessor           *self,
                                           gboolean               off_cpu);
 
 /* Whether the records describe processes running on this machine now (a
- * live recording rather than an import): only then can the unwinder use
- * this machine's vDSO for the profiled program's. Default FALSE. */
+ * live recording rather than an import): only then may the symbolizer read
+ * a process's vDSO from its memory (hp_symbolizer_set_live). Default FALSE. */
 void         hp_processor_set_live       (HpProcessor           *self,
                                           gboolean               live);
 

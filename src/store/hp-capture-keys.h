@@ -34,6 +34,7 @@
 #define HP_META_TRUNCATED_AT_JIT     "truncated_at_jit"
 #define HP_META_UNRESOLVED_FRAMES    "unresolved_frames"
 #define HP_META_SYMBOL_WARNINGS      "symbol_warnings"
+#define HP_META_SYMBOL_NOTES         "symbol_notes"
 
 /* how it ended */
 #define HP_META_COMPLETE             "complete"

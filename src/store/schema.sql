@@ -96,6 +96,9 @@
 --                      compiled code (perf-PID.map, jit-PID.dump): one
 --                      sentence per file, naming it, newline-separated;
 --                      absent when nothing was
+--   symbol_notes       sentences for the user about symbols that could not be
+--                      had (a vDSO image found nowhere), one per line; absent
+--                      when there are none
 --   hotpath_version    version of Hotpath that wrote the capture
 --   complete           '1' once the recording finished and stack_counts is
 --                      filled; absent in a capture that was cut short

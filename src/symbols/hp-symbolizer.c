@@ -23,12 +23,18 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <libiberty/demangle.h>
@@ -37,6 +43,9 @@
 #include "symbols/hp-symbolizer.h"
 
 #define KERNEL_MODULE_NAME "[kernel.kallsyms]"
+#define VDSO_MODULE_NAME   "[vdso]"
+/* A vDSO is two pages; anything much bigger is not one. */
+#define VDSO_MAX_SIZE      (1024 * 1024)
 
 /* ELF note names and descriptors are padded to 4 bytes (the kernel's
  * notes, and every 64-bit note in practice, despite the gABI's 8). */
@@ -56,6 +65,10 @@ struct _HpModule
   char        *build_id;    /* lower-case hex, or NULL */
   char        *file;        /* what was opened: path, or a copy found by build id */
   gboolean     is_kernel;
+  /* A vDSO image copied from memory is kept in a memfd, named
+   * /proc/self/fd/N in ->file so that the unwinder opens it like a file;
+   * -1 otherwise. */
+  int          image_fd;
   /* The symbolizer's, which outlives its modules; NULL for the kernel's. */
   const HpFileLocator *locator;
 
@@ -113,6 +126,14 @@ struct _HpSymbolizer
   char         *kernel_build_id; /* lower-case hex, of the recorded kernel */
   char         *debuginfo_path; /* for dwfl_standard_find_debuginfo; NULL: default */
   Dwfl_Callbacks callbacks;
+
+  /* Whether the records describe processes running now (live recording):
+   * only then may a process's memory, or our own vDSO, be read. */
+  gboolean      live;
+  GBytes       *own_vdso;       /* this process's vDSO image; NULL until needed or none */
+  gboolean      own_vdso_loaded;
+  /* What the user should know about missing symbols (hp_symbolizer_get_notes) */
+  GPtrArray    *notes;
 };
 
 
@@ -125,6 +146,8 @@ hp_module_free (HpModule *module)
   g_clear_pointer (&module->plt, g_array_unref);
   g_clear_pointer (&module->dwfl, dwfl_end);
   g_clear_pointer (&module->loads, g_array_unref);
+  if (module->image_fd >= 0)
+    close (module->image_fd);
   g_free (module->path);
   g_free (module->name);
   g_free (module->build_id);
@@ -140,6 +163,7 @@ hp_module_new (const char *path,
 
   module->path = g_strdup (path);
   module->name = g_strdup (name);
+  module->image_fd = -1;
   /* Results are allocated with their frames in one block (see
    * resolved_new), so the value destructor is a plain g_free. */
   module->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
@@ -167,6 +191,7 @@ hp_symbolizer_new_internal (const char *kallsyms_path)
   self->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
   self->callbacks.section_address = dwfl_offline_section_address;
   self->callbacks.debuginfo_path = &self->debuginfo_path;
+  self->notes = g_ptr_array_new_with_free_func (g_free);
   return self;
 }
 
@@ -199,6 +224,8 @@ hp_symbolizer_free (HpSymbolizer *self)
   g_hash_table_unref (self->build_ids);
   g_free (self->kernel_build_id);
   g_free (self->debuginfo_path);
+  g_clear_pointer (&self->own_vdso, g_bytes_unref);
+  g_ptr_array_unref (self->notes);
   g_free (self);
 }
 
@@ -413,6 +440,232 @@ hp_symbolizer_get_module (HpSymbolizer *self,
   hp_module_open (self, module, build_id, build_id_len);
   g_hash_table_insert (self->modules, g_steal_pointer (&key), module);
   return module;
+}
+
+/* The vDSO ------------------------------------------------------------- */
+
+/* The build id in the notes of an ELF image in memory; NULL if none. */
+static char *
+image_build_id (GBytes *image)
+{
+  gsize size = 0;
+  const char *data = g_bytes_get_data (image, &size);
+  g_autofree char *copy = g_memdup2 (data, size);
+  const void *id = NULL;
+  char *hex = NULL;
+  Elf *elf = elf_memory (copy, size);
+  ssize_t len;
+
+  if (elf == NULL)
+    return NULL;
+  if (elf_kind (elf) == ELF_K_ELF && (len = dwelf_elf_gnu_build_id (elf, &id)) > 0)
+    hex = hp_build_id_to_hex (id, len);
+  elf_end (elf);
+  return hex;
+}
+
+/* Our own vDSO: the kernel maps the same image into every process of
+ * the same ABI, so it describes a profiled program's when the build ids
+ * match. The size comes from /proc/self/maps (AT_SYSINFO_EHDR gives only
+ * the start). */
+static GBytes *
+get_own_vdso (HpSymbolizer *self)
+{
+  g_autofree char *maps = NULL;
+  guint64 base;
+
+  if (self->own_vdso_loaded)
+    return self->own_vdso;
+  self->own_vdso_loaded = TRUE;
+  base = getauxval (AT_SYSINFO_EHDR);
+  if (base == 0 || !g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL))
+    return NULL;
+  for (char *line = maps; line != NULL && *line != '\0';)
+    {
+      char *eol = strchr (line, '\n');
+      unsigned long long start, end;
+
+      if (eol != NULL)
+        *eol = '\0';
+      if (sscanf (line, "%llx-%llx", &start, &end) == 2 && start == base && end > start
+          && end - start <= VDSO_MAX_SIZE && strstr (line, VDSO_MODULE_NAME) != NULL)
+        self->own_vdso = g_bytes_new (GSIZE_TO_POINTER (base), end - start);
+      line = eol != NULL ? eol + 1 : NULL;
+    }
+  return self->own_vdso;
+}
+
+/* The [vdso] mapping of a running process, read from its memory; NULL
+ * when it is gone or we may not read it (ptrace access rules). */
+static GBytes *
+read_process_vdso (guint32 pid,
+                   guint64 start,
+                   guint64 size)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%u/mem", pid);
+  g_autofree guint8 *buf = NULL;
+  ssize_t n;
+  int fd;
+
+  if (size == 0 || size > VDSO_MAX_SIZE || start > G_MAXINT64)
+    return NULL;
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  buf = g_malloc (size);
+  n = pread (fd, buf, size, (off_t) start);
+  close (fd);
+  if (n != (ssize_t) size)
+    return NULL;
+  return g_bytes_new_take (g_steal_pointer (&buf), size);
+}
+
+/* Puts @image into a memfd that @module owns and opens it from there:
+ * libdwfl and the unwinder open files by name. */
+static gboolean
+hp_module_open_image (HpSymbolizer *self,
+                      HpModule     *module,
+                      GBytes       *image)
+{
+  g_autofree char *file = NULL;
+  gsize size = 0;
+  const char *data = g_bytes_get_data (image, &size);
+  int fd = memfd_create ("hotpath-vdso", MFD_CLOEXEC);
+
+  if (fd < 0)
+    {
+      g_debug ("cannot keep the vDSO image: %s", g_strerror (errno));
+      return FALSE;
+    }
+  if (write (fd, data, size) != (ssize_t) size)
+    {
+      close (fd);
+      return FALSE;
+    }
+  module->image_fd = fd;
+  file = g_strdup_printf ("/proc/self/fd/%d", fd);
+  return hp_module_try_open (self, module, file, NULL, 0);
+}
+
+static void
+add_note (HpSymbolizer *self,
+          char         *note)
+{
+  for (guint i = 0; i < self->notes->len; i++)
+    if (strcmp (g_ptr_array_index (self->notes, i), note) == 0)
+      {
+        g_free (note);
+        return;
+      }
+  g_ptr_array_add (self->notes, note);
+}
+
+HpModule *
+hp_symbolizer_get_vdso_module (HpSymbolizer *self,
+                               guint32       pid,
+                               guint64       start,
+                               guint64       size,
+                               const guint8 *build_id,
+                               gsize         build_id_len)
+{
+  g_autoptr(GBytes) image = NULL;
+  g_autofree char *hex = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *file = NULL;
+  HpModule *module;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (build_id == NULL || build_id_len == 0)
+    {
+      GBytes *known = g_hash_table_lookup (self->build_ids, VDSO_MODULE_NAME);
+
+      build_id = known ? g_bytes_get_data (known, &build_id_len) : NULL;
+    }
+  if (build_id != NULL && build_id_len > 0)
+    hex = hp_build_id_to_hex (build_id, build_id_len);
+
+  /* Where the image is, best first: the process itself (live), perf's
+   * build-id cache (DIR/[vdso]/ID/vdso, where perf record saves the
+   * image), our own when it is the same. */
+  if (self->live)
+    {
+      image = read_process_vdso (pid, start, size);
+      if (image != NULL)
+        {
+          g_free (hex);
+          hex = image_build_id (image);
+        }
+    }
+  if (image == NULL && hex != NULL)
+    {
+      g_autoptr(GPtrArray) dirs = hp_file_locator_get_build_id_dirs (self->locator);
+
+      for (guint i = 0; i < dirs->len && file == NULL; i++)
+        {
+          char *candidate = g_build_filename (g_ptr_array_index (dirs, i), VDSO_MODULE_NAME, hex, "vdso", NULL);
+
+          if (g_file_test (candidate, G_FILE_TEST_IS_REGULAR))
+            file = candidate;
+          else
+            g_free (candidate);
+        }
+    }
+  if (image == NULL && file == NULL)
+    {
+      GBytes *own = get_own_vdso (self);
+      g_autofree char *own_hex = own != NULL ? image_build_id (own) : NULL;
+
+      /* Live, a process that is gone already had the image we have, if it
+       * had our ABI: a mapping of another size is the 32-bit one. */
+      if (own != NULL && (hex != NULL ? g_strcmp0 (own_hex, hex) == 0
+                                      : self->live && g_bytes_get_size (own) == size))
+        {
+          image = g_bytes_ref (own);
+          g_free (hex);
+          hex = g_steal_pointer (&own_hex);
+        }
+    }
+
+  key = g_strconcat (VDSO_MODULE_NAME, "\n", hex, NULL);
+  module = g_hash_table_lookup (self->modules, key);
+  if (module != NULL)
+    return module;
+
+  module = hp_module_new (VDSO_MODULE_NAME, VDSO_MODULE_NAME);
+  module->locator = self->locator;
+  if (image != NULL)
+    hp_module_open_image (self, module, image);
+  else if (file != NULL)
+    hp_module_try_open (self, module, file, build_id, build_id_len);
+  else if (hex != NULL)
+    add_note (self, g_strdup_printf ("The recording's vDSO (build id %s) is neither in perf's build-id cache "
+                                     "(~/.debug/[vdso]/%s/vdso) nor this machine's: its frames stay addresses.",
+                                     hex, hex));
+  else
+    add_note (self, g_strdup ("The recording names no build id for its vDSO, so no image of it can be "
+                              "trusted: its frames stay addresses."));
+  if (module->build_id == NULL)
+    module->build_id = g_steal_pointer (&hex);
+  g_hash_table_insert (self->modules, g_steal_pointer (&key), module);
+  return module;
+}
+
+void
+hp_symbolizer_set_live (HpSymbolizer *self,
+                        gboolean      live)
+{
+  g_return_if_fail (self != NULL);
+
+  self->live = live;
+}
+
+const GPtrArray *
+hp_symbolizer_get_notes (HpSymbolizer *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->notes;
 }
 
 static void
@@ -1294,6 +1547,15 @@ hp_module_find_code_files (const HpModule *module)
 
   if (module->is_kernel || module->locator == NULL)
     return g_ptr_array_new_with_free_func (g_free);
+  /* A vDSO: the image the symbolizer found is the only candidate. */
+  if (strcmp (module->path, VDSO_MODULE_NAME) == 0)
+    {
+      GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+
+      if (module->file != NULL)
+        g_ptr_array_add (files, g_strdup (module->file));
+      return files;
+    }
   return hp_file_locator_find (module->locator, module->path, module->build_id, HP_FILE_LOCATE_CODE);
 }
 

@@ -75,6 +75,32 @@ HpModule                *hp_symbolizer_get_module      (HpSymbolizer  *self,
                                                         const guint8  *build_id,
                                                         gsize          build_id_len);
 
+/* The module of the [vdso] mapping of process @pid at @start, @size bytes
+ * long. Its image is, best first: read from the process (live recordings,
+ * while it runs), perf's build-id cache (DIR/[vdso]/ID/vdso in the
+ * build-id directories) for the build id @build_id or the recording's
+ * (hp_symbolizer_add_build_id of "[vdso]"), or this process's own vDSO
+ * when the build ids match (live: when the sizes match, for a process
+ * gone before it could be read). Without an image the module resolves
+ * nothing and a note says why (hp_symbolizer_get_notes). Modules are
+ * shared by build id. Never returns NULL. */
+HpModule                *hp_symbolizer_get_vdso_module (HpSymbolizer  *self,
+                                                        guint32        pid,
+                                                        guint64        start,
+                                                        guint64        size,
+                                                        const guint8  *build_id,
+                                                        gsize          build_id_len);
+
+/* Whether the records describe processes running on this machine now (a
+ * live recording): only then is a process's memory, or our own vDSO
+ * without a build id to compare, the image that was mapped. Default FALSE. */
+void                     hp_symbolizer_set_live        (HpSymbolizer  *self,
+                                                        gboolean       live);
+
+/* Sentences for the user about symbols that could not be had (a vDSO
+ * image that is nowhere), each once; owned by @self. */
+const GPtrArray         *hp_symbolizer_get_notes       (HpSymbolizer  *self);
+
 /* Resolves a file offset within @module (mapping address - start + pgoff).
  * The result is cached and owned by @self. Unresolved addresses give one frame
  * with function == NULL. */

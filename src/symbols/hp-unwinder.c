@@ -38,7 +38,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -89,9 +88,7 @@ typedef struct
 typedef struct
 {
   char    *name;
-  int      fd;          /* -1 for an in-memory image */
-  guint8  *image;       /* the vDSO copy; NULL for files */
-  gsize    image_size;
+  int      fd;
   Elf     *elf;         /* NULL: not usable (missing, not ELF, other build) */
   guint64  low_vaddr;   /* where libdwfl starts the module: first PT_LOAD, aligned */
   guint64  high_vaddr;  /* end of the last PT_LOAD in memory */
@@ -120,9 +117,6 @@ struct _HpUnwinder
 {
   GHashTable *processes;  /* pid -> UnwindProcess */
   GHashTable *files;      /* HpModule* -> ElfFile */
-  ElfFile    *vdso;       /* our own [vdso], when live; NULL until needed */
-  gboolean    live;
-  gboolean    vdso_loaded;
   GArray     *candidates; /* Candidate, reused by report_modules */
 };
 
@@ -159,7 +153,6 @@ elf_file_free (ElfFile *file)
   if (file->fd >= 0)
     close (file->fd);
   g_clear_pointer (&file->segments, g_array_unref);
-  g_free (file->image);
   g_free (file->name);
   g_free (file);
 }
@@ -256,59 +249,16 @@ elf_file_open (const char *path,
   return file;
 }
 
-/* The vDSO is the same image in every process of a running kernel, so our
- * own copy describes the profiled program's [vdso] mapping (when live). */
-static ElfFile *
-elf_file_open_own_vdso (void)
-{
-  g_autofree char *maps = NULL;
-  guint64 base = getauxval (AT_SYSINFO_EHDR);
-  guint64 size = 0;
-  ElfFile *file;
-
-  if (base == 0 || !g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL))
-    return NULL;
-  for (char *line = maps; line != NULL && *line != '\0';)
-    {
-      char *eol = strchr (line, '\n');
-      unsigned long long start, end;
-
-      if (eol != NULL)
-        *eol = '\0';
-      if (sscanf (line, "%llx-%llx", &start, &end) == 2 && start == base
-          && strstr (line, "[vdso]") != NULL)
-        size = end - start;
-      line = eol != NULL ? eol + 1 : NULL;
-    }
-  if (size == 0)
-    return NULL;
-
-  file = elf_file_new ("[vdso]");
-  file->image = g_memdup2 (GSIZE_TO_POINTER (base), size);
-  file->image_size = size;
-  file->elf = elf_memory ((char *) file->image, size);
-  if (file->elf != NULL && !elf_file_index (file, NULL))
-    g_clear_pointer (&file->elf, elf_end);
-  return file;
-}
-
 static ElfFile *
 get_file (HpUnwinder      *self,
           const HpMapping *mapping)
 {
   ElfFile *file;
 
+  /* [vdso] has a module too: the symbolizer keeps its image in a file
+   * (hp_symbolizer_get_vdso_module). */
   if (mapping->module == NULL)
-    {
-      if (!self->live || strcmp (mapping->name, "[vdso]") != 0)
-        return NULL;
-      if (!self->vdso_loaded)
-        {
-          self->vdso = elf_file_open_own_vdso ();
-          self->vdso_loaded = TRUE;
-        }
-      return self->vdso;
-    }
+    return NULL;
 
   if (hp_module_is_kernel (mapping->module))
     return NULL;
@@ -453,13 +403,6 @@ read_from_file (UnwindProcess *p,
       if (seg->flags & PF_W)
         return FALSE;
       offset = seg->offset + (vaddr - seg->vaddr);
-      if (file->image != NULL)
-        {
-          if (offset > file->image_size || file->image_size - offset < sizeof *result)
-            return FALSE;
-          memcpy (result, file->image + offset, sizeof *result);
-          return TRUE;
-        }
       return pread (file->fd, result, sizeof *result, offset) == sizeof *result;
     }
   return FALSE;
@@ -696,18 +639,8 @@ hp_unwinder_free (HpUnwinder *self)
   /* The sessions hold references to the files' Elf handles: end them first. */
   g_hash_table_destroy (self->processes);
   g_hash_table_destroy (self->files);
-  elf_file_free (self->vdso);
   g_array_unref (self->candidates);
   g_free (self);
-}
-
-void
-hp_unwinder_set_live (HpUnwinder *self,
-                      gboolean    live)
-{
-  g_return_if_fail (self != NULL);
-
-  self->live = live;
 }
 
 void

@@ -39,12 +39,6 @@ guint64         hp_unwinder_get_sample_regs_user (void);
 HpUnwinder     *hp_unwinder_new             (void);
 void            hp_unwinder_free            (HpUnwinder           *self);
 
-/* Whether the samples come from processes running on this machine now
- * (live recording). Only then is our own vDSO image the one they mapped,
- * and used to unwind through [vdso] frames. Default FALSE. */
-void            hp_unwinder_set_live        (HpUnwinder           *self,
-                                             gboolean              live);
-
 /* Unwinds @sample through the mappings of @space and appends the user
  * frames' code addresses to @pcs (guint64), innermost first. Return
  * addresses are already moved back into their call instruction (minus 1),

@@ -26,9 +26,13 @@
 # debug info "___pthread_getspecific"), so names are compared without
 # symbol versions and leading underscores.
 #
+# --expect NAME (repeatable): NAME must be among the functions both name,
+# with self samples (the vDSO's __vdso_clock_gettime: the comparison alone
+# would pass if perf left it unnamed too).
+#
 # Usage: perf-import-compare.py --mode fp|compressed|pipe|dwarf|errors
 #            [--hotpath-cli PATH] [--perf PATH] [--top N] [--tolerance PP]
-#            -- PROGRAM [ARG...]
+#            [--expect NAME]... -- PROGRAM [ARG...]
 # Exit status: 0 on agreement, 1 on a mismatch, 2 when a tool fails,
 # 77 (skip) when perf cannot sample here.
 
@@ -183,6 +187,12 @@ def compare(args):
         print('%-40s %9.2f %9.2f %9.2f %+7.2f %9.2f  %s' % (name[:40], p, perf_overhead.get(name, 0.0),
                                                            h, h - p, f, note))
     print('perf entries without a name: %.2f %%' % unnamed_share)
+    for name in args.expect or []:
+        key = canonical(name)
+        print('expected %s: perf %d, hotpath %d self samples' % (name, perf_samples.get(key, 0),
+                                                              hp_samples.get(key, 0)))
+        if perf_samples.get(key, 0) == 0 or hp_samples.get(key, 0) == 0:
+            failures.append('%s not named by both' % name)
 
     if failures:
         print('MISMATCH: %s' % ', '.join(failures))
@@ -284,6 +294,7 @@ def main():
     parser.add_argument('--top', type=int, default=20)
     parser.add_argument('--tolerance', type=float, default=0.5)
     parser.add_argument('--require', help='skip unless this program exists')
+    parser.add_argument('--expect', action='append', help='a function both must name')
     parser.add_argument('program', nargs='+')
     args = parser.parse_args()
 

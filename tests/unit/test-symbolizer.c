@@ -10,12 +10,15 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "symbols/hp-file-locator.h"
 #include "symbols/hp-symbolizer.h"
 #include "test-common.h"
 
@@ -395,6 +398,160 @@ test_plt (void)
   hp_symbolizer_free (symbolizer);
 }
 
+/* The vDSO --------------------------------------------------------------- */
+
+/* Our own vDSO image, written to @path; its start and size in memory. */
+static gboolean
+save_own_vdso (const char *path,
+               guint64    *start,
+               guint64    *size)
+{
+  g_autofree char *maps = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  *start = getauxval (AT_SYSINFO_EHDR);
+  *size = 0;
+  if (*start == 0 || !g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (maps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      unsigned long long lo, hi;
+
+      if (sscanf (lines[i], "%llx-%llx", &lo, &hi) == 2 && lo == *start && strstr (lines[i], "[vdso]"))
+        *size = hi - lo;
+    }
+  return *size > 0 && g_file_set_contents (path, GSIZE_TO_POINTER (*start), *size, NULL);
+}
+
+/* nm -D's value of @symbol in @path (the vDSO has no .symtab); 0 if none. */
+static guint64
+dynamic_symbol (const char *path,
+                const char *symbol)
+{
+  const char *argv[] = { "nm", "-D", "--defined-only", path, NULL };
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &status, NULL) || !g_spawn_check_wait_status (status, NULL))
+    return 0;
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", 3);
+
+      if (g_strv_length (f) == 3 && g_str_has_prefix (f[2], symbol)
+          && (f[2][strlen (symbol)] == '\0' || f[2][strlen (symbol)] == '@'))
+        return g_ascii_strtoull (f[0], NULL, 16);
+    }
+  return 0;
+}
+
+static void
+test_vdso (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-vdso-XXXXXX", NULL);
+  g_autofree char *own = g_build_filename (dir, "own-vdso", NULL);
+  g_autofree char *nm = g_find_program_in_path ("nm");
+  guint8 own_id[20], target_id[20], fake[20];
+  gsize own_id_len, target_id_len;
+  guint64 start, size, clock_offset, outer_offset, outer_size;
+
+  if (nm == NULL || !save_own_vdso (own, &start, &size))
+    {
+      g_test_skip (nm == NULL ? "nm (binutils) is not installed" : "this process has no vDSO");
+      return;
+    }
+  own_id_len = hp_test_elf_build_id (own, own_id);
+  clock_offset = dynamic_symbol (own, "__vdso_clock_gettime");
+  g_assert_cmpuint (clock_offset, >, 0);
+  g_assert_true (hp_test_elf_function (SYMTEST_TARGET, "outer", &outer_offset, &outer_size));
+  target_id_len = hp_test_elf_build_id (SYMTEST_TARGET, target_id);
+  memset (fake, 0xcd, sizeof fake);
+
+  /* live: read from the process (this one) */
+  {
+    HpSymbolizer *symbolizer = hp_symbolizer_new ();
+    HpModule *module;
+    const HpResolvedAddress *r;
+
+    hp_symbolizer_set_live (symbolizer, TRUE);
+    module = hp_symbolizer_get_vdso_module (symbolizer, getpid (), start, size, NULL, 0);
+    g_assert_cmpstr (hp_module_get_name (module), ==, "[vdso]");
+    r = hp_symbolizer_lookup (symbolizer, module, clock_offset);
+    g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, "__vdso_clock_gettime");
+    g_assert_cmpuint (hp_symbolizer_get_notes (symbolizer)->len, ==, 0);
+    hp_symbolizer_free (symbolizer);
+  }
+
+  /* import: perf's build-id cache, DIR/[vdso]/ID/vdso (any ELF file will
+   * do, as long as it has that build id: here, the test target) */
+  {
+    HpSymbolizer *symbolizer = hp_symbolizer_new ();
+    g_autofree char *hex = hp_build_id_to_hex (target_id, target_id_len);
+    g_autofree char *vdso_dir = g_build_filename (dir, "[vdso]", NULL);
+    g_autofree char *cached_dir = g_build_filename (vdso_dir, hex, NULL);
+    g_autofree char *cached = g_build_filename (cached_dir, "vdso", NULL);
+    g_autofree char *contents = NULL;
+    gsize length;
+    HpModule *module;
+    const HpResolvedAddress *r;
+
+    g_assert_true (g_file_get_contents (SYMTEST_TARGET, &contents, &length, NULL));
+    g_assert_cmpint (g_mkdir_with_parents (cached_dir, 0755), ==, 0);
+    g_assert_true (g_file_set_contents (cached, contents, (gssize) length, NULL));
+    hp_symbolizer_add_debug_dir (symbolizer, dir);
+    hp_symbolizer_add_build_id (symbolizer, "[vdso]", target_id, target_id_len);
+    module = hp_symbolizer_get_vdso_module (symbolizer, 1, 0x7fff0000, 0x2000, NULL, 0);
+    g_assert_cmpstr (hp_module_get_build_id (module), ==, hex);
+    r = hp_symbolizer_lookup (symbolizer, module, outer_offset);
+    g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, "outer");
+    hp_symbolizer_free (symbolizer);
+    g_unlink (cached);
+    g_rmdir (cached_dir);
+    g_rmdir (vdso_dir);
+  }
+
+  /* import: not in the cache, but the recording's build id is ours */
+  {
+    HpSymbolizer *symbolizer = hp_symbolizer_new ();
+    const HpResolvedAddress *r;
+    HpModule *module;
+
+    hp_symbolizer_add_build_id (symbolizer, "[vdso]", own_id, own_id_len);
+    module = hp_symbolizer_get_vdso_module (symbolizer, 1, 0x7fff0000, size, NULL, 0);
+    r = hp_symbolizer_lookup (symbolizer, module, clock_offset);
+    g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, "__vdso_clock_gettime");
+    hp_symbolizer_free (symbolizer);
+  }
+
+  /* import of another kernel's vDSO, nowhere to be had: unnamed, and a
+   * note says why; our own image is not used for it */
+  {
+    HpSymbolizer *symbolizer = hp_symbolizer_new ();
+    const HpResolvedAddress *r;
+    const GPtrArray *notes;
+    HpModule *module;
+
+    hp_symbolizer_add_build_id (symbolizer, "[vdso]", fake, sizeof fake);
+    module = hp_symbolizer_get_vdso_module (symbolizer, 1, 0x7fff0000, size, NULL, 0);
+    r = hp_symbolizer_lookup (symbolizer, module, clock_offset);
+    g_assert_null (r->frames[0].function);
+    notes = hp_symbolizer_get_notes (symbolizer);
+    g_assert_cmpuint (notes->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (notes, 0), "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"));
+    /* a second mapping of it says it once */
+    hp_symbolizer_get_vdso_module (symbolizer, 2, 0x7fff0000, size, NULL, 0);
+    g_assert_cmpuint (notes->len, ==, 1);
+    hp_symbolizer_free (symbolizer);
+  }
+
+  g_unlink (own);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -408,6 +565,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/symtab-fallback", test_symtab_fallback);
   g_test_add_func ("/symbolizer/build-id", test_build_id);
   g_test_add_func ("/symbolizer/special-names", test_special_names);
+  g_test_add_func ("/symbolizer/vdso", test_vdso);
   g_test_add_func ("/symbolizer/demangle", test_demangle);
   g_test_add_func ("/symbolizer/kallsyms", test_kallsyms);
   g_test_add_func ("/symbolizer/kallsyms-restricted", test_kallsyms_restricted);

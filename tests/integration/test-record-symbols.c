@@ -1,0 +1,246 @@
+/* test-record-symbols.c - names from where Debian and Fedora keep them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Issue 15: code that a plain symbol table does not name.
+ *  - vdso: clock_gettime runs in the vDSO, which has no file; its frames
+ *    are named from the image in memory (__vdso_clock_gettime, as perf
+ *    names it), not [vdso]+0x....
+ *  - minidebuginfo: a stripped program with a .gnu_debugdata section
+ *    (an xz-compressed symbol table, made as Fedora's find-debuginfo
+ *    does) is named from it.
+ */
+#define G_LOG_DOMAIN "hp-integration"
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "integration-common.h"
+
+static void
+run_or_fail (const char * const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, NULL, &err, &status, &error))
+    g_error ("cannot run %s: %s", argv[0], error->message);
+  if (!g_spawn_check_wait_status (status, &error))
+    g_error ("%s failed: %s\n%s", argv[0], error->message, err);
+}
+
+/* The standard output of @argv, which must succeed. */
+static char *
+output_of (const char * const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &status, &error)
+      || !g_spawn_check_wait_status (status, &error))
+    g_error ("%s failed: %s", argv[0], error->message);
+  return out;
+}
+
+static void
+copy_file (const char *from,
+           const char *to)
+{
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (from, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (to, contents, (gssize) length, NULL));
+  g_assert_cmpint (g_chmod (to, 0755), ==, 0);
+}
+
+static void
+test_vdso (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *program = it_workload_path ("clock-fp");
+  g_autoptr(ItCapture) cap = NULL;
+  double total;
+  gint64 id;
+
+  if (!it_require_perf_events ())
+    return;
+  dir = it_tmpdir_new ();
+  capture = g_build_filename (dir, "clock.hotpath", NULL);
+  {
+    const char *args[] = { "record", "-o", capture, "--", program, "500", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+  }
+  cap = it_capture_open (capture);
+
+  /* Every clock_gettime goes through it; glibc's own clock_gettime is its
+   * caller. Without the image it would be [vdso]+0x... */
+  total = it_total_percent (cap->profile, "__vdso_clock_gettime");
+  g_test_message ("__vdso_clock_gettime: %.1f %% total, __vdso_gettimeofday %.1f %%", total,
+                  it_total_percent (cap->profile, "__vdso_gettimeofday"));
+  g_assert_cmpfloat (total, >, 15.0);
+  id = it_find_function (cap->profile, "__vdso_clock_gettime");
+  g_assert_cmpint (id, >, 0);
+  {
+    const HpCaptureData *data = hp_profile_get_data (cap->profile);
+    const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, id);
+
+    g_assert_cmpint (f->module_id, >, 0);
+    g_assert_cmpstr (g_array_index (data->modules, HpCaptureModule, f->module_id).name, ==, "[vdso]");
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* Fedora's find-debuginfo recipe for MiniDebugInfo: the function symbols
+ * that .dynsym lacks, from the debug copy, xz-compressed into the stripped
+ * program's .gnu_debugdata. */
+static void
+add_minidebuginfo (const char *dir,
+                   const char *program)
+{
+  g_autofree char *dynsyms = NULL;
+  g_autofree char *funcsyms = NULL;
+  g_autofree char *debug = g_build_filename (dir, "debug", NULL);
+  g_autofree char *mini = g_build_filename (dir, "mini_debuginfo", NULL);
+  g_autofree char *mini_xz = g_build_filename (dir, "mini_debuginfo.xz", NULL);
+  g_autofree char *keep = g_build_filename (dir, "keep_symbols", NULL);
+  g_autofree char *section = g_strconcat (".gnu_debugdata=", mini_xz, NULL);
+  g_autoptr(GString) kept = g_string_new (NULL);
+  g_autoptr(GHashTable) exported = g_hash_table_new (g_str_hash, g_str_equal);
+  g_auto(GStrv) dyn_lines = NULL;
+  g_auto(GStrv) func_lines = NULL;
+
+  {
+    const char *argv[] = { "nm", "-D", "--format=posix", "--defined-only", program, NULL };
+
+    dynsyms = output_of (argv);
+  }
+  {
+    const char *argv[] = { "nm", "--format=posix", "--defined-only", program, NULL };
+
+    funcsyms = output_of (argv);
+  }
+  dyn_lines = g_strsplit (dynsyms, "\n", -1);
+  for (guint i = 0; dyn_lines[i] != NULL; i++)
+    {
+      char *space = strchr (dyn_lines[i], ' ');
+
+      if (space != NULL)
+        *space = '\0';
+      g_hash_table_add (exported, dyn_lines[i]);
+    }
+  func_lines = g_strsplit (funcsyms, "\n", -1);
+  for (guint i = 0; func_lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (func_lines[i], " ", 3);
+
+      if (g_strv_length (f) >= 2 && (strcmp (f[1], "T") == 0 || strcmp (f[1], "t") == 0)
+          && !g_hash_table_contains (exported, f[0]))
+        g_string_append_printf (kept, "%s\n", f[0]);
+    }
+  g_assert_true (g_file_set_contents (keep, kept->str, -1, NULL));
+  {
+    const char *argv[] = { "objcopy", "--only-keep-debug", program, debug, NULL };
+
+    run_or_fail (argv);
+  }
+  {
+    g_autofree char *keep_arg = g_strconcat ("--keep-symbols=", keep, NULL);
+    const char *argv[] = { "objcopy", "-S", "--remove-section", ".gdb_index", "--remove-section", ".comment",
+                           keep_arg, debug, mini, NULL };
+
+    run_or_fail (argv);
+  }
+  {
+    const char *argv[] = { "xz", "-f", mini, NULL };
+
+    run_or_fail (argv);
+  }
+  {
+    const char *argv[] = { "strip", "--strip-all", program, NULL };
+
+    run_or_fail (argv);
+  }
+  {
+    const char *argv[] = { "objcopy", "--add-section", section, program, NULL };
+
+    run_or_fail (argv);
+  }
+}
+
+static void
+test_minidebuginfo (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *sections = NULL;
+  g_autoptr(ItCapture) cap = NULL;
+  const char *tools[] = { "nm", "objcopy", "strip", "xz", "readelf" };
+
+  if (!it_require_perf_events ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      g_autofree char *found = g_find_program_in_path (tools[i]);
+
+      if (found == NULL)
+        {
+          g_autofree char *reason = g_strdup_printf ("%s is not installed (binutils, xz-utils)", tools[i]);
+
+          g_test_skip (reason);
+          return;
+        }
+    }
+  dir = it_tmpdir_new ();
+  copy = g_build_filename (dir, "paths-mini", NULL);
+  capture = g_build_filename (dir, "mini.hotpath", NULL);
+  {
+    g_autofree char *program = it_workload_path ("paths-nofp");
+
+    copy_file (program, copy);
+  }
+  add_minidebuginfo (dir, copy);
+  /* the names can come from nowhere else */
+  {
+    const char *argv[] = { "readelf", "-SW", copy, NULL };
+
+    sections = output_of (argv);
+    g_assert_nonnull (strstr (sections, ".gnu_debugdata"));
+    g_assert_null (strstr (sections, ".symtab"));
+    g_assert_null (strstr (sections, ".debug_info"));
+  }
+  {
+    const char *args[] = { "record", "-o", capture, "--", copy, "60", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+  }
+  cap = it_capture_open (capture);
+  /* 60/20/20 by construction (paths.c); static functions all */
+  g_test_message ("alpha_leaf %.1f %%, beta_leaf %.1f %%, shared_leaf %.1f %%",
+                  it_self_percent (cap->profile, "alpha_leaf"), it_self_percent (cap->profile, "beta_leaf"),
+                  it_self_percent (cap->profile, "shared_leaf"));
+  g_assert_cmpfloat (it_self_percent (cap->profile, "alpha_leaf"), >, 30.0);
+  g_assert_cmpfloat (it_self_percent (cap->profile, "beta_leaf"), >, 5.0);
+  g_assert_cmpfloat (it_total_percent (cap->profile, "main"), >, 80.0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/integration/record/vdso", test_vdso);
+  g_test_add_func ("/integration/record/minidebuginfo", test_minidebuginfo);
+  return g_test_run ();
+}
