@@ -22,10 +22,10 @@ as_root() {
 # for tests/fuzz/run.sh); they say so when it is missing, and the tests don't.
 packages=(
   build-essential meson ninja-build pkg-config python3
-  libglib2.0-dev libdw-dev libelf-dev libsqlite3-dev libiberty-dev libzstd-dev libjson-glib-dev
+  libglib2.0-dev libdw-dev libelf-dev libdebuginfod-dev libsqlite3-dev libiberty-dev libzstd-dev libjson-glib-dev
   libprotobuf-c-dev protobuf-c-compiler golang-go
   libgtk-4-dev sqlite3 linux-perf
-  python3.11-dbg libc6-dbg nodejs openjdk-17-jdk-headless
+  python3.11-dbg libc6-dbg nodejs openjdk-17-jdk-headless debuginfod xz-utils
   xvfb xauth xdotool dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info
   libegl-mesa0 libglx-mesa0 libgl1-mesa-dri
 )

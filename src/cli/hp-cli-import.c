@@ -139,6 +139,7 @@ hp_cli_import (int    argc,
   options.sysroot = sysroot;
   options.debug_dirs = (const char * const *) debug_dirs;
   options.event = event;
+  options.fetch_func = hp_cli_fetch_progress;
   cancellable = hp_cli_cancel_on_signals ();
   if (!hp_perf_import (files[0], output, &options, &result, cancellable, &error))
     {

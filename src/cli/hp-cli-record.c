@@ -284,6 +284,7 @@ hp_cli_record (int    argc,
   options.period = (guint64) count;
   options.system_wide = all_cpus;
   options.off_cpu = off_cpu;
+  options.fetch_func = hp_cli_fetch_progress;
   recorder = hp_recorder_new (&options);
 
   current_recorder = recorder;

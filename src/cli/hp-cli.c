@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
@@ -44,6 +45,34 @@ hp_cli_error (const char *format,
    * one line, no terminal escapes */
   escaped = hp_text_escape (message);
   fprintf (stderr, "hotpath-cli: %s\n", escaped);
+}
+
+void
+hp_cli_fetch_progress (const char *path,
+                       guint64     done,
+                       guint64     total,
+                       gpointer    user_data)
+{
+  /* called on the one thread that symbolizes */
+  static char *current;
+  static gboolean finished;
+  g_autofree char *escaped = hp_text_escape (path);
+
+  if (g_strcmp0 (current, path) != 0)
+    {
+      g_free (current);
+      current = g_strdup (path);
+      finished = FALSE;
+      fprintf (stderr, "hotpath-cli: asking debuginfod for the debug info of %s\n", escaped);
+    }
+  if (!finished && total > 0 && done >= total)
+    {
+      finished = TRUE;
+      fprintf (stderr, "hotpath-cli: debuginfod sent the debug info of %s (%" G_GUINT64_FORMAT " KiB)\n",
+               escaped, (total + 1023) / 1024);
+    }
+  else if (!finished && total > 0 && isatty (STDERR_FILENO))
+    fprintf (stderr, "\r%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " KiB\033[K\r", done / 1024, (total + 1023) / 1024);
 }
 
 /* Signals are blocked in every thread and taken by sigwait() in one, which

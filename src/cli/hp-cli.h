@@ -34,6 +34,13 @@ GCancellable *hp_cli_cancel_on_signals (void);
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
 void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
+/* An HpSymbolFetchFunc that tells on stderr which debug info debuginfod
+ * is asked for and how far its download is. */
+void hp_cli_fetch_progress (const char *path,
+                            guint64     done,
+                            guint64     total,
+                            gpointer    user_data);
+
 /* Opens @file (a capture, or a perf.data imported into a cached capture)
  * and loads it; on failure prints why and returns FALSE. */
 gboolean hp_cli_load_capture (const char     *file,

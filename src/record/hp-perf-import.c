@@ -155,6 +155,8 @@ configure_symbolizer (HpSymbolizer              *symbolizer,
   if (options != NULL && options->debug_dirs != NULL)
     for (guint i = 0; options->debug_dirs[i] != NULL; i++)
       hp_symbolizer_add_debug_dir (symbolizer, options->debug_dirs[i]);
+  if (options != NULL)
+    hp_symbolizer_set_fetch_func (symbolizer, options->fetch_func, options->fetch_data);
 
   /* perf stores the build ids of the files that had samples only here,
    * not in its MMAP records. */

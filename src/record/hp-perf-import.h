@@ -6,12 +6,16 @@
 
 #include <gio/gio.h>
 
+#include "symbols/hp-symbolizer.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
   const char         *sysroot;     /* prefix for the recorded paths (files from another machine); NULL: / */
   const char * const *debug_dirs;  /* NULL-terminated; searched by build id before ~/.debug and /usr/lib/debug */
   const char         *event;       /* import the samples of this event; NULL: the first sampling event */
+  HpSymbolFetchFunc   fetch_func;  /* downloads of debug info (debuginfod); NULL: none */
+  gpointer            fetch_data;
 } HpPerfImportOptions;
 
 typedef struct {

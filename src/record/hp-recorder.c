@@ -1299,6 +1299,8 @@ run_recording (HpRecorder  *self,
   self->processor = hp_processor_new (self->writer);
   hp_processor_set_live (self->processor, TRUE);
   map_events (self);
+  hp_symbolizer_set_fetch_func (hp_processor_get_symbolizer (self->processor),
+                                self->options.fetch_func, self->options.fetch_data);
   write_metadata_start (self);
   if (self->options.system_wide)
     synthesize_all (self);

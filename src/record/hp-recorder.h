@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "symbols/hp-symbolizer.h"
+
 G_BEGIN_DECLS
 
 #define HP_RECORD_ERROR (hp_record_error_quark ())
@@ -50,6 +52,8 @@ typedef struct {
                                    * kernel.perf_event_paranoid <= 0 */
   gboolean     off_cpu;           /* add off-cpu (time blocked) to @events, and
                                    * cpu-clock when @events is NULL */
+  HpSymbolFetchFunc fetch_func;   /* downloads of debug info (debuginfod); NULL: none */
+  gpointer     fetch_data;
 } HpRecordOptions;
 
 typedef struct {

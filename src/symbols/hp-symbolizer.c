@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include <dwarf.h>
+#include <elfutils/debuginfod.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -71,6 +72,7 @@ struct _HpModule
   int          image_fd;
   /* The symbolizer's, which outlives its modules; NULL for the kernel's. */
   const HpFileLocator *locator;
+  struct _HpSymbolizer *symbolizer;
 
   /* NULL when the module resolves nothing (special mapping, missing file,
    * not ELF, build id mismatch). */
@@ -134,6 +136,12 @@ struct _HpSymbolizer
   gboolean      own_vdso_loaded;
   /* What the user should know about missing symbols (hp_symbolizer_get_notes) */
   GPtrArray    *notes;
+
+  /* DEBUGINFOD_URLS was set: libdwfl asks those servers for the debug
+   * info it finds nowhere else, and we follow its downloads. */
+  gboolean      debuginfod;
+  HpSymbolFetchFunc fetch_func;
+  gpointer      fetch_data;
 };
 
 
@@ -192,6 +200,11 @@ hp_symbolizer_new_internal (const char *kallsyms_path)
   self->callbacks.section_address = dwfl_offline_section_address;
   self->callbacks.debuginfo_path = &self->debuginfo_path;
   self->notes = g_ptr_array_new_with_free_func (g_free);
+  {
+    const char *urls = g_getenv ("DEBUGINFOD_URLS");
+
+    self->debuginfod = urls != NULL && urls[0] != '\0';
+  }
   return self;
 }
 
@@ -288,6 +301,42 @@ is_openable_path (const char *path)
   return TRUE;
 }
 
+/* debuginfod ------------------------------------------------------------ */
+
+static int
+on_debuginfod_progress (debuginfod_client *client,
+                        long               done,
+                        long               total)
+{
+  HpModule *module = debuginfod_get_user_data (client);
+
+  if (module != NULL && module->symbolizer != NULL && module->symbolizer->fetch_func != NULL)
+    module->symbolizer->fetch_func (module->path,
+                                    done > 0 ? (guint64) done : 0,
+                                    total > 0 ? (guint64) total : 0,
+                                    module->symbolizer->fetch_data);
+  /* never cancel: a recording must not lose its names to a slow server */
+  return 0;
+}
+
+/* libdwfl's dwfl_standard_find_debuginfo asks the servers of
+ * DEBUGINFOD_URLS, through libdebuginfod and its cache
+ * ($DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client), for debug
+ * info it finds nowhere on disk; it does so on the thread that
+ * symbolizes, never the window's. Its client for @dwfl reports to us. */
+static void
+follow_debuginfod (HpSymbolizer *self,
+                   HpModule     *module,
+                   Dwfl         *dwfl)
+{
+  debuginfod_client *client = dwfl_get_debuginfod_client (dwfl);
+
+  if (client == NULL)
+    return;
+  debuginfod_set_user_data (client, module);
+  debuginfod_set_progressfn (client, on_debuginfod_progress);
+}
+
 /* Opens @file for @module; FALSE when it is not usable or its build id
  * differs from @build_id (when given). */
 static gboolean
@@ -332,6 +381,8 @@ hp_module_try_open (HpSymbolizer *self,
       dwfl_end (dwfl);
       return FALSE;
     }
+  if (self->debuginfod)
+    follow_debuginfod (self, module, dwfl);
 
   disk_id_len = dwfl_module_build_id (dwfl_module, &disk_id, &id_vaddr);
   if (build_id != NULL)
@@ -437,6 +488,7 @@ hp_symbolizer_get_module (HpSymbolizer *self,
     module = hp_module_new (path, path[0] == '/' ? name : path);
   }
   module->locator = self->locator;
+  module->symbolizer = self;
   hp_module_open (self, module, build_id, build_id_len);
   g_hash_table_insert (self->modules, g_steal_pointer (&key), module);
   return module;
@@ -634,6 +686,7 @@ hp_symbolizer_get_vdso_module (HpSymbolizer *self,
 
   module = hp_module_new (VDSO_MODULE_NAME, VDSO_MODULE_NAME);
   module->locator = self->locator;
+  module->symbolizer = self;
   if (image != NULL)
     hp_module_open_image (self, module, image);
   else if (file != NULL)
@@ -658,6 +711,17 @@ hp_symbolizer_set_live (HpSymbolizer *self,
   g_return_if_fail (self != NULL);
 
   self->live = live;
+}
+
+void
+hp_symbolizer_set_fetch_func (HpSymbolizer     *self,
+                              HpSymbolFetchFunc func,
+                              gpointer          user_data)
+{
+  g_return_if_fail (self != NULL);
+
+  self->fetch_func = func;
+  self->fetch_data = user_data;
 }
 
 const GPtrArray *

@@ -40,6 +40,14 @@ typedef struct {
 
 typedef struct _HpSymbolizer HpSymbolizer;
 
+/* Progress of a download of debug info for the module recorded at @path:
+ * @done of @total bytes (@total 0 while unknown). Called on the thread
+ * that symbolizes. */
+typedef void (*HpSymbolFetchFunc) (const char *path,
+                                   guint64     done,
+                                   guint64     total,
+                                   gpointer    user_data);
+
 HpSymbolizer            *hp_symbolizer_new             (void);
 void                     hp_symbolizer_free            (HpSymbolizer  *self);
 /* Like hp_symbolizer_new() but reads kernel symbols from @path instead of
@@ -96,6 +104,15 @@ HpModule                *hp_symbolizer_get_vdso_module (HpSymbolizer  *self,
  * without a build id to compare, the image that was mapped. Default FALSE. */
 void                     hp_symbolizer_set_live        (HpSymbolizer  *self,
                                                         gboolean       live);
+
+/* When DEBUGINFOD_URLS is set (read when the symbolizer is created;
+ * unset or empty: no server is asked), debug info found nowhere on disk
+ * is fetched from those servers by build id (libdwfl, with
+ * libdebuginfod's cache), during the first lookup in the module. @func
+ * hears of each download as it goes; NULL: nobody. */
+void                     hp_symbolizer_set_fetch_func  (HpSymbolizer     *self,
+                                                        HpSymbolFetchFunc func,
+                                                        gpointer          user_data);
 
 /* Sentences for the user about symbols that could not be had (a vDSO
  * image that is nowhere), each once; owned by @self. */
