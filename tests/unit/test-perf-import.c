@@ -22,6 +22,7 @@
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
 #include "store/hp-capture.h"
+#include "symbols/hp-file-locator.h"
 #include "symbols/hp-symbolizer.h"
 #include "perf-data-builder.h"
 #include "test-common.h"
@@ -617,6 +618,85 @@ test_big_file (Fixture *fx, gconstpointer data)
   hp_profile_free (profile);
 }
 
+/* A [vdso] mapping (no file): named from the image perf saved in its
+ * build-id cache (DIR/[vdso]/ID/vdso; here the test target stands in for
+ * it), and when the recording's vDSO is nowhere, a note in the capture
+ * says so. */
+#define VDSO_BASE 0x7ffff7fc1000ull
+
+static char *
+build_vdso_file (const char *dir, const guint8 *vdso_id, guint n_samples)
+{
+  PdFile *f = pd_file_new (128);
+  g_autoptr(GByteArray) bytes = NULL;
+  PdId id = { 4242, 4242, 10, 0, 0 };
+  guint64 chain[] = { PERF_CONTEXT_USER, VDSO_BASE + outer_offset + 4 };
+
+  pd_file_add_attr (f, &cpu_clock, NULL, 0);
+  pd_comm (f->data, ST, &id, "symtest", TRUE);
+  id.time = 20;
+  pd_mmap2 (f->data, ST, &id, VDSO_BASE, (target_size + 4095) & ~4095ull, 0, "[vdso]");
+  for (guint i = 0; i < n_samples; i++)
+    {
+      id.time = 40 + i;
+      pd_sample (f->data, ST, &id, chain[1], 250000, chain, G_N_ELEMENTS (chain));
+    }
+  pd_finished_round (f->data);
+  add_features (f, NULL);
+  pd_build_id (pd_file_feature (f, 2), PERF_RECORD_MISC_USER, 4242, vdso_id, 20, "[vdso]", TRUE);
+  bytes = pd_file_build (f);
+  pd_file_free (f);
+  return write_perf_data (dir, "perf.data", bytes);
+}
+
+static void
+test_vdso (Fixture *fx, gconstpointer data)
+{
+  g_autofree char *out = g_build_filename (fx->dir, "out.hotpath", NULL);
+  g_autofree char *debug = g_build_filename (fx->dir, "debug", NULL);
+  g_autofree char *hex = hp_build_id_to_hex (target_id, target_id_len);
+  g_autofree char *cached_dir = g_build_filename (debug, "[vdso]", hex, NULL);
+  g_autofree char *cached = g_build_filename (cached_dir, "vdso", NULL);
+  const char *dirs[] = { debug, NULL };
+  HpPerfImportOptions options = { .debug_dirs = dirs };
+  guint8 fake[20];
+
+  g_assert_cmpint (g_mkdir_with_parents (cached_dir, 0700), ==, 0);
+  g_assert_cmpint (symlink (SYMTEST_TARGET, cached), ==, 0);
+  memset (fake, 0x5a, sizeof fake);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_autofree char *perf_data = build_vdso_file (fx->dir, pass == 0 ? target_id : fake, 10);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpCapture) capture = NULL;
+      g_autoptr(HpCaptureData) cdata = NULL;
+      g_autofree char *notes = NULL;
+      HpProfile *profile;
+
+      g_assert_true (hp_perf_import (perf_data, out, &options, NULL, NULL, &error));
+      g_assert_no_error (error);
+      capture = hp_capture_open (out, FALSE, &error);
+      g_assert_no_error (error);
+      notes = hp_capture_get_metadata (capture, "symbol_notes");
+      cdata = hp_capture_load (capture, &error);
+      g_assert_no_error (error);
+      profile = hp_profile_new (cdata, NULL);
+      if (pass == 0)
+        {
+          /* helper() is inlined into outer() at that address */
+          g_assert_cmpuint (samples_of (profile, "outer", TRUE), ==, 10);
+          g_assert_null (notes);
+        }
+      else
+        {
+          g_assert_cmpuint (samples_of (profile, "outer", TRUE), ==, 0);
+          g_assert_nonnull (notes);
+          g_assert_nonnull (strstr (notes, "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a"));
+        }
+      hp_profile_free (profile);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -631,6 +711,7 @@ main (int argc, char **argv)
   ADD ("/perf-import/basic", test_basic);
   ADD ("/perf-import/build-id-mismatch", test_build_id_mismatch);
   ADD ("/perf-import/debug-dir", test_debug_dir);
+  ADD ("/perf-import/vdso", test_vdso);
   ADD ("/perf-import/corrupt-sample", test_corrupt_sample);
   ADD ("/perf-import/event-choice", test_event_choice);
   ADD ("/perf-import/branch-stack", test_branch_stack);
