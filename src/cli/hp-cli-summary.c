@@ -19,7 +19,9 @@
 
 #include "analysis/hp-profile.h"
 #include "analysis/hp-summary-match.h"
+#include "document/hp-summarizer.h"
 #include "cli/hp-cli.h"
+#include "cli/hp-cli-suggest.h"
 #include "document/hp-call-path.h"
 #include "store/hp-capture.h"
 
@@ -80,6 +82,10 @@ hp_cli_summary (int    argc,
   g_autofree char *text = NULL;
   g_autofree char *import = NULL;
   gboolean clear = FALSE;
+  gboolean suggest = FALSE;
+  g_autofree char *format = NULL;
+  g_auto(GStrv) source_dirs = NULL;
+  gint timeout = HP_SUMMARIZER_DEFAULT_TIMEOUT;
   GOptionEntry entries[] = {
     /* FILENAME: the bytes as given, converted below; STRING would refuse
      * "café" under LC_ALL=C ("Invalid byte sequence") */
@@ -87,6 +93,14 @@ hp_cli_summary (int    argc,
     { "clear", 0, 0, G_OPTION_ARG_NONE, &clear, "Delete the summary of PATH", NULL },
     { "import", 0, 0, G_OPTION_ARG_FILENAME, &import,
       "Copy every summary of OLD onto the matching call paths of FILE", "OLD" },
+    { "suggest", 0, 0, G_OPTION_ARG_NONE, &suggest,
+      "Print a suggested summary of PATH, from the code or from the command $" HP_SUMMARIZER_ENV " (never saved)", NULL },
+    { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &source_dirs,
+      "With --suggest: a folder to look for source files in (repeatable)", "DIR" },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout,
+      "With --suggest: seconds the summarizer may run (default 120; 0: no limit)", "SECONDS" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format,
+      "Without PATH: list the summaries as text (default), markdown (a review document) or json", "FORMAT" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, NULL },
     { NULL }
   };
@@ -148,6 +162,21 @@ hp_cli_summary (int    argc,
       return hp_cli_summary_import (args[0], import);
     }
   writing = text != NULL || clear;
+  if (suggest && (writing || args[1] == NULL))
+    {
+      hp_cli_error ("summary: --suggest needs a call path, and goes without --set and --clear");
+      return 2;
+    }
+  if (format != NULL && (writing || suggest || args[1] != NULL))
+    {
+      hp_cli_error ("summary: --format lists every summary: give no call path, --set, --clear or --suggest");
+      return 2;
+    }
+  if (timeout < 0)
+    {
+      hp_cli_error ("summary: --timeout must be 0 (no limit) or more seconds");
+      return 2;
+    }
   if (writing && args[1] == NULL)
     {
       hp_cli_error ("summary: --set and --clear need a call path");
@@ -165,6 +194,8 @@ hp_cli_summary (int    argc,
       hp_cli_error ("%s", error->message);
       return 1;
     }
+  if (args[1] == NULL && format != NULL && !g_str_equal (format, "text"))
+    return hp_cli_summary_review (capture, format);
   if (args[1] == NULL)
     return list_summaries (capture);
 
@@ -202,6 +233,8 @@ hp_cli_summary (int    argc,
         hp_cli_error ("  … and %u more", candidates->len - 10);
       return 1;
     }
+  if (suggest)
+    return hp_cli_summary_suggest (profile, node, (const char * const *) source_dirs, timeout);
   key = hp_call_node_path_key (profile, node);
   readable = hp_call_node_readable_path (profile, node);
   if (writing && !clear)

@@ -1,0 +1,366 @@
+/* hp-cli-suggest.c - hotpath-cli summary --suggest and --format: drafts and review documents
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `summary CAPTURE PATH --suggest` prints a suggested summary of one call
+ * path: the draft made from the code (hp-suggest.c), or, when
+ * HOTPATH_SUMMARIZER names a command, what that command makes of the
+ * path's JSON (hp-summarizer.c). It prints and never saves: a suggestion
+ * becomes a summary only with --set.
+ *
+ * `summary CAPTURE --format markdown|json` writes every summary of the
+ * capture with its path and the share of samples that path has in this
+ * capture, hottest first, for a review: Markdown for people, JSON for
+ * scripts. Text from the capture is made valid UTF-8 and rid of control
+ * characters on its way to a terminal.
+ */
+
+#define G_LOG_DOMAIN "hp-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "document/hp-suggest.h"
+#include "document/hp-summarizer.h"
+#include "analysis/hp-text.h"
+#include "cli/hp-cli-suggest.h"
+#include "document/hp-call-path.h"
+#include "store/hp-capture-keys.h"
+
+int
+hp_cli_summary_suggest (HpProfile          *profile,
+                        const HpCallNode   *node,
+                        const char * const *source_dirs,
+                        guint               timeout_seconds)
+{
+  g_autoptr(HpSuggestInput) input = hp_suggest_input_new (profile, node, source_dirs);
+  const char *command = g_getenv (HP_SUMMARIZER_ENV);
+  g_autofree char *text = NULL;
+
+  if (input->missing->len > 0)
+    {
+      g_autofree char *first = hp_text_escape (g_ptr_array_index (input->missing, 0));
+
+      if (input->missing->len == 1)
+        hp_cli_error ("note: source file %s not found; --source-dir DIR looks for it in DIR", first);
+      else
+        hp_cli_error ("note: %u source files not found (%s, …); --source-dir DIR looks for them in DIR",
+                      input->missing->len, first);
+    }
+
+  if (command != NULL && command[strspn (command, " \t")] != '\0')
+    {
+      g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
+      g_autofree char *json = hp_suggest_input_to_json (input);
+      g_autofree char *err = NULL;
+      g_autoptr(GError) error = NULL;
+
+      text = hp_summarizer_run (command, json, timeout_seconds, cancellable, &err, &error);
+      if (text == NULL)
+        {
+          hp_cli_error ("%s", error->message);
+          if (err != NULL && err[0] != '\0')
+            {
+              g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+
+              hp_cli_error ("its stderr:");
+              for (guint i = 0; lines[i] != NULL; i++)
+                {
+                  g_autofree char *line = hp_text_escape (lines[i]);
+
+                  fprintf (stderr, "  %s\n", line);
+                }
+            }
+          return 1;
+        }
+    }
+  else
+    text = g_strdup (input->draft);
+
+  /* the suggestion may come from any program: no control characters to
+   * the terminal, but its lines kept */
+  {
+    g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        g_autofree char *line = hp_text_escape (lines[i]);
+
+        printf ("%s\n", line);
+      }
+  }
+  fprintf (stderr, "hotpath-cli: a suggestion for %s, not saved (save it with --set)\n", input->readable);
+  return 0;
+}
+
+/* Review documents ------------------------------------------------------ */
+
+typedef struct {
+  char             *key;
+  const char       *text;   /* borrowed from the summaries table */
+  GPtrArray        *names;  /* char*, root first */
+  GPtrArray        *modules;
+  const HpCallNode *node;   /* NULL: not in this capture's call tree */
+} Entry;
+
+static void
+entry_free (gpointer p)
+{
+  Entry *e = p;
+
+  g_free (e->key);
+  g_ptr_array_unref (e->names);
+  g_ptr_array_unref (e->modules);
+  g_free (e);
+}
+
+static int
+compare_entries (gconstpointer a,
+                 gconstpointer b)
+{
+  const Entry *ea = *(const Entry * const *) a;
+  const Entry *eb = *(const Entry * const *) b;
+  guint64 ta = ea->node ? ea->node->total : 0;
+  guint64 tb = eb->node ? eb->node->total : 0;
+
+  if ((ea->node == NULL) != (eb->node == NULL))
+    return ea->node == NULL ? 1 : -1;
+  if (ta != tb)
+    return ta > tb ? -1 : 1;
+  return strcmp (ea->key, eb->key);
+}
+
+static char *
+readable_path (const Entry *e)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < e->names->len; i++)
+    {
+      if (i > 0)
+        g_string_append (out, " → ");
+      g_string_append (out, g_ptr_array_index (e->names, i));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* @text as a Markdown code span: names as they are ("operator*",
+ * "__init" need no escaping there), fenced by more backticks than any run
+ * of them inside, and no control character */
+static void
+append_code_span (GString    *out,
+                  const char *text)
+{
+  g_autofree char *safe = hp_text_escape (text);
+  guint run = 0, longest = 0;
+  g_autofree char *fence = NULL;
+
+  for (const char *p = safe; *p != '\0'; p++)
+    {
+      run = *p == '`' ? run + 1 : 0;
+      longest = MAX (longest, run);
+    }
+  fence = g_strnfill (longest + 1, '`');
+  g_string_append (out, fence);
+  if (safe[0] == '`' || (safe[0] != '\0' && safe[strlen (safe) - 1] == '`'))
+    g_string_append_printf (out, " %s ", safe);
+  else
+    g_string_append (out, safe);
+  g_string_append (out, fence);
+}
+
+static char *
+markdown (HpCapture  *capture,
+          HpProfile  *profile,
+          GPtrArray  *entries,
+          const char *program)
+{
+  GString *out = g_string_new (NULL);
+  g_autofree char *event = hp_capture_get_metadata (capture, HP_META_EVENT);
+  guint64 n_samples = hp_profile_get_n_samples (profile);
+
+  g_string_append (out, "# Summaries");
+  if (program != NULL)
+    {
+      g_string_append (out, " of ");
+      append_code_span (out, program);
+    }
+  g_string_append (out, "\n\nCapture: ");
+  append_code_span (out, hp_capture_get_path (capture));
+  g_string_append_printf (out, " — %" G_GUINT64_FORMAT " samples", n_samples);
+  if (event != NULL)
+    {
+      g_string_append (out, " of ");
+      append_code_span (out, event);
+    }
+  g_string_append_printf (out, ", %u %s.\n", entries->len, entries->len == 1 ? "summary" : "summaries");
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const Entry *e = g_ptr_array_index (entries, i);
+      g_autofree char *path = readable_path (e);
+      g_auto(GStrv) lines = g_strsplit (e->text, "\n", -1);
+
+      g_string_append (out, "\n## ");
+      append_code_span (out, path);
+      g_string_append (out, "\n\n");
+      if (e->node != NULL)
+        g_string_append_printf (out, "**%.1f %%** of the samples now (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ").\n\n",
+                                n_samples ? 100.0 * e->node->total / n_samples : 0.0,
+                                e->node->total, n_samples);
+      else
+        g_string_append (out, "*Not found in this capture's call tree.*\n\n");
+      /* the summary is Markdown-ish already: its lines as written */
+      for (guint l = 0; lines[l] != NULL; l++)
+        {
+          g_autofree char *line = hp_text_escape (lines[l]);
+
+          g_string_append_printf (out, "%s\n", line);
+        }
+    }
+  if (entries->len == 0)
+    g_string_append (out, "\nNo call path of this capture has a summary yet.\n");
+  return g_string_free (out, FALSE);
+}
+
+static void
+add_string_array (JsonBuilder *builder,
+                  const char  *member,
+                  GPtrArray   *strings)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < strings->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (strings, i));
+  json_builder_end_array (builder);
+}
+
+static char *
+json (HpCapture  *capture,
+      HpProfile  *profile,
+      GPtrArray  *entries,
+      const char *program)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *event = hp_capture_get_metadata (capture, HP_META_EVENT);
+  g_autofree char *capture_path = hp_text_make_valid (hp_capture_get_path (capture));
+  guint64 n_samples = hp_profile_get_n_samples (profile);
+  GString *out = g_string_new (NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "capture");
+  json_builder_add_string_value (builder, capture_path);
+  json_builder_set_member_name (builder, "program");
+  if (program != NULL)
+    json_builder_add_string_value (builder, program);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "event");
+  if (event != NULL)
+    {
+      g_autofree char *valid = hp_text_make_valid (event);
+
+      json_builder_add_string_value (builder, valid);
+    }
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "samples");
+  json_builder_add_int_value (builder, (gint64) n_samples);
+  json_builder_set_member_name (builder, "summaries");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const Entry *e = g_ptr_array_index (entries, i);
+      g_autofree char *readable = readable_path (e);
+      g_autofree char *text = hp_text_make_valid (e->text);
+
+      json_builder_begin_object (builder);
+      add_string_array (builder, "path", e->names);
+      add_string_array (builder, "modules", e->modules);
+      json_builder_set_member_name (builder, "readable");
+      json_builder_add_string_value (builder, readable);
+      json_builder_set_member_name (builder, "found");
+      json_builder_add_boolean_value (builder, e->node != NULL);
+      json_builder_set_member_name (builder, "samples");
+      json_builder_add_int_value (builder, e->node ? (gint64) e->node->total : 0);
+      json_builder_set_member_name (builder, "share");
+      json_builder_add_double_value (builder, e->node && n_samples ? (double) e->node->total / n_samples : 0.0);
+      json_builder_set_member_name (builder, "text");
+      json_builder_add_string_value (builder, text);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_to_gstring (generator, out);
+  hp_text_escape_json_controls (out);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
+}
+
+int
+hp_cli_summary_review (HpCapture  *capture,
+                       const char *format)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(HpProfile) profile = NULL;
+  g_autoptr(GHashTable) summaries = NULL;
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (entry_free);
+  g_autofree char *program = NULL;
+  g_autofree char *out = NULL;
+  GHashTableIter iter;
+  const char *key, *text;
+
+  if (g_strcmp0 (format, "markdown") != 0 && g_strcmp0 (format, "json") != 0)
+    {
+      hp_cli_error ("summary: unknown --format %s; use text, markdown or json", format);
+      return 2;
+    }
+  summaries = hp_capture_list_summaries (capture, &error);
+  if (summaries == NULL || (data = hp_capture_load (capture, &error)) == NULL)
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  profile = hp_profile_new (data, NULL);
+  program = hp_suggest_program_name (data);
+
+  g_hash_table_iter_init (&iter, summaries);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &key, (gpointer *) &text))
+    {
+      Entry *e = g_new0 (Entry, 1);
+      g_auto(GStrv) steps = g_strsplit (key, "\n", -1);
+
+      e->key = g_strdup (key);
+      e->text = text;
+      e->names = g_ptr_array_new_with_free_func (g_free);
+      e->modules = g_ptr_array_new_with_free_func (g_free);
+      /* the key holds "module\tfunction" per step */
+      for (guint i = 0; steps[i] != NULL; i++)
+        {
+          const char *tab = strchr (steps[i], '\t');
+          g_autofree char *module = tab ? g_strndup (steps[i], tab - steps[i]) : g_strdup ("");
+
+          if (steps[i][0] == '\0')
+            continue;
+          g_ptr_array_add (e->names, hp_text_make_valid (tab ? tab + 1 : steps[i]));
+          g_ptr_array_add (e->modules, hp_text_make_valid (module));
+        }
+      e->node = hp_call_path_find (profile, key);
+      g_ptr_array_add (entries, e);
+    }
+  g_ptr_array_sort (entries, compare_entries);
+
+  out = g_str_equal (format, "json") ? json (capture, profile, entries, program)
+                                      : markdown (capture, profile, entries, program);
+  fputs (out, stdout);
+  return 0;
+}
