@@ -11,6 +11,7 @@
 #include "ui/hp-timeline-view.h"
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-source-view.h"
+#include "ui/hp-suggest-box.h"
 #include "ui/hp-summary-list.h"
 #include "ui/hp-summary-offer.h"
 #include "ui/hp-summary-pane.h"
@@ -29,6 +30,7 @@ HpTimelineView    *hp_window_get_timeline_view (HpWindow *self);
 HpSourceView      *hp_window_get_source_view  (HpWindow *self);
 HpSummaryPane     *hp_window_get_summary_pane (HpWindow *self);
 HpSummaryOffer    *hp_window_get_summary_offer (HpWindow *self);
+HpSuggestBox      *hp_window_get_suggest_box  (HpWindow *self);
 HpSummaryList     *hp_window_get_summary_list (HpWindow *self);
 HpCaptureOverview *hp_window_get_overview     (HpWindow *self);
 HpSummaryStore    *hp_window_get_summary_store (HpWindow *self);

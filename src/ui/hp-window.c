@@ -68,6 +68,7 @@ struct _HpWindow {
   HpSummaryPane        *summary_pane;
   HpSummaryOffer       *summary_offer;
   gboolean              offer_library_summaries;
+  HpSuggestBox         *suggest_box;
   GtkMenuButton        *menu_button;
   HpRecordDialog       *record_dialog;  /* weak */
 
@@ -643,6 +644,22 @@ update_summary_pane (HpWindow *self)
   hp_summary_pane_set_node (self->summary_pane, hp_call_tree_view_get_profile (self->tree_view),
                             hp_call_tree_view_get_selected (self->tree_view),
                             hp_call_tree_view_get_bottom_up (self->tree_view));
+  hp_suggest_box_set_node (self->suggest_box, hp_call_tree_view_get_profile (self->tree_view),
+                           hp_call_tree_view_get_selected (self->tree_view),
+                           hp_call_tree_view_get_bottom_up (self->tree_view),
+                           hp_summary_pane_get_editable (self->summary_pane),
+                           hp_source_view_get_source_paths (self->source_view));
+}
+
+/* A suggestion the user chose: into the summary, as if typed, and saved
+ * now rather than after the pause that typing waits for. */
+static void
+on_suggestion_accepted (HpSuggestBox *box,
+                        const char   *text,
+                        HpWindow     *self)
+{
+  hp_summary_pane_set_text (self->summary_pane, text);
+  hp_summary_pane_flush (self->summary_pane);
 }
 
 /* The panes follow a selection a frame apart: the summary pane one frame
@@ -1189,6 +1206,12 @@ hp_window_get_summary_pane (HpWindow *self)
   return self->summary_pane;
 }
 
+HpSuggestBox *
+hp_window_get_suggest_box (HpWindow *self)
+{
+  return self->suggest_box;
+}
+
 HpSummaryList *
 hp_window_get_summary_list (HpWindow *self)
 {
@@ -1451,6 +1474,7 @@ hp_window_class_init (HpWindowClass *klass)
 
   g_type_ensure (HP_TYPE_CAPTURE_OVERVIEW);
   g_type_ensure (HP_TYPE_CALL_TREE_VIEW);
+  g_type_ensure (HP_TYPE_SUGGEST_BOX);
   g_type_ensure (HP_TYPE_CALLS_VIEW);
   g_type_ensure (HP_TYPE_FLAME_VIEW);
   g_type_ensure (HP_TYPE_TIMELINE_VIEW);
@@ -1485,6 +1509,7 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_list);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_pane);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_offer);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, suggest_box);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, menu_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_next);
@@ -1550,6 +1575,8 @@ hp_window_init (HpWindow *self)
       g_settings_bind (self->settings, "source-paths", self->source_view, "source-paths", G_SETTINGS_BIND_DEFAULT);
       g_settings_bind (self->settings, "offer-library-summaries", self, "offer-library-summaries",
                        G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "summarizer-command", self->suggest_box, "command", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "summarizer-timeout", self->suggest_box, "timeout", G_SETTINGS_BIND_DEFAULT);
       bind_paned (self, self->main_paned, "main-paned-position");
       bind_paned (self, self->side_paned, "side-paned-position");
       bind_paned (self, self->summary_paned, "summary-paned-position");
@@ -1573,6 +1600,7 @@ hp_window_init (HpWindow *self)
                     G_CALLBACK (on_timeline_threads_changed), self);
   g_signal_connect (self->timeline_view, "samples-loaded", G_CALLBACK (on_timeline_samples_loaded), self);
   g_signal_connect (self->summary_pane, "step-activated", G_CALLBACK (on_step_activated), self);
+  g_signal_connect (self->suggest_box, "accepted", G_CALLBACK (on_suggestion_accepted), self);
   g_signal_connect (self->summary_list, "path-activated", G_CALLBACK (on_path_activated), self);
   g_signal_connect (self->thread_dropdown, "notify::selected", G_CALLBACK (on_thread_filter_changed), self);
 

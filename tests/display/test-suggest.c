@@ -1,0 +1,335 @@
+/* test-suggest.c - Suggest in the window: draft, summarizer, accept, edit, discard
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The synthetic capture of display-common.c, whose source file is
+ * rewritten here with doc comments on its blank lines (so no line of code
+ * moves): the window opens on main → run_alpha → alpha_leaf (600 of 1000
+ * samples; line 12 has 500, line 11 has 100). Suggest drafts from the
+ * code, shows the suggestion apart and saves nothing until it is used;
+ * Use as Summary saves it as edited; Discard and another path drop it. A
+ * summarizer script's answer replaces the draft; its failure shows its
+ * stderr and the draft; one that never ends is cancelled or times out,
+ * and the main loop runs meanwhile; megabytes or bytes that are not UTF-8
+ * are refused.
+ *
+ * With --screenshots DIR it also writes DIR/suggestion.png
+ * (SCREENSHOT_SIZE=WxH, SCREENSHOT_DARK=1 as make-screenshots.c).
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "display-common.h"
+#include "ui/hp-window-png.h"
+
+static const char *screenshot_dir;
+static HpApplication *the_app;
+
+/* display-common.c's source with comments in place of its blank lines */
+static const char documented_source[] =
+  "/* paths.c - the display tests' synthetic program */\n"              /*  1 */
+  "// Shared by both halves: the work itself.\n"                        /*  2 */
+  "static void shared_leaf (int units)\n"                                /*  3 */
+  "{\n"
+  "  work (units);\n"                                                    /*  5 */
+  "}\n"
+  "/* Burns the alpha share of the work, most of it at line 12. */\n"   /*  7 */
+  "static void alpha_leaf (void)\n"                                      /*  8 */
+  "{\n"
+  "  prepare ();\n"                                                      /* 10 */
+  "  work (2);\n"                                                        /* 11 */
+  "  work (10);\n"                                                       /* 12 */
+  "}\n"
+  "\n"
+  "static void beta_leaf (void)\n"                                       /* 15 */
+  "{\n"
+  "  work (4);\n"                                                        /* 17 */
+  "}\n"
+  "// Runs the alpha half of the program.\n"                             /* 19 */
+  "static void run_alpha (void)\n"                                       /* 20 */
+  "{\n"
+  "  alpha_leaf ();\n"                                                   /* 22 */
+  "  shared_leaf (3);\n"                                                 /* 23 */
+  "}\n"
+  "\n"
+  "static void run_beta (void)\n"                                        /* 26 */
+  "{\n"
+  "  beta_leaf ();\n"                                                    /* 28 */
+  "  shared_leaf (1);\n"                                                 /* 29 */
+  "}\n"
+  "/** main: loops over both halves until it is stopped. */\n"          /* 31 */
+  "int main (void)\n"                                                    /* 32 */
+  "{\n"
+  "  for (;;) { run_alpha (); run_beta (); }\n"                          /* 34 */
+  "}\n";
+
+static char *
+write_script (const char *name,
+              const char *body)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), name, NULL);
+  g_autofree char *text = g_strconcat ("#!/bin/sh\n", body, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return g_steal_pointer (&path);
+}
+
+static HpWindow *
+open_documented (void)
+{
+  g_autofree char *source = NULL;
+  g_autofree char *capture = display_make_capture ("suggest.hotpath", TRUE, &source);
+  int width = 1280, height = 800;
+  HpWindow *window;
+
+  g_assert_true (g_file_set_contents (source, documented_source, -1, NULL));
+  if (g_getenv ("SCREENSHOT_SIZE") != NULL)
+    g_assert_cmpint (sscanf (g_getenv ("SCREENSHOT_SIZE"), "%dx%d", &width, &height), ==, 2);
+  window = display_open_sized (the_app, capture, width, height);
+  display_spin (200);
+  return window;
+}
+
+static gboolean
+not_running (gpointer data)
+{
+  return hp_suggest_box_get_state (data) != HP_SUGGEST_RUNNING;
+}
+
+static void
+suggest (HpSuggestBox *box)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (box), "suggest.run", NULL));
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_RUNNING);
+  g_assert_true (display_wait (not_running, box, 30000));
+}
+
+static const char *
+selected_name (HpWindow *window)
+{
+  const HpCallNode *node = hp_call_tree_view_get_selected (hp_window_get_tree_view (window));
+  HpLoadedProfile *profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+
+  return node ? hp_profile_get_function_name (profile->profile, node->function_id) : NULL;
+}
+
+typedef struct {
+  HpSummaryStore *store;
+  const char     *key;
+  const char     *text;
+} Saved;
+
+static gboolean
+is_saved (gpointer data)
+{
+  Saved *s = data;
+
+  return hp_summary_store_get_n_pending (s->store) == 0 &&
+         g_strcmp0 (hp_summary_store_get (s->store, s->key), s->text) == 0;
+}
+
+/* Suggest, Use as Summary (edited), Suggest again, Discard */
+static void
+test_draft_accept_discard (void)
+{
+  HpWindow *window = open_documented ();
+  HpSuggestBox *box = hp_window_get_suggest_box (window);
+  HpSummaryPane *pane = hp_window_get_summary_pane (window);
+  HpSummaryStore *store = hp_window_get_summary_store (window);
+  g_autofree char *key = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *edited = NULL;
+  g_autofree char *pane_text = NULL;
+  Saved saved;
+
+  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  key = g_strdup (hp_summary_pane_get_key (pane));
+  g_assert_nonnull (key);
+  g_assert_null (hp_summary_store_get (store, key));
+
+  suggest (box);
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_SHOWN);
+  text = hp_suggest_box_get_text (box);
+  g_test_message ("%s", text);
+  g_assert_true (g_str_has_prefix (text, "main → run_alpha → alpha_leaf: 60.0 % of all samples (600 of 1000), "
+                                         "100.0 % of them in alpha_leaf itself."));
+  g_assert_nonnull (strstr (text, "- main: loops over both halves until it is stopped."));
+  g_assert_nonnull (strstr (text, "- run_alpha: Runs the alpha half of the program."));
+  g_assert_nonnull (strstr (text, "- alpha_leaf: Burns the alpha share of the work, most of it at line 12."));
+  g_assert_nonnull (strstr (text, "- line 12, 83.3 % of the path: `work (10);`"));
+  g_assert_nonnull (strstr (text, "- line 11, 16.7 % of the path: `work (2);`"));
+  g_assert_nonnull (strstr (hp_suggest_box_get_status (box), "not saved"));
+  g_assert_null (hp_suggest_box_get_error (box));
+
+  if (screenshot_dir != NULL)
+    {
+      g_autofree char *png = g_build_filename (screenshot_dir, "suggestion.png", NULL);
+
+      g_autoptr(GError) error = NULL;
+
+      display_spin (1000);
+      if (!hp_window_save_png (GTK_WINDOW (window), png, &error))
+        g_error ("%s", error->message);
+    }
+
+  /* shown, never saved unasked */
+  display_spin (HP_SUMMARY_SAVE_DELAY_MS * 2);
+  g_assert_null (hp_summary_store_get (store, key));
+  pane_text = hp_summary_pane_get_text (pane);
+  g_assert_cmpstr (pane_text, ==, "");
+
+  /* edited, then used: saved as edited */
+  edited = g_strconcat (text, "\nTry: a table instead of the loop.", NULL);
+  hp_suggest_box_set_text (box, edited);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (box), "suggest.accept", NULL));
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_IDLE);
+  saved = (Saved) { store, key, edited };
+  g_assert_true (display_wait (is_saved, &saved, 10000));
+  g_clear_pointer (&pane_text, g_free);
+  pane_text = hp_summary_pane_get_text (pane);
+  g_assert_cmpstr (pane_text, ==, edited);
+
+  /* a new suggestion, discarded: the summary stays */
+  suggest (box);
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_SHOWN);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (box), "suggest.discard", NULL));
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_IDLE);
+  display_spin (HP_SUMMARY_SAVE_DELAY_MS * 2);
+  g_assert_cmpstr (hp_summary_store_get (store, key), ==, edited);
+
+  /* another path drops a suggestion not used */
+  suggest (box);
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_SHOWN);
+  hp_summary_pane_activate_crumb (pane, 1);
+  display_spin (100);
+  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_IDLE);
+  g_assert_cmpstr (hp_summary_store_get (store, key), ==, edited);
+
+  display_close (window);
+}
+
+/* Counts main-loop iterations: the loop must run while a summarizer does. */
+static gboolean
+tick (gpointer data)
+{
+  (*(guint *) data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+running (gpointer data)
+{
+  return hp_suggest_box_get_state (data) == HP_SUGGEST_RUNNING;
+}
+
+static void
+test_summarizer (void)
+{
+  HpWindow *window = open_documented ();
+  HpSuggestBox *box = hp_window_get_suggest_box (window);
+  HpSummaryStore *store = hp_window_get_summary_store (window);
+  const char *key = hp_summary_pane_get_key (hp_window_get_summary_pane (window));
+  g_autofree char *received = g_build_filename (display_tmpdir (), "received.json", NULL);
+  g_autofree char *body = g_strdup_printf ("cat > '%s'\necho 'Alpha burns most of it; line 12 is the loop.'\n", received);
+  g_autofree char *ok = write_script ("ok.sh", body);
+  g_autofree char *failing = write_script ("fail.sh", "echo 'error: no model file' >&2\nexit 2\n");
+  g_autofree char *endless = write_script ("endless.sh", "exec sleep 600\n");
+  g_autofree char *flood = write_script ("flood.sh", "head -c 20000000 /dev/zero | tr '\\0' x\n");
+  g_autofree char *binary = write_script ("binary.sh", "printf 'ok \\377\\376\\n'\n");
+  g_autofree char *text = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *draft = NULL;
+  guint ticks = 0;
+  guint tick_id;
+  gint64 start;
+
+  g_object_set (box, "command", ok, NULL);
+  suggest (box);
+  text = hp_suggest_box_get_text (box);
+  g_assert_cmpstr (text, ==, "Alpha burns most of it; line 12 is the loop.");
+  g_assert_true (g_file_get_contents (received, &json, NULL, NULL));
+  g_assert_true (g_str_has_prefix (json, "{\"program\":\"paths\",\"path\":[{\"name\":\"main\""));
+  g_assert_nonnull (strstr (json, "\"source\":\"Burns the alpha share of the work, most of it at line 12.\""));
+  g_assert_nonnull (strstr (json, "\"hot_lines\":[{\"line\":12,\"self\":500,\"total\":500,\"text\":\"work (10);\"}"));
+  g_assert_nonnull (strstr (json, "\"samples\":1000"));
+  g_assert_null (hp_summary_store_get (store, key));
+
+  /* failure: the error, its stderr, and the draft instead */
+  g_object_set (box, "command", failing, NULL);
+  suggest (box);
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_SHOWN);
+  g_assert_nonnull (hp_suggest_box_get_error (box));
+  g_assert_nonnull (strstr (hp_suggest_box_get_error (box), "exited with status 2"));
+  g_assert_cmpstr (hp_suggest_box_get_stderr (box), ==, "error: no model file");
+  draft = hp_suggest_box_get_text (box);
+  g_assert_true (g_str_has_prefix (draft, "main → run_alpha → alpha_leaf: 60.0 %"));
+  g_assert_nonnull (strstr (hp_suggest_box_get_status (box), "failed"));
+
+  /* never ends: the main loop runs meanwhile, and Cancel stops it */
+  g_object_set (box, "command", endless, NULL);
+  tick_id = g_timeout_add (10, tick, &ticks);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (box), "suggest.run", NULL));
+  display_spin (1000);
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_RUNNING);
+  g_assert_cmpuint (ticks, >, 0);
+  g_assert_null (hp_suggest_box_get_error (box));
+  start = g_get_monotonic_time ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (box), "suggest.cancel", NULL));
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_IDLE);
+  g_assert_cmpstr (hp_suggest_box_get_status (box), ==, "Cancelled");
+  display_spin (200);
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_IDLE);
+  g_source_remove (tick_id);
+
+  /* ... or its timeout does */
+  g_object_set (box, "timeout", 1, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (box), "suggest.run", NULL));
+  g_assert_true (display_wait (running, box, 1000));
+  g_assert_true (display_wait (not_running, box, 30000));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 30 * G_USEC_PER_SEC);
+  g_assert_nonnull (strstr (hp_suggest_box_get_error (box), "no answer within 1 s"));
+
+  /* hostile output */
+  g_object_set (box, "command", flood, "timeout", 60, NULL);
+  suggest (box);
+  g_assert_nonnull (strstr (hp_suggest_box_get_error (box), "more than 256 KiB"));
+  g_object_set (box, "command", binary, NULL);
+  suggest (box);
+  g_assert_nonnull (strstr (hp_suggest_box_get_error (box), "not UTF-8"));
+  g_assert_null (hp_summary_store_get (store, key));
+
+  g_object_set (box, "command", "", NULL);
+  display_close (window);
+}
+
+static int
+run (HpApplication *app)
+{
+  the_app = app;
+  if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+    g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  g_test_add_func ("/suggest/draft-accept-discard", test_draft_accept_discard);
+  g_test_add_func ("/suggest/summarizer", test_summarizer);
+  return g_test_run ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp (argv[i], "--screenshots") == 0)
+      {
+        screenshot_dir = argv[i + 1];
+        for (int j = i; j + 2 <= argc; j++)
+          argv[j] = argv[j + 2];
+        argc -= 2;
+        break;
+      }
+  return display_run (argc, argv, run);
+}
