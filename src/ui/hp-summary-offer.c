@@ -148,6 +148,7 @@ show_warning (HpSummaryOffer *self,
   g_autofree char *text = g_strdup_printf (_("The summary library cannot be used: %s"), safe);
 
   gtk_label_set_text (self->label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->label), text);
   gtk_image_set_from_icon_name (self->icon, "dialog-warning-symbolic");
   gtk_widget_add_css_class (self->banner, "warning");
   gtk_widget_set_visible (self->show_button, FALSE);
@@ -195,6 +196,7 @@ offer_done (GObject      *object,
   g_clear_pointer (&self->offered, g_ptr_array_unref);
   self->offered = g_steal_pointer (&offered);
   gtk_label_set_text (self->label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->label), text);
   gtk_image_set_from_icon_name (self->icon, "document-edit-symbolic");
   gtk_widget_remove_css_class (self->banner, "warning");
   gtk_widget_set_visible (self->show_button, TRUE);
