@@ -42,8 +42,6 @@ struct _HpCompareDetails {
   GtkGrid      *lines;
   GtkLabel     *source_note;
 
-  HpComparison *comparison;   /* not owned: the window keeps it */
-  gint          function;
   char         *unit;
   GArray       *line_data;    /* HpCompareLine of the function, for the text */
   GCancellable *reading;
@@ -294,8 +292,6 @@ hp_compare_details_set_function (HpCompareDetails *self,
 
   g_cancellable_cancel (self->reading);
   g_clear_object (&self->reading);
-  self->comparison = comparison;
-  self->function = function;
   g_hash_table_remove_all (self->described);
   if (comparison == NULL || function < 0)
     {
@@ -443,7 +439,6 @@ hp_compare_details_init (HpCompareDetails *self)
   hp_compare_load_css ();
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   self->described = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, string_free);
-  self->function = -1;
 
   self->stack = GTK_STACK (gtk_stack_new ());
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->stack);
