@@ -1,4 +1,4 @@
-/* hp-window-private.h - what display tests and benchmarks look at
+/* hp-window-private.h - the window's struct, shared by its files, and what tests look at
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,6 +19,70 @@
 #include "ui/hp-window.h"
 
 G_BEGIN_DECLS
+
+/* HpWindow spans hp-window.c (the type, loading, filters, selection),
+ * hp-window-actions.c, hp-window-dnd.c and hp-window-testing.c, as GNOME
+ * Text Editor splits editor-window*.c. */
+
+struct _HpWindow {
+  GtkApplicationWindow  parent_instance;
+
+  GtkButton            *record_button;
+  GtkWidget            *empty_open_button;
+  GtkWidget            *error_open_button;
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkStack             *main_stack;
+  GtkLabel             *loading_title;
+  GtkProgressBar       *loading_progress;
+  GtkLabel             *error_title;
+  GtkLabel             *error_label;
+  GtkLabel             *error_hint;
+  HpCaptureOverview    *overview;
+  GtkPaned             *main_paned;
+  GtkPaned             *side_paned;
+  GtkDropDown          *thread_dropdown;
+  GtkSearchEntry       *search_entry;
+  GtkLabel             *match_label;
+  HpCallTreeView       *tree_view;
+  GtkStack             *bottom_stack;
+  GtkPaned             *summary_paned;
+  HpSourceView         *source_view;
+  HpCallsView          *calls_view;
+  HpFlameView          *flame_view;
+  HpTimelineView       *timeline_view;
+  HpSummaryList        *summary_list;
+  HpSummaryPane        *summary_pane;
+  HpSummaryOffer       *summary_offer;
+  gboolean              offer_library_summaries;
+  HpSuggestBox         *suggest_box;
+  GtkMenuButton        *menu_button;
+  HpRecordDialog       *record_dialog;  /* weak */
+
+  GSettings            *settings;
+  GFile                *file;
+  GCancellable         *load_cancellable;
+  GCancellable         *filter_cancellable;
+  /* what the profile keeps, besides the time range the timeline holds */
+  GHashTable           *filter_tids;     /* NULL: all threads */
+  gboolean              merge_recursion;
+  HpLoadedProfile      *profile;
+  HpSummaryStore       *store;
+  gulong                store_changed_handler;
+  GPtrArray            *filters;       /* per dropdown item: GHashTable* of tids, or NULL */
+  guint                 screenshot_source;
+  guint                 follow_tick;    /* panes catching up with the selection */
+  gint64                follow_frame;
+  guint                 follow_pending; /* FOLLOW_* */
+};
+
+void               hp_window_update_title     (HpWindow       *self);
+void               hp_window_class_actions_init (GtkWidgetClass *widget_class);
+void               hp_window_dnd_init         (HpWindow       *self);
+/* Takes a screenshot and quits when HOTPATH_SCREENSHOT names a file */
+void               hp_window_screenshot_init  (HpWindow       *self);
+
+/* For tests */
 
 /* "empty", "loading", "error" or "capture" */
 const char        *hp_window_get_state        (HpWindow *self);

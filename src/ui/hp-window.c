@@ -37,58 +37,6 @@
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-window-private.h"
 
-struct _HpWindow {
-  GtkApplicationWindow  parent_instance;
-
-  GtkButton            *record_button;
-  GtkWidget            *empty_open_button;
-  GtkWidget            *error_open_button;
-  GtkLabel             *title_label;
-  GtkLabel             *subtitle_label;
-  GtkStack             *main_stack;
-  GtkLabel             *loading_title;
-  GtkProgressBar       *loading_progress;
-  GtkLabel             *error_title;
-  GtkLabel             *error_label;
-  GtkLabel             *error_hint;
-  HpCaptureOverview    *overview;
-  GtkPaned             *main_paned;
-  GtkPaned             *side_paned;
-  GtkDropDown          *thread_dropdown;
-  GtkSearchEntry       *search_entry;
-  GtkLabel             *match_label;
-  HpCallTreeView       *tree_view;
-  GtkStack             *bottom_stack;
-  GtkPaned             *summary_paned;
-  HpSourceView         *source_view;
-  HpCallsView          *calls_view;
-  HpFlameView          *flame_view;
-  HpTimelineView       *timeline_view;
-  HpSummaryList        *summary_list;
-  HpSummaryPane        *summary_pane;
-  HpSummaryOffer       *summary_offer;
-  gboolean              offer_library_summaries;
-  HpSuggestBox         *suggest_box;
-  GtkMenuButton        *menu_button;
-  HpRecordDialog       *record_dialog;  /* weak */
-
-  GSettings            *settings;
-  GFile                *file;
-  GCancellable         *load_cancellable;
-  GCancellable         *filter_cancellable;
-  /* what the profile keeps, besides the time range the timeline holds */
-  GHashTable           *filter_tids;     /* NULL: all threads */
-  gboolean              merge_recursion;
-  HpLoadedProfile      *profile;
-  HpSummaryStore       *store;
-  gulong                store_changed_handler;
-  GPtrArray            *filters;       /* per dropdown item: GHashTable* of tids, or NULL */
-  guint                 screenshot_source;
-  guint                 follow_tick;    /* panes catching up with the selection */
-  gint64                follow_frame;
-  guint                 follow_pending; /* FOLLOW_* */
-};
-
 enum {
   FOLLOW_SUMMARY = 1 << 0,
   FOLLOW_BOTTOM  = 1 << 1,
@@ -111,8 +59,6 @@ static GParamSpec *properties[N_PROPS];
  * capture has no summary yet (at 1024 px it took a quarter of the width
  * from the call tree's Function column). */
 #define WIDE_WINDOW 1200
-
-static void update_title (HpWindow *self);
 
 /* The longest command shown under the title, and thread or process name
  * in the thread filter, in characters: both come from the capture. */
@@ -189,11 +135,11 @@ show_error (HpWindow     *self,
   /* not the selectable message, which would show all selected */
   gtk_widget_grab_focus (self->error_open_button);
   gtk_label_select_region (self->error_label, 0, 0);
-  update_title (self);
+  hp_window_update_title (self);
 }
 
-static void
-update_title (HpWindow *self)
+void
+hp_window_update_title (HpWindow *self)
 {
   g_autofree char *name = NULL;
   const char *command = NULL;
@@ -399,7 +345,7 @@ load_done (GObject      *object,
   /* the keys work in the tree at once, from the hot row it selects
    * (rather than from the Top-Down button, the first one in the window) */
   gtk_widget_grab_focus (GTK_WIDGET (self->tree_view));
-  update_title (self);
+  hp_window_update_title (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-summaries", TRUE);
 
@@ -445,7 +391,7 @@ hp_window_open (HpWindow *self,
   gtk_progress_bar_set_fraction (self->loading_progress, 0.0);
   gtk_progress_bar_set_text (self->loading_progress, _("Opening the capture…"));
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
-  update_title (self);
+  hp_window_update_title (self);
 
   path = g_file_get_path (file);
   if (path == NULL)
@@ -825,233 +771,6 @@ on_search_stop (GtkSearchEntry *entry,
     gtk_widget_grab_focus (GTK_WIDGET (self->tree_view));
 }
 
-/* Actions ------------------------------------------------------------ */
-
-static void
-on_open_response (GtkNativeDialog *dialog,
-                  int              response,
-                  HpWindow        *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-      HpApplication *app = HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-          g_autoptr(GFile) parent = g_file_get_parent (file);
-
-          if (i == 0 && self->settings != NULL && parent != NULL && g_file_peek_path (parent) != NULL)
-            g_settings_set_string (self->settings, "last-folder", g_file_peek_path (parent));
-          hp_application_open_file (app, file, self);
-        }
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
-}
-
-static void
-open_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) captures = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-  g_autofree char *last = NULL;
-
-  dialog = gtk_file_chooser_native_new (_("Open a Capture"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
-
-  gtk_file_filter_set_name (captures, _("Captures and perf.data files"));
-  gtk_file_filter_add_pattern (captures, "*.hotpath");
-  gtk_file_filter_add_pattern (captures, "perf.data");
-  gtk_file_filter_add_pattern (captures, "perf.data.*");
-  gtk_file_filter_add_pattern (captures, "*.perf.data");
-  /* imported like perf.data (hp_perf_import_cached) */
-  gtk_file_filter_add_pattern (captures, "*.pb.gz");
-  gtk_file_filter_add_pattern (captures, "*.pprof");
-  gtk_file_filter_add_pattern (captures, "*.folded");
-  gtk_file_filter_add_pattern (captures, "*.collapsed");
-  gtk_file_filter_add_mime_type (captures, "application/x-hotpath-capture");
-  gtk_file_filter_add_mime_type (captures, "application/x-perf-data");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), captures);
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), captures);
-
-  if (self->settings != NULL)
-    last = g_settings_get_string (self->settings, "last-folder");
-  if (last != NULL && last[0] != '\0')
-    {
-      g_autoptr(GFile) folder = g_file_new_for_path (last);
-
-      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
-    }
-
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-open_file_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-  const char *arg = g_variant_get_string (parameter, NULL);
-  g_autoptr(GFile) file = g_uri_is_valid (arg, G_URI_FLAGS_NONE, NULL) ?
-                          g_file_new_for_uri (arg) : g_file_new_for_path (arg);
-
-  hp_application_open_file (HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), file, self);
-}
-
-static void
-record_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-
-  /* one per window: Record again shows the one that may be recording */
-  if (self->record_dialog == NULL)
-    {
-      HpRecordDialog *dialog = hp_record_dialog_new (GTK_WINDOW (self));
-
-      g_set_weak_pointer (&self->record_dialog, dialog);
-    }
-  gtk_window_present (GTK_WINDOW (self->record_dialog));
-}
-
-static void
-cancel_load_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-
-  if (self->load_cancellable != NULL)
-    g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  g_clear_object (&self->file);
-  gtk_stack_set_visible_child_name (self->main_stack, "empty");
-  gtk_widget_grab_focus (self->empty_open_button);
-  update_title (self);
-}
-
-/* The whole name of the selected function, which the window shows
- * shortened (templates folded, parameters dropped, cut) */
-static void
-copy_name_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-  HpLoadedProfile *profile = hp_call_tree_view_get_profile (self->tree_view);
-  const HpCallNode *node = hp_call_tree_view_get_selected (self->tree_view);
-  g_autofree char *name = NULL;
-
-  if (profile == NULL || node == NULL || node->function_id <= 0)
-    return;
-  name = hp_loaded_capture_dup_full_name (profile->capture, node->function_id);
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), name);
-}
-
-static void
-find_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-
-  if (self->profile != NULL)
-    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
-static void
-select_path_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-
-  hp_call_tree_view_select_path_key (self->tree_view, g_variant_get_string (parameter, NULL));
-}
-
-static void
-select_function_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-  g_autoptr(GArray) ids = NULL;
-  const HpCallNode *best = NULL;
-  gint64 best_id = 0;
-
-  if (self->profile == NULL)
-    return;
-  /* by name: of the functions with it, the one with the most samples */
-  ids = hp_profile_find_functions (self->profile->profile, g_variant_get_string (parameter, NULL));
-  for (guint i = 0; i < ids->len; i++)
-    {
-      gint64 id = g_array_index (ids, gint64, i);
-      const HpCallNode *node = self->profile->hottest_node[id];
-
-      if (node != NULL && (best == NULL || node->total > best->total))
-        {
-          best = node;
-          best_id = id;
-        }
-    }
-  if (best != NULL)
-    hp_call_tree_view_select_function (self->tree_view, best_id);
-}
-
-static void
-show_pane_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-  const char *pane = g_variant_get_string (parameter, NULL);
-
-  /* the summaries are in the side pane, folded away on a small screen;
-   * the source and the callers share a place */
-  if (g_strcmp0 (pane, "summaries") == 0)
-    {
-      g_object_set (self, "show-summary", TRUE, NULL);
-      gtk_widget_grab_focus (GTK_WIDGET (self->summary_list));
-    }
-  else if (gtk_stack_get_child_by_name (self->bottom_stack, pane) != NULL)
-    gtk_stack_set_visible_child_name (self->bottom_stack, pane);
-}
-
-static void
-thread_filter_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-  guint index = g_variant_get_uint32 (parameter);
-
-  if (index < self->filters->len)
-    gtk_drop_down_set_selected (self->thread_dropdown, index);
-}
-
-static void
-close_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
-{
-  gtk_window_close (GTK_WINDOW (widget));
-}
-
 /* Closing ------------------------------------------------------------ */
 
 static void
@@ -1086,178 +805,6 @@ hp_window_close_request (GtkWindow *window)
     g_cancellable_cancel (self->filter_cancellable);
 
   return GTK_WINDOW_CLASS (hp_window_parent_class)->close_request (window);
-}
-
-/* Drag and drop ------------------------------------------------------ */
-
-static gboolean
-on_drop (GtkDropTarget *target,
-         const GValue  *value,
-         double         x,
-         double         y,
-         HpWindow      *self)
-{
-  HpApplication *app = HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-  GSList *files = NULL;
-
-  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    files = gdk_file_list_get_files (g_value_get_boxed (value));
-  else if (G_VALUE_HOLDS (value, G_TYPE_FILE))
-    files = g_slist_prepend (NULL, g_value_get_object (value));
-  if (files == NULL)
-    return FALSE;
-  for (GSList *l = files; l != NULL; l = l->next)
-    hp_application_open_file (app, l->data, self);
-  g_slist_free (files);
-  return TRUE;
-}
-
-/* Screenshots -------------------------------------------------------- */
-
-gboolean
-hp_window_save_screenshot (HpWindow    *self,
-                           const char  *path,
-                           GError     **error)
-{
-  return hp_window_save_png (GTK_WINDOW (self), path, error);
-}
-
-static gboolean
-screenshot_cb (gpointer user_data)
-{
-  HpWindow *self = user_data;
-  const char *path = g_getenv ("HOTPATH_SCREENSHOT");
-  g_autoptr(GError) error = NULL;
-
-  if (g_strcmp0 (hp_window_get_state (self), "loading") == 0 ||
-      self->follow_tick != 0 ||
-      hp_source_view_is_loading (self->source_view))
-    return G_SOURCE_CONTINUE;
-  self->screenshot_source = 0;
-  if (!hp_window_save_screenshot (self, path, &error))
-    g_printerr ("hotpath: %s\n", error->message);
-  else
-    g_print ("hotpath: wrote %s\n", path);
-  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
-  return G_SOURCE_REMOVE;
-}
-
-/* Accessors for tests ------------------------------------------------ */
-
-gboolean
-hp_window_is_following (HpWindow *self)
-{
-  return self->follow_tick != 0 || hp_call_tree_view_is_selecting (self->tree_view);
-}
-
-const char *
-hp_window_get_state (HpWindow *self)
-{
-  return gtk_stack_get_visible_child_name (self->main_stack);
-}
-
-const char *
-hp_window_get_error_text (HpWindow *self)
-{
-  return gtk_label_get_text (self->error_label);
-}
-
-HpCallTreeView *
-hp_window_get_tree_view (HpWindow *self)
-{
-  return self->tree_view;
-}
-
-HpCallsView *
-hp_window_get_calls_view (HpWindow *self)
-{
-  return self->calls_view;
-}
-
-HpFlameView *
-hp_window_get_flame_view (HpWindow *self)
-{
-  return self->flame_view;
-}
-
-HpTimelineView *
-hp_window_get_timeline_view (HpWindow *self)
-{
-  return self->timeline_view;
-}
-
-HpSourceView *
-hp_window_get_source_view (HpWindow *self)
-{
-  return self->source_view;
-}
-
-HpSummaryOffer *
-hp_window_get_summary_offer (HpWindow *self)
-{
-  g_return_val_if_fail (HP_IS_WINDOW (self), NULL);
-
-  return self->summary_offer;
-}
-
-HpSummaryPane *
-hp_window_get_summary_pane (HpWindow *self)
-{
-  return self->summary_pane;
-}
-
-HpSuggestBox *
-hp_window_get_suggest_box (HpWindow *self)
-{
-  return self->suggest_box;
-}
-
-HpSummaryList *
-hp_window_get_summary_list (HpWindow *self)
-{
-  return self->summary_list;
-}
-
-HpCaptureOverview *
-hp_window_get_overview (HpWindow *self)
-{
-  return self->overview;
-}
-
-HpSummaryStore *
-hp_window_get_summary_store (HpWindow *self)
-{
-  return self->store;
-}
-
-GtkWidget *
-hp_window_get_search_entry (HpWindow *self)
-{
-  return GTK_WIDGET (self->search_entry);
-}
-
-GtkDropDown *
-hp_window_get_thread_dropdown (HpWindow *self)
-{
-  return self->thread_dropdown;
-}
-
-GtkWidget *
-hp_window_get_record_button (HpWindow *self)
-{
-  return GTK_WIDGET (self->record_button);
-}
-
-HpRecordDialog *
-hp_window_get_record_dialog (HpWindow *self)
-{
-  return self->record_dialog;
-}
-
-gboolean
-hp_window_is_filtering (HpWindow *self)
-{
-  return self->filter_cancellable != NULL;
 }
 
 /* GObject ------------------------------------------------------------ */
@@ -1353,16 +900,6 @@ hp_window_finalize (GObject *object)
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
 
   G_OBJECT_CLASS (hp_window_parent_class)->finalize (object);
-}
-
-static void
-import_summaries_action (GtkWidget  *widget,
-                         const char *action_name,
-                         GVariant   *parameter)
-{
-  HpWindow *self = HP_WINDOW (widget);
-
-  hp_summary_offer_import (self->summary_offer);
 }
 
 static void
@@ -1516,22 +1053,11 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_previous);
   gtk_widget_class_bind_template_callback (widget_class, on_search_stop);
 
-  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "win.open-file", "s", open_file_action);
-  gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
-  gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
-  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
-  gtk_widget_class_install_action (widget_class, "win.copy-name", NULL, copy_name_action);
-  gtk_widget_class_install_action (widget_class, "win.select-path", "s", select_path_action);
-  gtk_widget_class_install_action (widget_class, "win.select-function", "s", select_function_action);
-  gtk_widget_class_install_action (widget_class, "win.show-pane", "s", show_pane_action);
-  gtk_widget_class_install_action (widget_class, "win.thread-filter", "u", thread_filter_action);
-  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  hp_window_class_actions_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.tree-mode", "tree-mode");
   gtk_widget_class_install_property_action (widget_class, "win.merge-recursion", "merge-recursion");
   gtk_widget_class_install_property_action (widget_class, "win.show-summary", "show-summary");
   gtk_widget_class_install_property_action (widget_class, "win.offer-library-summaries", "offer-library-summaries");
-  gtk_widget_class_install_action (widget_class, "win.import-summaries", NULL, import_summaries_action);
 }
 
 static void
@@ -1547,8 +1073,6 @@ hp_window_init (HpWindow *self)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
-  GtkDropTarget *drop;
-  GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
 
   self->offer_library_summaries = TRUE;
   self->filters = g_ptr_array_new_with_free_func (free_filter);
@@ -1604,17 +1128,13 @@ hp_window_init (HpWindow *self)
   g_signal_connect (self->summary_list, "path-activated", G_CALLBACK (on_path_activated), self);
   g_signal_connect (self->thread_dropdown, "notify::selected", G_CALLBACK (on_thread_filter_changed), self);
 
-  drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
-  gtk_drop_target_set_gtypes (drop, types, G_N_ELEMENTS (types));
-  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  hp_window_dnd_init (self);
 
   gtk_search_entry_set_key_capture_widget (self->search_entry, NULL);
 
   gtk_window_set_focus (GTK_WINDOW (self), self->empty_open_button);
 
-  if (g_getenv ("HOTPATH_SCREENSHOT") != NULL)
-    self->screenshot_source = g_timeout_add (1500, screenshot_cb, self);
+  hp_window_screenshot_init (self);
 }
 
 HpWindow *
