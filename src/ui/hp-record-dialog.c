@@ -50,6 +50,7 @@
 
 #include "record/hp-record-plan.h"
 #include "record/hp-recorder.h"
+#include "ui/hp-folder-chooser.h"
 #include "ui/hp-format.h"
 #include "ui/hp-process-picker.h"
 #include "ui/hp-record-dialog-private.h"
@@ -444,52 +445,26 @@ open_capture_action (GtkWidget  *widget,
 
 /* Folders ------------------------------------------------------------------ */
 
-typedef void (*FolderChosen) (HpRecordDialog *self,
-                              const char     *path);
-
-static void
-on_folder_response (GtkNativeDialog *chooser,
-                    int              response,
-                    HpRecordDialog  *self)
-{
-  FolderChosen chosen = g_object_get_data (G_OBJECT (chooser), "hp-chosen");
-
-  if (response == GTK_RESPONSE_ACCEPT && !self->disposed)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL && g_file_peek_path (file) != NULL)
-        chosen (self, g_file_peek_path (file));
-    }
-  gtk_native_dialog_destroy (chooser);
-  g_object_unref (chooser);
-  g_object_unref (self);
-}
-
+/* the chooser starts where the field points, or at home */
 static void
 choose_folder (HpRecordDialog *self,
                const char     *title,
                const char     *current,
-               FolderChosen    chosen)
+               HpFolderChosen  chosen)
 {
-  GtkFileChooserNative *chooser;
   g_autofree char *start = current && current[0] != '\0' ? hp_record_expand_home (current) : g_strdup (g_get_home_dir ());
-  g_autoptr(GFile) folder = g_file_new_for_path (start);
 
-  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                         _("_Select"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
-  g_object_set_data (G_OBJECT (chooser), "hp-chosen", chosen);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_folder_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  hp_folder_chooser_show (GTK_WIDGET (self), title, _("_Select"), start, chosen);
 }
 
 static void
-directory_chosen (HpRecordDialog *self,
-                  const char     *path)
+directory_chosen (GtkWidget  *widget,
+                  const char *path)
 {
-  gtk_editable_set_text (GTK_EDITABLE (self->directory_entry), path);
+  HpRecordDialog *self = HP_RECORD_DIALOG (widget);
+
+  if (!self->disposed)
+    gtk_editable_set_text (GTK_EDITABLE (self->directory_entry), path);
 }
 
 static void
@@ -522,10 +497,13 @@ set_folder (HpRecordDialog *self,
 }
 
 static void
-folder_chosen (HpRecordDialog *self,
-               const char     *path)
+folder_chosen (GtkWidget  *widget,
+               const char *path)
 {
-  set_folder (self, path);
+  HpRecordDialog *self = HP_RECORD_DIALOG (widget);
+
+  if (!self->disposed)
+    set_folder (self, path);
 }
 
 static void

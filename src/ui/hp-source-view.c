@@ -27,6 +27,7 @@
 #include "analysis/hp-source.h"
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-source-find.h"
+#include "ui/hp-folder-chooser.h"
 #include "ui/hp-format.h"
 #include "ui/hp-cell.h"
 #include "ui/hp-source-file.h"
@@ -612,21 +613,10 @@ hp_source_view_get_message (HpSourceView *self)
 /* Choose Folder… ----------------------------------------------------- */
 
 static void
-on_folder_chosen (GtkNativeDialog *dialog,
-                  int              response,
-                  HpSourceView    *self)
+on_folder_chosen (GtkWidget  *widget,
+                  const char *path)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
-
-      if (path != NULL)
-        hp_source_view_add_source_path (self, path);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
+  hp_source_view_add_source_path (HP_SOURCE_VIEW (widget), path);
 }
 
 void
@@ -653,24 +643,10 @@ choose_folder (GtkWidget  *widget,
                GVariant   *parameter)
 {
   HpSourceView *self = HP_SOURCE_VIEW (widget);
-  GtkFileChooserNative *dialog;
-  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autofree char *dir = self->path != NULL ? g_path_get_dirname (self->path) : NULL;
 
-  dialog = gtk_file_chooser_native_new (_("Choose a Source Folder"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                        _("_Add Folder"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  if (self->path != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (self->path);
-      g_autoptr(GFile) file = g_file_new_for_path (dir);
-
-      /* the recorded folder itself may be gone; the chooser ignores that */
-      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), file, NULL);
-    }
-  g_signal_connect (dialog, "response", G_CALLBACK (on_folder_chosen), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  /* from the recorded folder, when there is one */
+  hp_folder_chooser_show (widget, _("Choose a Source Folder"), _("_Add Folder"), dir, on_folder_chosen);
 }
 
 /* GObject ------------------------------------------------------------ */
