@@ -18,11 +18,21 @@
  * the inline frame above, itself folded), so a sample in inlined code
  * counts as the function whose machine code it runs in, which is what
  * `perf report --sort sym` attributes it to.
+ *
+ * Folding functions or modules ("fold libc") and hiding kernel frames are
+ * the same pass again: a frame of a folded function maps to its caller, so
+ * the caller's self holds what the folded code spent. A frame at a root
+ * has no caller; a folded function there stays (as an inline frame does),
+ * but a stack of kernel frames only (a kernel thread, an interrupt without
+ * user stack) has no user code to be counted in: hiding the kernel leaves
+ * its samples out, and says how many.
  */
 
 #define G_LOG_DOMAIN "hp-analysis"
 
 #include "config.h"
+
+#include <string.h>
 
 #include "analysis/hp-capture-filter.h"
 
@@ -35,15 +45,27 @@ function_of (const HpCaptureData *data,
   return g_array_index (data->frames, HpCaptureFrame, s->frame_id).function_id;
 }
 
-/* Whether stack node @id folds into its (rewritten) parent @parent. */
-typedef gboolean (*FoldFunc) (const HpCaptureData *data,
-                              const GArray        *stacks,
-                              guint                id,
-                              gint64               parent);
+typedef enum {
+  KEEP,
+  FOLD,  /* into the (rewritten) parent; kept at a root */
+  DROP,  /* like FOLD, and dropped with its samples at a root */
+} Fold;
+
+/* What becomes of stack node @id under its (rewritten) parent @parent */
+typedef Fold (*FoldFunc) (const HpCaptureData *data,
+                          const GArray        *stacks,
+                          guint                id,
+                          gint64               parent,
+                          gconstpointer        user_data);
+
+/* a node left out, with every sample under it */
+#define DROPPED (-1)
 
 static HpCaptureData *
 rewrite_stacks (const HpCaptureData *data,
-                FoldFunc             folds)
+                FoldFunc             folds,
+                gconstpointer        user_data,
+                guint64             *n_dropped)
 {
   g_autofree gint64 *map = NULL;
   g_autoptr(GHashTable) interned = NULL;
@@ -62,15 +84,27 @@ rewrite_stacks (const HpCaptureData *data,
     {
       const HpCaptureStack *s = &g_array_index (data->stacks, HpCaptureStack, id);
       gint64 parent = s->parent_id > 0 ? map[s->parent_id] : 0;
-      HpCaptureStack node = { parent, s->frame_id };
+      HpCaptureStack node;
       g_autoptr(GBytes) key = NULL;
       gpointer found;
+      Fold fold;
 
-      if (parent > 0 && folds (data, stacks, id, parent))
+      /* a node under a dropped one starts a root of its own if kept */
+      if (parent == DROPPED)
+        parent = 0;
+      fold = folds (data, stacks, id, parent, user_data);
+      if (fold != KEEP && parent > 0)
         {
           map[id] = parent;
           continue;
         }
+      if (fold == DROP)
+        {
+          map[id] = DROPPED;
+          continue;
+        }
+      node.parent_id = parent;
+      node.frame_id = s->frame_id;
       key = g_bytes_new (&node, sizeof node);
       found = g_hash_table_lookup (interned, key);
       if (found != NULL)
@@ -89,6 +123,12 @@ rewrite_stacks (const HpCaptureData *data,
       HpCaptureStackCount c = g_array_index (data->stack_counts, HpCaptureStackCount, i);
 
       c.stack_id = c.stack_id > 0 ? map[c.stack_id] : 0;
+      if (c.stack_id == DROPPED)
+        {
+          if (n_dropped != NULL)
+            *n_dropped += c.samples;
+          continue;
+        }
       g_array_append_val (counts, c);
     }
 
@@ -98,15 +138,18 @@ rewrite_stacks (const HpCaptureData *data,
   return merged;
 }
 
-static gboolean
+static Fold
 is_direct_recursion (const HpCaptureData *data,
                      const GArray        *stacks,
                      guint                id,
-                     gint64               parent)
+                     gint64               parent,
+                     gconstpointer        user_data)
 {
+  if (parent <= 0)
+    return KEEP;
   return function_of (data, id) ==
          g_array_index (data->frames, HpCaptureFrame,
-                        g_array_index (stacks, HpCaptureStack, parent).frame_id).function_id;
+                        g_array_index (stacks, HpCaptureStack, parent).frame_id).function_id ? FOLD : KEEP;
 }
 
 HpCaptureData *
@@ -114,18 +157,19 @@ hp_capture_data_merge_recursion (const HpCaptureData *data)
 {
   g_return_val_if_fail (data != NULL, NULL);
 
-  return rewrite_stacks (data, is_direct_recursion);
+  return rewrite_stacks (data, is_direct_recursion, NULL, NULL);
 }
 
-static gboolean
+static Fold
 is_inline (const HpCaptureData *data,
            const GArray        *stacks,
            guint                id,
-           gint64               parent)
+           gint64               parent,
+           gconstpointer        user_data)
 {
   const HpCaptureStack *s = &g_array_index (data->stacks, HpCaptureStack, id);
 
-  return g_array_index (data->frames, HpCaptureFrame, s->frame_id).is_inline;
+  return g_array_index (data->frames, HpCaptureFrame, s->frame_id).is_inline ? FOLD : KEEP;
 }
 
 HpCaptureData *
@@ -133,5 +177,74 @@ hp_capture_data_fold_inline (const HpCaptureData *data)
 {
   g_return_val_if_fail (data != NULL, NULL);
 
-  return rewrite_stacks (data, is_inline);
+  return rewrite_stacks (data, is_inline, NULL, NULL);
+}
+
+gboolean
+hp_fold_spec_is_empty (const HpFoldSpec *spec)
+{
+  return spec == NULL ||
+         (!spec->hide_kernel &&
+          (spec->functions == NULL || g_hash_table_size (spec->functions) == 0) &&
+          (spec->modules == NULL || g_hash_table_size (spec->modules) == 0));
+}
+
+static Fold
+is_folded (const HpCaptureData *data,
+           const GArray        *stacks,
+           guint                id,
+           gint64               parent,
+           gconstpointer        user_data)
+{
+  const HpFoldSpec *spec = user_data;
+  gint64 function_id = function_of (data, id);
+  gint64 module_id = 0;
+
+  if (function_id > 0 && (guint) function_id < data->functions->len)
+    module_id = g_array_index (data->functions, HpCaptureFunction, function_id).module_id;
+  if (spec->hide_kernel && module_id > 0 && (guint) module_id < data->modules->len &&
+      g_array_index (data->modules, HpCaptureModule, module_id).is_kernel)
+    return DROP;
+  if (spec->functions != NULL && g_hash_table_contains (spec->functions, GSIZE_TO_POINTER (function_id)))
+    return FOLD;
+  if (spec->modules != NULL && module_id > 0 &&
+      g_hash_table_contains (spec->modules, GSIZE_TO_POINTER (module_id)))
+    return FOLD;
+  return KEEP;
+}
+
+HpCaptureData *
+hp_capture_data_fold (const HpCaptureData *data,
+                      const HpFoldSpec    *spec,
+                      guint64             *n_dropped)
+{
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  if (n_dropped != NULL)
+    *n_dropped = 0;
+  return rewrite_stacks (data, is_folded, spec, n_dropped);
+}
+
+GHashTable *
+hp_capture_data_find_modules (const HpCaptureData *data,
+                              const char          *name)
+{
+  GHashTable *found = g_hash_table_new (NULL, NULL);
+  gsize len;
+
+  g_return_val_if_fail (data != NULL, found);
+  g_return_val_if_fail (name != NULL, found);
+
+  /* "libc" names libc.so.6 and libc-2.31.so, never libcrypto.so.3 */
+  len = strlen (name);
+  for (guint i = 1; i < data->modules->len; i++)
+    {
+      const char *base = g_array_index (data->modules, HpCaptureModule, i).name;
+
+      if (base != NULL && strncmp (base, name, len) == 0 &&
+          (base[len] == '\0' || base[len] == '.' || base[len] == '-'))
+        g_hash_table_add (found, GSIZE_TO_POINTER ((gsize) i));
+    }
+  return found;
 }

@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "analysis/hp-capture-filter.h"
+#include "analysis/hp-name-match.h"
 #include "analysis/hp-sample-index.h"
 #include "analysis/hp-text.h"
 #include "store/hp-capture-keys.h"
@@ -71,6 +72,63 @@ hp_cli_load_capture (const char     *file,
 
 /* Filters ------------------------------------------------------------- */
 
+/* Fills @spec->modules and @spec->functions with what each --fold NAME
+ * names: the modules of that name, or else the functions by the rules of
+ * report --callers, but not by a mere substring (--fold a would fold half
+ * the program). Appends what was folded to @what. */
+static gboolean
+resolve_folds (const char          *command,
+               const HpCaptureData *data,
+               const char * const  *names,
+               HpFoldSpec          *spec,
+               GString             *what)
+{
+  g_autoptr(HpProfile) profile = NULL;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr(GHashTable) modules = hp_capture_data_find_modules (data, names[i]);
+      g_autoptr(GArray) ids = NULL;
+      g_autofree char *safe = hp_text_escape (names[i]);
+      HpNameMatch how = HP_NAME_MATCH_NONE;
+
+      if (g_hash_table_size (modules) > 0)
+        {
+          GHashTableIter iter;
+          gpointer key;
+
+          g_hash_table_iter_init (&iter, modules);
+          while (g_hash_table_iter_next (&iter, &key, NULL))
+            g_hash_table_add (spec->modules, key);
+          g_string_append_printf (what, "%s%s", what->len > 0 ? ", " : "", safe);
+          continue;
+        }
+      if (profile == NULL)
+        profile = hp_profile_new (data, NULL);
+      ids = hp_profile_match_functions (profile, names[i], &how);
+      if (ids->len == 0 || how == HP_NAME_MATCH_SUBSTRING)
+        {
+          g_autoptr(GPtrArray) close = hp_profile_suggest_functions (profile, names[i], 3);
+          g_autoptr(GString) hint = g_string_new (NULL);
+
+          for (guint k = 0; k < close->len; k++)
+            {
+              g_autofree char *name = hp_text_escape (g_ptr_array_index (close, k));
+
+              g_string_append_printf (hint, "%s%s", k > 0 ? ", " : "; did you mean ", name);
+            }
+          hp_cli_error ("%s: --fold %s names no module and no function of the capture%s", command, safe, hint->str);
+          return FALSE;
+        }
+      for (guint k = 0; k < ids->len; k++)
+        g_hash_table_add (spec->functions, GSIZE_TO_POINTER ((gsize) g_array_index (ids, gint64, k)));
+      g_string_append_printf (what, "%s%s", what->len > 0 ? ", " : "", safe);
+      if (ids->len > 1)
+        g_string_append_printf (what, " (%u functions)", ids->len);
+    }
+  return TRUE;
+}
+
 void
 hp_cli_filter_add_options (HpCliFilter    *filter,
                            GOptionContext *context)
@@ -87,6 +145,11 @@ hp_cli_filter_add_options (HpCliFilter    *filter,
     { "inline", 0, 0, G_OPTION_ARG_STRING, &filter->inline_mode,
       "Inlined functions as rows of their own (own, the default) or folded into the function "
       "they were inlined into (fold), as perf report --sort sym counts them", "own|fold" },
+    { "hide-kernel", 0, 0, G_OPTION_ARG_NONE, &filter->hide_kernel,
+      "Count kernel frames in the function that entered the kernel; leave out samples in the kernel only", NULL },
+    { "fold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &filter->fold,
+      "Count a module (libc: libc.so.6) or a function (a name, alias or glob) in its callers; repeatable",
+      "NAME" },
     { NULL }
   };
 
@@ -100,6 +163,7 @@ hp_cli_filter_clear (HpCliFilter *filter)
   g_clear_pointer (&filter->from, g_free);
   g_clear_pointer (&filter->to, g_free);
   g_clear_pointer (&filter->inline_mode, g_free);
+  g_clear_pointer (&filter->fold, g_strfreev);
   g_clear_pointer (&filter->description, g_free);
 }
 
@@ -275,6 +339,30 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       *data = folded;
       g_string_append_printf (description, "%sinlined functions folded into their callers",
                               description->len > 0 ? ", " : "");
+    }
+
+  if (filter->hide_kernel || (filter->fold != NULL && filter->fold[0] != NULL))
+    {
+      g_autoptr(GHashTable) functions = g_hash_table_new (NULL, NULL);
+      g_autoptr(GHashTable) modules = g_hash_table_new (NULL, NULL);
+      g_autoptr(GString) what = g_string_new (NULL);
+      HpFoldSpec spec = { .hide_kernel = filter->hide_kernel, .functions = functions, .modules = modules };
+      HpCaptureData *folded;
+      guint64 dropped = 0;
+
+      if (filter->fold != NULL &&
+          !resolve_folds (command, *data, (const char * const *) filter->fold, &spec, what))
+        return FALSE;
+      folded = hp_capture_data_fold (*data, &spec, &dropped);
+      hp_capture_data_free (*data);
+      *data = folded;
+      if (filter->hide_kernel)
+        g_string_append_printf (description, "%skernel frames hidden (%" G_GUINT64_FORMAT
+                                " samples in the kernel only left out)",
+                                description->len > 0 ? ", " : "", dropped);
+      if (what->len > 0)
+        g_string_append_printf (description, "%s%s folded into their callers",
+                                description->len > 0 ? ", " : "", what->str);
     }
 
   g_free (filter->description);

@@ -48,8 +48,8 @@ gboolean hp_cli_load_capture (const char     *file,
                               HpCaptureData **out_data);
 
 /* --from/--to (seconds after the first sample, both ends included),
- * --tid, --pid, --merge-recursion and --inline, for the sub-commands that
- * read a profile. */
+ * --tid, --pid, --merge-recursion, --inline, --hide-kernel and --fold, for
+ * the sub-commands that read a profile. */
 typedef struct {
   char *event;        /* --event NAME: an event of the capture, or "wall" */
   char *from;
@@ -58,6 +58,8 @@ typedef struct {
   gint  pid;
   gboolean merge_recursion;
   char *inline_mode;  /* "own" (NULL) or "fold" */
+  gboolean hide_kernel;
+  GStrv fold;         /* --fold NAME: modules or functions folded into their callers */
   char *description;  /* what the filter kept, once applied; NULL: everything */
   gboolean weighted;  /* once applied: samples weigh differently (off-CPU
                        * time), so shares are of weights, not of samples */

@@ -1,4 +1,4 @@
-/* test-cli-filter.c - --from/--to/--tid/--pid count exactly what SQL counts
+/* test-cli-filter.c - --from/--to/--tid/--pid count exactly what SQL counts; folds
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -244,6 +244,134 @@ test_merge_recursion (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* app's main → work → memcpy (libc.so.6) → sys_write (kernel), and a
+ * kernel thread's stack of kernel frames only:
+ *   main > work                         10
+ *   main > work > memcpy                30
+ *   main > work > memcpy > sys_write    20
+ *   kthread_loop                         5 */
+static void
+write_fold_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 app, libc, kernel, s_main, s_work, s_memcpy, s_write, s_kthread;
+  guint64 t = 1000;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  app = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  libc = hp_capture_writer_intern_module (w, "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL, FALSE);
+  kernel = hp_capture_writer_intern_module (w, "[kernel.kallsyms]", NULL, TRUE);
+#define FRAME(module, name, off) \
+  hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, name, module, NULL, 0), NULL, 0, FALSE, off)
+  s_main = hp_capture_writer_intern_stack (w, 0, FRAME (app, "main", 0x10));
+  s_work = hp_capture_writer_intern_stack (w, s_main, FRAME (app, "work", 0x20));
+  s_memcpy = hp_capture_writer_intern_stack (w, s_work, FRAME (libc, "__memmove_avx_unaligned_erms", 0x30));
+  s_write = hp_capture_writer_intern_stack (w, s_memcpy, FRAME (kernel, "sys_write", 0xffff0000));
+  s_kthread = hp_capture_writer_intern_stack (w, 0, FRAME (kernel, "kthread_loop", 0xffff0100));
+#undef FRAME
+  for (guint i = 0; i < 10; i++)
+    hp_capture_writer_add_sample (w, t++, 1, 0, s_work, 1);
+  for (guint i = 0; i < 30; i++)
+    hp_capture_writer_add_sample (w, t++, 1, 0, s_memcpy, 1);
+  for (guint i = 0; i < 20; i++)
+    hp_capture_writer_add_sample (w, t++, 1, 0, s_write, 1);
+  for (guint i = 0; i < 5; i++)
+    hp_capture_writer_add_sample (w, t++, 2, 0, s_kthread, 1);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+}
+
+/* self of @name in report --format json with @options, -1 when absent;
+ * *@samples receives the report's sample count */
+static gint64
+fold_self (const char         *path,
+           const char * const *options,
+           const char         *name,
+           gint64             *samples)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(ItResult) res = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root;
+  JsonArray *functions;
+
+  g_ptr_array_add (args, (gpointer) "report");
+  g_ptr_array_add (args, (gpointer) path);
+  g_ptr_array_add (args, (gpointer) "--format");
+  g_ptr_array_add (args, (gpointer) "json");
+  for (guint i = 0; options[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) options[i]);
+  g_ptr_array_add (args, NULL);
+  res = it_run_cli ((const char * const *) args->pdata);
+  if (res->status != 0)
+    g_error ("report failed: %s", res->err);
+  g_assert_true (json_parser_load_from_data (parser, res->out, -1, &error));
+  root = json_node_get_object (json_parser_get_root (parser));
+  *samples = json_object_get_int_member (root, "samples");
+  functions = json_object_get_array_member (root, "functions");
+  for (guint i = 0; i < json_array_get_length (functions); i++)
+    {
+      JsonObject *f = json_array_get_object_element (functions, i);
+
+      if (g_strcmp0 (json_object_get_string_member (f, "name"), name) == 0)
+        return json_object_get_int_member (f, "total") > 0 ? json_object_get_int_member (f, "self") : -1;
+    }
+  return -1;
+}
+
+static void
+test_fold (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "fold.hotpath", NULL);
+  gint64 samples = 0;
+
+  write_fold_capture (path);
+  g_assert_cmpint (fold_self (path, (const char *[]) { NULL }, "sys_write", &samples), ==, 20);
+  g_assert_cmpint (samples, ==, 65);
+
+  /* the kernel hidden: sys_write's 20 are memcpy's, the kernel thread's 5 left out */
+  g_assert_cmpint (fold_self (path, (const char *[]) { "--hide-kernel", NULL }, "sys_write", &samples), ==, -1);
+  g_assert_cmpint (samples, ==, 60);
+  g_assert_cmpint (fold_self (path, (const char *[]) { "--hide-kernel", NULL }, "__memmove_avx_unaligned_erms",
+                              &samples), ==, 50);
+
+  /* fold libc: memcpy's own 30 are work's; the kernel below it stays */
+  g_assert_cmpint (fold_self (path, (const char *[]) { "--fold", "libc", NULL }, "work", &samples), ==, 40);
+  g_assert_cmpint (samples, ==, 65);
+  g_assert_cmpint (fold_self (path, (const char *[]) { "--fold", "libc", NULL }, "sys_write", &samples), ==, 20);
+  g_assert_cmpint (fold_self (path, (const char *[]) { "--fold", "libc", NULL }, "__memmove_avx_unaligned_erms",
+                              &samples), ==, -1);
+
+  /* a function by the name people type (memcpy is an alias), both at once */
+  g_assert_cmpint (fold_self (path, (const char *[]) { "--fold", "memcpy", "--hide-kernel", NULL }, "work",
+                              &samples), ==, 60);
+  g_assert_cmpint (samples, ==, 60);
+  g_assert_cmpint (fold_self (path, (const char *[]) { "--fold", "work", "--fold", "libc", NULL }, "main",
+                              &samples), ==, 40);
+
+  /* the header says what is hidden; a name that names nothing is refused */
+  {
+    const char *args[] = { "report", path, "--hide-kernel", "--fold", "libc", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_nonnull (strstr (res->out, "kernel frames hidden (5 samples in the kernel only left out)"));
+    g_assert_nonnull (strstr (res->out, "libc folded into their callers"));
+  }
+  {
+    const char *args[] = { "report", path, "--fold", "wrok", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, !=, 0);
+    g_assert_nonnull (strstr (res->err, "--fold wrok names no module and no function"));
+    g_assert_nonnull (strstr (res->err, "did you mean work"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -252,5 +380,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/filter-flamegraph", test_flamegraph);
   g_test_add_func ("/integration/cli/filter-bad", test_bad_filters);
   g_test_add_func ("/integration/cli/merge-recursion", test_merge_recursion);
+  g_test_add_func ("/integration/cli/fold", test_fold);
   return g_test_run ();
 }

@@ -1,4 +1,4 @@
-/* test-capture-filter.c - merged recursion on captures known by construction
+/* test-capture-filter.c - merged recursion, folded frames on captures known by construction
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -154,6 +154,119 @@ test_fold_inline (void)
   }
 }
 
+/* The example with its kernel hidden: main > bar > syscall counts in bar
+ * (32 samples), and the 64 samples of the kernel-only stack (syscall at
+ * a root) are left out and counted. */
+static void
+test_hide_kernel (void)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  HpFoldSpec spec = { .hide_kernel = TRUE };
+  guint64 dropped = 0;
+  HpCaptureData *folded = hp_capture_data_fold (data, &spec, &dropped);
+  g_autofree char *after = tree_of (folded);
+  g_autoptr(HpProfile) profile = hp_profile_new (folded, NULL);
+
+  g_test_message ("after:\n%s", after);
+  g_assert_null (strstr (after, "syscall"));
+  g_assert_nonnull (strstr (after, "\n    bar 32/32\n"));
+  g_assert_cmpuint (dropped, ==, 64);
+  g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, 511 - 64);
+  g_assert_cmpuint (hp_profile_get_function_stats (profile, EX_BAR)->self, ==, 8 + 32);
+  {
+    const HpFunctionStats *syscall = hp_profile_get_function_stats (profile, EX_SYSCALL);
+
+    g_assert_true (syscall == NULL || syscall->total == 0);
+  }
+  hp_capture_data_free (folded);
+}
+
+/* foo folded into its callers: its self (2 + 16 + 256) becomes main's
+ * and bar's, and the two bar nodes (under foo and directly under main)
+ * become one. Nothing is dropped. */
+static void
+test_fold_function (void)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  g_autoptr(GHashTable) functions = g_hash_table_new (NULL, NULL);
+  HpFoldSpec spec = { .functions = functions };
+  guint64 dropped = 1;
+  HpCaptureData *folded;
+  g_autofree char *after = NULL;
+
+  g_hash_table_add (functions, GSIZE_TO_POINTER (EX_FOO));
+  g_assert_false (hp_fold_spec_is_empty (&spec));
+  folded = hp_capture_data_fold (data, &spec, &dropped);
+  after = tree_of (folded);
+  g_test_message ("after:\n%s", after);
+  g_assert_cmpuint (dropped, ==, 0);
+  g_assert_cmpstr (after, ==,
+                   "<root> 128/511\n"
+                   "  main 259/319\n"
+                   "    bar 16/60\n"
+                   "      syscall 32/32\n"
+                   "      bar 8/8\n"
+                   "      helper 4/4\n"
+                   "  syscall 64/64\n");
+  hp_capture_data_free (folded);
+}
+
+/* A module folded: every frame of app but the root's (main, which has no
+ * caller) counts in its caller, which is main. */
+static void
+test_fold_module (void)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  g_autoptr(GHashTable) modules = hp_capture_data_find_modules (data, "app");
+  HpFoldSpec spec = { .modules = modules };
+  HpCaptureData *folded;
+  g_autofree char *after = NULL;
+
+  g_assert_cmpuint (g_hash_table_size (modules), ==, 1);
+  g_assert_true (g_hash_table_contains (modules, GSIZE_TO_POINTER (1)));
+  folded = hp_capture_data_fold (data, &spec, NULL);
+  after = tree_of (folded);
+  g_test_message ("after:\n%s", after);
+  g_assert_cmpstr (after, ==,
+                   "<root> 128/511\n"
+                   "  main 287/319\n"
+                   "    syscall 32/32\n"
+                   "  syscall 64/64\n");
+  hp_capture_data_free (folded);
+}
+
+/* "libc" names libc.so.6 and libc-2.31.so, not libcrypto.so.3 or "lib" */
+static void
+test_find_modules (void)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  static const char *names[] = { "libc.so.6", "libcrypto.so.3", "libc-2.31.so" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      HpCaptureModule m = { (char *) names[i], (char *) names[i], NULL, FALSE };
+
+      g_array_append_val (data->modules, m);  /* ids 3, 4, 5 */
+    }
+  {
+    g_autoptr(GHashTable) libc = hp_capture_data_find_modules (data, "libc");
+    g_autoptr(GHashTable) exact = hp_capture_data_find_modules (data, "libcrypto.so.3");
+    g_autoptr(GHashTable) none = hp_capture_data_find_modules (data, "lib");
+
+    g_assert_cmpuint (g_hash_table_size (libc), ==, 2);
+    g_assert_true (g_hash_table_contains (libc, GSIZE_TO_POINTER (3)));
+    g_assert_true (g_hash_table_contains (libc, GSIZE_TO_POINTER (5)));
+    g_assert_cmpuint (g_hash_table_size (exact), ==, 1);
+    g_assert_cmpuint (g_hash_table_size (none), ==, 0);
+  }
+  {
+    HpFoldSpec empty = { 0 };
+
+    g_assert_true (hp_fold_spec_is_empty (&empty));
+    g_assert_true (hp_fold_spec_is_empty (NULL));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -162,5 +275,9 @@ main (int    argc,
   g_test_add_func ("/capture-filter/merge-recursion", test_merge);
   g_test_add_func ("/capture-filter/indirect", test_indirect);
   g_test_add_func ("/capture-filter/fold-inline", test_fold_inline);
+  g_test_add_func ("/capture-filter/hide-kernel", test_hide_kernel);
+  g_test_add_func ("/capture-filter/fold-function", test_fold_function);
+  g_test_add_func ("/capture-filter/fold-module", test_fold_module);
+  g_test_add_func ("/capture-filter/find-modules", test_find_modules);
   return g_test_run ();
 }
