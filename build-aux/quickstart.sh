@@ -21,7 +21,7 @@ as_root() {
 # The benchmarks and the fuzzer need more (hotspot for import-bench.sh, clang
 # for tests/fuzz/run.sh); they say so when it is missing, and the tests don't.
 packages=(
-  build-essential meson ninja-build pkg-config python3
+  build-essential meson ninja-build pkg-config python3 binutils
   libglib2.0-dev libdw-dev libelf-dev libdebuginfod-dev libsqlite3-dev libiberty-dev libzstd-dev libjson-glib-dev
   libprotobuf-c-dev protobuf-c-compiler golang-go
   libgtk-4-dev sqlite3 linux-perf

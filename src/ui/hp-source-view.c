@@ -14,6 +14,13 @@
  * FOLDER/PATH for a relative path, and as FOLDER/SUFFIX for every suffix of
  * the path's components, so a tree built in /build/x/ and checked out in
  * ~/src/x/ is found by adding ~/src.
+ *
+ * The pane is never empty for a function of a file on this machine: when
+ * its source is not found, or it has no line information, the same worker
+ * disassembles it (document/hp-disassembly: objdump, under a deadline)
+ * and the pane shows its machine code with the samples of each source
+ * line at the row naming that line, under a bar that says what is missing
+ * and offers Choose Folder… in place.
  */
 
 #define G_LOG_DOMAIN "hp-ui"
@@ -26,6 +33,7 @@
 
 #include "analysis/hp-source.h"
 #include "analysis/hp-symbol-name.h"
+#include "document/hp-disassembly.h"
 #include "document/hp-source-find.h"
 #include "ui/hp-folder-chooser.h"
 #include "ui/hp-format.h"
@@ -37,6 +45,10 @@
 #define MAX_SOURCE_SIZE (32 * 1024 * 1024)
 /* Lines shown above the hottest one when it is scrolled to */
 #define CONTEXT_LINES 4
+
+/* objdump's deadline: a function of a few thousand instructions takes
+ * well under a second; a hostile file is given up on */
+#define DISASSEMBLY_TIMEOUT_MS 15000
 
 /* the longest source path shown, in characters */
 #define SHOWN_PATH_CHARS 1000
@@ -55,6 +67,9 @@ struct _HpSourceView {
   GtkColumnViewColumn *text_column;
   GtkLabel            *missing_label;
   GtkLabel            *no_lines_label;
+  GtkWidget           *missing_bar;
+  GtkLabel            *missing_bar_label;
+  GtkWidget           *missing_bar_button;
 
   GtkSingleSelection  *selection;      /* kept: a new model reuses the rows' widgets */
   GStrv                source_paths;
@@ -72,6 +87,8 @@ struct _HpSourceView {
   double               placed_value;
   double               placed_page;
   guint                loading_source;
+  gboolean             disassembly;        /* the rows are machine code */
+  gboolean             file_missing;       /* the source file was not found */
 };
 
 G_DEFINE_FINAL_TYPE (HpSourceView, hp_source_view, GTK_TYPE_WIDGET)
@@ -114,6 +131,8 @@ typedef struct {
   gsize               length;
   GPtrArray          *looked_in;   /* folders also tried */
   char               *read_error;
+  HpDisassembly      *disassembly; /* when there is no source to show */
+  char               *disassembly_error;
 } SourceResult;
 
 static void
@@ -136,6 +155,8 @@ source_result_free (gpointer p)
   g_free (r->contents);
   g_clear_pointer (&r->looked_in, g_ptr_array_unref);
   g_free (r->read_error);
+  g_clear_pointer (&r->disassembly, hp_disassembly_free);
+  g_free (r->disassembly_error);
   g_free (r);
 }
 
@@ -169,6 +190,15 @@ source_thread (GTask        *task,
           else
             res->found = TRUE;
         }
+    }
+  if (!res->found && !g_cancellable_is_cancelled (cancellable))
+    {
+      g_autoptr(GError) disassembly_error = NULL;
+
+      res->disassembly = hp_disassembly_new (req->profile->profile, req->function_id, NULL,
+                                             DISASSEMBLY_TIMEOUT_MS, cancellable, &disassembly_error);
+      if (res->disassembly == NULL)
+        res->disassembly_error = g_strdup (disassembly_error->message);
     }
   g_task_return_pointer (task, res, source_result_free);
 }
@@ -352,83 +382,12 @@ set_state (HpSourceView *self,
   gtk_stack_set_visible_child_name (self->stack, state);
 }
 
+/* Shows self->file in the list, scrolled to self->shown_line */
 static void
-show_result (HpSourceView *self,
-             SourceResult *res)
+show_rows (HpSourceView *self)
 {
-  const char *name = hp_loaded_capture_get_shown_name (self->profile->capture, self->function_id, TRUE);
-  const char *module = hp_loaded_capture_get_shown_module (self->profile->capture, self->function_id);
-  const HpFunctionStats *stats = hp_profile_get_function_stats (self->profile->profile, self->function_id);
-  guint64 whole = stats ? stats->total : 0;
-  g_autofree char *caption = NULL;
-  g_autofree char *whole_text = hp_format_count (whole);
   PangoLayout *layout;
   int width = 0;
-
-  g_clear_pointer (&self->path, g_free);
-  g_clear_pointer (&self->message, g_free);
-  g_clear_object (&self->file);
-  self->shown_line = 0;
-
-  if (res->annotation->file == NULL || res->annotation->lines->len == 0)
-    {
-      self->message = g_strdup_printf (_("No line information for %s in %s: its module was built without "
-                                         "debugging information, or its debugging information is not installed. "
-                                         "Install the debug symbols (for a Debian package, its -dbgsym package) "
-                                         "and record again."),
-                                       name, module && *module ? module : _("an unknown module"));
-      gtk_label_set_text (self->no_lines_label, self->message);
-      set_state (self, "no-lines");
-      return;
-    }
-
-  self->path = g_strdup (res->path);
-  if (!res->found)
-    {
-      GString *msg = g_string_new (NULL);
-
-      if (res->read_error != NULL)
-        g_string_printf (msg, _("Cannot read the source of %s: %s"), name, res->read_error);
-      else
-        {
-          g_autofree char *shown = hp_symbol_name_sanitize (res->path, -1, SHOWN_PATH_CHARS);
-
-          g_string_printf (msg, _("The source of %s was recorded as\n%s\nand is not there."), name, shown);
-        }
-      if (res->looked_in->len > 0)
-        {
-          g_string_append (msg, "\n");
-          g_string_append (msg, _("Also looked in:"));
-          for (guint i = 0; i < res->looked_in->len; i++)
-            g_string_append_printf (msg, "\n%s", (char *) g_ptr_array_index (res->looked_in, i));
-        }
-      g_string_append (msg, "\n\n");
-      g_string_append (msg, _("Choose the folder that holds the sources, or one above it."));
-      self->message = g_string_free (msg, FALSE);
-      gtk_label_set_text (self->missing_label, self->message);
-      set_state (self, "missing");
-      return;
-    }
-
-  self->file = hp_source_file_new (g_steal_pointer (&res->contents), res->length,
-                                   g_steal_pointer (&res->annotation), whole);
-  self->shown_line = hp_source_file_get_annotation (self->file)->hottest_line;
-  if (self->shown_line > hp_source_file_get_n_lines (self->file))
-    self->shown_line = 0;
-
-  {
-    /* a path from the capture: any bytes, any length */
-    g_autofree char *shown = hp_symbol_name_sanitize (self->path, -1, SHOWN_PATH_CHARS);
-
-    gtk_label_set_text (self->file_label, shown);
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), shown);
-  }
-  /* Translators: %s are a function name and a sample count */
-  caption = g_strdup_printf (_("Samples of %s by line, as a share of its %s total samples. "
-                               "Self: taken at that line; Total: at that line or in what it calls. "
-                               "Code inlined from other files counts at the line that calls it."),
-                             name, whole_text);
-  gtk_inscription_set_text (self->caption, caption);
 
   /* the source column as wide as the longest line, so nothing is cut
    * and the view scrolls sideways instead */
@@ -452,6 +411,168 @@ show_result (HpSourceView *self,
   self->scroll_pending = self->shown_line > 0;
   /* the rows of the new file are laid out in the next frame */
   queue_scroll (self, 1);
+}
+
+/* The machine code of the function, when its source cannot be shown */
+static void
+show_disassembly (HpSourceView *self,
+                  SourceResult *res,
+                  const char   *name,
+                  guint64       whole)
+{
+  HpDisassembly *d = res->disassembly;
+  g_autofree char *binary = hp_symbol_name_sanitize (d->binary, -1, SHOWN_PATH_CHARS);
+  g_autofree char *symbol = hp_symbol_name_sanitize (d->symbol, -1, SHOWN_PATH_CHARS);
+  g_autofree char *heading = NULL;
+  g_autofree char *caption = NULL;
+  g_autofree char *whole_text = hp_format_count (whole);
+  g_autofree char *bar = NULL;
+
+  self->disassembly = TRUE;
+  self->file = hp_source_file_new (g_steal_pointer (&d->text), d->length,
+                                   g_steal_pointer (&d->rows), whole);
+  self->shown_line = hp_source_file_get_annotation (self->file)->hottest_line;
+  if (self->shown_line > hp_source_file_get_n_lines (self->file))
+    self->shown_line = 0;
+
+  /* Translators: the machine code of a symbol in a file */
+  heading = g_strdup_printf (_("Machine code of %s in %s"), symbol, binary);
+  gtk_label_set_text (self->file_label, heading);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), heading);
+  /* Translators: %s are a function name and a sample count */
+  caption = g_strdup_printf (_("Samples of %s by source line, as a share of its %s total samples, at the row "
+                               "naming each line: the capture keeps a location per line, not per instruction. "
+                               "▸ marks the address each sampled line was first seen at."),
+                             name, whole_text);
+  gtk_inscription_set_text (self->caption, caption);
+
+  if (self->file_missing)
+    /* Translators: shown above the machine code when the source file is missing */
+    bar = g_strdup_printf (_("Source file not found: %s"), self->path);
+  else
+    bar = g_strdup_printf (_("No line information for %s: machine code only"), name);
+  {
+    g_autofree char *shown = hp_symbol_name_sanitize (bar, -1, SHOWN_PATH_CHARS);
+
+    gtk_label_set_text (self->missing_bar_label, shown);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->missing_bar_label), self->message);
+  }
+  gtk_widget_set_visible (self->missing_bar_button, self->file_missing);
+  gtk_widget_set_visible (self->missing_bar, TRUE);
+  gtk_column_view_column_set_visible (self->line_column, FALSE);
+  gtk_column_view_column_set_title (self->text_column, _("Line and Instruction"));
+  show_rows (self);
+}
+
+static void
+show_result (HpSourceView *self,
+             SourceResult *res)
+{
+  const char *name = hp_loaded_capture_get_shown_name (self->profile->capture, self->function_id, TRUE);
+  const char *module = hp_loaded_capture_get_shown_module (self->profile->capture, self->function_id);
+  const HpFunctionStats *stats = hp_profile_get_function_stats (self->profile->profile, self->function_id);
+  guint64 whole = stats ? stats->total : 0;
+  g_autofree char *caption = NULL;
+  g_autofree char *whole_text = hp_format_count (whole);
+
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->message, g_free);
+  g_clear_object (&self->file);
+  self->shown_line = 0;
+
+  self->disassembly = FALSE;
+  self->file_missing = FALSE;
+  if (res->annotation->file == NULL || res->annotation->lines->len == 0)
+    {
+      self->message = g_strdup_printf (_("No line information for %s in %s: its module was built without "
+                                         "debugging information, or its debugging information is not installed. "
+                                         "Install the debug symbols (for a Debian package, its -dbgsym package) "
+                                         "and record again."),
+                                       name, module && *module ? module : _("an unknown module"));
+      if (res->disassembly != NULL)
+        {
+          show_disassembly (self, res, name, whole);
+          return;
+        }
+      if (res->disassembly_error != NULL)
+        {
+          g_autofree char *more = g_strdup_printf ("%s\n\n%s %s", self->message,
+                                                   _("Its machine code cannot be shown either:"),
+                                                   res->disassembly_error);
+
+          g_free (self->message);
+          self->message = g_steal_pointer (&more);
+        }
+      gtk_label_set_text (self->no_lines_label, self->message);
+      set_state (self, "no-lines");
+      return;
+    }
+
+  self->path = g_strdup (res->path);
+  if (!res->found)
+    {
+      GString *msg = g_string_new (NULL);
+
+      self->file_missing = TRUE;
+      if (res->read_error != NULL)
+        g_string_printf (msg, _("Cannot read the source of %s: %s"), name, res->read_error);
+      else
+        {
+          g_autofree char *shown = hp_symbol_name_sanitize (res->path, -1, SHOWN_PATH_CHARS);
+
+          g_string_printf (msg, _("The source of %s was recorded as\n%s\nand is not there."), name, shown);
+        }
+      if (res->looked_in->len > 0)
+        {
+          g_string_append (msg, "\n");
+          g_string_append (msg, _("Also looked in:"));
+          for (guint i = 0; i < res->looked_in->len; i++)
+            g_string_append_printf (msg, "\n%s", (char *) g_ptr_array_index (res->looked_in, i));
+        }
+      if (res->disassembly != NULL)
+        {
+          self->message = g_string_free (msg, FALSE);
+          show_disassembly (self, res, name, whole);
+          return;
+        }
+      if (res->disassembly_error != NULL)
+        {
+          g_string_append (msg, "\n\n");
+          g_string_append (msg, _("Its machine code cannot be shown either:"));
+          g_string_append_printf (msg, " %s", res->disassembly_error);
+        }
+      g_string_append (msg, "\n\n");
+      g_string_append (msg, _("Choose the folder that holds the sources, or one above it."));
+      self->message = g_string_free (msg, FALSE);
+      gtk_label_set_text (self->missing_label, self->message);
+      set_state (self, "missing");
+      return;
+    }
+
+  gtk_widget_set_visible (self->missing_bar, FALSE);
+  gtk_column_view_column_set_visible (self->line_column, TRUE);
+  gtk_column_view_column_set_title (self->text_column, _("Source"));
+  self->file = hp_source_file_new (g_steal_pointer (&res->contents), res->length,
+                                   g_steal_pointer (&res->annotation), whole);
+  self->shown_line = hp_source_file_get_annotation (self->file)->hottest_line;
+  if (self->shown_line > hp_source_file_get_n_lines (self->file))
+    self->shown_line = 0;
+
+  {
+    /* a path from the capture: any bytes, any length */
+    g_autofree char *shown = hp_symbol_name_sanitize (self->path, -1, SHOWN_PATH_CHARS);
+
+    gtk_label_set_text (self->file_label, shown);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), shown);
+  }
+  /* Translators: %s are a function name and a sample count */
+  caption = g_strdup_printf (_("Samples of %s by line, as a share of its %s total samples. "
+                               "Self: taken at that line; Total: at that line or in what it calls. "
+                               "Code inlined from other files counts at the line that calls it."),
+                             name, whole_text);
+  gtk_inscription_set_text (self->caption, caption);
+
+  show_rows (self);
 }
 
 static void
@@ -505,6 +626,8 @@ reload (HpSourceView *self)
       g_clear_object (&self->file);
       g_clear_pointer (&self->path, g_free);
       self->shown_line = 0;
+      self->disassembly = FALSE;
+      self->file_missing = FALSE;
       set_state (self, "none");
       return;
     }
@@ -566,7 +689,7 @@ hp_source_view_set_source_paths (HpSourceView       *self,
   if (self->source_paths == NULL)
     self->source_paths = g_new0 (char *, 1);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE_PATHS]);
-  if (g_strcmp0 (hp_source_view_get_state (self), "missing") == 0)
+  if (g_strcmp0 (hp_source_view_get_state (self), "missing") == 0 || self->file_missing)
     reload (self);
 }
 
@@ -581,9 +704,14 @@ hp_source_view_is_loading (HpSourceView *self)
 const char *
 hp_source_view_get_state (HpSourceView *self)
 {
+  const char *page;
+
   g_return_val_if_fail (HP_IS_SOURCE_VIEW (self), NULL);
 
-  return gtk_stack_get_visible_child_name (self->stack);
+  page = gtk_stack_get_visible_child_name (self->stack);
+  if (g_strcmp0 (page, "source") == 0 && self->disassembly)
+    return "disassembly";
+  return page;
 }
 
 guint
@@ -750,6 +878,9 @@ hp_source_view_class_init (HpSourceViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, text_column);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_label);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, no_lines_label);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_bar);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_bar_label);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_bar_button);
 
   gtk_widget_class_install_action (widget_class, "source.choose-folder", NULL, choose_folder);
 

@@ -30,13 +30,16 @@ void         hp_source_view_add_source_path (HpSourceView *self,
 /* TRUE while a worker reads the source of a new selection (the pane
  * shows the previous one, or a spinner once it takes long) */
 gboolean     hp_source_view_is_loading      (HpSourceView    *self);
-/* For tests: "none", "loading", "source", "missing" or "no-lines" */
+/* For tests: "none", "loading", "source", "disassembly" (machine code
+ * under a bar saying why, as the source is missing or has no lines),
+ * "missing" or "no-lines" (and no machine code either) */
 const char  *hp_source_view_get_state       (HpSourceView    *self);
 /* The line scrolled to and selected (the hottest), 0 when none */
 guint        hp_source_view_get_shown_line  (HpSourceView    *self);
 /* The path of the shown file, or the one looked for when missing */
 const char  *hp_source_view_get_path        (HpSourceView    *self);
-/* The text the pane shows when the file is missing or has no lines */
+/* The text the pane shows (or, above machine code, its bar's tooltip)
+ * when the file is missing or has no lines */
 const char  *hp_source_view_get_message     (HpSourceView    *self);
 
 G_END_DECLS
