@@ -46,6 +46,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analysis/hp-compare.h"
 #include "analysis/hp-stats.h"
@@ -69,8 +70,18 @@ typedef struct {
   gboolean first;    /* its function does not occur above it */
 } PathNode;
 
-/* One capture, reduced: costs per path id (the path ids known when it was
- * added; later paths cost 0 in it). */
+/* A slot of the table (parent, identity) -> path id; id 0 (the root,
+ * never a child) marks a free slot. Key and id side by side, so that a
+ * probe reads one cache line. */
+typedef struct {
+  guint32 parent;
+  guint32 ident;
+  guint32 id;
+} Slot;
+
+/* One capture, reduced: total costs per path id (the path ids known when
+ * it was added; later paths cost 0 in it), and self costs per function
+ * identity (those known then), which is all a path's self serves. */
 typedef struct {
   char    *name;
   char    *event;
@@ -78,8 +89,9 @@ typedef struct {
   char    *command;
   guint    n_paths;
   double  *total_w;
-  double  *self_w;
   guint64 *total_n;
+  guint    n_idents;
+  double  *self_w;   /* by identity */
   guint64 *self_n;
   double   cost;     /* all its samples' weight */
   guint64  samples;
@@ -131,8 +143,7 @@ struct _HpComparison {
 
   /* the merged tree: (parent, identity) -> path id, open addressing */
   GArray  *nodes;           /* PathNode, [0] the root */
-  guint64 *slot_keys;       /* 0: free (no path has parent and identity 0) */
-  guint32 *slot_ids;
+  Slot    *slots;
   gsize    slot_mask;
 
   /* after hp_comparison_run() */
@@ -251,6 +262,51 @@ hp_compare_fold_clone_name (const char *name)
   return g_string_free (s, FALSE);
 }
 
+/* Big arrays ---------------------------------------------------------------- */
+
+#define HUGE_PAGE ((gsize) 2 * 1024 * 1024)
+
+/* Asks the kernel for 2 MB pages under the 2 MB-aligned part of
+ * [@p, @p + @size), where it has not touched them yet. The big arrays of
+ * a comparison (the table of paths, the runs' costs) are written all
+ * over in an order the hash decides: with 4 kB pages a 1M-sample capture
+ * costs tens of thousands of page faults and as many TLB misses, a fifth
+ * of its time. Debian's transparent huge pages are "madvise": nothing
+ * changes where they are off. */
+static void
+advise_huge (gpointer p,
+             gsize    size)
+{
+  guintptr start = ((guintptr) p + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1);
+  guintptr end = ((guintptr) p + size) & ~(guintptr) (HUGE_PAGE - 1);
+
+  if (end > start)
+    madvise ((gpointer) start, end - start, MADV_HUGEPAGE);
+}
+
+/* A zeroed array of @n elements of @size bytes. One of 2 MB or more is
+ * aligned to huge pages and rounded up to a whole number of them (at most
+ * 2 MB more), so that all of it can be in them. Free it with
+ * g_aligned_free(). */
+static gpointer
+big_new0 (gsize n,
+          gsize size)
+{
+  gsize bytes;
+  gpointer p;
+
+  if (!g_size_checked_mul (&bytes, MAX (n, 1), size))
+    g_error ("%s: overflow allocating %" G_GSIZE_FORMAT " elements of %" G_GSIZE_FORMAT " bytes",
+             G_STRLOC, n, size);
+  if (bytes < HUGE_PAGE)
+    return g_aligned_alloc0 (bytes, 1, 64);
+  bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  p = g_aligned_alloc (bytes, 1, HUGE_PAGE);
+  advise_huge (p, bytes);
+  memset (p, 0, bytes);
+  return p;
+}
+
 /* Interning --------------------------------------------------------------- */
 
 static guint32
@@ -298,10 +354,11 @@ intern_line (HpComparison *self,
 }
 
 static inline gsize
-slot_of (guint64 key,
+slot_of (guint32 parent,
+         guint32 ident,
          gsize   mask)
 {
-  guint64 h = key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  guint64 h = ((guint64) parent << 32 | ident) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
 
   return (gsize) (h ^ (h >> 29)) & mask;
 }
@@ -312,31 +369,27 @@ grow_slots (HpComparison *self,
             gsize         size)
 {
   gsize old_size = self->slot_mask + 1;
-  g_autofree guint64 *old_keys = self->slot_keys;
-  g_autofree guint32 *old_ids = self->slot_ids;
+  Slot *old = self->slots;
   gsize new_size = old_size;
 
   while (new_size < size)
     new_size *= 2;
   if (new_size == old_size)
-    {
-      g_steal_pointer (&old_keys);
-      g_steal_pointer (&old_ids);
-      return;
-    }
+    return;
   self->slot_mask = new_size - 1;
-  self->slot_keys = g_new0 (guint64, new_size);
-  self->slot_ids = g_new (guint32, new_size);
+  self->slots = big_new0 (new_size, sizeof (Slot));
   for (gsize o = 0; o < old_size; o++)
-    if (old_keys[o] != 0)
+    if (old[o].id != 0)
       {
         gsize i;
 
-        for (i = slot_of (old_keys[o], self->slot_mask); self->slot_keys[i] != 0; i = (i + 1) & self->slot_mask)
+        for (i = slot_of (old[o].parent, old[o].ident, self->slot_mask);
+             self->slots[i].id != 0;
+             i = (i + 1) & self->slot_mask)
           ;
-        self->slot_keys[i] = old_keys[o];
-        self->slot_ids[i] = old_ids[o];
+        self->slots[i] = old[o];
       }
+  g_aligned_free (old);
 }
 
 static guint32
@@ -344,24 +397,46 @@ intern_path (HpComparison *self,
              guint32       parent,
              guint32       ident)
 {
-  guint64 key = (guint64) parent << 32 | ident;
   PathNode node;
+  Slot *slot;
   gsize i;
 
-  for (i = slot_of (key, self->slot_mask); self->slot_keys[i] != 0; i = (i + 1) & self->slot_mask)
-    if (self->slot_keys[i] == key)
-      return self->slot_ids[i];
+  for (i = slot_of (parent, ident, self->slot_mask); self->slots[i].id != 0; i = (i + 1) & self->slot_mask)
+    if (self->slots[i].parent == parent && self->slots[i].ident == ident)
+      return self->slots[i].id;
 
   node.parent = parent;
   node.ident = ident;
   node.depth = g_array_index (self->nodes, PathNode, parent).depth + 1;
   node.first = TRUE;  /* set by mark_recursion() */
   g_array_append_val (self->nodes, node);
-  self->slot_keys[i] = key;
-  self->slot_ids[i] = self->nodes->len - 1;
+  slot = &self->slots[i];
+  slot->parent = parent;
+  slot->ident = ident;
+  slot->id = self->nodes->len - 1;
   if ((self->nodes->len) * 2 > self->slot_mask)
     grow_slots (self, (self->slot_mask + 1) * 2);
   return self->nodes->len - 1;
+}
+
+/* Makes room for a run of @n sampled stack nodes. Runs of one program
+ * share most of their paths: the first sizes the table and the nodes for
+ * all of its own, and a later run adds room only when it has more (a run
+ * of another program grows them as it goes, rehashing a few times). */
+static void
+reserve_paths (HpComparison *self,
+               gsize         n)
+{
+  guint len = self->nodes->len;
+  gsize want = MAX ((gsize) len, n + 1);
+
+  grow_slots (self, want * 2 + 2);
+  if (want > len)
+    {
+      g_array_set_size (self->nodes, want);
+      g_array_set_size (self->nodes, len);
+      advise_huge (self->nodes->data, want * sizeof (PathNode));
+    }
 }
 
 /* Marks the paths whose function also occurs above them (recursion), which
@@ -416,71 +491,146 @@ mark_recursion (HpComparison *self)
     }
 }
 
+/* The function identity of each frame; NONE for a broken reference. */
+static guint32 *
+frame_idents (const HpCaptureData *data,
+              const guint32       *fident)
+{
+  guint32 *ident = g_new (guint32, MAX (data->frames->len, 1));
+
+  ident[0] = NONE;
+  for (guint f = 1; f < data->frames->len; f++)
+    {
+      gint64 function_id = g_array_index (data->frames, HpCaptureFrame, f).function_id;
+
+      ident[f] = function_id > 0 && function_id < data->functions->len ? fident[function_id] : NONE;
+    }
+  return ident;
+}
+
+/* The function identity of stack node @s, or NONE for a broken reference. */
+static inline guint32
+stack_ident (const HpCaptureData *data,
+             const guint32       *frame_ident,
+             gint64               s)
+{
+  gint64 frame_id = g_array_index (data->stacks, HpCaptureStack, s).frame_id;
+
+  return frame_id > 0 && frame_id < data->frames->len ? frame_ident[frame_id] : NONE;
+}
+
+/* Each stack node's own cost (@w, @n) and, when @sub_w is given, the cost
+ * at or under it (@sub_w, @sub_n): children into parents, a parent's id
+ * being below its children's. The caller has checked the counts' stack
+ * ids and the parents. */
+static void
+stack_costs (const HpCaptureData *data,
+             gboolean             use_samples,
+             double              *w,
+             guint64             *n,
+             double              *sub_w,
+             guint64             *sub_n)
+{
+  guint n_stacks = MAX (data->stacks->len, 1);
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+
+      w[c->stack_id] += use_samples ? (double) c->samples : (double) c->weight;
+      n[c->stack_id] += c->samples;
+    }
+  if (sub_w == NULL)
+    return;
+  memcpy (sub_w, w, sizeof (double) * n_stacks);
+  memcpy (sub_n, n, sizeof (guint64) * n_stacks);
+  for (guint s = n_stacks - 1; s >= 1; s--)
+    {
+      gint64 parent = g_array_index (data->stacks, HpCaptureStack, s).parent_id;
+
+      sub_w[parent] += sub_w[s];
+      sub_n[parent] += sub_n[s];
+    }
+}
+
+/* Grows a run's totals to hold path @id, zeroing what is new. */
+static void
+run_reserve (Run     *run,
+             guint32  id,
+             guint   *capacity)
+{
+  guint old = *capacity;
+
+  if (id < old)
+    return;
+  while (*capacity <= id)
+    *capacity = MAX (*capacity * 2, 1024);
+  {
+    double *w = big_new0 (*capacity, sizeof (double));
+    guint64 *n = big_new0 (*capacity, sizeof (guint64));
+
+    if (old > 0)
+      {
+        memcpy (w, run->total_w, sizeof (double) * old);
+        memcpy (n, run->total_n, sizeof (guint64) * old);
+      }
+    g_aligned_free (run->total_w);
+    g_aligned_free (run->total_n);
+    run->total_w = w;
+    run->total_n = n;
+  }
+}
+
 /* The bottom-up tree: each sampled stack's path read from its leaf up, so
  * that a path's total is the cost of the samples whose stack ends with it
- * (a function's callers, then theirs). A path's self is the cost of the
- * samples whose leaf it starts from, given to its first step only, so
- * that functions' self and total come out as in the top-down tree. */
+ * (a function's callers, then theirs). A function's self cost is that
+ * of the samples whose leaf is in it, as in the top-down tree. One pass:
+ * the run's totals grow with the paths. */
 static gboolean
 add_inverted (HpComparison        *self,
               const HpCaptureData *data,
-              const guint32       *fident,
-              const double        *w,
-              const guint64       *n,
+              const guint32       *frame_ident,
+              gboolean             use_samples,
               Run                 *run)
 {
   guint n_stacks = MAX (data->stacks->len, 1);
   g_autofree guint32 *ident = g_new0 (guint32, n_stacks);
   g_autofree guint32 *up = g_new0 (guint32, n_stacks);
+  g_autofree double *w = g_new0 (double, n_stacks);
+  g_autofree guint64 *n = g_new0 (guint64, n_stacks);
+  guint capacity = 0;
 
   for (guint s = 1; s < n_stacks; s++)
     {
-      const HpCaptureStack *st = &g_array_index (data->stacks, HpCaptureStack, s);
-      gint64 function_id;
-
-      g_return_val_if_fail (st->frame_id > 0 && st->frame_id < data->frames->len, FALSE);
-      function_id = g_array_index (data->frames, HpCaptureFrame, st->frame_id).function_id;
-      g_return_val_if_fail (function_id > 0 && function_id < data->functions->len, FALSE);
-      ident[s] = fident[function_id];
-      up[s] = st->parent_id;
+      ident[s] = stack_ident (data, frame_ident, s);
+      g_return_val_if_fail (ident[s] != NONE, FALSE);
+      up[s] = g_array_index (data->stacks, HpCaptureStack, s).parent_id;
     }
-
-  /* twice: once to make the paths, once (with the arrays sized) to count */
-  for (guint pass = 0; pass < 2; pass++)
+  stack_costs (data, use_samples, w, n, NULL, NULL);
+  for (guint s = 1; s < n_stacks; s++)
     {
-      if (pass == 1)
-        {
-          run->n_paths = self->nodes->len;
-          run->total_w = g_new0 (double, run->n_paths);
-          run->self_w = g_new0 (double, run->n_paths);
-          run->total_n = g_new0 (guint64, run->n_paths);
-          run->self_n = g_new0 (guint64, run->n_paths);
-        }
-      for (guint s = 1; s < n_stacks; s++)
-        {
-          guint32 node = ROOT;
+      run->self_w[ident[s]] += w[s];
+      run->self_n[ident[s]] += n[s];
+    }
 
-          if (n[s] == 0 && w[s] == 0)
-            continue;
-          for (guint32 t = s; t != 0; t = up[t])
-            {
-              node = intern_path (self, node, ident[t]);
-              if (pass == 0)
-                continue;
-              run->total_w[node] += w[s];
-              run->total_n[node] += n[s];
-              if (t == s)
-                {
-                  run->self_w[node] += w[s];
-                  run->self_n[node] += n[s];
-                }
-            }
+  run_reserve (run, self->nodes->len - 1, &capacity);
+  for (guint s = 1; s < n_stacks; s++)
+    {
+      guint32 node = ROOT;
+
+      if (n[s] == 0 && w[s] == 0)
+        continue;
+      for (guint32 t = s; t != 0; t = up[t])
+        {
+          node = intern_path (self, node, ident[t]);
+          run_reserve (run, node, &capacity);
+          run->total_w[node] += w[s];
+          run->total_n[node] += n[s];
         }
     }
+  run->n_paths = self->nodes->len;
   run->total_w[ROOT] = run->cost;
   run->total_n[ROOT] = run->samples;
-  run->self_w[ROOT] = w[0];
-  run->self_n[ROOT] = n[0];
   return TRUE;
 }
 
@@ -491,14 +641,17 @@ static void
 add_lines (HpComparison        *self,
            const HpCaptureData *data,
            const guint32       *path,
-           const double        *w,
-           const guint64       *n,
-           const double        *sub_w,
-           const guint64       *sub_n,
+           gboolean             use_samples,
            Run                 *run)
 {
+  guint n_stacks = MAX (data->stacks->len, 1);
   g_autofree guint32 *frame_line = g_new (guint32, MAX (data->frames->len, 1));
+  g_autofree double *w = g_new0 (double, n_stacks);
+  g_autofree guint64 *n = g_new0 (guint64, n_stacks);
+  g_autofree double *sub_w = g_new (double, n_stacks);
+  g_autofree guint64 *sub_n = g_new (guint64, n_stacks);
 
+  stack_costs (data, use_samples, w, n, sub_w, sub_n);
   /* frame -> line id, NONE until needed, 0 when it has no line */
   for (guint f = 0; f < data->frames->len; f++)
     frame_line[f] = NONE;
@@ -543,9 +696,9 @@ run_free (gpointer data)
   g_free (run->event);
   g_free (run->unit);
   g_free (run->command);
-  g_free (run->total_w);
+  g_aligned_free (run->total_w);
   g_free (run->self_w);
-  g_free (run->total_n);
+  g_aligned_free (run->total_n);
   g_free (run->self_n);
   g_clear_pointer (&run->lines, g_array_unref);
   g_free (run);
@@ -570,8 +723,7 @@ hp_comparison_new (void)
   self->nodes = g_array_new (FALSE, FALSE, sizeof (PathNode));
   g_array_append_val (self->nodes, root);
   self->slot_mask = 1023;
-  self->slot_keys = g_new0 (guint64, self->slot_mask + 1);
-  self->slot_ids = g_new (guint32, self->slot_mask + 1);
+  self->slots = big_new0 (self->slot_mask + 1, sizeof (Slot));
   self->line_keys = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->line_keys, NULL);
   self->line_index = g_hash_table_new (g_str_hash, g_str_equal);
@@ -635,8 +787,7 @@ hp_comparison_free (HpComparison *self)
   g_ptr_array_unref (self->ident_keys);
   g_ptr_array_unref (self->ident_modules);
   g_array_unref (self->nodes);
-  g_free (self->slot_keys);
-  g_free (self->slot_ids);
+  g_aligned_free (self->slots);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->functions, g_array_unref);
   g_clear_pointer (&self->by_total, g_array_unref);
@@ -669,13 +820,13 @@ hp_comparison_add_data (HpComparison        *self,
 {
   guint n_stacks, n_functions;
   g_autofree guint32 *fident = NULL;
-  g_autofree double *w = NULL;
-  g_autofree guint64 *n = NULL;
-  g_autofree double *sub_w = NULL;
-  g_autofree guint64 *sub_n = NULL;
+  g_autofree guint32 *frame_ident = NULL;
+  g_autofree guint8 *live = NULL;
   g_autofree guint32 *path = NULL;
   gboolean use_samples;
-  double weight_sum = 0;
+  double weight_sum = 0, sample_sum = 0;
+  gsize n_live = 0;
+  const PathNode *nodes;
   Run *run;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -709,45 +860,50 @@ hp_comparison_add_data (HpComparison        *self,
         module = g_array_index (data->modules, HpCaptureModule, fn->module_id).name ?: "";
       fident[f] = intern_ident (self, module, fn->name ? fn->name : "");
     }
+  frame_ident = frame_idents (data, fident);
+  run->n_idents = self->ident_keys->len;
+  run->self_w = g_new0 (double, run->n_idents);
+  run->self_n = g_new0 (guint64, run->n_idents);
 
-  /* Weights per leaf stack. A capture whose samples carry no weight
-   * (written by a tool that did not know the period) counts samples. */
-  w = g_new0 (double, n_stacks);
-  n = g_new0 (guint64, n_stacks);
-  for (guint i = 0; i < data->stack_counts->len; i++)
-    weight_sum += g_array_index (data->stack_counts, HpCaptureStackCount, i).weight;
-  use_samples = weight_sum <= 0;
-  if (use_samples)
-    {
-      g_free (run->unit);
-      run->unit = g_strdup ("samples");
-    }
+  /* Which stack nodes have samples at or under them: only those get a
+   * path. A capture whose samples carry no weight (written by a tool
+   * that did not know the period) counts samples. The costs go to the
+   * paths below, by count (stack_counts has one per sampled stack), never
+   * through arrays of all the stack nodes. */
+  live = g_new0 (guint8, n_stacks);
   for (guint i = 0; i < data->stack_counts->len; i++)
     {
       const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
 
       g_return_val_if_fail (c->stack_id >= 0 && c->stack_id < n_stacks, (run_free (run), FALSE));
-      w[c->stack_id] += use_samples ? (double) c->samples : (double) c->weight;
-      n[c->stack_id] += c->samples;
-      run->cost += use_samples ? (double) c->samples : (double) c->weight;
+      weight_sum += c->weight;
+      sample_sum += c->samples;
       run->samples += c->samples;
+      if (c->weight > 0 || c->samples > 0)
+        live[c->stack_id] = 1;
     }
-
-  /* through each stack node: children into parents (parent_id < id) */
-  sub_w = g_memdup2 (w, sizeof (double) * n_stacks);
-  sub_n = g_memdup2 (n, sizeof (guint64) * n_stacks);
+  use_samples = weight_sum <= 0;
+  run->cost = use_samples ? sample_sum : weight_sum;
+  if (use_samples)
+    {
+      g_free (run->unit);
+      run->unit = g_strdup ("samples");
+    }
   for (guint s = n_stacks - 1; s >= 1; s--)
     {
-      const HpCaptureStack *st = &g_array_index (data->stacks, HpCaptureStack, s);
+      gint64 parent = g_array_index (data->stacks, HpCaptureStack, s).parent_id;
 
-      g_return_val_if_fail (st->parent_id >= 0 && st->parent_id < s, (run_free (run), FALSE));
-      sub_w[st->parent_id] += sub_w[s];
-      sub_n[st->parent_id] += sub_n[s];
+      g_return_val_if_fail (parent >= 0 && parent < s, (run_free (run), FALSE));
+      if (live[s])
+        {
+          live[parent] = 1;
+          n_live++;
+        }
     }
 
   if (self->inverted)
     {
-      if (!add_inverted (self, data, fident, w, n, run))
+      if (!add_inverted (self, data, frame_ident, use_samples, run))
         {
           run_free (run);
           return FALSE;
@@ -755,48 +911,56 @@ hp_comparison_add_data (HpComparison        *self,
       goto done;
     }
 
-  /* each sampled stack node -> its path in the merged tree; room for
-   * them all first, rather than growing the table on the way */
-  grow_slots (self, ((gsize) self->nodes->len + n_stacks) * 2 + 2);
+  /* each sampled stack node -> its path in the merged tree */
+  reserve_paths (self, n_live);
   path = g_new (guint32, n_stacks);
   path[0] = ROOT;
   for (guint s = 1; s < n_stacks; s++)
     {
-      const HpCaptureStack *st = &g_array_index (data->stacks, HpCaptureStack, s);
-      gint64 function_id;
+      guint32 g;
 
-      if (sub_n[s] == 0 && sub_w[s] == 0)
+      if (!live[s])
         {
           path[s] = NONE;
           continue;
         }
-      g_return_val_if_fail (st->frame_id > 0 && st->frame_id < data->frames->len, (run_free (run), FALSE));
-      function_id = g_array_index (data->frames, HpCaptureFrame, st->frame_id).function_id;
-      g_return_val_if_fail (function_id > 0 && function_id < n_functions, (run_free (run), FALSE));
-      path[s] = intern_path (self, path[st->parent_id], fident[function_id]);
+      g = stack_ident (data, frame_ident, s);
+      g_return_val_if_fail (g != NONE, (run_free (run), FALSE));
+      path[s] = intern_path (self, path[g_array_index (data->stacks, HpCaptureStack, s).parent_id], g);
     }
 
+  /* Each path's own cost, then its children's added into it (a child's
+   * id is above its parent's). A stack node and its ancestors are at
+   * different depths, so never on the same path: each sample counts once
+   * on each path of its stack. */
   run->n_paths = self->nodes->len;
-  run->total_w = g_new0 (double, run->n_paths);
-  run->self_w = g_new0 (double, run->n_paths);
-  run->total_n = g_new0 (guint64, run->n_paths);
-  run->self_n = g_new0 (guint64, run->n_paths);
-  /* A stack node and its ancestors are at different depths, so never on
-   * the same path: summing the nodes of a path counts each sample once. */
-  for (guint s = 1; s < n_stacks; s++)
-    if (path[s] != NONE)
-      {
-        run->total_w[path[s]] += sub_w[s];
-        run->self_w[path[s]] += w[s];
-        run->total_n[path[s]] += sub_n[s];
-        run->self_n[path[s]] += n[s];
-      }
+  run->total_w = big_new0 (run->n_paths, sizeof (double));
+  run->total_n = big_new0 (run->n_paths, sizeof (guint64));
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+      guint32 p = path[c->stack_id];
+
+      if (p == NONE)
+        continue;
+      run->total_w[p] += use_samples ? (double) c->samples : (double) c->weight;
+      run->total_n[p] += c->samples;
+    }
+  nodes = (const PathNode *) (gpointer) self->nodes->data;
+  for (guint32 id = 1; id < run->n_paths; id++)
+    {
+      run->self_w[nodes[id].ident] += run->total_w[id];
+      run->self_n[nodes[id].ident] += run->total_n[id];
+    }
+  for (guint32 id = run->n_paths - 1; id >= 1; id--)
+    {
+      run->total_w[nodes[id].parent] += run->total_w[id];
+      run->total_n[nodes[id].parent] += run->total_n[id];
+    }
   run->total_w[ROOT] = run->cost;
   run->total_n[ROOT] = run->samples;
-  run->self_w[ROOT] = w[0];
-  run->self_n[ROOT] = n[0];
   if (self->keep_lines)
-    add_lines (self, data, path, w, n, sub_w, sub_n, run);
+    add_lines (self, data, path, use_samples, run);
 
 done:
   g_ptr_array_add (self->sides[side].runs, run);
@@ -1276,14 +1440,14 @@ function_values_init (HpComparison   *self,
           const Run *run = g_ptr_array_index (self->sides[s].runs, r);
           gsize row = (gsize) r * fv->n_idents;
 
-          /* self: the paths that end in the function; total: those on
-           * which it does not occur above */
+          /* self: the run's by identity; total: the paths on which the
+           * function does not occur above */
+          memcpy (&fv->self_w[s][row], run->self_w, sizeof (double) * run->n_idents);
+          memcpy (&fv->self_n[s][row], run->self_n, sizeof (guint64) * run->n_idents);
           for (guint32 id = 1; id < run->n_paths; id++)
             {
               const PathNode *node = &g_array_index (self->nodes, PathNode, id);
 
-              fv->self_w[s][row + node->ident] += run->self_w[id];
-              fv->self_n[s][row + node->ident] += run->self_n[id];
               if (node->first)
                 {
                   fv->total_w[s][row + node->ident] += run->total_w[id];

@@ -680,6 +680,274 @@ test_neighbours_and_lines (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
+/* Random captures against a naive reckoning of every cost.
+ *
+ * Each run is a few dozen stacks drawn at random from a small program:
+ * recursion, directly and through clones; several frames (lines) of one
+ * function under one caller, which share a path; functions of one name
+ * in two modules; stacks sampled at an inner node as well as below it;
+ * stack nodes with no samples; samples with no stack. The naive side
+ * walks every sample's stack by name, prefix by prefix: it shares no code
+ * with the comparison but the folding of clone names. One base run and
+ * three new ones (so no speed scaling: base and new are plain means), the
+ * later runs bringing paths the earlier ones did not have. */
+typedef struct {
+  GHashTable *paths;      /* key -> double[2]: weight, samples */
+  GHashTable *bottom_up;
+  GHashTable *self;       /* "module\tname" -> double[2] */
+  GHashTable *total;
+} Naive;
+
+static void
+naive_add (GHashTable *table,
+           const char *key,
+           double      w,
+           double      n)
+{
+  double *v = g_hash_table_lookup (table, key);
+
+  if (v == NULL)
+    {
+      v = g_new0 (double, 2);
+      g_hash_table_insert (table, g_strdup (key), v);
+    }
+  v[0] += w;
+  v[1] += n;
+}
+
+/* "name[@module][:line]" -> "module\tfolded-name" */
+static char *
+naive_ident (const char *step)
+{
+  g_autofree char *function = g_strndup (step, strcspn (step, ":"));
+  char *at = strchr (function, '@');
+  g_autofree char *folded = NULL;
+
+  if (at != NULL)
+    *at = '\0';
+  folded = hp_compare_fold_clone_name (function);
+  return g_strconcat (at != NULL ? at + 1 : "app", "\t", folded, NULL);
+}
+
+static void
+naive_count (Naive      *naive,
+             const Leaf *leaf)
+{
+  g_auto(GStrv) steps = g_strsplit (leaf->stack, ";", -1);
+  guint depth = g_strv_length (steps);
+  g_autoptr(GPtrArray) idents = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GString) key = g_string_new (NULL);
+  double w = leaf->weight, n = leaf->samples;
+
+  if (w == 0 && n == 0)
+    return;
+  for (guint i = 0; i < depth; i++)
+    g_ptr_array_add (idents, naive_ident (steps[i]));
+  for (guint i = 0; i < depth; i++)
+    {
+      g_string_append_printf (key, "%s\n", (char *) idents->pdata[i]);
+      naive_add (naive->paths, key->str, w, n);
+      if (g_hash_table_add (seen, idents->pdata[i]))
+        naive_add (naive->total, idents->pdata[i], w, n);
+    }
+  g_string_truncate (key, 0);
+  for (guint i = depth; i-- > 0;)
+    {
+      g_string_append_printf (key, "%s\n", (char *) idents->pdata[i]);
+      naive_add (naive->bottom_up, key->str, w, n);
+    }
+  if (depth > 0)
+    naive_add (naive->self, idents->pdata[depth - 1], w, n);
+}
+
+static Naive *
+naive_new (void)
+{
+  Naive *naive = g_new0 (Naive, 1);
+
+  naive->paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  naive->bottom_up = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  naive->self = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  naive->total = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return naive;
+}
+
+static void
+naive_free (Naive *naive)
+{
+  g_hash_table_unref (naive->paths);
+  g_hash_table_unref (naive->bottom_up);
+  g_hash_table_unref (naive->self);
+  g_hash_table_unref (naive->total);
+  g_free (naive);
+}
+
+#define NAIVE_TABLE(naive, which) G_STRUCT_MEMBER (GHashTable *, (naive), (which))
+
+/* Over @n runs, the mean cost of @key in table @which, or with @samples
+ * the sum of its sample counts (as HpCompareStat has them). */
+static double
+naive_value (Naive     **runs,
+             guint       n,
+             gsize       which,
+             const char *key,
+             gboolean    samples)
+{
+  double sum = 0;
+
+  for (guint r = 0; r < n; r++)
+    {
+      double *v = g_hash_table_lookup (NAIVE_TABLE (runs[r], which), key);
+
+      if (v != NULL)
+        sum += samples ? v[1] : v[0];
+    }
+  return samples ? sum : sum / n;
+}
+
+/* How many keys table @which has in any of @n runs. */
+static guint
+naive_n_keys (Naive **runs,
+              guint   n,
+              gsize   which)
+{
+  g_autoptr(GHashTable) all = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint r = 0; r < n; r++)
+    {
+      GHashTableIter iter;
+      gpointer key;
+
+      g_hash_table_iter_init (&iter, NAIVE_TABLE (runs[r], which));
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_hash_table_add (all, key);
+    }
+  return g_hash_table_size (all);
+}
+
+static void
+assert_close (double      got,
+              double      want,
+              const char *what,
+              const char *key)
+{
+  if (!(fabs (got - want) <= 1e-9 * MAX (1, fabs (want))))
+    g_error ("%s of \"%s\": %.17g, but the naive reckoning says %.17g", what, key, got, want);
+}
+
+static void
+check_paths (HpComparison *cmp,
+             Naive       **runs,
+             gsize         which)
+{
+  guint n = hp_comparison_get_n_paths (cmp);
+
+  g_assert_cmpuint (n, ==, naive_n_keys (runs, 4, which));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *key = hp_comparison_get_path_key (cmp, i);
+      const HpCompareStat *stat = hp_comparison_get_path_stat (cmp, i);
+
+      assert_close (stat->base, naive_value (runs, 1, which, key, FALSE), "base cost", key);
+      assert_close (stat->new_cost, naive_value (runs + 1, 3, which, key, FALSE), "new cost", key);
+      assert_close (stat->base_samples, naive_value (runs, 1, which, key, TRUE), "base samples", key);
+      assert_close (stat->new_samples, naive_value (runs + 1, 3, which, key, TRUE), "new samples", key);
+    }
+}
+
+static void
+check_functions (HpComparison *cmp,
+                 Naive       **runs)
+{
+  gsize self = G_STRUCT_OFFSET (Naive, self), total = G_STRUCT_OFFSET (Naive, total);
+  guint n = hp_comparison_get_n_functions (cmp);
+
+  g_assert_cmpuint (n, ==, naive_n_keys (runs, 4, total));
+  for (guint i = 0; i < n; i++)
+    {
+      const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
+      g_autofree char *key = g_strconcat (fn->module, "\t", fn->name, NULL);
+
+      assert_close (fn->self.base, naive_value (runs, 1, self, key, FALSE), "base self", key);
+      assert_close (fn->self.new_cost, naive_value (runs + 1, 3, self, key, FALSE), "new self", key);
+      assert_close (fn->self.base_samples, naive_value (runs, 1, self, key, TRUE), "base self samples", key);
+      assert_close (fn->self.new_samples, naive_value (runs + 1, 3, self, key, TRUE), "new self samples", key);
+      assert_close (fn->total.base, naive_value (runs, 1, total, key, FALSE), "base total", key);
+      assert_close (fn->total.new_cost, naive_value (runs + 1, 3, total, key, FALSE), "new total", key);
+      assert_close (fn->total.base_samples, naive_value (runs, 1, total, key, TRUE), "base total samples", key);
+      assert_close (fn->total.new_samples, naive_value (runs + 1, 3, total, key, TRUE), "new total samples", key);
+    }
+}
+
+static void
+test_random_against_naive (void)
+{
+  static const char *names[] = {
+    "parse", "parse.part.0", "lex", "lex.cold", "eval", "eval.isra.0",
+    "emit", "gc", "eval.constprop.1", "alloc@libc.so.6", "memcpy@libc.so.6", "eval@libm.so.6",
+  };
+
+  for (guint seed = 1; seed <= 30; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      g_autoptr(HpComparison) cmp = hp_comparison_new_with_bottom_up ();
+      g_autoptr(GError) error = NULL;
+      double base_cost = 0;
+      Naive *runs[4];
+
+      for (guint r = 0; r < 4; r++)
+        {
+          guint n_leaves = g_rand_int_range (rand, 5, 60 + 20 * r);
+          g_autoptr(GPtrArray) stacks = g_ptr_array_new_with_free_func (g_free);
+          g_autofree Leaf *leaves = g_new0 (Leaf, n_leaves);
+
+          runs[r] = naive_new ();
+          for (guint l = 0; l < n_leaves; l++)
+            {
+              GString *stack = g_string_new (NULL);
+              guint depth = g_rand_int_range (rand, 0, 9);  /* 0: no stack */
+
+              if (depth > 0)
+                g_string_append (stack, "main");
+              for (guint d = 1; d < depth; d++)
+                {
+                  /* the later runs reach further into the program */
+                  guint k = g_rand_int_range (rand, 0, MIN (G_N_ELEMENTS (names), 7 + 2 * r));
+
+                  g_string_append_printf (stack, ";%s", names[k]);
+                  if (g_rand_boolean (rand))
+                    g_string_append_printf (stack, ":%d", g_rand_int_range (rand, 1, 4));
+                }
+              g_ptr_array_add (stacks, g_string_free (stack, FALSE));
+              leaves[l].stack = g_ptr_array_index (stacks, l);
+              /* one stack in eight has a node with no samples */
+              if (g_rand_int_range (rand, 0, 8) > 0)
+                {
+                  leaves[l].samples = g_rand_int_range (rand, 1, 6);
+                  leaves[l].weight = leaves[l].samples * g_rand_int_range (rand, 900, 1100);
+                }
+              naive_count (runs[r], &leaves[l]);
+              if (r == 0)
+                base_cost += leaves[l].weight;
+            }
+          add (cmp, r == 0 ? HP_COMPARE_BASE : HP_COMPARE_NEW,
+               make_data ("cpu-clock", "ns", r, leaves, n_leaves));
+        }
+      g_assert_true (hp_comparison_run (cmp, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (hp_comparison_get_method (cmp), ==, HP_COMPARE_METHOD_ONE_RUN);
+      assert_close (hp_comparison_get_side (cmp, HP_COMPARE_BASE)->cost, base_cost, "cost", "base");
+
+      check_paths (cmp, runs, G_STRUCT_OFFSET (Naive, paths));
+      check_functions (cmp, runs);
+      check_paths (hp_comparison_get_bottom_up (cmp), runs, G_STRUCT_OFFSET (Naive, bottom_up));
+      check_functions (hp_comparison_get_bottom_up (cmp), runs);
+      for (guint r = 0; r < 4; r++)
+        naive_free (runs[r]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -694,5 +962,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/folders", test_paths);
   g_test_add_func ("/compare/bottom-up", test_bottom_up);
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
+  g_test_add_func ("/compare/random-against-naive", test_random_against_naive);
   return g_test_run ();
 }
