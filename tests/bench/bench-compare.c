@@ -19,6 +19,8 @@
  *
  *   - the library's comparison: loading both captures and
  *     hp_comparison_run(), in this process;
+ *   - the same as the compare window makes it, with the bottom-up tree
+ *     and the costs of source lines;
  *   - `hotpath-cli diff A B --format json` as a user runs it, wall time.
  *
  * It prints numbers and asserts nothing (speed is measured by benchmarks,
@@ -75,13 +77,16 @@ cpu_seconds (int who)
 static double
 time_library (const char *a,
               const char *b,
+              gboolean    as_window,
               double     *cpu)
 {
-  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(HpComparison) cmp = as_window ? hp_comparison_new_with_bottom_up () : hp_comparison_new ();
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
   double cpu_start = cpu_seconds (RUSAGE_SELF);
 
+  if (as_window)
+    hp_comparison_keep_lines (cmp);
   if (!hp_comparison_add_path (cmp, HP_COMPARE_BASE, a, NULL, &error) ||
       !hp_comparison_add_path (cmp, HP_COMPARE_NEW, b, NULL, &error) ||
       !hp_comparison_run (cmp, NULL, &error))
@@ -131,7 +136,8 @@ main (int argc, char **argv)
 
   printf ("# diff of two 1M-sample captures (%u rounds; median and max wall time, median CPU time;\n"
           "# wall time is what a user waits, CPU time what it costs on a machine shared with others)\n", rounds);
-  printf ("%-8s %7s  %-22s  %-22s\n", "shape", "stacks", "library wall / CPU (s)", "hotpath-cli wall / CPU (s)");
+  printf ("%-8s %7s  %-22s  %-22s  %-22s\n", "shape", "stacks", "library wall / CPU (s)",
+          "as the window", "hotpath-cli wall / CPU (s)");
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
     {
       g_autofree char *name_a = g_strdup_printf ("compare-%s-a.hotpath", shapes[s]);
@@ -141,21 +147,28 @@ main (int argc, char **argv)
       g_autofree double *lib = g_new (double, rounds);
       g_autofree double *cli = g_new (double, rounds);
       g_autofree double *lib_cpu = g_new (double, rounds);
+      g_autofree double *win = g_new (double, rounds);
+      g_autofree double *win_cpu = g_new (double, rounds);
       g_autofree double *cli_cpu = g_new (double, rounds);
 
       make_capture (a, s == 1, 1, FALSE);
       make_capture (b, s == 1, 2, TRUE);
       for (guint r = 0; r < rounds; r++)
         {
-          lib[r] = time_library (a, b, &lib_cpu[r]);
+          lib[r] = time_library (a, b, FALSE, &lib_cpu[r]);
+          win[r] = time_library (a, b, TRUE, &win_cpu[r]);
           cli[r] = time_cli (a, b, &cli_cpu[r]);
         }
       qsort (lib, rounds, sizeof (double), compare_doubles);
       qsort (cli, rounds, sizeof (double), compare_doubles);
       qsort (lib_cpu, rounds, sizeof (double), compare_doubles);
+      qsort (win, rounds, sizeof (double), compare_doubles);
+      qsort (win_cpu, rounds, sizeof (double), compare_doubles);
       qsort (cli_cpu, rounds, sizeof (double), compare_doubles);
-      printf ("%-8s %7s  %5.3f %5.3f / %5.3f    %5.3f %5.3f / %5.3f\n", shapes[s], s == 1 ? "~700k" : "~20k",
+      printf ("%-8s %7s  %5.3f %5.3f / %5.3f    %5.3f %5.3f / %5.3f    %5.3f %5.3f / %5.3f\n",
+              shapes[s], s == 1 ? "~700k" : "~20k",
               lib[rounds / 2], lib[rounds - 1], lib_cpu[rounds / 2],
+              win[rounds / 2], win[rounds - 1], win_cpu[rounds / 2],
               cli[rounds / 2], cli[rounds - 1], cli_cpu[rounds / 2]);
       fflush (stdout);
       if (argc <= 1)
