@@ -93,7 +93,42 @@ struct _HpModule
 
   /* PLT stubs by ELF vaddr (PltStub, sorted), read on first need */
   GArray      *plt;
+
+  /* The symbol table as libdwfl's search sees it (SymEntry, in table
+   * order, globals from sym_first_global on), the main file's allocated
+   * sections (SectionRange, by address), and answers by address class
+   * (see symtab_class); read on first need: sym_bounds NULL until then. */
+  GArray      *syms;
+  guint        sym_first_global;
+  gboolean     sym_search_locals;
+  GArray      *sym_sections;
+  GArray      *sym_bounds;  /* guint64, sorted, unique */
+  GHashTable  *sym_answers; /* class -> SymtabAnswer */
 };
+
+typedef struct
+{
+  const char *name;    /* libdwfl's string */
+  GElf_Addr   value;   /* where the symbol is, as libdwfl places it */
+  GElf_Sym    sym;
+  GElf_Word   shndx;
+} SymEntry;
+
+typedef struct
+{
+  guint64 start;
+  guint64 end;
+  guint   index;
+} SectionRange;
+
+/* What dwfl_module_addrinfo said for one address class. */
+typedef struct
+{
+  const char *name;    /* libdwfl's string; NULL: no symbol */
+  GElf_Sym    sym;
+  GElf_Word   shndx;
+  GElf_Addr   value;   /* the symbol's address, as libdwfl adjusted it */
+} SymtabAnswer;
 
 typedef struct
 {
@@ -142,6 +177,9 @@ struct _HpSymbolizer
   gboolean      debuginfod;
   HpSymbolFetchFunc fetch_func;
   gpointer      fetch_data;
+
+  /* dwfl_module_addrinfo calls, for the tests (hp_symbolizer_get_symtab_searches) */
+  guint         symtab_searches;
 };
 
 
@@ -152,6 +190,10 @@ hp_module_free (HpModule *module)
     return;
   g_clear_pointer (&module->cache, g_hash_table_unref);
   g_clear_pointer (&module->plt, g_array_unref);
+  g_clear_pointer (&module->syms, g_array_unref);
+  g_clear_pointer (&module->sym_sections, g_array_unref);
+  g_clear_pointer (&module->sym_bounds, g_array_unref);
+  g_clear_pointer (&module->sym_answers, g_hash_table_unref);
   g_clear_pointer (&module->dwfl, dwfl_end);
   g_clear_pointer (&module->loads, g_array_unref);
   if (module->image_fd >= 0)
@@ -732,6 +774,14 @@ hp_symbolizer_get_notes (HpSymbolizer *self)
   return self->notes;
 }
 
+guint
+hp_symbolizer_get_symtab_searches (HpSymbolizer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->symtab_searches;
+}
+
 static void
 update_debuginfo_path (HpSymbolizer *self)
 {
@@ -966,33 +1016,327 @@ die_call_site (HpSymbolizer *self,
     *file = intern_source_file (self, dwarf_filesrc (files, value, NULL, NULL), cu_comp_dir (&cu));
 }
 
+/* Symbol tables -------------------------------------------------------- */
+
+static int
+compare_guint64 (gconstpointer a,
+                 gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static int
+compare_sections (gconstpointer a,
+                  gconstpointer b)
+{
+  const SectionRange *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void
+add_section_bounds (GArray     *bounds,
+                    Elf        *elf,
+                    Dwarf_Addr  bias,
+                    GArray     *sections)
+{
+  Elf_Scn *scn = NULL;
+
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+      SectionRange range;
+
+      if (gelf_getshdr (scn, &shdr) == NULL)
+        continue;
+      range.start = shdr.sh_addr + bias;
+      range.end = range.start + shdr.sh_size;
+      range.index = elf_ndxscn (scn);
+      g_array_append_val (bounds, range.start);
+      g_array_append_val (bounds, range.end);
+      if (sections != NULL && (shdr.sh_flags & SHF_ALLOC))
+        g_array_append_val (sections, range);
+    }
+}
+
+/* dwfl_module_addrinfo reads the whole symbol table through libelf at
+ * every call: over the 29,000 dynamic symbols of a stripped cc1, that was
+ * most of what recording a build cost. So the symbolizer reads the table
+ * once into an array and runs libdwfl's search over it (symtab_search),
+ * and runs it once per class of addresses: the answer depends on the
+ * address only through comparisons with symbol starts and ends and with
+ * section bounds, so between two consecutive such bounds it is the same
+ * symbol, and at a bound itself too. */
+static void
+load_syms (HpModule *module)
+{
+  g_autoptr(GHashTable) elves = g_hash_table_new (NULL, NULL);
+  GArray *bounds = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) locals = g_array_new (FALSE, FALSE, sizeof (SymEntry));
+  Dwarf_Addr main_bias = 0;
+  Elf *main_elf = dwfl_module_getelf (module->dwfl_module, &main_bias);
+  int n = dwfl_module_getsymtab (module->dwfl_module);
+  int first_global = dwfl_module_getsymtab_first_global (module->dwfl_module);
+  guint kept = 0;
+
+  module->syms = g_array_new (FALSE, FALSE, sizeof (SymEntry));
+  module->sym_sections = g_array_new (FALSE, FALSE, sizeof (SectionRange));
+  if (main_elf != NULL)
+    {
+      add_section_bounds (bounds, main_elf, main_bias, module->sym_sections);
+      g_hash_table_add (elves, main_elf);
+    }
+  g_array_sort (module->sym_sections, compare_sections);
+
+  /* libdwfl searches the globals (from first_global on; the whole table
+   * when that is 0, a table of dynamic symbols alone) and then, when they
+   * gave nothing, the locals. */
+  for (int i = 1; n > 0 && first_global >= 0 && i < n; i++)
+    {
+      SymEntry entry;
+      Elf *elf = NULL;
+      Dwarf_Addr bias = 0;
+      guint64 end;
+      int type;
+
+      entry.name = dwfl_module_getsym_info (module->dwfl_module, i, &entry.sym, &entry.value,
+                                            &entry.shndx, &elf, &bias);
+      if (entry.name == NULL)
+        continue;
+      g_array_append_val (bounds, entry.value);
+      end = entry.value + entry.sym.st_size;
+      g_array_append_val (bounds, end);
+      /* The symbols of a separate debug file or of MiniDebugInfo are
+       * placed by that file's sections. */
+      if (elf != NULL && !g_hash_table_contains (elves, elf))
+        {
+          add_section_bounds (bounds, elf, bias, NULL);
+          g_hash_table_add (elves, elf);
+        }
+
+      /* What libdwfl's search never considers. */
+      type = GELF_ST_TYPE (entry.sym.st_info);
+      if (entry.name[0] == '\0' || entry.sym.st_shndx == SHN_UNDEF
+          || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+        continue;
+      if (first_global == 0 || i >= first_global)
+        g_array_append_val (module->syms, entry);
+      else
+        g_array_append_val (locals, entry);
+    }
+  module->sym_first_global = locals->len;
+  module->sym_search_locals = first_global > 1;
+  g_array_prepend_vals (module->syms, locals->data, locals->len);
+
+  g_array_sort (bounds, compare_guint64);
+  for (guint i = 0; i < bounds->len; i++)
+    if (kept == 0 || g_array_index (bounds, guint64, i) != g_array_index (bounds, guint64, kept - 1))
+      g_array_index (bounds, guint64, kept++) = g_array_index (bounds, guint64, i);
+  g_array_set_size (bounds, kept);
+
+  module->sym_bounds = bounds;
+  module->sym_answers = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+}
+
+/* The class of @address: 0 below every bound, 2k + 1 at bound k, 2k + 2
+ * strictly between bounds k and k + 1 (or above the last). */
+static guint
+symtab_class (const HpModule *module,
+              guint64         address)
+{
+  const guint64 *bounds = (const guint64 *) (gconstpointer) module->sym_bounds->data;
+  guint lo = 0, hi = module->sym_bounds->len;
+
+  /* the number of bounds <= address */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (bounds[mid] <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return 0;
+  return bounds[lo - 1] == address ? 2 * (lo - 1) + 1 : 2 * (lo - 1) + 2;
+}
+
+/* The index of the main file's allocated section that holds @address;
+ * SHN_UNDEF: none. As libdwfl finds it (find_section in elfutils'
+ * derelocate.c): a section's end is in it, unless the next one starts
+ * there. */
+static guint
+section_of (const HpModule *module,
+            guint64         address)
+{
+  const SectionRange *sections = (const SectionRange *) (gconstpointer) module->sym_sections->data;
+  guint lo = 0, hi = module->sym_sections->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (address < sections[mid].start)
+        hi = mid;
+      else if (address > sections[mid].end)
+        lo = mid + 1;
+      else
+        {
+          if (address == sections[mid].end && mid + 1 < module->sym_sections->len
+              && address == sections[mid + 1].start)
+            mid++;
+          return sections[mid].index;
+        }
+    }
+  return SHN_UNDEF;
+}
+
+/* GELF_ST_BIND as higher-is-better, as libdwfl ranks it. */
+static int
+binding_value (const GElf_Sym *sym)
+{
+  switch (GELF_ST_BIND (sym->st_info))
+    {
+    case STB_GLOBAL:
+      return 3;
+    case STB_WEAK:
+      return 2;
+    case STB_LOCAL:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+typedef struct
+{
+  guint64             address;
+  guint               address_section;
+  const SymEntry     *closest;
+  const SymEntry     *sizeless;
+  guint64             min_label;
+} SymSearch;
+
+/* One step of libdwfl's search (__libdwfl_addrsym in elfutils' libdwfl,
+ * as dwfl_module_addrinfo runs it), in its order and with its ties, so
+ * that the names are exactly the ones it gives. */
+static void
+symtab_try (const HpModule *module,
+            SymSearch      *search,
+            const SymEntry *entry)
+{
+  const GElf_Sym *sym = &entry->sym;
+  guint64 addr = search->address;
+
+  if (entry->value > addr)
+    return;
+  if (entry->value + sym->st_size > search->min_label)
+    search->min_label = entry->value + sym->st_size;
+  if (sym->st_size != 0 && addr - entry->value >= sym->st_size)
+    return;
+
+  if (search->closest == NULL
+      || search->closest->value < entry->value
+      || binding_value (&search->closest->sym) < binding_value (sym))
+    {
+      if (sym->st_size != 0)
+        search->closest = entry;
+      else if (search->closest == NULL && entry->value >= search->min_label)
+        {
+          gboolean same;
+
+          /* Handwritten assembly has labels without a size: the nearest
+           * one in the address's section names it. */
+          if (entry->shndx >= SHN_LORESERVE)
+            same = entry->value == addr;
+          else
+            same = search->address_section == section_of (module, entry->value);
+          if (same)
+            search->sizeless = entry;
+        }
+    }
+  else if (sym->st_size != 0
+           && search->closest->value == entry->value
+           && ((search->closest->sym.st_size > sym->st_size
+                && binding_value (&search->closest->sym) <= binding_value (sym))
+               || (search->closest->sym.st_size >= sym->st_size
+                   && binding_value (&search->closest->sym) < binding_value (sym))))
+    search->closest = entry;
+}
+
+static const SymEntry *
+symtab_search (const HpModule *module,
+               guint64         address)
+{
+  const SymEntry *syms = (const SymEntry *) (gconstpointer) module->syms->data;
+  SymSearch search = { address, section_of (module, address), NULL, NULL, 0 };
+
+  for (guint i = module->sym_first_global; i < module->syms->len; i++)
+    symtab_try (module, &search, &syms[i]);
+  if (search.closest == NULL && module->sym_search_locals
+      && (search.sizeless == NULL || search.sizeless->value != address))
+    for (guint i = 0; i < module->sym_first_global; i++)
+      symtab_try (module, &search, &syms[i]);
+  if (search.closest == NULL && search.sizeless != NULL && search.sizeless->value >= search.min_label)
+    return search.sizeless;
+  return search.closest;
+}
+
+static const SymtabAnswer *
+symtab_lookup (HpSymbolizer *self,
+               HpModule     *module,
+               Dwarf_Addr    address)
+{
+  SymtabAnswer *answer;
+  const SymEntry *entry;
+  guint class;
+
+  if (module->sym_bounds == NULL)
+    load_syms (module);
+  class = symtab_class (module, address);
+  answer = g_hash_table_lookup (module->sym_answers, GUINT_TO_POINTER (class));
+  if (answer != NULL)
+    return answer;
+
+  answer = g_new0 (SymtabAnswer, 1);
+  entry = symtab_search (module, address);
+  if (entry != NULL)
+    {
+      answer->name = entry->name;
+      answer->sym = entry->sym;
+      answer->shndx = entry->shndx;
+      answer->value = entry->value;
+    }
+  self->symtab_searches++;
+  g_hash_table_insert (module->sym_answers, GUINT_TO_POINTER (class), answer);
+  return answer;
+}
+
 static const char *
 symtab_name (HpSymbolizer *self,
              HpModule     *module,
              Dwarf_Addr    address)
 {
-  GElf_Off sym_offset;
-  GElf_Word shndx;
-  GElf_Sym sym;
-  const char *name;
+  const SymtabAnswer *answer = symtab_lookup (self, module, address);
   int type;
 
-  name = dwfl_module_addrinfo (module->dwfl_module, address, &sym_offset,
-                               &sym, &shndx, NULL, NULL);
-  if (name == NULL)
+  if (answer->name == NULL)
     return NULL;
 
   /* The nearest symbol below an address outside any function can be a
    * version definition (an absolute "GLIBC_2.2.5" at 0) or a data object:
    * naming a sample after it would be wrong, so only code symbols count
    * (NOTYPE for labels in assembly). */
-  type = GELF_ST_TYPE (sym.st_info);
+  type = GELF_ST_TYPE (answer->sym.st_info);
   if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
     return NULL;
-  if (shndx == SHN_UNDEF || shndx == SHN_ABS)
+  if (answer->shndx == SHN_UNDEF || answer->shndx == SHN_ABS)
     return NULL;
 
-  return intern_symbol_name (self, name);
+  return intern_symbol_name (self, answer->name);
 }
 
 static gboolean
@@ -1152,16 +1496,26 @@ plt_name (HpSymbolizer *self,
           HpModule     *module,
           guint64       vaddr)
 {
+  const PltStub *stubs;
+  guint lo = 0, hi;
+
   if (module->plt == NULL)
     load_plt (self, module);
-  /* in vaddr order: entries follow their relocations */
-  for (guint i = 0; i < module->plt->len; i++)
+  /* in vaddr order: entries follow their relocations; a stripped cc1 has
+   * about 500 and every unnamed address asks */
+  stubs = (const PltStub *) (gconstpointer) module->plt->data;
+  hi = module->plt->len;
+  while (lo < hi)
     {
-      const PltStub *stub = &g_array_index (module->plt, PltStub, i);
+      guint mid = lo + (hi - lo) / 2;
 
-      if (vaddr >= stub->vaddr && vaddr - stub->vaddr < stub->size)
-        return stub->name;
+      if (stubs[mid].vaddr <= vaddr)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
+  if (lo > 0 && vaddr - stubs[lo - 1].vaddr < stubs[lo - 1].size)
+    return stubs[lo - 1].name;
   return NULL;
 }
 

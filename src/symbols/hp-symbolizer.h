@@ -117,6 +117,9 @@ void                     hp_symbolizer_set_fetch_func  (HpSymbolizer     *self,
 /* Sentences for the user about symbols that could not be had (a vDSO
  * image that is nowhere), each once; owned by @self. */
 const GPtrArray         *hp_symbolizer_get_notes       (HpSymbolizer  *self);
+/* How many times the symbol tables were searched (once per class of
+ * addresses that resolve alike), so that tests can see lookups shared. */
+guint                    hp_symbolizer_get_symtab_searches (HpSymbolizer *self);
 
 /* Resolves a file offset within @module (mapping address - start + pgoff).
  * The result is cached and owned by @self. Unresolved addresses give one frame

@@ -17,6 +17,8 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
 
 #include "symbols/hp-file-locator.h"
 #include "symbols/hp-symbolizer.h"
@@ -190,6 +192,117 @@ test_symtab_fallback (void)
     }
   hp_symbolizer_free (symbolizer);
 
+  g_unlink (stripped);
+  g_rmdir (dir);
+}
+
+/* The name libdwfl's own search gives to @vaddr of @module, filtered as the
+ * symbolizer filters it; NULL: none. */
+static const char *
+reference_symtab_name (Dwfl_Module *module,
+                       Dwarf_Addr   vaddr)
+{
+  GElf_Off offset;
+  GElf_Sym sym;
+  GElf_Word shndx;
+  const char *name = dwfl_module_addrinfo (module, vaddr, &offset, &sym, &shndx, NULL, NULL);
+  int type;
+
+  if (name == NULL)
+    return NULL;
+  type = GELF_ST_TYPE (sym.st_info);
+  if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+    return NULL;
+  if (shndx == SHN_UNDEF || shndx == SHN_ABS)
+    return NULL;
+  return name;
+}
+
+/* Symbol table answers are shared between the addresses that libdwfl
+ * would name alike (hp-symbolizer.c, load_sym_bounds): at every byte of
+ * the program's code the name must still be libdwfl's, while the tables
+ * are searched far fewer times than there are addresses. */
+static void
+test_symtab_classes (void)
+{
+  static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+  };
+  g_autofree char *objcopy = g_find_program_in_path ("objcopy");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *stripped = NULL;
+  HpSymbolizer *symbolizer;
+  HpModule *module;
+  Dwfl *dwfl;
+  Dwfl_Module *reference;
+  Elf *elf;
+  Dwarf_Addr bias;
+  size_t phnum;
+  guint n_addresses = 0, n_named = 0;
+  int status;
+
+  if (objcopy == NULL)
+    {
+      g_test_skip ("objcopy not installed");
+      return;
+    }
+
+  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", &error);
+  g_assert_no_error (error);
+  stripped = g_build_filename (dir, "symtest-stripped", NULL);
+  {
+    const char *argv[] = { objcopy, "--strip-debug", SYMTEST_TARGET, stripped, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error);
+    g_assert_no_error (error);
+    g_spawn_check_wait_status (status, &error);
+    g_assert_no_error (error);
+  }
+
+  dwfl = dwfl_begin (&callbacks);
+  g_assert_nonnull (dwfl);
+  reference = dwfl_report_offline (dwfl, "reference", stripped, -1);
+  g_assert_nonnull (reference);
+  dwfl_report_end (dwfl, NULL, NULL);
+  elf = dwfl_module_getelf (reference, &bias);
+  g_assert_nonnull (elf);
+  g_assert_cmpint (elf_getphdrnum (elf, &phnum), ==, 0);
+
+  symbolizer = hp_symbolizer_new ();
+  module = hp_symbolizer_get_module (symbolizer, stripped, NULL, 0);
+  for (size_t i = 0; i < phnum; i++)
+    {
+      GElf_Phdr phdr;
+
+      if (gelf_getphdr (elf, (int) i, &phdr) == NULL || phdr.p_type != PT_LOAD || !(phdr.p_flags & PF_X))
+        continue;
+      for (guint64 o = 0; o < phdr.p_filesz; o++)
+        {
+          const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, phdr.p_offset + o);
+          const char *expected = reference_symtab_name (reference, phdr.p_vaddr + o + bias);
+          const char *got = r->frames[r->n_frames - 1].function;
+
+          if (expected != NULL)
+            {
+              g_assert_cmpstr (got, ==, expected);
+              n_named++;
+            }
+          else
+            g_assert_true (got == NULL || g_str_has_suffix (got, "@plt"));
+          n_addresses++;
+        }
+    }
+  g_test_message ("%u addresses, %u named, %u searches", n_addresses, n_named, hp_symbolizer_get_symtab_searches (symbolizer));
+  /* main, outer, _start, the C runtime's helpers */
+  g_assert_cmpuint (n_named, >, 100);
+  g_assert_cmpuint (hp_symbolizer_get_symtab_searches (symbolizer), >, 0);
+  g_assert_cmpuint (hp_symbolizer_get_symtab_searches (symbolizer), <, n_addresses / 10);
+
+  hp_symbolizer_free (symbolizer);
+  dwfl_end (dwfl);
   g_unlink (stripped);
   g_rmdir (dir);
 }
@@ -563,6 +676,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/inline-chain", test_inline_chain);
   g_test_add_func ("/symbolizer/plt", test_plt);
   g_test_add_func ("/symbolizer/symtab-fallback", test_symtab_fallback);
+  g_test_add_func ("/symbolizer/symtab-classes", test_symtab_classes);
   g_test_add_func ("/symbolizer/build-id", test_build_id);
   g_test_add_func ("/symbolizer/special-names", test_special_names);
   g_test_add_func ("/symbolizer/vdso", test_vdso);
