@@ -217,18 +217,21 @@ hp_loaded_profile_unref (HpLoadedProfile *self)
 char *
 hp_loaded_capture_why_read_only (const char *path)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  GStatBuf st;
+  switch (hp_capture_check_writable (path))
+    {
+    case HP_CAPTURE_FILE_READ_ONLY:
+      return g_strdup (_("The capture file is read-only."));
+    case HP_CAPTURE_FOLDER_READ_ONLY:
+      {
+        g_autofree char *dir = g_path_get_dirname (path);
 
-  /* Root passes access(W_OK) on anything; a file without any write bit
-   * was made read-only on purpose, as the store also decides. */
-  if (g_access (path, W_OK) != 0 ||
-      (g_stat (path, &st) == 0 && (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0))
-    return g_strdup (_("The capture file is read-only."));
-  /* SQLite creates its rollback journal beside the file */
-  if (g_access (dir, W_OK) != 0)
-    return g_strdup_printf (_("The folder %s is read-only, and saving needs to create a journal file there."), dir);
-  return NULL;
+        /* SQLite creates its rollback journal beside the file */
+        return g_strdup_printf (_("The folder %s is read-only, and saving needs to create a journal file there."), dir);
+      }
+    case HP_CAPTURE_WRITABLE:
+    default:
+      return NULL;
+    }
 }
 
 /* Profile ------------------------------------------------------------ */

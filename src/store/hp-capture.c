@@ -507,22 +507,37 @@ check_schema (HpCapture  *self,
   return TRUE;
 }
 
-/* Why summaries of @path cannot be saved, or NULL. Root passes access(W_OK)
- * on anything, so a file without write permission bits counts as read-only
- * too: the user asked for it to stay unchanged. */
-static char *
-why_read_only (const char *path)
+HpCaptureWritable
+hp_capture_check_writable (const char *path)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *dir = NULL;
   GStatBuf st;
+
+  g_return_val_if_fail (path != NULL, HP_CAPTURE_FILE_READ_ONLY);
 
   if (g_access (path, W_OK) != 0 ||
       (g_stat (path, &st) == 0 && (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0))
-    return g_strdup_printf ("%s: cannot save summaries: the file is read-only", path);
-  /* a rollback journal is created beside the file */
+    return HP_CAPTURE_FILE_READ_ONLY;
+  dir = g_path_get_dirname (path);
   if (g_access (dir, W_OK) != 0)
-    return g_strdup_printf ("%s: cannot save summaries: its folder is read-only", path);
-  return NULL;
+    return HP_CAPTURE_FOLDER_READ_ONLY;
+  return HP_CAPTURE_WRITABLE;
+}
+
+/* Why summaries of @path cannot be saved, or NULL. */
+static char *
+why_read_only (const char *path)
+{
+  switch (hp_capture_check_writable (path))
+    {
+    case HP_CAPTURE_FILE_READ_ONLY:
+      return g_strdup_printf ("%s: cannot save summaries: the file is read-only", path);
+    case HP_CAPTURE_FOLDER_READ_ONLY:
+      return g_strdup_printf ("%s: cannot save summaries: its folder is read-only", path);
+    case HP_CAPTURE_WRITABLE:
+    default:
+      return NULL;
+    }
 }
 
 /* Bounds the work of one operation by the size of the file, so that a query

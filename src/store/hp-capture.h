@@ -95,6 +95,19 @@ typedef struct {
 
 typedef struct _HpCapture HpCapture;
 
+/* Whether summaries could be written into the capture at @path, checked
+ * without writing: root passes access(W_OK) on anything, so a file
+ * without any write permission bit counts as read-only too (the user
+ * asked for it to stay unchanged); a rollback journal is created beside
+ * the file, so its folder must be writable. */
+typedef enum {
+  HP_CAPTURE_WRITABLE,
+  HP_CAPTURE_FILE_READ_ONLY,
+  HP_CAPTURE_FOLDER_READ_ONLY,
+} HpCaptureWritable;
+
+HpCaptureWritable hp_capture_check_writable (const char *path);
+
 /* Opens a capture. @writable for summary edits; read-only otherwise.
  * Errors name the file and the reason (not a capture, newer version, ...). */
 HpCapture     *hp_capture_open          (const char  *path,
