@@ -17,6 +17,7 @@
 
 #include "cli/hp-cli.h"
 #include "record/hp-events.h"
+#include "record/hp-record-plan.h"
 #include "record/hp-recorder.h"
 #include "store/hp-capture.h"
 
@@ -29,13 +30,14 @@ on_stop_signal (int signum)
     hp_recorder_stop (current_recorder);
 }
 
+/* hotpath-YYYYMMDD-HHMMSS.hotpath, as the window names a new capture */
 static char *
 default_output_name (void)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *stem = hp_record_capture_stem (now, 1);
 
-  return g_strdup_printf ("hotpath-%s.hotpath", stamp);
+  return g_strconcat (stem, ".hotpath", NULL);
 }
 
 /* "app was killed by signal 11 (Segmentation fault)": a command that
@@ -182,7 +184,8 @@ hp_cli_record (int    argc,
     { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, "Stop after S seconds", "S" },
     { "call-graph", 'g', 0, G_OPTION_ARG_STRING, &call_graph,
       "How to record user call stacks: dwarf (copy SIZE bytes of stack per sample and unwind "
-      "them with CFI; default, SIZE 8192, up to 65528) or fp (frame pointers)", "dwarf[,SIZE]|fp" },
+      "them with CFI; default, SIZE " G_STRINGIFY (HP_RECORD_DEFAULT_STACK_SIZE) ", up to "
+      G_STRINGIFY (HP_RECORD_MAX_STACK_SIZE) ") or fp (frame pointers)", "dwarf[,SIZE]|fp" },
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, "Attach to the running process PID", "PID" },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
     { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &event_args,

@@ -284,8 +284,8 @@ CREATE TABLE summaries (
   found    INTEGER NOT NULL DEFAULT 1
 );
 
--- Index for reading the prefix tree downwards (children of a node), used by
--- scripts and the comparison view; loading reads stacks in id order.
+-- Index for reading the prefix tree downwards (children of a node), for
+-- scripts that walk it in SQL; loading reads stacks in id order.
 CREATE INDEX stacks_by_parent ON stacks (parent_id, frame_id);
 -- Index for "every frame of this function" (annotated source).
 CREATE INDEX frames_by_function ON frames (function_id);

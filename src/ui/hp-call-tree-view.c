@@ -338,6 +338,7 @@ on_sorter_changed (GtkSorter       *sorter,
 #define GROW_BUDGET_US  2000  /* for so long each frame */
 #define FAR_ROWS        8     /* a selection further down than this waits */
 #define FAR_BUDGET_US   3000  /* for rows made at this pace */
+#define ROWS_UNDER_SELECTED 8 /* held under a selected row, so that scrolling shows it above the bottom */
 
 /* The rows to show at first: what fits the view (20 px a row), or 16
  * before it was ever shown (a 1280x800 window shows 14); the rest come a
@@ -440,9 +441,6 @@ start_growing (HpCallTreeView *self)
     self->grow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow_tick_cb, NULL, NULL);
 }
 
-/* Shows the models in the view, once the rows to expand at first are
- * expanded: rows that are not shown yet cost nothing to change (20 ms of
- * the first paint on the 1M-sample benchmark). */
 /* Scrolling down or a taller view wants more rows. */
 static void
 on_adjustment_changed (GtkAdjustment  *adj,
@@ -451,6 +449,9 @@ on_adjustment_changed (GtkAdjustment  *adj,
   start_growing (self);
 }
 
+/* Shows the models in the view, once the rows to expand at first are
+ * expanded: rows that are not shown yet cost nothing to change (20 ms of
+ * the first paint on the 1M-sample benchmark). */
 static void
 attach (HpCallTreeView *self)
 {
@@ -737,17 +738,17 @@ finish_select (HpCallTreeView *self)
   if (pos == GTK_INVALID_LIST_POSITION)
     return;
   if (!self->preparing && !tree_complete (t) &&
-      pos + 8 > hp_grow_list_model_get_limit (t->slice) + FAR_ROWS)
+      pos + ROWS_UNDER_SELECTED > hp_grow_list_model_get_limit (t->slice) + FAR_ROWS)
     {
       /* far below the rows held: they are made a few a frame first
        * (all at once took up to 100 ms), then it is selected */
-      t->grow_target = pos + 8;
+      t->grow_target = pos + ROWS_UNDER_SELECTED;
       self->far_select = node;
       start_growing (self);
       return;
     }
   /* and a few rows under it; scrolling shows it at the bottom at most */
-  grow (t, pos + 8);
+  grow (t, pos + ROWS_UNDER_SELECTED);
   if (gtk_single_selection_get_selected (t->selection) != pos)
     select_position (self, t, pos);
   else if (!self->preparing)

@@ -27,6 +27,7 @@
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
+#include "ui/hp-format.h"
 
 #define MAX_CRUMBS 6
 
@@ -289,7 +290,7 @@ update_caption (HpFlameView *self)
       gtk_inscription_set_text (self->caption, NULL);
       return;
     }
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, hp_profile_get_n_samples (self->profile->profile));
+  count = hp_format_count (hp_profile_get_n_samples (self->profile->profile));
   event = hp_loaded_capture_get_metadata (self->profile->capture, HP_META_EVENT);
   if (self->bottom_up)
     /* Translators: the first %s is a sample count, the second the event, e.g. "cpu-clock" */

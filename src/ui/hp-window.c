@@ -32,6 +32,7 @@
 #include "ui/hp-application.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
+#include "ui/hp-format.h"
 #include "ui/hp-timeline-view.h"
 #include "document/hp-loaded-capture.h"
 #include "ui/hp-record-dialog.h"
@@ -184,7 +185,7 @@ fill_thread_filter (HpWindow *self)
   for (guint i = 0; i < data->threads->len; i++)
     total += self->profile->capture->thread_samples[i];
   {
-    g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
+    g_autofree char *count = hp_format_count (total);
 
     /* Translators: first entry of the thread filter, with the sample count */
     all = g_strdup_printf (_("All threads (%s samples)"), count);
@@ -213,7 +214,7 @@ fill_thread_filter (HpWindow *self)
         }
       if (n > 1 || data->processes->len > 1)
         {
-          g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
+          g_autofree char *count = hp_format_count (samples);
           g_autofree char *command = hp_symbol_name_sanitize (proc->command ? proc->command : "?", -1, SHOWN_THREAD_CHARS);
           /* Translators: process command, pid, sample count */
           g_autofree char *label = g_strdup_printf (_("Process %s (%d, %s samples)"),
@@ -235,7 +236,7 @@ fill_thread_filter (HpWindow *self)
 
           if (th->pid != proc->pid || self->profile->capture->thread_samples[t] == 0)
             continue;
-          count = g_strdup_printf ("%'" G_GUINT64_FORMAT, self->profile->capture->thread_samples[t]);
+          count = hp_format_count (self->profile->capture->thread_samples[t]);
           /* Translators: thread name, tid, sample count */
           name = hp_symbol_name_sanitize (th->name ? th->name : "?", -1, SHOWN_THREAD_CHARS);
           label = g_strdup_printf (_("Thread %s (%d, %s samples)"), name, th->tid, count);
