@@ -149,3 +149,52 @@ hp_call_path_steps (const HpCallNode *node)
     g_ptr_array_insert (steps, 0, (gpointer) node);
   return steps;
 }
+
+static void
+collect_matches (const HpCallNode *node,
+                 const guint8     *match,
+                 guint             n_functions,
+                 guint             max_matches,
+                 GPtrArray        *out)
+{
+  if (out->len >= max_matches)
+    return;
+  if (node->parent != NULL && (guint64) node->function_id < n_functions && match[node->function_id])
+    g_ptr_array_add (out, (gpointer) node);
+  if (node->children != NULL)
+    for (guint i = 0; i < node->children->len; i++)
+      collect_matches (g_ptr_array_index (node->children, i), match, n_functions, max_matches, out);
+}
+
+/* Matches each function once, then walks the tree comparing ids: the
+ * tree has many more nodes than the capture has functions. */
+GPtrArray *
+hp_call_path_search (HpProfile        *profile,
+                     const HpCallNode *root,
+                     const char       *folded,
+                     guint             max_matches)
+{
+  const HpCaptureData *data;
+  guint n_functions;
+  g_autofree guint8 *match = NULL;
+  GPtrArray *matches = g_ptr_array_new ();
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (profile != NULL, matches);
+  g_return_val_if_fail (root != NULL, matches);
+  g_return_val_if_fail (folded != NULL, matches);
+
+  data = hp_profile_get_data (profile);
+  n_functions = data->functions->len;
+  match = g_new0 (guint8, MAX (n_functions, 1));
+  for (guint f = 1; f < n_functions; f++)
+    {
+      g_autofree char *name = g_utf8_casefold (g_array_index (data->functions, HpCaptureFunction, f).name, -1);
+
+      if (strstr (name, folded) != NULL)
+        match[f] = any = TRUE;
+    }
+  if (any)
+    collect_matches (root, match, n_functions, max_matches, matches);
+  return matches;
+}

@@ -26,6 +26,13 @@ char             *hp_call_path_readable (const char *key);
 char             *hp_call_path_shown    (HpLoadedCapture  *capture,
                                          const HpCallNode *node,
                                          guint             max_chars);
+/* The nodes under @root (excluded), in depth-first order, of the
+ * functions whose case-folded name (g_utf8_casefold) contains @folded; at
+ * most @max_matches of them. */
+GPtrArray        *hp_call_path_search   (HpProfile        *profile,
+                                         const HpCallNode *root,
+                                         const char       *folded,
+                                         guint             max_matches);
 /* The steps of @node from the tree root (excluded), root first. */
 GPtrArray        *hp_call_path_steps    (const HpCallNode *node);
 

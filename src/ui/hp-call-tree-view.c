@@ -33,68 +33,11 @@
 #include "ui/hp-call-node-list.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-call-row.h"
-#include "ui/hp-call-tree-view.h"
+#include "ui/hp-call-tree-view-private.h"
 #include "ui/hp-cell.h"
 #include "ui/hp-format.h"
+#include "ui/hp-gtk-compat.h"
 #include "ui/hp-grow-list-model.h"
-
-/* Search reveals (expands to) this many matches, one a frame; the others
- * are highlighted where shown and reached with Enter. */
-#define REVEAL_MATCHES 8
-#define REVEAL_BUDGET_US 2000
-#define MAX_MATCHES 10000
-
-typedef struct {
-  /* each tree has its own view, so switching keeps its rows' widgets
-   * (building those is what costs, see hp-cell.c) */
-  GtkWidget           *scroller;
-  guint                hide_tick;   /* while laid out once to build its rows */
-  GtkColumnView       *view;
-  GtkColumnViewColumn *function_column;
-  GtkColumnViewColumn *self_column;
-  GtkColumnViewColumn *total_column;
-  GtkColumnViewColumn *module_column;
-  HpCallTreeContext  *context;
-  GtkTreeListModel   *tree_model;
-  GtkSortListModel   *sort_model;
-  HpGrowListModel    *slice;        /* the rows the view has, growing */
-  guint               grow_target;  /* rows wanted for a selection far down */
-  GtkSingleSelection *selection;
-} TreeModels;
-
-struct _HpCallTreeView {
-  GtkWidget             parent_instance;
-
-  GtkInscription       *caption;
-  GtkStack             *stack;
-  GtkLabel             *empty_label;
-
-  HpLoadedProfile      *profile;
-  TreeModels            trees[2];       /* [0] top-down, [1] bottom-up */
-  gboolean              bottom_up;
-  GHashTable           *marked_keys;    /* path key set */
-
-  const HpCallNode     *pending_select; /* waits for the sort to settle */
-  const HpCallNode     *far_select;     /* waits for its rows to be made */
-  gulong                pending_handler;
-  GtkSortListModel     *pending_model;
-  guint                 scroll_source;
-  guint                 scroll_position;
-  guint                 focus_tick;     /* moves the keyboard focus to the selected row */
-  guint                 focus_frames;
-
-  char                 *search;
-  GPtrArray            *matches;        /* const HpCallNode*, of the shown tree */
-  guint                 reveal_tick;    /* expands to the next match each frame */
-  guint                 reveal_next;
-  guint                 match_index;
-  GCancellable         *search_cancellable;
-
-  gboolean              preparing;      /* building the hidden tree: no signals */
-  gboolean              unselecting;    /* on the way to another row: no signal */
-  guint                 prepare_source;
-  guint                 grow_tick;
-};
 
 G_DEFINE_FINAL_TYPE (HpCallTreeView, hp_call_tree_view, GTK_TYPE_WIDGET)
 
@@ -112,12 +55,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
-
-static TreeModels *
-current (HpCallTreeView *self)
-{
-  return &self->trees[self->bottom_up ? 1 : 0];
-}
 
 /* Sorting ------------------------------------------------------------ */
 
@@ -250,7 +187,7 @@ on_selected_changed (GtkSingleSelection *selection,
                      GParamSpec         *pspec,
                      HpCallTreeView     *self)
 {
-  if (selection != current (self)->selection || self->preparing || self->unselecting)
+  if (selection != hp_call_tree_view_current (self)->selection || self->preparing || self->unselecting)
     return;
   g_signal_emit (self, signals[NODE_SELECTED], 0, hp_call_tree_view_get_selected (self));
 }
@@ -406,7 +343,7 @@ grow_tick_cb (GtkWidget     *widget,
   /* the shown tree first, then the hidden one */
   for (guint k = 0; k < G_N_ELEMENTS (self->trees); k++)
     {
-      TreeModels *t = k == 0 ? current (self) : &self->trees[self->bottom_up ? 0 : 1];
+      TreeModels *t = k == 0 ? hp_call_tree_view_current (self) : &self->trees[self->bottom_up ? 0 : 1];
 
       if (t->view != NULL && t->selection != NULL &&
           gtk_column_view_get_model (t->view) == GTK_SELECTION_MODEL (t->selection) &&
@@ -455,7 +392,7 @@ on_adjustment_changed (GtkAdjustment  *adj,
 static void
 attach (HpCallTreeView *self)
 {
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
   guint selected;
 
   if (t->selection == NULL ||
@@ -588,30 +525,12 @@ show_current (HpCallTreeView *self)
 
 /* Selecting ---------------------------------------------------------- */
 
-static GtkWidget *
-inner_list_view (HpCallTreeView *self)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (current (self)->view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      return child;
-  return NULL;
-}
-
-/* The keyboard focus of a list is a row of its own, apart from the
- * selection: after the window selected the hot row, the first Down went
- * on from the row that had the focus (the top one), and the hot row was
- * lost. So the focus follows a selection made by program, once the row
- * is on screen (a frame or two after scrolling), but only when the tree
- * has the focus already: a search match is selected while the user
- * types in the search entry. */
 /* TRUE once done: the focus is on the selected row, or is not the
  * tree's to move; FALSE while that row is not on screen yet. */
 static gboolean
 move_focus_to_selected (HpCallTreeView *self)
 {
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
   GtkTreeListRow *selected;
@@ -665,8 +584,8 @@ static gboolean
 scroll_cb (gpointer user_data)
 {
   HpCallTreeView *self = user_data;
-  GtkWidget *list = inner_list_view (self);
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
+  GtkWidget *list = hp_column_view_get_list (t->view);
 
   /* GTK 4.8 scrolls by the list's allocation: wait for a first layout */
   if (list != NULL && (!gtk_widget_get_mapped (list) || gtk_widget_get_height (list) <= 0))
@@ -675,7 +594,7 @@ scroll_cb (gpointer user_data)
   if (list != NULL && t->selection != NULL &&
       self->scroll_position < g_list_model_get_n_items (G_LIST_MODEL (t->selection)))
     {
-      gtk_widget_activate_action (list, "list.scroll-to-item", "u", self->scroll_position);
+      hp_column_view_scroll_to (t->view, self->scroll_position);
       follow_with_focus (self);
     }
   return G_SOURCE_REMOVE;
@@ -685,7 +604,7 @@ static guint
 find_position (HpCallTreeView   *self,
                const HpCallNode *node)
 {
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
   HpCallRow *row = hp_call_tree_context_lookup (t->context, node);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (t->sort_model));
 
@@ -726,7 +645,7 @@ static void
 finish_select (HpCallTreeView *self)
 {
   const HpCallNode *node = self->pending_select;
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
   guint pos;
 
   self->pending_select = NULL;
@@ -777,13 +696,13 @@ on_pending_changed (GtkSortListModel *model,
 
 /* Expands the ancestors of @node, root first, and returns its row of the
  * tree list model. */
-static GtkTreeListRow *
-expand_to_within (HpCallTreeView   *self,
-                  const HpCallNode *node,
-                  gint64            deadline,
-                  gboolean         *finished)
+GtkTreeListRow *
+hp_call_tree_view_expand_to_within (HpCallTreeView   *self,
+                                    const HpCallNode *node,
+                                    gint64            deadline,
+                                    gboolean         *finished)
 {
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
   g_autoptr(GPtrArray) steps = hp_call_path_steps (node);
   GtkTreeListRow *row = NULL;
 
@@ -836,7 +755,7 @@ static GtkTreeListRow *
 expand_to (HpCallTreeView   *self,
            const HpCallNode *node)
 {
-  return expand_to_within (self, node, G_MAXINT64, NULL);
+  return hp_call_tree_view_expand_to_within (self, node, G_MAXINT64, NULL);
 }
 
 void
@@ -848,7 +767,7 @@ hp_call_tree_view_select_node (HpCallTreeView   *self,
 
   g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
 
-  t = current (self);
+  t = hp_call_tree_view_current (self);
   if (node == NULL || t->tree_model == NULL)
     return;
   row = expand_to (self, node);
@@ -882,7 +801,7 @@ hp_call_tree_view_get_selected (HpCallTreeView *self)
 
   g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
 
-  t = current (self);
+  t = hp_call_tree_view_current (self);
   if (t->selection == NULL)
     return NULL;
   row = gtk_single_selection_get_selected_item (t->selection);
@@ -919,7 +838,7 @@ is_system_module (const HpCaptureData *data,
 static void
 expand_hottest (HpCallTreeView *self)
 {
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
   const HpCallNode *node = hp_call_tree_context_get_root (t->context);
   const HpCallNode *own = NULL;
   const HpCallNode *with_file = NULL;
@@ -982,8 +901,8 @@ prepare_other_cb (gpointer user_data)
   self->bottom_up = other;
   ensure_models (self, other);
   /* its rows a few at a time from the start, the shown tree is on screen */
-  hp_grow_list_model_set_limit (current (self)->slice, ROWS_PER_STEP);
-  hp_call_tree_context_set_search (current (self)->context, self->search);
+  hp_grow_list_model_set_limit (hp_call_tree_view_current (self)->slice, ROWS_PER_STEP);
+  hp_call_tree_context_set_search (hp_call_tree_view_current (self)->context, self->search);
   expand_hottest (self);
   attach (self);
   self->pending_select = NULL;  /* a selection still waiting for a sort was for the hidden tree */
@@ -1029,7 +948,7 @@ hp_call_tree_view_set_profile (HpCallTreeView  *self,
   self->profile = hp_loaded_profile_ref (profile);
   show_current (self);
   if (self->search != NULL)
-    hp_call_tree_context_set_search (current (self)->context, self->search);
+    hp_call_tree_context_set_search (hp_call_tree_view_current (self)->context, self->search);
   expand_hottest (self);
   if (select_key != NULL && !self->bottom_up &&
       (keep = hp_call_path_find (profile->profile, select_key)) != NULL)
@@ -1076,9 +995,9 @@ hp_call_tree_view_set_bottom_up (HpCallTreeView *self,
   if (self->profile != NULL)
     {
       g_clear_handle_id (&self->prepare_source, g_source_remove);
-      fresh = current (self)->tree_model == NULL;
+      fresh = hp_call_tree_view_current (self)->tree_model == NULL;
       show_current (self);
-      hp_call_tree_context_set_search (current (self)->context, self->search);
+      hp_call_tree_context_set_search (hp_call_tree_view_current (self)->context, self->search);
       if (fresh)
         expand_hottest (self);
       else
@@ -1152,174 +1071,6 @@ hp_call_tree_view_is_marked (HpCallTreeView   *self,
          g_hash_table_contains (self->trees[0].context->marked, node);
 }
 
-/* Search ------------------------------------------------------------- */
-
-static void
-collect_matches (const HpCallNode *node,
-                 const guint8     *match,
-                 guint             n_functions,
-                 GPtrArray        *out)
-{
-  if (out->len >= MAX_MATCHES)
-    return;
-  if (node->parent != NULL && (guint64) node->function_id < n_functions && match[node->function_id])
-    g_ptr_array_add (out, (gpointer) node);
-  if (node->children != NULL)
-    for (guint i = 0; i < node->children->len; i++)
-      collect_matches (g_ptr_array_index (node->children, i), match, n_functions, out);
-}
-
-typedef struct {
-  HpLoadedProfile  *profile;
-  const HpCallNode *root;
-  char             *folded;
-} SearchRequest;
-
-static void
-search_request_free (gpointer p)
-{
-  SearchRequest *r = p;
-
-  hp_loaded_profile_unref (r->profile);
-  g_free (r->folded);
-  g_free (r);
-}
-
-/* Matches each function once, then walks the tree comparing ids: the
- * tree has many more nodes than the capture has functions. In a worker:
- * a tree of 700 000 nodes takes tens of milliseconds. */
-static void
-search_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  SearchRequest *req = task_data;
-  const HpCaptureData *data = hp_profile_get_data (req->profile->profile);
-  guint n_functions = data->functions->len;
-  g_autofree guint8 *match = g_new0 (guint8, MAX (n_functions, 1));
-  GPtrArray *matches = g_ptr_array_new ();
-  gboolean any = FALSE;
-
-  for (guint f = 1; f < n_functions; f++)
-    {
-      g_autofree char *name = g_utf8_casefold (g_array_index (data->functions, HpCaptureFunction, f).name, -1);
-
-      if (strstr (name, req->folded) != NULL)
-        match[f] = any = TRUE;
-    }
-  if (any)
-    collect_matches (req->root, match, n_functions, matches);
-  g_task_return_pointer (task, matches, (GDestroyNotify) g_ptr_array_unref);
-}
-
-/* Expands to one more of the first matches. One a frame: each makes the
- * rows of a path, and eight at once took 60-70 ms on the stress capture
- * of the 1M-sample benchmark. */
-static gboolean
-reveal_tick_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
-
-  if (self->matches == NULL || self->reveal_next >= MIN (self->matches->len, REVEAL_MATCHES))
-    {
-      self->reveal_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  {
-    /* a level or a few a frame: some paths open hundreds of rows, and
-     * laying out the rows made costs about as much again */
-    gint64 deadline = g_get_monotonic_time () + REVEAL_BUDGET_US;
-    gboolean finished;
-    g_autoptr(GtkTreeListRow) row = expand_to_within (self, g_ptr_array_index (self->matches, self->reveal_next),
-                                                      deadline, &finished);
-
-    if (finished)
-      self->reveal_next++;
-  }
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-search_done (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(HpCallTreeView) self = user_data;
-  GPtrArray *matches = g_task_propagate_pointer (G_TASK (result), NULL);
-
-  if (matches == NULL)
-    return;
-  if (g_task_get_cancellable (G_TASK (result)) != self->search_cancellable ||
-      g_cancellable_is_cancelled (self->search_cancellable))
-    {
-      g_ptr_array_unref (matches);
-      return;
-    }
-  g_clear_object (&self->search_cancellable);
-  g_clear_pointer (&self->matches, g_ptr_array_unref);
-  self->matches = matches;
-  self->match_index = 0;
-
-  /* select the first match, and reveal the next ones a frame apart */
-  if (self->matches->len > 0)
-    {
-      hp_call_tree_context_set_current_match (current (self)->context, g_ptr_array_index (self->matches, 0));
-      hp_call_tree_view_select_node (self, g_ptr_array_index (self->matches, 0));
-    }
-  self->reveal_next = 1;
-  if (self->reveal_tick == 0 && self->matches->len > 1)
-    self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_tick_cb, NULL, NULL);
-  g_signal_emit (self, signals[SEARCH_DONE], 0);
-}
-
-void
-hp_call_tree_view_search (HpCallTreeView *self,
-                          const char     *text)
-{
-  TreeModels *t;
-  g_autoptr(GTask) task = NULL;
-  SearchRequest *req;
-
-  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
-
-  if (self->search_cancellable != NULL)
-    g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
-  g_clear_pointer (&self->search, g_free);
-  g_clear_pointer (&self->matches, g_ptr_array_unref);
-  self->match_index = 0;
-  if (text != NULL && text[0] != '\0')
-    self->search = g_strdup (text);
-
-  t = current (self);
-  if (t->context == NULL)
-    return;
-  /* the rows shown are highlighted at once; the other tree's too (its
-   * rows may have been built after the search began, and kept its marks
-   * after Escape) */
-  hp_call_tree_context_set_search (t->context, self->search);
-  if (self->trees[self->bottom_up ? 0 : 1].context != NULL)
-    hp_call_tree_context_set_search (self->trees[self->bottom_up ? 0 : 1].context, self->search);
-  if (self->search == NULL)
-    {
-      g_signal_emit (self, signals[SEARCH_DONE], 0);
-      return;
-    }
-
-  req = g_new0 (SearchRequest, 1);
-  req->profile = hp_loaded_profile_ref (self->profile);
-  req->root = hp_call_tree_context_get_root (t->context);
-  req->folded = g_utf8_casefold (self->search, -1);
-  self->search_cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->search_cancellable, search_done, g_object_ref (self));
-  g_task_set_source_tag (task, hp_call_tree_view_search);
-  g_task_set_task_data (task, req, search_request_free);
-  g_task_run_in_thread (task, search_thread);
-}
-
 gboolean
 hp_call_tree_view_is_selecting (HpCallTreeView *self)
 {
@@ -1328,48 +1079,12 @@ hp_call_tree_view_is_selecting (HpCallTreeView *self)
   return self->far_select != NULL || self->pending_select != NULL;
 }
 
-gboolean
-hp_call_tree_view_is_searching (HpCallTreeView *self)
-{
-  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), FALSE);
-
-  return self->search_cancellable != NULL;
-}
-
-void
-hp_call_tree_view_next_match (HpCallTreeView *self,
-                              gboolean        backwards)
-{
-  guint n;
-
-  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
-
-  if (self->matches == NULL || (n = self->matches->len) == 0)
-    return;
-  self->match_index = backwards ? (self->match_index + n - 1) % n : (self->match_index + 1) % n;
-  hp_call_tree_context_set_current_match (current (self)->context, g_ptr_array_index (self->matches, self->match_index));
-  hp_call_tree_view_select_node (self, g_ptr_array_index (self->matches, self->match_index));
-}
-
-void
-hp_call_tree_view_get_search_status (HpCallTreeView *self,
-                                     guint          *index,
-                                     guint          *n_matches)
-{
-  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
-
-  if (index != NULL)
-    *index = self->match_index;
-  if (n_matches != NULL)
-    *n_matches = self->matches ? self->matches->len : 0;
-}
-
 GListModel *
 hp_call_tree_view_get_model (HpCallTreeView *self)
 {
   g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
 
-  return current (self)->sort_model ? G_LIST_MODEL (current (self)->sort_model) : NULL;
+  return hp_call_tree_view_current (self)->sort_model ? G_LIST_MODEL (hp_call_tree_view_current (self)->sort_model) : NULL;
 }
 
 guint
@@ -1377,7 +1092,7 @@ hp_call_tree_view_get_n_held (HpCallTreeView *self)
 {
   g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), 0);
 
-  return current (self)->slice ? g_list_model_get_n_items (G_LIST_MODEL (current (self)->slice)) : 0;
+  return hp_call_tree_view_current (self)->slice ? g_list_model_get_n_items (G_LIST_MODEL (hp_call_tree_view_current (self)->slice)) : 0;
 }
 
 /* GObject ------------------------------------------------------------ */
@@ -1495,7 +1210,7 @@ expand_or_child_action (GtkWidget  *widget,
                         GVariant   *parameter)
 {
   HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
   GtkTreeListRow *row;
   guint pos;
 
@@ -1530,7 +1245,7 @@ collapse_or_parent_action (GtkWidget  *widget,
                            GVariant   *parameter)
 {
   HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
-  TreeModels *t = current (self);
+  TreeModels *t = hp_call_tree_view_current (self);
   GtkTreeListRow *row;
   g_autoptr(GtkTreeListRow) parent = NULL;
   g_autoptr(HpCallRow) item = NULL;
@@ -1556,7 +1271,7 @@ hp_call_tree_view_grab_focus (GtkWidget *widget)
 {
   HpCallTreeView *self = HP_CALL_TREE_VIEW (widget);
 
-  if (!gtk_widget_grab_focus (GTK_WIDGET (current (self)->view)))
+  if (!gtk_widget_grab_focus (GTK_WIDGET (hp_call_tree_view_current (self)->view)))
     return FALSE;
   /* on the selected row, not on the one the list last had */
   follow_with_focus (self);

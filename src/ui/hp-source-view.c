@@ -37,6 +37,7 @@
 #include "document/hp-source-find.h"
 #include "ui/hp-folder-chooser.h"
 #include "ui/hp-format.h"
+#include "ui/hp-gtk-compat.h"
 #include "ui/hp-cell.h"
 #include "ui/hp-source-file.h"
 #include "ui/hp-source-view.h"
@@ -220,17 +221,6 @@ source_thread (GTask        *task,
  * new file; nothing forces a layout, and only one row is looked at.
  */
 
-static GtkWidget *
-inner_list_view (HpSourceView *self)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->lines_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      return child;
-  return NULL;
-}
-
 /* the height of one laid-out row, 0 when none is */
 static int
 row_height (GtkWidget *list)
@@ -276,7 +266,7 @@ scroll_tick_cb (GtkWidget     *widget,
                 gpointer       user_data)
 {
   HpSourceView *self = user_data;
-  GtkWidget *list = inner_list_view (self);
+  GtkWidget *list = hp_column_view_get_list (self->lines_view);
   GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->lines_view));
   guint hot, n;
   int h, page;
@@ -316,7 +306,7 @@ scroll_tick_cb (GtkWidget     *widget,
     {
       /* rows of several heights: at least show the line, a few past it */
       self->placed = FALSE;
-      gtk_widget_activate_action (list, "list.scroll-to-item", "u", MIN (n - 1, hot + CONTEXT_LINES));
+      hp_column_view_scroll_to (self->lines_view, MIN (n - 1, hot + CONTEXT_LINES));
     }
   return G_SOURCE_REMOVE;
 }

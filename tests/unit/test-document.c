@@ -61,6 +61,33 @@ test_find (void)
   g_assert_null (hp_call_path_find (profile, ""));
 }
 
+/* Every node of a function whose name holds the text, case-folded, in
+ * depth-first order: foo is main > foo and main > foo > bar > foo */
+static void
+test_search (void)
+{
+  g_autoptr(TestData) data = test_data_new_example ();
+  g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
+  const HpCallNode *root = hp_profile_get_top_down (profile);
+  g_autofree char *folded = g_utf8_casefold ("FO", -1);
+  g_autoptr(GPtrArray) all = hp_call_path_search (profile, root, folded, 100);
+  g_autoptr(GPtrArray) first = hp_call_path_search (profile, root, folded, 1);
+  g_autoptr(GPtrArray) none = hp_call_path_search (profile, root, "zzz", 100);
+
+  g_assert_cmpuint (all->len, ==, 2);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const HpCallNode *node = g_ptr_array_index (all, i);
+      g_autoptr(GPtrArray) steps = hp_call_path_steps (node);
+
+      g_assert_cmpstr (hp_profile_get_function_name (profile, node->function_id), ==, "foo");
+      g_assert_cmpuint (steps->len, ==, i == 0 ? 2 : 4);
+    }
+  g_assert_cmpuint (first->len, ==, 1);
+  g_assert_true (g_ptr_array_index (first, 0) == g_ptr_array_index (all, 0));
+  g_assert_cmpuint (none->len, ==, 0);
+}
+
 /* A deep path keeps its first three and last eight steps */
 static void
 test_readable (void)
@@ -119,6 +146,7 @@ main (int    argc,
   g_test_add_func ("/document/call-path/key-names", test_key_names);
   g_test_add_func ("/document/call-path/find", test_find);
   g_test_add_func ("/document/call-path/readable", test_readable);
+  g_test_add_func ("/document/call-path/search", test_search);
   g_test_add_func ("/document/source-find", test_source_find);
   return g_test_run ();
 }

@@ -1,0 +1,83 @@
+/* hp-call-tree-view-private.h - the call tree's struct, shared by its files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "document/hp-loaded-capture.h"
+#include "ui/hp-call-tree-context.h"
+#include "ui/hp-call-tree-view.h"
+#include "ui/hp-grow-list-model.h"
+
+G_BEGIN_DECLS
+
+/* HpCallTreeView spans hp-call-tree-view.c (the type, models, growing,
+ * selecting) and hp-call-tree-view-search.c (search). */
+
+typedef struct {
+  /* each tree has its own view, so switching keeps its rows' widgets
+   * (building those is what costs, see hp-cell.c) */
+  GtkWidget           *scroller;
+  guint                hide_tick;   /* while laid out once to build its rows */
+  GtkColumnView       *view;
+  GtkColumnViewColumn *function_column;
+  GtkColumnViewColumn *self_column;
+  GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *module_column;
+  HpCallTreeContext  *context;
+  GtkTreeListModel   *tree_model;
+  GtkSortListModel   *sort_model;
+  HpGrowListModel    *slice;        /* the rows the view has, growing */
+  guint               grow_target;  /* rows wanted for a selection far down */
+  GtkSingleSelection *selection;
+} TreeModels;
+
+struct _HpCallTreeView {
+  GtkWidget             parent_instance;
+
+  GtkInscription       *caption;
+  GtkStack             *stack;
+  GtkLabel             *empty_label;
+
+  HpLoadedProfile      *profile;
+  TreeModels            trees[2];       /* [0] top-down, [1] bottom-up */
+  gboolean              bottom_up;
+  GHashTable           *marked_keys;    /* path key set */
+
+  const HpCallNode     *pending_select; /* waits for the sort to settle */
+  const HpCallNode     *far_select;     /* waits for its rows to be made */
+  gulong                pending_handler;
+  GtkSortListModel     *pending_model;
+  guint                 scroll_source;
+  guint                 scroll_position;
+  guint                 focus_tick;     /* moves the keyboard focus to the selected row */
+  guint                 focus_frames;
+
+  char                 *search;
+  GPtrArray            *matches;        /* const HpCallNode*, of the shown tree */
+  guint                 reveal_tick;    /* expands to the next match each frame */
+  guint                 reveal_next;
+  guint                 match_index;
+  GCancellable         *search_cancellable;
+
+  gboolean              preparing;      /* building the hidden tree: no signals */
+  gboolean              unselecting;    /* on the way to another row: no signal */
+  guint                 prepare_source;
+  guint                 grow_tick;
+};
+
+static inline TreeModels *
+hp_call_tree_view_current (HpCallTreeView *self)
+{
+  return &self->trees[self->bottom_up ? 1 : 0];
+}
+
+/* Expands the ancestors of @node, root first, until @deadline (monotonic
+ * time; *@finished says whether it got there), and returns its row of the
+ * tree list model. */
+GtkTreeListRow *hp_call_tree_view_expand_to_within (HpCallTreeView   *self,
+                                                    const HpCallNode *node,
+                                                    gint64            deadline,
+                                                    gboolean         *finished);
+
+G_END_DECLS
