@@ -16,9 +16,8 @@
 #include "record/hp-pprof-import.h"
 #include "record/hp-perf-import.h"
 
-/* perf.data -> perf.hotpath, run.perf.data -> run.perf.hotpath, x -> x.hotpath */
-static char *
-default_output_name (const char *input)
+char *
+hp_cli_import_output_name (const char *input)
 {
   g_autofree char *base = NULL;
 
@@ -124,7 +123,7 @@ hp_cli_import (int    argc,
     }
 
   if (output == NULL)
-    output = default_output_name (files[0]);
+    output = hp_cli_import_output_name (files[0]);
   if (g_file_test (output, G_FILE_TEST_EXISTS) && !force)
     {
       hp_cli_error ("%s exists; use --force to overwrite it", output);

@@ -7,6 +7,12 @@
  * matched said for each), keeping those it cannot place as "not found in
  * this capture" rather than dropping them; and mirrors what the CLI writes
  * into the per-user summary library.
+ *
+ * A perf.data (or pprof, or folded stacks) holds no summaries and cannot
+ * take any: as OLD it is said to have none; as NEW its summaries go into
+ * the capture `hotpath-cli import NEW` would write, imported first when it
+ * is not there yet. One that is there already may be of another
+ * recording, so it is named and left to the user rather than guessed.
  */
 
 #define G_LOG_DOMAIN "hp-cli"
@@ -20,12 +26,14 @@
 #include "analysis/hp-summary-match.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
+#include "record/hp-perf-import.h"
 #include "store/hp-summary-library.h"
 
 void
 hp_cli_summary_mirror (const HpCaptureData *data,
                        HpCapture           *capture,
-                       GPtrArray           *summaries)
+                       GPtrArray           *summaries,
+                       gboolean             copied)
 {
   g_autofree char *program = hp_summary_program_name (data);
   g_autoptr(HpSummaryLibrary) library = NULL;
@@ -38,8 +46,11 @@ hp_cli_summary_mirror (const HpCaptureData *data,
     {
       const HpCaptureSummary *summary = g_ptr_array_index (summaries, i);
 
-      /* a path this capture has not got is no path of the program's now */
-      if (summary->found)
+      /* one not found in this capture too: the library is per program,
+       * and another capture of it may well run that path */
+      if (copied)
+        hp_summary_library_put_copy (library, program, summary, &error);
+      else
         hp_summary_library_put (library, program, summary, &error);
     }
   if (error != NULL)
@@ -55,10 +66,36 @@ print_text (const char *text)
   printf ("    %s\n", safe);
 }
 
+/* The capture that takes the summaries for the perf.data @perf_data:
+ * the one `hotpath-cli import` writes, imported now if missing; NULL
+ * after saying why not. */
+static char *
+capture_for_perf_data (const char *perf_data,
+                       const char *old_path)
+{
+  g_autofree char *target = hp_cli_import_output_name (perf_data);
+  char *argv[] = { (char *) "import", (char *) perf_data, (char *) "-o", target, NULL };
+
+  if (g_file_test (target, G_FILE_TEST_EXISTS))
+    {
+      hp_cli_error ("summary: %s is a perf.data file, which cannot hold summaries, and %s (where "
+                    "'hotpath-cli import %s' writes its capture) exists already; if it is the capture "
+                    "of %s, run: hotpath-cli summary %s --import %s",
+                    perf_data, target, perf_data, perf_data, target, old_path);
+      return NULL;
+    }
+  fprintf (stderr, "hotpath-cli: %s is a perf.data file, which cannot hold summaries: "
+           "importing it into %s, which will hold them\n", perf_data, target);
+  if (hp_cli_import (G_N_ELEMENTS (argv) - 1, argv) != 0)
+    return NULL;
+  return g_steal_pointer (&target);
+}
+
 int
 hp_cli_summary_import (const char *new_path,
                        const char *old_path)
 {
+  g_autofree char *new_capture = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) old = NULL;
   g_autoptr(HpCapture) capture = NULL;
@@ -70,6 +107,28 @@ hp_cli_summary_import (const char *new_path,
   g_autoptr(GPtrArray) to_write = g_ptr_array_new ();
   g_autofree char *old_name = g_path_get_basename (old_path);
   guint n_placed = 0, n_lost = 0, n_present = 0, n_conflict = 0;
+
+  if (hp_perf_import_is_perf_data (old_path))
+    {
+      hp_cli_error ("summary: %s is a perf.data file, which holds no summaries; summaries are "
+                    "written into captures (.hotpath files): give one as --import OLD", old_path);
+      return 1;
+    }
+  if (hp_perf_import_is_perf_data (new_path))
+    {
+      /* OLD is checked first, so that a bad one imports nothing */
+      old = hp_capture_open (old_path, FALSE, &error);
+      if (old == NULL)
+        {
+          hp_cli_error ("%s", error->message);
+          return 1;
+        }
+      g_clear_pointer (&old, hp_capture_close);
+      new_capture = capture_for_perf_data (new_path, old_path);
+      if (new_capture == NULL)
+        return 1;
+      new_path = new_capture;
+    }
 
   old = hp_capture_open (old_path, FALSE, &error);
   if (old == NULL || (old_rows = hp_capture_list_summary_rows (old, &error)) == NULL)
@@ -134,7 +193,7 @@ hp_cli_summary_import (const char *new_path,
       hp_cli_error ("%s", error->message);
       return 1;
     }
-  hp_cli_summary_mirror (data, capture, to_write);
+  hp_cli_summary_mirror (data, capture, to_write, TRUE);
   fprintf (stderr, "hotpath-cli: %u of %u summaries of %s placed in %s",
            n_placed, old_rows->len, old_path, new_path);
   if (n_lost > 0)

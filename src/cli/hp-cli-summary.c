@@ -282,7 +282,7 @@ hp_cli_summary (int    argc,
         return 1;
       }
     g_ptr_array_add (mirrored, &summary);
-    hp_cli_summary_mirror (data, capture, mirrored);
+    hp_cli_summary_mirror (data, capture, mirrored, FALSE);
     g_free (summary.capture);
   }
   fprintf (stderr, "hotpath-cli: %s the summary of %s\n", clear ? "deleted" : "saved", readable);

@@ -12,16 +12,22 @@ G_BEGIN_DECLS
 
 int  hp_cli_record (int argc, char **argv);
 int  hp_cli_import (int argc, char **argv);
+/* The capture `hotpath-cli import INPUT` writes by default, in the current
+ * folder: perf.data -> perf.hotpath, run.perf.data -> run.perf.hotpath,
+ * x.folded -> x.hotpath, x -> x.hotpath. */
+char *hp_cli_import_output_name (const char *input);
 int  hp_cli_report (int argc, char **argv);
 int  hp_cli_summary (int argc, char **argv);
 /* summary NEW --import OLD (hp-cli-summary-import.c) */
 int  hp_cli_summary_import (const char *new_path,
                             const char *old_path);
 /* Writes @summaries (HpCaptureSummary*) of @data's program into the
- * per-user library; warns, and goes on, when it cannot. */
+ * per-user library (@copied: copies of older ones, which do not replace
+ * a later text of their path); warns, and goes on, when it cannot. */
 void hp_cli_summary_mirror (const HpCaptureData *data,
                             HpCapture           *capture,
-                            GPtrArray           *summaries);
+                            GPtrArray           *summaries,
+                            gboolean             copied);
 int  hp_cli_flamegraph (int argc, char **argv);
 int  hp_cli_diff (int argc, char **argv);
 int  hp_cli_export (int argc, char **argv);

@@ -243,11 +243,16 @@ hp_summary_library_get_path (HpSummaryLibrary *self)
   return self->path;
 }
 
-gboolean
-hp_summary_library_put (HpSummaryLibrary        *self,
-                        const char              *program,
-                        const HpCaptureSummary  *summary,
-                        GError                 **error)
+/* @copied: @summary is a copy of one written before (an import), which
+ * must not replace a text of its path written since: the library keeps
+ * the later one. A new edit always replaces, whatever time a hostile
+ * capture may have put in the row it replaces. */
+static gboolean
+put (HpSummaryLibrary        *self,
+     const char              *program,
+     const HpCaptureSummary  *summary,
+     gboolean                 copied,
+     GError                 **error)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
@@ -264,6 +269,14 @@ hp_summary_library_put (HpSummaryLibrary        *self,
   ok = sqlite3_prepare_v2 (self->db,
                            delete ?
                            "DELETE FROM summaries WHERE program = ?1 AND path_key = ?2" :
+                           copied ?
+                           "INSERT INTO summaries "
+                           "(program, path_key, path, text, created, updated, capture, share) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+                           "ON CONFLICT (program, path_key) DO UPDATE SET path = excluded.path, "
+                           "text = excluded.text, created = excluded.created, updated = excluded.updated, "
+                           "capture = excluded.capture, share = excluded.share "
+                           "WHERE excluded.updated >= summaries.updated" :
                            "INSERT OR REPLACE INTO summaries "
                            "(program, path_key, path, text, created, updated, capture, share) "
                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -289,6 +302,24 @@ hp_summary_library_put (HpSummaryLibrary        *self,
     set_error_db (error, self, "cannot save the summary in the summary library");
   sqlite3_finalize (stmt);
   return ok;
+}
+
+gboolean
+hp_summary_library_put (HpSummaryLibrary        *self,
+                        const char              *program,
+                        const HpCaptureSummary  *summary,
+                        GError                 **error)
+{
+  return put (self, program, summary, FALSE, error);
+}
+
+gboolean
+hp_summary_library_put_copy (HpSummaryLibrary        *self,
+                             const char              *program,
+                             const HpCaptureSummary  *summary,
+                             GError                 **error)
+{
+  return put (self, program, summary, TRUE, error);
 }
 
 static char *
@@ -359,9 +390,10 @@ hp_summary_library_list (HpSummaryLibrary  *self,
 gboolean
 hp_summary_library_mirror (const char              *program,
                            const HpCaptureSummary  *summary,
+                           gboolean                 copied,
                            GError                 **error)
 {
   g_autoptr(HpSummaryLibrary) self = hp_summary_library_open (NULL, error);
 
-  return self != NULL && hp_summary_library_put (self, program, summary, error);
+  return self != NULL && put (self, program, summary, copied, error);
 }

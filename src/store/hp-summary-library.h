@@ -33,16 +33,25 @@ gboolean          hp_summary_library_put    (HpSummaryLibrary       *self,
                                              const char             *program,
                                              const HpCaptureSummary *summary,
                                              GError                **error);
+/* Stores @summary, a copy of one written before (summary --import, the
+ * window's import), unless the library holds a text of its path updated
+ * later: an old capture's summaries never replace newer ones. */
+gboolean          hp_summary_library_put_copy (HpSummaryLibrary       *self,
+                                               const char             *program,
+                                               const HpCaptureSummary *summary,
+                                               GError                **error);
 /* The summaries of @program (HpCaptureSummary*, found TRUE), by path key. */
 GPtrArray        *hp_summary_library_list   (HpSummaryLibrary  *self,
                                              const char        *program,
                                              GError           **error);
 
-/* Opens the default library, stores @summary in it and closes it: what
- * every writer of a summary does beside the capture. FALSE with @error
- * (for a warning) when the library cannot be used. */
+/* Opens the default library, stores @summary in it (with
+ * hp_summary_library_put_copy() when @copied) and closes it: what every
+ * writer of a summary does beside the capture. FALSE with @error (for a
+ * warning) when the library cannot be used. */
 gboolean          hp_summary_library_mirror (const char             *program,
                                              const HpCaptureSummary *summary,
+                                             gboolean                copied,
                                              GError                **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpSummaryLibrary, hp_summary_library_close)

@@ -147,14 +147,16 @@ worker (gpointer data,
         job->message = g_strdup (error->message);
       /* The library is a convenience: the capture has the summary whatever
        * happens to it, so a library that cannot be written is only said. */
-      if (job->ok && job->program != NULL && (job->put == NULL || job->put->found))
+      /* an import's summary not found in this capture too: the library is
+       * per program, and another capture of it may run that path */
+      if (job->ok && job->program != NULL)
         {
           g_autoptr(HpCaptureSummary) row = job->put ? hp_capture_summary_copy (job->put) :
                                             summary_new_here (writer->path, job->key, job->readable,
                                                               job->text, job->share);
           g_autoptr(GError) library_error = NULL;
 
-          if (!hp_summary_library_mirror (job->program, row, &library_error))
+          if (!hp_summary_library_mirror (job->program, row, job->put != NULL, &library_error))
             g_message ("%s", library_error->message);
         }
     }

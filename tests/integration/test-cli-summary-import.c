@@ -62,6 +62,17 @@ sql_int (const char *path,
 }
 
 static void
+sql (const char *path,
+     const char *statement)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, statement, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+static void
 set_summary (const char *capture,
              const char *path,
              const char *text)
@@ -117,6 +128,10 @@ test_import_across_rebuild (void)
   }
   /* the CLI's writes went into the library too, for the program "demo" */
   g_assert_cmpint (sql_int (library, "SELECT count(*) FROM summaries WHERE program = 'demo'"), ==, 2);
+  /* a later text of a path in the library, as another capture of demo
+   * would have left it: an import of the older one must not replace it */
+  sql (library, "UPDATE summaries SET text = 'Written later.', updated = '2999-01-01T00:00:00Z' "
+                "WHERE text = 'The xorshift generator.'");
 
   {
     const char *args[] = { "summary", o2, "--import", o1, NULL };
@@ -164,6 +179,14 @@ test_import_across_rebuild (void)
     g_assert_nonnull (strstr (get->out, COUNT_TEXT));
   }
   g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries WHERE found = 0"), ==, 1);
+  /* the library has them too, the one not found in -O2 as well: it is per
+   * program, and another capture of demo may run that path */
+  g_assert_cmpint (sql_int (library, "SELECT count(*) FROM summaries WHERE program = 'demo' AND "
+                                     "path = 'main → vanished_in_the_rebuild' AND "
+                                     "text = 'Lost after the rebuild.' AND capture = 'rebuild-O1.hotpath'"), ==, 1);
+  /* and the import's old text did not replace the one written later */
+  g_assert_cmpint (sql_int (library, "SELECT count(*) FROM summaries WHERE text = 'Written later.' "
+                                     "AND updated = '2999-01-01T00:00:00Z'"), ==, 1);
   g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries WHERE capture = 'rebuild-O1.hotpath'"), ==, 3);
 
   /* again: nothing new, nothing doubled */
@@ -191,17 +214,6 @@ test_import_across_rebuild (void)
 
   g_unsetenv ("XDG_DATA_HOME");
   it_tmpdir_free (g_steal_pointer (&dir));
-}
-
-static void
-sql (const char *path,
-     const char *statement)
-{
-  sqlite3 *db = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, statement, NULL, NULL, NULL), ==, SQLITE_OK);
-  sqlite3_close (db);
 }
 
 /* A library that cannot be used costs a warning that names it, never the
@@ -304,6 +316,74 @@ test_hostile_library (void)
   it_tmpdir_free (g_steal_pointer (&dir));
 }
 
+/* A perf.data (here folded stacks, which open the same way) holds no
+ * summaries: as OLD it is said to have none; as NEW the summaries go into
+ * the capture `hotpath-cli import NEW` writes, imported first, and one
+ * there already is named rather than guessed at. */
+static void
+test_import_perf_data (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *xdg = g_build_filename (dir, "xdg", NULL);
+  g_autofree char *old_folded = g_build_filename (dir, "old.folded", NULL);
+  g_autofree char *old = g_build_filename (dir, "old.hotpath", NULL);
+  g_autofree char *new_folded = g_build_filename (dir, "new.folded", NULL);
+  g_autofree char *made = g_build_filename (dir, "new.hotpath", NULL);
+  g_autofree char *cwd = g_get_current_dir ();
+
+  g_setenv ("XDG_DATA_HOME", xdg, TRUE);
+  g_assert_true (g_file_set_contents (old_folded, "main;parse;lex 30\nmain;run 10\n", -1, NULL));
+  g_assert_true (g_file_set_contents (new_folded, "main;parse;lex 5\nmain;run 50\n", -1, NULL));
+  {
+    const char *args[] = { "import", old_folded, "-o", old, NULL };
+    g_autoptr(ItResult) import = it_run_cli (args);
+
+    g_assert_cmpint (import->status, ==, 0);
+  }
+  set_summary (old, "main;parse;lex", "The lexer.");
+  set_summary (old, "main;run", "The run loop.");
+  g_assert_cmpint (g_chdir (dir), ==, 0);
+
+  /* OLD a perf.data: it has none, said so, and nothing is written */
+  {
+    const char *args[] = { "summary", old, "--import", new_folded, NULL };
+    g_autoptr(ItResult) bad = it_run_cli (args);
+
+    g_test_message ("%s", bad->err);
+    g_assert_cmpint (bad->status, ==, 1);
+    g_assert_nonnull (strstr (bad->err, new_folded));
+    g_assert_nonnull (strstr (bad->err, "holds no summaries"));
+    g_assert_false (g_file_test (made, G_FILE_TEST_EXISTS));
+  }
+  /* NEW a perf.data: imported into new.hotpath, which takes them */
+  {
+    const char *args[] = { "summary", new_folded, "--import", old, NULL };
+    g_autoptr(ItResult) import = it_run_cli (args);
+
+    g_test_message ("%s%s", import->out, import->err);
+    g_assert_cmpint (import->status, ==, 0);
+    g_assert_nonnull (strstr (import->err, "importing it into new.hotpath"));
+    g_assert_nonnull (strstr (import->err, "2 of 2 summaries"));
+    g_assert_nonnull (strstr (import->out, "placed (exact)  main → parse → lex"));
+    g_assert_cmpint (sql_int (made, "SELECT count(*) FROM summaries WHERE capture = 'old.hotpath'"), ==, 2);
+  }
+  /* again: new.hotpath is there, and may be of another recording */
+  {
+    const char *args[] = { "summary", new_folded, "--import", old, NULL };
+    g_autoptr(ItResult) again = it_run_cli (args);
+
+    g_test_message ("%s", again->err);
+    g_assert_cmpint (again->status, ==, 1);
+    g_assert_nonnull (strstr (again->err, "exists already"));
+    g_assert_nonnull (strstr (again->err, "hotpath-cli summary new.hotpath --import "));
+    g_assert_cmpint (sql_int (made, "SELECT count(*) FROM summaries"), ==, 2);
+  }
+
+  g_assert_cmpint (g_chdir (cwd), ==, 0);
+  g_unsetenv ("XDG_DATA_HOME");
+  it_tmpdir_free (g_steal_pointer (&dir));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -312,5 +392,6 @@ main (int    argc,
 
   g_test_add_func ("/cli-summary-import/across-rebuild", test_import_across_rebuild);
   g_test_add_func ("/cli-summary-import/hostile-library", test_hostile_library);
+  g_test_add_func ("/cli-summary-import/perf-data", test_import_perf_data);
   return g_test_run ();
 }
