@@ -24,6 +24,7 @@
 
 #include <glib/gi18n.h>
 
+#include "analysis/hp-summary-match.h"
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
@@ -68,6 +69,7 @@ update_marks (HpFlameView *self)
 {
   g_autoptr(GHashTable) marks = NULL;
   g_autoptr(GPtrArray) keys = NULL;
+  g_autofree char *here = NULL;
 
   /* summaries name top-down paths */
   if (self->store == NULL || self->profile == NULL || self->bottom_up)
@@ -77,13 +79,24 @@ update_marks (HpFlameView *self)
     }
   marks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   keys = hp_summary_store_list_keys (self->store);
+  here = g_path_get_basename (hp_summary_store_get_path (self->store));
   for (guint i = 0; i < keys->len; i++)
     {
       const char *key = g_ptr_array_index (keys, i);
       const HpCallNode *node = hp_call_path_find (self->profile->profile, key);
       const char *text = hp_summary_store_get (self->store, key);
+      g_autofree char *origin = NULL;
 
-      if (node != NULL && text != NULL)
+      if (node == NULL || text == NULL)
+        continue;
+      /* the hover text: the first line, and how old it is when it was
+       * written in another capture, as the summary pane says */
+      origin = hp_format_summary_origin (hp_summary_store_get_row (self->store, key), here,
+                                         hp_summary_share (self->profile->profile, node));
+      if (origin != NULL)
+        g_hash_table_insert (marks, (gpointer) node,
+                             g_strdup_printf ("%.*s\n%s", (int) strcspn (text, "\n"), text, origin));
+      else
         g_hash_table_insert (marks, (gpointer) node, g_strndup (text, strcspn (text, "\n")));
     }
   hp_flame_canvas_set_marks (self->canvas, marks);

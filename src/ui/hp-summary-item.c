@@ -22,6 +22,7 @@ struct _HpSummaryItem {
   char     *key;
   char     *path;
   char     *excerpt;
+  char     *origin;
   gboolean  in_profile;
 };
 
@@ -31,6 +32,8 @@ enum {
   PROP_0,
   PROP_PATH,
   PROP_EXCERPT,
+  PROP_ORIGIN,
+  PROP_HAS_ORIGIN,
   PROP_TOOLTIP,
   PROP_IN_PROFILE,
   N_PROPS
@@ -53,6 +56,12 @@ hp_summary_item_get_property (GObject    *object,
       break;
     case PROP_EXCERPT:
       g_value_set_string (value, self->excerpt);
+      break;
+    case PROP_ORIGIN:
+      g_value_set_string (value, self->origin);
+      break;
+    case PROP_HAS_ORIGIN:
+      g_value_set_boolean (value, self->origin != NULL);
       break;
     case PROP_TOOLTIP:
       if (self->in_profile)
@@ -78,6 +87,7 @@ hp_summary_item_finalize (GObject *object)
   g_free (self->key);
   g_free (self->path);
   g_free (self->excerpt);
+  g_free (self->origin);
 
   G_OBJECT_CLASS (hp_summary_item_parent_class)->finalize (object);
 }
@@ -93,6 +103,9 @@ hp_summary_item_class_init (HpSummaryItemClass *klass)
 
   properties[PROP_PATH] = g_param_spec_string ("path", NULL, NULL, NULL, flags);
   properties[PROP_EXCERPT] = g_param_spec_string ("excerpt", NULL, NULL, NULL, flags);
+  /* where a summary written in another capture comes from, and its share then and now */
+  properties[PROP_ORIGIN] = g_param_spec_string ("origin", NULL, NULL, NULL, flags);
+  properties[PROP_HAS_ORIGIN] = g_param_spec_boolean ("has-origin", NULL, NULL, FALSE, flags);
   properties[PROP_TOOLTIP] = g_param_spec_string ("tooltip", NULL, NULL, NULL, flags);
   properties[PROP_IN_PROFILE] = g_param_spec_boolean ("in-profile", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -106,6 +119,7 @@ hp_summary_item_init (HpSummaryItem *self)
 HpSummaryItem *
 hp_summary_item_new (const char *key,
                      const char *text,
+                     const char *origin,
                      gboolean    in_profile)
 {
   HpSummaryItem *self = g_object_new (HP_TYPE_SUMMARY_ITEM, NULL);
@@ -118,6 +132,7 @@ hp_summary_item_new (const char *key,
   nl = text ? strchr (text, '\n') : NULL;
   /* one line of an inscription, from the capture: cut and made safe */
   self->excerpt = hp_symbol_name_sanitize (text, text == NULL ? 0 : nl ? nl - text : -1, EXCERPT_CHARS);
+  self->origin = g_strdup (origin);
   self->in_profile = in_profile;
   return self;
 }
@@ -144,6 +159,14 @@ hp_summary_item_get_excerpt (HpSummaryItem *self)
   g_return_val_if_fail (HP_IS_SUMMARY_ITEM (self), NULL);
 
   return self->excerpt;
+}
+
+const char *
+hp_summary_item_get_origin (HpSummaryItem *self)
+{
+  g_return_val_if_fail (HP_IS_SUMMARY_ITEM (self), NULL);
+
+  return self->origin;
 }
 
 gboolean

@@ -7,7 +7,9 @@
  * Rebuilt from the store whenever a summary changes: there are as many
  * rows as summaries a person wrote, a handful, so a full rebuild is
  * simpler than patching and costs nothing. A path the shown profile does
- * not have (another thread filter) is listed but insensitive.
+ * not have (another thread filter) is listed but insensitive. A summary
+ * written in another capture says where and when, and its path's share
+ * then and now, as the summary pane does.
  */
 
 #define G_LOG_DOMAIN "hp-ui"
@@ -16,7 +18,11 @@
 
 #include <glib/gi18n.h>
 
+#include <math.h>
+
+#include "analysis/hp-summary-match.h"
 #include "document/hp-call-path.h"
+#include "ui/hp-format.h"
 #include "ui/hp-summary-item.h"
 #include "ui/hp-summary-list.h"
 
@@ -49,14 +55,19 @@ rebuild (HpSummaryList *self)
 
   if (self->store != NULL)
     {
+      g_autofree char *here = g_path_get_basename (hp_summary_store_get_path (self->store));
+
       keys = hp_summary_store_list_keys (self->store);
       for (guint i = 0; i < keys->len; i++)
         {
           const char *key = g_ptr_array_index (keys, i);
-          gboolean in_profile = self->profile != NULL &&
-                                hp_call_path_find (self->profile->profile, key) != NULL;
+          const HpCallNode *node = self->profile != NULL ? hp_call_path_find (self->profile->profile, key) : NULL;
+          /* a summary from another capture says how old it is, as in the pane */
+          g_autofree char *origin = hp_format_summary_origin (hp_summary_store_get_row (self->store, key), here,
+                                                              node != NULL ? hp_summary_share (self->profile->profile, node) : NAN);
 
-          g_ptr_array_add (items, hp_summary_item_new (key, hp_summary_store_get (self->store, key), in_profile));
+          g_ptr_array_add (items, hp_summary_item_new (key, hp_summary_store_get (self->store, key), origin,
+                                                       node != NULL));
         }
     }
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),

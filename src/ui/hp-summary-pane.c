@@ -21,6 +21,7 @@
 
 #include "analysis/hp-summary-match.h"
 #include "document/hp-call-path.h"
+#include "ui/hp-format.h"
 #include "ui/hp-summary-pane.h"
 
 /* a deeper path shows its first CRUMBS_HEAD and last CRUMBS_TAIL steps */
@@ -81,27 +82,15 @@ buffer_text (HpSummaryPane *self)
 static char *
 describe_origin (HpSummaryPane *self)
 {
-  const HpCaptureSummary *row;
   g_autofree char *here = NULL;
-  g_autofree char *date = NULL;
   double now = NAN;
 
-  if (self->store == NULL || self->key == NULL)
+  if (self->store == NULL || self->key == NULL || hp_summary_store_get (self->store, self->key) == NULL)
     return NULL;
-  row = hp_summary_store_get_row (self->store, self->key);
   here = g_path_get_basename (hp_summary_store_get_path (self->store));
-  if (row == NULL || row->capture == NULL || g_strcmp0 (row->capture, here) == 0 ||
-      hp_summary_store_get (self->store, self->key) == NULL)
-    return NULL;
-  date = row->updated != NULL ? g_utf8_substring (row->updated, 0, 10) : g_strdup ("?");
   if (self->node != NULL && self->profile != NULL)
     now = hp_summary_share (self->profile->profile, self->node);
-  if (isfinite (row->share) && isfinite (now))
-    /* TRANSLATORS: a capture file name, a date, the call path's share of
-     * the samples in that capture and in this one */
-    return g_strdup_printf (_("Written in %s on %s, %.1f %% then, %.1f %% now."),
-                            row->capture, date, row->share, now);
-  return g_strdup_printf (_("Written in %s on %s."), row->capture, date);
+  return hp_format_summary_origin (hp_summary_store_get_row (self->store, self->key), here, now);
 }
 
 static void

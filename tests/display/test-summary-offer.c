@@ -27,6 +27,8 @@
 #include <glib/gstdio.h>
 
 #include "store/hp-summary-library.h"
+#include "ui/hp-flame-canvas.h"
+#include "ui/hp-summary-item.h"
 #include "display-common.h"
 
 static HpApplication *app;
@@ -90,6 +92,14 @@ offer_settled (gpointer data)
 
   return g_strcmp0 (hp_window_get_state (window), "capture") == 0 &&
          !hp_summary_offer_is_busy (hp_window_get_summary_offer (window));
+}
+
+static gboolean
+flame_shown (gpointer data)
+{
+  HpFlameView *view = data;
+
+  return !hp_flame_view_is_busy (view) && hp_flame_canvas_get_graph (hp_flame_view_get_canvas (view)) != NULL;
 }
 
 static gboolean
@@ -191,6 +201,58 @@ test_offer (void)
   display_spin (100);
   note = hp_summary_pane_get_note (hp_window_get_summary_pane (window));
   g_assert_cmpstr (note, ==, "Written in earlier.hotpath on 2026-01-02, 40.0 % then, 75.0 % now.");
+
+  /* and so do the Summaries list and the flame graph's hover text; the
+   * capture's own summary of main says nothing of the kind */
+  {
+    GListModel *items = hp_summary_list_get_model (hp_window_get_summary_list (window));
+    guint n_origins = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+      {
+        g_autoptr(HpSummaryItem) item = g_list_model_get_item (items, i);
+
+        if (g_strcmp0 (hp_summary_item_get_key (item), KEY_ALPHA) == 0)
+          g_assert_cmpstr (hp_summary_item_get_origin (item), ==, note);
+        if (g_strcmp0 (hp_summary_item_get_key (item), KEY_MAIN) == 0)
+          g_assert_null (hp_summary_item_get_origin (item));
+        n_origins += hp_summary_item_get_origin (item) != NULL;
+      }
+    g_assert_cmpuint (n_origins, ==, 2);
+  }
+  {
+    HpFlameView *flame = hp_window_get_flame_view (window);
+    HpFlameCanvas *canvas = hp_flame_view_get_canvas (flame);
+    HpFlameGraph *graph;
+    const HpFlameBox *boxes;
+    guint n = 0, n_checked = 0;
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame"));
+    g_assert_true (display_wait (flame_shown, flame, 20000));
+    graph = hp_flame_canvas_get_graph (canvas);
+    boxes = hp_flame_graph_get_boxes (graph, &n);
+    for (guint i = 0; i < n; i++)
+      if (boxes[i].node != NULL && boxes[i].node->function_id != 0)
+        {
+          const char *name = hp_profile_get_function_name (hp_flame_graph_get_profile (graph),
+                                                           boxes[i].node->function_id);
+          g_autofree char *tip = hp_flame_canvas_describe_box (canvas, i);
+
+          if (g_strcmp0 (name, "run_alpha") == 0)
+            {
+              g_assert_nonnull (strstr (tip, "Summary: The alpha phase.\n"
+                                             "Written in earlier.hotpath on 2026-01-02, 40.0 % then, 75.0 % now."));
+              n_checked++;
+            }
+          else if (g_strcmp0 (name, "main") == 0)
+            {
+              g_assert_nonnull (strstr (tip, "Summary: This capture's own main."));
+              g_assert_null (strstr (tip, "Written in"));
+              n_checked++;
+            }
+        }
+    g_assert_cmpuint (n_checked, ==, 2);
+  }
   display_close (window);
 
   /* in the file, with its origin */
@@ -323,6 +385,27 @@ test_import (void)
   g_assert_cmpstr (hp_summary_store_get (store, KEY_ALPHA), ==, "Alpha, imported.");
   g_assert_cmpstr (hp_summary_store_get (store, "paths\tmain\npaths\tgone\n"), ==, "Gone, imported.");
   g_assert_false (hp_summary_store_get_row (store, "paths\tmain\npaths\tgone\n")->found);
+  /* the library has both, the one not found here too: it is per program */
+  g_assert_true (display_wait (store_written, window, 10000));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpSummaryLibrary) library = hp_summary_library_open (NULL, &error);
+    g_autoptr(GPtrArray) rows = hp_summary_library_list (library, "paths", &error);
+    guint n_imported = 0;
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < rows->len; i++)
+      {
+        const HpCaptureSummary *row = g_ptr_array_index (rows, i);
+
+        if (g_strcmp0 (row->text, "Gone, imported.") == 0 || g_strcmp0 (row->text, "Alpha, imported.") == 0)
+          {
+            g_assert_cmpstr (row->capture, ==, "import-old.hotpath");
+            n_imported++;
+          }
+      }
+    g_assert_cmpuint (n_imported, ==, 2);
+  }
 
   /* not a capture: said, nothing written */
   {
