@@ -19,11 +19,28 @@
 
 #include "analysis/hp-profile.h"
 #include "analysis/hp-summary-match.h"
+#include "analysis/hp-text.h"
 #include "document/hp-summarizer.h"
 #include "cli/hp-cli.h"
 #include "cli/hp-cli-suggest.h"
 #include "document/hp-call-path.h"
 #include "store/hp-capture.h"
+
+/* @text, from the capture, line by line under its path: each line made
+ * safe for a terminal (a summary is the capture's text, and a capture is
+ * a file people mail to each other). */
+static void
+print_text (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autofree char *safe = hp_text_escape (lines[i]);
+
+      printf ("  %s\n", safe);
+    }
+}
 
 /* Lists every summary; one written in another capture says where, and how
  * its path's share moved since. */
@@ -62,9 +79,18 @@ list_summaries (HpCapture *capture)
             share_now = hp_summary_share (profile, node);
         }
       origin = hp_summary_describe_origin (summary, this_name, share_now);
-      printf ("%s\n  %s\n", path, summary->text);
+      {
+        g_autofree char *safe_path = hp_text_escape (path);
+
+        printf ("%s\n", safe_path);
+      }
+      print_text (summary->text);
       if (origin != NULL)
-        printf ("  (%s)\n", origin);
+        {
+          g_autofree char *safe_origin = hp_text_escape (origin);
+
+          printf ("  (%s)\n", safe_origin);
+        }
       else if (!summary->found)
         printf ("  (not found in this capture)\n");
     }
@@ -225,7 +251,8 @@ hp_cli_summary (int    argc,
       for (guint i = 0; i < candidates->len && i < 10; i++)
         {
           const HpCallNode *c = g_ptr_array_index (candidates, i);
-          g_autofree char *path = hp_call_node_readable_path (profile, c);
+          g_autofree char *raw = hp_call_node_readable_path (profile, c);
+          g_autofree char *path = hp_text_escape (raw);
 
           hp_cli_error ("  %5.1f%%  %s", n_samples ? 100.0 * c->total / n_samples : 0.0, path);
         }
@@ -262,9 +289,13 @@ hp_cli_summary (int    argc,
           hp_cli_error ("%s", error->message);
           return 1;
         }
-      printf ("%s\n", readable);
+      {
+        g_autofree char *safe_readable = hp_text_escape (readable);
+
+        printf ("%s\n", safe_readable);
+      }
       if (current != NULL)
-        printf ("  %s\n", current);
+        print_text (current);
       else
         printf ("  (no summary)\n");
       return 0;
@@ -285,6 +316,10 @@ hp_cli_summary (int    argc,
     hp_cli_summary_mirror (data, capture, mirrored, FALSE);
     g_free (summary.capture);
   }
-  fprintf (stderr, "hotpath-cli: %s the summary of %s\n", clear ? "deleted" : "saved", readable);
+  {
+    g_autofree char *safe_readable = hp_text_escape (readable);
+
+    fprintf (stderr, "hotpath-cli: %s the summary of %s\n", clear ? "deleted" : "saved", safe_readable);
+  }
   return 0;
 }

@@ -84,6 +84,55 @@ test_summary_set_empty (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A summary is the capture's text, and a capture is mailed: an escape
+ * sequence in it (or in a function name, or in the name of the capture it
+ * was written in) reaches the terminal as visible text, never as ESC,
+ * and a summary of several lines lists as several indented lines. */
+static void
+test_summary_hostile_text (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "small.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+
+  it_write_small_capture (capture, NULL);
+  {
+    g_autoptr(HpCapture) cap = hp_capture_open (capture, TRUE, &error);
+    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+    HpCaptureSummary row = { (char *) "app\tmain\napp\twork\n", (char *) "main → work",
+                             (char *) "red \033[31malert\nsecond line", (char *) "2026-01-01T00:00:00Z",
+                             (char *) "2026-01-01T00:00:00Z", (char *) "old\033]0;title\a.hotpath", 12.5, TRUE };
+    HpCaptureSummary lost = { (char *) "app\tmain\napp\t\033[2Jgone\n", (char *) "main → gone",
+                              (char *) "Lost.", NULL, NULL, (char *) "old.hotpath", 1.0, FALSE };
+
+    g_assert_no_error (error);
+    g_ptr_array_add (rows, &row);
+    g_ptr_array_add (rows, &lost);
+    g_assert_true (hp_capture_put_summaries (cap, rows, &error));
+    g_assert_no_error (error);
+  }
+  {
+    const char *args[] = { "summary", capture, NULL };
+    g_autoptr(ItResult) list = it_run_cli (args);
+
+    g_test_message ("%s", list->out);
+    g_assert_cmpint (list->status, ==, 0);
+    g_assert_null (strchr (list->out, '\033'));
+    g_assert_null (strchr (list->out, '\a'));
+    g_assert_nonnull (strstr (list->out, "\n  second line\n"));
+    g_assert_nonnull (strstr (list->out, "Lost."));
+  }
+  {
+    const char *args[] = { "summary", capture, "main;work", NULL };
+    g_autoptr(ItResult) get = it_run_cli (args);
+
+    g_assert_cmpint (get->status, ==, 0);
+    g_assert_null (strchr (get->out, '\033'));
+    g_assert_nonnull (strstr (get->out, "\n  second line\n"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* Under LC_ALL=C the text "café" (UTF-8 bytes) is saved as it is, not
  * refused with "Invalid byte sequence". */
 static void
@@ -231,5 +280,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/round-trip", test_summary_round_trip);
   g_test_add_func ("/cli/summary/set-empty", test_summary_set_empty);
   g_test_add_func ("/cli/summary/c-locale", test_summary_c_locale);
+  g_test_add_func ("/cli/summary/hostile-text", test_summary_hostile_text);
   return g_test_run ();
 }
