@@ -19,6 +19,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <json-glib/json-glib.h>
@@ -101,6 +102,7 @@ hp_cli_summary_suggest (HpProfile          *profile,
 typedef struct {
   char             *key;
   const char       *text;   /* borrowed from the summaries table */
+  const HpCaptureSummary *row;  /* borrowed: where it was written, its share then */
   GPtrArray        *names;  /* char*, root first */
   GPtrArray        *modules;
   const HpCallNode *node;   /* NULL: not in this capture's call tree */
@@ -180,6 +182,7 @@ markdown (HpCapture  *capture,
 {
   GString *out = g_string_new (NULL);
   g_autofree char *event = hp_capture_get_metadata (capture, HP_META_EVENT);
+  g_autofree char *this_name = g_path_get_basename (hp_capture_get_path (capture));
   guint64 n_samples = hp_profile_get_n_samples (profile);
 
   g_string_append (out, "# Summaries");
@@ -213,6 +216,23 @@ markdown (HpCapture  *capture,
                                 e->node->total, n_samples);
       else
         g_string_append (out, "*Not found in this capture's call tree.*\n\n");
+      /* one written in another capture says so, as the window does */
+      if (e->row->capture != NULL && g_strcmp0 (e->row->capture, this_name) != 0)
+        {
+          g_string_append (out, "Written in ");
+          append_code_span (out, e->row->capture);
+          if (e->row->updated != NULL && strlen (e->row->updated) >= 10)
+            {
+              g_autofree char *date = hp_text_escape (e->row->updated);
+
+              g_string_append_printf (out, " on %.10s", date);
+            }
+          if (isfinite (e->row->share))
+            g_string_append_printf (out, ", %.1f %% then", e->row->share);
+          if (e->node != NULL)
+            g_string_append_printf (out, ", %.1f %% now", n_samples ? 100.0 * e->node->total / n_samples : 0.0);
+          g_string_append (out, ".\n\n");
+        }
       /* the summary is Markdown-ish already: its lines as written */
       for (guint l = 0; lines[l] != NULL; l++)
         {
@@ -236,6 +256,21 @@ add_string_array (JsonBuilder *builder,
   for (guint i = 0; i < strings->len; i++)
     json_builder_add_string_value (builder, g_ptr_array_index (strings, i));
   json_builder_end_array (builder);
+}
+
+/* @text from the capture, valid UTF-8, or null */
+static void
+add_string_or_null (JsonBuilder *builder,
+                    const char  *member,
+                    const char  *text)
+{
+  g_autofree char *valid = text != NULL ? hp_text_make_valid (text) : NULL;
+
+  json_builder_set_member_name (builder, member);
+  if (valid != NULL)
+    json_builder_add_string_value (builder, valid);
+  else
+    json_builder_add_null_value (builder);
 }
 
 static char *
@@ -292,6 +327,15 @@ json (HpCapture  *capture,
       json_builder_add_double_value (builder, e->node && n_samples ? (double) e->node->total / n_samples : 0.0);
       json_builder_set_member_name (builder, "text");
       json_builder_add_string_value (builder, text);
+      /* where it was written: a capture's base name (null when unknown),
+       * when (ISO 8601), and the path's share there then (a fraction) */
+      add_string_or_null (builder, "written_in", e->row->capture);
+      add_string_or_null (builder, "updated", e->row->updated);
+      json_builder_set_member_name (builder, "share_then");
+      if (isfinite (e->row->share))
+        json_builder_add_double_value (builder, e->row->share / 100.0);
+      else
+        json_builder_add_null_value (builder);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -312,19 +356,16 @@ hp_cli_summary_review (HpCapture  *capture,
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCaptureData) data = NULL;
   g_autoptr(HpProfile) profile = NULL;
-  g_autoptr(GHashTable) summaries = NULL;
+  g_autoptr(GPtrArray) summaries = NULL;
   g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (entry_free);
   g_autofree char *program = NULL;
   g_autofree char *out = NULL;
-  GHashTableIter iter;
-  const char *key, *text;
-
   if (g_strcmp0 (format, "markdown") != 0 && g_strcmp0 (format, "json") != 0)
     {
       hp_cli_error ("summary: unknown --format %s; use text, markdown or json", format);
       return 2;
     }
-  summaries = hp_capture_list_summaries (capture, &error);
+  summaries = hp_capture_list_summary_rows (capture, &error);
   if (summaries == NULL || (data = hp_capture_load (capture, &error)) == NULL)
     {
       hp_cli_error ("%s", error->message);
@@ -333,14 +374,16 @@ hp_cli_summary_review (HpCapture  *capture,
   profile = hp_profile_new (data, NULL);
   program = hp_suggest_program_name (data);
 
-  g_hash_table_iter_init (&iter, summaries);
-  while (g_hash_table_iter_next (&iter, (gpointer *) &key, (gpointer *) &text))
+  for (guint s = 0; s < summaries->len; s++)
     {
+      const HpCaptureSummary *row = g_ptr_array_index (summaries, s);
+      const char *key = row->path_key;
       Entry *e = g_new0 (Entry, 1);
       g_auto(GStrv) steps = g_strsplit (key, "\n", -1);
 
       e->key = g_strdup (key);
-      e->text = text;
+      e->text = row->text;
+      e->row = row;
       e->names = g_ptr_array_new_with_free_func (g_free);
       e->modules = g_ptr_array_new_with_free_func (g_free);
       /* the key holds "module\tfunction" per step */

@@ -216,12 +216,17 @@ test_review_documents (void)
   set_summary ("parse_record;scan_fields", "Finds the fields.\nSecond line with *stars*.");
   set_summary ("parse_record;checksum_block", "Sums the bytes \x1b[31mred\x1b[0m.");
   {
-    /* a summary written for a path this capture does not have */
+    /* a summary written in an older capture, for a path this one does
+     * not have (as an import keeps it) */
     g_autoptr(HpCapture) c = hp_capture_open (capture, TRUE, &error);
+    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+    HpCaptureSummary old = { (char *) "documented\tmain\ndocumented\tgone_function\n", (char *) "main → gone_function",
+                             (char *) "From an older build.", (char *) "2026-01-02T03:04:05Z",
+                             (char *) "2026-01-02T03:04:05Z", (char *) "older.hotpath", 4.0, FALSE };
 
     g_assert_no_error (error);
-    hp_capture_set_summary (c, "documented\tmain\ndocumented\tgone_function\n", "main → gone_function",
-                            "From an older build.", &error);
+    g_ptr_array_add (rows, &old);
+    g_assert_true (hp_capture_put_summaries (c, rows, &error));
     g_assert_no_error (error);
   }
 
@@ -233,7 +238,9 @@ test_review_documents (void)
   /* hottest first, the one not found last */
   hot = strstr (m->out, "→ checksum_block`\n\n**");
   scan = strstr (m->out, "→ scan_fields`\n\n**");
-  gone = strstr (m->out, "## `main → gone_function`\n\n*Not found in this capture's call tree.*\n\nFrom an older build.\n");
+  /* where it was written, when, and its share then */
+  gone = strstr (m->out, "## `main → gone_function`\n\n*Not found in this capture's call tree.*\n\n"
+                         "Written in `older.hotpath` on 2026-01-02, 4.0 % then.\n\nFrom an older build.\n");
   g_assert_nonnull (hot);
   g_assert_nonnull (scan);
   g_assert_nonnull (gone);
@@ -242,6 +249,12 @@ test_review_documents (void)
   checksum_share = g_strdup_printf ("**%.1f %%** of the samples now", share_of ("checksum_block"));
   g_assert_nonnull (strstr (hot, checksum_share));
   g_assert_nonnull (strstr (scan, "Finds the fields.\nSecond line with *stars*.\n"));
+  /* those written here do not say so */
+  {
+    g_auto(GStrv) parts = g_strsplit (m->out, "Written in", -1);
+
+    g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  }
   /* no escape sequence reaches the terminal */
   g_assert_null (strchr (m->out, '\x1b'));
   g_assert_nonnull (strstr (hot, "Sums the bytes \\e[31mred\\e[0m."));
@@ -265,6 +278,9 @@ test_review_documents (void)
   g_assert_false (json_object_get_boolean_member (last, "found"));
   g_assert_cmpstr (json_object_get_string_member (last, "readable"), ==, "main → gone_function");
   g_assert_cmpint (json_object_get_int_member (last, "samples"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (last, "written_in"), ==, "older.hotpath");
+  g_assert_cmpstr (json_object_get_string_member (last, "updated"), ==, "2026-01-02T03:04:05Z");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (last, "share_then"), 0.04, 1e-9);
 
   b = it_run_cli (bad);
   g_assert_cmpint (b->status, ==, 2);
