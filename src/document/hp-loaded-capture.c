@@ -527,7 +527,16 @@ load_thread_run (GTask        *task,
   loaded->program = hp_summary_program_name (loaded->data);
   g_clear_pointer (&capture, hp_capture_close);
   if (capture_path != NULL && g_strcmp0 (capture_path, ld->path) != 0)
-    loaded->read_only_reason = g_strdup (_("This capture was imported from a perf.data file into a cache; summaries written here would be lost when the cache is refreshed."));
+    {
+      g_autofree char *name = g_path_get_basename (ld->path);
+
+      /* and how to get a capture that keeps them, as summary --import
+       * does for a perf.data on the command line */
+      loaded->read_only_reason =
+        g_strdup_printf (_("This capture was imported from a perf.data file into a cache; summaries written here "
+                           "would be lost when the cache is refreshed. To write summaries, import it into a "
+                           "capture (hotpath-cli import %s) and open that."), name);
+    }
   else
     loaded->read_only_reason = hp_loaded_capture_why_read_only (capture_path);
   if (g_task_return_error_if_cancelled (task))

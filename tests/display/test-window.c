@@ -1010,6 +1010,10 @@ test_drop_other_files (void)
   g_assert_true (drop_paths (window, (const char *[]) { perf_data, NULL }));
   assert_shows (window, perf_data, "capture");
   g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "20");
+  /* it cannot keep summaries, and the note says how to get one that does */
+  g_assert_false (hp_summary_pane_get_editable (hp_window_get_summary_pane (window)));
+  g_assert_nonnull (strstr (hp_summary_pane_get_note (hp_window_get_summary_pane (window)),
+                            "import it into a capture (hotpath-cli import perf.data)"));
   g_clear_pointer (&added, g_list_free);
   added = windows_since (before);
   g_assert_cmpuint (g_list_length (added), ==, 0);
