@@ -19,7 +19,10 @@
 -- Hotpath, one of a newer version. Then it says so, as a warning, and
 -- goes on without the library (src/store/hp-summary-library.c).
 
--- summaries: the latest text of each call path of each program.
+-- summaries: the latest text of each call path of each program. A summary
+-- copied from another capture (an import, placed or "not found in this
+-- capture") is stored too, unless the row of its path was updated later:
+-- an old capture's text never replaces a newer one.
 --   program   base name of the profiled executable ("demo")
 --   path_key, path, text, created, updated, capture, share: as in a
 --             capture's summaries table (schema.sql); capture is the
