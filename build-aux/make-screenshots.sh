@@ -5,7 +5,9 @@
 # Records tests/workloads/threads-fp (two processes, several threads: the
 # timeline has lanes to show) once, then runs tests/display/make-screenshots
 # at 1024x700 and 1920x1080, light and dark, into OUT/SIZE-STYLE/, and
-# a deep recursion with Merge Recursion on into OUT/recursion-merged/. Open the
+# a deep recursion with Merge Recursion on into OUT/recursion-merged/, and
+# the offer of summaries from earlier captures (tests/display/
+# test-summary-offer) into OUT/SIZE-STYLE/summary-offer.png. Open the
 # PNGs and look at them before calling a window change done (HACKING.md).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -31,20 +33,15 @@ for size in 1024x700 1920x1080; do
           SCREENSHOT_SUMMARY="The first worker's loop: all of its time is the arithmetic of WORK_UNITS at line 50. It runs beside worker_two, which does half as much; giving them equal shares would shorten the run." \
       dbus-run-session -- "$build/tests/display/make-screenshots" "$capture" "$dir" worker_one_work \
       2>/dev/null | sed "s|^|$size $style: |"
+    # the banner that offers summaries from earlier captures of the
+    # program (issue 16), as the display test shows it
+    xvfb-run -a -s "-screen 0 ${size}x24" \
+      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+          GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
+          SUMMARY_OFFER_SCREENSHOT="$dir/summary-offer.png" \
+      dbus-run-session -- "$build/tests/display/test-summary-offer" -p /summary-offer/offer \
+      >/dev/null 2>&1 && echo "$size $style: $dir/summary-offer.png"
   done
-
-# Deep recursion, merged: recurse's 150 nested calls of descend as one.
-# DWARF unwinding, since the kernel's frame-pointer chain stops at 127.
-recursion="$build/screenshots-recurse.hotpath"
-if [ ! -f "$recursion" ]; then
-  "$build/src/cli/hotpath-cli" record -o "$recursion" -- "$build/tests/workloads/recurse-nofp" 400 >/dev/null
-fi
-mkdir -p "$out/recursion-merged"
-xvfb-run -a -s "-screen 0 1280x800x24" \
-  env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 SCREENSHOT_MERGE=1 \
-      SCREENSHOT_SUMMARY="The leaf of a 150-deep recursion: with Merge Recursion on, descend shows once, with all of its levels' samples." \
-  dbus-run-session -- "$build/tests/display/make-screenshots" "$recursion" "$out/recursion-merged" recurse_leaf \
-  2>/dev/null | sed "s|^|recursion merged: |"
 done
 
 # Deep recursion, merged: recurse's 150 nested calls of descend as one.

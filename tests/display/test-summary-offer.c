@@ -14,7 +14,8 @@
  * places what it can and keeps the rest, saying so.
  *
  * With SUMMARY_OFFER_SCREENSHOT=FILE.png it also saves the window with
- * the offer shown (the README's picture: build-aux/make-screenshots.sh).
+ * the offer shown (the README's picture: build-aux/make-screenshots.sh),
+ * and FILE-applied.png after Apply, a summary of earlier selected.
  */
 
 #define G_LOG_DOMAIN "hp-test"
@@ -201,6 +202,15 @@ test_offer (void)
   display_spin (100);
   note = hp_summary_pane_get_note (hp_window_get_summary_pane (window));
   g_assert_cmpstr (note, ==, "Written in earlier.hotpath on 2026-01-02, 40.0 % then, 75.0 % now.");
+  if (screenshot != NULL && g_str_has_suffix (screenshot, ".png"))
+    {
+      /* FILE-applied.png: the pane and the Summaries list after Apply */
+      g_autofree char *stem = g_strndup (screenshot, strlen (screenshot) - 4);
+      g_autofree char *applied = g_strconcat (stem, "-applied.png", NULL);
+
+      display_spin (300);
+      display_save_png (GTK_WINDOW (window), applied);
+    }
 
   /* and so do the Summaries list and the flame graph's hover text; the
    * capture's own summary of main says nothing of the kind */
