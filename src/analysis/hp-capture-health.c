@@ -72,7 +72,8 @@ hp_capture_health_judge (HpCaptureHealth *health,
     health->stack_copy_small = TRUE;
 
   health->truncated_at_jit = metadata_u64 (data->metadata, HP_META_TRUNCATED_AT_JIT);
-  health->symbol_warnings = g_hash_table_lookup (data->metadata, HP_META_SYMBOL_WARNINGS);
+  health->symbol_notes = g_hash_table_lookup (data->metadata, HP_META_SYMBOL_NOTES);
+  health->symbol_notes_old = g_hash_table_lookup (data->metadata, HP_META_SYMBOL_WARNINGS_OLD);
 
   health->shown_samples = hp_profile_get_n_samples (profile);
   modules = hp_profile_get_unsymbolized (profile, &health->unsymbolized);
@@ -94,4 +95,21 @@ hp_capture_health_is_worrying (const HpCaptureHealth *health)
 
   return health->cut_short || health->lost_many || health->truncated_many ||
          health->unsymbolized_level == HP_HEALTH_WARNING;
+}
+
+GStrv
+hp_capture_health_symbol_notes (const HpCaptureHealth *health)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  const char *keys[] = { health->symbol_notes, health->symbol_notes_old };
+
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      g_auto(GStrv) lines = keys[k] != NULL ? g_strsplit (keys[k], "\n", -1) : NULL;
+
+      for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+        if (lines[i][0] != '\0')
+          g_strv_builder_add (builder, lines[i]);
+    }
+  return g_strv_builder_end (builder);
 }

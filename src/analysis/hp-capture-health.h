@@ -39,10 +39,12 @@ typedef struct {
   guint64        unresolved;           /* code locations without a symbol */
   gboolean       cut_short;            /* the recording never finished */
   /* truncated stacks cut at code compiled at run time (JIT code whose
-   * frame-pointer chain ended), and what was wrong with the files that
-   * name such code (metadata symbol_warnings, one per line; NULL: none) */
+   * frame-pointer chain ended) */
   guint64        truncated_at_jit;
-  const char    *symbol_warnings;
+  /* sentences about symbols that could not be had (metadata symbol_notes,
+   * and symbol_warnings of older captures), one per line; NULL: none */
+  const char    *symbol_notes;
+  const char    *symbol_notes_old;
 } HpCaptureHealth;
 
 /* Judges the capture whose metadata @profile's data holds, with
@@ -54,6 +56,10 @@ void     hp_capture_health_judge        (HpCaptureHealth       *health,
 /* TRUE when something in @health changes what the numbers mean (as
  * opposed to a note). */
 gboolean hp_capture_health_is_worrying  (const HpCaptureHealth *health);
+
+/* The sentences of @health's symbol notes, both keys', empty lines
+ * dropped; never NULL. */
+GStrv    hp_capture_health_symbol_notes (const HpCaptureHealth *health);
 
 /* The share @part of @whole in percent, 0 for an empty whole. */
 double   hp_capture_health_percent      (guint64                part,

@@ -285,13 +285,11 @@ print_header (Report *r)
           truncated, percent (truncated, r->all_samples), unresolved);
   print_unsymbolized (r, &health);
   {
-    g_autofree char *notes = hp_capture_get_metadata (r->capture, HP_META_SYMBOL_NOTES);
-    g_auto(GStrv) lines = notes != NULL ? g_strsplit (notes, "\n", 8) : NULL;
+    g_auto(GStrv) notes = hp_capture_health_symbol_notes (&health);
 
     /* why some code has no names: a capture's text, escaped like all of it */
-    for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
-      if (lines[i][0] != '\0')
-        printf ("# Note: %s\n", esc (r, lines[i], NULL));
+    for (guint i = 0; notes[i] != NULL && i < 16; i++)
+      printf ("# Note: %s\n", esc (r, notes[i], NULL));
   }
   if (exit_signal != NULL)
     {
@@ -327,13 +325,6 @@ print_header (Report *r)
     printf ("# Note: %" G_GUINT64_FORMAT " of the truncated stacks were cut at code compiled at run time; "
             "run node with --interpreted-frames-native-stack, java with -XX:+PreserveFramePointer.\n",
             health.truncated_at_jit);
-  if (health.symbol_warnings != NULL)
-    {
-      g_auto(GStrv) lines = g_strsplit (health.symbol_warnings, "\n", 16);
-
-      for (guint i = 0; lines[i] != NULL; i++)
-        printf ("# Warning: %s\n", esc (r, lines[i], NULL));
-    }
   if (health.stack_copy_small)
     printf ("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
             "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",

@@ -1183,11 +1183,11 @@ hp_processor_get_stats (HpProcessor      *self,
 }
 
 /* What was wrong with the maps that were read, for the overview and the
- * report header. */
+ * report header: one sentence per file, appended to @notes. */
 static void
-write_jit_warnings (HpProcessor *self)
+append_jit_warnings (HpProcessor *self,
+                     GString     *notes)
 {
-  g_autoptr(GString) warnings = g_string_new (NULL);
   GHashTableIter iter;
   Process *process;
 
@@ -1204,14 +1204,12 @@ write_jit_warnings (HpProcessor *self)
           if (warning[i] == NULL)
             continue;
           g_message ("%s", warning[i]);
-          if (warnings->len > 0)
-            g_string_append_c (warnings, '\n');
-          g_string_append (warnings, warning[i]);
+          if (notes->len > 0)
+            g_string_append_c (notes, '\n');
+          g_string_append (notes, warning[i]);
           g_free (warning[i]);
         }
     }
-  if (warnings->len > 0)
-    hp_capture_writer_set_metadata (self->writer, HP_META_SYMBOL_WARNINGS, warnings->str);
 }
 
 void
@@ -1228,10 +1226,13 @@ hp_processor_add_perf_map_dir (HpProcessor *self,
 void
 hp_processor_write_stats (HpProcessor *self)
 {
+  g_autoptr(GString) notes = NULL;
+  const GPtrArray *symbolizer_notes;
+
   g_return_if_fail (self != NULL);
 
+  notes = g_string_new (NULL);
   resolve_pending_jit_frames (self);
-  write_jit_warnings (self);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_LOST_SAMPLES, (gint64) self->stats.lost);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_THROTTLE_EVENTS, (gint64) self->stats.throttled);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_STACKS, (gint64) self->stats.truncated);
@@ -1239,18 +1240,15 @@ hp_processor_write_stats (HpProcessor *self)
   hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_STACK_COPY, (gint64) self->stats.truncated_copy);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_TRUNCATED_AT_JIT, (gint64) self->stats.truncated_at_jit);
   hp_capture_writer_set_metadata_int (self->writer, HP_META_UNRESOLVED_FRAMES, (gint64) self->stats.unresolved_frames);
-  {
-    const GPtrArray *notes = hp_symbolizer_get_notes (self->symbolizer);
 
-    if (notes->len > 0)
-      {
-        g_autoptr(GString) text = g_string_new (NULL);
-
-        for (guint i = 0; i < notes->len; i++)
-          g_string_append_printf (text, "%s%s", i ? "\n" : "", (const char *) g_ptr_array_index (notes, i));
-        hp_capture_writer_set_metadata (self->writer, HP_META_SYMBOL_NOTES, text->str);
-      }
-  }
+  /* One key for every sentence about missing symbols, whoever found it. */
+  symbolizer_notes = hp_symbolizer_get_notes (self->symbolizer);
+  for (guint i = 0; i < symbolizer_notes->len; i++)
+    g_string_append_printf (notes, "%s%s", notes->len > 0 ? "\n" : "",
+                            (const char *) g_ptr_array_index (symbolizer_notes, i));
+  append_jit_warnings (self, notes);
+  if (notes->len > 0)
+    hp_capture_writer_set_metadata (self->writer, HP_META_SYMBOL_NOTES, notes->str);
 }
 
 void

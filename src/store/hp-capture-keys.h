@@ -33,8 +33,11 @@
 #define HP_META_TRUNCATED_STACK_COPY "truncated_stack_copy"
 #define HP_META_TRUNCATED_AT_JIT     "truncated_at_jit"
 #define HP_META_UNRESOLVED_FRAMES    "unresolved_frames"
-#define HP_META_SYMBOL_WARNINGS      "symbol_warnings"
+/* Every sentence about missing symbols goes into symbol_notes; captures
+ * written by 0.1.0 before this also have symbol_warnings (run-time compiled code's
+ * files), which readers still take. */
 #define HP_META_SYMBOL_NOTES         "symbol_notes"
+#define HP_META_SYMBOL_WARNINGS_OLD  "symbol_warnings"
 
 /* how it ended */
 #define HP_META_COMPLETE             "complete"

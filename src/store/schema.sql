@@ -92,13 +92,14 @@
 --                      --interpreted-frames-native-stack, java without
 --                      -XX:+PreserveFramePointer)
 --   unresolved_frames  frames that could not be symbolized
---   symbol_warnings    what was wrong with the files that name run-time
---                      compiled code (perf-PID.map, jit-PID.dump): one
---                      sentence per file, naming it, newline-separated;
---                      absent when nothing was
 --   symbol_notes       sentences for the user about symbols that could not be
---                      had (a vDSO image found nowhere), one per line; absent
+--                      had, one per line: a vDSO image found nowhere, what
+--                      was wrong with a file that names run-time compiled
+--                      code (perf-PID.map, jit-PID.dump, naming it); absent
 --                      when there are none
+--   symbol_warnings    older captures only: the sentences about run-time
+--                      compiled code's files, which now go to symbol_notes;
+--                      readers take both
 --   hotpath_version    version of Hotpath that wrote the capture
 --   complete           '1' once the recording finished and stack_counts is
 --                      filled; absent in a capture that was cut short

@@ -236,12 +236,17 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
                                                     "--interpreted-frames-native-stack, java with -XX:+PreserveFramePointer. ",
                                                     health.truncated_at_jit), c);
     }
-  if (health.symbol_warnings != NULL)
-    {
-      g_autofree char *shown = hp_symbol_name_sanitize (health.symbol_warnings, -1, 400);
+  {
+    g_auto(GStrv) notes = hp_capture_health_symbol_notes (&health);
 
-      g_string_append_printf (warning, "%s ", shown);
-    }
+    /* a vDSO image found nowhere, a broken perf map: the capture's text */
+    for (guint i = 0; notes[i] != NULL && i < 8; i++)
+      {
+        g_autofree char *shown = hp_symbol_name_sanitize (notes[i], -1, 400);
+
+        g_string_append_printf (warning, "%s ", shown);
+      }
+  }
   if (health.lost_many)
     g_string_append (warning, _("More than 1 % of the samples were lost: the shares may be biased toward the time before the losses. "));
   /* in samples: one hot unnamed loop is one code location */

@@ -144,6 +144,43 @@ test_cut_short (void)
   g_assert_true (hp_capture_health_is_worrying (&health));
 }
 
+/* One vocabulary for what symbols could not be had: symbol_notes, and
+ * symbol_warnings of captures written before the two were one key. */
+static void
+test_symbol_notes (void)
+{
+  const Meta current[] = { { HP_META_SYMBOL_NOTES, "The vDSO is nowhere.\n\n/tmp/perf-1.map: 2 bad lines." }, { NULL } };
+  const Meta old[] = { { HP_META_SYMBOL_WARNINGS_OLD, "/tmp/perf-2.map: 1 bad line." }, { NULL } };
+  const Meta both[] = { { HP_META_SYMBOL_NOTES, "The vDSO is nowhere." },
+                        { HP_META_SYMBOL_WARNINGS_OLD, "/tmp/perf-2.map: 1 bad line." }, { NULL } };
+  HpCaptureHealth health;
+  g_auto(GStrv) none = NULL;
+  g_auto(GStrv) from_current = NULL;
+  g_auto(GStrv) from_old = NULL;
+  g_auto(GStrv) from_both = NULL;
+
+  judge (NULL, 0, &health);
+  none = hp_capture_health_symbol_notes (&health);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+
+  judge (current, 0, &health);
+  from_current = hp_capture_health_symbol_notes (&health);
+  g_assert_cmpuint (g_strv_length (from_current), ==, 2);
+  g_assert_cmpstr (from_current[0], ==, "The vDSO is nowhere.");
+  g_assert_cmpstr (from_current[1], ==, "/tmp/perf-1.map: 2 bad lines.");
+
+  judge (old, 0, &health);
+  from_old = hp_capture_health_symbol_notes (&health);
+  g_assert_cmpuint (g_strv_length (from_old), ==, 1);
+  g_assert_cmpstr (from_old[0], ==, "/tmp/perf-2.map: 1 bad line.");
+
+  judge (both, 0, &health);
+  from_both = hp_capture_health_symbol_notes (&health);
+  g_assert_cmpuint (g_strv_length (from_both), ==, 2);
+  g_assert_cmpstr (from_both[0], ==, "The vDSO is nowhere.");
+  g_assert_cmpstr (from_both[1], ==, "/tmp/perf-2.map: 1 bad line.");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -156,5 +193,6 @@ main (int    argc,
   g_test_add_func ("/capture-health/stack-copy", test_stack_copy);
   g_test_add_func ("/capture-health/unsymbolized", test_unsymbolized);
   g_test_add_func ("/capture-health/cut-short", test_cut_short);
+  g_test_add_func ("/capture-health/symbol-notes", test_symbol_notes);
   return g_test_run ();
 }

@@ -424,7 +424,7 @@ test_processor_bad_map (void)
   s1 = stack_at (db, 1);
   g_assert_cmpstr (s1, ==, "[truncated]@ [anon] 0x7f0000000000-0x7f0000010000@[anon] "
                            "[anon] 0x7f0000000000-0x7f0000010000@[anon]");
-  warnings = test_query_text (db, "SELECT value FROM metadata WHERE key = 'symbol_warnings'");
+  warnings = test_query_text (db, "SELECT value FROM metadata WHERE key = 'symbol_notes'");
   g_assert_nonnull (strstr (warnings, map));
   g_assert_nonnull (strstr (warnings, "1 line not of the form"));
   sqlite3_close (db);
