@@ -30,6 +30,7 @@
 #include <json-glib/json-glib.h>
 
 #include "analysis/hp-capture-health.h"
+#include "analysis/hp-jit-tiers.h"
 #include "analysis/hp-name-match.h"
 #include "analysis/hp-profile.h"
 #include "analysis/hp-text.h"
@@ -56,6 +57,7 @@ typedef struct {
   gdouble     threshold;  /* tree: hide nodes under this share of total, % */
   gint        limit;
   gboolean    by_total;
+  HpJitTiers *tiers;      /* NULL when no code ran in a JIT tier */
 } Report;
 
 static gdouble
@@ -334,6 +336,45 @@ print_header (Report *r)
   printf ("#\n");
 }
 
+/* Which tier the listed run-time compiled functions ran in: one row per
+ * function above, so say here how each one's samples split. */
+static void
+print_tiers (Report       *r,
+             const GArray *functions,
+             guint         n)
+{
+  const HpCaptureData *data = hp_profile_get_data (r->profile);
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < n && r->tiers != NULL; i++)
+    {
+      const HpFunctionStats *s = &g_array_index (functions, HpFunctionStats, i);
+      const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, s->function_id);
+      guint64 samples[HP_N_JIT_TIERS], sum = 0;
+      const char *sep = "";
+
+      if (!hp_jit_tiers_get (r->tiers, s->function_id, samples, NULL))
+        continue;
+      for (guint t = 0; t < HP_N_JIT_TIERS; t++)
+        sum += samples[t];
+      if (sum == 0)
+        continue;
+      if (first)
+        printf ("#\n# Compiled at run time: the share of each function's samples per tier\n");
+      first = FALSE;
+      printf ("  %-40s ", esc (r, f->name, "?"));
+      /* the most optimized tier first */
+      for (int t = HP_N_JIT_TIERS - 1; t >= 0; t--)
+        if (samples[t] > 0)
+          {
+            printf ("%s%s %.1f%%", sep, hp_jit_tier_get_name (t), percent (samples[t], sum));
+            sep = ", ";
+          }
+      printf ("\n");
+      done_line (r);
+    }
+}
+
 static void
 print_functions (Report *r)
 {
@@ -364,6 +405,7 @@ print_functions (Report *r)
               esc (r, hp_profile_get_module_name (r->profile, s->function_id), "?"));
       done_line (r);
     }
+  print_tiers (r, functions, n);
 }
 
 /* JSON: every string through hp_text_make_valid, NULL as null. */
@@ -392,6 +434,31 @@ json_add_int (JsonBuilder *b,
 {
   json_builder_set_member_name (b, key);
   json_builder_add_int_value (b, (gint64) MIN (value, (guint64) G_MAXINT64));
+}
+
+/* "tiers": {"optimized": {"self": N, "total": N}, ...} for run-time
+ * compiled code: samples in and through the function in each tier */
+static void
+json_tiers (Report      *r,
+            gint64       function_id,
+            JsonBuilder *b)
+{
+  guint64 total[HP_N_JIT_TIERS], self[HP_N_JIT_TIERS];
+
+  if (!hp_jit_tiers_get (r->tiers, function_id, total, self))
+    return;
+  json_builder_set_member_name (b, "tiers");
+  json_builder_begin_object (b);
+  for (guint t = 0; t < HP_N_JIT_TIERS; t++)
+    if (total[t] > 0)
+      {
+        json_builder_set_member_name (b, hp_jit_tier_get_name (t));
+        json_builder_begin_object (b);
+        json_add_int (b, "self", self[t]);
+        json_add_int (b, "total", total[t]);
+        json_builder_end_object (b);
+      }
+  json_builder_end_object (b);
 }
 
 static void
@@ -427,6 +494,7 @@ json_functions (Report      *r,
           json_add_int (b, "self_weight", w != NULL ? w->self : 0);
           json_add_int (b, "total_weight", w != NULL ? w->total : 0);
         }
+      json_tiers (r, s->function_id, b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -676,6 +744,7 @@ hp_cli_report (int    argc,
   g_autoptr(HpCaptureData) weighted = NULL;
   g_autoptr(HpProfile) weights = NULL;
   g_autofree char *quantity = NULL;
+  g_autoptr(HpJitTiers) tiers = NULL;
   g_autoptr(GPtrArray) escaped = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) summaries = NULL;
   g_auto(HpCliFilter) filter = { 0 };
@@ -740,6 +809,7 @@ hp_cli_report (int    argc,
                                                g_strcmp0 (r.event, HP_EVENT_WALL) == 0 ? "of wall-clock time" : "off CPU");
     }
   r.filter = filter.description;
+  r.tiers = tiers = hp_jit_tiers_new (data, tids);
   r.by_total = g_strcmp0 (sort, "total") == 0;
   r.limit = limit >= 0 ? limit : (json ? 0 : 30);
   r.threshold = threshold;

@@ -563,7 +563,8 @@ jit_function (HpProcessor          *self,
               const HpPerfMapEntry *entry,
               guint64               address,
               char                **file,
-              guint                *line)
+              guint                *line,
+              char                 *tier)
 {
   HpJitName parsed;
   const char *line_file = NULL;
@@ -589,6 +590,7 @@ jit_function (HpProcessor          *self,
       *file = g_steal_pointer (&parsed.file);
       *line = parsed.line;
     }
+  *tier = parsed.tier;
   hp_jit_name_clear (&parsed);
   return id;
 }
@@ -631,9 +633,10 @@ resolve_jit (HpProcessor     *self,
     {
       g_autofree char *file = NULL;
       guint line = 0;
-      gint64 function_id = jit_function (self, entry, address, &file, &line);
+      char tier = 0;
+      gint64 function_id = jit_function (self, entry, address, &file, &line, &tier);
 
-      frame_id = hp_capture_writer_intern_frame (self->writer, function_id, file, line, FALSE, address);
+      frame_id = hp_capture_writer_intern_tier_frame (self->writer, function_id, file, line, tier, address);
     }
   else if (map != NULL)
     {
@@ -656,8 +659,22 @@ resolve_jit (HpProcessor     *self,
 /* Names the frames that no map named while they were sampled, from the
  * maps as the programs left them. */
 static void
+forget_jitdump_search (gpointer key,
+                       gpointer value,
+                       gpointer user_data)
+{
+  Process *process = value;
+
+  if (process->jitdump == NULL)
+    process->jitdump_searched = FALSE;
+}
+
+static void
 resolve_pending_jit_frames (HpProcessor *self)
 {
+  /* A runtime may have written its jitdump after we last looked. */
+  if (self->pending_frames->len > 0)
+    g_hash_table_foreach (self->processes, forget_jitdump_search, NULL);
   for (guint i = 0; i < self->pending_frames->len; i++)
     {
       const PendingFrame *pending = &g_array_index (self->pending_frames, PendingFrame, i);
@@ -665,6 +682,7 @@ resolve_pending_jit_frames (HpProcessor *self)
       const HpPerfMapEntry *entry;
       g_autofree char *file = NULL;
       guint line = 0;
+      char tier = 0;
       gint64 function_id;
 
       if (process == NULL || (entry = lookup_jit_name (self, process, pending->address)) == NULL)
@@ -672,8 +690,8 @@ resolve_pending_jit_frames (HpProcessor *self)
           self->stats.unresolved_frames++;
           continue;
         }
-      function_id = jit_function (self, entry, pending->address, &file, &line);
-      hp_capture_writer_update_frame (self->writer, pending->frame_id, function_id, file, line);
+      function_id = jit_function (self, entry, pending->address, &file, &line, &tier);
+      hp_capture_writer_update_frame (self->writer, pending->frame_id, function_id, file, line, tier);
     }
   g_array_set_size (self->pending_frames, 0);
 }
@@ -986,8 +1004,14 @@ process_mmap (HpProcessor        *self,
     {
       /* Not code: the runtime maps its jitdump so that profilers know
        * where it is. */
-      if (process->jitdump_path == NULL)
-        process->jitdump_path = g_strdup (filename);
+      if (process->jitdump == NULL && g_strcmp0 (process->jitdump_path, filename) != 0)
+        {
+          /* Code compiled before the runtime opened its jitdump may have
+           * made us look for one already: look again, at this file. */
+          g_free (process->jitdump_path);
+          process->jitdump_path = g_strdup (filename);
+          process->jitdump_searched = FALSE;
+        }
       return;
     }
   if (filename[0] == '/' && !is_anonymous_name (filename))

@@ -658,8 +658,8 @@ hp_capture_writer_new (const char  *path,
       !prepare (self, &self->insert_function,
                 "INSERT INTO functions (id, name, module_id, file, line) VALUES (?, ?, ?, ?, ?)", error) ||
       !prepare (self, &self->insert_frame,
-                "INSERT INTO frames (id, function_id, file, line, is_inline, offset) "
-                "VALUES (?, ?, ?, ?, ?, ?)", error) ||
+                "INSERT INTO frames (id, function_id, file, line, is_inline, offset, tier) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)", error) ||
       !prepare (self, &self->insert_stack,
                 "INSERT INTO stacks (id, parent_id, frame_id) VALUES (?, ?, ?)", error) ||
       !prepare (self, &self->insert_sample,
@@ -809,23 +809,35 @@ hp_capture_writer_intern_function (HpCaptureWriter *self,
   return id;
 }
 
-gint64
-hp_capture_writer_intern_frame (HpCaptureWriter *self,
-                                gint64           function_id,
-                                const char      *file,
-                                guint            line,
-                                gboolean         is_inline,
-                                guint64          offset)
+static void
+bind_tier (sqlite3_stmt *stmt,
+           int           column,
+           char          tier)
+{
+  if (tier != 0)
+    sqlite3_bind_text (stmt, column, &tier, 1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (stmt, column);
+}
+
+static gint64
+intern_frame (HpCaptureWriter *self,
+              gint64           function_id,
+              const char      *file,
+              guint            line,
+              gboolean         is_inline,
+              char             tier,
+              guint64          offset)
 {
   gint64 id;
-
-  g_return_val_if_fail (self != NULL && self->db != NULL, 0);
 
   g_string_truncate (self->keybuf, 0);
   append_int (self->keybuf, function_id);
   append_str (self->keybuf, file);
   append_int (self->keybuf, line);
   append_int (self->keybuf, !!is_inline);
+  if (tier != 0)
+    append_int (self->keybuf, tier);
   if ((id = lookup (self, self->frames)) != 0)
     return id;
 
@@ -836,9 +848,36 @@ hp_capture_writer_intern_frame (HpCaptureWriter *self,
   sqlite3_bind_int64 (self->insert_frame, 4, line);
   sqlite3_bind_int (self->insert_frame, 5, !!is_inline);
   sqlite3_bind_int64 (self->insert_frame, 6, (gint64) offset);
+  bind_tier (self->insert_frame, 7, tier);
   step (self, self->insert_frame, "cannot write a frame");
   remember (self, self->frames, id);
   return id;
+}
+
+gint64
+hp_capture_writer_intern_frame (HpCaptureWriter *self,
+                                gint64           function_id,
+                                const char      *file,
+                                guint            line,
+                                gboolean         is_inline,
+                                guint64          offset)
+{
+  g_return_val_if_fail (self != NULL && self->db != NULL, 0);
+
+  return intern_frame (self, function_id, file, line, is_inline, 0, offset);
+}
+
+gint64
+hp_capture_writer_intern_tier_frame (HpCaptureWriter *self,
+                                     gint64           function_id,
+                                     const char      *file,
+                                     guint            line,
+                                     char             tier,
+                                     guint64          offset)
+{
+  g_return_val_if_fail (self != NULL && self->db != NULL, 0);
+
+  return intern_frame (self, function_id, file, line, FALSE, tier, offset);
 }
 
 gint64
@@ -857,6 +896,7 @@ hp_capture_writer_add_frame (HpCaptureWriter *self,
   sqlite3_bind_int64 (self->insert_frame, 4, 0);
   sqlite3_bind_int (self->insert_frame, 5, 0);
   sqlite3_bind_int64 (self->insert_frame, 6, (gint64) offset);
+  sqlite3_bind_null (self->insert_frame, 7);
   step (self, self->insert_frame, "cannot write a frame");
   return id;
 }
@@ -866,7 +906,8 @@ hp_capture_writer_update_frame (HpCaptureWriter *self,
                                 gint64           frame_id,
                                 gint64           function_id,
                                 const char      *file,
-                                guint            line)
+                                guint            line,
+                                char             tier)
 {
   g_return_if_fail (self != NULL && self->db != NULL);
   g_return_if_fail (frame_id > 0 && frame_id <= self->n_frames);
@@ -875,13 +916,14 @@ hp_capture_writer_update_frame (HpCaptureWriter *self,
     return;
   if (self->update_frame == NULL
       && !prepare (self, &self->update_frame,
-                   "UPDATE frames SET function_id = ?, file = ?, line = ? WHERE id = ?",
+                   "UPDATE frames SET function_id = ?, file = ?, line = ?, tier = ? WHERE id = ?",
                    &self->error))
     return;
   sqlite3_bind_int64 (self->update_frame, 1, function_id);
   bind_text (self->update_frame, 2, file);
   sqlite3_bind_int64 (self->update_frame, 3, line);
-  sqlite3_bind_int64 (self->update_frame, 4, frame_id);
+  bind_tier (self->update_frame, 4, tier);
+  sqlite3_bind_int64 (self->update_frame, 5, frame_id);
   step (self, self->update_frame, "cannot write a frame");
 }
 

@@ -22,7 +22,7 @@ typedef enum {
 /* PRAGMA application_id of every capture: "HPTH" */
 #define HP_CAPTURE_APPLICATION_ID 0x48505448
 /* PRAGMA user_version: the format version this build writes and reads */
-#define HP_CAPTURE_FORMAT_VERSION 3
+#define HP_CAPTURE_FORMAT_VERSION 4
 
 typedef struct _HpCaptureWriter HpCaptureWriter;
 
@@ -68,6 +68,16 @@ gint64           hp_capture_writer_intern_frame    (HpCaptureWriter *self,
                                                     guint            line,
                                                     gboolean         is_inline,
                                                     guint64          offset);
+/* A frame of run-time compiled code in compilation tier @tier (a V8 tier
+ * mark, see frames.tier in schema.sql; 0 for none): keyed by (function,
+ * file, line, tier), so that the tiers of one function stay apart in the
+ * capture while the views count them as one function. */
+gint64           hp_capture_writer_intern_tier_frame (HpCaptureWriter *self,
+                                                      gint64           function_id,
+                                                      const char      *file,
+                                                      guint            line,
+                                                      char             tier,
+                                                      guint64          offset);
 /* A frame of its own, never shared: code whose name may only be known
  * later (run-time compiled code named when its program exits), so that
  * hp_capture_writer_update_frame() renames it alone. */
@@ -80,7 +90,8 @@ void             hp_capture_writer_update_frame    (HpCaptureWriter *self,
                                                     gint64           frame_id,
                                                     gint64           function_id,
                                                     const char      *file,
-                                                    guint            line);
+                                                    guint            line,
+                                                    char             tier);
 /* Node of the stack prefix tree: @parent_id is 0 for a root frame. */
 gint64           hp_capture_writer_intern_stack    (HpCaptureWriter *self,
                                                     gint64           parent_id,

@@ -347,6 +347,7 @@ static const struct {
   { "samples",      2, { "event_id" } },
   { "stack_counts", 2, { "event_id" } },
   { "summaries",    3, { "capture", "share", "found" } },
+  { "frames",       4, { "tier" } },
 };
 
 /* A name from the file, fit for a message: valid UTF-8, and short. */
@@ -992,6 +993,14 @@ load_frame_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError
   f->line = (guint) line;
   f->is_inline = is_inline != 0;
   f->offset = (guint64) offset;
+  if (self->version >= 4)
+    {
+      const unsigned char *tier = sqlite3_column_text (stmt, 6);
+
+      /* Anything but one known mark reads as no tier. */
+      if (tier != NULL && tier[0] != '\0' && tier[1] == '\0' && strchr ("~^+*", tier[0]) != NULL)
+        f->tier = (char) tier[0];
+    }
   return TRUE;
 }
 
@@ -1385,7 +1394,10 @@ hp_capture_load (HpCapture  *self,
                      load_module_row, error) &&
        for_each_row (self, data, "SELECT id, name, module_id, file, line FROM functions ORDER BY id",
                      load_function_row, error) &&
-       for_each_row (self, data, "SELECT id, function_id, file, line, is_inline, offset FROM frames ORDER BY id",
+       for_each_row (self, data,
+                     self->version >= 4
+                       ? "SELECT id, function_id, file, line, is_inline, offset, tier FROM frames ORDER BY id"
+                       : "SELECT id, function_id, file, line, is_inline, offset FROM frames ORDER BY id",
                      load_frame_row, error) &&
        for_each_row (self, data, "SELECT id, parent_id, frame_id FROM stacks ORDER BY id",
                      load_stack_row, error) &&

@@ -32,6 +32,8 @@ typedef struct {
   guint    line;
   gboolean is_inline;
   guint64  offset;
+  char     tier;       /* compilation tier of run-time compiled code
+                        * ('~', '^', '+', '*'), 0 for other code */
 } HpCaptureFrame;
 
 typedef struct {

@@ -202,13 +202,20 @@ CREATE TABLE functions (
 -- are the source position (NULL/0 when there is no line information);
 -- offset is the offset in the module file of the first address seen at
 -- this location (for the kernel: the address itself).
+-- Since version 4, tier is the compilation tier of code compiled at run
+-- time, as V8 marks it in its names ("JS:*fib"): '~' interpreted
+-- (Ignition), '^' baseline (Sparkplug), '+' mid-tier optimized (Maglev),
+-- '*' optimized (TurboFan); NULL for other code. The same function at the
+-- same line in two tiers is two frames of one function: the views show one
+-- row per function, and say how its samples split over the tiers.
 CREATE TABLE frames (
   id          INTEGER PRIMARY KEY,
   function_id INTEGER NOT NULL,  -- functions.id
   file        TEXT,
   line        INTEGER NOT NULL DEFAULT 0,
   is_inline   INTEGER NOT NULL DEFAULT 0,
-  offset      INTEGER NOT NULL DEFAULT 0
+  offset      INTEGER NOT NULL DEFAULT 0,
+  tier        TEXT
 );
 
 -- stacks: the call stacks as a prefix tree, root (outermost caller) first.
@@ -318,3 +325,7 @@ ALTER TABLE stack_counts ADD COLUMN event_id INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE summaries ADD COLUMN capture TEXT;
 ALTER TABLE summaries ADD COLUMN share REAL;
 ALTER TABLE summaries ADD COLUMN found INTEGER NOT NULL DEFAULT 1;
+
+-- @version 4
+-- frames: the compilation tier of run-time compiled code (see above)
+ALTER TABLE frames ADD COLUMN tier TEXT;

@@ -17,10 +17,15 @@
 #     two shares of self samples must agree within 2 percentage points.
 #     The map is moved beside the perf.data before the import: Hotpath
 #     reads it there, as it would a map copied from another machine.
+#     perf's rows per tier ("JS:*hotTwice", "JS:^hotTwice") must match
+#     the tiers Hotpath reports for its one row per function, each within
+#     2 pp of all samples.
 #  2. Recorded live by Hotpath with --interpreted-frames-native-stack: both
 #     functions named, hotTwice above hotOnce, and a stack runs from _start
 #     through the JavaScript main to hotTwice: JIT code has no CFI, and the
 #     unwinder goes on through it with its frame pointers.
+#  3. Recorded live with --perf-prof: V8 writes jit-PID.dump, not a map;
+#     both functions are named from it, in jit-hot.js, with their tiers.
 #
 # Usage: jit-node.py --hotpath-cli PATH --perf PATH --node PATH --script PATH
 # Exit status 0 on agreement, 1 on a mismatch, 2 when a tool fails, 77
@@ -38,7 +43,8 @@ import tempfile
 
 SKIP = 77
 PERF_LINE = re.compile(r'^\s*([0-9.]+)%\s+(\d+)\s+\[([.kgu])\]\s+(.+?)\s*$')
-V8_NAME = re.compile(r'^(?:JS|LazyCompile|Function):[~^+*]?(\S*)')
+V8_NAME = re.compile(r'^(?:JS|LazyCompile|Function):([~^+*]?)(\S*)')
+TIERS = {'~': 'interpreted', '^': 'baseline', '+': 'mid-tier', '*': 'optimized'}
 FUNCTIONS = ('hotOnce', 'hotTwice')
 TOLERANCE_PP = 2.0
 WORKDIR = None
@@ -62,7 +68,7 @@ def run(cmd, **kwargs):
 def perf_shares(perf, data):
     out, _ = run([perf, 'report', '-i', data, '--no-children', '--sort', 'sym',
                   '--stdio', '-n', '--percent-limit', '0', '-g', 'none'])
-    per_function, total = {}, 0
+    per_function, per_tier, total = {}, {}, 0
     for line in out.splitlines():
         m = PERF_LINE.match(line)
         if line.startswith('#') or not m:
@@ -70,9 +76,12 @@ def perf_shares(perf, data):
         count = int(m.group(2))
         total += count
         v8 = V8_NAME.match(m.group(4))
-        name = v8.group(1) if v8 else m.group(4)
+        name = v8.group(2) if v8 else m.group(4)
         per_function[name] = per_function.get(name, 0) + count
-    return per_function, total
+        if v8 and v8.group(1):
+            key = (name, TIERS[v8.group(1)])
+            per_tier[key] = per_tier.get(key, 0) + count
+    return per_function, per_tier, total
 
 
 def hotpath_report(cli, capture):
@@ -111,7 +120,7 @@ def main():
         out, _ = run([args.perf, 'report', '-i', data, '--stdio', '--sort', 'pid', '-g', 'none'])
         pids = set(re.findall(r'node:(\d+)|(\d+):node', out))
         pids = {int(a or b) for a, b in pids}
-        perf, perf_total = perf_shares(args.perf, data)
+        perf, perf_tiers, perf_total = perf_shares(args.perf, data)
         for pid in pids:
             src = '/tmp/perf-%d.map' % pid
             if os.path.exists(src):
@@ -140,6 +149,18 @@ def main():
                 if f.get('module') != '[jit]' or not str(f.get('file', '')).endswith('jit-hot.js'):
                     failures.append('%s: module %s, file %s; want [jit] and jit-hot.js'
                                     % (name, f.get('module'), f.get('file')))
+            # perf has a row per tier ("JS:*hotTwice", "JS:^hotTwice"),
+            # Hotpath one row that says how it splits over the tiers
+            tiers = hotpath.get(name, {}).get('tiers', {})
+            for tier in TIERS.values():
+                p = 100.0 * perf_tiers.get((name, tier), 0) / max(perf_total, 1)
+                h = 100.0 * tiers.get(tier, {}).get('self', 0) / max(hotpath_total, 1)
+                if p or h:
+                    print('  %-12s %9.2f%% %11.2f%%' % (tier, p, h))
+                if abs(p - h) > TOLERANCE_PP:
+                    failures.append('%s %s: perf %.2f%%, hotpath %.2f%%' % (name, tier, p, h))
+            if perf.get(name) and not tiers:
+                failures.append('%s: no tiers in the report' % name)
 
         # 2. recorded live
         live = os.path.join(tmpdir, 'live.hotpath')
@@ -157,6 +178,26 @@ def main():
         tree = json.loads(tree)['tree']
         if not reaches(tree, 'hotTwice', 'main') or not reaches(tree, 'main', '_start'):
             failures.append('live: no stack runs from _start through the JS main to hotTwice')
+        # 3. recorded live with --perf-prof: V8 writes a jitdump (into its
+        # working folder, where Hotpath finds it by the mapping V8 makes of
+        # it), with line tables
+        dumped = os.path.join(tmpdir, 'jitdump.hotpath')
+        run([args.hotpath_cli, 'record', '-o', dumped, '--', node, '--perf-prof',
+             '--interpreted-frames-native-stack', args.script, args.rounds])
+        if not any(f.startswith('jit-') and f.endswith('.dump') for f in os.listdir(tmpdir)):
+            failures.append('jitdump: node --perf-prof wrote no jit-PID.dump')
+        report, total = hotpath_report(args.hotpath_cli, dumped)
+        for name in FUNCTIONS:
+            f = report.get(name, {})
+            tiers = f.get('tiers', {})
+            print('jitdump: %s %d of %d samples, file %s, tiers %s'
+                  % (name, f.get('self', 0), total, f.get('file'), tiers))
+            if f.get('self', 0) < 0.1 * total:
+                failures.append('jitdump: %s has %d of %d samples' % (name, f.get('self', 0), total))
+            elif not str(f.get('file', '')).endswith('jit-hot.js') or f.get('module') != '[jit]':
+                failures.append('jitdump: %s in %s of %s' % (name, f.get('file'), f.get('module')))
+            elif not tiers:
+                failures.append('jitdump: %s has no tiers' % name)
         db = sqlite3.connect('file:%s?mode=ro' % live, uri=True)
         for (pid,) in db.execute('SELECT pid FROM processes'):
             if os.path.exists('/tmp/perf-%d.map' % pid):

@@ -21,7 +21,9 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
+#include "analysis/hp-jit-tiers.h"
 #include "record/hp-processor.h"
+#include "store/hp-capture.h"
 #include "symbols/hp-jitdump.h"
 #include "symbols/hp-perf-map.h"
 #include "test-common.h"
@@ -706,6 +708,153 @@ test_processor_jitdump (void)
   hp_test_remove_tree (dir);
 }
 
+/* A jitdump the runtime maps only after code of it was sampled (node
+ * --perf-prof compiles before it opens its dump): the later MMAP makes the
+ * processor look again, and what it could not name meanwhile is named at
+ * the end. */
+static void
+test_processor_late_jitdump (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_autofree char *dump = g_build_filename (dir, "jit-4245.dump", NULL);
+  g_autoptr(GByteArray) b = jd_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *s1 = NULL, *s2 = NULL;
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  sqlite3 *db = NULL;
+
+  write_bytes (dump, b, b->len);
+  writer = hp_capture_writer_new (capture, &error);
+  g_assert_no_error (error);
+  processor = hp_processor_new (writer);
+  process_mmap (processor, 4245, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (processor, 4245, 1, 0x7f0000005048, 0x7f0000007010);
+  process_mmap (processor, 4245, 0x7effff000000, 0x1000, dump);
+  process_sample (processor, 4245, 2, 0x7f0000005048, 0x7f0000007010);
+  hp_processor_write_stats (processor);
+  hp_processor_free (processor);
+  g_assert_true (hp_capture_writer_finish (writer, &error));
+  hp_capture_writer_free (writer);
+  g_remove (dump);
+
+  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  s1 = stack_at (db, 1);
+  s2 = stack_at (db, 2);
+  g_assert_cmpstr (s2, ==, "[truncated]@ Hot::other@[jit] Hot::spin@[jit]:/src/Hot.java:12");
+  g_assert_cmpstr (s1, ==, s2);
+  sqlite3_close (db);
+
+  hp_test_remove_tree (dir);
+}
+
+/* V8 names each tier's copy of a function ("JS:*fib", "JS:~fib"): one
+ * function, a frame per tier, and the tiers counted per function, once
+ * per sample however deep it recurses. A capture of format version 3 has
+ * no tiers and opens as before. */
+static void
+test_processor_tiers (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_autofree char *map = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) opened = NULL;
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(HpJitTiers) tiers = NULL;
+  guint64 total[HP_N_JIT_TIERS], self[HP_N_JIT_TIERS];
+  gint64 fib = 0, main_fn = 0;
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  sqlite3 *db = NULL;
+
+  writer = hp_capture_writer_new (capture, &error);
+  g_assert_no_error (error);
+  processor = hp_processor_new (writer);
+  hp_processor_add_perf_map_dir (processor, dir);
+  map = write_map (dir, "perf-4246.map",
+                   "7f0000001000 100 JS:*fib /src/x.js:3:10\n"
+                   "7f0000002000 100 JS:~fib /src/x.js:3:10\n"
+                   "7f0000003000 100 JS:~main /src/x.js:9:1\n");
+  process_mmap (processor, 4246, 0x7f0000000000, 0x10000, "//anon");
+  for (guint i = 0; i < 3; i++)
+    process_sample (processor, 4246, 1 + i, 0x7f0000001010, 0x7f0000003010);
+  /* optimized fib called from its interpreted self: counts once per tier */
+  process_sample (processor, 4246, 4, 0x7f0000001010, 0x7f0000002010);
+  process_sample (processor, 4246, 5, 0x7f0000002010, 0x7f0000003010);
+  hp_processor_write_stats (processor);
+  hp_processor_free (processor);
+  g_assert_true (hp_capture_writer_finish (writer, &error));
+  g_assert_no_error (error);
+  hp_capture_writer_free (writer);
+  g_remove (map);
+
+  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name = 'fib'"), ==, 1);
+  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM frames f JOIN functions fn ON fn.id = f.function_id "
+                                       "WHERE fn.name = 'fib'"), ==, 2);
+  sqlite3_close (db);
+
+  opened = hp_capture_open (capture, FALSE, &error);
+  g_assert_no_error (error);
+  data = hp_capture_load (opened, &error);
+  g_assert_no_error (error);
+  for (guint f = 1; f < data->functions->len; f++)
+    {
+      const char *name = g_array_index (data->functions, HpCaptureFunction, f).name;
+
+      if (g_str_equal (name, "fib"))
+        fib = f;
+      else if (g_str_equal (name, "main"))
+        main_fn = f;
+    }
+  g_assert_cmpint (fib, >, 0);
+  g_assert_cmpint (main_fn, >, 0);
+  tiers = hp_jit_tiers_new (data, NULL);
+  g_assert_nonnull (tiers);
+  g_assert_true (hp_jit_tiers_get (tiers, fib, total, self));
+  g_assert_cmpuint (total[HP_JIT_TIER_OPTIMIZED], ==, 4);
+  g_assert_cmpuint (self[HP_JIT_TIER_OPTIMIZED], ==, 4);
+  g_assert_cmpuint (total[HP_JIT_TIER_INTERPRETED], ==, 2);
+  g_assert_cmpuint (self[HP_JIT_TIER_INTERPRETED], ==, 1);
+  g_assert_cmpuint (total[HP_JIT_TIER_BASELINE], ==, 0);
+  g_assert_cmpint (hp_jit_tiers_dominant (total), ==, HP_JIT_TIER_OPTIMIZED);
+  g_assert_true (hp_jit_tiers_get (tiers, main_fn, total, self));
+  g_assert_cmpuint (total[HP_JIT_TIER_INTERPRETED], ==, 4);
+  g_assert_cmpuint (self[HP_JIT_TIER_INTERPRETED], ==, 0);
+  g_assert_false (hp_jit_tiers_get (tiers, 0, total, self));
+  g_clear_pointer (&data, hp_capture_data_free);
+  g_clear_pointer (&opened, hp_capture_close);
+
+  /* The same capture as version 3 wrote it: no tier column, no tiers. */
+  g_assert_cmpint (sqlite3_open (capture, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "ALTER TABLE frames DROP COLUMN tier; PRAGMA user_version = 3;",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  opened = hp_capture_open (capture, FALSE, &error);
+  g_assert_no_error (error);
+  data = hp_capture_load (opened, &error);
+  g_assert_no_error (error);
+  g_assert_null (hp_jit_tiers_new (data, NULL));
+
+  /* A hostile tier reads as none. */
+  g_clear_pointer (&data, hp_capture_data_free);
+  g_clear_pointer (&opened, hp_capture_close);
+  g_assert_cmpint (sqlite3_open (capture, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "ALTER TABLE frames ADD COLUMN tier TEXT; PRAGMA user_version = 4;"
+                                     "UPDATE frames SET tier = CASE id % 3 WHEN 0 THEN '**' WHEN 1 THEN x'00' ELSE 'z' END;",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  opened = hp_capture_open (capture, FALSE, &error);
+  g_assert_no_error (error);
+  data = hp_capture_load (opened, &error);
+  g_assert_no_error (error);
+  g_assert_null (hp_jit_tiers_new (data, NULL));
+
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -720,6 +869,8 @@ main (int   argc,
   g_test_add_func ("/jit/processor/bad-map", test_processor_bad_map);
   g_test_add_func ("/jit/jitdump/read", test_jitdump);
   g_test_add_func ("/jit/jitdump/hostile", test_jitdump_hostile);
+  g_test_add_func ("/jit/processor/late-jitdump", test_processor_late_jitdump);
+  g_test_add_func ("/jit/processor/tiers", test_processor_tiers);
   g_test_add_func ("/jit/processor/jitdump", test_processor_jitdump);
 
   return g_test_run ();
