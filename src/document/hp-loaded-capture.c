@@ -55,6 +55,8 @@ loaded_capture_clear (gpointer p)
   g_free (self->short_names);
   g_free (self->module_names);
   g_clear_pointer (&self->shown_strings, g_string_chunk_free);
+  g_clear_pointer (&self->jit_tiers, hp_jit_tiers_free);
+  g_clear_pointer (&self->tier_modules, g_hash_table_unref);
 }
 
 void
@@ -104,7 +106,54 @@ hp_loaded_capture_get_shown_module (HpLoadedCapture *self,
   f = function_of (self, function_id);
   if (f == NULL || f->module_id <= 0 || (guint64) f->module_id >= self->data->modules->len)
     return "";
+  if (self->tier_modules != NULL)
+    {
+      const char *with_tier = g_hash_table_lookup (self->tier_modules, GINT_TO_POINTER ((gint) function_id));
+
+      if (with_tier != NULL)
+        return with_tier;
+    }
   return self->module_names[f->module_id];
+}
+
+static const char *
+tier_word (HpJitTier tier)
+{
+  switch (tier)
+    {
+    /* Translators: compilation tiers of JavaScript code (V8's Ignition,
+     * Sparkplug, Maglev, TurboFan) */
+    case HP_JIT_TIER_INTERPRETED: return _("interpreted");
+    case HP_JIT_TIER_BASELINE:    return _("baseline");
+    case HP_JIT_TIER_MID:         return _("mid-tier");
+    case HP_JIT_TIER_OPTIMIZED:   return _("optimized");
+    default:                      return "";
+    }
+}
+
+char *
+hp_loaded_capture_dup_tier_text (HpLoadedCapture *self,
+                                 gint64           function_id)
+{
+  guint64 total[HP_N_JIT_TIERS], sum = 0;
+  g_autoptr(GString) parts = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!hp_jit_tiers_get (self->jit_tiers, function_id, total, NULL))
+    return NULL;
+  for (guint t = 0; t < HP_N_JIT_TIERS; t++)
+    sum += total[t];
+  if (sum == 0)
+    return NULL;
+  parts = g_string_new (NULL);
+  /* the most optimized tier first */
+  for (int t = HP_N_JIT_TIERS - 1; t >= 0; t--)
+    if (total[t] > 0)
+      g_string_append_printf (parts, "%s%s %.1f %%", parts->len ? ", " : "", tier_word (t),
+                              100.0 * (double) total[t] / (double) sum);
+  /* Translators: %s lists tiers and shares, "optimized 93.5 %, baseline 6.5 %" */
+  return g_strdup_printf (_("Compiled at run time: %s of its samples in the whole capture"), parts->str);
 }
 
 char *
@@ -161,6 +210,28 @@ make_shown_names (HpLoadedCapture *self)
                                                        HP_SHOWN_SHORT_CHARS);
 
       self->module_names[i] = g_string_chunk_insert_const (self->shown_strings, name);
+    }
+
+  /* One row per function whatever tier it ran in: the module column says
+   * the main one (the tooltip how they split), short enough for the
+   * column. */
+  self->jit_tiers = hp_jit_tiers_new (self->data, NULL);
+  for (guint i = 1; i < functions->len && self->jit_tiers != NULL; i++)
+    {
+      const HpCaptureFunction *f = &g_array_index (functions, HpCaptureFunction, i);
+      guint64 total[HP_N_JIT_TIERS];
+      g_autofree char *shown = NULL;
+      int main_tier;
+
+      if (!hp_jit_tiers_get (self->jit_tiers, i, total, NULL) ||
+          (main_tier = hp_jit_tiers_dominant (total)) < 0 ||
+          f->module_id <= 0 || (guint64) f->module_id >= modules->len)
+        continue;
+      shown = g_strdup_printf ("%s · %s", self->module_names[f->module_id], tier_word (main_tier));
+      if (self->tier_modules == NULL)
+        self->tier_modules = g_hash_table_new (NULL, NULL);
+      g_hash_table_insert (self->tier_modules, GINT_TO_POINTER ((gint) i),
+                           (gpointer) g_string_chunk_insert_const (self->shown_strings, shown));
     }
 }
 

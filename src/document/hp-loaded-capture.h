@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "analysis/hp-jit-tiers.h"
 #include "analysis/hp-profile.h"
 #include "analysis/hp-sample-index.h"
 #include "store/hp-capture.h"
@@ -30,6 +31,11 @@ typedef struct {
   const char   **short_names;        /* narrow places: no parameters either */
   const char   **module_names;       /* indexed by module id */
   GStringChunk  *shown_strings;      /* holds the three above */
+  /* Run-time compiled code: how each function's samples split over the
+   * tiers, and its module as shown with the main tier ("[jit] ·
+   * optimized"), by function id; both NULL when no code has a tier. */
+  HpJitTiers    *jit_tiers;
+  GHashTable    *tier_modules;
 } HpLoadedCapture;
 
 /* A profile of a loaded capture for a set of threads (or all). Also
@@ -88,6 +94,10 @@ const char      *hp_loaded_capture_get_shown_name (HpLoadedCapture *self,
                                                    gboolean         narrow);
 const char      *hp_loaded_capture_get_shown_module (HpLoadedCapture *self,
                                                      gint64           function_id);
+/* For run-time compiled code, a sentence that says how the function's
+ * samples split over its compilation tiers; NULL for other code. */
+char            *hp_loaded_capture_dup_tier_text (HpLoadedCapture *self,
+                                                  gint64           function_id);
 /* The whole name, safe to show, capped for a tooltip; free it */
 char            *hp_loaded_capture_dup_tooltip_name (HpLoadedCapture *self,
                                                      gint64           function_id);

@@ -582,8 +582,15 @@ jit_function (HpProcessor          *self,
                                           parsed.file, parsed.line);
   if (hp_perf_map_entry_get_line (entry, address, &line_file, &line_no))
     {
-      *file = g_strdup (line_file);
-      *line = line_no;
+      /* node 20 garbles the script names of optimized code, sometimes into
+       * printable bytes: where V8's name gives the file, another file must
+       * look like one (a path, or node's "node:internal/x") to be used. A
+       * row without a usable file is still a line of the named one. */
+      if (line_file != NULL && parsed.file != NULL && strcmp (line_file, parsed.file) != 0 &&
+          line_file[0] != '/' && strchr (line_file, ':') == NULL)
+        line_file = NULL;
+      *file = g_strdup (line_file != NULL ? line_file : parsed.file);
+      *line = line_file != NULL || parsed.file != NULL ? line_no : 0;
     }
   else
     {

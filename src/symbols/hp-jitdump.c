@@ -201,6 +201,18 @@ string_in (const guint8 *p,
   return (const char *) p;
 }
 
+static gboolean
+is_file_name (const char *name,
+              gsize       len)
+{
+  if (!g_utf8_validate (name, (gssize) len, NULL))
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if ((guchar) name[i] < 0x20 || name[i] == 0x7f)
+      return FALSE;
+  return TRUE;
+}
+
 static void
 read_debug_info (HpJitDump    *self,
                  const guint8 *body,
@@ -241,7 +253,9 @@ read_debug_info (HpJitDump    *self,
         }
       row.address = u64_at (self, p);
       row.line = u32_at (self, p + 8);
-      row.file = g_string_chunk_insert_const (self->files, file);
+      /* A name that is no text is no file: V8 in node 20 writes a few
+       * bytes of its heap before the name of optimized code's script. */
+      row.file = g_string_chunk_insert_const (self->files, is_file_name (file, len) ? file : "");
       g_array_append_val (lines, row);
       p += 16 + len + 1;
     }

@@ -241,9 +241,9 @@ hp_perf_map_entry_get_line (const HpPerfMapEntry *entry,
       else
         hi = mid;
     }
-  if (lo == 0 || entry->lines[lo - 1].file[0] == '\0')
+  if (lo == 0)
     return FALSE;
-  *file = entry->lines[lo - 1].file;
+  *file = entry->lines[lo - 1].file[0] != '\0' ? entry->lines[lo - 1].file : NULL;
   *line = entry->lines[lo - 1].line;
   return TRUE;
 }

@@ -57,7 +57,8 @@ void                  hp_perf_map_add         (HpPerfMap       *self,
                                                const HpJitLine *lines,
                                                guint            n_lines);
 /* The source position of @address in @entry's line table; FALSE when
- * it has none there. */
+ * it has none there. @file is NULL when the row names no usable file
+ * (node 20 writes garbled names for optimized code): the line holds. */
 gboolean              hp_perf_map_entry_get_line (const HpPerfMapEntry *entry,
                                                   guint64               address,
                                                   const char          **file,

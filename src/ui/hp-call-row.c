@@ -117,16 +117,18 @@ tooltip (HpCallRow *self)
   g_autofree char *self_text = hp_format_share (self->node->self, self->context->n_samples);
   g_autofree char *total_text = hp_format_share (self->node->total, self->context->n_samples);
   const char *mark = hp_call_row_get_has_summary (self) ? _("\nThis call path has a summary.") : "";
+  g_autofree char *tiers = hp_loaded_capture_dup_tier_text (capture, self->node->function_id);
+  g_autofree char *tier_line = tiers != NULL ? g_strconcat ("\n", tiers, NULL) : NULL;
 
   /* the whole name first (capped: a tooltip is no place for 20,000
    * characters; Copy Name has them all), then the path in short names */
   if (self->context->bottom_up)
     /* Translators: function name; a bottom-up path lists the sampled function first, then its callers */
-    return g_strdup_printf (_("%s\n\n%s\n(sampled function first, then its callers)\n%s of the samples end in this path"),
-                            name, path, total_text);
+    return g_strdup_printf (_("%s\n\n%s\n(sampled function first, then its callers)\n%s of the samples end in this path%s"),
+                            name, path, total_text, tier_line ? tier_line : "");
   /* Translators: function name, call path, shares */
-  return g_strdup_printf (_("%s\n\n%s\nSelf: %s of the samples are in this function itself here\nTotal: %s are in it or in what it calls%s"),
-                          name, path, self_text, total_text, mark);
+  return g_strdup_printf (_("%s\n\n%s\nSelf: %s of the samples are in this function itself here\nTotal: %s are in it or in what it calls%s%s"),
+                          name, path, self_text, total_text, mark, tier_line ? tier_line : "");
 }
 
 static void

@@ -375,10 +375,17 @@ hp_flame_canvas_describe_box (HpFlameCanvas *self,
   total = hp_format_share (b->width, whole);
   if (b->node != NULL && b->node->function_id != 0)
     {
+      g_autofree char *tiers = NULL;
+
       self_share = hp_format_share (b->node->self, whole);
       /* Translators: hover text of a flame graph box; each %s is a share such as "12.3 % (1234)" */
       g_string_append_printf (text, _("\nTotal: %s · Self: %s"), total, self_share);
-      g_string_append_printf (text, "\n%s", hp_profile_get_module_name (profile, b->node->function_id));
+      g_string_append_printf (text, "\n%s", self->names != NULL
+                              ? hp_loaded_capture_get_shown_module (self->names, b->node->function_id)
+                              : hp_profile_get_module_name (profile, b->node->function_id));
+      if (self->names != NULL &&
+          (tiers = hp_loaded_capture_dup_tier_text (self->names, b->node->function_id)) != NULL)
+        g_string_append_printf (text, "\n%s", tiers);
     }
   else
     g_string_append_printf (text, "\n%s", total);

@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "analysis/hp-jit-tiers.h"
+#include "document/hp-loaded-capture.h"
 #include "record/hp-processor.h"
 #include "store/hp-capture.h"
 #include "symbols/hp-jitdump.h"
@@ -749,6 +750,14 @@ test_processor_late_jitdump (void)
   hp_test_remove_tree (dir);
 }
 
+static void
+on_loaded (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
 /* V8 names each tier's copy of a function ("JS:*fib", "JS:~fib"): one
  * function, a frame per tier, and the tiers counted per function, once
  * per sample however deep it recurses. A capture of format version 3 has
@@ -827,6 +836,25 @@ test_processor_tiers (void)
   g_clear_pointer (&data, hp_capture_data_free);
   g_clear_pointer (&opened, hp_capture_close);
 
+  /* What the window shows: one row, its main tier in the module column,
+   * the split in words. */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    HpLoadedProfile *loaded;
+    g_autofree char *text = NULL;
+
+    hp_loaded_capture_load_async (capture, NULL, NULL, NULL, on_loaded, &result);
+    while (result == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    loaded = hp_loaded_capture_load_finish (result, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (hp_loaded_capture_get_shown_module (loaded->capture, fib), ==, "[jit] · optimized");
+    g_assert_cmpstr (hp_loaded_capture_get_shown_module (loaded->capture, main_fn), ==, "[jit] · interpreted");
+    text = hp_loaded_capture_dup_tier_text (loaded->capture, fib);
+    g_assert_cmpstr (text, ==, "Compiled at run time: optimized 66.7 %, interpreted 33.3 % of its samples in the whole capture");
+    hp_loaded_profile_unref (loaded);
+  }
+
   /* The same capture as version 3 wrote it: no tier column, no tiers. */
   g_assert_cmpint (sqlite3_open (capture, &db), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_exec (db, "ALTER TABLE frames DROP COLUMN tier; PRAGMA user_version = 3;",
@@ -855,6 +883,55 @@ test_processor_tiers (void)
   hp_test_remove_tree (dir);
 }
 
+/* node 20's --perf-prof writes a few heap bytes before the script name
+ * of optimized code ("\xe0>\x02...ts/x.js"): the line table's lines hold,
+ * the file is the one V8's name gives, never the garbled bytes. */
+static void
+test_processor_garbled_file (void)
+{
+  static const guint64 addrs[] = { 0x7f0000005000, 0x7f0000005040 };
+  static const guint lines[] = { 3, 5 };
+  static const guint64 addrs2[] = { 0x7f0000006000 };
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_autofree char *dump = g_build_filename (dir, "jit-4247.dump", NULL);
+  g_autoptr(GByteArray) b = jd_header (4247);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *s1 = NULL;
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  sqlite3 *db = NULL;
+
+  jd_debug (b, 0x7f0000005000, 2, addrs, lines, "\xe0>\x02\x01\x0e\x97uz\xf2\x8c\xe1\xd3ts/x.js");
+  jd_load (b, 0x7f0000005000, 0x100, 1, "JS:*fast /src/x.js:3:10");
+  /* garbled into printable bytes */
+  jd_debug (b, 0x7f0000006000, 1, addrs2, lines + 1, "<LT(");
+  jd_load (b, 0x7f0000006000, 0x100, 2, "JS:*fast /src/x.js:3:10");
+  write_bytes (dump, b, b->len);
+  writer = hp_capture_writer_new (capture, &error);
+  g_assert_no_error (error);
+  processor = hp_processor_new (writer);
+  process_mmap (processor, 4247, 0x7effff000000, 0x1000, dump);
+  process_mmap (processor, 4247, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (processor, 4247, 1, 0x7f0000005048, 0x7f0000005010);
+  process_sample (processor, 4247, 2, 0x7f0000006048, 0x7f0000005010);
+  hp_processor_write_stats (processor);
+  hp_processor_free (processor);
+  g_assert_true (hp_capture_writer_finish (writer, &error));
+  hp_capture_writer_free (writer);
+  g_remove (dump);
+
+  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  s1 = stack_at (db, 1);
+  g_assert_cmpstr (s1, ==, "[truncated]@ fast@[jit]:/src/x.js:3 fast@[jit]:/src/x.js:5");
+  g_free (s1);
+  s1 = stack_at (db, 2);
+  g_assert_cmpstr (s1, ==, "[truncated]@ fast@[jit]:/src/x.js:3 fast@[jit]:/src/x.js:5");
+  sqlite3_close (db);
+
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -871,6 +948,7 @@ main (int   argc,
   g_test_add_func ("/jit/jitdump/hostile", test_jitdump_hostile);
   g_test_add_func ("/jit/processor/late-jitdump", test_processor_late_jitdump);
   g_test_add_func ("/jit/processor/tiers", test_processor_tiers);
+  g_test_add_func ("/jit/processor/garbled-file", test_processor_garbled_file);
   g_test_add_func ("/jit/processor/jitdump", test_processor_jitdump);
 
   return g_test_run ();
