@@ -297,7 +297,9 @@ test_migrate_v1 (Fixture       *fx,
 
   g_clear_pointer (&fx->capture, hp_capture_close);
   sql (fx->path,
-       /* version 2's events (issue of events), then version 3's provenance */
+       /* version 2's events (issue of events), version 3's provenance,
+        * version 4's JIT tiers */
+       "ALTER TABLE frames DROP COLUMN tier;"
        "DROP TABLE events;"
        "ALTER TABLE samples DROP COLUMN event_id;"
        "CREATE TABLE sc1 (stack_id INTEGER NOT NULL, tid INTEGER NOT NULL, samples INTEGER NOT NULL, "
