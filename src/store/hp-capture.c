@@ -543,8 +543,9 @@ why_read_only (const char *path)
 
 /* Bounds the work of one operation by the size of the file, so that a query
  * made endless by a hostile schema stops with an error. */
-static void
-set_work_limit (HpCapture *self)
+/* The bytes of the capture: its file and its write-ahead log. */
+static gint64
+file_bytes (HpCapture *self)
 {
   g_autofree char *wal = g_strconcat (self->path, "-wal", NULL);
   GStatBuf st;
@@ -554,7 +555,13 @@ set_work_limit (HpCapture *self)
     bytes += st.st_size;
   if (g_stat (wal, &st) == 0)
     bytes += st.st_size;
-  self->work_limit = MAX (bytes * WORK_PER_BYTE, WORK_MIN) / PROGRESS_STEPS;
+  return bytes;
+}
+
+static void
+set_work_limit (HpCapture *self)
+{
+  self->work_limit = MAX (file_bytes (self) * WORK_PER_BYTE, WORK_MIN) / PROGRESS_STEPS;
 }
 
 HpCapture *
@@ -1313,15 +1320,40 @@ clear_process (gpointer p)
   g_free (((HpCaptureProcess *) p)->command);
 }
 
+/* An array for the rows of a table, with room for @reserve of them. */
 static GArray *
 new_id_array (gsize          element_size,
-              GDestroyNotify clear)
+              GDestroyNotify clear,
+              guint          reserve)
 {
-  GArray *array = g_array_new (FALSE, TRUE, element_size);
+  GArray *array = g_array_sized_new (FALSE, TRUE, element_size, reserve + 1);
 
   g_array_set_clear_func (array, clear);
   g_array_set_size (array, 1);  /* [0] unused, zeroed */
   return array;
+}
+
+/* How many rows to make room for before reading a table, so that its
+ * array does not grow, copying itself, row by row: @sql's answer (the
+ * largest id, which a capture numbers from 1 without gaps, or a count).
+ * Nothing when the file would need more than 16 bytes a row to hold that
+ * many (a row of stacks with its index takes more, and an array element
+ * at most 40): a hostile id costs no memory, and loading names it. */
+static guint
+rows_to_reserve (HpCapture  *self,
+                 const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 rows = 0;
+
+  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW &&
+      sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+    rows = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  if (rows <= 0 || rows > file_bytes (self) / 16 || rows >= G_MAXUINT - 1)
+    return 0;
+  return (guint) rows;
 }
 
 /* Fills stack_counts with the counts of the events in @mask. With one
@@ -1366,12 +1398,8 @@ hp_capture_load (HpCapture  *self,
     return NULL;
 
   data = g_new0 (HpCaptureData, 1);
-  data->modules = new_id_array (sizeof (HpCaptureModule), clear_module);
-  data->functions = new_id_array (sizeof (HpCaptureFunction), clear_function);
-  data->frames = new_id_array (sizeof (HpCaptureFrame), clear_frame);
-  data->stacks = new_id_array (sizeof (HpCaptureStack), NULL);
-  data->events = new_id_array (sizeof (HpCaptureEvent), clear_event);
-  data->all_counts = g_array_new (FALSE, TRUE, sizeof (HpCaptureStackCount));
+  data->modules = new_id_array (sizeof (HpCaptureModule), clear_module, 0);
+  data->events = new_id_array (sizeof (HpCaptureEvent), clear_event, 0);
   data->threads = g_array_new (FALSE, TRUE, sizeof (HpCaptureThread));
   g_array_set_clear_func (data->threads, clear_thread);
   data->processes = g_array_new (FALSE, TRUE, sizeof (HpCaptureProcess));
@@ -1385,6 +1413,14 @@ hp_capture_load (HpCapture  *self,
       set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read the capture");
       return NULL;
     }
+  data->functions = new_id_array (sizeof (HpCaptureFunction), clear_function,
+                                  rows_to_reserve (self, "SELECT max (id) FROM functions"));
+  data->frames = new_id_array (sizeof (HpCaptureFrame), clear_frame,
+                               rows_to_reserve (self, "SELECT max (id) FROM frames"));
+  data->stacks = new_id_array (sizeof (HpCaptureStack), NULL,
+                               rows_to_reserve (self, "SELECT max (id) FROM stacks"));
+  data->all_counts = g_array_sized_new (FALSE, TRUE, sizeof (HpCaptureStackCount),
+                                        rows_to_reserve (self, "SELECT count (*) FROM stack_counts"));
 
   /* Each table after those it refers to, so that every reference is
    * checked as its row is read: the analysis indexes arrays with these
