@@ -419,10 +419,15 @@ intern_path (HpComparison *self,
   return self->nodes->len - 1;
 }
 
-/* Makes room for a run of @n sampled stack nodes. Runs of one program
- * share most of their paths: the first sizes the table and the nodes for
- * all of its own, and a later run adds room only when it has more (a run
- * of another program grows them as it goes, rehashing a few times). */
+/* Makes room for a run of @n sampled stack nodes. Several stack nodes
+ * often share a path (frames at other lines of one function: in the
+ * benchmark's captures, 6 stack nodes in 10 have a path of their own),
+ * and runs of one program share most paths. So the first run sizes the
+ * table at one slot per stack node, rounded up to a power of two (it
+ * doubles once if more than half of them turn out to be paths), and the
+ * nodes for all of them; a later run adds room only when it has more
+ * stack nodes (a run of another program grows them as it goes). A
+ * smaller table is fewer cache misses and fewer pages to fault in. */
 static void
 reserve_paths (HpComparison *self,
                gsize         n)
@@ -430,7 +435,7 @@ reserve_paths (HpComparison *self,
   guint len = self->nodes->len;
   gsize want = MAX ((gsize) len, n + 1);
 
-  grow_slots (self, want * 2 + 2);
+  grow_slots (self, want);
   if (want > len)
     {
       g_array_set_size (self->nodes, want);
