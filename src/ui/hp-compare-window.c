@@ -443,6 +443,21 @@ compare_thread (GTask        *task,
   g_task_return_pointer (task, g_steal_pointer (&cmp), (GDestroyNotify) hp_comparison_free);
 }
 
+/* Puts the divider at three fifths of the paned's height (the tree above,
+ * the details below), again whenever the window is resized: GtkPaned keeps
+ * a position in pixels, which left a maximized window with the tree in a
+ * third of it, or the details in a strip. A divider the user dragged stays
+ * until then. */
+static void
+place_divider (HpCompareWindow *self)
+{
+  int max = 0;
+
+  g_object_get (self->paned, "max-position", &max, NULL);
+  if (max > 0)
+    gtk_paned_set_position (self->paned, max * 3 / 5);
+}
+
 static void
 compare_done (GObject      *source,
               GAsyncResult *result,
@@ -468,9 +483,7 @@ compare_done (GObject      *source,
   gtk_widget_set_sensitive (GTK_WIDGET (self->bottom_up_button), TRUE);
   show_overview (self);
   show_tree (self);
-  /* the tree over about three fifths of the height, the details below */
-  if (gtk_widget_get_height (GTK_WIDGET (self->paned)) > 0)
-    gtk_paned_set_position (self->paned, gtk_widget_get_height (GTK_WIDGET (self->paned)) * 3 / 5);
+  place_divider (self);
   gtk_stack_set_visible_child_name (self->stack, "results");
   self->loaded = TRUE;
 }
@@ -535,6 +548,7 @@ hp_compare_window_init (HpCompareWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
+  g_signal_connect_swapped (self->paned, "notify::max-position", G_CALLBACK (place_divider), self);
   hp_compare_load_css ();
 
   add_column (self, _("Call path"), G_CALLBACK (setup_name), G_CALLBACK (bind_name), NULL, 0, TRUE);
@@ -545,7 +559,8 @@ hp_compare_window_init (HpCompareWindow *self)
               G_CALLBACK (unbind_interval), 0, FALSE);
   add_column (self, _("q"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_Q, FALSE);
   add_column (self, _("Verdict"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_VERDICT, FALSE);
-  add_column (self, _("Summary"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_SUMMARY, FALSE);
+  /* the summaries share a wide window's room with the paths */
+  add_column (self, _("Summary"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_SUMMARY, TRUE);
 }
 
 HpCompareWindow *

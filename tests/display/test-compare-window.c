@@ -13,13 +13,16 @@
  * and the verdicts slower for score, faster for write, neither for parse.
  * An empty folder shows an error naming it.
  *
- * With --screenshots DIR it also writes DIR/compare.png.
+ * With --screenshots DIR it also writes DIR/compare.png (and the
+ * bottom-up and source views beside it), at SCREENSHOT_SIZE=WIDTHxHEIGHT
+ * and in the dark style with SCREENSHOT_DARK=1, as make-screenshots.c.
  */
 
 #define G_LOG_DOMAIN "hp-test"
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -149,7 +152,13 @@ test_compare (void)
   GApplication *app = g_application_get_default ();
   HpCompareWindow *window = hp_compare_window_new (GTK_APPLICATION (app), bases, news);
   const char *overview;
+  int width, height;
 
+  if (g_getenv ("SCREENSHOT_SIZE") != NULL)
+    {
+      g_assert_cmpint (sscanf (g_getenv ("SCREENSHOT_SIZE"), "%dx%d", &width, &height), ==, 2);
+      gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+    }
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (display_wait (loaded, window, 30000));
   g_assert_null (hp_compare_window_get_error (window));
@@ -215,6 +224,7 @@ test_compare (void)
       g_autofree char *png = g_build_filename (screenshot_dir, "compare.png", NULL);
       g_autoptr(GError) error = NULL;
 
+      display_spin (300);  /* the calls page again, drawn */
       g_assert_true (hp_compare_window_save_screenshot (window, png, &error));
       g_assert_no_error (error);
       g_print ("# wrote %s\n", png);
@@ -263,6 +273,8 @@ test_error (void)
 static int
 run (HpApplication *app)
 {
+  if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+    g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   g_test_add_func ("/compare-window/compare", test_compare);
   g_test_add_func ("/compare-window/error", test_error);
   return g_test_run ();
