@@ -136,11 +136,6 @@ struct _HpComparison {
   GMutex           lock;
   GCond            loaded;
 
-  /* the program the first run with one executed (its module's name), and
-   * the other names the runs' programs had, matched to it */
-  char       *program_name;
-  GPtrArray  *program_aliases;  /* char* */
-
   /* identities: "MODULE\tNAME", index from 1 */
   GHashTable *ident_index;  /* key (owned by ident_keys) -> GUINT_TO_POINTER (index) */
   GPtrArray  *ident_keys;   /* char*, [0] NULL */
@@ -725,7 +720,6 @@ hp_comparison_new (void)
   self->pending = g_ptr_array_new_with_free_func (pending_free);
   g_mutex_init (&self->lock);
   g_cond_init (&self->loaded);
-  self->program_aliases = g_ptr_array_new_with_free_func (g_free);
   self->ident_keys = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->ident_keys, NULL);
   self->ident_modules = g_ptr_array_new ();
@@ -800,8 +794,6 @@ hp_comparison_free (HpComparison *self)
   g_array_unref (self->nodes);
   g_aligned_free (self->slots);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
-  g_free (self->program_name);
-  g_clear_pointer (&self->program_aliases, g_ptr_array_unref);
   g_clear_pointer (&self->functions, g_array_unref);
   g_clear_pointer (&self->by_total, g_array_unref);
   g_clear_pointer (&self->paths, g_array_unref);
@@ -824,24 +816,6 @@ hp_comparison_free (HpComparison *self)
 
 /* Adding runs --------------------------------------------------------------- */
 
-/* The name of the module of the program @data's run executed: the base
- * name of its command's first word, when a module has that name; or NULL. */
-static char *
-run_program (const HpCaptureData *data)
-{
-  const char *command = g_hash_table_lookup (data->metadata, HP_META_COMMAND);
-  g_auto(GStrv) argv = NULL;
-  g_autofree char *name = NULL;
-
-  if (command == NULL || !g_shell_parse_argv (command, NULL, &argv, NULL) || argv[0] == NULL)
-    return NULL;
-  name = g_path_get_basename (argv[0]);
-  for (guint m = 1; m < data->modules->len; m++)
-    if (g_strcmp0 (g_array_index (data->modules, HpCaptureModule, m).name, name) == 0)
-      return g_steal_pointer (&name);
-  return NULL;
-}
-
 gboolean
 hp_comparison_add_data (HpComparison        *self,
                         HpCompareSide        side,
@@ -852,8 +826,6 @@ hp_comparison_add_data (HpComparison        *self,
   guint n_stacks, n_functions;
   g_autofree guint32 *fident = NULL;
   g_autofree guint32 *frame_ident = NULL;
-  g_autofree char *program = NULL;
-  const char *alias = NULL;
   g_autofree guint8 *live = NULL;
   g_autofree guint32 *path = NULL;
   gboolean use_samples;
@@ -882,19 +854,6 @@ hp_comparison_add_data (HpComparison        *self,
   }
   run->command = g_strdup (g_hash_table_lookup (data->metadata, HP_META_COMMAND));
 
-  /* A program rebuilt under another name (app-old, app-new: both kept
-   * to interleave their runs) is still one program: the module of the
-   * program a run executed goes by the name the first run's had. */
-  program = run_program (data);
-  if (program != NULL && self->program_name == NULL)
-    self->program_name = g_strdup (program);
-  else if (program != NULL && strcmp (program, self->program_name) != 0)
-    {
-      alias = program;
-      if (!g_ptr_array_find_with_equal_func (self->program_aliases, alias, g_str_equal, NULL))
-        g_ptr_array_add (self->program_aliases, g_strdup (alias));
-    }
-
   /* function id -> identity */
   fident = g_new0 (guint32, n_functions);
   for (guint f = 1; f < data->functions->len; f++)
@@ -904,8 +863,6 @@ hp_comparison_add_data (HpComparison        *self,
 
       if (fn->module_id > 0 && fn->module_id < data->modules->len)
         module = g_array_index (data->modules, HpCaptureModule, fn->module_id).name ?: "";
-      if (alias != NULL && strcmp (module, alias) == 0)
-        module = self->program_name;
       fident[f] = intern_ident (self, module, fn->name ? fn->name : "");
     }
   frame_ident = frame_idents (data, fident);
@@ -2008,18 +1965,6 @@ hp_comparison_run (HpComparison           *self,
                                       "%.0f %% of the new's are in functions found on both sides; "
                                       "are they captures of the same program?",
                                       100 * self->sides[0].info.matched, 100 * self->sides[1].info.matched));
-  if (self->program_aliases->len > 0)
-    {
-      g_autofree char *others = NULL;
-
-      g_ptr_array_add (self->program_aliases, NULL);
-      others = g_strjoinv (", ", (char **) self->program_aliases->pdata);
-      g_ptr_array_remove_index (self->program_aliases, self->program_aliases->len - 1);
-      g_ptr_array_add (self->warnings,
-                       g_strdup_printf ("the runs executed programs of different names, %s and %s: "
-                                        "their functions are matched as one program's (named %s here)",
-                                        self->program_name, others, self->program_name));
-    }
   g_ptr_array_add (self->warnings, NULL);
   if (self->bottom_up != NULL && !hp_comparison_run (self->bottom_up, &self->options, error))
     return FALSE;

@@ -680,66 +680,6 @@ test_neighbours_and_lines (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
-/* A program rebuilt under another name (both kept, to interleave their
- * runs): the module of the program each run executed, as its command
- * names it, is one module; other modules keep their names. */
-static void
-test_renamed_program (void)
-{
-  static const Leaf base[] = {
-    { "main@app-old;score@app-old", 400, 4 },
-    { "main@app-old;write@libc.so.6", 100, 1 },
-    { "main@app-old;helper@tool", 100, 1 },
-  };
-  static const Leaf new_leaves[] = {
-    { "main@app-new;score@app-new", 500, 5 },
-    { "main@app-new;write@libc.so.6", 100, 1 },
-    { "main@app-new;helper@tool2", 100, 1 },
-  };
-  g_autoptr(HpComparison) cmp = hp_comparison_new_with_bottom_up ();
-  g_autoptr(GError) error = NULL;
-  HpCaptureData *data;
-  const HpCompareFunction *fn;
-  const char * const *warnings;
-  gint path;
-
-  data = make_data ("cpu-clock", "ns", 0, base, G_N_ELEMENTS (base));
-  g_hash_table_insert (data->metadata, (char *) "command", (char *) "./app-old --fast 'a b'");
-  add (cmp, HP_COMPARE_BASE, data);
-  data = make_data ("cpu-clock", "ns", 3, new_leaves, G_N_ELEMENTS (new_leaves));
-  g_hash_table_insert (data->metadata, (char *) "command", (char *) "/opt/build/app-new --fast 'a b'");
-  add (cmp, HP_COMPARE_NEW, data);
-  g_assert_true (hp_comparison_run (cmp, NULL, &error));
-  g_assert_no_error (error);
-
-  fn = find_function (cmp, "score", "app-old");
-  g_assert_nonnull (fn);
-  g_assert_cmpfloat (fn->self.base, ==, 400);
-  g_assert_cmpfloat (fn->self.new_cost, ==, 500);
-  g_assert_null (find_function (cmp, "score", "app-new"));
-  g_assert_cmpfloat (find_function (cmp, "main", "app-old")->total.new_cost, ==, 700);
-  g_assert_cmpfloat (find_function (cmp, "write", "libc.so.6")->self.new_cost, ==, 100);
-  /* only the program's module: another module of another name is another */
-  g_assert_cmpfloat (find_function (cmp, "helper", "tool")->self.new_cost, ==, 0);
-  g_assert_cmpfloat (find_function (cmp, "helper", "tool2")->self.base, ==, 0);
-
-  path = find_path (cmp, "main → score");
-  g_assert_cmpint (path, >=, 0);
-  g_assert_cmpfloat (hp_comparison_get_path_stat (cmp, path)->new_cost, ==, 500);
-  {
-    g_autofree char *key = hp_comparison_get_path_key (cmp, path);
-
-    g_assert_cmpstr (key, ==, "app-old\tmain\napp-old\tscore\n");
-  }
-  g_assert_cmpfloat (find_function (hp_comparison_get_bottom_up (cmp), "score", "app-old")->self.new_cost, ==, 500);
-
-  /* said, and not taken for captures of different programs */
-  warnings = hp_comparison_get_warnings (cmp);
-  g_assert_nonnull (warnings[0]);
-  g_assert_nonnull (strstr (warnings[0], "app-old and app-new"));
-  g_assert_null (warnings[1]);
-}
-
 /* Random captures against a naive reckoning of every cost.
  *
  * Each run is a few dozen stacks drawn at random from a small program:
@@ -1023,6 +963,5 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/bottom-up", test_bottom_up);
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
   g_test_add_func ("/compare/random-against-naive", test_random_against_naive);
-  g_test_add_func ("/compare/renamed-program", test_renamed_program);
   return g_test_run ();
 }
