@@ -58,51 +58,41 @@ static guint signals[N_SIGNALS];
 
 /* Sorting ------------------------------------------------------------ */
 
-static int
-compare_u64 (guint64 a,
-             guint64 b)
-{
-  /* ties keep the model's order (total, then name), the sort being stable */
-  return a < b ? GTK_ORDERING_SMALLER : a > b ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
-}
+/* What a column sorts by; its sorter's user data */
+typedef enum {
+  SORT_BY_NAME,
+  SORT_BY_SELF,
+  SORT_BY_TOTAL,
+  SORT_BY_MODULE,
+} SortKey;
 
+/* Ties keep the model's order (total, then name), the sort being stable */
 static int
-compare_self (gconstpointer a,
+compare_rows (gconstpointer a,
               gconstpointer b,
               gpointer      user_data)
 {
-  return compare_u64 (hp_call_row_get_node ((HpCallRow *) a)->self,
-                      hp_call_row_get_node ((HpCallRow *) b)->self);
-}
+  HpCallRow *ra = (HpCallRow *) a;
+  HpCallRow *rb = (HpCallRow *) b;
+  gint64 cmp = 0;
 
-static int
-compare_total (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  return compare_u64 (hp_call_row_get_node ((HpCallRow *) a)->total,
-                      hp_call_row_get_node ((HpCallRow *) b)->total);
-}
-
-static int
-compare_name (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  int cmp = g_utf8_collate (hp_call_row_get_name ((HpCallRow *) a),
-                            hp_call_row_get_name ((HpCallRow *) b));
-
-  return cmp < 0 ? GTK_ORDERING_SMALLER : cmp > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
-}
-
-static int
-compare_module (gconstpointer a,
-                gconstpointer b,
-                gpointer      user_data)
-{
-  int cmp = g_strcmp0 (hp_call_row_get_module ((HpCallRow *) a),
-                       hp_call_row_get_module ((HpCallRow *) b));
-
+  switch ((SortKey) GPOINTER_TO_INT (user_data))
+    {
+    case SORT_BY_NAME:
+      cmp = g_utf8_collate (hp_call_row_get_name (ra), hp_call_row_get_name (rb));
+      break;
+    case SORT_BY_SELF:
+      cmp = (hp_call_row_get_node (ra)->self > hp_call_row_get_node (rb)->self) -
+            (hp_call_row_get_node (ra)->self < hp_call_row_get_node (rb)->self);
+      break;
+    case SORT_BY_TOTAL:
+      cmp = (hp_call_row_get_node (ra)->total > hp_call_row_get_node (rb)->total) -
+            (hp_call_row_get_node (ra)->total < hp_call_row_get_node (rb)->total);
+      break;
+    case SORT_BY_MODULE:
+      cmp = g_strcmp0 (hp_call_row_get_module (ra), hp_call_row_get_module (rb));
+      break;
+    }
   return cmp < 0 ? GTK_ORDERING_SMALLER : cmp > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
@@ -150,9 +140,9 @@ set_column_factory (GtkColumnViewColumn *column,
 
 static void
 set_column_sorter (GtkColumnViewColumn *column,
-                   GCompareDataFunc     func)
+                   SortKey              key)
 {
-  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (func, NULL, NULL));
+  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (key), NULL));
 
   gtk_column_view_column_set_sorter (column, sorter);
 }
@@ -1372,10 +1362,10 @@ hp_call_tree_view_init (HpCallTreeView *self)
       hp_cell_set_column_width (t->self_column, &self_cell);
       hp_cell_set_column_width (t->total_column, &total_cell);
       hp_cell_set_column_width (t->module_column, &module_cell);
-      set_column_sorter (t->function_column, compare_name);
-      set_column_sorter (t->self_column, compare_self);
-      set_column_sorter (t->total_column, compare_total);
-      set_column_sorter (t->module_column, compare_module);
+      set_column_sorter (t->function_column, SORT_BY_NAME);
+      set_column_sorter (t->self_column, SORT_BY_SELF);
+      set_column_sorter (t->total_column, SORT_BY_TOTAL);
+      set_column_sorter (t->module_column, SORT_BY_MODULE);
       {
         GtkGesture *click = gtk_gesture_click_new ();
 
