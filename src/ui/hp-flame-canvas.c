@@ -30,6 +30,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "ui/hp-draw.h"
 #include "ui/hp-flame-canvas.h"
 #include "ui/hp-format.h"
 
@@ -197,22 +198,12 @@ draw_box (Render           *r,
   if (w >= MIN_LABEL_PX)
     {
       const char *name = box_name (self, box);
-      int text_height;
+      g_autofree char *cut = NULL;
 
       if (g_utf8_strlen (name, MAX_LABEL_CHARS + 1) > MAX_LABEL_CHARS)
-        {
-          g_autofree char *cut = g_utf8_substring (name, 0, MAX_LABEL_CHARS);
-          pango_layout_set_text (r->layout, cut, -1);
-        }
-      else
-        pango_layout_set_text (r->layout, name, -1);
+        name = cut = g_utf8_substring (name, 0, MAX_LABEL_CHARS);
       pango_layout_set_attributes (r->layout, box->hot ? r->bold : NULL);
-      pango_layout_set_width (r->layout, (int) ((w - 2 * LABEL_PAD) * PANGO_SCALE));
-      pango_layout_get_pixel_size (r->layout, NULL, &text_height);
-      gtk_snapshot_save (r->snapshot);
-      gtk_snapshot_translate (r->snapshot, &GRAPHENE_POINT_INIT (x + LABEL_PAD, y + (ROW_HEIGHT - 1 - text_height) / 2.0));
-      gtk_snapshot_append_layout (r->snapshot, r->layout, &ink);
-      gtk_snapshot_restore (r->snapshot);
+      hp_draw_text (r->snapshot, r->layout, name, x + LABEL_PAD, y, w - 2 * LABEL_PAD, ROW_HEIGHT - 1, &ink);
     }
 }
 
@@ -234,9 +225,7 @@ render_layer (HpFlameCanvas *self)
 
   r.self = self;
   r.snapshot = gtk_snapshot_new ();
-  r.layout = gtk_widget_create_pango_layout (widget, NULL);
-  pango_layout_set_ellipsize (r.layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (r.layout, TRUE);
+  r.layout = hp_draw_line_layout_new (widget);
   r.bold = pango_attr_list_new ();
   pango_attr_list_insert (r.bold, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
   r.width = gtk_widget_get_width (widget);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "ui/hp-draw.h"
 #include "ui/hp-timeline.h"
 
 /* the names' column: a fifth of the width, within bounds */
@@ -287,33 +288,12 @@ build_lanes (HpTimeline *self)
 
 /* Drawing ------------------------------------------------------------------ */
 
-static void
-append_text (GtkSnapshot *snapshot,
-             PangoLayout *layout,
-             const char  *text,
-             double       x,
-             double       y,
-             double       width,
-             double       height,
-             GdkRGBA     *color)
-{
-  int h;
-
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
-  pango_layout_get_pixel_size (layout, NULL, &h);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y + (height - h) / 2));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
 static GskRenderNode *
 render_lanes (HpTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
+  g_autoptr(PangoLayout) layout = hp_draw_line_layout_new (widget);
   double width = lanes_width (self);
   guint n_bins = MAX (1, (guint) (width / BIN_WIDTH));
   g_autofree guint32 *bins = g_new0 (guint32, n_bins);
@@ -328,8 +308,6 @@ render_lanes (HpTimeline *self)
   dim.alpha = 0.55;
   line = ink;
   line.alpha = 0.12;
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (layout, TRUE);
 
   for (guint i = 0; i < self->lanes->len; i++)
     {
@@ -351,14 +329,14 @@ render_lanes (HpTimeline *self)
       GdkRGBA fill = bar;
 
       if (lane->process != NULL)
-        append_text (snapshot, layout, lane->process, 4, y - HEADER_HEIGHT, label_width (self) + width - 8, HEADER_HEIGHT, &dim);
+        hp_draw_text (snapshot, layout, lane->process, 4, y - HEADER_HEIGHT, label_width (self) + width - 8, HEADER_HEIGHT, &dim);
       if (self->tids != NULL && selected)
         {
           GdkRGBA mark = { 0.21, 0.52, 0.89, 0.18 };
 
           gtk_snapshot_append_color (snapshot, &mark, &GRAPHENE_RECT_INIT (0, y, label_width (self) - 4, LANE_HEIGHT - 1));
         }
-      append_text (snapshot, layout, lane->label, 12, y, label_width (self) - 20, LANE_HEIGHT, selected ? &ink : &dim);
+      hp_draw_text (snapshot, layout, lane->label, 12, y, label_width (self) - 20, LANE_HEIGHT, selected ? &ink : &dim);
       gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (label_width (self), y + LANE_HEIGHT - 1, width, 1));
       if (!selected)
         fill.alpha = 0.3;
