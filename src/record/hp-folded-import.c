@@ -319,10 +319,8 @@ hp_folded_import (const char            *folded,
                   GError               **error)
 {
   g_autofree char *text = NULL;
-  g_autofree char *tmp = NULL;
   g_autofree char *base = NULL;
   g_autoptr(GHashTable) functions = NULL;
-  g_autoptr(GError) local_error = NULL;
   HpFoldedImportResult local_result = { 0 };
   HpCaptureWriter *writer;
   Import im = { 0 };
@@ -335,10 +333,7 @@ hp_folded_import (const char            *folded,
   if (!g_file_get_contents (folded, &text, &size, error))
     return FALSE;
 
-  hp_capture_writer_remove_stale_parts (capture);
-  tmp = hp_capture_writer_part_path (capture);
-  g_unlink (tmp);
-  writer = hp_capture_writer_new (tmp, error);
+  writer = hp_capture_writer_new_part (capture, error);
   if (writer == NULL)
     return FALSE;
 
@@ -357,28 +352,9 @@ hp_folded_import (const char            *folded,
   im.path = folded;
   im.writer = writer;
   im.functions = functions;
-  ok = import_text (&im, text, size, &local_result, cancellable, &local_error);
-  if (ok && hp_capture_writer_get_error (writer) != NULL)
-    {
-      ok = FALSE;
-      local_error = g_error_copy (hp_capture_writer_get_error (writer));
-    }
-  if (ok)
-    ok = hp_capture_writer_finish (writer, &local_error);
-  if (!ok)
-    {
-      hp_capture_writer_abort (writer);
-      hp_capture_writer_free (writer);
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  hp_capture_writer_free (writer);
-
-  if (!hp_capture_writer_replace (tmp, capture, error))
-    {
-      g_unlink (tmp);
-      return FALSE;
-    }
+  ok = import_text (&im, text, size, &local_result, cancellable, error);
+  if (!hp_capture_writer_end_part (writer, capture, ok, error))
+    return FALSE;
   if (result != NULL)
     *result = local_result;
   return TRUE;

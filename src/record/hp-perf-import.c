@@ -447,7 +447,6 @@ hp_perf_import (const char                *perf_data,
                 GError                   **error)
 {
   g_autoptr(HpPerfFile) file = NULL;
-  g_autofree char *tmp = NULL;
   HpPerfImportResult local_result = { 0 };
   HpCaptureWriter *writer;
   HpProcessor *processor;
@@ -506,10 +505,7 @@ hp_perf_import (const char                *perf_data,
       goto out;
     }
 
-  hp_capture_writer_remove_stale_parts (capture);
-  tmp = hp_capture_writer_part_path (capture);
-  g_unlink (tmp);
-  writer = hp_capture_writer_new (tmp, error);
+  writer = hp_capture_writer_new_part (capture, error);
   if (writer == NULL)
     {
       ok = FALSE;
@@ -530,22 +526,10 @@ hp_perf_import (const char                *perf_data,
   ok = import_records (file, processor, writer, options, perf_data, result, cancellable, error);
   hp_processor_free (processor);
 
-  if (ok)
-    ok = hp_capture_writer_finish (writer, error);
+  ok = hp_capture_writer_end_part (writer, capture, ok, error);
   if (!ok)
     {
-      hp_capture_writer_abort (writer);
-      hp_capture_writer_free (writer);
       hp_perf_import_result_clear (&local_result);
-      goto out;
-    }
-  hp_capture_writer_free (writer);
-
-  if (!hp_capture_writer_replace (tmp, capture, error))
-    {
-      g_unlink (tmp);
-      hp_perf_import_result_clear (&local_result);
-      ok = FALSE;
       goto out;
     }
 

@@ -473,10 +473,8 @@ hp_pprof_import (const char           *pprof,
                  GError              **error)
 {
   g_autofree char *contents = NULL;
-  g_autofree char *tmp = NULL;
   g_autofree char *base = NULL;
   g_autoptr(GBytes) inflated = NULL;
-  g_autoptr(GError) local_error = NULL;
   HpPprofImportResult local_result = { 0 };
   HpCaptureWriter *writer;
   const guint8 *data;
@@ -524,10 +522,7 @@ hp_pprof_import (const char           *pprof,
       return FALSE;
     }
 
-  hp_capture_writer_remove_stale_parts (capture);
-  tmp = hp_capture_writer_part_path (capture);
-  g_unlink (tmp);
-  writer = hp_capture_writer_new (tmp, error);
+  writer = hp_capture_writer_new_part (capture, error);
   if (writer == NULL)
     {
       perftools__profiles__profile__free_unpacked (profile, NULL);
@@ -558,7 +553,7 @@ hp_pprof_import (const char           *pprof,
   im.functions = index_by_id ((gpointer *) profile->function, profile->n_function, G_STRUCT_OFFSET (PbFunction, id));
   im.modules = g_hash_table_new (g_int64_hash, g_int64_equal);
   im.threads = g_hash_table_new (NULL, NULL);
-  ok = import_profile (&im, &local_result, cancellable, &local_error);
+  ok = import_profile (&im, &local_result, cancellable, error);
   g_hash_table_unref (im.mappings);
   g_hash_table_unref (im.locations);
   g_hash_table_unref (im.functions);
@@ -566,25 +561,8 @@ hp_pprof_import (const char           *pprof,
   g_hash_table_unref (im.threads);
   perftools__profiles__profile__free_unpacked (profile, NULL);
 
-  if (ok && hp_capture_writer_get_error (writer) != NULL)
+  if (!hp_capture_writer_end_part (writer, capture, ok, error))
     {
-      ok = FALSE;
-      local_error = g_error_copy (hp_capture_writer_get_error (writer));
-    }
-  if (ok)
-    ok = hp_capture_writer_finish (writer, &local_error);
-  if (!ok)
-    {
-      hp_capture_writer_abort (writer);
-      hp_capture_writer_free (writer);
-      hp_pprof_import_result_clear (&local_result);
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  hp_capture_writer_free (writer);
-  if (!hp_capture_writer_replace (tmp, capture, error))
-    {
-      g_unlink (tmp);
       hp_pprof_import_result_clear (&local_result);
       return FALSE;
     }

@@ -1284,6 +1284,50 @@ hp_capture_writer_abort (HpCaptureWriter *self)
     }
 }
 
+HpCaptureWriter *
+hp_capture_writer_new_part (const char  *capture,
+                            GError     **error)
+{
+  g_autofree char *part = NULL;
+
+  g_return_val_if_fail (capture != NULL, NULL);
+
+  hp_capture_writer_remove_stale_parts (capture);
+  part = hp_capture_writer_part_path (capture);
+  /* ours, from an earlier import by this process that was not ended */
+  hp_capture_writer_remove_files (part);
+  return hp_capture_writer_new (part, error);
+}
+
+gboolean
+hp_capture_writer_end_part (HpCaptureWriter  *self,
+                            const char       *capture,
+                            gboolean          ok,
+                            GError          **error)
+{
+  g_autofree char *part = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (capture != NULL, FALSE);
+
+  part = g_strdup (self->path);
+  if (ok)
+    ok = hp_capture_writer_finish (self, error);
+  if (!ok)
+    {
+      hp_capture_writer_abort (self);
+      hp_capture_writer_free (self);
+      return FALSE;
+    }
+  hp_capture_writer_free (self);
+  if (!hp_capture_writer_replace (part, capture, error))
+    {
+      hp_capture_writer_remove_files (part);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void
 hp_capture_writer_free (HpCaptureWriter *self)
 {

@@ -176,6 +176,21 @@ gboolean         hp_capture_writer_replace         (const char      *part,
                                                     const char      *path,
                                                     GError         **error);
 
+/* An import writes its capture as a part and moves it into place only
+ * when complete, so that a failed or cancelled import leaves the old
+ * capture as it was. hp_capture_writer_new_part() removes the parts
+ * that dead writers left beside @capture and creates this process's
+ * (hp_capture_writer_part_path). */
+HpCaptureWriter *hp_capture_writer_new_part        (const char      *capture,
+                                                    GError         **error);
+/* Ends a writer made by hp_capture_writer_new_part(): when @ok, finishes
+ * the capture and moves it to @capture; otherwise (the import failed and
+ * set its error) or when that fails, deletes the part. Frees @self. */
+gboolean         hp_capture_writer_end_part        (HpCaptureWriter *self,
+                                                    const char      *capture,
+                                                    gboolean         ok,
+                                                    GError         **error);
+
 void             hp_capture_writer_free            (HpCaptureWriter *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpCaptureWriter, hp_capture_writer_free)
