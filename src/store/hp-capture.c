@@ -36,6 +36,7 @@
 
 #include "store/hp-capture-private.h"
 #include "store/hp-capture-schema.h"
+#include "store/hp-store-db.h"
 
 /* The progress handler runs every this many SQLite VM instructions: often
  * enough to stop within a millisecond, rare enough to cost nothing. */
@@ -53,6 +54,7 @@
 
 /* SQLITE_LIMIT_LENGTH: the longest text or blob the reader takes. */
 #define MAX_VALUE_LENGTH (64 * 1024 * 1024)
+#define READER_BUSY_TIMEOUT_MS 5000
 
 typedef enum {
   STOP_NONE,
@@ -591,28 +593,11 @@ hp_capture_open (const char  *path,
 
   flags = (self->read_only_reason == NULL ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY)
           | SQLITE_OPEN_NOMUTEX;
-  rc = sqlite3_open_v2 (path, &self->db, flags, NULL);
-  if (rc != SQLITE_OK)
-    {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot open the capture: %s", path,
-                   self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
-      return NULL;
-    }
-  sqlite3_extended_result_codes (self->db, 1);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-  /* A trigger in a mailed capture would run its SQL when a summary is
-   * saved, a view would run a query of its author's in place of a table:
-   * neither ever runs. check_schema() refuses them too, with their names. */
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
-  /* no value of a capture comes near this; expressions of a hostile schema
-   * (a column's DEFAULT) cannot build a bigger one */
-  sqlite3_limit (self->db, SQLITE_LIMIT_LENGTH, MAX_VALUE_LENGTH);
-  /* the recorder may still be committing batches */
-  sqlite3_busy_timeout (self->db, 5000);
+  /* no value of a capture comes near MAX_VALUE_LENGTH; the recorder may
+   * still be committing batches while we wait */
+  self->db = hp_store_db_open (path, flags, "the capture", MAX_VALUE_LENGTH, READER_BUSY_TIMEOUT_MS, error);
+  if (self->db == NULL)
+    return NULL;
   set_work_limit (self);
   sqlite3_progress_handler (self->db, PROGRESS_STEPS, on_progress, self);
   begin_operation (self);
@@ -639,14 +624,8 @@ hp_capture_open (const char  *path,
       set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read the capture");
       return NULL;
     }
-  if (version > HP_CAPTURE_FORMAT_VERSION)
-    {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_VERSION,
-                   "%s: capture format version %" G_GINT64_FORMAT " is newer than this "
-                   "Hotpath supports (%d); update Hotpath",
-                   path, version, HP_CAPTURE_FORMAT_VERSION);
-      return NULL;
-    }
+  if (!hp_store_db_check_version (path, "capture format", version, HP_CAPTURE_FORMAT_VERSION, error))
+    return NULL;
   if (version < 1)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_VERSION,

@@ -27,6 +27,7 @@
 #include <sqlite3.h>
 
 #include "store/hp-capture-writer.h"
+#include "store/hp-store-db.h"
 #include "store/hp-summary-library.h"
 
 extern const char hp_summary_library_sql[];
@@ -135,14 +136,8 @@ check_or_create (HpSummaryLibrary  *self,
                    "move it away and Hotpath starts a new one", self->path);
       return FALSE;
     }
-  if (version > HP_SUMMARY_LIBRARY_VERSION)
-    {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_VERSION,
-                   "%s: summary library version %" G_GINT64_FORMAT " is newer than this "
-                   "Hotpath supports (%d); update Hotpath", self->path, version,
-                   HP_SUMMARY_LIBRARY_VERSION);
-      return FALSE;
-    }
+  if (!hp_store_db_check_version (self->path, "summary library", version, HP_SUMMARY_LIBRARY_VERSION, error))
+    return FALSE;
 
   if (sqlite3_prepare_v2 (self->db, "SELECT name, hidden FROM pragma_table_xinfo ('summaries')",
                           -1, &stmt, NULL) != SQLITE_OK)
@@ -182,7 +177,6 @@ hp_summary_library_open (const char  *path,
 {
   g_autoptr(HpSummaryLibrary) self = NULL;
   g_autofree char *folder = NULL;
-  int rc;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -203,22 +197,10 @@ hp_summary_library_open (const char  *path,
                    "%s: not a Hotpath summary library (not a regular file)", self->path);
       return NULL;
     }
-  rc = sqlite3_open_v2 (self->path, &self->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-  if (rc != SQLITE_OK)
-    {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO, "%s: cannot open the summary library: %s",
-                   self->path, self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
-      return NULL;
-    }
-  sqlite3_extended_result_codes (self->db, 1);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
-  sqlite3_limit (self->db, SQLITE_LIMIT_LENGTH, MAX_VALUE_LENGTH);
-  sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+  self->db = hp_store_db_open (self->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                               "the summary library", MAX_VALUE_LENGTH, BUSY_TIMEOUT_MS, error);
+  if (self->db == NULL)
+    return NULL;
   if (!check_or_create (self, error))
     return NULL;
   return g_steal_pointer (&self);

@@ -1,0 +1,71 @@
+/* hp-store-db.c - opening a SQLite file of Hotpath's that may be hostile
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Captures are mailed around and the summary library is a file in the
+ * user's home that anything may have replaced: both are opened as hostile
+ * input, with the same SQLite settings, here once. What each then checks
+ * (application id, tables, columns) stays with its reader.
+ */
+
+#define G_LOG_DOMAIN "hp-store"
+
+#include "config.h"
+
+#include "store/hp-capture-writer.h"
+#include "store/hp-store-db.h"
+
+sqlite3 *
+hp_store_db_open (const char  *path,
+                  int          flags,
+                  const char  *what,
+                  int          max_value_length,
+                  int          busy_ms,
+                  GError     **error)
+{
+  sqlite3 *db = NULL;
+  int rc;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (what != NULL, NULL);
+
+  rc = sqlite3_open_v2 (path, &db, flags, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO, "%s: cannot open %s: %s",
+                   path, what, db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc));
+      sqlite3_close_v2 (db);
+      return NULL;
+    }
+  sqlite3_extended_result_codes (db, 1);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+  /* A trigger in a mailed file would run its SQL when a summary is saved,
+   * a view would run a query of its author's in place of a table: neither
+   * ever runs. The readers refuse them too, with their names. */
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+  /* expressions of a hostile schema (a column's DEFAULT) cannot build a
+   * bigger value than the file's own ever hold */
+  sqlite3_limit (db, SQLITE_LIMIT_LENGTH, max_value_length);
+  sqlite3_busy_timeout (db, busy_ms);
+  return db;
+}
+
+gboolean
+hp_store_db_check_version (const char  *path,
+                           const char  *what,
+                           gint64       version,
+                           int          supported,
+                           GError     **error)
+{
+  if (version <= supported)
+    return TRUE;
+  g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_VERSION,
+               "%s: %s version %" G_GINT64_FORMAT " is newer than this Hotpath supports (%d); "
+               "update Hotpath", path, what, version, supported);
+  return FALSE;
+}
