@@ -1058,12 +1058,29 @@ map_events (HpRecorder *self)
     }
 }
 
+char *
+hp_recorder_read_command_line (GPid    pid,
+                               char  **argv0)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", (int) pid);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &contents, &len, NULL) || len == 0)
+    return NULL;
+  if (argv0 != NULL)
+    *argv0 = g_strdup (contents);  /* up to the first NUL */
+  /* the arguments end with a NUL each; the last one stays */
+  for (gsize i = 0; i + 1 < len; i++)
+    if (contents[i] == '\0')
+      contents[i] = ' ';
+  return g_steal_pointer (&contents);
+}
+
 static char *
 command_line_of (HpRecorder *self)
 {
-  g_autofree char *contents = NULL;
-  g_autofree char *path = NULL;
-  gsize len = 0;
+  char *command;
 
   if (self->argv == NULL && self->options.system_wide)
     return g_strdup ("the whole system");
@@ -1085,14 +1102,8 @@ command_line_of (HpRecorder *self)
       return g_string_free (s, FALSE);
     }
 
-  path = g_strdup_printf ("/proc/%d/cmdline", (int) self->options.pid);
-  if (g_file_get_contents (path, &contents, &len, NULL) && len > 0)
-    {
-      for (gsize i = 0; i + 1 < len; i++)
-        if (contents[i] == '\0')
-          contents[i] = ' ';
-      return g_steal_pointer (&contents);
-    }
+  if ((command = hp_recorder_read_command_line (self->options.pid, NULL)) != NULL)
+    return command;
   return g_strdup_printf ("pid %d", (int) self->options.pid);
 }
 

@@ -132,6 +132,13 @@ const char *hp_recorder_get_events   (HpRecorder            *self);
 /* Explains why perf_event_open was refused and how to allow it. */
 char       *hp_recorder_explain_permission (void);
 
+/* The command line of process @pid, its arguments joined by spaces, as
+ * /proc/PID/cmdline has it; NULL when that is empty (a kernel thread, a
+ * zombie) or the process is gone. Sets *@argv0 (when not NULL) to the
+ * first argument alone. */
+char       *hp_recorder_read_command_line  (GPid    pid,
+                                            char  **argv0);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpRecorder, hp_recorder_free)
 
 G_END_DECLS

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/hp-recorder.h"
 #include "ui/hp-process-item.h"
 
 struct _HpProcessItem {
@@ -169,23 +170,17 @@ read_process (GPid        pid,
               GHashTable *users)
 {
   g_autofree char *dir = g_strdup_printf ("/proc/%d", (int) pid);
-  g_autofree char *cmdline_path = g_build_filename (dir, "cmdline", NULL);
   g_autofree char *comm_path = g_build_filename (dir, "comm", NULL);
   g_autofree char *status_path = g_build_filename (dir, "status", NULL);
   g_autofree char *cmdline = NULL;
   g_autofree char *comm = NULL;
   g_autofree char *status = NULL;
   g_autofree char *cmdline_argv0 = NULL;
-  gsize length = 0;
   HpProcessItem *item;
 
   /* an empty cmdline: a kernel thread, or a zombie; nothing to sample */
-  if (!g_file_get_contents (cmdline_path, &cmdline, &length, NULL) || length == 0)
+  if ((cmdline = hp_recorder_read_command_line (pid, &cmdline_argv0)) == NULL)
     return NULL;
-  cmdline_argv0 = g_strdup (cmdline);  /* up to the first NUL */
-  for (gsize i = 0; i + 1 < length; i++)
-    if (cmdline[i] == '\0')
-      cmdline[i] = ' ';
   if (!g_file_get_contents (comm_path, &comm, NULL, NULL))
     return NULL;
   g_strchomp (comm);

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "record/hp-record-plan.h"
+#include "record/hp-recorder.h"
 #include "test-common.h"
 
 typedef struct {
@@ -301,6 +302,34 @@ test_run_rate_limit (Fixture       *f,
   g_assert_cmpuint (outcome->result.max_sample_rate, ==, 0);
 }
 
+/* A child's command line, as the process list and a capture's metadata
+ * show it: arguments joined by spaces, its first argument apart; nothing
+ * for a process that is gone. */
+static void
+test_command_line (void)
+{
+  const char *argv[] = { "/bin/sh", "-c", "read x", "arg two", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *argv0 = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *gone = NULL;
+  int stdin_fd;
+  GPid pid;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                           &pid, &stdin_fd, NULL, NULL, &error));
+  g_assert_no_error (error);
+  line = hp_recorder_read_command_line (pid, &argv0);
+  g_assert_cmpstr (line, ==, "/bin/sh -c read x arg two");
+  g_assert_cmpstr (argv0, ==, "/bin/sh");
+  close (stdin_fd);
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
+  /* reaped: its /proc entry is gone */
+  gone = hp_recorder_read_command_line (pid, NULL);
+  g_assert_null (gone);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -308,6 +337,7 @@ main (int    argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/record-plan/names", test_names);
+  g_test_add_func ("/record-plan/command-line", test_command_line);
   g_test_add ("/record-plan/resolve-program", Fixture, NULL, fixture_set_up, test_resolve_program, fixture_tear_down);
   g_test_add ("/record-plan/prepare-errors", Fixture, NULL, fixture_set_up, test_prepare_errors, fixture_tear_down);
   g_test_add ("/record-plan/prepare-names", Fixture, NULL, fixture_set_up, test_prepare_names, fixture_tear_down);
