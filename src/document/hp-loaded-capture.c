@@ -276,6 +276,8 @@ loaded_profile_clear (gpointer p)
   if (self->capture != NULL && self->data != self->capture->data)
     g_clear_pointer (&self->data, hp_capture_data_free);
   g_clear_pointer (&self->tids, g_hash_table_unref);
+  g_clear_pointer (&self->fold_functions, g_hash_table_unref);
+  g_clear_pointer (&self->fold_modules, g_hash_table_unref);
   g_clear_pointer (&self->capture, hp_loaded_capture_unref);
 }
 
@@ -324,6 +326,54 @@ find_hottest (const HpCallNode  *node,
       find_hottest (g_ptr_array_index (node->children, i), hottest, n_functions);
 }
 
+/* A copy of @set, NULL when it is NULL or empty */
+static GHashTable *
+copy_set (GHashTable *set)
+{
+  GHashTable *copy;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (set == NULL || g_hash_table_size (set) == 0)
+    return NULL;
+  copy = g_hash_table_new (NULL, NULL);
+  g_hash_table_iter_init (&iter, set);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_add (copy, key);
+  return copy;
+}
+
+static gboolean
+same_set (GHashTable *a,
+          GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  if (a == NULL || g_hash_table_size (a) == 0 || b == NULL || g_hash_table_size (b) == 0)
+    return (a == NULL || g_hash_table_size (a) == 0) == (b == NULL || g_hash_table_size (b) == 0);
+  if (g_hash_table_size (a) != g_hash_table_size (b))
+    return FALSE;
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (b, key))
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+hp_loaded_profile_has_folds (HpLoadedProfile       *self,
+                             const HpProfileFilter *filter)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (filter != NULL, FALSE);
+
+  return self->merge_recursion == filter->merge_recursion && self->fold_inline == filter->fold_inline &&
+         self->hide_kernel == filter->hide_kernel &&
+         same_set (self->fold_functions, filter->fold_functions) &&
+         same_set (self->fold_modules, filter->fold_modules);
+}
+
 static HpLoadedProfile *
 build_profile (HpLoadedCapture       *capture,
                const HpProfileFilter *filter,
@@ -354,6 +404,31 @@ build_profile (HpLoadedCapture       *capture,
       self->data = merged;
       self->merge_recursion = TRUE;
     }
+  if (filter != NULL && filter->fold_inline)
+    {
+      HpCaptureData *folded = hp_capture_data_fold_inline (self->data);
+
+      if (self->data != capture->data)
+        hp_capture_data_free (self->data);
+      self->data = folded;
+      self->fold_inline = TRUE;
+    }
+  if (filter != NULL)
+    {
+      HpFoldSpec spec = { filter->hide_kernel, filter->fold_functions, filter->fold_modules };
+
+      if (!hp_fold_spec_is_empty (&spec))
+        {
+          HpCaptureData *folded = hp_capture_data_fold (self->data, &spec, &self->hidden_samples);
+
+          if (self->data != capture->data)
+            hp_capture_data_free (self->data);
+          self->data = folded;
+          self->hide_kernel = filter->hide_kernel;
+          self->fold_functions = copy_set (filter->fold_functions);
+          self->fold_modules = copy_set (filter->fold_modules);
+        }
+    }
   self->profile = hp_profile_new (self->data, tids);
   /* fill the lazy caches now: afterwards the profile is only read */
   hp_profile_get_functions (self->profile, FALSE);
@@ -376,6 +451,8 @@ build_data_free (gpointer p)
 
   g_clear_pointer (&bd->capture, hp_loaded_capture_unref);
   g_clear_pointer (&bd->filter.tids, g_hash_table_unref);
+  g_clear_pointer (&bd->filter.fold_functions, g_hash_table_unref);
+  g_clear_pointer (&bd->filter.fold_modules, g_hash_table_unref);
   g_clear_pointer (&bd->samples, hp_sample_index_unref);
   g_free (bd);
 }
@@ -410,6 +487,8 @@ hp_loaded_profile_build_filtered_async (HpLoadedCapture       *capture,
   bd->capture = hp_loaded_capture_ref (capture);
   bd->filter = *filter;
   bd->filter.tids = NULL;
+  bd->filter.fold_functions = copy_set (filter->fold_functions);
+  bd->filter.fold_modules = copy_set (filter->fold_modules);
   if (filter->tids != NULL)
     {
       GHashTableIter iter;

@@ -42,13 +42,18 @@ typedef struct {
  * immutable once built: hp_profile_get_functions() caches lazily, so the
  * builder fills both caches before the profile is shared. */
 /* What a profile of a capture keeps: threads, a time range, recursion
- * merged. The default (all zero) keeps everything. */
+ * merged, frames folded into their callers. The default (all zero) keeps
+ * everything. */
 typedef struct {
   GHashTable       *tids;            /* NULL: all threads */
   gboolean          has_range;
   guint64           from;            /* ns of the perf clock, both included */
   guint64           to;
   gboolean          merge_recursion;
+  gboolean          fold_inline;     /* inlined functions counted in their caller */
+  gboolean          hide_kernel;     /* kernel frames in the user function that entered it */
+  GHashTable       *fold_functions;  /* GSIZE_TO_POINTER (function id) folded into callers; NULL: none */
+  GHashTable       *fold_modules;    /* GSIZE_TO_POINTER (module id) folded into callers; NULL: none */
 } HpProfileFilter;
 
 typedef struct {
@@ -61,6 +66,11 @@ typedef struct {
   guint64           from;
   guint64           to;
   gboolean          merge_recursion;
+  gboolean          fold_inline;
+  gboolean          hide_kernel;
+  GHashTable       *fold_functions;  /* as in the filter; NULL: none */
+  GHashTable       *fold_modules;
+  guint64           hidden_samples;  /* left out by hide_kernel: kernel frames only */
   /* indexed by function id: the top-down node of that function with the
    * most total samples, NULL when the function has none */
   const HpCallNode **hottest_node;
@@ -106,6 +116,10 @@ char            *hp_loaded_capture_dup_full_name (HpLoadedCapture *self,
                                                   gint64           function_id);
 
 HpLoadedProfile *hp_loaded_profile_ref    (HpLoadedProfile *self);
+/* Whether @self was built with @filter's folds (inline, kernel, functions,
+ * modules and merged recursion); threads and range are not compared */
+gboolean         hp_loaded_profile_has_folds (HpLoadedProfile       *self,
+                                              const HpProfileFilter *filter);
 void             hp_loaded_profile_unref  (HpLoadedProfile *self);
 
 /* Opens, loads and analyzes @path in a worker thread. The result holds

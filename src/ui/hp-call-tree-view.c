@@ -1170,7 +1170,9 @@ hp_call_tree_view_set_property (GObject      *object,
 }
 
 /* A right click selects the row under the pointer and offers Copy Name
- * (win.copy-name: the whole name, which the row shows shortened). */
+ * (win.copy-name: the whole name, which the row shows shortened), and to
+ * fold the row's function or its module into the callers (the window's
+ * filters, hp-window-filters.c). */
 static void
 on_context_click (GtkGestureClick *gesture,
                   int              n_press,
@@ -1188,6 +1190,23 @@ on_context_click (GtkGestureClick *gesture,
   hp_call_tree_view_select_node (self, hp_call_row_get_node (HP_CALL_ROW (row)));
   menu = g_menu_new ();
   g_menu_append (menu, _("Copy Name"), "win.copy-name");
+  {
+    /* a row of a frame without function (the root) has nothing to fold */
+    gint64 function_id = hp_call_row_get_node (HP_CALL_ROW (row))->function_id;
+
+    if (function_id > 0)
+      {
+        g_autoptr(GMenu) folds = g_menu_new ();
+        g_autoptr(GMenuItem) function = g_menu_item_new (_("Fold Function Into Callers"), NULL);
+        g_autoptr(GMenuItem) module = g_menu_item_new (_("Fold Module Into Callers"), NULL);
+
+        g_menu_item_set_action_and_target_value (function, "win.fold-function", g_variant_new_int64 (function_id));
+        g_menu_item_set_action_and_target_value (module, "win.fold-module", g_variant_new_int64 (function_id));
+        g_menu_append_item (folds, function);
+        g_menu_append_item (folds, module);
+        g_menu_append_section (menu, NULL, G_MENU_MODEL (folds));
+      }
+  }
   hp_cell_popup_menu (GTK_WIDGET (self), view, G_MENU_MODEL (menu), x, y);
 }
 

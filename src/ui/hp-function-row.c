@@ -5,7 +5,9 @@
 
 /*
  * Rows of the callers and callees lists. These lists are short (the
- * distinct callers of one function), so they are built whole.
+ * distinct callers of one function), so they are built whole. Rows of the
+ * flat function list carry a second count, the function's total, beside
+ * its self samples.
  */
 
 #define G_LOG_DOMAIN "hp-ui"
@@ -22,6 +24,7 @@ struct _HpFunctionRow {
   char    *module;
   guint64  samples;
   guint64  whole;
+  guint64  total;
   char    *tooltip;
 };
 
@@ -35,6 +38,11 @@ enum {
   PROP_COUNT,
   PROP_FRACTION,
   PROP_TOOLTIP,
+  PROP_SAMPLES,
+  PROP_TOTAL,
+  PROP_TOTAL_PERCENT,
+  PROP_TOTAL_COUNT,
+  PROP_TOTAL_FRACTION,
   N_PROPS
 };
 
@@ -68,6 +76,21 @@ hp_function_row_get_property (GObject    *object,
     case PROP_TOOLTIP:
       g_value_set_string (value, self->tooltip);
       break;
+    case PROP_SAMPLES:
+      g_value_set_uint64 (value, self->samples);
+      break;
+    case PROP_TOTAL:
+      g_value_set_uint64 (value, self->total);
+      break;
+    case PROP_TOTAL_PERCENT:
+      g_value_take_string (value, hp_format_percent (self->total, self->whole));
+      break;
+    case PROP_TOTAL_COUNT:
+      g_value_take_string (value, hp_format_count (self->total));
+      break;
+    case PROP_TOTAL_FRACTION:
+      g_value_set_double (value, self->whole ? MIN (1.0, (double) self->total / self->whole) : 0.0);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -100,6 +123,11 @@ hp_function_row_class_init (HpFunctionRowClass *klass)
   properties[PROP_COUNT] = g_param_spec_string ("count", NULL, NULL, NULL, flags);
   properties[PROP_FRACTION] = g_param_spec_double ("fraction", NULL, NULL, 0, 1, 0, flags);
   properties[PROP_TOOLTIP] = g_param_spec_string ("tooltip", NULL, NULL, NULL, flags);
+  properties[PROP_SAMPLES] = g_param_spec_uint64 ("samples", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_TOTAL] = g_param_spec_uint64 ("total", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_TOTAL_PERCENT] = g_param_spec_string ("total-percent", NULL, NULL, NULL, flags);
+  properties[PROP_TOTAL_COUNT] = g_param_spec_string ("total-count", NULL, NULL, NULL, flags);
+  properties[PROP_TOTAL_FRACTION] = g_param_spec_double ("total-fraction", NULL, NULL, 0, 1, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -149,4 +177,21 @@ hp_function_row_get_name (HpFunctionRow *self)
   g_return_val_if_fail (HP_IS_FUNCTION_ROW (self), NULL);
 
   return self->name;
+}
+
+void
+hp_function_row_set_total (HpFunctionRow *self,
+                           guint64        total)
+{
+  g_return_if_fail (HP_IS_FUNCTION_ROW (self));
+
+  self->total = total;
+}
+
+guint64
+hp_function_row_get_total (HpFunctionRow *self)
+{
+  g_return_val_if_fail (HP_IS_FUNCTION_ROW (self), 0);
+
+  return self->total;
 }

@@ -21,5 +21,10 @@ HpFunctionRow *hp_function_row_new             (gint64      function_id,
 gint64         hp_function_row_get_function_id (HpFunctionRow *self);
 guint64        hp_function_row_get_samples     (HpFunctionRow *self);
 const char    *hp_function_row_get_name        (HpFunctionRow *self);
+/* The second count of a function list row: its total samples (the
+ * properties total, total-percent, total-count and total-fraction) */
+void           hp_function_row_set_total       (HpFunctionRow *self,
+                                                guint64        total);
+guint64        hp_function_row_get_total       (HpFunctionRow *self);
 
 G_END_DECLS

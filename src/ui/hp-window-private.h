@@ -8,6 +8,7 @@
 #include "ui/hp-calls-view.h"
 #include "ui/hp-capture-overview.h"
 #include "ui/hp-flame-view.h"
+#include "ui/hp-function-list.h"
 #include "ui/hp-timeline-view.h"
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-source-view.h"
@@ -21,8 +22,9 @@
 G_BEGIN_DECLS
 
 /* HpWindow spans hp-window.c (the type, loading, filters, selection),
- * hp-window-actions.c, hp-window-dnd.c and hp-window-testing.c, as GNOME
- * Text Editor splits editor-window*.c. */
+ * hp-window-actions.c, hp-window-filters.c (folds and the filter bar),
+ * hp-window-dnd.c and hp-window-testing.c, as GNOME Text Editor splits
+ * editor-window*.c. */
 
 struct _HpWindow {
   GtkApplicationWindow  parent_instance;
@@ -49,6 +51,9 @@ struct _HpWindow {
   GtkPaned             *summary_paned;
   HpSourceView         *source_view;
   HpCallsView          *calls_view;
+  HpFunctionList       *function_list;
+  GtkWidget            *filter_bar;
+  GtkLabel             *filter_label;
   HpFlameView          *flame_view;
   HpTimelineView       *timeline_view;
   HpSummaryList        *summary_list;
@@ -66,6 +71,10 @@ struct _HpWindow {
   /* what the profile keeps, besides the time range the timeline holds */
   GHashTable           *filter_tids;     /* NULL: all threads */
   gboolean              merge_recursion;
+  gboolean              hide_kernel;
+  gboolean              fold_inline;
+  GHashTable           *fold_functions;  /* function ids folded into callers; NULL: none */
+  GHashTable           *fold_modules;    /* module ids folded into callers; NULL: none */
   HpLoadedProfile      *profile;
   HpSummaryStore       *store;
   gulong                store_changed_handler;
@@ -79,6 +88,13 @@ struct _HpWindow {
 void               hp_window_update_title     (HpWindow       *self);
 void               hp_window_class_actions_init (GtkWidgetClass *widget_class);
 void               hp_window_dnd_init         (HpWindow       *self);
+/* Rebuilds the profile in a worker when the filters changed */
+void               hp_window_rebuild_profile  (HpWindow       *self);
+void               hp_window_class_filters_init (GtkWidgetClass *widget_class);
+/* Says which filters the shown profile has, with Clear */
+void               hp_window_update_filter_bar (HpWindow      *self);
+/* Forgets the folded functions and modules (ids of one capture) */
+void               hp_window_clear_folds      (HpWindow       *self);
 /* Takes a screenshot and quits when HOTPATH_SCREENSHOT names a file */
 void               hp_window_screenshot_init  (HpWindow       *self);
 
@@ -103,6 +119,9 @@ GtkWidget         *hp_window_get_search_entry (HpWindow *self);
 GtkWidget         *hp_window_get_record_button (HpWindow *self);
 /* The window's record dialog, once Record was pressed (and until it is closed) */
 HpRecordDialog    *hp_window_get_record_dialog (HpWindow *self);
+/* The filter bar's text, NULL when it is hidden (no filter) */
+const char        *hp_window_get_filter_text  (HpWindow *self);
+HpFunctionList    *hp_window_get_function_list (HpWindow *self);
 /* TRUE while a profile is being rebuilt for a thread filter */
 gboolean           hp_window_is_filtering     (HpWindow *self);
 /* the panes have yet to catch up with the selection (a frame or two) */

@@ -173,3 +173,15 @@ hp_window_is_filtering (HpWindow *self)
 {
   return self->filter_cancellable != NULL;
 }
+
+const char *
+hp_window_get_filter_text (HpWindow *self)
+{
+  return gtk_widget_get_visible (self->filter_bar) ? gtk_label_get_text (self->filter_label) : NULL;
+}
+
+HpFunctionList *
+hp_window_get_function_list (HpWindow *self)
+{
+  return self->function_list;
+}

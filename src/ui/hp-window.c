@@ -49,6 +49,8 @@ enum {
   PROP_0,
   PROP_TREE_MODE,
   PROP_MERGE_RECURSION,
+  PROP_HIDE_KERNEL,
+  PROP_FOLD_INLINE,
   PROP_SHOW_SUMMARY,
   PROP_OFFER_LIBRARY_SUMMARIES,
   N_PROPS
@@ -169,8 +171,6 @@ hp_window_update_title (HpWindow *self)
     }
 }
 
-static void rebuild_profile (HpWindow *self);
-
 static void
 fill_thread_filter (HpWindow *self)
 {
@@ -285,6 +285,8 @@ show_profile (HpWindow        *self,
     hp_timeline_view_set_profile (self->timeline_view, profile);
   hp_summary_list_set_store (self->summary_list, self->store, profile);
   hp_call_tree_view_set_profile (self->tree_view, profile, select_key);
+  hp_function_list_set_profile (self->function_list, profile);
+  hp_window_update_filter_bar (self);
   {
     const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
 
@@ -352,8 +354,11 @@ load_done (GObject      *object,
 
   hp_application_add_recent (HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
                              self->file, g_strcmp0 (profile->capture->path, g_file_peek_path (self->file)) != 0);
-  /* the window's filters stay on for the next capture (merged recursion) */
-  rebuild_profile (self);
+  /* the window's filters stay on for the next capture (merged recursion,
+   * hidden kernel, folded inlines); folded functions and modules are ids
+   * of the capture they were chosen in */
+  hp_window_clear_folds (self);
+  hp_window_rebuild_profile (self);
 }
 
 void
@@ -480,9 +485,9 @@ same_set (GHashTable *a,
 }
 
 /* Builds the profile for what the filters keep (threads, the timeline's
- * range, merged recursion) in a worker; filter_done shows it. */
-static void
-rebuild_profile (HpWindow *self)
+ * range, merged recursion, folds) in a worker; filter_done shows it. */
+void
+hp_window_rebuild_profile (HpWindow *self)
 {
   HpTimeline *timeline;
   HpSampleIndex *samples;
@@ -496,7 +501,11 @@ rebuild_profile (HpWindow *self)
   filter.tids = self->filter_tids;
   filter.has_range = samples != NULL && hp_timeline_get_selection (timeline, &filter.from, &filter.to);
   filter.merge_recursion = self->merge_recursion;
-  if (same_set (filter.tids, self->profile->tids) && filter.merge_recursion == self->profile->merge_recursion &&
+  filter.fold_inline = self->fold_inline;
+  filter.hide_kernel = self->hide_kernel;
+  filter.fold_functions = self->fold_functions;
+  filter.fold_modules = self->fold_modules;
+  if (same_set (filter.tids, self->profile->tids) && hp_loaded_profile_has_folds (self->profile, &filter) &&
       filter.has_range == self->profile->has_range &&
       (!filter.has_range || (filter.from == self->profile->from && filter.to == self->profile->to)))
     return;
@@ -522,7 +531,7 @@ on_thread_filter_changed (GtkDropDown *dropdown,
   self->filter_tids = copy_set (g_ptr_array_index (self->filters, selected));
   if (self->timeline_view != NULL)
     hp_timeline_set_selected_tids (hp_timeline_view_get_timeline (self->timeline_view), self->filter_tids);
-  rebuild_profile (self);
+  hp_window_rebuild_profile (self);
 }
 
 /* Threads chosen in the timeline's lanes: the dropdown shows "all" or the
@@ -543,14 +552,14 @@ on_timeline_threads_changed (HpTimeline *timeline,
         g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);
         break;
       }
-  rebuild_profile (self);
+  hp_window_rebuild_profile (self);
 }
 
 static void
 on_timeline_range_changed (HpTimeline *timeline,
                            HpWindow   *self)
 {
-  rebuild_profile (self);
+  hp_window_rebuild_profile (self);
 }
 
 static void
@@ -558,7 +567,7 @@ on_timeline_samples_loaded (HpTimelineView *view,
                             HpWindow       *self)
 {
   /* a range chosen before the samples were read (a test, an action) */
-  rebuild_profile (self);
+  hp_window_rebuild_profile (self);
 }
 
 /* Selection ---------------------------------------------------------- */
@@ -899,6 +908,8 @@ hp_window_finalize (GObject *object)
 
   g_ptr_array_unref (self->filters);
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
+  g_clear_pointer (&self->fold_functions, g_hash_table_unref);
+  g_clear_pointer (&self->fold_modules, g_hash_table_unref);
 
   G_OBJECT_CLASS (hp_window_parent_class)->finalize (object);
 }
@@ -915,6 +926,12 @@ hp_window_get_property (GObject    *object,
     {
     case PROP_MERGE_RECURSION:
       g_value_set_boolean (value, self->merge_recursion);
+      break;
+    case PROP_HIDE_KERNEL:
+      g_value_set_boolean (value, self->hide_kernel);
+      break;
+    case PROP_FOLD_INLINE:
+      g_value_set_boolean (value, self->fold_inline);
       break;
     case PROP_SHOW_SUMMARY:
       g_value_set_boolean (value, self->summary_paned != NULL && gtk_widget_get_visible (GTK_WIDGET (self->summary_paned)));
@@ -947,7 +964,23 @@ hp_window_set_property (GObject      *object,
         {
           self->merge_recursion = g_value_get_boolean (value);
           g_object_notify_by_pspec (object, pspec);
-          rebuild_profile (self);
+          hp_window_rebuild_profile (self);
+        }
+      break;
+    case PROP_HIDE_KERNEL:
+      if (self->hide_kernel != g_value_get_boolean (value))
+        {
+          self->hide_kernel = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+          hp_window_rebuild_profile (self);
+        }
+      break;
+    case PROP_FOLD_INLINE:
+      if (self->fold_inline != g_value_get_boolean (value))
+        {
+          self->fold_inline = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+          hp_window_rebuild_profile (self);
         }
       break;
     case PROP_SHOW_SUMMARY:
@@ -997,6 +1030,14 @@ hp_window_class_init (HpWindowClass *klass)
   properties[PROP_MERGE_RECURSION] =
     g_param_spec_boolean ("merge-recursion", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* kernel frames counted in the user function that entered the kernel */
+  properties[PROP_HIDE_KERNEL] =
+    g_param_spec_boolean ("hide-kernel", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* inlined functions counted in their caller, as perf report --sort sym */
+  properties[PROP_FOLD_INLINE] =
+    g_param_spec_boolean ("fold-inline", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* the side pane of the call path's summary and the Summaries list:
    * folded away on a small screen while there is no summary to read, so
    * that the Function column keeps its width (F9) */
@@ -1014,6 +1055,7 @@ hp_window_class_init (HpWindowClass *klass)
   g_type_ensure (HP_TYPE_CALL_TREE_VIEW);
   g_type_ensure (HP_TYPE_SUGGEST_BOX);
   g_type_ensure (HP_TYPE_CALLS_VIEW);
+  g_type_ensure (HP_TYPE_FUNCTION_LIST);
   g_type_ensure (HP_TYPE_FLAME_VIEW);
   g_type_ensure (HP_TYPE_TIMELINE_VIEW);
   g_type_ensure (HP_TYPE_SOURCE_VIEW);
@@ -1042,6 +1084,9 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_paned);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, source_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, calls_view);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, function_list);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, filter_label);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, flame_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_list);
@@ -1057,6 +1102,9 @@ hp_window_class_init (HpWindowClass *klass)
   hp_window_class_actions_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.tree-mode", "tree-mode");
   gtk_widget_class_install_property_action (widget_class, "win.merge-recursion", "merge-recursion");
+  gtk_widget_class_install_property_action (widget_class, "win.hide-kernel", "hide-kernel");
+  gtk_widget_class_install_property_action (widget_class, "win.fold-inline", "fold-inline");
+  hp_window_class_filters_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.show-summary", "show-summary");
   gtk_widget_class_install_property_action (widget_class, "win.offer-library-summaries", "offer-library-summaries");
 }
@@ -1118,6 +1166,7 @@ hp_window_init (HpWindow *self)
   g_signal_connect (self->tree_view, "notify::bottom-up", G_CALLBACK (on_tree_mode_changed), self);
   g_signal_connect (self->tree_view, "search-done", G_CALLBACK (on_search_done), self);
   g_signal_connect (self->calls_view, "function-activated", G_CALLBACK (on_function_activated), self);
+  g_signal_connect (self->function_list, "function-activated", G_CALLBACK (on_function_activated), self);
   g_signal_connect (self->flame_view, "node-activated", G_CALLBACK (on_flame_node_activated), self);
   g_signal_connect (hp_timeline_view_get_timeline (self->timeline_view), "selection-changed",
                     G_CALLBACK (on_timeline_range_changed), self);
