@@ -918,6 +918,8 @@ test_drop (void)
   g_assert_true (hp_window_is_empty (active));
   added = windows_since (before);
   g_assert_cmpuint (g_list_length (added), ==, 0);
+  /* a window made later may reuse the destroyed one's address: forget it */
+  before = g_list_remove (before, active);
   gtk_window_destroy (GTK_WINDOW (active));
 
   /* the second as a single GFile, the other type the target takes */
