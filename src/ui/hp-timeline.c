@@ -24,6 +24,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "document/hp-thread-list.h"
 #include "ui/hp-draw.h"
 #include "ui/hp-timeline.h"
 
@@ -162,59 +163,6 @@ lane_at (HpTimeline *self,
 
 /* Lanes -------------------------------------------------------------------- */
 
-static gboolean
-is_thread_start (const char *name)
-{
-  static const char * const starts[] = {
-    "_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
-    "start_thread", "clone", "clone3", "[truncated]", "main",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (starts); i++)
-    if (g_strcmp0 (name, starts[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* The function a thread starts in: on the root side of its most sampled
- * stack, the first frame past the C library's thread start (main itself
- * for the main thread). */
-static const char *
-start_function (const HpCaptureData *data,
-                gint32               tid)
-{
-  gint64 best = -1;
-  guint64 best_samples = 0;
-  const char *found = NULL;
-  gint64 id;
-
-  for (guint i = 0; i < data->stack_counts->len; i++)
-    {
-      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
-
-      if (c->tid == tid && c->stack_id > 0 && c->samples > best_samples)
-        {
-          best = c->stack_id;
-          best_samples = c->samples;
-        }
-    }
-  /* walk to the root, remembering the outermost frame that is not a start */
-  for (id = best; id > 0; id = g_array_index (data->stacks, HpCaptureStack, id).parent_id)
-    {
-      const HpCaptureStack *s = &g_array_index (data->stacks, HpCaptureStack, id);
-      const HpCaptureFrame *f = &g_array_index (data->frames, HpCaptureFrame, s->frame_id);
-      const char *name = g_array_index (data->functions, HpCaptureFunction, f->function_id).name;
-
-      if (g_strcmp0 (name, "main") == 0)
-        return name;
-      if (!is_thread_start (name))
-        found = name;
-      else if (found != NULL)
-        break;
-    }
-  return found;
-}
-
 static int
 compare_lanes (gconstpointer a,
                gconstpointer b)
@@ -253,7 +201,7 @@ build_lanes (HpTimeline *self)
             }
         }
       {
-        const char *start = start_function (self->data, lane.tid);
+        const char *start = hp_thread_start_function (self->data, lane.tid);
         g_autofree char *valid_name = g_utf8_make_valid (name ? name : "?", -1);
 
         if (start != NULL)

@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
+#include "document/hp-thread-list.h"
 #include "store/hp-capture-keys.h"
 #include "ui/hp-window-png.h"
 #include "ui/hp-application.h"
@@ -63,10 +64,9 @@ static GParamSpec *properties[N_PROPS];
  * from the call tree's Function column). */
 #define WIDE_WINDOW 1200
 
-/* The longest command shown under the title, and thread or process name
- * in the thread filter, in characters: both come from the capture. */
+/* The longest command shown under the title, in characters: it comes
+ * from the capture. */
 #define SHOWN_COMMAND_CHARS 200
-#define SHOWN_THREAD_CHARS  60
 
 /* A file name as the user knows it, in UTF-8 whatever its bytes */
 static char *
@@ -174,77 +174,19 @@ hp_window_update_title (HpWindow *self)
 static void
 fill_thread_filter (HpWindow *self)
 {
-  const HpCaptureData *data = self->profile->capture->data;
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autofree char *all = NULL;
-  guint64 total = 0;
+  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (self->profile->capture->data,
+                                                           self->profile->capture->thread_samples);
 
   g_ptr_array_set_size (self->filters, 0);
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
 
-  for (guint i = 0; i < data->threads->len; i++)
-    total += self->profile->capture->thread_samples[i];
-  {
-    g_autofree char *count = hp_format_count (total);
-
-    /* Translators: first entry of the thread filter, with the sample count */
-    all = g_strdup_printf (_("All threads (%s samples)"), count);
-  }
-  gtk_string_list_append (list, all);
-  g_ptr_array_add (self->filters, NULL);
-
-  /* a process (when it has several threads), then its threads */
-  for (guint p = 0; p < data->processes->len; p++)
+  for (guint i = 0; i < entries->len; i++)
     {
-      const HpCaptureProcess *proc = &g_array_index (data->processes, HpCaptureProcess, p);
-      GHashTable *tids = g_hash_table_new (NULL, NULL);
-      guint64 samples = 0;
-      guint n = 0;
+      HpThreadFilterEntry *entry = g_ptr_array_index (entries, i);
 
-      for (guint t = 0; t < data->threads->len; t++)
-        {
-          const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
-
-          if (th->pid == proc->pid)
-            {
-              g_hash_table_add (tids, GINT_TO_POINTER (th->tid));
-              samples += self->profile->capture->thread_samples[t];
-              n++;
-            }
-        }
-      if (n > 1 || data->processes->len > 1)
-        {
-          g_autofree char *count = hp_format_count (samples);
-          g_autofree char *command = hp_symbol_name_sanitize (proc->command ? proc->command : "?", -1, SHOWN_THREAD_CHARS);
-          /* Translators: process command, pid, sample count */
-          g_autofree char *label = g_strdup_printf (_("Process %s (%d, %s samples)"),
-                                                    command, proc->pid, count);
-
-          gtk_string_list_append (list, label);
-          g_ptr_array_add (self->filters, tids);
-        }
-      else
-        g_hash_table_unref (tids);
-
-      for (guint t = 0; t < data->threads->len; t++)
-        {
-          const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
-          g_autofree char *count = NULL;
-          g_autofree char *label = NULL;
-          g_autofree char *name = NULL;
-          GHashTable *one;
-
-          if (th->pid != proc->pid || self->profile->capture->thread_samples[t] == 0)
-            continue;
-          count = hp_format_count (self->profile->capture->thread_samples[t]);
-          /* Translators: thread name, tid, sample count */
-          name = hp_symbol_name_sanitize (th->name ? th->name : "?", -1, SHOWN_THREAD_CHARS);
-          label = g_strdup_printf (_("Thread %s (%d, %s samples)"), name, th->tid, count);
-          one = g_hash_table_new (NULL, NULL);
-          g_hash_table_add (one, GINT_TO_POINTER (th->tid));
-          gtk_string_list_append (list, label);
-          g_ptr_array_add (self->filters, one);
-        }
+      gtk_string_list_append (list, entry->label);
+      g_ptr_array_add (self->filters, g_steal_pointer (&entry->tids));
     }
 
   gtk_drop_down_set_model (self->thread_dropdown, G_LIST_MODEL (list));

@@ -348,9 +348,10 @@ test_thread_filter (void)
   GtkDropDown *dropdown = hp_window_get_thread_dropdown (window);
   HpLoadedProfile *profile;
 
-  /* all threads, then thread beta alone */
-  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 4);
-  activate (window, "win.thread-filter", g_variant_new_uint32 (3));
+  /* all threads (no entry for the one process: it is all threads), then
+   * thread beta alone */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 3);
+  activate (window, "win.thread-filter", g_variant_new_uint32 (2));
   g_assert_true (display_wait (not_filtering, window, 10000));
   display_spin (30);
   profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));

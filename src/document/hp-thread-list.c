@@ -1,0 +1,250 @@
+/* hp-thread-list.c - a capture's processes and threads, as people name them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * The thread filter and the timeline's lanes name a thread the way a
+ * person tells threads apart: its name (often the program's, for every
+ * thread), its tid, and the function it starts in, which is what differs
+ * between a pool's workers and the main thread. The start is read from
+ * the thread's most sampled stack, so it costs one pass over the stack
+ * counts.
+ *
+ * The filter lists only what has samples, and no set of threads twice: a
+ * process gets an entry of its own only when it is one of several and
+ * has several sampled threads (one process is "All threads"; a process of
+ * one thread is that thread), and a capture of one sampled thread has
+ * only "All threads".
+ */
+
+#define G_LOG_DOMAIN "hp-document"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "analysis/hp-symbol-name.h"
+#include "document/hp-thread-list.h"
+#include "store/hp-capture-keys.h"
+
+/* thread and process names come from the capture: any bytes, any length */
+#define SHOWN_NAME_CHARS 60
+
+static gboolean
+is_thread_start (const char *name)
+{
+  static const char * const starts[] = {
+    "_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
+    "start_thread", "clone", "clone3", HP_FUNCTION_TRUNCATED, "main",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (starts); i++)
+    if (g_strcmp0 (name, starts[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Walks from @stack_id to the root, remembering the outermost frame that
+ * is not a thread start. */
+static const char *
+start_of_stack (const HpCaptureData *data,
+                gint64               stack_id)
+{
+  const char *found = NULL;
+
+  for (gint64 id = stack_id; id > 0 && (guint) id < data->stacks->len;
+       id = g_array_index (data->stacks, HpCaptureStack, id).parent_id)
+    {
+      const HpCaptureStack *s = &g_array_index (data->stacks, HpCaptureStack, id);
+      const HpCaptureFrame *f = &g_array_index (data->frames, HpCaptureFrame, s->frame_id);
+      const char *name = g_array_index (data->functions, HpCaptureFunction, f->function_id).name;
+
+      if (g_strcmp0 (name, "main") == 0)
+        return name;
+      if (!is_thread_start (name))
+        found = name;
+      else if (found != NULL)
+        break;
+    }
+  return found;
+}
+
+const char *
+hp_thread_start_function (const HpCaptureData *data,
+                          gint32               tid)
+{
+  gint64 best = -1;
+  guint64 best_samples = 0;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+
+      if (c->tid == tid && c->stack_id > 0 && c->samples > best_samples)
+        {
+          best = c->stack_id;
+          best_samples = c->samples;
+        }
+    }
+  return start_of_stack (data, best);
+}
+
+void
+hp_thread_filter_entry_free (HpThreadFilterEntry *entry)
+{
+  if (entry == NULL)
+    return;
+  g_free (entry->label);
+  g_clear_pointer (&entry->tids, g_hash_table_unref);
+  g_free (entry);
+}
+
+static HpThreadFilterEntry *
+entry_new (char       *label,
+           GHashTable *tids,
+           guint64     samples)
+{
+  HpThreadFilterEntry *entry = g_new0 (HpThreadFilterEntry, 1);
+
+  entry->label = label;
+  entry->tids = tids;
+  entry->samples = samples;
+  return entry;
+}
+
+static char *
+thread_label (const HpCaptureThread *th,
+              const char            *start,
+              guint64                samples)
+{
+  g_autofree char *name = hp_symbol_name_sanitize (th->name ? th->name : "?", -1, SHOWN_NAME_CHARS);
+  g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
+
+  if (start != NULL)
+    {
+      g_autofree char *shown_start = hp_symbol_name_sanitize (start, -1, SHOWN_NAME_CHARS);
+
+      /* Translators: thread name, the function it starts in, tid, sample count */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Thread %s in %s (%d, %s sample)",
+                                           "Thread %s in %s (%d, %s samples)", samples),
+                              name, shown_start, th->tid, count);
+    }
+  /* Translators: thread name, tid, sample count */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Thread %s (%d, %s sample)",
+                                       "Thread %s (%d, %s samples)", samples),
+                          name, th->tid, count);
+}
+
+GPtrArray *
+hp_thread_filter_entries (const HpCaptureData *data,
+                          const guint64       *thread_samples)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_thread_filter_entry_free);
+  g_autoptr(GHashTable) best = g_hash_table_new (NULL, NULL);  /* tid -> index of its most sampled count */
+  g_autoptr(GHashTable) listed = g_hash_table_new (NULL, NULL);  /* pids */
+  guint64 total = 0;
+  guint n_processes = 0;
+  guint n_threads = 0;
+
+  g_return_val_if_fail (data != NULL, entries);
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+      gpointer prev;
+
+      if (c->stack_id <= 0)
+        continue;
+      if (!g_hash_table_lookup_extended (best, GINT_TO_POINTER (c->tid), NULL, &prev) ||
+          g_array_index (data->stack_counts, HpCaptureStackCount, GPOINTER_TO_UINT (prev)).samples < c->samples)
+        g_hash_table_insert (best, GINT_TO_POINTER (c->tid), GUINT_TO_POINTER (i));
+    }
+
+  for (guint t = 0; t < data->threads->len; t++)
+    total += thread_samples[t];
+  {
+    g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
+
+    /* Translators: first entry of the thread filter, with the sample count */
+    g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "All threads (%s sample)",
+                                                                       "All threads (%s samples)", total), count),
+                                         NULL, total));
+  }
+
+  /* processes with samples; a process may be listed without threads, or
+   * threads name a pid no process row has: both count by the threads */
+  for (guint t = 0; t < data->threads->len; t++)
+    if (thread_samples[t] > 0)
+      {
+        n_threads++;
+        if (g_hash_table_add (listed, GINT_TO_POINTER (g_array_index (data->threads, HpCaptureThread, t).pid)))
+          n_processes++;
+      }
+  g_hash_table_remove_all (listed);
+
+  /* one thread in all: it is "All threads" */
+  if (n_threads < 2)
+    return entries;
+
+  for (guint start = 0; start < data->threads->len; start++)
+    {
+      gint32 pid = g_array_index (data->threads, HpCaptureThread, start).pid;
+      const char *command = NULL;
+      GHashTable *tids;
+      guint64 samples = 0;
+      guint n = 0;
+
+      if (thread_samples[start] == 0 || !g_hash_table_add (listed, GINT_TO_POINTER (pid)))
+        continue;
+      for (guint p = 0; p < data->processes->len && command == NULL; p++)
+        if (g_array_index (data->processes, HpCaptureProcess, p).pid == pid)
+          command = g_array_index (data->processes, HpCaptureProcess, p).command;
+
+      tids = g_hash_table_new (NULL, NULL);
+      for (guint t = start; t < data->threads->len; t++)
+        {
+          const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
+
+          if (th->pid == pid && thread_samples[t] > 0)
+            {
+              g_hash_table_add (tids, GINT_TO_POINTER (th->tid));
+              samples += thread_samples[t];
+              n++;
+            }
+        }
+      if (n > 1 && n_processes > 1)
+        {
+          g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
+          g_autofree char *shown = hp_symbol_name_sanitize (command ? command : "?", -1, SHOWN_NAME_CHARS);
+
+          /* Translators: process command, pid, sample count */
+          g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Process %s (%d, %s sample)",
+                                                                             "Process %s (%d, %s samples)", samples),
+                                                                shown, pid, count),
+                                               tids, samples));
+        }
+      else
+        g_hash_table_unref (tids);
+
+      for (guint t = start; t < data->threads->len; t++)
+        {
+          const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
+          const char *start_name = NULL;
+          GHashTable *one;
+          gpointer index;
+
+          if (th->pid != pid || thread_samples[t] == 0)
+            continue;
+          if (g_hash_table_lookup_extended (best, GINT_TO_POINTER (th->tid), NULL, &index))
+            start_name = start_of_stack (data, g_array_index (data->stack_counts, HpCaptureStackCount,
+                                                              GPOINTER_TO_UINT (index)).stack_id);
+          one = g_hash_table_new (NULL, NULL);
+          g_hash_table_add (one, GINT_TO_POINTER (th->tid));
+          g_ptr_array_add (entries, entry_new (thread_label (th, start_name, thread_samples[t]), one, thread_samples[t]));
+        }
+    }
+  return entries;
+}

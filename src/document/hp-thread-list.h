@@ -1,0 +1,38 @@
+/* hp-thread-list.h - a capture's processes and threads, as people name them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "store/hp-capture.h"
+
+G_BEGIN_DECLS
+
+/* One entry of the thread filter */
+typedef struct {
+  char       *label;    /* shown; made safe, one line */
+  GHashTable *tids;     /* the threads it keeps (GINT_TO_POINTER (tid)); NULL: all */
+  guint64     samples;
+} HpThreadFilterEntry;
+
+void        hp_thread_filter_entry_free     (HpThreadFilterEntry *entry);
+
+/* The entries of the thread filter for @data, @thread_samples[i] being
+ * the samples of data->threads[i]: "All threads" first, then per process
+ * that has samples, the process (only when there are several processes
+ * and it has several threads with samples: otherwise it is the same set
+ * as the "All threads" entry or its one thread) and each of its threads
+ * with samples, named by name, tid and the function it starts in.
+ * (element-type HpThreadFilterEntry) */
+GPtrArray  *hp_thread_filter_entries        (const HpCaptureData *data,
+                                             const guint64       *thread_samples);
+
+/* The function thread @tid starts in: on the root side of its most
+ * sampled stack, the first frame past the C library's thread start (main
+ * for the main thread); NULL when it has no stack. Points into @data. */
+const char *hp_thread_start_function        (const HpCaptureData *data,
+                                             gint32               tid);
+
+G_END_DECLS

@@ -1,0 +1,221 @@
+/* test-thread-list.c - the thread filter's entries and the threads' start functions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Issue 14, thread list: a process of one thread was listed twice (as the
+ * process and as its thread), threads and processes without samples were
+ * listed, "1 samples" was printed, and threads were named by their name
+ * alone, which is the program's name for every thread of a pool.
+ *
+ * The capture is built by hand:
+ *
+ *   pid 10 "server": tid 10 (main: _start > __libc_start_main > main > serve)  40 samples
+ *                    tid 11 (clone3 > start_thread > worker_loop > compute)    25
+ *                    tid 12                                                      0
+ *   pid 20 "tool":   tid 20 (_start > __libc_start_main > main > compute)        1
+ *   pid 30 "idle":   no thread with samples
+ */
+
+#define G_LOG_DOMAIN "hp-test"
+
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "document/hp-thread-list.h"
+#include "test-capture-data.h"
+
+enum { F_START = 1, F_LIBC_START, F_MAIN, F_SERVE, F_CLONE3, F_START_THREAD, F_WORKER, F_COMPUTE };
+
+static TestData *
+make_data (void)
+{
+  TestData *data = test_data_new ();
+  static const char *functions[] = {
+    NULL, "_start", "__libc_start_main", "main", "serve", "clone3", "start_thread", "worker_loop", "compute",
+  };
+  /* (parent, frame); frame i is function i */
+  static const HpCaptureStack stacks[] = {
+    { 0, 0 },
+    { 0, F_START }, { 1, F_LIBC_START }, { 2, F_MAIN }, { 3, F_SERVE },              /* 4: main > serve */
+    { 0, F_CLONE3 }, { 5, F_START_THREAD }, { 6, F_WORKER }, { 7, F_COMPUTE },       /* 8: worker_loop > compute */
+    { 3, F_COMPUTE },                                                                /* 9: main > compute */
+  };
+  static const HpCaptureStackCount counts[] = {
+    { 4, 10, 30, 30 }, { 3, 10, 10, 10 },
+    { 8, 11, 20, 20 }, { 7, 11, 5, 5 },
+    { 9, 20, 1, 1 },
+  };
+  static const HpCaptureThread threads[] = {
+    { 10, 10, (char *) "server" }, { 11, 10, (char *) "server" }, { 12, 10, (char *) "server" },
+    { 20, 20, (char *) "tool" }, { 31, 30, (char *) "idle" },
+  };
+  static const HpCaptureProcess processes[] = {
+    { 10, (char *) "server --port 80" }, { 20, (char *) "tool" }, { 30, (char *) "idle" },
+  };
+
+  g_array_set_size (data->modules, 2);
+  for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
+    {
+      HpCaptureFunction f = { (char *) functions[i], i > 0 ? 1 : 0, NULL, 0 };
+      HpCaptureFrame fr = { i, NULL, 0, FALSE, i * 16 };
+
+      g_array_append_val (data->functions, f);
+      g_array_append_val (data->frames, fr);
+    }
+  g_array_append_vals (data->stacks, stacks, G_N_ELEMENTS (stacks));
+  g_array_append_vals (data->stack_counts, counts, G_N_ELEMENTS (counts));
+  g_array_append_vals (data->threads, threads, G_N_ELEMENTS (threads));
+  g_array_append_vals (data->processes, processes, G_N_ELEMENTS (processes));
+  return data;
+}
+
+/* samples per entry of data->threads, as the loaded capture counts them */
+static guint64 *
+thread_samples (TestData *data)
+{
+  guint64 *samples = g_new0 (guint64, data->threads->len);
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+
+      for (guint t = 0; t < data->threads->len; t++)
+        if (g_array_index (data->threads, HpCaptureThread, t).tid == c->tid)
+          samples[t] += c->samples;
+    }
+  return samples;
+}
+
+static void
+assert_entry (GPtrArray  *entries,
+              guint       index,
+              const char *label,
+              guint64     samples,
+              const int  *tids)
+{
+  HpThreadFilterEntry *entry = g_ptr_array_index (entries, index);
+  guint n;
+
+  g_assert_cmpstr (entry->label, ==, label);
+  g_assert_cmpuint (entry->samples, ==, samples);
+  if (tids == NULL)
+    {
+      g_assert_null (entry->tids);
+      return;
+    }
+  g_assert_nonnull (entry->tids);
+  for (n = 0; tids[n] != 0; n++)
+    g_assert_true (g_hash_table_contains (entry->tids, GINT_TO_POINTER (tids[n])));
+  g_assert_cmpuint (g_hash_table_size (entry->tids), ==, n);
+}
+
+static void
+test_start_function (void)
+{
+  g_autoptr(TestData) data = make_data ();
+
+  g_assert_cmpstr (hp_thread_start_function (data, 10), ==, "main");
+  g_assert_cmpstr (hp_thread_start_function (data, 11), ==, "worker_loop");
+  g_assert_cmpstr (hp_thread_start_function (data, 20), ==, "main");
+  g_assert_null (hp_thread_start_function (data, 12));
+}
+
+static void
+test_entries (void)
+{
+  g_autoptr(TestData) data = make_data ();
+  g_autofree guint64 *samples = thread_samples (data);
+  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, samples);
+  static const int server[] = { 10, 11, 0 };
+  static const int t10[] = { 10, 0 };
+  static const int t11[] = { 11, 0 };
+  static const int t20[] = { 20, 0 };
+
+  for (guint i = 0; i < entries->len; i++)
+    g_test_message ("%s", ((HpThreadFilterEntry *) g_ptr_array_index (entries, i))->label);
+  /* no tid 12, no pid 30 (no samples), no process entry for "tool"
+   * (one thread: that thread) */
+  g_assert_cmpuint (entries->len, ==, 5);
+  assert_entry (entries, 0, "All threads (66 samples)", 66, NULL);
+  assert_entry (entries, 1, "Process server --port 80 (10, 65 samples)", 65, server);
+  assert_entry (entries, 2, "Thread server in main (10, 40 samples)", 40, t10);
+  assert_entry (entries, 3, "Thread server in worker_loop (11, 25 samples)", 25, t11);
+  assert_entry (entries, 4, "Thread tool in main (20, 1 sample)", 1, t20);
+}
+
+/* One process: its entry would be "All threads" again. */
+static void
+test_one_process (void)
+{
+  g_autoptr(TestData) data = make_data ();
+  g_autofree guint64 *samples = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+
+  g_array_set_size (data->stack_counts, 4);  /* tool's sample goes */
+  samples = thread_samples (data);
+  entries = hp_thread_filter_entries (data, samples);
+  g_assert_cmpuint (entries->len, ==, 3);
+  assert_entry (entries, 0, "All threads (65 samples)", 65, NULL);
+  g_assert_true (g_str_has_prefix (((HpThreadFilterEntry *) g_ptr_array_index (entries, 1))->label, "Thread server in main"));
+  g_assert_true (g_str_has_prefix (((HpThreadFilterEntry *) g_ptr_array_index (entries, 2))->label, "Thread server in worker_loop"));
+}
+
+/* One sampled thread: "All threads" only, and "1 sample". */
+static void
+test_one_thread (void)
+{
+  g_autoptr(TestData) data = make_data ();
+  g_autofree guint64 *samples = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  HpCaptureStackCount only = g_array_index (data->stack_counts, HpCaptureStackCount, 4);
+
+  g_array_set_size (data->stack_counts, 0);
+  g_array_append_val (data->stack_counts, only);
+  samples = thread_samples (data);
+  entries = hp_thread_filter_entries (data, samples);
+  g_assert_cmpuint (entries->len, ==, 1);
+  assert_entry (entries, 0, "All threads (1 sample)", 1, NULL);
+}
+
+/* Names from the capture are made safe; a thread whose pid no process
+ * row names is still listed. */
+static void
+test_hostile_names (void)
+{
+  g_autoptr(TestData) data = make_data ();
+  g_autofree guint64 *samples = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, 3);
+
+  th->name = (char *) "to\nol\x1b[2J\xff";
+  th->pid = 99;
+  samples = thread_samples (data);
+  entries = hp_thread_filter_entries (data, samples);
+  g_assert_cmpuint (entries->len, ==, 5);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const char *label = ((HpThreadFilterEntry *) g_ptr_array_index (entries, i))->label;
+
+      g_assert_true (g_utf8_validate (label, -1, NULL));
+      g_assert_null (strchr (label, '\n'));
+      g_assert_null (strchr (label, '\x1b'));
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "C.UTF-8");
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/thread-list/start-function", test_start_function);
+  g_test_add_func ("/thread-list/entries", test_entries);
+  g_test_add_func ("/thread-list/one-process", test_one_process);
+  g_test_add_func ("/thread-list/one-thread", test_one_thread);
+  g_test_add_func ("/thread-list/hostile-names", test_hostile_names);
+  return g_test_run ();
+}
