@@ -38,8 +38,10 @@ struct _HpCaptureOverview {
   GtkLabel  *warning_label;
 };
 
-/* the longest command shown, in characters (the tooltip has more) */
+/* the longest command shown, in characters (the tooltip has more), and
+ * the most lines of it the tooltip shows */
 #define SHOWN_COMMAND_CHARS 300
+#define SHOWN_COMMAND_LINES 40
 
 G_DEFINE_FINAL_TYPE (HpCaptureOverview, hp_capture_overview, GTK_TYPE_WIDGET)
 
@@ -91,6 +93,47 @@ describe_signal (const char *value)
   return g_strdup_printf (_("The program was killed by the signal “%s”; the profile ends there."), shown);
 }
 
+/* The command's lines, each made safe to show; NULL for no command. */
+static char *
+command_tooltip (const char *command)
+{
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) tip = NULL;
+  guint chars = 0;
+
+  if (command == NULL || command[0] == '\0')
+    return NULL;
+  lines = g_strsplit (command, "\n", SHOWN_COMMAND_LINES + 1);
+  tip = g_string_new (NULL);
+  for (guint i = 0; lines[i] != NULL && chars < HP_SYMBOL_NAME_TOOLTIP_CHARS; i++)
+    {
+      g_autofree char *line = NULL;
+
+      if (i == SHOWN_COMMAND_LINES)
+        {
+          g_string_append (tip, "\n…");
+          break;
+        }
+      line = hp_symbol_name_sanitize (lines[i], -1, HP_SYMBOL_NAME_TOOLTIP_CHARS - chars);
+      chars += g_utf8_strlen (line, -1);
+      g_string_append_printf (tip, "%s%s", i > 0 ? "\n" : "", line);
+    }
+  return g_string_free (g_steal_pointer (&tip), FALSE);
+}
+
+/* Samples read "N" or "N of ALL" as the filters change; the label is as
+ * wide as the longest it can read, so that the items after it stay put
+ * (the digits being of equal width, .numeric). */
+static void
+keep_samples_width (HpCaptureOverview *self,
+                    const char        *all)
+{
+  /* Translators: the longest form of the Samples value, to size it */
+  g_autofree char *widest = g_strdup_printf (_("%s of %s"), all, all);
+
+  gtk_label_set_width_chars (self->samples_value, g_utf8_strlen (widest, -1));
+}
+
 static void
 set_value (GtkLabel   *label,
            const char *value)
@@ -126,12 +169,13 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
 
   value = hp_loaded_capture_get_metadata (capture, HP_META_COMMAND);
   {
-    /* a command of many lines (python3 -c '…') on one line, cut */
+    /* a command of many lines (python3 -c '…') on one line, cut; the
+     * tooltip has it whole, line by line */
     g_autofree char *shown = hp_symbol_name_sanitize (value, -1, SHOWN_COMMAND_CHARS);
-    g_autofree char *tip = hp_symbol_name_sanitize (value, -1, HP_SYMBOL_NAME_TOOLTIP_CHARS);
+    g_autofree char *tip = command_tooltip (value);
 
     set_value (self->command_value, shown);
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_value), value ? tip : NULL);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_value), tip);
   }
 
   text = format_start (hp_loaded_capture_get_metadata (capture, HP_META_START_TIME));
@@ -183,6 +227,7 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   else
     text = g_strdup (count);
   set_value (self->samples_value, text);
+  keep_samples_width (self, all);
   g_clear_pointer (&text, g_free);
 
   hp_capture_health_judge (&health, profile->profile, all_samples);
