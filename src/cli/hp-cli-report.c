@@ -331,8 +331,7 @@ print_header (Report *r)
     printf ("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
             "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",
             percent (health.stack_copy_ended, r->all_samples),
-            (guint64) MIN (MAX (metadata_u64 (r->capture, HP_META_STACK_SIZE), HP_RECORD_DEFAULT_STACK_SIZE) * 4,
-                           HP_RECORD_MAX_STACK_SIZE));
+            hp_record_bigger_stack_size (metadata_u64 (r->capture, HP_META_STACK_SIZE)));
   printf ("#\n");
 }
 

@@ -419,7 +419,7 @@ get_truncated_frame (HpProcessor *self)
 {
   if (self->truncated_frame == 0)
     {
-      gint64 function_id = hp_capture_writer_intern_function (self->writer, "[truncated]", 0, NULL, 0);
+      gint64 function_id = hp_capture_writer_intern_function (self->writer, HP_FUNCTION_TRUNCATED, 0, NULL, 0);
 
       self->truncated_frame = hp_capture_writer_intern_frame (self->writer, function_id,
                                                               NULL, 0, FALSE, 0);

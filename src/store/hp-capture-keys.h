@@ -61,3 +61,7 @@
 
 /* the importers of pprof and folded stacks */
 #define HP_META_LACKS                "lacks"
+
+/* the function (module_id 0) a truncated stack is rooted under (schema.sql,
+ * truncated_stacks) */
+#define HP_FUNCTION_TRUNCATED        "[truncated]"

@@ -31,10 +31,13 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "analysis/hp-capture-health.h"
 #include "analysis/hp-source.h"
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-disassembly.h"
 #include "document/hp-source-find.h"
+#include "record/hp-recorder.h"
+#include "store/hp-capture-keys.h"
 #include "ui/hp-folder-chooser.h"
 #include "ui/hp-format.h"
 #include "ui/hp-gtk-compat.h"
@@ -372,6 +375,75 @@ set_state (HpSourceView *self,
   gtk_stack_set_visible_child_name (self->stack, state);
 }
 
+/* The root that truncated stacks hang under (schema.sql, truncated_stacks):
+ * no code of its own, so no source; what the user needs is why the
+ * stacks were cut and what would have kept them whole. */
+static gboolean
+is_truncated_root (HpLoadedProfile *profile,
+                   gint64           function_id)
+{
+  const HpCaptureData *data = profile->capture->data;
+  const HpCaptureFunction *f;
+
+  if (function_id <= 0 || (guint64) function_id >= data->functions->len)
+    return FALSE;
+  f = &g_array_index (data->functions, HpCaptureFunction, function_id);
+  return f->module_id == 0 && g_strcmp0 (f->name, HP_FUNCTION_TRUNCATED) == 0;
+}
+
+static char *
+describe_truncation (HpLoadedProfile *profile,
+                     guint64          samples)
+{
+  const HpCaptureData *data = profile->capture->data;
+  const char *call_graph = g_hash_table_lookup (data->metadata, HP_META_CALL_GRAPH);
+  g_autofree char *count = hp_format_share (samples, hp_profile_get_n_samples (profile->profile));
+  HpCaptureHealth health;
+  guint64 all_samples = 0;
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    all_samples += g_array_index (data->stack_counts, HpCaptureStackCount, i).samples;
+  hp_capture_health_judge (&health, profile->profile, all_samples);
+
+  /* Translators: "[truncated]", then a share as in "3.1 % (42 samples)" */
+  g_string_append_printf (text, _("%s is not a function of the program: under it are the samples whose call stack "
+                                  "was cut before it reached the start of its thread, %s. The functions below it "
+                                  "are right, but their callers above the cut are unknown, and are missing from "
+                                  "those callers’ totals."),
+                          HP_FUNCTION_TRUNCATED, count);
+  g_string_append (text, "\n\n");
+  if (g_strcmp0 (call_graph, "dwarf") == 0)
+    {
+      g_autofree char *ended = hp_format_count (health.stack_copy_ended);
+      const char *size = g_hash_table_lookup (data->metadata, HP_META_STACK_SIZE);
+      g_autofree char *bigger = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                 hp_record_bigger_stack_size (size ? g_ascii_strtoull (size, NULL, 10) : 0));
+
+      /* Translators: a count of stacks, then a size in bytes (not to be grouped) */
+      g_string_append_printf (text, _("Each sample copied only part of the stack (call graph dwarf); %s stacks ended "
+                                      "where their copy ended. A bigger copy reaches further: record again with "
+                                      "“hotpath-cli record --call-graph dwarf,%s”, or "
+                                      "more bytes of stack per sample in the Record dialog. Deep recursion may "
+                                      "need more than any copy holds."),
+                              ended, bigger);
+    }
+  else if (g_strcmp0 (call_graph, "fp") == 0)
+    g_string_append (text, _("With frame pointers (call graph fp), the chain breaks at code built without them, "
+                             "often a library: rebuild with -fno-omit-frame-pointer, or record with "
+                             "“hotpath-cli record --call-graph dwarf”."));
+  else
+    g_string_append (text, _("A deeper stack copy (perf record --call-graph dwarf,SIZE) or frame pointers in every "
+                             "library keep stacks whole."));
+  if (health.truncated_at_jit > 0)
+    {
+      g_string_append (text, " ");
+      g_string_append (text, _("Some were cut at code compiled at run time: run node with "
+                               "--interpreted-frames-native-stack, java with -XX:+PreserveFramePointer."));
+    }
+  return g_string_free (text, FALSE);
+}
+
 /* Shows self->file in the list, scrolled to self->shown_line */
 static void
 show_rows (HpSourceView *self)
@@ -472,6 +544,13 @@ show_result (HpSourceView *self,
 
   self->disassembly = FALSE;
   self->file_missing = FALSE;
+  if (is_truncated_root (self->profile, self->function_id))
+    {
+      self->message = describe_truncation (self->profile, whole);
+      gtk_label_set_text (self->no_lines_label, self->message);
+      set_state (self, "no-lines");
+      return;
+    }
   if (res->annotation->file == NULL || res->annotation->lines->len == 0)
     {
       self->message = g_strdup_printf (_("No line information for %s in %s: its module was built without "
@@ -555,10 +634,17 @@ show_result (HpSourceView *self,
     gtk_label_set_text (self->file_label, shown);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), shown);
   }
-  /* Translators: %s are a function name and a sample count */
-  caption = g_strdup_printf (_("Samples of %s by line, as a share of its %s total samples. "
-                               "Self: taken at that line; Total: at that line or in what it calls. "
-                               "Code inlined from other files counts at the line that calls it."),
+  /* The function's samples on every path: a row of the call tree counts
+   * one path (and a [truncated] copy of the same calls is another), so
+   * its Total can be smaller. Translators: a function name and a count */
+  caption = g_strdup_printf (ngettext ("Samples of %s by line, on all its call paths: %s sample in all "
+                                       "(a row of the call tree counts one path). Self: taken at that line; "
+                                       "Total: at that line or in what it calls. Code inlined from other "
+                                       "files counts at the line that calls it.",
+                                       "Samples of %s by line, on all its call paths: %s samples in all "
+                                       "(a row of the call tree counts one path). Self: taken at that line; "
+                                       "Total: at that line or in what it calls. Code inlined from other "
+                                       "files counts at the line that calls it.", whole),
                              name, whole_text);
   gtk_inscription_set_text (self->caption, caption);
 
