@@ -44,6 +44,7 @@ enum {
   PROP_TOTAL_FRACTION,
   PROP_HAS_SUMMARY,
   PROP_TOOLTIP,
+  PROP_COUNT_CHARS,
   N_PROPS
 };
 
@@ -126,8 +127,9 @@ tooltip (HpCallRow *self)
     /* Translators: function name; a bottom-up path lists the sampled function first, then its callers */
     return g_strdup_printf (_("%s\n\n%s\n(sampled function first, then its callers)\n%s of the samples end in this path%s"),
                             name, path, total_text, tier_line ? tier_line : "");
-  /* Translators: function name, call path, shares */
-  return g_strdup_printf (_("%s\n\n%s\nSelf: %s of the samples are in this function itself here\nTotal: %s are in it or in what it calls%s%s"),
+  /* Translators: function name, call path, shares ("12.0 % (120 samples)" or
+   * "no samples"), whether the path has a summary, the JIT tier */
+  return g_strdup_printf (_("%s\n\n%s\nSelf: %s in this function itself, on this path\nTotal: %s in it or in what it calls%s%s"),
                           name, path, self_text, total_text, mark, tier_line ? tier_line : "");
 }
 
@@ -155,6 +157,9 @@ hp_call_row_get_property (GObject    *object,
       break;
     case PROP_SELF_COUNT:
       g_value_take_string (value, hp_format_count (self->node->self));
+      break;
+    case PROP_COUNT_CHARS:
+      g_value_set_uint (value, self->context->count_chars);
       break;
     case PROP_TOTAL_PERCENT:
       g_value_take_string (value, hp_format_percent (self->node->total, self->context->n_samples));
@@ -211,6 +216,7 @@ hp_call_row_class_init (HpCallRowClass *klass)
   properties[PROP_TOTAL_FRACTION] = g_param_spec_double ("total-fraction", NULL, NULL, 0, 1, 0, flags);
   properties[PROP_HAS_SUMMARY] = g_param_spec_boolean ("has-summary", NULL, NULL, FALSE, flags);
   properties[PROP_TOOLTIP] = g_param_spec_string ("tooltip", NULL, NULL, NULL, flags);
+  properties[PROP_COUNT_CHARS] = g_param_spec_uint ("count-chars", NULL, NULL, 0, G_MAXUINT, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

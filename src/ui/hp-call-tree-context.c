@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/hp-call-row.h"
+#include "ui/hp-format.h"
 #include "ui/hp-call-tree-context.h"
 
 HpCallTreeContext *
@@ -21,6 +22,11 @@ hp_call_tree_context_new (HpLoadedProfile *profile,
   self->profile = hp_loaded_profile_ref (profile);
   self->bottom_up = bottom_up;
   self->n_samples = hp_profile_get_n_samples (profile->profile);
+  {
+    g_autofree char *widest = hp_format_count (self->n_samples);
+
+    self->count_chars = MAX (3, g_utf8_strlen (widest, -1));
+  }
   self->marked = g_hash_table_new (NULL, NULL);
   self->hot = g_hash_table_new (NULL, NULL);
   self->rows = g_hash_table_new (NULL, NULL);

@@ -19,6 +19,7 @@ typedef struct {
   HpLoadedProfile *profile;
   gboolean         bottom_up;
   guint64          n_samples;
+  guint            count_chars; /* characters of the widest count (n_samples, formatted) */
   GHashTable      *marked;     /* HpCallNode* with a summary */
   GHashTable      *hot;        /* HpCallNode* on the hottest path */
   GHashTable      *rows;       /* HpCallNode* -> HpCallRow* (not owned) */

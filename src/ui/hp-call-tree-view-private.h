@@ -24,6 +24,7 @@ typedef struct {
   GtkColumnViewColumn *self_column;
   GtkColumnViewColumn *total_column;
   GtkColumnViewColumn *module_column;
+  GtkColumnViewColumn *sorted_by;   /* the primary sort column (probed), not a reference */
   HpCallTreeContext  *context;
   GtkTreeListModel   *tree_model;
   GtkSortListModel   *sort_model;

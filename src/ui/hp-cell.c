@@ -300,6 +300,14 @@ bind (GtkSignalListItemFactory *factory,
 
       if (spec->fraction != NULL)
         g_object_get (row, spec->fraction, &fraction, NULL);
+      if (spec->count_width != NULL)
+        {
+          guint chars = 0;
+
+          g_object_get (row, spec->count_width, &chars, NULL);
+          if (chars > 0)
+            hp_share_cell_set_count_chars (HP_SHARE_CELL (cell->share), chars);
+        }
       hp_share_cell_set (HP_SHARE_CELL (cell->share), fraction, percent, count);
     }
   update (spec, cell);
@@ -342,6 +350,17 @@ hp_cell_set_column_width (GtkColumnViewColumn *column,
   gtk_column_view_column_set_fixed_width (column,
                                           (gtk_column_view_column_get_expand (column) ? minimum : natural)
                                           + CELL_PADDING + (spec->expander ? 2 * EXPANDER_WIDTH : 0));
+}
+
+void
+hp_cell_set_column_width_for_count (GtkColumnViewColumn *column,
+                                    const HpCellSpec    *spec,
+                                    guint                count_chars)
+{
+  HpCellSpec narrowed = *spec;
+
+  narrowed.count_chars = count_chars;
+  hp_cell_set_column_width (column, &narrowed);
 }
 
 GtkListItemFactory *

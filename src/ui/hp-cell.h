@@ -26,6 +26,8 @@ typedef struct {
   const char *percent;         /* right-aligned numbers */
   const char *count;
   int         count_chars;     /* width of the count in digits (default 9: "1,000,000") */
+  const char *count_width;     /* a uint property of the row: the digits its counts need,
+                                * in place of count_chars (the same for every row of a list) */
   const char *tooltip;         /* computed when the tooltip is asked for */
   const char *css_class;
   int         text_chars;      /* inscription width in characters */
@@ -44,6 +46,10 @@ GtkListItemFactory *hp_cell_factory_new (const HpCellSpec *spec);
  * Resizing the column by hand still works (it sets the fixed width). */
 void hp_cell_set_column_width (GtkColumnViewColumn *column,
                                const HpCellSpec    *spec);
+/* The same, for a count @count_chars digits wide (spec->count_width) */
+void hp_cell_set_column_width_for_count (GtkColumnViewColumn *column,
+                                         const HpCellSpec    *spec,
+                                         guint                count_chars);
 
 /* The item (a reference) of the row of @view (a column view of these
  * cells) under the point (@x, @y) of @view, or NULL. */

@@ -277,6 +277,18 @@ hp_share_cell_set (HpShareCell *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+void
+hp_share_cell_set_count_chars (HpShareCell *self,
+                               guint        count_chars)
+{
+  g_return_if_fail (HP_IS_SHARE_CELL (self));
+
+  if (self->count_chars == count_chars)
+    return;
+  self->count_chars = count_chars;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
 double
 hp_share_cell_get_fraction (HpShareCell *self)
 {

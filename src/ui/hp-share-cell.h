@@ -21,6 +21,9 @@ void        hp_share_cell_set      (HpShareCell *self,
                                     double       fraction,
                                     const char  *percent,
                                     const char  *count);
+/* Narrows (or widens) the count column to @count_chars digits */
+void        hp_share_cell_set_count_chars (HpShareCell *self,
+                                           guint        count_chars);
 double      hp_share_cell_get_fraction (HpShareCell *self);
 const char *hp_share_cell_get_percent  (HpShareCell *self);
 const char *hp_share_cell_get_count    (HpShareCell *self);
