@@ -676,16 +676,17 @@ load_thread_run (GTask        *task,
     }
   loaded->program = hp_summary_program_name (loaded->data);
   g_clear_pointer (&capture, hp_capture_close);
-  if (capture_path != NULL && g_strcmp0 (capture_path, ld->path) != 0)
+  loaded->imported = capture_path != NULL && g_strcmp0 (capture_path, ld->path) != 0;
+  if (loaded->imported)
     {
       g_autofree char *name = g_path_get_basename (ld->path);
 
-      /* and how to get a capture that keeps them, as summary --import
-       * does for a perf.data on the command line */
+      /* and how to get a capture that keeps them: in the window, or as
+       * summary --import does for a perf.data on the command line */
       loaded->read_only_reason =
         g_strdup_printf (_("This capture was imported from a perf.data file into a cache; summaries written here "
-                           "would be lost when the cache is refreshed. To write summaries, import it into a "
-                           "capture (hotpath-cli import %s) and open that."), name);
+                           "would be lost when the cache is refreshed. Save as Capture (main menu) makes a capture "
+                           "that keeps them (or: hotpath-cli import %s)."), name);
     }
   else
     loaded->read_only_reason = hp_loaded_capture_why_read_only (capture_path);

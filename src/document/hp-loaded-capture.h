@@ -24,6 +24,8 @@ typedef struct {
   GPtrArray     *summary_rows;       /* HpCaptureSummary*: where each was written */
   char          *program;            /* whose summaries the library files them under; NULL: unknown */
   char          *read_only_reason;   /* NULL when summaries can be saved */
+  gboolean       imported;           /* a cached import of a perf.data (or pprof, folded) file:
+                                      * Save as Capture makes it one where summaries are kept */
   guint64       *thread_samples;     /* per entry of data->threads */
   /* What the window shows of each name (hp-symbol-name.h): made safe
    * and shortened once, in the worker, indexed by function id: */

@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "document/hp-loaded-capture.h"
@@ -247,6 +248,128 @@ import_summaries_action (GtkWidget  *widget,
   hp_summary_offer_import (self->summary_offer);
 }
 
+/* Save as Capture: a perf.data file (or pprof, folded stacks) is shown
+ * from its import in the cache, where summaries would not last. Saving
+ * copies that capture to a file of the user's and opens it there, so
+ * that summaries can be written. */
+typedef struct {
+  HpWindow *window;   /* a reference */
+  GFile    *target;
+} SaveAs;
+
+static void
+save_as_free (SaveAs *save)
+{
+  g_object_unref (save->window);
+  g_object_unref (save->target);
+  g_free (save);
+}
+
+static void
+on_capture_copied (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  SaveAs *save = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_copy_finish (G_FILE (source), result, &error))
+    {
+      g_autofree char *name = g_file_get_parse_name (save->target);
+      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (save->window), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                  GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                                  _("The capture could not be saved as %s"), name);
+
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+    }
+  else
+    {
+      hp_application_add_recent (HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (save->window))),
+                                 save->target, FALSE);
+      hp_window_open (save->window, save->target);
+    }
+  save_as_free (save);
+}
+
+static void
+save_capture_to (HpWindow *self,
+                 GFile    *target,
+                 gboolean  overwrite)
+{
+  SaveAs *save;
+  g_autoptr(GFile) source = NULL;
+
+  if (self->profile == NULL || !self->profile->capture->imported)
+    return;
+  source = g_file_new_for_path (self->profile->capture->path);
+  save = g_new0 (SaveAs, 1);
+  save->window = g_object_ref (self);
+  save->target = g_object_ref (target);
+  g_file_copy_async (source, target, overwrite ? G_FILE_COPY_OVERWRITE : G_FILE_COPY_NONE,
+                     G_PRIORITY_DEFAULT, NULL, NULL, NULL, on_capture_copied, save);
+}
+
+static void
+on_save_as_response (GtkNativeDialog *dialog,
+                     int              response,
+                     HpWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      /* the chooser asked before replacing a file */
+      if (file != NULL)
+        save_capture_to (self, file, TRUE);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+save_as_capture_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  HpWindow *self = HP_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  char *dot;
+
+  if (self->file == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Save as Capture"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  /* beside the perf.data, named after it: perf.data → perf.hotpath */
+  folder = g_file_get_parent (self->file);
+  stem = g_file_get_basename (self->file);
+  if ((dot = strchr (stem, '.')) != NULL && dot != stem)
+    *dot = '\0';
+  name = g_strdup_printf ("%s.hotpath", stem);
+  if (folder != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_as_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* The same without the chooser, to a path that must not exist yet */
+static void
+save_capture_to_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  g_autoptr(GFile) target = g_file_new_for_path (g_variant_get_string (parameter, NULL));
+
+  save_capture_to (HP_WINDOW (widget), target, FALSE);
+}
+
 static void
 close_action (GtkWidget  *widget,
               const char *action_name,
@@ -270,4 +393,6 @@ hp_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.thread-filter", "u", thread_filter_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
   gtk_widget_class_install_action (widget_class, "win.import-summaries", NULL, import_summaries_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as-capture", NULL, save_as_capture_action);
+  gtk_widget_class_install_action (widget_class, "win.save-capture-to", "s", save_capture_to_action);
 }

@@ -293,6 +293,8 @@ load_done (GObject      *object,
   hp_window_update_title (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-summaries", TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as-capture", profile->capture->imported);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-capture-to", profile->capture->imported);
 
   hp_application_add_recent (HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
                              self->file, g_strcmp0 (profile->capture->path, g_file_peek_path (self->file)) != 0);
@@ -326,6 +328,8 @@ hp_window_open (HpWindow *self,
   hp_summary_list_set_store (self->summary_list, NULL, NULL);
   hp_summary_offer_set_capture (self->summary_offer, NULL, NULL, FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-summaries", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as-capture", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-capture-to", FALSE);
   set_store (self, NULL);
   hp_call_tree_view_set_profile (self->tree_view, NULL, NULL);
   hp_calls_view_set_function (self->calls_view, NULL, 0);
@@ -1069,6 +1073,9 @@ hp_window_init (HpWindow *self)
   self->filters = g_ptr_array_new_with_free_func (free_filter);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* until an imported capture is shown */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as-capture", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-capture-to", FALSE);
   /* Not a bound template child: gtk_widget_dispose_template() unparents
    * bound direct children, and GtkWindow's dispose then unparents its
    * child a second time. */

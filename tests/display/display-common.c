@@ -39,6 +39,7 @@
 
 #include "display-common.h"
 #include "ui/hp-window-png.h"
+#include "../common/perf-data-builder.h"
 #include "../common/test-common.h"
 
 static char *tmpdir;
@@ -365,3 +366,37 @@ display_make_capture (const char  *name,
   return g_steal_pointer (&path);
 }
 
+/* A perf.data as `perf record` writes it: one thread, a few samples at an
+ * address no mapping covers (imported as an unknown frame). */
+char *
+display_make_perf_data (void)
+{
+  const guint64 st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+  const PdAttr attr = {
+    .type = PERF_TYPE_SOFTWARE,
+    .config = PERF_COUNT_SW_CPU_CLOCK,
+    .period = 4000,
+    .freq = TRUE,
+    .sample_type = st,
+    .sample_id_all = TRUE,
+  };
+  g_autofree char *dir = g_build_filename (display_tmpdir (), "perf", NULL);
+  char *path = g_build_filename (dir, "perf.data", NULL);
+  PdFile *f = pd_file_new (128);
+  PdId id = { 4242, 4242, 10, 0, 0 };
+  g_autoptr(GByteArray) bytes = NULL;
+
+  pd_file_add_attr (f, &attr, NULL, 0);
+  pd_comm (f->data, st, &id, "dropped", TRUE);
+  for (guint i = 0; i < 20; i++)
+    {
+      id.time = 20 + i;
+      pd_sample (f->data, st, &id, 0x401000, 250000, NULL, 0);
+    }
+  pd_finished_round (f->data);
+  bytes = pd_file_build (f);
+  pd_file_free (f);
+  g_mkdir_with_parents (dir, 0755);
+  g_assert_true (g_file_set_contents (path, (const char *) bytes->data, bytes->len, NULL));
+  return path;
+}

@@ -60,6 +60,11 @@ char       *display_make_capture (const char    *name,
                                   gboolean       with_source,
                                   char         **source_path);
 
+/* A perf.data as `perf record` writes it, as perf/perf.data in the
+ * scratch folder: one thread, 20 samples at an address no mapping
+ * covers (imported as an unknown frame). */
+char       *display_make_perf_data (void);
+
 /* A capture of one million samples for the benchmarks, with 20 000 stack
  * nodes, or with @stress 700 000 (a worst case). */
 static inline void

@@ -456,6 +456,62 @@ test_columns_in_view (void)
   display_close (window);
 }
 
+static gboolean
+shows_file (gpointer data)
+{
+  HpWindow *window = ((gpointer *) data)[0];
+  HpSummaryStore *store = hp_window_get_summary_store (window);
+
+  return g_strcmp0 (hp_window_get_state (window), "capture") == 0 && store != NULL &&
+         g_strcmp0 (hp_summary_store_get_path (store), ((gpointer *) data)[1]) == 0;
+}
+
+static gboolean
+saved (gpointer store)
+{
+  return hp_summary_store_get_n_pending (store) == 0;
+}
+
+/* A perf.data is shown from its import in the cache, where summaries
+ * cannot be kept; Save as Capture copies it to a capture of the user's
+ * and shows that, where they can. */
+static void
+test_save_as_capture (void)
+{
+  g_autofree char *perf_data = display_make_perf_data ();
+  g_autofree char *target = g_build_filename (display_tmpdir (), "saved.hotpath", NULL);
+  g_autofree char *again = g_build_filename (display_tmpdir (), "saved-again.hotpath", NULL);
+  HpWindow *window = display_open (app, perf_data);
+  gpointer shows[2] = { window, target };
+  HpSummaryStore *store;
+
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  g_assert_nonnull (hp_summary_store_get_read_only_reason (hp_window_get_summary_store (window)));
+  g_assert_nonnull (strstr (hp_summary_store_get_read_only_reason (hp_window_get_summary_store (window)),
+                            "Save as Capture"));
+
+  activate (window, "win.save-capture-to", g_variant_new_string (target));
+  g_assert_true (display_wait (shows_file, shows, 10000));
+  store = hp_window_get_summary_store (window);
+  g_assert_null (hp_summary_store_get_read_only_reason (store));
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "20");
+
+  /* a summary is kept in it */
+  hp_summary_store_set (store, "[unknown]\tmain\n", "main", "written after Save as Capture");
+  g_assert_true (display_wait (saved, store, 10000));
+  display_close (window);
+
+  /* opened again from its file: the summary is there, nothing to save */
+  window = display_open (app, target);
+  g_assert_cmpstr (hp_summary_store_get (hp_window_get_summary_store (window), "[unknown]\tmain\n"), ==,
+                   "written after Save as Capture");
+  g_assert_null (hp_summary_store_get_read_only_reason (hp_window_get_summary_store (window)));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save-capture-to", "s", again);
+  display_spin (200);
+  g_assert_false (g_file_test (again, G_FILE_TEST_EXISTS));
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -466,6 +522,7 @@ run (HpApplication *application)
   g_test_add_func ("/details/truncated", test_truncated);
   g_test_add_func ("/details/sort-first-click", test_sort_first_click);
   g_test_add_func ("/details/columns-in-view", test_columns_in_view);
+  g_test_add_func ("/details/save-as-capture", test_save_as_capture);
   return g_test_run ();
 }
 
