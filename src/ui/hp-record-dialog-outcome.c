@@ -144,7 +144,7 @@ hp_record_dialog_show_outcome (HpRecordDialog  *self,
                                HpRecordOutcome *outcome)
 {
   g_autofree char *duration = NULL;
-  gboolean by_limit;
+  gboolean by_limit, program_failed;
 
   show_output_tail (self, outcome->output_tail);
   /* nothing to show when the program wrote nothing, or never ran */
@@ -179,8 +179,9 @@ hp_record_dialog_show_outcome (HpRecordDialog  *self,
     }
 
   self->capture_kept = TRUE;
-  if (self->spawned && !self->stopped && !by_limit && outcome->elapsed < EXITED_AT_ONCE_S &&
-      (outcome->result.exit_signal != 0 || (outcome->result.exited && outcome->result.exit_status != 0)))
+  program_failed = self->spawned && !self->stopped && !by_limit &&
+                   (outcome->result.exit_signal != 0 || (outcome->result.exited && outcome->result.exit_status != 0));
+  if (program_failed && outcome->elapsed < EXITED_AT_ONCE_S)
     {
       g_autofree char *message = describe_exit (self, outcome, duration, FALSE);
       g_autofree char *count = hp_format_count (outcome->samples);
@@ -233,6 +234,10 @@ hp_record_dialog_show_outcome (HpRecordDialog  *self,
   }
 
   hp_record_dialog_open_capture (self);
-  if (self->close_when_done)
+  /* The capture says the rest (the overview: samples, lost ones): the
+   * dialog goes, rather than pile up beside the windows it opened.
+   * A program that failed keeps it open, for its output. */
+  if (self->close_when_done ||
+      (!program_failed && (self->settings == NULL || g_settings_get_boolean (self->settings, "record-close-when-done"))))
     gtk_window_destroy (GTK_WINDOW (self));
 }

@@ -72,6 +72,8 @@ run (HpApplication *app)
   g_settings_set_string (settings, "record-working-directory", "~/src/paths");
   g_settings_set_string (settings, "record-command", "./paths-fp 600");
   g_settings_set_string (settings, "record-call-graph", "fp");
+  /* the result page is one of the shots: the dialog stays */
+  g_settings_set_boolean (settings, "record-close-when-done", FALSE);
 
   window = hp_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);

@@ -825,6 +825,47 @@ test_record_permission (void)
   display_close (window);
 }
 
+static gboolean
+dialog_gone (gpointer window)
+{
+  return hp_window_get_record_dialog (window) == NULL;
+}
+
+/* Issue 14: the Recording Finished dialog stayed open and windows piled
+ * up. Now the capture opens in the empty window that started the
+ * recording, and the dialog closes. */
+static void
+test_record_closes (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+  HpRecordDialog *dialog;
+  guint n_windows;
+
+  g_settings_set_boolean (settings, "record-close-when-done", TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  n_windows = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+  dialog = open_dialog (window);
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), "./paths-fp 100");
+  gtk_editable_set_text (hp_record_dialog_get_directory_entry (dialog), WORKLOAD_DIR);
+  dialog_action (dialog, "record.call-graph", g_variant_new_string ("fp"));
+  dialog_action (dialog, "record.start", NULL);
+  g_assert_true (display_wait (left_setup, dialog, 5000));
+  if (!started (dialog))
+    {
+      g_settings_set_boolean (settings, "record-close-when-done", FALSE);
+      close_dialog (dialog);
+      display_close (window);
+      return;
+    }
+  g_assert_true (display_wait (dialog_gone, window, 60000));
+  g_assert_true (display_wait (window_shows_capture, window, 30000));
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, n_windows);
+  g_settings_set_boolean (settings, "record-close-when-done", FALSE);
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -834,10 +875,13 @@ run (HpApplication *application)
   /* captures go to the scratch folder, made by the dialog */
   captures_dir = g_build_filename (display_tmpdir (), "captures", NULL);
   g_settings_set_string (settings, "record-folder", captures_dir);
+  /* the tests look at the result page; /record/closes at its closing */
+  g_settings_set_boolean (settings, "record-close-when-done", FALSE);
 
   g_test_add_func ("/record/button", test_record_button);
   g_test_add_func ("/record/errors", test_record_errors);
   g_test_add_func ("/record/workload", test_record_workload);
+  g_test_add_func ("/record/closes", test_record_closes);
   g_test_add_func ("/record/stop", test_record_stop);
   g_test_add_func ("/record/progress", test_record_progress);
   g_test_add_func ("/record/attach", test_record_attach);
