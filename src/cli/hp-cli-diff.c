@@ -495,7 +495,10 @@ hp_cli_diff (int    argc,
   g_option_context_set_summary (context,
                                 "Compare captures: which functions and call paths got slower or faster, and\n"
                                 "whether that is more than noise. BASE and NEW are each a capture, or a folder\n"
-                                "of captures of repeated runs (then the run-to-run noise is measured).");
+                                "of captures of repeated runs (then the run-to-run noise is measured).\n\n"
+                                "Examples:\n"
+                                "  hotpath-cli diff before.hotpath after.hotpath\n"
+                                "  hotpath-cli diff runs-before/ runs-after/ --format json");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

@@ -109,7 +109,10 @@ hp_cli_import (int    argc,
   g_option_context_set_summary (context,
                                 "Import a perf.data file written by 'perf record', a pprof profile, or folded stacks\n"
                                 "(flamegraph.pl, async-profiler collapsed, py-spy --format raw), into a capture.\n"
-                                "Give '-' to read a pipe-mode stream: perf record -o - … | hotpath-cli import - -o FILE");
+                                "Give '-' to read a pipe-mode stream: perf record -o - … | hotpath-cli import - -o FILE\n\n"
+                                "Examples:\n"
+                                "  hotpath-cli import perf.data -o app.hotpath\n"
+                                "  hotpath-cli import profile.pb.gz -o service.hotpath");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

@@ -211,7 +211,12 @@ hp_cli_record (int    argc,
   HpRecordResult result;
   struct sigaction sa = { 0 };
 
-  g_option_context_set_summary (context, "Record perf samples of a command, or of a running process, into a capture.");
+  g_option_context_set_summary (context,
+                                "Record perf samples of a command, or of a running process, into a capture.\n\n"
+                                "Examples:\n"
+                                "  hotpath-cli record -o app.hotpath -- ./app --input data.txt\n"
+                                "  hotpath-cli record -p 4242 --duration 10\n"
+                                "  hotpath-cli record --call-graph dwarf,32768 -- python3 script.py");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

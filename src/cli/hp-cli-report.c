@@ -751,7 +751,13 @@ hp_cli_report (int    argc,
   gboolean json;
   Report r = { 0 };
 
-  g_option_context_set_summary (context, "Print what a capture measured.");
+  g_option_context_set_summary (context,
+                                "Print what a capture measured.\n\n"
+                                "Examples:\n"
+                                "  hotpath-cli report app.hotpath\n"
+                                "  hotpath-cli report app.hotpath --sort total --limit 10\n"
+                                "  hotpath-cli report app.hotpath --callers memcpy      # aliases and globs: 'parse*'\n"
+                                "  hotpath-cli report perf.data --inline fold           # counts as perf report --sort sym");
   g_option_context_add_main_entries (context, entries, NULL);
   hp_cli_filter_add_options (&filter, context);
   if (!g_option_context_parse (context, &argc, &argv, &error))

@@ -148,7 +148,11 @@ hp_cli_summary (int    argc,
                                 "PATH names functions from the root side, separated by ';' (e.g. main;parse;lex).\n"
                                 "--import OLD places the summaries of the capture OLD on the same call paths of\n"
                                 "FILE (a rebuild or a new recording of the program), saying which rule matched\n"
-                                "each, and keeps those it cannot place as \"not found in this capture\".");
+                                "each, and keeps those it cannot place as \"not found in this capture\".\n\n"
+                                "Examples:\n"
+                                "  hotpath-cli summary app.hotpath\n"
+                                "  hotpath-cli summary app.hotpath 'main;parse;lex' --set 'Tokenizing: one pass over the input.'\n"
+                                "  hotpath-cli summary new.hotpath --import old.hotpath");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

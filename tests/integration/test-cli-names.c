@@ -185,7 +185,7 @@ test_unsymbolized (void)
 static void
 test_help (void)
 {
-  const char *commands[] = { "record", "import", "report", "summary", "flamegraph", "diff" };
+  const char *commands[] = { "record", "import", "report", "summary", "flamegraph", "diff", "export" };
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
@@ -205,6 +205,12 @@ test_help (void)
         for (guint w = 1; words[w] != NULL; w++)
           if (words[w][0] != '\0' && g_ascii_isupper (words[w][0]))
             g_assert_cmpstr (words[w], !=, words[w - 1]);
+      }
+      /* and shows how it is used (issue 14) */
+      {
+        g_autofree char *example = g_strdup_printf ("Examples:\n  hotpath-cli %s ", commands[i]);
+
+        g_assert_nonnull (strstr (res->out, example));
       }
     }
 }
