@@ -512,6 +512,28 @@ test_save_as_capture (void)
   display_close (window);
 }
 
+/* At 1024×700 with the summary pane shown, the window fits the screen
+ * (it was 1041 px at least, cut at both sides), and the search field is
+ * as wide as its placeholder ("Find function (Ctrl…" was cut). */
+static void
+test_fits_1024 (void)
+{
+  g_autofree char *path = display_make_capture ("fits.hotpath", TRUE, NULL);
+  HpWindow *window = display_open_sized (app, path, 1024, 700);
+  GtkWidget *entry = hp_window_get_search_entry (window);
+  int minimum = 0, entry_minimum = 0;
+
+  g_object_set (window, "show-summary", TRUE, NULL);
+  display_spin (300);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  gtk_widget_measure (entry, GTK_ORIENTATION_HORIZONTAL, -1, &entry_minimum, NULL, NULL, NULL);
+  g_test_message ("window at least %d px wide, %d px; search field %d px, at least %d",
+                  minimum, gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_width (entry), entry_minimum);
+  g_assert_cmpint (minimum, <=, 1024);
+  g_assert_cmpint (gtk_widget_get_width (entry), >=, entry_minimum);
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -523,6 +545,7 @@ run (HpApplication *application)
   g_test_add_func ("/details/sort-first-click", test_sort_first_click);
   g_test_add_func ("/details/columns-in-view", test_columns_in_view);
   g_test_add_func ("/details/save-as-capture", test_save_as_capture);
+  g_test_add_func ("/details/fits-1024", test_fits_1024);
   return g_test_run ();
 }
 
