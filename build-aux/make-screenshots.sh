@@ -29,7 +29,7 @@ for size in 1024x700 1920x1080; do
     [ "$style" = dark ] && dark=1
     xvfb-run -a -s "-screen 0 ${size}x24" \
       env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
-          SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
+          SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark SCREENSHOT_SEARCH=work \
           SCREENSHOT_SUMMARY="The first worker's loop: all of its time is the arithmetic of WORK_UNITS at line 50. It runs beside worker_two, which does half as much; giving them equal shares would shorten the run." \
       dbus-run-session -- "$build/tests/display/make-screenshots" "$capture" "$dir" worker_one_work \
       2>/dev/null | sed "s|^|$size $style: |"

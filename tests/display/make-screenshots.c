@@ -133,7 +133,9 @@ run (HpApplication *app)
   shot (window, outdir, "bottom-up.png");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "top-down");
 
-  gtk_editable_set_text (GTK_EDITABLE (hp_window_get_search_entry (window)), "word");
+  /* SCREENSHOT_SEARCH: what to find (the demo's words by default) */
+  gtk_editable_set_text (GTK_EDITABLE (hp_window_get_search_entry (window)),
+                         g_getenv ("SCREENSHOT_SEARCH") != NULL ? g_getenv ("SCREENSHOT_SEARCH") : "word");
   display_spin (600);
   display_wait_source (window);
   shot (window, outdir, "search.png");
