@@ -1200,7 +1200,7 @@ hp_cli_export (int    argc,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE ('-' for standard output)", "FILE" },
     { "folded-prefix", 0, 0, G_OPTION_ARG_NONE, &folded_prefix,
       "folded: start each stack with 'PROGRAM (PID);THREAD (TID)'", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "CAPTURE" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("CAPTURE");
