@@ -685,8 +685,8 @@ load_thread_run (GTask        *task,
        * summary --import does for a perf.data on the command line */
       loaded->read_only_reason =
         g_strdup_printf (_("This capture was imported from a perf.data file into a cache; summaries written here "
-                           "would be lost when the cache is refreshed. Save as Capture (main menu) makes a capture "
-                           "that keeps them (or: hotpath-cli import %s)."), name);
+                           "would be lost when the cache is refreshed. To write summaries, use Save as Capture (main "
+                           "menu), or import it into a capture (hotpath-cli import %s) and open that."), name);
     }
   else
     loaded->read_only_reason = hp_loaded_capture_why_read_only (capture_path);
