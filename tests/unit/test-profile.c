@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "analysis/hp-profile.h"
+#include "analysis/hp-sample-index.h"
 #include "test-capture-data.h"
 
 static void
@@ -855,6 +856,158 @@ test_reference (void)
     }
 }
 
+static char *
+render_profile (HpProfile *profile,
+                guint      n_functions)
+{
+  GString *out = g_string_new (NULL);
+
+  render_ids (profile, hp_profile_get_top_down (profile), 0, out);
+  render_ids (profile, hp_profile_get_bottom_up (profile), 0, out);
+  for (guint f = 1; f < n_functions; f++)
+    {
+      const HpFunctionStats *stats = hp_profile_get_function_stats (profile, f);
+      g_autofree char *callers = render_edges_ids (profile, hp_profile_get_callers (profile, f));
+      g_autofree char *callees = render_edges_ids (profile, hp_profile_get_callees (profile, f));
+
+      g_string_append_printf (out, "#%u %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " callers %s callees %s\n",
+                              f, stats->self, stats->total, callers, callees);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static int
+by_thread_and_time (gconstpointer a,
+                    gconstpointer b)
+{
+  const HpCaptureSample *sa = a, *sb = b;
+
+  if (sa->tid != sb->tid)
+    return sa->tid < sb->tid ? -1 : 1;
+  return sa->time < sb->time ? -1 : sa->time > sb->time;
+}
+
+/* A time range filters as if the capture held only the samples in it:
+ * the profile of the range's counts (hp_sample_index_count) equals,
+ * node for node and edge for edge, the profile of a capture whose counts
+ * were summed here from those samples alone. The samples of each random
+ * capture get random times, several per time; the ranges include empty
+ * ones, one instant, and ends that fall between samples. */
+static void
+test_time_range (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261201);
+  static const struct { guint64 from, to; } ranges[] = {
+    { 0, 999 }, { 250, 600 }, { 501, 501 }, { 333, 334 }, { 1000, 2000 }, { 999, 999 }, { 10, 11 },
+  };
+
+  for (guint shape = 0; shape < 2; shape++)
+    {
+      g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(TestData) data = build_random_data (rand, shape == 0 ? 6 : 60, shape == 0 ? 400 : 5000, strings);
+      GArray *samples = g_array_new (FALSE, FALSE, sizeof (HpCaptureSample));
+      g_autoptr(HpSampleIndex) index = NULL;
+      g_autoptr(GArray) copy = NULL;
+
+      for (guint i = 0; i < data->stack_counts->len; i++)
+        {
+          const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+
+          for (guint64 k = 0; k < c->samples; k++)
+            {
+              HpCaptureSample s = { 0 };
+
+              /* times repeat: a range end then splits equal times */
+              s.time = g_rand_int_range (rand, 0, 1000) / 3 * 3;
+              s.weight = 1 + k;
+              s.stack_id = c->stack_id;
+              s.tid = c->tid;
+              g_array_append_val (samples, s);
+            }
+        }
+      g_array_sort (samples, by_thread_and_time);
+      copy = g_array_copy (samples);
+      index = hp_sample_index_new (samples);
+
+      for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+        for (guint with_tids = 0; with_tids < 2; with_tids++)
+          {
+            g_autoptr(GHashTable) tids = NULL;
+            GArray *counts;
+            GArray *expected_counts = g_array_new (FALSE, FALSE, sizeof (HpCaptureStackCount));
+            g_autoptr(GHashTable) slots = g_hash_table_new (g_int64_hash, g_int64_equal);
+            g_autofree gint64 *keys = g_new (gint64, copy->len);
+            HpCaptureData *ranged, *expected;
+            HpProfile *profile, *expected_profile;
+            g_autofree char *got = NULL;
+            g_autofree char *want = NULL;
+            guint64 n = 0, expected_n = 0;
+
+            if (with_tids)
+              {
+                tids = g_hash_table_new (NULL, NULL);
+                g_hash_table_add (tids, GINT_TO_POINTER (1));
+                g_hash_table_add (tids, GINT_TO_POINTER (3));
+              }
+
+            counts = hp_sample_index_count (index, ranges[r].from, ranges[r].to, tids, &n);
+            ranged = hp_capture_data_new_with_counts (data, counts);
+            profile = hp_profile_new (ranged, tids);
+
+            /* the capture of only the samples in the range, summed here */
+            for (guint i = 0; i < copy->len; i++)
+              {
+                const HpCaptureSample *s = &g_array_index (copy, HpCaptureSample, i);
+                HpCaptureStackCount *c;
+                gpointer slot;
+
+                if (s->time < ranges[r].from || s->time > ranges[r].to ||
+                    (tids != NULL && !g_hash_table_contains (tids, GINT_TO_POINTER (s->tid))))
+                  continue;
+                expected_n++;
+                keys[i] = (gint64) s->stack_id << 32 | (guint32) s->tid;
+                if (!g_hash_table_lookup_extended (slots, &keys[i], NULL, &slot))
+                  {
+                    HpCaptureStackCount fresh = { s->stack_id, s->tid, 0, 0, 0 };
+
+                    g_array_append_val (expected_counts, fresh);
+                    slot = GUINT_TO_POINTER (expected_counts->len - 1);
+                    g_hash_table_insert (slots, &keys[i], slot);
+                  }
+                c = &g_array_index (expected_counts, HpCaptureStackCount, GPOINTER_TO_UINT (slot));
+                c->samples++;
+                c->weight += s->weight;
+              }
+            expected = hp_capture_data_new_with_counts (data, expected_counts);
+            expected_profile = hp_profile_new (expected, NULL);
+
+            g_test_message ("range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT "%s: %" G_GUINT64_FORMAT " samples",
+                            ranges[r].from, ranges[r].to, with_tids ? ", threads 1 and 3" : "", expected_n);
+            g_assert_cmpuint (n, ==, expected_n);
+            g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, expected_n);
+            got = render_profile (profile, data->functions->len);
+            want = render_profile (expected_profile, data->functions->len);
+            g_assert_cmpstr (got, ==, want);
+            /* and the weights, which a weighted view counts */
+            {
+              guint64 w = 0, expected_w = 0;
+
+              for (guint i = 0; i < counts->len; i++)
+                if (tids == NULL || g_hash_table_contains (tids, GINT_TO_POINTER (g_array_index (counts, HpCaptureStackCount, i).tid)))
+                  w += g_array_index (counts, HpCaptureStackCount, i).weight;
+              for (guint i = 0; i < expected_counts->len; i++)
+                expected_w += g_array_index (expected_counts, HpCaptureStackCount, i).weight;
+              g_assert_cmpuint (w, ==, expected_w);
+            }
+
+            hp_profile_free (expected_profile);
+            hp_capture_data_free (expected);
+            hp_profile_free (profile);
+            hp_capture_data_free (ranged);
+          }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -870,6 +1023,7 @@ main (int    argc,
   g_test_add_func ("/profile/empty", test_empty);
   g_test_add_func ("/profile/large", test_large);
   g_test_add_func ("/profile/reference", test_reference);
+  g_test_add_func ("/profile/time-range", test_time_range);
 
   return g_test_run ();
 }
