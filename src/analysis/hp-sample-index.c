@@ -11,6 +11,12 @@
  * built from per-stack counts of those samples, never by replaying them
  * through the tree (docs/ARCHITECTURE.md, How to add a view): the
  * analysis then runs exactly as on a whole capture.
+ *
+ * A capture may count several events (cpu-clock and page faults, say),
+ * and a view shows one of them (or cpu-clock with off-cpu): within a
+ * thread the samples are kept by event, then by time, so that the
+ * samples of the events shown are a few runs, each binary-searched, and
+ * a range's sample count is those searches alone.
  */
 
 #define G_LOG_DOMAIN "hp-analysis"
@@ -21,47 +27,91 @@
 
 #include "analysis/hp-sample-index.h"
 
+/* The samples of one event in one thread: [begin, end) by time */
+typedef struct {
+  guint64 event_bit;  /* 1 << (event id - 1) */
+  guint   begin;
+  guint   end;
+} Run;
+
 typedef struct {
   gint32 tid;
-  guint  begin;  /* index of its first sample */
-  guint  end;    /* index after its last */
+  guint  first_run;  /* its runs: [first_run, end_run) */
+  guint  end_run;
 } Thread;
 
 struct _HpSampleIndex {
-  GArray  *samples;  /* HpCaptureSample, by (tid, time) */
+  GArray  *samples;  /* HpCaptureSample, by (tid, event, time) */
+  GArray  *runs;     /* Run */
   GArray  *threads;  /* Thread, by tid */
   guint64  start;
   guint64  end;
   guint32  max_stack;
 };
 
+static inline guint32
+event_of (const HpCaptureSample *s)
+{
+  return s->event_id == 0 ? 1 : s->event_id;
+}
+
+static int
+by_thread_event_time (gconstpointer a,
+                      gconstpointer b)
+{
+  const HpCaptureSample *sa = a, *sb = b;
+
+  if (sa->tid != sb->tid)
+    return sa->tid < sb->tid ? -1 : 1;
+  if (event_of (sa) != event_of (sb))
+    return event_of (sa) < event_of (sb) ? -1 : 1;
+  return sa->time < sb->time ? -1 : sa->time > sb->time;
+}
+
 HpSampleIndex *
 hp_sample_index_new (GArray *samples)
 {
   HpSampleIndex *self;
+  gboolean several_events = FALSE;
 
   g_return_val_if_fail (samples != NULL, NULL);
   g_return_val_if_fail (g_array_get_element_size (samples) == sizeof (HpCaptureSample), NULL);
 
   self = g_atomic_rc_box_new0 (HpSampleIndex);
   self->samples = samples;
+  self->runs = g_array_new (FALSE, FALSE, sizeof (Run));
   self->threads = g_array_new (FALSE, FALSE, sizeof (Thread));
+  for (guint i = 1; i < samples->len && !several_events; i++)
+    several_events = event_of (&g_array_index (samples, HpCaptureSample, i)) !=
+                     event_of (&g_array_index (samples, HpCaptureSample, 0));
+  /* by thread and time, as read: one event is already in order */
+  if (several_events)
+    g_array_sort (samples, by_thread_event_time);
+
   for (guint i = 0; i < samples->len; i++)
     {
       const HpCaptureSample *s = &g_array_index (samples, HpCaptureSample, i);
+      const HpCaptureSample *prev = i > 0 ? s - 1 : NULL;
       Thread *last = self->threads->len > 0 ? &g_array_index (self->threads, Thread, self->threads->len - 1) : NULL;
 
-      g_return_val_if_fail (last == NULL || s->tid > last->tid ||
-                            (s->tid == last->tid && s->time >= g_array_index (samples, HpCaptureSample, i - 1).time),
-                            self);
+      g_return_val_if_fail (event_of (s) <= HP_CAPTURE_MAX_EVENTS, self);
+      g_return_val_if_fail (prev == NULL || by_thread_event_time (prev, s) <= 0, self);
+      if (prev == NULL || prev->tid != s->tid || event_of (prev) != event_of (s))
+        {
+          Run run = { (guint64) 1 << (event_of (s) - 1), i, i + 1 };
+
+          g_array_append_val (self->runs, run);
+        }
+      else
+        g_array_index (self->runs, Run, self->runs->len - 1).end = i + 1;
       if (last == NULL || last->tid != s->tid)
         {
-          Thread t = { s->tid, i, i + 1 };
+          Thread t = { s->tid, self->runs->len - 1, self->runs->len };
 
           g_array_append_val (self->threads, t);
         }
       else
-        last->end = i + 1;
+        last->end_run = self->runs->len;
       if (i == 0 || s->time < self->start)
         self->start = s->time;
       if (s->time > self->end)
@@ -77,6 +127,7 @@ sample_index_clear (gpointer p)
   HpSampleIndex *self = p;
 
   g_array_unref (self->samples);
+  g_array_unref (self->runs);
   g_array_unref (self->threads);
 }
 
@@ -149,8 +200,27 @@ hp_sample_index_get_thread_span (HpSampleIndex *self,
   g_return_if_fail (thread < self->threads->len);
 
   t = &g_array_index (self->threads, Thread, thread);
-  *first = g_array_index (self->samples, HpCaptureSample, t->begin).time;
-  *last = g_array_index (self->samples, HpCaptureSample, t->end - 1).time;
+  *first = G_MAXUINT64;
+  *last = 0;
+  for (guint r = t->first_run; r < t->end_run; r++)
+    {
+      const Run *run = &g_array_index (self->runs, Run, r);
+
+      *first = MIN (*first, g_array_index (self->samples, HpCaptureSample, run->begin).time);
+      *last = MAX (*last, g_array_index (self->samples, HpCaptureSample, run->end - 1).time);
+    }
+}
+
+guint64
+hp_sample_index_get_events (HpSampleIndex *self)
+{
+  guint64 mask = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (guint r = 0; r < self->runs->len; r++)
+    mask |= g_array_index (self->runs, Run, r).event_bit;
+  return mask;
 }
 
 /* The first index in [begin, end) whose time is >= @time (or > @time with
@@ -175,8 +245,53 @@ search (HpSampleIndex *self,
   return begin;
 }
 
+/* The samples of @run in [@from, @to]: [*begin, *end) */
+static void
+run_range (HpSampleIndex *self,
+           const Run     *run,
+           guint64        from,
+           guint64        to,
+           guint         *begin,
+           guint         *end)
+{
+  *begin = search (self, run->begin, run->end, from, FALSE);
+  *end = search (self, *begin, run->end, to, TRUE);
+}
+
+guint64
+hp_sample_index_count_samples (HpSampleIndex *self,
+                               guint64        event_mask,
+                               guint64        from,
+                               guint64        to,
+                               GHashTable    *tids)
+{
+  guint64 n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (guint i = 0; i < self->threads->len && from <= to; i++)
+    {
+      const Thread *t = &g_array_index (self->threads, Thread, i);
+
+      if (tids != NULL && !g_hash_table_contains (tids, GINT_TO_POINTER (t->tid)))
+        continue;
+      for (guint r = t->first_run; r < t->end_run; r++)
+        {
+          const Run *run = &g_array_index (self->runs, Run, r);
+          guint begin, end;
+
+          if (!(run->event_bit & event_mask))
+            continue;
+          run_range (self, run, from, to, &begin, &end);
+          n += end - begin;
+        }
+    }
+  return n;
+}
+
 GArray *
 hp_sample_index_count (HpSampleIndex *self,
+                       guint64        event_mask,
                        guint64        from,
                        guint64        to,
                        GHashTable    *tids,
@@ -197,30 +312,36 @@ hp_sample_index_count (HpSampleIndex *self,
   for (guint i = 0; i < self->threads->len && from <= to; i++)
     {
       const Thread *t = &g_array_index (self->threads, Thread, i);
-      guint begin, end;
 
       if (tids != NULL && !g_hash_table_contains (tids, GINT_TO_POINTER (t->tid)))
         continue;
-      begin = search (self, t->begin, t->end, from, FALSE);
-      end = search (self, begin, t->end, to, TRUE);
-      for (guint j = begin; j < end; j++)
+      for (guint r = t->first_run; r < t->end_run; r++)
         {
-          const HpCaptureSample *s = &g_array_index (self->samples, HpCaptureSample, j);
-          HpCaptureStackCount *c;
+          const Run *run = &g_array_index (self->runs, Run, r);
+          guint begin, end;
 
-          if (stamp[s->stack_id] != i + 1)
+          if (!(run->event_bit & event_mask))
+            continue;
+          run_range (self, run, from, to, &begin, &end);
+          for (guint j = begin; j < end; j++)
             {
-              HpCaptureStackCount fresh = { s->stack_id, t->tid, 0, 0 };
+              const HpCaptureSample *s = &g_array_index (self->samples, HpCaptureSample, j);
+              HpCaptureStackCount *c;
 
-              g_array_append_val (counts, fresh);
-              stamp[s->stack_id] = i + 1;
-              slot[s->stack_id] = counts->len - 1;
+              if (stamp[s->stack_id] != i + 1)
+                {
+                  HpCaptureStackCount fresh = { s->stack_id, t->tid, 0, 0, 0 };
+
+                  g_array_append_val (counts, fresh);
+                  stamp[s->stack_id] = i + 1;
+                  slot[s->stack_id] = counts->len - 1;
+                }
+              c = &g_array_index (counts, HpCaptureStackCount, slot[s->stack_id]);
+              c->samples++;
+              c->weight += s->weight;
             }
-          c = &g_array_index (counts, HpCaptureStackCount, slot[s->stack_id]);
-          c->samples++;
-          c->weight += s->weight;
+          n += end - begin;
         }
-      n += end - begin;
     }
   if (n_samples != NULL)
     *n_samples = n;
@@ -230,13 +351,13 @@ hp_sample_index_count (HpSampleIndex *self,
 void
 hp_sample_index_density (HpSampleIndex *self,
                          guint          thread,
+                         guint64        event_mask,
                          guint64        from,
                          guint64        to,
                          guint          n_bins,
                          guint32       *bins)
 {
   const Thread *t;
-  guint begin, end;
   double span;
 
   g_return_if_fail (self != NULL);
@@ -247,14 +368,21 @@ hp_sample_index_density (HpSampleIndex *self,
   if (n_bins == 0 || to < from)
     return;
   t = &g_array_index (self->threads, Thread, thread);
-  begin = search (self, t->begin, t->end, from, FALSE);
-  end = search (self, begin, t->end, to, TRUE);
   span = (double) (to - from) + 1;
-  for (guint j = begin; j < end; j++)
+  for (guint r = t->first_run; r < t->end_run; r++)
     {
-      guint64 time = g_array_index (self->samples, HpCaptureSample, j).time;
-      guint bin = (guint) ((time - from) / span * n_bins);
+      const Run *run = &g_array_index (self->runs, Run, r);
+      guint begin, end;
 
-      bins[MIN (bin, n_bins - 1)]++;
+      if (!(run->event_bit & event_mask))
+        continue;
+      run_range (self, run, from, to, &begin, &end);
+      for (guint j = begin; j < end; j++)
+        {
+          guint64 time = g_array_index (self->samples, HpCaptureSample, j).time;
+          guint bin = (guint) ((time - from) / span * n_bins);
+
+          bins[MIN (bin, n_bins - 1)]++;
+        }
     }
 }

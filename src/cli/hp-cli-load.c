@@ -307,7 +307,7 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       start = hp_sample_index_get_start (index);
       from_ns = start + (guint64) (from * 1e9 + 0.5);
       to_ns = to >= (gdouble) (G_MAXUINT64 - start) / 1e9 ? G_MAXUINT64 : start + (guint64) (to * 1e9 + 0.5);
-      counts = hp_sample_index_count (index, from_ns, to_ns, set, &n);
+      counts = hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, from_ns, to_ns, set, &n);
       {
         HpCaptureData *filtered = hp_capture_data_new_with_counts (*data, counts);
 

@@ -374,6 +374,15 @@ hp_loaded_profile_has_folds (HpLoadedProfile       *self,
          same_set (self->fold_modules, filter->fold_modules);
 }
 
+guint64
+hp_loaded_profile_event_mask (const HpCaptureData *data)
+{
+  g_return_val_if_fail (data != NULL, 0);
+
+  /* data made by hand (tests) has no events table: its one event */
+  return data->events != NULL ? data->event_mask : HP_SAMPLE_INDEX_ALL_EVENTS;
+}
+
 static HpLoadedProfile *
 build_profile (HpLoadedCapture       *capture,
                const HpProfileFilter *filter,
@@ -388,7 +397,9 @@ build_profile (HpLoadedCapture       *capture,
   self->data = capture->data;
   if (filter != NULL && filter->has_range && samples != NULL)
     {
-      GArray *counts = hp_sample_index_count (samples, filter->from, filter->to, NULL, NULL);
+      /* the samples index every event: count those the profile counts */
+      GArray *counts = hp_sample_index_count (samples, hp_loaded_profile_event_mask (self->data),
+                                              filter->from, filter->to, NULL, NULL);
 
       self->data = hp_capture_data_new_with_counts (capture->data, counts);
       self->has_range = TRUE;
@@ -764,6 +775,7 @@ samples_thread (GTask        *task,
   HpLoadedCapture *loaded = task_data;
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureData) all_events = NULL;
   GArray *samples;
 
   capture = hp_capture_open (loaded->path, FALSE, &error);
@@ -773,7 +785,10 @@ samples_thread (GTask        *task,
       return;
     }
   hp_capture_set_cancellable (capture, cancellable);
-  samples = hp_capture_load_samples (capture, loaded->data, &error);
+  /* every event's: the timeline and a range follow the event shown, and
+   * a ratio counts two (hp_sample_index_count) */
+  all_events = hp_capture_data_select_events (loaded->data, G_MAXUINT64);
+  samples = hp_capture_load_samples (capture, all_events, &error);
   if (samples == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));

@@ -147,6 +147,11 @@ void             hp_loaded_profile_build_async  (HpLoadedCapture     *capture,
                                                  gpointer             user_data);
 HpLoadedProfile *hp_loaded_profile_build_finish (GAsyncResult        *result,
                                                  GError             **error);
+/* The events (bit id - 1) that a profile of @data counts, for
+ * hp_sample_index_count() and hp_timeline_set_event_mask(): the event a
+ * view shows. */
+guint64          hp_loaded_profile_event_mask (const HpCaptureData *data);
+
 /* The same with a whole filter; a time range needs @samples (of this
  * capture, from hp_loaded_capture_load_samples_async). */
 void             hp_loaded_profile_build_filtered_async (HpLoadedCapture       *capture,
@@ -156,8 +161,8 @@ void             hp_loaded_profile_build_filtered_async (HpLoadedCapture       *
                                                          GAsyncReadyCallback    callback,
                                                          gpointer               user_data);
 
-/* Reads every sample of @capture, by thread and time, in a worker: for
- * the timeline and time ranges. */
+/* Reads every sample of @capture, of every event, in a worker: for the
+ * timeline and time ranges. */
 void             hp_loaded_capture_load_samples_async  (HpLoadedCapture     *capture,
                                                         GCancellable        *cancellable,
                                                         GAsyncReadyCallback  callback,

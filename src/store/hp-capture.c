@@ -1930,6 +1930,7 @@ hp_capture_load_samples (HpCapture           *self,
       s.weight = (guint64) weight;
       s.stack_id = (guint32) stack_id;
       s.tid = (gint32) tid;
+      s.event_id = (guint32) event_id;
       g_array_append_val (samples, s);
     }
   sqlite3_finalize (stmt);

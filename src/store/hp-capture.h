@@ -68,6 +68,7 @@ typedef struct {
   guint64 weight;
   guint32 stack_id;  /* leaf stack node, 0 for none */
   gint32  tid;
+  guint32 event_id;  /* events index; 0 in samples made by hand counts as 1 */
 } HpCaptureSample;
 
 typedef struct {

@@ -10,6 +10,8 @@
  * worker the first time the pane shows a capture, with their own
  * connection (the loaded capture keeps only aggregates), and kept for the
  * capture's life: filtering by a range is then counting, never reading.
+ * They are the samples of every event; the lanes and the count of the
+ * range follow the event the profile counts, the one the views show.
  */
 
 #define G_LOG_DOMAIN "hp-ui"
@@ -58,9 +60,9 @@ update_status (HpTimelineView *self)
   else if (hp_timeline_get_selection (self->timeline, &from, &to))
     {
       guint64 start = hp_sample_index_get_start (self->samples);
-      guint64 n = 0;
-      g_autoptr(GArray) counts = hp_sample_index_count (self->samples, from, to,
-                                                        hp_timeline_get_selected_tids (self->timeline), &n);
+      /* binary searches only: this runs at each step of a drag */
+      guint64 n = hp_sample_index_count_samples (self->samples, hp_timeline_get_event_mask (self->timeline), from, to,
+                                                 hp_timeline_get_selected_tids (self->timeline));
       g_autofree char *count = hp_format_count (n);
 
       /* Translators: a time range of the recording and what it holds,
@@ -130,6 +132,9 @@ hp_timeline_view_set_profile (HpTimelineView  *self,
     hp_loaded_profile_ref (profile);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
   self->profile = profile;
+  /* the event the views show (update_status below counts it) */
+  if (profile != NULL)
+    hp_timeline_set_event_mask (self->timeline, hp_loaded_profile_event_mask (profile->data));
 
   if (profile == NULL || profile->capture != self->capture)
     {
@@ -147,6 +152,16 @@ hp_timeline_view_set_profile (HpTimelineView  *self,
     }
   else if (self->samples != NULL)
     hp_timeline_set_selected_tids (self->timeline, profile->tids);
+  update_status (self);
+}
+
+void
+hp_timeline_view_set_event_mask (HpTimelineView *self,
+                                 guint64         event_mask)
+{
+  g_return_if_fail (HP_IS_TIMELINE_VIEW (self));
+
+  hp_timeline_set_event_mask (self->timeline, event_mask);
   update_status (self);
 }
 

@@ -15,9 +15,14 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (HpTimelineView, hp_timeline_view, HP, TIMELINE_VIEW, GtkWidget)
 
 /* Shows the capture of @profile (its samples are read in a worker the
- * first time) and says how much of it @profile keeps. */
+ * first time) and says how much of it @profile keeps; the lanes and the
+ * range's count follow the event @profile counts. */
 void           hp_timeline_view_set_profile (HpTimelineView  *self,
                                              HpLoadedProfile *profile);
+/* The events (bit id - 1) the lanes draw and the range's count counts,
+ * until the next profile: the event the views show. */
+void           hp_timeline_view_set_event_mask (HpTimelineView *self,
+                                             guint64          event_mask);
 /* The samples once read, NULL before. */
 HpSampleIndex *hp_timeline_view_get_samples (HpTimelineView  *self);
 HpTimeline    *hp_timeline_view_get_timeline (HpTimelineView *self);

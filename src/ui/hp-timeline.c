@@ -56,6 +56,7 @@ struct _HpTimeline {
   guint64              range_from;
   guint64              range_to;
   GHashTable          *tids;      /* selected threads, NULL: all */
+  guint64              event_mask; /* the events the lanes count (bit id - 1) */
 
   gboolean             dragging;
   double               drag_x;
@@ -262,7 +263,8 @@ render_lanes (HpTimeline *self)
       const Lane *lane = &g_array_index (self->lanes, Lane, i);
       guint32 *lane_bins = g_new0 (guint32, n_bins);
 
-      hp_sample_index_density (self->samples, lane->thread, self->view_from, self->view_to, n_bins, lane_bins);
+      hp_sample_index_density (self->samples, lane->thread, self->event_mask,
+                               self->view_from, self->view_to, n_bins, lane_bins);
       for (guint b = 0; b < n_bins; b++)
         max = MAX (max, lane_bins[b]);
       g_ptr_array_add (all_bins, lane_bins);
@@ -473,6 +475,7 @@ hp_timeline_init (HpTimeline *self)
 
   self->lanes = g_array_new (FALSE, TRUE, sizeof (Lane));
   g_array_set_clear_func (self->lanes, lane_clear);
+  self->event_mask = HP_SAMPLE_INDEX_ALL_EVENTS;
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
   g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
@@ -608,6 +611,26 @@ hp_timeline_zoom_to_selection (HpTimeline *self)
   self->view_from = self->range_from;
   self->view_to = self->range_to;
   invalidate (self);
+}
+
+void
+hp_timeline_set_event_mask (HpTimeline *self,
+                            guint64     event_mask)
+{
+  g_return_if_fail (HP_IS_TIMELINE (self));
+
+  if (self->event_mask == event_mask)
+    return;
+  self->event_mask = event_mask;
+  invalidate (self);
+}
+
+guint64
+hp_timeline_get_event_mask (HpTimeline *self)
+{
+  g_return_val_if_fail (HP_IS_TIMELINE (self), 0);
+
+  return self->event_mask;
 }
 
 void

@@ -40,6 +40,13 @@ void         hp_timeline_toggle_thread     (HpTimeline          *self,
                                             gint32               tid,
                                             gboolean             add);
 
+/* The events whose samples the lanes draw (bit id - 1): the event the
+ * views show, as hp_loaded_profile_event_mask() gives it. Every event
+ * until set. */
+void         hp_timeline_set_event_mask    (HpTimeline          *self,
+                                            guint64              event_mask);
+guint64      hp_timeline_get_event_mask    (HpTimeline          *self);
+
 /* Shows the selected range across the whole width; or everything. */
 void         hp_timeline_zoom_to_selection (HpTimeline          *self);
 void         hp_timeline_zoom_out          (HpTimeline          *self);

@@ -163,6 +163,85 @@ test_timeline (void)
   display_close (window);
 }
 
+static const char *
+status_count (HpTimelineView *view)
+{
+  const char *status = hp_timeline_view_get_status (view);
+
+  return strstr (status, "): ") != NULL ? strstr (status, "): ") + 3 : status;
+}
+
+/* A capture of two events (issue 19): cpu-clock in thread 1 every ms for
+ * 2 s, page faults in thread 2 during the second second only. A range
+ * and the lanes count the event the views show, never the other's
+ * samples; set to page faults, the lanes and the count follow. */
+static void
+test_events (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "two-events.hotpath", NULL);
+  HpWindow *window;
+  HpTimelineView *view;
+  HpTimeline *timeline;
+  HpLoadedProfile *profile;
+  g_autofree char *expected = NULL;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 module, stack, cpu, faults;
+
+    g_assert_no_error (error);
+    cpu = hp_capture_writer_add_event (w, "cpu-clock", "ns", 1000, 0);
+    faults = hp_capture_writer_add_event (w, "page-faults", "page faults", 0, 1);
+    hp_capture_writer_set_process (w, 1, "app");
+    hp_capture_writer_set_thread (w, 1, 1, "app");
+    hp_capture_writer_set_thread (w, 2, 1, "loader");
+    module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    stack = hp_capture_writer_intern_stack (w, 0,
+              hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", module, NULL, 0),
+                                              NULL, 0, FALSE, 0x10));
+    for (guint ms = 0; ms < 2000; ms++)
+      {
+        guint64 t = (guint64) FIRST + ms * G_GUINT64_CONSTANT (1000000);
+
+        hp_capture_writer_add_event_sample (w, cpu, t, 1, 0, stack, 1000000);
+        if (ms >= 1000 && ms % 2 == 0)
+          hp_capture_writer_add_event_sample (w, faults, t, 2, 0, stack, 3);
+      }
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  }
+
+  window = display_open (app, path);
+  view = hp_window_get_timeline_view (window);
+  timeline = hp_timeline_view_get_timeline (view);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+  g_assert_true (display_wait (samples_loaded, view, 10000));
+  g_assert_cmpuint (shown_samples (window), ==, hp_test_sql_count (path, "event_id = 1"));
+  /* the views show the first event, and so do the lanes */
+  profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+  g_assert_cmpuint (hp_timeline_get_event_mask (timeline), ==, hp_loaded_profile_event_mask (profile->data));
+  g_assert_cmpuint (hp_timeline_get_event_mask (timeline), ==, 1 << 0);
+
+  /* the last 1.5 s: the range counts cpu-clock alone */
+  hp_timeline_set_selection (timeline, TRUE, FIRST + 500000000, FIRST + 2000000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_cmpuint (shown_samples (window), ==,
+                    hp_test_sql_count (path, "event_id = 1 AND time >= 1500000000 AND time <= 3000000000"));
+  expected = g_strdup_printf ("%" G_GINT64_FORMAT " samples",
+                              hp_test_sql_count (path, "event_id = 1 AND time >= 1500000000 AND time <= 3000000000"));
+  g_assert_cmpstr (status_count (view), ==, expected);
+
+  /* page faults shown: the status counts them (the event selector of
+   * the window sets this through the profile it builds) */
+  hp_timeline_view_set_event_mask (view, 1 << 1);
+  g_assert_cmpuint (hp_timeline_get_event_mask (timeline), ==, 1 << 1);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("%" G_GINT64_FORMAT " samples",
+                              hp_test_sql_count (path, "event_id = 2 AND time >= 1500000000 AND time <= 3000000000"));
+  g_assert_cmpstr (status_count (view), ==, expected);
+  display_close (window);
+}
+
 /* Merge Recursion in the main menu rebuilds every view with f → f → f as f */
 static void
 test_merge_recursion (void)
@@ -254,6 +333,7 @@ run (HpApplication *application)
   app = application;
   g_test_add_func ("/timeline/window", test_timeline);
   g_test_add_func ("/timeline/merge-recursion", test_merge_recursion);
+  g_test_add_func ("/timeline/events", test_events);
   g_test_add_func ("/overview/unsymbolized", test_unsymbolized);
   return g_test_run ();
 }

@@ -950,7 +950,7 @@ test_time_range (void)
                 g_hash_table_add (tids, GINT_TO_POINTER (3));
               }
 
-            counts = hp_sample_index_count (index, ranges[r].from, ranges[r].to, tids, &n);
+            counts = hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, ranges[r].from, ranges[r].to, tids, &n);
             ranged = hp_capture_data_new_with_counts (data, counts);
             profile = hp_profile_new (ranged, tids);
 

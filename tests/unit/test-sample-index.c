@@ -96,29 +96,29 @@ test_count (void)
   g_autofree char *all = NULL, *mid = NULL, *edges = NULL, *none = NULL, *seven = NULL;
   guint64 n;
 
-  all = render (hp_sample_index_count (index, 0, G_MAXUINT64, NULL, &n));
+  all = render (hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, 0, G_MAXUINT64, NULL, &n));
   g_assert_cmpuint (n, ==, 13);
   g_assert_cmpstr (all, ==, "1/7:5/15 2/3:3/15 2/7:5/15");
 
   /* both ends included: 150, 160 of thread 7 (stacks 2 and 1), and
    * thread 3's three samples */
-  mid = render (hp_sample_index_count (index, 150, 160, NULL, &n));
+  mid = render (hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, 150, 160, NULL, &n));
   g_assert_cmpuint (n, ==, 5);
   g_assert_cmpstr (mid, ==, "1/7:1/3 2/3:3/15 2/7:1/3");
 
-  edges = render (hp_sample_index_count (index, 190, 190, NULL, &n));
+  edges = render (hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, 190, 190, NULL, &n));
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpstr (edges, ==, "2/7:1/3");
 
-  none = render (hp_sample_index_count (index, 191, 500, NULL, &n));
+  none = render (hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, 191, 500, NULL, &n));
   g_assert_cmpuint (n, ==, 0);
   g_assert_cmpstr (none, ==, "");
   g_clear_pointer (&none, g_free);
-  none = render (hp_sample_index_count (index, 160, 150, NULL, &n));
+  none = render (hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, 160, 150, NULL, &n));
   g_assert_cmpuint (n, ==, 0);
 
   g_hash_table_add (only7, GINT_TO_POINTER (7));
-  seven = render (hp_sample_index_count (index, 0, 155, only7, &n));
+  seven = render (hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, 0, 155, only7, &n));
   g_assert_cmpuint (n, ==, 6);
   g_assert_cmpstr (seven, ==, "1/7:3/9 2/7:3/9");
 }
@@ -130,15 +130,115 @@ test_density (void)
   guint32 bins[5];
 
   /* thread 7 over [100, 199]: two samples per 20 ns */
-  hp_sample_index_density (index, 1, 100, 199, 5, bins);
+  hp_sample_index_density (index, 1, HP_SAMPLE_INDEX_ALL_EVENTS, 100, 199, 5, bins);
   for (guint i = 0; i < 5; i++)
     g_assert_cmpuint (bins[i], ==, 2);
   /* thread 3 over [100, 199]: 150, 150 in bin 2 and 160 in bin 3 */
-  hp_sample_index_density (index, 0, 100, 199, 5, bins);
+  hp_sample_index_density (index, 0, HP_SAMPLE_INDEX_ALL_EVENTS, 100, 199, 5, bins);
   g_assert_cmpuint (bins[0], ==, 0);
   g_assert_cmpuint (bins[2], ==, 2);
   g_assert_cmpuint (bins[3], ==, 1);
   g_assert_cmpuint (bins[4], ==, 0);
+}
+
+/* The same samples as build(), plus page faults (event 2) in thread 7 at
+ * t = 105, 115, 125 (stack 3, weight 1) and in a thread 9 that has no
+ * other samples, at t = 140; handed over by thread and time, as
+ * hp_capture_load_samples() reads a capture of two events. */
+static HpSampleIndex *
+build_two_events (void)
+{
+  GArray *samples = g_array_new (FALSE, FALSE, sizeof (HpCaptureSample));
+
+  for (guint i = 0; i < 10; i++)
+    {
+      HpCaptureSample s = { 100 + 10 * i, 3, 1 + i % 2, 7, 1 };
+
+      g_array_append_val (samples, s);
+    }
+  for (guint i = 0; i < 3; i++)
+    g_array_append_val (samples, ((HpCaptureSample) { 105 + 10 * i, 1, 3, 7, 2 }));
+  g_array_append_val (samples, ((HpCaptureSample) { 150, 5, 2, 3, 1 }));
+  g_array_append_val (samples, ((HpCaptureSample) { 160, 5, 2, 3, 1 }));
+  g_array_append_val (samples, ((HpCaptureSample) { 150, 5, 2, 3, 1 }));
+  g_array_append_val (samples, ((HpCaptureSample) { 140, 1, 3, 9, 2 }));
+  g_array_sort (samples, by_thread_and_time);
+  return hp_sample_index_new (samples);
+}
+
+/* A view of one event counts, draws and spans that event's samples only
+ * (issue 13: the timeline and the range follow the event shown). */
+static void
+test_events (void)
+{
+  g_autoptr(HpSampleIndex) index = build_two_events ();
+  g_autoptr(GHashTable) only7 = g_hash_table_new (NULL, NULL);
+  g_autofree char *first = NULL, *faults = NULL, *both = NULL, *faults7 = NULL;
+  guint32 bins[5];
+  guint64 n, first_time, last_time;
+
+  g_assert_cmpuint (hp_sample_index_get_events (index), ==, 3);
+  g_assert_cmpuint (hp_sample_index_get_n_samples (index), ==, 17);
+  g_assert_cmpuint (hp_sample_index_get_n_threads (index), ==, 3);
+  g_assert_cmpint (hp_sample_index_get_tid (index, 2), ==, 9);
+  hp_sample_index_get_thread_span (index, 1, &first_time, &last_time);
+  g_assert_cmpuint (first_time, ==, 100);
+  g_assert_cmpuint (last_time, ==, 190);
+
+  first = render (hp_sample_index_count (index, 1 << 0, 0, G_MAXUINT64, NULL, &n));
+  g_assert_cmpuint (n, ==, 13);
+  g_assert_cmpstr (first, ==, "1/7:5/15 2/3:3/15 2/7:5/15");
+  faults = render (hp_sample_index_count (index, 1 << 1, 110, 150, NULL, &n));
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpstr (faults, ==, "3/7:2/2 3/9:1/1");
+  g_assert_cmpuint (hp_sample_index_count_samples (index, 1 << 1, 110, 150, NULL), ==, 3);
+  both = render (hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, 100, 110, NULL, &n));
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpstr (both, ==, "1/7:1/3 2/7:1/3 3/7:1/1");
+  g_hash_table_add (only7, GINT_TO_POINTER (7));
+  faults7 = render (hp_sample_index_count (index, 1 << 1, 0, G_MAXUINT64, only7, &n));
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpstr (faults7, ==, "3/7:3/3");
+  g_assert_cmpuint (hp_sample_index_count_samples (index, 1 << 1, 0, G_MAXUINT64, only7), ==, 3);
+  g_assert_cmpuint (hp_sample_index_count_samples (index, 1 << 0, 0, G_MAXUINT64, only7), ==, 10);
+  /* an event the index lacks */
+  g_assert_cmpuint (hp_sample_index_count_samples (index, 1 << 5, 0, G_MAXUINT64, NULL), ==, 0);
+
+  /* thread 7's faults over [100, 149]: 105 in bin 0, 115 in 1, 125 in 2 */
+  hp_sample_index_density (index, 1, 1 << 1, 100, 149, 5, bins);
+  g_assert_cmpuint (bins[0], ==, 1);
+  g_assert_cmpuint (bins[1], ==, 1);
+  g_assert_cmpuint (bins[2], ==, 1);
+  g_assert_cmpuint (bins[3], ==, 0);
+  /* its cpu samples there: 100 ... 140 */
+  hp_sample_index_density (index, 1, 1 << 0, 100, 149, 5, bins);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpuint (bins[i], ==, 1);
+  /* thread 9 has no cpu samples */
+  hp_sample_index_density (index, 2, 1 << 0, 100, 149, 5, bins);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpuint (bins[i], ==, 0);
+}
+
+/* The count alone is the number the full count gives, for every range
+ * with ends on and between the samples. */
+static void
+test_count_samples (void)
+{
+  g_autoptr(HpSampleIndex) index = build ();
+  g_autoptr(GHashTable) only3 = g_hash_table_new (NULL, NULL);
+
+  g_hash_table_add (only3, GINT_TO_POINTER (3));
+  for (guint64 from = 95; from <= 195; from += 5)
+    for (guint64 to = 90; to <= 200; to += 5)
+      for (guint t = 0; t < 2; t++)
+        {
+          GHashTable *tids = t ? only3 : NULL;
+          guint64 n;
+          g_autoptr(GArray) counts = hp_sample_index_count (index, HP_SAMPLE_INDEX_ALL_EVENTS, from, to, tids, &n);
+
+          g_assert_cmpuint (hp_sample_index_count_samples (index, HP_SAMPLE_INDEX_ALL_EVENTS, from, to, tids), ==, n);
+        }
 }
 
 int
@@ -149,5 +249,7 @@ main (int    argc,
   g_test_add_func ("/sample-index/threads", test_threads);
   g_test_add_func ("/sample-index/count", test_count);
   g_test_add_func ("/sample-index/density", test_density);
+  g_test_add_func ("/sample-index/events", test_events);
+  g_test_add_func ("/sample-index/count-samples", test_count_samples);
   return g_test_run ();
 }
