@@ -17,9 +17,13 @@
  *   - from selecting a third of the recording in the timeline until every
  *     view shows the filtered profile, and the longest stall meanwhile.
  *
- * Stalls are the largest gap between two runs of a 1 ms heartbeat. It
- * prints numbers and asserts nothing (docs/ARCHITECTURE.md, Measuring
- * honestly). Usage: bench-views [DIR] (makes or reuses its captures there).
+ * Stalls are the largest gap between two runs of a 1 ms heartbeat, in
+ * wall time and in CPU time of the main thread: on a busy machine the
+ * wall gap grows with the others' load, while the CPU gap is what the
+ * main loop itself spent without returning. Each step also prints the CPU
+ * time of the whole process (workers and renderer included). It prints
+ * numbers and asserts nothing (docs/ARCHITECTURE.md, Measuring honestly).
+ * Usage: bench-views [DIR] (makes or reuses its captures there).
  */
 
 #define G_LOG_DOMAIN "hp-bench"
@@ -34,16 +38,15 @@
 
 static const char *capture_arg;
 static gint64 last_beat, max_gap;
+static double last_beat_cpu, max_cpu_gap;
 
-static gboolean
-beat (gpointer data)
+static double
+clock_ms (clockid_t clock)
 {
-  gint64 now = g_get_monotonic_time ();
+  struct timespec ts;
 
-  if (last_beat != 0)
-    max_gap = MAX (max_gap, now - last_beat);
-  last_beat = now;
-  return G_SOURCE_CONTINUE;
+  clock_gettime (clock, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* CPU time of the whole process (the renderer's threads too), ms: on a
@@ -51,17 +54,47 @@ beat (gpointer data)
 static double
 cpu_ms (void)
 {
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+  return clock_ms (CLOCK_PROCESS_CPUTIME_ID);
 }
 
+static gboolean
+beat (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+  double cpu = clock_ms (CLOCK_THREAD_CPUTIME_ID);
+
+  if (last_beat != 0)
+    {
+      max_gap = MAX (max_gap, now - last_beat);
+      max_cpu_gap = MAX (max_cpu_gap, cpu - last_beat_cpu);
+    }
+  last_beat = now;
+  last_beat_cpu = cpu;
+  return G_SOURCE_CONTINUE;
+}
+
+static double step_cpu, step_main_cpu;
+
+/* Starts a step: its stalls and its CPU time count from now. */
 static void
 reset_gap (void)
 {
   last_beat = g_get_monotonic_time ();
+  last_beat_cpu = clock_ms (CLOCK_THREAD_CPUTIME_ID);
   max_gap = 0;
+  max_cpu_gap = 0;
+  step_cpu = cpu_ms ();
+  step_main_cpu = last_beat_cpu;
+}
+
+/* The longest stall since reset_gap(), and the step's CPU time */
+static char *
+stall (void)
+{
+  return g_strdup_printf ("longest stall %.1f ms, %.1f ms of it main-thread CPU; "
+                          "CPU %.1f ms, %.1f ms of it in the main thread",
+                          max_gap / 1000.0, max_cpu_gap, cpu_ms () - step_cpu,
+                          clock_ms (CLOCK_THREAD_CPUTIME_ID) - step_main_cpu);
 }
 
 typedef struct {
@@ -121,8 +154,12 @@ bench_one (HpApplication *app,
   t0 = g_get_monotonic_time ();
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame");
   g_assert_true (display_wait (flame_painted, &painted, 30000));
-  printf ("show the flame graph until its first frame is painted: %.1f ms (longest stall %.1f ms)\n",
-          (g_get_monotonic_time () - t0) / 1000.0, max_gap / 1000.0);
+  {
+    g_autofree char *s = stall ();
+
+    printf ("show the flame graph until its first frame is painted: %.1f ms (%s)\n",
+            (g_get_monotonic_time () - t0) / 1000.0, s);
+  }
   printf ("  boxes drawn: %u\n", hp_flame_canvas_get_n_drawn (canvas));
 
   /* hover: the pointer over 60 places of the graph */
@@ -145,9 +182,11 @@ bench_one (HpApplication *app,
         display_spin (8);
       }
     frames = gdk_frame_clock_get_frame_counter (clock) - frames;
-    printf ("hover over 60 places: longest stall %.1f ms, box layer rendered again %u times, "
+    g_autofree char *s = stall ();
+
+    printf ("hover over 60 places: %s; box layer rendered again %u times, "
             "%.1f ms of CPU per frame (%" G_GINT64_FORMAT " frames)\n",
-            max_gap / 1000.0, hp_flame_canvas_get_n_renders (canvas) - renders,
+            s, hp_flame_canvas_get_n_renders (canvas) - renders,
             (cpu_ms () - cpu) / MAX (frames, 1), frames);
   }
 
@@ -165,7 +204,11 @@ bench_one (HpApplication *app,
     display_spin (300);
     hp_flame_canvas_set_zoom (canvas, 0);
     display_spin (300);
-    printf ("zoom in to depth %u and out: longest stall %.1f ms\n", boxes[deep].depth, max_gap / 1000.0);
+    {
+      g_autofree char *s = stall ();
+
+      printf ("zoom in to depth %u and out: %s\n", boxes[deep].depth, s);
+    }
   }
 
   /* the timeline: read the samples, select the middle third */
@@ -173,11 +216,15 @@ bench_one (HpApplication *app,
   t0 = g_get_monotonic_time ();
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline");
   g_assert_true (display_wait (samples_loaded, timeline_view, 60000));
-  printf ("timeline: read the samples: %.1f ms (longest stall %.1f ms)\n",
-          (g_get_monotonic_time () - t0) / 1000.0, max_gap / 1000.0);
+  {
+    g_autofree char *s = stall ();
+
+    printf ("timeline: read the samples: %.1f ms (%s)\n", (g_get_monotonic_time () - t0) / 1000.0, s);
+  }
   display_spin (300);
   {
     HpSampleIndex *samples = hp_timeline_view_get_samples (timeline_view);
+    g_autofree char *s = NULL;
     guint64 start = hp_sample_index_get_start (samples), end = hp_sample_index_get_end (samples);
 
     reset_gap ();
@@ -187,9 +234,10 @@ bench_one (HpApplication *app,
     g_assert_true (display_wait (filtered, window, 60000));
     ms = (g_get_monotonic_time () - t0) / 1000.0;
     profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
-    printf ("select a third of the recording until every view shows it: %.1f ms (longest stall %.1f ms), "
+    s = stall ();
+    printf ("select a third of the recording until every view shows it: %.1f ms (%s), "
             "%" G_GUINT64_FORMAT " samples\n",
-            ms, max_gap / 1000.0, hp_profile_get_n_samples (profile->profile));
+            ms, s, hp_profile_get_n_samples (profile->profile));
   }
   display_close (window);
 }
