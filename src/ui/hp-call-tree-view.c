@@ -763,7 +763,7 @@ hp_call_tree_view_expand_to_within (HpCallTreeView   *self,
       GtkTreeListRow *next;
       guint index;
 
-      if (!hp_call_node_find_child (parent, step, &index))
+      if (!g_ptr_array_find (parent->children, step, &index))
         {
           g_clear_object (&row);
           if (finished != NULL)
