@@ -326,9 +326,8 @@ find_hottest (const HpCallNode  *node,
       find_hottest (g_ptr_array_index (node->children, i), hottest, n_functions);
 }
 
-/* A copy of @set, NULL when it is NULL or empty */
-static GHashTable *
-copy_set (GHashTable *set)
+GHashTable *
+hp_id_set_copy (GHashTable *set)
 {
   GHashTable *copy;
   GHashTableIter iter;
@@ -343,9 +342,9 @@ copy_set (GHashTable *set)
   return copy;
 }
 
-static gboolean
-same_set (GHashTable *a,
-          GHashTable *b)
+gboolean
+hp_id_set_equal (GHashTable *a,
+                 GHashTable *b)
 {
   GHashTableIter iter;
   gpointer key;
@@ -370,8 +369,8 @@ hp_loaded_profile_has_folds (HpLoadedProfile       *self,
 
   return self->merge_recursion == filter->merge_recursion && self->fold_inline == filter->fold_inline &&
          self->hide_kernel == filter->hide_kernel &&
-         same_set (self->fold_functions, filter->fold_functions) &&
-         same_set (self->fold_modules, filter->fold_modules);
+         hp_id_set_equal (self->fold_functions, filter->fold_functions) &&
+         hp_id_set_equal (self->fold_modules, filter->fold_modules);
 }
 
 guint64
@@ -436,8 +435,8 @@ build_profile (HpLoadedCapture       *capture,
             hp_capture_data_free (self->data);
           self->data = folded;
           self->hide_kernel = filter->hide_kernel;
-          self->fold_functions = copy_set (filter->fold_functions);
-          self->fold_modules = copy_set (filter->fold_modules);
+          self->fold_functions = hp_id_set_copy (filter->fold_functions);
+          self->fold_modules = hp_id_set_copy (filter->fold_modules);
         }
     }
   self->profile = hp_profile_new (self->data, tids);
@@ -498,8 +497,8 @@ hp_loaded_profile_build_filtered_async (HpLoadedCapture       *capture,
   bd->capture = hp_loaded_capture_ref (capture);
   bd->filter = *filter;
   bd->filter.tids = NULL;
-  bd->filter.fold_functions = copy_set (filter->fold_functions);
-  bd->filter.fold_modules = copy_set (filter->fold_modules);
+  bd->filter.fold_functions = hp_id_set_copy (filter->fold_functions);
+  bd->filter.fold_modules = hp_id_set_copy (filter->fold_modules);
   if (filter->tids != NULL)
     {
       GHashTableIter iter;

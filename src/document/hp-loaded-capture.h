@@ -95,6 +95,13 @@ typedef void (*HpLoadProgress) (HpLoadStage  stage,
 #define HP_SHOWN_ROW_CHARS    300
 #define HP_SHOWN_SHORT_CHARS  120
 
+/* Sets of ids (GINT_TO_POINTER: threads, functions) as filters keep
+ * them: a copy, NULL when @set is NULL or empty; and whether two hold the
+ * same ids, NULL and empty both meaning no set. */
+GHashTable      *hp_id_set_copy           (GHashTable      *set);
+gboolean         hp_id_set_equal          (GHashTable      *a,
+                                           GHashTable      *b);
+
 HpLoadedCapture *hp_loaded_capture_ref    (HpLoadedCapture *self);
 void             hp_loaded_capture_unref  (HpLoadedCapture *self);
 const char      *hp_loaded_capture_get_metadata (HpLoadedCapture *self,

@@ -396,40 +396,6 @@ filter_done (GObject      *object,
   show_profile (self, profile, key);
 }
 
-static GHashTable *
-copy_set (GHashTable *set)
-{
-  GHashTable *copy;
-  GHashTableIter iter;
-  gpointer key;
-
-  if (set == NULL || g_hash_table_size (set) == 0)
-    return NULL;
-  copy = g_hash_table_new (NULL, NULL);
-  g_hash_table_iter_init (&iter, set);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_hash_table_add (copy, key);
-  return copy;
-}
-
-static gboolean
-same_set (GHashTable *a,
-          GHashTable *b)
-{
-  GHashTableIter iter;
-  gpointer key;
-
-  if (a == NULL || b == NULL)
-    return a == b;
-  if (g_hash_table_size (a) != g_hash_table_size (b))
-    return FALSE;
-  g_hash_table_iter_init (&iter, a);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (!g_hash_table_contains (b, key))
-      return FALSE;
-  return TRUE;
-}
-
 /* Builds the profile for what the filters keep (threads, the timeline's
  * range, merged recursion, folds) in a worker; filter_done shows it. */
 void
@@ -451,7 +417,7 @@ hp_window_rebuild_profile (HpWindow *self)
   filter.hide_kernel = self->hide_kernel;
   filter.fold_functions = self->fold_functions;
   filter.fold_modules = self->fold_modules;
-  if (same_set (filter.tids, self->profile->tids) && hp_loaded_profile_has_folds (self->profile, &filter) &&
+  if (hp_id_set_equal (filter.tids, self->profile->tids) && hp_loaded_profile_has_folds (self->profile, &filter) &&
       filter.has_range == self->profile->has_range &&
       (!filter.has_range || (filter.from == self->profile->from && filter.to == self->profile->to)))
     return;
@@ -474,7 +440,7 @@ on_thread_filter_changed (GtkDropDown *dropdown,
   if (self->profile == NULL || selected >= self->filters->len)
     return;
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
-  self->filter_tids = copy_set (g_ptr_array_index (self->filters, selected));
+  self->filter_tids = hp_id_set_copy (g_ptr_array_index (self->filters, selected));
   if (self->timeline_view != NULL)
     hp_timeline_set_selected_tids (hp_timeline_view_get_timeline (self->timeline_view), self->filter_tids);
   hp_window_rebuild_profile (self);
@@ -489,9 +455,9 @@ on_timeline_threads_changed (HpTimeline *timeline,
   GHashTable *tids = hp_timeline_get_selected_tids (timeline);
 
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
-  self->filter_tids = copy_set (tids);
+  self->filter_tids = hp_id_set_copy (tids);
   for (guint i = 0; i < self->filters->len; i++)
-    if (same_set (g_ptr_array_index (self->filters, i), self->filter_tids))
+    if (hp_id_set_equal (g_ptr_array_index (self->filters, i), self->filter_tids))
       {
         g_signal_handlers_block_by_func (self->thread_dropdown, on_thread_filter_changed, self);
         gtk_drop_down_set_selected (self->thread_dropdown, i);
