@@ -11,6 +11,12 @@
  * per-user library ($XDG_DATA_HOME/hotpath/summaries.db); a library that
  * is not one (junk, another program's database, a newer one, locked) is a
  * warning, and the capture gets its summary all the same.
+ *
+ * The rules beyond "exact", on real builds: tests/workloads/follow.c built
+ * at -O0 -g with libfollowlib.so.1.2 and at -O2 without DWARF with
+ * libfollowlib.so.1.3, whose paths change by a module version, an inlined
+ * frame and a GCC clone; each summary is placed by the rule it needs, and
+ * the output names that rule, both ways.
  */
 
 #include "config.h"
@@ -29,19 +35,30 @@
 #define NEXT_RANDOM "main;generate_text;next_random"
 #define LOST_KEY "demo\tmain\ndemo\tvanished_in_the_rebuild\n"
 
+/* Records WORKLOAD_DIR/@variant/@program into @dir/@variant.hotpath. */
+static char *
+record_build (const char *dir,
+              const char *variant,
+              const char *program,
+              const char *argument)
+{
+  g_autofree char *exe = g_build_filename (WORKLOAD_DIR, variant, program, NULL);
+  g_autofree char *name = g_strconcat (variant, ".hotpath", NULL);
+  char *capture = g_build_filename (dir, name, NULL);
+  const char *args[] = { "record", "-o", capture, "--", exe, argument, NULL };
+  g_autoptr(ItResult) result = it_run_cli (args);
+
+  g_test_message ("record %s: %s", variant, result->err);
+  g_assert_cmpint (result->status, ==, 0);
+  return capture;
+}
+
 static char *
 record_demo (const char *dir,
              const char *variant)
 {
-  g_autofree char *program = g_build_filename (WORKLOAD_DIR, variant, "demo", NULL);
-  g_autofree char *name = g_strconcat (variant, ".hotpath", NULL);
-  char *capture = g_build_filename (dir, name, NULL);
   /* five rounds of the demo: a second or so, a few hundred samples */
-  const char *args[] = { "record", "-o", capture, "--", program, "5", NULL };
-  g_autoptr(ItResult) result = it_run_cli (args);
-
-  g_assert_cmpint (result->status, ==, 0);
-  return capture;
+  return record_build (dir, variant, "demo", "5");
 }
 
 static gint64
@@ -211,6 +228,161 @@ test_import_across_rebuild (void)
     g_assert_nonnull (strstr (bad->err, junk));
     g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries"), ==, 3);
   }
+
+  g_unsetenv ("XDG_DATA_HOME");
+  it_tmpdir_free (g_steal_pointer (&dir));
+}
+
+/* The line of @out that holds @text, or NULL. */
+static char *
+output_line (const char *out,
+             const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], text) != NULL)
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+/* A line "placed (@rule)  … → @path", then "  [was … → @was]" when the
+ * path changed, then the shares. Paths start at _start, through libc. */
+static void
+assert_placed (const char *out,
+               const char *rule,
+               const char *path,
+               const char *was)
+{
+  g_autofree char *prefix = g_strdup_printf ("placed (%s)  ", rule);
+  g_autofree char *tail = was ? g_strdup_printf (" → %s  [was ", path) : g_strdup_printf (" → %s  ", path);
+  g_autofree char *line = output_line (out, tail);
+  g_autofree char *was_tail = was ? g_strdup_printf (" → %s]  ", was) : NULL;
+
+  if (line == NULL)
+    g_error ("no line with \"%s\" in:\n%s", tail, out);
+  if (!g_str_has_prefix (line, prefix))
+    g_error ("\"%s\" was not placed by the rule %s", line, rule);
+  if (was_tail != NULL)
+    g_assert_nonnull (strstr (line, was_tail));
+  else
+    g_assert_null (strstr (line, "[was "));
+  g_assert_nonnull (strstr (line, " % then, "));
+}
+
+/* Summaries of @capture with @text on a path found there whose key ends
+ * with @key_tail. */
+static gint64
+count_summary (const char *capture,
+               const char *key_tail,
+               const char *text)
+{
+  char *query = sqlite3_mprintf ("SELECT count(*) FROM summaries WHERE substr(path_key, -length(%Q)) = %Q "
+                                 "AND text = %Q AND found = 1", key_tail, key_tail, text);
+  gint64 n = sql_int (capture, query);
+
+  sqlite3_free (query);
+  return n;
+}
+
+#define FOLLOW_LIB_OLD  "follow\tmain\nlibfollowlib.so.1.2\tfollowlib_work\n"
+#define FOLLOW_LIB_NEW  "follow\tmain\nlibfollowlib.so.1.3\tfollowlib_work\n"
+#define FOLLOW_INL_OLD  "follow\tmain\nfollow\touter\nfollow\thelper\nfollow\tinner\n"
+#define FOLLOW_INL_NEW  "follow\tmain\nfollow\touter\nfollow\tinner\n"
+#define FOLLOW_CLONE_OLD "follow\tmain\nfollow\tscaled\n"
+#define FOLLOW_CLONE_NEW "follow\tmain\nfollow\tscaled.constprop.0\n"
+
+static void
+test_import_rules (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *xdg = NULL;
+  g_autofree char *old = NULL;
+  g_autofree char *new = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+  dir = it_tmpdir_new ();
+  xdg = g_build_filename (dir, "xdg", NULL);
+  g_setenv ("XDG_DATA_HOME", xdg, TRUE);
+  /* meson test puts both builds' library folders on LD_LIBRARY_PATH, which
+   * the loader searches before each program's RUNPATH ($ORIGIN): the new
+   * build would run with the old library */
+  g_unsetenv ("LD_LIBRARY_PATH");
+  old = record_build (dir, "follow-old", "follow", "200");
+  new = record_build (dir, "follow-new", "follow", "200");
+
+  /* the builds differ as follow.c says, or this test proves nothing */
+  g_assert_cmpint (sql_int (old, "SELECT count(*) FROM modules WHERE path LIKE '%/libfollowlib.so.1.2'"), ==, 1);
+  g_assert_cmpint (sql_int (new, "SELECT count(*) FROM modules WHERE path LIKE '%/libfollowlib.so.1.3'"), ==, 1);
+  g_assert_cmpint (sql_int (old, "SELECT count(*) FROM functions WHERE name = 'helper'"), ==, 1);
+  g_assert_cmpint (sql_int (new, "SELECT count(*) FROM functions WHERE name = 'helper'"), ==, 0);
+  g_assert_cmpint (sql_int (old, "SELECT count(*) FROM functions WHERE name = 'scaled'"), ==, 1);
+  g_assert_cmpint (sql_int (new, "SELECT count(*) FROM functions WHERE name = 'scaled.constprop.0'"), ==, 1);
+
+  /* written in the old build, each path as it ran there */
+  set_summary (old, "main;followlib_work", "The library's share.");
+  set_summary (old, "main;outer;helper;inner", "Inner, through the helper.");
+  set_summary (old, "main;scaled", "Three units a round.");
+  set_summary (old, "main", "The whole program.");
+  g_assert_cmpint (count_summary (old, FOLLOW_LIB_OLD, "The library's share."), ==, 1);
+  g_assert_cmpint (count_summary (old, FOLLOW_INL_OLD, "Inner, through the helper."), ==, 1);
+  g_assert_cmpint (count_summary (old, FOLLOW_CLONE_OLD, "Three units a round."), ==, 1);
+  {
+    const char *args[] = { "summary", new, "--import", old, NULL };
+    g_autoptr(ItResult) import = it_run_cli (args);
+
+    g_test_message ("%s%s", import->out, import->err);
+    g_assert_cmpint (import->status, ==, 0);
+    assert_placed (import->out, "module version", "main → followlib_work", NULL);
+    assert_placed (import->out, "inlined frame", "main → outer → inner", "main → outer → helper → inner");
+    assert_placed (import->out, "clones folded", "main → scaled.constprop.0", "main → scaled");
+    assert_placed (import->out, "exact", "__libc_start_call_main → main", NULL);
+    g_assert_nonnull (strstr (import->err, "4 of 4 summaries"));
+    g_assert_null (strstr (import->out, "not found"));
+  }
+  /* each now on the new build's own path */
+  g_assert_cmpint (count_summary (new, FOLLOW_LIB_NEW, "The library's share."), ==, 1);
+  g_assert_cmpint (count_summary (new, FOLLOW_INL_NEW, "Inner, through the helper."), ==, 1);
+  g_assert_cmpint (count_summary (new, FOLLOW_CLONE_NEW, "Three units a round."), ==, 1);
+  g_assert_cmpint (sql_int (new, "SELECT count(*) FROM summaries WHERE capture = 'follow-old.hotpath'"), ==, 4);
+
+  /* the other way: written in the release build, where helper is gone,
+   * taken back to the old one, where it appears again */
+  {
+    const char *paths[] = { "main;followlib_work", "main;outer;helper;inner", "main;scaled" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+      {
+        const char *args[] = { "summary", old, paths[i], "--clear", NULL };
+        g_autoptr(ItResult) clear = it_run_cli (args);
+
+        g_assert_cmpint (clear->status, ==, 0);
+      }
+  }
+  set_summary (new, "main;followlib_work", "The library, in the release.");
+  set_summary (new, "main;outer;inner", "Inner, helper inlined.");
+  set_summary (new, "main;scaled.constprop.0", "The clone.");
+  {
+    const char *args[] = { "summary", old, "--import", new, NULL };
+    g_autoptr(ItResult) import = it_run_cli (args);
+
+    g_test_message ("%s%s", import->out, import->err);
+    g_assert_cmpint (import->status, ==, 0);
+    assert_placed (import->out, "module version", "main → followlib_work", NULL);
+    assert_placed (import->out, "inlined frame", "main → outer → helper → inner", "main → outer → inner");
+    assert_placed (import->out, "clones folded", "main → scaled", "main → scaled.constprop.0");
+    {
+      /* "main" came from old in the first import: the same text */
+      g_autofree char *main_line = output_line (import->out, "already here  ");
+
+      g_assert_nonnull (main_line);
+      g_assert_true (g_str_has_suffix (main_line, " → __libc_start_call_main → main"));
+    }
+  }
+  g_assert_cmpint (count_summary (old, FOLLOW_LIB_OLD, "The library, in the release."), ==, 1);
+  g_assert_cmpint (count_summary (old, FOLLOW_INL_OLD, "Inner, helper inlined."), ==, 1);
+  g_assert_cmpint (count_summary (old, FOLLOW_CLONE_OLD, "The clone."), ==, 1);
 
   g_unsetenv ("XDG_DATA_HOME");
   it_tmpdir_free (g_steal_pointer (&dir));
@@ -391,6 +563,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cli-summary-import/across-rebuild", test_import_across_rebuild);
+  g_test_add_func ("/cli-summary-import/rules", test_import_rules);
   g_test_add_func ("/cli-summary-import/hostile-library", test_hostile_library);
   g_test_add_func ("/cli-summary-import/perf-data", test_import_perf_data);
   return g_test_run ();
