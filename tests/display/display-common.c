@@ -224,6 +224,88 @@ display_close (HpWindow *window)
   display_spin (20);
 }
 
+static int
+min_width (GtkWidget *widget)
+{
+  int min = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  return min;
+}
+
+/* Which widget asks for the width: from @widget down, each visible child
+ * that asks for more than @limit, with its type (and text, for a label). */
+static void
+describe_wide (GtkWidget *widget,
+               int        limit,
+               int        depth,
+               GString   *out)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int min, for_height = 0;
+
+      if (!gtk_widget_get_visible (child))
+        continue;
+      /* at any height, and at the one it has */
+      min = min_width (child);
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, gtk_widget_get_height (child),
+                          &for_height, NULL, NULL, NULL);
+      if (MAX (min, for_height) <= limit)
+        continue;
+      g_string_append_printf (out, "%*s%s", depth * 2, "", G_OBJECT_TYPE_NAME (child));
+      if (GTK_IS_LABEL (child))
+        g_string_append_printf (out, " “%s”", gtk_label_get_text (GTK_LABEL (child)));
+      g_string_append_printf (out, " min %d (%d for its height %d) width %d\n", min, for_height,
+                              gtk_widget_get_height (child), gtk_widget_get_width (child));
+      describe_wide (child, limit, depth + 1, out);
+    }
+}
+
+char *
+display_describe_wide (GtkWidget *widget,
+                       int        limit)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "%s min %d\n", G_OBJECT_TYPE_NAME (widget), min_width (widget));
+  describe_wide (widget, limit, 1, out);
+  return g_string_free (out, FALSE);
+}
+
+void
+display_assert_fits_width (HpWindow *window,
+                           int       width)
+{
+  GtkWidget *stack = gtk_window_get_child (GTK_WINDOW (window));
+  GtkWidget *page = gtk_stack_get_visible_child (GTK_STACK (stack));
+  int window_min = min_width (GTK_WIDGET (window));
+  int page_min = 0;
+
+  /* settled: the sizes below are of the last layout */
+  display_spin (200);
+  /* for the height it has: a label that wraps, given fewer lines than it
+   * needs, asks for the width of one long line; GtkStack then gives its
+   * page that width, wider than the window, cut off on both sides */
+  gtk_widget_measure (page, GTK_ORIENTATION_HORIZONTAL, gtk_widget_get_height (page),
+                      &page_min, NULL, NULL, NULL);
+  g_test_message ("window %d×%d (minimum width %d), page %d wide (minimum %d for its height %d), asked %d",
+                  gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_height (GTK_WIDGET (window)),
+                  window_min, gtk_widget_get_width (page), page_min, gtk_widget_get_height (page), width);
+  if (gtk_widget_get_width (GTK_WIDGET (window)) > width || window_min > width ||
+      page_min > gtk_widget_get_width (stack) || gtk_widget_get_width (page) > gtk_widget_get_width (stack))
+    {
+      g_autofree char *wide = display_describe_wide (GTK_WIDGET (window), width / 3);
+
+      g_error ("the window does not fit %d px: it is %d wide, its page %d (minimum %d) in %d; "
+               "what asks for the width:\n%s",
+               width, gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_width (page),
+               page_min, gtk_widget_get_width (stack), wide);
+    }
+}
+
 gboolean
 display_refuse_perf_event_open (void)
 {

@@ -45,6 +45,18 @@ gboolean    display_wait_source  (HpWindow      *window);
 void        display_save_png     (GtkWindow     *window,
                                   const char    *path);
 
+/* For a failing size check: the widgets under @widget whose minimum
+ * width is above @limit, one a line, indented by depth. */
+char       *display_describe_wide (GtkWidget    *widget,
+                                   int           limit);
+
+/* Asserts that @window is at most @width wide, can be, and that the page
+ * it shows asks for no more width than the window gives it at the height
+ * it has (else the page is cut off on both sides); says which widgets ask
+ * for more when not. */
+void        display_assert_fits_width (HpWindow *window,
+                                       int       width);
+
 /* From now on, perf_event_open fails with EACCES in every thread of this
  * process, as when kernel.perf_event_paranoid forbids it (a seccomp
  * filter; the machine's setting is left alone). FALSE when the filter
