@@ -7,7 +7,8 @@
 # at 1024x700 and 1920x1080, light and dark, into OUT/SIZE-STYLE/, and
 # a deep recursion with Merge Recursion on into OUT/recursion-merged/, and
 # the offer of summaries from earlier captures (tests/display/
-# test-summary-offer) into OUT/SIZE-STYLE/summary-offer.png. Open the
+# test-summary-offer) into OUT/SIZE-STYLE/summary-offer.png, and the
+# dialog of an import into OUT/SIZE-STYLE/summary-import-dialog.png. Open the
 # PNGs and look at them before calling a window change done (HACKING.md).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -41,6 +42,14 @@ for size in 1024x700 1920x1080; do
           SUMMARY_OFFER_SCREENSHOT="$dir/summary-offer.png" \
       dbus-run-session -- "$build/tests/display/test-summary-offer" -p /summary-offer/offer \
       >/dev/null 2>&1 && echo "$size $style: $dir/summary-offer.png"
+    # Import Summaries From… of 82 summaries: the window, and the dialog
+    # that lists each with its rule (summary-import-dialog.png)
+    xvfb-run -a -s "-screen 0 ${size}x24" \
+      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+          GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
+          SUMMARY_IMPORT_SCREENSHOT="$dir/summary-import.png" \
+      dbus-run-session -- "$build/tests/display/test-summary-offer" -p /summary-offer/import-many \
+      >/dev/null 2>&1 && echo "$size $style: $dir/summary-import-dialog.png"
   done
 done
 

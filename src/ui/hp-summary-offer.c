@@ -252,17 +252,48 @@ append_placement (GString                  *out,
   g_string_append_printf (out, "\n  “%s”\n", text);
 }
 
+/* The list of a message (the summaries shown or imported, three lines
+ * each) scrolls within at most this share of the window's height: as the
+ * secondary text of a GtkMessageDialog, 82 summaries made a dialog 3937
+ * px tall, its Close button far below the screen. */
+#define LIST_HEIGHT_SHARE 0.55
+#define LIST_MIN_HEIGHT   160
+
 static GtkWindow *
 message (HpSummaryOffer *self,
          const char     *primary,
-         const char     *secondary)
+         const char     *secondary,
+         const char     *list)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *dialog = gtk_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                               GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                               GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE, "%s", primary);
 
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  if (secondary != NULL)
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  if (list != NULL && list[0] != '\0')
+    {
+      GtkWidget *area = gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog));
+      GtkWidget *scrolled = gtk_scrolled_window_new ();
+      GtkWidget *label = gtk_label_new (list);
+      int window_height = GTK_IS_WIDGET (root) ? gtk_widget_get_height (GTK_WIDGET (root)) : 0;
+
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 70);
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_yalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+      gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled),
+                                                  MAX (LIST_MIN_HEIGHT,
+                                                       window_height > 0 ? (int) (window_height * LIST_HEIGHT_SHARE)
+                                                                         : 400));
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), label);
+      gtk_box_append (GTK_BOX (area), scrolled);
+    }
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
   gtk_window_present (GTK_WINDOW (dialog));
   return GTK_WINDOW (dialog);
@@ -281,7 +312,7 @@ hp_summary_offer_show (HpSummaryOffer *self)
     append_placement (list, g_ptr_array_index (self->offered, i));
   if (self->offered->len > 50)
     g_string_append_printf (list, _("… and %u more"), self->offered->len - 50);
-  return message (self, gtk_label_get_text (self->label), list->str);
+  return message (self, gtk_label_get_text (self->label), NULL, list->str);
 }
 
 void
@@ -340,27 +371,32 @@ import_done (GObject      *object,
         {
           g_free (self->report);
           self->report = g_strdup (error->message);
-          message (self, _("Cannot import summaries"), error->message);
+          message (self, _("Cannot import summaries"), error->message, NULL);
         }
       return;
     }
-  for (guint i = 0; i < work->placements->len; i++)
-    {
-      HpSummaryPlacement *p = g_ptr_array_index (work->placements, i);
+  /* the placed ones first, each with its rule, then those kept as not
+   * found: a long list scrolls, and what was placed is read first */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < work->placements->len; i++)
+      {
+        HpSummaryPlacement *p = g_ptr_array_index (work->placements, i);
 
-      if (p->present || p->conflict ||
-          (p->how != HP_SUMMARY_MATCH_NONE && hp_summary_store_get (self->store, p->summary->path_key)))
-        {
-          n_skipped++;
+        if ((p->how == HP_SUMMARY_MATCH_NONE) != (pass == 1))
           continue;
-        }
-      hp_summary_store_put (self->store, p->summary);
-      if (p->how == HP_SUMMARY_MATCH_NONE)
-        n_lost++;
-      else
-        n_placed++;
-      append_placement (list, p);
-    }
+        if (p->present || p->conflict ||
+            (p->how != HP_SUMMARY_MATCH_NONE && hp_summary_store_get (self->store, p->summary->path_key)))
+          {
+            n_skipped++;
+            continue;
+          }
+        hp_summary_store_put (self->store, p->summary);
+        if (p->how == HP_SUMMARY_MATCH_NONE)
+          n_lost++;
+        else
+          n_placed++;
+        append_placement (list, p);
+      }
   if (n_skipped > 0)
     g_string_append_printf (list, g_dngettext (GETTEXT_PACKAGE,
                                                "%u summary was here already, or this capture has its own for the path.",
@@ -370,7 +406,7 @@ import_done (GObject      *object,
                              n_placed, work->placements->len, from, n_lost);
   g_free (self->report);
   self->report = g_strdup_printf ("%s\n%s", primary, list->str);
-  message (self, primary, list->str);
+  message (self, primary, NULL, list->str);
 }
 
 void
@@ -384,7 +420,7 @@ hp_summary_offer_import_path (HpSummaryOffer *self,
     return;
   if (hp_summary_store_get_read_only_reason (self->store) != NULL)
     {
-      message (self, _("Cannot import summaries"), hp_summary_store_get_read_only_reason (self->store));
+      message (self, _("Cannot import summaries"), hp_summary_store_get_read_only_reason (self->store), NULL);
       return;
     }
   start_work (self, path, import_done);

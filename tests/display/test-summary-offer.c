@@ -430,6 +430,113 @@ test_import (void)
   display_close (window);
 }
 
+static GtkWindow *
+find_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i - 1);
+
+      if (GTK_IS_MESSAGE_DIALOG (w))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  GtkWindow *dialog = find_dialog ();
+
+  return dialog != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog)) &&
+         gtk_widget_get_height (GTK_WIDGET (dialog)) > 0;
+}
+
+/* An import of many summaries: the dialog that lists them fits on the
+ * screen, its Close button in reach, and the list scrolls. With
+ * SUMMARY_IMPORT_SCREENSHOT=FILE.png (SCREENSHOT_SIZE, SCREENSHOT_DARK)
+ * it saves the window and the dialog over it. */
+static void
+test_import_many (void)
+{
+  g_autofree char *old = make_capture ("many-old.hotpath");
+  g_autofree char *path = display_make_capture ("many-new.hotpath", FALSE, NULL);
+  const char *screenshot = g_getenv ("SUMMARY_IMPORT_SCREENSHOT");
+  int width = 1024, height = 700;
+  HpWindow *window;
+  HpSummaryOffer *offer;
+  GtkWindow *dialog;
+  GtkWidget *close;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = hp_capture_open (old, TRUE, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (hp_capture_set_summary_full (capture, KEY_ALPHA, "main → run_alpha",
+                                                "The alpha phase: everything it does is the arithmetic of "
+                                                "work(), called twice per round.", 70.0, &error));
+    for (guint i = 0; i < 80; i++)
+      {
+        g_autofree char *key = g_strdup_printf ("paths\tmain\npaths\tgone_%02u\n", i);
+        g_autofree char *readable = g_strdup_printf ("main → gone_%02u", i);
+        g_autofree char *text = g_strdup_printf ("Path %u of a rebuild that lost it.", i);
+
+        g_assert_true (hp_capture_set_summary_full (capture, key, readable, text, 1.0, &error));
+        g_assert_no_error (error);
+      }
+  }
+  if (g_getenv ("SCREENSHOT_SIZE") != NULL)
+    g_assert_cmpint (sscanf (g_getenv ("SCREENSHOT_SIZE"), "%dx%d", &width, &height), ==, 2);
+  if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+    g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  window = display_open_sized (app, path, width, height);
+  offer = hp_window_get_summary_offer (window);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  hp_summary_offer_import_path (offer, old);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  g_test_message ("%.300s", hp_summary_offer_get_report (offer));
+  g_assert_nonnull (strstr (hp_summary_offer_get_report (offer),
+                            "2 of 82 summaries of many-old.hotpath placed; 80 not found in this capture"));
+  /* what was placed is listed first, with its rule */
+  {
+    const char *report = hp_summary_offer_get_report (offer);
+    const char *alpha = strstr (report, "main → run_alpha (exact)");
+
+    g_assert_nonnull (alpha);
+    g_assert_true (alpha < strstr (report, "Not found in this capture (kept): main → gone_00"));
+  }
+  g_assert_true (display_wait (dialog_shown, NULL, 20000));
+  display_spin (300);
+  dialog = find_dialog ();
+  g_test_message ("dialog %d×%d over a window of %d×%d", gtk_widget_get_width (GTK_WIDGET (dialog)),
+                  gtk_widget_get_height (GTK_WIDGET (dialog)), width, height);
+  /* no taller than the window it belongs to */
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (dialog)), <=, height);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (dialog)), <=, width);
+  close = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  g_assert_nonnull (close);
+  g_assert_true (gtk_widget_get_mapped (close));
+  {
+    graphene_point_t at;
+
+    g_assert_true (gtk_widget_compute_point (close, GTK_WIDGET (dialog), &GRAPHENE_POINT_INIT (0, 0), &at));
+    g_assert_cmpfloat (at.y + gtk_widget_get_height (close), <=, gtk_widget_get_height (GTK_WIDGET (dialog)));
+  }
+  if (screenshot != NULL)
+    {
+      g_autofree char *base = g_strndup (screenshot, strlen (screenshot) - strlen (".png"));
+      g_autofree char *dialog_png = g_strconcat (base, "-dialog.png", NULL);
+
+      display_save_png (GTK_WINDOW (window), screenshot);
+      display_save_png (dialog, dialog_png);
+    }
+  close_dialogs ();
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -438,6 +545,7 @@ run (HpApplication *application)
   g_test_add_func ("/summary-offer/setting", test_setting);
   g_test_add_func ("/summary-offer/hostile-library", test_hostile_library);
   g_test_add_func ("/summary-offer/import", test_import);
+  g_test_add_func ("/summary-offer/import-many", test_import_many);
   return g_test_run ();
 }
 
