@@ -104,7 +104,27 @@ struct _HpModule
   GArray      *sym_sections;
   GArray      *sym_bounds;  /* guint64, sorted, unique */
   GHashTable  *sym_answers; /* class -> SymtabAnswer */
+  /* The same table indexed (see symtab_search_indexed): the sized
+   * entries of each pass sorted by start (SizedEntry), and the sizeless
+   * ones (SizelessEntry, by start), [0] the globals, [1] the locals */
+  GArray      *sym_sized[2];
+  GArray      *sym_sizeless[2];
 };
+
+typedef struct
+{
+  guint64 start;
+  guint64 end;      /* start + size, saturated */
+  guint64 max_end;  /* the largest end of this entry and every one before */
+  guint   index;    /* in HpModule.syms */
+} SizedEntry;
+
+typedef struct
+{
+  guint64 start;
+  guint   section;  /* section_of (start) */
+  guint   index;    /* in HpModule.syms */
+} SizelessEntry;
 
 typedef struct
 {
@@ -180,6 +200,8 @@ struct _HpSymbolizer
 
   /* dwfl_module_addrinfo calls, for the tests (hp_symbolizer_get_symtab_searches) */
   guint         symtab_searches;
+  /* symbol table entries those searches looked at (hp_symbolizer_get_symtab_steps) */
+  guint64       symtab_steps;
 };
 
 
@@ -194,6 +216,10 @@ hp_module_free (HpModule *module)
   g_clear_pointer (&module->sym_sections, g_array_unref);
   g_clear_pointer (&module->sym_bounds, g_array_unref);
   g_clear_pointer (&module->sym_answers, g_hash_table_unref);
+  g_clear_pointer (&module->sym_sized[0], g_array_unref);
+  g_clear_pointer (&module->sym_sized[1], g_array_unref);
+  g_clear_pointer (&module->sym_sizeless[0], g_array_unref);
+  g_clear_pointer (&module->sym_sizeless[1], g_array_unref);
   g_clear_pointer (&module->dwfl, dwfl_end);
   g_clear_pointer (&module->loads, g_array_unref);
   if (module->image_fd >= 0)
@@ -782,6 +808,14 @@ hp_symbolizer_get_symtab_searches (HpSymbolizer *self)
   return self->symtab_searches;
 }
 
+guint64
+hp_symbolizer_get_symtab_steps (HpSymbolizer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->symtab_steps;
+}
+
 static void
 update_debuginfo_path (HpSymbolizer *self)
 {
@@ -1061,6 +1095,76 @@ add_section_bounds (GArray     *bounds,
     }
 }
 
+static guint section_of (const HpModule *module,
+                         guint64         address);
+
+static int
+compare_sized (gconstpointer a,
+               gconstpointer b)
+{
+  const SizedEntry *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int
+compare_sizeless (gconstpointer a,
+                  gconstpointer b)
+{
+  const SizelessEntry *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Indexes module->syms for symtab_search_indexed: per pass of libdwfl's
+ * search, the entries with a size sorted by start, each with the largest
+ * end up to it; and every entry without a size. */
+static void
+index_syms (HpModule *module)
+{
+  const SymEntry *syms = (const SymEntry *) (gconstpointer) module->syms->data;
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      guint first = pass == 0 ? module->sym_first_global : 0;
+      guint last = pass == 0 ? module->syms->len : module->sym_first_global;
+      GArray *sized = g_array_new (FALSE, FALSE, sizeof (SizedEntry));
+      GArray *sizeless = g_array_new (FALSE, FALSE, sizeof (SizelessEntry));
+      guint64 max_end = 0;
+
+      for (guint i = first; i < last; i++)
+        {
+          SizedEntry e;
+
+          if (syms[i].sym.st_size == 0)
+            {
+              SizelessEntry l = { syms[i].value, section_of (module, syms[i].value), i };
+
+              g_array_append_val (sizeless, l);
+              continue;
+            }
+          e.start = syms[i].value;
+          e.end = syms[i].value + syms[i].sym.st_size < syms[i].value
+                  ? G_MAXUINT64 : syms[i].value + syms[i].sym.st_size;
+          e.index = i;
+          g_array_append_val (sized, e);
+        }
+      g_array_sort (sized, compare_sized);
+      for (guint i = 0; i < sized->len; i++)
+        {
+          SizedEntry *e = &g_array_index (sized, SizedEntry, i);
+
+          max_end = MAX (max_end, e->end);
+          e->max_end = max_end;
+        }
+      g_array_sort (sizeless, compare_sizeless);
+      module->sym_sized[pass] = sized;
+      module->sym_sizeless[pass] = sizeless;
+    }
+}
+
 /* dwfl_module_addrinfo reads the whole symbol table through libelf at
  * every call: over the 29,000 dynamic symbols of a stripped cc1, that was
  * most of what recording a build cost. So the symbolizer reads the table
@@ -1138,6 +1242,7 @@ load_syms (HpModule *module)
 
   module->sym_bounds = bounds;
   module->sym_answers = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  index_syms (module);
 }
 
 /* The class of @address: 0 below every bound, 2k + 1 at bound k, 2k + 2
@@ -1267,22 +1372,155 @@ symtab_try (const HpModule *module,
     search->closest = entry;
 }
 
+static int
+compare_guint (gconstpointer a,
+               gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The closest entry of one pass: only entries with a size that hold
+ * @address can become it (an entry without a size never does, and one
+ * that does not hold the address is skipped), and they compete in table
+ * order, so these alone, in that order, give libdwfl's answer. */
 static const SymEntry *
-symtab_search (const HpModule *module,
+symtab_pass_closest (HpSymbolizer   *self,
+                     const HpModule *module,
+                     guint           pass,
+                     guint64         address,
+                     guint           address_section,
+                     GArray         *found,
+                     guint64        *max_end)
+{
+  const SizedEntry *sized = (const SizedEntry *) (gconstpointer) module->sym_sized[pass]->data;
+  const SymEntry *syms = (const SymEntry *) (gconstpointer) module->syms->data;
+  SymSearch search = { address, address_section, NULL, NULL, 0 };
+  guint lo = 0, hi = module->sym_sized[pass]->len;
+
+  /* the number of entries that start at or below the address */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (sized[mid].start <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_array_set_size (found, 0);
+  *max_end = lo > 0 ? sized[lo - 1].max_end : 0;
+  /* Below an entry whose max_end is at or below the address, none holds it. */
+  for (guint i = lo; i > 0 && sized[i - 1].max_end > address; i--)
+    {
+      self->symtab_steps++;
+      if (sized[i - 1].end > address)
+        g_array_append_val (found, sized[i - 1].index);
+    }
+  g_array_sort (found, compare_guint);
+  for (guint i = 0; i < found->len; i++)
+    symtab_try (module, &search, &syms[g_array_index (found, guint, i)]);
+  return search.closest;
+}
+
+/* The labels (entries without a size) of @pass at or below @address:
+ * whether there is one, the highest start among them, and the last in
+ * table order at that start that may name the address (in its section,
+ * or outside sections only at the address itself); NULL: none may. */
+static gboolean
+symtab_pass_labels (HpSymbolizer    *self,
+                    const HpModule  *module,
+                    guint            pass,
+                    guint64          address,
+                    guint            address_section,
+                    guint64         *max_start,
+                    const SymEntry **at_max)
+{
+  const SizelessEntry *labels = (const SizelessEntry *) (gconstpointer) module->sym_sizeless[pass]->data;
+  const SymEntry *syms = (const SymEntry *) (gconstpointer) module->syms->data;
+  guint lo = 0, hi = module->sym_sizeless[pass]->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (labels[mid].start <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *at_max = NULL;
+  if (lo == 0)
+    return FALSE;
+  *max_start = labels[lo - 1].start;
+  /* sorted by start, then table order: the last that may name it */
+  for (guint i = lo; i > 0 && labels[i - 1].start == *max_start; i--)
+    {
+      const SymEntry *entry = &syms[labels[i - 1].index];
+
+      self->symtab_steps++;
+      if (entry->shndx >= SHN_LORESERVE
+          ? labels[i - 1].start == address
+          : labels[i - 1].section == address_section)
+        {
+          *at_max = entry;
+          break;
+        }
+    }
+  return TRUE;
+}
+
+/* libdwfl's search (symtab_try over every entry of the table, in order:
+ * the globals, then, if they gave nothing, the locals) without reading
+ * the whole table, with exactly its answer.
+ *
+ * A sized entry that holds the address wins over any label. When none
+ * does, symtab_try keeps as the label the last one (in table order) that
+ * starts at or above min_label, the largest end of the entries before it,
+ * and returns it only if it starts at or above the final min_label, F.
+ * Every label ends where it starts, so F is at least the highest start M
+ * of the labels: a label is returned only if M = F and it starts at M.
+ * Any label at M passes when it comes (min_label <= F = M then), and any
+ * label after it below M fails (min_label >= M then): the answer is the
+ * last label at M that may name the address, if F = M. The locals are
+ * searched unless a global label sits at the address itself. */
+static const SymEntry *
+symtab_search (HpSymbolizer   *self,
+               const HpModule *module,
                guint64         address)
 {
-  const SymEntry *syms = (const SymEntry *) (gconstpointer) module->syms->data;
-  SymSearch search = { address, section_of (module, address), NULL, NULL, 0 };
+  guint address_section = section_of (module, address);
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (guint));
+  const SymEntry *closest, *label = NULL, *label_b = NULL;
+  guint64 end = 0, end_b = 0, max_start = 0, max_start_b = 0;
+  gboolean has_label, has_label_b;
 
-  for (guint i = module->sym_first_global; i < module->syms->len; i++)
-    symtab_try (module, &search, &syms[i]);
-  if (search.closest == NULL && module->sym_search_locals
-      && (search.sizeless == NULL || search.sizeless->value != address))
-    for (guint i = 0; i < module->sym_first_global; i++)
-      symtab_try (module, &search, &syms[i]);
-  if (search.closest == NULL && search.sizeless != NULL && search.sizeless->value >= search.min_label)
-    return search.sizeless;
-  return search.closest;
+  closest = symtab_pass_closest (self, module, 0, address, address_section, found, &end);
+  if (closest != NULL)
+    return closest;
+  has_label = symtab_pass_labels (self, module, 0, address, address_section, &max_start, &label);
+
+  if (module->sym_search_locals && !(has_label && label != NULL && max_start == address))
+    {
+      closest = symtab_pass_closest (self, module, 1, address, address_section, found, &end_b);
+      if (closest != NULL)
+        return closest;
+      has_label_b = symtab_pass_labels (self, module, 1, address, address_section, &max_start_b, &label_b);
+      end = MAX (end, end_b);
+      if (has_label_b && (!has_label || max_start_b >= max_start))
+        {
+          /* the locals come after the globals */
+          if (!has_label || max_start_b > max_start || label_b != NULL)
+            label = label_b;
+          max_start = max_start_b;
+          has_label = TRUE;
+        }
+    }
+
+  if (!has_label || end > max_start)
+    return NULL;
+  return label;
 }
 
 static const SymtabAnswer *
@@ -1302,7 +1540,7 @@ symtab_lookup (HpSymbolizer *self,
     return answer;
 
   answer = g_new0 (SymtabAnswer, 1);
-  entry = symtab_search (module, address);
+  entry = symtab_search (self, module, address);
   if (entry != NULL)
     {
       answer->name = entry->name;

@@ -120,6 +120,9 @@ const GPtrArray         *hp_symbolizer_get_notes       (HpSymbolizer  *self);
 /* How many times the symbol tables were searched (once per class of
  * addresses that resolve alike), so that tests can see lookups shared. */
 guint                    hp_symbolizer_get_symtab_searches (HpSymbolizer *self);
+/* How many symbol table entries those searches looked at, so that tests
+ * can see a search that does not read the whole table. */
+guint64                  hp_symbolizer_get_symtab_steps (HpSymbolizer *self);
 
 /* Resolves a file offset within @module (mapping address - start + pgoff).
  * The result is cached and owned by @self. Unresolved addresses give one frame

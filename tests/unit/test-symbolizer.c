@@ -307,6 +307,105 @@ test_symtab_classes (void)
   g_rmdir (dir);
 }
 
+/* The symbolizer answers a lookup without reading the whole symbol table
+ * (hp-symbolizer.c, symtab_search), and its answer must still be exactly
+ * libdwfl's. Checked on the system's own big libraries and programs, as
+ * installed here (stripped, with a separate debug file or not), at a few
+ * thousand addresses spread over their code. */
+static void
+test_symtab_system_files (void)
+{
+  static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+  };
+  static const char *const candidates[] = {
+    "/lib/x86_64-linux-gnu/libc.so.6",
+    "/lib/x86_64-linux-gnu/liblzma.so.5",
+    "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0",
+    "/usr/lib/x86_64-linux-gnu/libglib-2.0.so.0",
+    "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
+  };
+  guint n_files = 0;
+
+  for (guint f = 0; f < G_N_ELEMENTS (candidates); f++)
+    {
+      const char *path = candidates[f];
+      HpSymbolizer *symbolizer;
+      HpModule *module;
+      Dwfl *dwfl;
+      Dwfl_Module *reference;
+      Elf *elf;
+      Dwarf_Addr bias;
+      size_t phnum;
+      guint n_addresses = 0, n_named = 0, n_searches;
+      guint64 n_steps;
+      int n_syms;
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+      dwfl = dwfl_begin (&callbacks);
+      g_assert_nonnull (dwfl);
+      reference = dwfl_report_offline (dwfl, "reference", path, -1);
+      g_assert_nonnull (reference);
+      dwfl_report_end (dwfl, NULL, NULL);
+      elf = dwfl_module_getelf (reference, &bias);
+      g_assert_nonnull (elf);
+      g_assert_cmpint (elf_getphdrnum (elf, &phnum), ==, 0);
+      n_syms = dwfl_module_getsymtab (reference);
+
+      symbolizer = hp_symbolizer_new ();
+      module = hp_symbolizer_get_module (symbolizer, path, NULL, 0);
+      for (size_t i = 0; i < phnum; i++)
+        {
+          GElf_Phdr phdr;
+          guint64 step;
+
+          if (gelf_getphdr (elf, (int) i, &phdr) == NULL || phdr.p_type != PT_LOAD || !(phdr.p_flags & PF_X))
+            continue;
+          /* Odd, so that every alignment is hit; fewer addresses in big
+           * tables, which libdwfl's own search reads whole each time. */
+          step = (phdr.p_filesz / CLAMP (30000000 / MAX (n_syms, 1), 500, 3000)) | 1;
+          for (guint64 o = 0; o < phdr.p_filesz; o += step)
+            {
+              const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, phdr.p_offset + o);
+              const char *expected = reference_symtab_name (reference, phdr.p_vaddr + o + bias);
+              const char *got = r->frames[r->n_frames - 1].function;
+
+              if (expected != NULL && (r->n_frames == 1 || !r->frames[r->n_frames - 1].is_inline))
+                {
+                  /* DWARF, where there is some, names the outermost
+                   * function by its DIE; the symbol is the fallback. */
+                  if (r->frames[r->n_frames - 1].file == NULL)
+                    {
+                      g_autofree char *demangled = hp_demangle (expected);
+
+                      g_assert_cmpstr (got, ==, demangled != NULL ? demangled : expected);
+                    }
+                  n_named++;
+                }
+              else if (expected == NULL && r->frames[r->n_frames - 1].file == NULL)
+                g_assert_true (got == NULL || g_str_has_suffix (got, "@plt"));
+              n_addresses++;
+            }
+        }
+      n_searches = hp_symbolizer_get_symtab_searches (symbolizer);
+      n_steps = hp_symbolizer_get_symtab_steps (symbolizer);
+      g_test_message ("%s: %d symbols, %u addresses, %u named, %u searches, %" G_GUINT64_FORMAT " entries read",
+                      path, n_syms, n_addresses, n_named, n_searches, n_steps);
+      /* A linear search reads every entry at every search. */
+      if (n_syms >= 1000 && n_searches > 0)
+        g_assert_cmpuint (n_steps, <, (guint64) n_searches * n_syms / 20);
+
+      hp_symbolizer_free (symbolizer);
+      dwfl_end (dwfl);
+      n_files++;
+    }
+  if (n_files == 0)
+    g_test_skip ("none of the system files is installed");
+}
+
 static void
 test_build_id (void)
 {
@@ -677,6 +776,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/plt", test_plt);
   g_test_add_func ("/symbolizer/symtab-fallback", test_symtab_fallback);
   g_test_add_func ("/symbolizer/symtab-classes", test_symtab_classes);
+  g_test_add_func ("/symbolizer/symtab-system-files", test_symtab_system_files);
   g_test_add_func ("/symbolizer/build-id", test_build_id);
   g_test_add_func ("/symbolizer/special-names", test_special_names);
   g_test_add_func ("/symbolizer/vdso", test_vdso);
