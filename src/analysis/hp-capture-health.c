@@ -19,6 +19,10 @@
 
 #include "config.h"
 
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
 #include "analysis/hp-capture-health.h"
 #include "analysis/hp-name-match.h"
 #include "store/hp-capture-keys.h"
@@ -72,6 +76,7 @@ hp_capture_health_judge (HpCaptureHealth *health,
     health->stack_copy_small = TRUE;
 
   health->truncated_at_jit = metadata_u64 (data->metadata, HP_META_TRUNCATED_AT_JIT);
+  health->command = g_hash_table_lookup (data->metadata, HP_META_COMMAND);
   health->symbol_notes = g_hash_table_lookup (data->metadata, HP_META_SYMBOL_NOTES);
   health->symbol_notes_old = g_hash_table_lookup (data->metadata, HP_META_SYMBOL_WARNINGS_OLD);
 
@@ -112,4 +117,80 @@ hp_capture_health_symbol_notes (const HpCaptureHealth *health)
           g_strv_builder_add (builder, lines[i]);
     }
   return g_strv_builder_end (builder);
+}
+
+/* The runtimes whose JIT code keeps frame pointers with a flag. A flag
+ * given through the environment (NODE_OPTIONS=…, JAVA_TOOL_OPTIONS=…) on
+ * the command line counts too: it is found inside the word. */
+static const struct {
+  const char *program;   /* base names of the runtime's executable */
+  const char *program2;
+  const char *flag;
+  const char *flag2;     /* V8 takes '_' for '-' in flags */
+  const char *without;   /* code it generates without frame pointers even so */
+} jit_runtimes[] = {
+  { "node", "nodejs", "--interpreted-frames-native-stack", "--interpreted_frames_native_stack",
+    N_("node's own start-up functions") },
+  { "java", NULL, "-XX:+PreserveFramePointer", NULL, N_("the JVM's call stub") },
+};
+
+char *
+hp_capture_health_jit_advice (const HpCaptureHealth *health)
+{
+  g_auto(GStrv) words = NULL;
+  gboolean seen[G_N_ELEMENTS (jit_runtimes)] = { FALSE, };
+  gboolean has_flag[G_N_ELEMENTS (jit_runtimes)] = { FALSE, };
+  g_autoptr(GString) missing = g_string_new (NULL);
+  g_autoptr(GString) present = g_string_new (NULL);
+  g_autoptr(GString) without = g_string_new (NULL);
+  gboolean any_seen = FALSE;
+
+  g_return_val_if_fail (health != NULL, NULL);
+
+  if (health->truncated_at_jit == 0)
+    return NULL;
+  /* as typed, quoted where it had to be; else split where it has spaces */
+  if (health->command == NULL || !g_shell_parse_argv (health->command, NULL, &words, NULL))
+    words = health->command ? g_strsplit (health->command, " ", -1) : g_new0 (char *, 1);
+
+  for (guint w = 0; words[w] != NULL; w++)
+    {
+      g_autofree char *base = g_path_get_basename (words[w]);
+
+      for (guint r = 0; r < G_N_ELEMENTS (jit_runtimes); r++)
+        {
+          if (g_strcmp0 (base, jit_runtimes[r].program) == 0 || g_strcmp0 (base, jit_runtimes[r].program2) == 0)
+            seen[r] = any_seen = TRUE;
+          if (strstr (words[w], jit_runtimes[r].flag) != NULL ||
+              (jit_runtimes[r].flag2 != NULL && strstr (words[w], jit_runtimes[r].flag2) != NULL))
+            has_flag[r] = TRUE;
+        }
+    }
+
+  for (guint r = 0; r < G_N_ELEMENTS (jit_runtimes); r++)
+    {
+      /* a command in which no runtime is named (attached by pid, a
+       * perf.data of unknown origin) gets every runtime's flag */
+      GString *list = !any_seen || (seen[r] && !has_flag[r]) ? missing : seen[r] ? present : NULL;
+
+      if (list == NULL)
+        continue;
+      if (list->len > 0)
+        /* Translators: joins "node with --flag" and "java with -XX:+Flag" */
+        g_string_append (list, _(" and "));
+      /* Translators: a program, then the flag it ran with or should run with */
+      g_string_append_printf (list, _("%s with %s"), jit_runtimes[r].program, jit_runtimes[r].flag);
+      if (list == present)
+        g_string_append_printf (without, "%s%s", without->len > 0 ? ", " : "", _(jit_runtimes[r].without));
+    }
+
+  if (missing->len > 0)
+    /* Translators: "node with --interpreted-frames-native-stack" (and "java with …") */
+    return g_strdup_printf (_("Run %s, so that stacks go on through that code."), missing->str);
+  /* Translators: "node with --interpreted-frames-native-stack": the flag was given already */
+  /* Translators: "node with --interpreted-frames-native-stack", then code
+   * such as "node's own start-up functions" */
+  return g_strdup_printf (_("The program ran with its flag for frame pointers already (%s): the runtime "
+                            "generates some code without them (%s, for one), and a stack ends there."),
+                          present->str, without->str);
 }

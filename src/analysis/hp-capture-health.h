@@ -41,6 +41,9 @@ typedef struct {
   /* truncated stacks cut at code compiled at run time (JIT code whose
    * frame-pointer chain ended) */
   guint64        truncated_at_jit;
+  /* the command line recorded (metadata command), which says which
+   * runtime ran with which flags; NULL: not known */
+  const char    *command;
   /* sentences about symbols that could not be had (metadata symbol_notes,
    * and symbol_warnings of older captures), one per line; NULL: none */
   const char    *symbol_notes;
@@ -60,6 +63,13 @@ gboolean hp_capture_health_is_worrying  (const HpCaptureHealth *health);
 /* The sentences of @health's symbol notes, both keys', empty lines
  * dropped; never NULL. */
 GStrv    hp_capture_health_symbol_notes (const HpCaptureHealth *health);
+
+/* What to do about the stacks cut at code compiled at run time, one
+ * sentence for both front ends, or NULL when none was cut. It asks for a
+ * runtime's frame-pointer flag only when the recorded command does not
+ * already have it (node --interpreted-frames-native-stack, java
+ * -XX:+PreserveFramePointer). */
+char    *hp_capture_health_jit_advice   (const HpCaptureHealth *health);
 
 /* The share @part of @whole in percent, 0 for an empty whole. */
 double   hp_capture_health_percent      (guint64                part,

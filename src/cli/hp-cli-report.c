@@ -324,9 +324,12 @@ print_header (Report *r)
   if (health.truncated_many)
     printf ("# Note: many stacks are truncated; callers and totals above them are incomplete.\n");
   if (health.truncated_at_jit > 0)
-    printf ("# Note: %" G_GUINT64_FORMAT " of the truncated stacks were cut at code compiled at run time; "
-            "run node with --interpreted-frames-native-stack, java with -XX:+PreserveFramePointer.\n",
-            health.truncated_at_jit);
+    {
+      g_autofree char *advice = hp_capture_health_jit_advice (&health);
+
+      printf ("# Note: %" G_GUINT64_FORMAT " of the truncated stacks were cut at code compiled at run time. %s\n",
+              health.truncated_at_jit, advice);
+    }
   if (health.stack_copy_small)
     printf ("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
             "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",

@@ -273,13 +273,13 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   if (health.truncated_at_jit > 0)
     {
       g_autofree char *c = hp_format_count (health.truncated_at_jit);
+      g_autofree char *advice = hp_capture_health_jit_advice (&health);
 
+      /* Translators: a count of stacks, then what to do about them */
       g_string_append_printf (warning, g_dngettext (GETTEXT_PACKAGE,
-                                                    "%s stack was cut at code compiled at run time: run node with "
-                                                    "--interpreted-frames-native-stack, java with -XX:+PreserveFramePointer. ",
-                                                    "%s stacks were cut at code compiled at run time: run node with "
-                                                    "--interpreted-frames-native-stack, java with -XX:+PreserveFramePointer. ",
-                                                    health.truncated_at_jit), c);
+                                                    "%s stack was cut at code compiled at run time. %s ",
+                                                    "%s stacks were cut at code compiled at run time. %s ",
+                                                    health.truncated_at_jit), c, advice);
     }
   {
     g_auto(GStrv) notes = hp_capture_health_symbol_notes (&health);

@@ -437,9 +437,11 @@ describe_truncation (HpLoadedProfile *profile,
                              "library keep stacks whole."));
   if (health.truncated_at_jit > 0)
     {
+      g_autofree char *advice = hp_capture_health_jit_advice (&health);
+
       g_string_append (text, " ");
-      g_string_append (text, _("Some were cut at code compiled at run time: run node with "
-                               "--interpreted-frames-native-stack, java with -XX:+PreserveFramePointer."));
+      g_string_append (text, _("Some were cut at code compiled at run time."));
+      g_string_append_printf (text, " %s", advice);
     }
   return g_string_free (text, FALSE);
 }

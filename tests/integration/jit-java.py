@@ -120,6 +120,12 @@ def main():
                 failures.append('shares hotOnce %.2f%%, hotTwice %.2f%%: want hotTwice above hotOnce '
                                 'above 10%%' % (shares['JitHot.hotOnce'], shares['JitHot.hotTwice']))
 
+        # java ran with -XX:+PreserveFramePointer: not to be asked for again
+        for line in run([args.hotpath_cli, 'report', capture, '--limit', '1'], tmpdir).splitlines():
+            if 'cut at code compiled' in line:
+                print(line)
+                if 'java with -XX:+PreserveFramePointer' in line and 'already' not in line:
+                    failures.append('the report asks for a flag java ran with: %s' % line)
         tree = json.loads(run([args.hotpath_cli, 'report', capture, '--tree', '--format', 'json'],
                               tmpdir))['tree']
         paths = list(paths_to(tree, 'JitHot.hotTwice'))

@@ -23,7 +23,8 @@
 #  2. Recorded live by Hotpath with --interpreted-frames-native-stack: both
 #     functions named, hotTwice above hotOnce, and a stack runs from _start
 #     through the JavaScript main to hotTwice: JIT code has no CFI, and the
-#     unwinder goes on through it with its frame pointers.
+#     unwinder goes on through it with its frame pointers. The few stacks
+#     still cut at JIT code are not met with advice to give that flag.
 #  3. Recorded live with --perf-prof: V8 writes jit-PID.dump, not a map;
 #     both functions are named from it, in jit-hot.js, with their tiers.
 #
@@ -174,6 +175,13 @@ def main():
         print('live: hotOnce %d, hotTwice %d of %d samples' % (once, twice, total))
         if once < 0.1 * total or twice <= once:
             failures.append('live: hotOnce %d, hotTwice %d of %d samples' % (once, twice, total))
+        # node ran with the flag: the header must not ask for it again
+        header, _ = run([args.hotpath_cli, 'report', live, '--limit', '1'])
+        for line in header.splitlines():
+            if 'cut at code compiled' in line:
+                print('live: %s' % line)
+                if 'run node with --interpreted-frames-native-stack' in line.lower():
+                    failures.append('live: the report asks for a flag node ran with: %s' % line)
         tree, _ = run([args.hotpath_cli, 'report', live, '--tree', '--format', 'json'])
         tree = json.loads(tree)['tree']
         if not reaches(tree, 'hotTwice', 'main') or not reaches(tree, 'main', '_start'):

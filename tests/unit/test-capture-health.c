@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "analysis/hp-capture-health.h"
 #include "store/hp-capture-keys.h"
 #include "test-capture-data.h"
@@ -181,6 +183,68 @@ test_symbol_notes (void)
   g_assert_cmpstr (from_both[1], ==, "/tmp/perf-2.map: 1 bad line.");
 }
 
+/* The advice for stacks cut at run-time compiled code asks for the flag
+ * that keeps frame pointers only of a runtime the command ran without
+ * it; a command that names no runtime gets both. */
+static char *
+jit_advice (const char *command)
+{
+  const Meta meta[] = { { HP_META_TRUNCATED_AT_JIT, "6" }, { HP_META_COMMAND, command }, { NULL } };
+  HpCaptureHealth health;
+
+  judge (command != NULL ? meta : meta + 1, 0, &health);
+  if (command == NULL)
+    health.truncated_at_jit = 6;
+  return hp_capture_health_jit_advice (&health);
+}
+
+static void
+assert_advice (const char *command,
+               const char *wants,
+               const char *not_wants)
+{
+  g_autofree char *advice = jit_advice (command);
+
+  g_test_message ("%s: %s", command, advice);
+  g_assert_nonnull (advice);
+  g_assert_nonnull (strstr (advice, wants));
+  if (not_wants != NULL)
+    g_assert_null (strstr (advice, not_wants));
+}
+
+static void
+test_jit_advice (void)
+{
+  const Meta none[] = { { HP_META_COMMAND, "node x.js" }, { NULL } };
+  HpCaptureHealth health;
+
+  judge (none, 0, &health);
+  g_assert_null (hp_capture_health_jit_advice (&health));
+
+  assert_advice ("node --perf-basic-prof x.js",
+                 "Run node with --interpreted-frames-native-stack,", "java");
+  assert_advice ("/usr/bin/java -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -cp . Main",
+                 "Run java with -XX:+PreserveFramePointer,", "node");
+  /* the flag given: no advice to give it again, but why stacks still end */
+  assert_advice ("node --perf-basic-prof --interpreted-frames-native-stack x.js",
+                 "already (node with --interpreted-frames-native-stack)", "Run ");
+  assert_advice ("/usr/lib/jvm/java-17-openjdk-amd64/bin/java -XX:+PreserveFramePointer -cp . Main",
+                 "already (java with -XX:+PreserveFramePointer)", "Run ");
+  /* V8's spelling with '_', through the environment, under perf record */
+  assert_advice ("perf record -g nodejs --interpreted_frames_native_stack x.js", "already", "Run ");
+  assert_advice ("env 'NODE_OPTIONS=--perf-basic-prof --interpreted-frames-native-stack' node x.js",
+                 "already", "Run ");
+  /* one runtime with its flag, the other without */
+  assert_advice ("sh run.sh node --interpreted-frames-native-stack a.js java -cp . B",
+                 "Run java with -XX:+PreserveFramePointer,", "Run node");
+  /* no runtime named: attached by pid, a command not known, one that
+   * does not parse as a shell would */
+  assert_advice ("pid 1234", "Run node with --interpreted-frames-native-stack and java with "
+                             "-XX:+PreserveFramePointer,", NULL);
+  assert_advice (NULL, "Run node with --interpreted-frames-native-stack and java", NULL);
+  assert_advice ("node 'x.js", "Run node with --interpreted-frames-native-stack,", "java");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -194,5 +258,6 @@ main (int    argc,
   g_test_add_func ("/capture-health/unsymbolized", test_unsymbolized);
   g_test_add_func ("/capture-health/cut-short", test_cut_short);
   g_test_add_func ("/capture-health/symbol-notes", test_symbol_notes);
+  g_test_add_func ("/capture-health/jit-advice", test_jit_advice);
   return g_test_run ();
 }
