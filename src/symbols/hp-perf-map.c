@@ -463,6 +463,130 @@ hp_perf_map_get_warning (HpPerfMap *self)
   return g_string_free (g_steal_pointer (&what), FALSE);
 }
 
+/* Java: the JVMTI agent's names --------------------------------------------- */
+
+/* Appends the Java type of the field descriptor at *p ("J", "[I",
+ * "Ljava/lang/String;") as the JVM's own perf map writes it ("long",
+ * "int[]", "java.lang.String") and moves *p past it; FALSE when it is
+ * not one. */
+static gboolean
+append_java_type (GString     *out,
+                  const char **p)
+{
+  static const struct { char code; const char *name; } primitives[] = {
+    { 'B', "byte" }, { 'C', "char" }, { 'D', "double" }, { 'F', "float" }, { 'I', "int" },
+    { 'J', "long" }, { 'S', "short" }, { 'Z', "boolean" }, { 'V', "void" },
+  };
+  guint dims = 0;
+
+  while (**p == '[' && dims < 255)
+    {
+      dims++;
+      (*p)++;
+    }
+  if (**p == 'L')
+    {
+      const char *end = strchr (*p + 1, ';');
+
+      if (end == NULL || end == *p + 1)
+        return FALSE;
+      for (const char *c = *p + 1; c < end; c++)
+        {
+          if (*c == '(' || *c == ')' || *c == '[' || *c == ' ')
+            return FALSE;
+          g_string_append_c (out, *c == '/' ? '.' : *c);
+        }
+      *p = end + 1;
+    }
+  else
+    {
+      guint i;
+
+      for (i = 0; i < G_N_ELEMENTS (primitives) && primitives[i].code != **p; i++)
+        ;
+      if (i == G_N_ELEMENTS (primitives) || (**p == 'V' && dims > 0))
+        return FALSE;
+      g_string_append (out, primitives[i].name);
+      (*p)++;
+    }
+  for (guint i = 0; i < dims; i++)
+    g_string_append (out, "[]");
+  return TRUE;
+}
+
+/* perf's JVMTI agent (libperf-jvmti.so) names a method by its class's
+ * signature, its name and its descriptor: "LJitHot;hotTwice(J)J". The
+ * JVM's own map (-XX:+DumpPerfMapAtExit) writes the same method as "long
+ * JitHot.hotTwice(long)": so does this, so that a method has one name
+ * however its program was run. NULL when @name is not of that form. */
+static char *
+java_method_name (const char *name)
+{
+  g_autoptr(GString) args = g_string_new (NULL);
+  g_autoptr(GString) ret = g_string_new (NULL);
+  g_autoptr(GString) owner = g_string_new (NULL);
+  const char *p = name, *method, *open;
+
+  if (name[0] != 'L' || !append_java_type (owner, &p))
+    return NULL;
+  method = p;
+  open = strchr (method, '(');
+  if (open == NULL || open == method)
+    return NULL;
+  for (const char *c = method; c < open; c++)
+    if (*c == ';' || *c == '/' || *c == ' ' || *c == '[')
+      return NULL;
+  for (p = open + 1; *p != ')'; )
+    {
+      if (args->len > 0)
+        g_string_append (args, ", ");
+      if (*p == 'V' || !append_java_type (args, &p))
+        return NULL;
+    }
+  p++;
+  if (!append_java_type (ret, &p) || *p != '\0')
+    return NULL;
+  return g_strdup_printf ("%s %s.%.*s(%s)", ret->str, owner->str, (int) (open - method), method, args->str);
+}
+
+/* .NET: the tier after the name ----------------------------------------------- */
+
+/* The optimization tiers .NET (DOTNET_PerfMapEnabled) appends to a
+ * method's name by default (PerfMapShowOptimizationTiers=1), as V8 puts
+ * its marker before it: "void [App] App.Program::Spin()[OptimizedTier1]".
+ * Its unoptimized code (tier 0, and the instrumented tier 0 that counts
+ * calls for tier 1) counts as baseline, everything optimized as optimized. */
+static const struct {
+  const char *suffix;
+  char        tier;
+} dotnet_tiers[] = {
+  { "[QuickJitted]", '^' }, { "[MinOptJitted]", '^' }, { "[InstrumentedTier]", '^' },
+  { "[OptimizedTier1]", '*' }, { "[OptimizedTier1OSR]", '*' }, { "[Optimized]", '*' },
+  { "[InstrumentedTierOptimized]", '*' }, { "[PreJIT]", '*' }, { "[PreJit-cold]", '*' },
+  { "[ReadyToRun]", '*' }, { "[Unknown]", 0 },
+};
+
+/* The length of @name without a .NET tier after its parameter list, and
+ * the tier; the whole length when it has none. */
+static gsize
+strip_dotnet_tier (const char *name,
+                   char       *tier)
+{
+  gsize len = strlen (name);
+
+  for (guint i = 0; i < G_N_ELEMENTS (dotnet_tiers); i++)
+    {
+      gsize n = strlen (dotnet_tiers[i].suffix);
+
+      if (len > n && name[len - n - 1] == ')' && strcmp (name + len - n, dotnet_tiers[i].suffix) == 0)
+        {
+          *tier = dotnet_tiers[i].tier;
+          return len - n;
+        }
+    }
+  return len;
+}
+
 /* V8 names ------------------------------------------------------------------ */
 
 static const char * const v8_js_kinds[] = {
@@ -554,7 +678,10 @@ hp_jit_name_parse (const char *name,
         }
     }
 
-  out->function = g_strdup (name);
+  if ((out->function = java_method_name (name)) != NULL)
+    return;
+
+  out->function = g_strndup (name, strip_dotnet_tier (name, &out->tier));
 }
 
 void

@@ -71,9 +71,13 @@ guint                 hp_perf_map_get_n_entries (const HpPerfMap *self);
  * skipped, overlapping entries), or NULL when nothing was. */
 char                 *hp_perf_map_get_warning (HpPerfMap  *self);
 
-/* What a V8 code name says (node --perf-basic-prof, --perf-prof):
+/* What a JIT's code name says. V8 (node --perf-basic-prof, --perf-prof):
  * "JS:*fib /src/x.js:3:10" is the function "fib" of /src/x.js at line 3,
- * optimized ('*'). Other names give @function = the name itself. */
+ * optimized ('*'). CPython 3.12+: "py::fib:/src/x.py". perf's JVMTI
+ * agent: "LJitHot;spin(J)J" is "long JitHot.spin(long)", as the JVM's own
+ * map writes it. .NET: "void [App] App::Spin()[OptimizedTier1]" is
+ * "void [App] App::Spin()", optimized. Other names give @function = the
+ * name itself. */
 typedef struct {
   char *function;   /* "fib"; "(anonymous)" for an unnamed JS function */
   char *file;       /* NULL when the name holds none */

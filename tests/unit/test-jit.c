@@ -263,6 +263,59 @@ test_v8_names (void)
   check_name ("JS:", "(anonymous)", NULL, 0, 0);
 }
 
+/* perf's JVMTI agent names a method by its class signature and
+ * descriptor; it reads as the JVM's own perf map names it. */
+static void
+test_java_names (void)
+{
+  check_name ("LJitHot;hotTwice(J)J", "long JitHot.hotTwice(long)", NULL, 0, 0);
+  check_name ("Ljava/lang/String;hashCode()I", "int java.lang.String.hashCode()", NULL, 0, 0);
+  check_name ("Ljdk/internal/misc/Unsafe;getReferenceVolatile(Ljava/lang/Object;J)Ljava/lang/Object;",
+              "java.lang.Object jdk.internal.misc.Unsafe.getReferenceVolatile(java.lang.Object, long)", NULL, 0, 0);
+  check_name ("Lcom/example/Outer$Inner;<init>([[I[Ljava/lang/String;ZBCSFD)V",
+              "void com.example.Outer$Inner.<init>(int[][], java.lang.String[], boolean, byte, char, short, float, double)",
+              NULL, 0, 0);
+  check_name ("LMain;lambda$main$0()V", "void Main.lambda$main$0()", NULL, 0, 0);
+  /* what is not a descriptor stays as it is */
+  check_name ("Interpreter", "Interpreter", NULL, 0, 0);
+  check_name ("LJitHot;hotTwice(J)", "LJitHot;hotTwice(J)", NULL, 0, 0);
+  check_name ("LJitHot;hotTwice(V)V", "LJitHot;hotTwice(V)V", NULL, 0, 0);
+  check_name ("LJitHot;hotTwice(Q)J", "LJitHot;hotTwice(Q)J", NULL, 0, 0);
+  check_name ("LJitHot;hotTwice(J)JJ", "LJitHot;hotTwice(J)JJ", NULL, 0, 0);
+  check_name ("LJitHot;(J)J", "LJitHot;(J)J", NULL, 0, 0);
+  check_name ("L;f()V", "L;f()V", NULL, 0, 0);
+  check_name ("LJitHot;f([V)V", "LJitHot;f([V)V", NULL, 0, 0);
+  check_name ("LJitHot;f(Ljava/lang/String)V", "LJitHot;f(Ljava/lang/String)V", NULL, 0, 0);
+  check_name ("Lunterminated", "Lunterminated", NULL, 0, 0);
+}
+
+/* .NET (DOTNET_PerfMapEnabled=1) appends the optimization tier; CPython
+ * 3.12+ (-X perf) writes "py::QUALNAME:FILE". */
+static void
+test_dotnet_python_names (void)
+{
+  check_name ("void [App] App.Program::Spin(int32)[OptimizedTier1]", "void [App] App.Program::Spin(int32)", NULL, 0, '*');
+  check_name ("void [App] App.Program::Spin(int32)[QuickJitted]", "void [App] App.Program::Spin(int32)", NULL, 0, '^');
+  check_name ("void [App] App.Program::Spin(int32)[InstrumentedTier]", "void [App] App.Program::Spin(int32)", NULL, 0, '^');
+  check_name ("int32 [System.Private.CoreLib] System.String::GetHashCode()[PreJIT]",
+              "int32 [System.Private.CoreLib] System.String::GetHashCode()", NULL, 0, '*');
+  check_name ("void [App] App.Program::Main(class System.String[])[OptimizedTier1OSR]",
+              "void [App] App.Program::Main(class System.String[])", NULL, 0, '*');
+  check_name ("void [App] App.Program::Spin(int32)[Unknown]", "void [App] App.Program::Spin(int32)", NULL, 0, 0);
+  /* without tiers (PerfMapShowOptimizationTiers=0), a stub, a tier not
+   * after a parameter list, a bracket that names no tier */
+  check_name ("void [App] App.Program::Spin(int32)", "void [App] App.Program::Spin(int32)", NULL, 0, 0);
+  check_name ("stub<1> StubPrecode<App.Program::Spin>", "stub<1> StubPrecode<App.Program::Spin>", NULL, 0, 0);
+  check_name ("[OptimizedTier1]", "[OptimizedTier1]", NULL, 0, 0);
+  check_name ("Spin[OptimizedTier1]", "Spin[OptimizedTier1]", NULL, 0, 0);
+  check_name ("void App::Spin()[Tier9]", "void App::Spin()[Tier9]", NULL, 0, 0);
+
+  check_name ("py::Worker.spin:/srv/app/work.py", "Worker.spin", "/srv/app/work.py", 0, 0);
+  check_name ("py::<module>:/srv/app/main.py", "<module>", "/srv/app/main.py", 0, 0);
+  check_name ("py::spin:", "py::spin:", NULL, 0, 0);
+  check_name ("py:::/x.py", "py:::/x.py", NULL, 0, 0);
+}
+
 /* Names of the frames on the stack of the sample at @time, root first. */
 static char *
 stack_at (sqlite3 *db,
@@ -883,6 +936,77 @@ test_processor_tiers (void)
   hp_test_remove_tree (dir);
 }
 
+/* The perf maps of .NET (DOTNET_PerfMapEnabled=1: upper-case addresses
+ * without "0x", the tier after the name, stubs) and CPython 3.12+ (-X
+ * perf: "py::QUALNAME:FILE"), as they write them; neither runtime is in
+ * Debian 12. A .NET method compiled in two tiers is one function with a
+ * frame per tier, a Python function is named with its file. */
+static void
+test_processor_dotnet_python (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_autofree char *dotnet = NULL, *python = NULL;
+  g_autofree char *s1 = NULL, *s2 = NULL, *s3 = NULL;
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  sqlite3 *db = NULL;
+
+  writer = hp_capture_writer_new (capture, &error);
+  g_assert_no_error (error);
+  processor = hp_processor_new (writer);
+  hp_processor_add_perf_map_dir (processor, dir);
+  dotnet = write_map (dir, "perf-4250.map",
+                      "00007F0000001000 4a void [App] App.Program::Spin(int32)[QuickJitted]\n"
+                      "00007F0000002000 3C void [App] App.Program::Spin(int32)[OptimizedTier1]\n"
+                      "00007F0000003000 80 void [App] App.Program::Main(class System.String[])[OptimizedTier1OSR]\n"
+                      "00007F0000004000 18 stub<1> StubPrecode<App.Program::Spin>\n");
+  python = write_map (dir, "perf-4251.map",
+                      "7f0000001000 b py::Worker.spin:/srv/app/work.py\n"
+                      "7f0000002000 b py::<module>:/srv/app/main.py\n");
+  process_mmap (processor, 4250, 0x7f0000000000, 0x10000, "//anon");
+  process_mmap (processor, 4251, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (processor, 4250, 1, 0x7f0000001010, 0x7f0000003010);
+  process_sample (processor, 4250, 2, 0x7f0000002010, 0x7f0000003010);
+  process_sample (processor, 4250, 3, 0x7f0000004004, 0x7f0000003010);
+  process_sample (processor, 4251, 4, 0x7f0000001004, 0x7f0000002004);
+  hp_processor_write_stats (processor);
+  hp_processor_free (processor);
+  g_assert_true (hp_capture_writer_finish (writer, &error));
+  g_assert_no_error (error);
+  hp_capture_writer_free (writer);
+  g_remove (dotnet);
+  g_remove (python);
+
+  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  s1 = stack_at (db, 1);
+  s2 = stack_at (db, 2);
+  s3 = stack_at (db, 3);
+  g_assert_cmpstr (s1, ==, "[truncated]@ void [App] App.Program::Main(class System.String[])@[jit] "
+                           "void [App] App.Program::Spin(int32)@[jit]");
+  g_assert_cmpstr (s2, ==, s1);
+  g_assert_cmpstr (s3, ==, "[truncated]@ void [App] App.Program::Main(class System.String[])@[jit] "
+                           "stub<1> StubPrecode<App.Program::Spin>@[jit]");
+  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name = 'void [App] App.Program::Spin(int32)'"), ==, 1);
+  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name LIKE '%Tier%'"), ==, 0);
+  {
+    g_autofree char *tiers = test_query_text (db, "SELECT group_concat(f.tier, '') FROM (SELECT f.tier FROM frames f "
+                                                  "JOIN functions fn ON fn.id = f.function_id WHERE fn.name LIKE '%::Spin(%' "
+                                                  "ORDER BY f.tier) f");
+    g_autofree char *python_frame = test_query_text (db, "SELECT fn.name || '@' || m.path || ':' || fn.file "
+                                                         "FROM functions fn JOIN modules m ON m.id = fn.module_id "
+                                                         "WHERE fn.name = 'Worker.spin'");
+    g_autofree char *python_caller = test_query_text (db, "SELECT fn.file FROM functions fn WHERE fn.name = '<module>'");
+
+    g_assert_cmpstr (tiers, ==, "*^");
+    g_assert_cmpstr (python_frame, ==, "Worker.spin@[jit]:/srv/app/work.py");
+    g_assert_cmpstr (python_caller, ==, "/srv/app/main.py");
+  }
+  sqlite3_close (db);
+  hp_test_remove_tree (dir);
+}
+
 /* node 20's --perf-prof writes a few heap bytes before the script name
  * of optimized code ("\xe0>\x02...ts/x.js"): the line table's lines hold,
  * the file is the one V8's name gives, never the garbled bytes. */
@@ -942,12 +1066,15 @@ main (int   argc,
   g_test_add_func ("/jit/perf-map/grows", test_grows);
   g_test_add_func ("/jit/perf-map/hostile", test_hostile);
   g_test_add_func ("/jit/v8-names", test_v8_names);
+  g_test_add_func ("/jit/java-names", test_java_names);
+  g_test_add_func ("/jit/dotnet-python-names", test_dotnet_python_names);
   g_test_add_func ("/jit/processor/perf-map", test_processor);
   g_test_add_func ("/jit/processor/bad-map", test_processor_bad_map);
   g_test_add_func ("/jit/jitdump/read", test_jitdump);
   g_test_add_func ("/jit/jitdump/hostile", test_jitdump_hostile);
   g_test_add_func ("/jit/processor/late-jitdump", test_processor_late_jitdump);
   g_test_add_func ("/jit/processor/tiers", test_processor_tiers);
+  g_test_add_func ("/jit/processor/dotnet-python", test_processor_dotnet_python);
   g_test_add_func ("/jit/processor/garbled-file", test_processor_garbled_file);
   g_test_add_func ("/jit/processor/jitdump", test_processor_jitdump);
 
