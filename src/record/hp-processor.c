@@ -127,6 +127,9 @@ struct _HpProcessor {
   gboolean    resolved_jit;    /* the last user address resolved was JIT code */
   gint64      jit_module;      /* "[jit]", 0 until needed */
   gint64      anon_module;     /* "[anon]", 0 until needed */
+  /* "name\nfile" -> function id, for JIT functions declared where their
+   * line table starts: every copy the JIT compiles starts elsewhere */
+  GHashTable *jit_functions;
 
   GArray     *queue;           /* Queued */
   const HpPerfEventInfo *current_info; /* event of the record being processed, if known */
@@ -231,6 +234,7 @@ hp_processor_new (HpCaptureWriter *writer)
   self->module_ids = g_hash_table_new (NULL, NULL);
   self->resolved_frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   self->named_frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->jit_functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stacks = g_hash_table_new_full (chain_key_hash, chain_key_equal, g_free, g_free);
   self->start_frames = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->event_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
@@ -258,6 +262,7 @@ hp_processor_free (HpProcessor *self)
   g_hash_table_destroy (self->module_ids);
   g_hash_table_destroy (self->resolved_frames);
   g_hash_table_destroy (self->named_frames);
+  g_hash_table_destroy (self->jit_functions);
   g_hash_table_destroy (self->stacks);
   g_hash_table_destroy (self->start_frames);
   g_hash_table_destroy (self->event_ids);
@@ -574,12 +579,26 @@ jit_function (HpProcessor          *self,
   hp_jit_name_parse (entry->name, &parsed);
   if (parsed.file == NULL && entry->n_lines > 0 && entry->lines[0].file[0] != '\0')
     {
-      /* Declared where its first line table row is. */
+      /* Declared where its first line table row is, in the first copy
+       * seen: the JVM's C1, C2 and on-stack-replacement copies of a
+       * method start on different lines, and are one function. */
+      g_autofree char *key = g_strdup_printf ("%s\n%s", parsed.function, entry->lines[0].file);
+      gpointer known = g_hash_table_lookup (self->jit_functions, key);
+
       parsed.file = g_strdup (entry->lines[0].file);
       parsed.line = entry->lines[0].line;
+      if (known != NULL)
+        id = GPOINTER_TO_SIZE (known);
+      else
+        {
+          id = hp_capture_writer_intern_function (self->writer, parsed.function, get_jit_module (self, TRUE),
+                                                  parsed.file, parsed.line);
+          g_hash_table_insert (self->jit_functions, g_steal_pointer (&key), GSIZE_TO_POINTER (id));
+        }
     }
-  id = hp_capture_writer_intern_function (self->writer, parsed.function, get_jit_module (self, TRUE),
-                                          parsed.file, parsed.line);
+  else
+    id = hp_capture_writer_intern_function (self->writer, parsed.function, get_jit_module (self, TRUE),
+                                            parsed.file, parsed.line);
   if (hp_perf_map_entry_get_line (entry, address, &line_file, &line_no))
     {
       /* node 20 garbles the script names of optimized code, sometimes into

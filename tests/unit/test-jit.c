@@ -762,6 +762,60 @@ test_processor_jitdump (void)
   hp_test_remove_tree (dir);
 }
 
+/* perf's JVMTI agent: a method the JVM compiled twice (C1, then C2 or
+ * on-stack replacement), each copy's line table starting on another line
+ * of its body, is one function named as the JVM names it, declared
+ * where the first copy's table starts; each sample on its own line. */
+static void
+test_processor_jvmti (void)
+{
+  static const guint64 c1_addrs[] = { 0x7f0000005000, 0x7f0000005040 };
+  static const guint c1_lines[] = { 8, 9 };
+  static const guint64 c2_addrs[] = { 0x7f0000006000, 0x7f0000006020 };
+  static const guint c2_lines[] = { 9, 10 };
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
+  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_autofree char *dump = g_build_filename (dir, "jit-4248.dump", NULL);
+  g_autoptr(GByteArray) b = jd_header (4248);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *s1 = NULL, *s2 = NULL;
+  HpCaptureWriter *writer;
+  HpProcessor *processor;
+  sqlite3 *db = NULL;
+
+  jd_debug (b, 0x7f0000005000, 2, c1_addrs, c1_lines, "JitHot.java");
+  jd_load (b, 0x7f0000005000, 0x100, 1, "LJitHot;hotOnce(J)J");
+  jd_debug (b, 0x7f0000006000, 2, c2_addrs, c2_lines, "JitHot.java");
+  jd_load (b, 0x7f0000006000, 0x100, 2, "LJitHot;hotOnce(J)J");
+  jd_load (b, 0x7f0000007000, 0x100, 3, "LJitHot;main([Ljava/lang/String;)V");
+  write_bytes (dump, b, b->len);
+  writer = hp_capture_writer_new (capture, &error);
+  g_assert_no_error (error);
+  processor = hp_processor_new (writer);
+  process_mmap (processor, 4248, 0x7effff000000, 0x1000, dump);
+  process_mmap (processor, 4248, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (processor, 4248, 1, 0x7f0000005048, 0x7f0000007010);
+  process_sample (processor, 4248, 2, 0x7f0000006028, 0x7f0000007010);
+  hp_processor_write_stats (processor);
+  hp_processor_free (processor);
+  g_assert_true (hp_capture_writer_finish (writer, &error));
+  hp_capture_writer_free (writer);
+  g_remove (dump);
+
+  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  s1 = stack_at (db, 1);
+  s2 = stack_at (db, 2);
+  g_assert_cmpstr (s1, ==, "[truncated]@ void JitHot.main(java.lang.String[])@[jit] "
+                           "long JitHot.hotOnce(long)@[jit]:JitHot.java:9");
+  g_assert_cmpstr (s2, ==, "[truncated]@ void JitHot.main(java.lang.String[])@[jit] "
+                           "long JitHot.hotOnce(long)@[jit]:JitHot.java:10");
+  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name = 'long JitHot.hotOnce(long)'"), ==, 1);
+  g_assert_cmpint (test_query_int (db, "SELECT line FROM functions WHERE name = 'long JitHot.hotOnce(long)'"), ==, 8);
+  sqlite3_close (db);
+
+  hp_test_remove_tree (dir);
+}
+
 /* A jitdump the runtime maps only after code of it was sampled (node
  * --perf-prof compiles before it opens its dump): the later MMAP makes the
  * processor look again, and what it could not name meanwhile is named at
@@ -1077,6 +1131,7 @@ main (int   argc,
   g_test_add_func ("/jit/processor/dotnet-python", test_processor_dotnet_python);
   g_test_add_func ("/jit/processor/garbled-file", test_processor_garbled_file);
   g_test_add_func ("/jit/processor/jitdump", test_processor_jitdump);
+  g_test_add_func ("/jit/processor/jvmti", test_processor_jvmti);
 
   return g_test_run ();
 }
