@@ -25,7 +25,7 @@ packages=(
   libglib2.0-dev libdw-dev libelf-dev libdebuginfod-dev libsqlite3-dev libiberty-dev libzstd-dev libjson-glib-dev
   libprotobuf-c-dev protobuf-c-compiler golang-go
   libgtk-4-dev sqlite3 linux-perf
-  python3.11-dbg libc6-dbg nodejs openjdk-17-jdk-headless debuginfod xz-utils
+  python3.11-dbg libc6-dbg nodejs openjdk-17-jdk-headless linux-source-6.1 debuginfod xz-utils
   xvfb xauth xdotool dbus dbus-x11 fonts-dejavu-core gettext desktop-file-utils appstream shared-mime-info
   libegl-mesa0 libglx-mesa0 libgl1-mesa-dri
 )
