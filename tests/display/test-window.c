@@ -1421,6 +1421,41 @@ test_exit_signal (void)
     }
 }
 
+/* Issue 18: the overview says how many stacks were cut at run-time
+ * compiled code, and asks for node's flag only when node ran without it. */
+static void
+test_jit_cut (void)
+{
+  const char *names[] = { "hotTwice", NULL };
+  const char *commands[] = { "node --perf-basic-prof x.js", "node --perf-basic-prof --interpreted-frames-native-stack x.js" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("jit-cut-%u.hotpath", i);
+      g_autofree char *path = make_named_capture (file, names, "node", commands[i], NULL);
+      HpWindow *window;
+      const char *warning;
+      sqlite3 *db = NULL;
+
+      g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_exec (db, "INSERT OR REPLACE INTO metadata (key, value) VALUES ('truncated_at_jit', '7')",
+                                     NULL, NULL, NULL), ==, SQLITE_OK);
+      sqlite3_close (db);
+      window = display_open (app, path);
+      warning = hp_capture_overview_get_value (hp_window_get_overview (window), "warning");
+      g_test_message ("jit_cut %s: %s", commands[i], warning);
+      g_assert_nonnull (strstr (warning, "7 stacks were cut at code compiled at run time."));
+      if (i == 0)
+        g_assert_nonnull (strstr (warning, "Run node with --interpreted-frames-native-stack,"));
+      else
+        {
+          g_assert_null (strstr (warning, "Run node with"));
+          g_assert_nonnull (strstr (warning, "already (node with --interpreted-frames-native-stack)"));
+        }
+      display_close (window);
+    }
+}
+
 static gboolean
 not_loading (gpointer data)
 {
@@ -1514,6 +1549,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/small-screen", test_small_screen);
   g_test_add_func ("/window/hostile-names", test_hostile_names);
   g_test_add_func ("/window/exit-signal", test_exit_signal);
+  g_test_add_func ("/window/jit-cut", test_jit_cut);
   g_test_add_func ("/window/cancel-load", test_cancel_load);
   return g_test_run ();
 }
