@@ -52,6 +52,7 @@
 
 #include "perf/hp-perf-file.h"
 #include "perf/hp-perf-reader.h"
+#include "perf/hp-regular-file.h"
 
 #define PERF_MAGIC_LE      G_GUINT64_CONSTANT (0x32454c4946524550) /* "PERFILE2" */
 #define PERF_MAGIC_BE      G_GUINT64_CONSTANT (0x50455246494c4532) /* "2ELIFREP" read as LE */
@@ -1526,22 +1527,15 @@ hp_perf_file_sniff (const char *path)
 {
   guint8 head[8];
   gboolean ret = FALSE;
-  struct stat st;
   int fd;
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  /* Without blocking: opening a FIFO for reading waits for a writer, and
-   * `report FIFO` hung there. Only a regular file is sniffed; anything
-   * else goes on to the capture reader, which says what it is. */
-  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  /* Only a regular file is sniffed; anything else goes on to the capture
+   * reader, which says what it is. */
+  fd = hp_regular_file_open (path, NULL);
   if (fd < 0)
     return FALSE;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      return FALSE;
-    }
   if (read (fd, head, sizeof head) == sizeof head)
     {
       guint64 magic = get_u64 (head);

@@ -40,6 +40,7 @@
 
 #include <glib/gstdio.h>
 
+#include "perf/hp-regular-file.h"
 #include "record/hp-folded-import.h"
 #include "store/hp-capture-writer.h"
 
@@ -66,7 +67,6 @@ gboolean
 hp_folded_sniff (const char *path)
 {
   char head[SNIFF_BYTES];
-  struct stat st;
   gssize n;
   int fd;
   gboolean named, ret = FALSE;
@@ -74,15 +74,9 @@ hp_folded_sniff (const char *path)
   g_return_val_if_fail (path != NULL, FALSE);
 
   named = g_str_has_suffix (path, ".folded") || g_str_has_suffix (path, ".collapsed");
-  /* as hp_perf_file_sniff(): a FIFO would block the open */
-  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  fd = hp_regular_file_open (path, NULL);
   if (fd < 0)
     return FALSE;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      return FALSE;
-    }
   n = read (fd, head, sizeof head);
   close (fd);
   if (n < 0)

@@ -35,6 +35,7 @@
 
 #include <glib/gstdio.h>
 
+#include "perf/hp-regular-file.h"
 #include "record/hp-folded-import.h"
 #include "record/hp-pprof-import.h"
 #include "record/profile.pb-c.h"
@@ -60,20 +61,14 @@ gboolean
 hp_pprof_sniff (const char *path)
 {
   guint8 head[2];
-  struct stat st;
   gboolean ret;
   int fd;
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  fd = hp_regular_file_open (path, NULL);
   if (fd < 0)
     return FALSE;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      return FALSE;
-    }
   ret = read (fd, head, sizeof head) == sizeof head && head[0] == 0x1f && head[1] == 0x8b;
   close (fd);
   return ret || g_str_has_suffix (path, ".pprof") || g_str_has_suffix (path, ".pb")

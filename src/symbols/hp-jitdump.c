@@ -41,6 +41,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "perf/hp-regular-file.h"
 #include "symbols/hp-jitdump.h"
 
 #define JITDUMP_MAGIC          0x4A695444u
@@ -374,14 +375,9 @@ hp_jitdump_update (HpJitDump *self)
 
   if (self->broken)
     return FALSE;
-  fd = open (self->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  fd = hp_regular_file_open (self->path, &st);
   if (fd < 0)
     return FALSE;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      return FALSE;
-    }
   self->file_size = (guint64) st.st_size;
 
   if (!self->header_read)

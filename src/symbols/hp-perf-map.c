@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "perf/hp-regular-file.h"
 #include "symbols/hp-perf-map.h"
 
 /* Longer lines are not names a person reads; V8's longest are a few
@@ -293,15 +294,10 @@ hp_perf_map_update (HpPerfMap *self)
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  /* O_NONBLOCK: a FIFO put in the map's place must not block us. */
-  fd = open (self->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  /* a FIFO put in the map's place must not block us */
+  fd = hp_regular_file_open (self->path, &st);
   if (fd < 0)
     return FALSE;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      return FALSE;
-    }
 
   pos = self->read_offset + self->partial->len;
   if ((guint64) st.st_size < pos)

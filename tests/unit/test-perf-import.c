@@ -11,8 +11,10 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utime.h>
 
@@ -20,7 +22,10 @@
 
 #include "analysis/hp-profile.h"
 #include "perf/hp-perf-file.h"
+#include "perf/hp-regular-file.h"
+#include "record/hp-folded-import.h"
 #include "record/hp-perf-import.h"
+#include "record/hp-pprof-import.h"
 #include "store/hp-capture.h"
 #include "symbols/hp-file-locator.h"
 #include "symbols/hp-symbolizer.h"
@@ -697,6 +702,50 @@ test_vdso (Fixture *fx, gconstpointer data)
     }
 }
 
+/* Each sniffer, and the JIT maps, open a named file through
+ * hp_regular_file_open(): a FIFO, however it is named, is refused at
+ * once (opening one for reading would wait for a writer: the test would
+ * time out), a folder is refused, and a regular file is read. */
+static void
+test_sniff_regular_only (Fixture *fx, gconstpointer data)
+{
+  static const char *const names[] = { "perf.data", "app.pprof", "app.pb.gz", "app.folded" };
+  g_autofree char *folder = g_build_filename (fx->dir, "folder.data", NULL);
+  g_autofree char *perf_data = g_build_filename (fx->dir, "real.data", NULL);
+  g_autofree char *folded = g_build_filename (fx->dir, "real.folded", NULL);
+  struct stat st;
+  int fd;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *fifo = g_build_filename (fx->dir, names[i], NULL);
+
+      g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+      g_assert_cmpint (hp_regular_file_open (fifo, &st), ==, -1);
+      g_assert_cmpint (errno, ==, EINVAL);
+      g_assert_false (hp_perf_file_sniff (fifo));
+      g_assert_false (hp_pprof_sniff (fifo));
+      g_assert_false (hp_folded_sniff (fifo));
+      g_assert_false (hp_perf_import_is_perf_data (fifo));
+    }
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_assert_cmpint (hp_regular_file_open (folder, NULL), ==, -1);
+  g_assert_false (hp_perf_import_is_perf_data (folder));
+  g_assert_cmpint (hp_regular_file_open ("/nonexistent/perf.data", NULL), ==, -1);
+  g_assert_cmpint (errno, ==, ENOENT);
+
+  g_assert_true (g_file_set_contents (perf_data, "PERFILE2 and the rest", -1, NULL));
+  fd = hp_regular_file_open (perf_data, &st);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (st.st_size, ==, 21);
+  close (fd);
+  g_assert_true (hp_perf_file_sniff (perf_data));
+  g_assert_true (g_file_set_contents (folded, "main;work 12\n", -1, NULL));
+  g_assert_true (hp_folded_sniff (folded));
+  g_assert_false (hp_perf_file_sniff (folded));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -718,6 +767,7 @@ main (int argc, char **argv)
   ADD ("/perf-import/pipe-file", test_pipe_file);
   ADD ("/perf-import/cache", test_cache);
   ADD ("/perf-import/big-file", test_big_file);
+  ADD ("/perf-import/sniff-regular-only", test_sniff_regular_only);
 #undef ADD
 
   ret = g_test_run ();
