@@ -37,6 +37,7 @@
 #include "ui/hp-cell.h"
 #include "ui/hp-format.h"
 #include "ui/hp-gtk-compat.h"
+#include "ui/hp-template.h"
 #include "ui/hp-grow-list-model.h"
 
 G_DEFINE_FINAL_TYPE (HpCallTreeView, hp_call_tree_view, GTK_TYPE_WIDGET)
@@ -1172,10 +1173,7 @@ hp_call_tree_view_dispose (GObject *object)
   tree_models_clear (&self->trees[0]);
   tree_models_clear (&self->trees[1]);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_CALL_TREE_VIEW);
-  /* the template's root is not bound to a field, so not unparented above */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_CALL_TREE_VIEW);
 
   G_OBJECT_CLASS (hp_call_tree_view_parent_class)->dispose (object);
 }

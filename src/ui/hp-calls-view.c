@@ -21,6 +21,7 @@
 #include "ui/hp-cell.h"
 #include "ui/hp-format.h"
 #include "ui/hp-function-row.h"
+#include "ui/hp-template.h"
 
 struct _HpCallsView {
   GtkWidget      parent_instance;
@@ -216,10 +217,7 @@ static void
 hp_calls_view_dispose (GObject *object)
 {
   g_object_set_data (object, "hp-cell-menu", NULL);  /* the context menu */
-  gtk_widget_dispose_template (GTK_WIDGET (object), HP_TYPE_CALLS_VIEW);
-  /* the template's root is not bound to a field, so not unparented above */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (object), HP_TYPE_CALLS_VIEW);
 
   G_OBJECT_CLASS (hp_calls_view_parent_class)->dispose (object);
 }

@@ -22,6 +22,7 @@
 #include "store/hp-capture-keys.h"
 #include "ui/hp-capture-overview.h"
 #include "ui/hp-format.h"
+#include "ui/hp-template.h"
 
 struct _HpCaptureOverview {
   GtkWidget  parent_instance;
@@ -354,10 +355,7 @@ hp_capture_overview_get_value (HpCaptureOverview *self,
 static void
 hp_capture_overview_dispose (GObject *object)
 {
-  gtk_widget_dispose_template (GTK_WIDGET (object), HP_TYPE_CAPTURE_OVERVIEW);
-  /* the template's root is not bound to a field, so not unparented above */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (object), HP_TYPE_CAPTURE_OVERVIEW);
 
   G_OBJECT_CLASS (hp_capture_overview_parent_class)->dispose (object);
 }

@@ -29,6 +29,7 @@
 #include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
 #include "ui/hp-format.h"
+#include "ui/hp-template.h"
 
 #define MAX_CRUMBS 6
 
@@ -528,10 +529,7 @@ hp_flame_view_dispose (GObject *object)
       hp_flame_canvas_set_graph (self->canvas, NULL);
       hp_flame_canvas_set_names (self->canvas, NULL);
     }
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_FLAME_VIEW);
-  /* the template's root is not bound to a field, so not unparented above */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_FLAME_VIEW);
   self->canvas = NULL;
   g_clear_pointer (&self->graphs[0], hp_flame_graph_free);
   g_clear_pointer (&self->graphs[1], hp_flame_graph_free);

@@ -22,6 +22,7 @@
 #include "ui/hp-format.h"
 #include "ui/hp-function-list.h"
 #include "ui/hp-function-row.h"
+#include "ui/hp-template.h"
 
 struct _HpFunctionList {
   GtkWidget            parent_instance;
@@ -159,9 +160,7 @@ hp_function_list_dispose (GObject *object)
 
   if (self->view != NULL)
     gtk_column_view_set_model (self->view, NULL);
-  gtk_widget_dispose_template (GTK_WIDGET (object), HP_TYPE_FUNCTION_LIST);
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (object), HP_TYPE_FUNCTION_LIST);
   g_clear_object (&self->sorted);
   g_clear_object (&self->store);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);

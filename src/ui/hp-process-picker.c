@@ -19,6 +19,7 @@
 
 #include "ui/hp-cell.h"
 #include "ui/hp-process-picker.h"
+#include "ui/hp-template.h"
 
 struct _HpProcessPicker {
   GtkWidget             parent_instance;
@@ -202,16 +203,13 @@ static void
 hp_process_picker_dispose (GObject *object)
 {
   HpProcessPicker *self = HP_PROCESS_PICKER (object);
-  GtkWidget *child;
 
   self->disposed = TRUE;
   if (self->list_cancellable != NULL)
     g_cancellable_cancel (self->list_cancellable);
   g_clear_object (&self->list_cancellable);
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_PROCESS_PICKER);
-  /* the rows of the layout that are not bound template children */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
+  /* and the rows of the layout that are not bound template children */
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_PROCESS_PICKER);
 
   G_OBJECT_CLASS (hp_process_picker_parent_class)->dispose (object);
 }

@@ -44,6 +44,7 @@
 #include "ui/hp-cell.h"
 #include "ui/hp-source-file.h"
 #include "ui/hp-source-view.h"
+#include "ui/hp-template.h"
 
 /* Larger files are not shown: a "source" that big is generated data. */
 #define MAX_SOURCE_SIZE (32 * 1024 * 1024)
@@ -872,10 +873,7 @@ hp_source_view_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->file);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_SOURCE_VIEW);
-  /* the template's root is not bound to a field, so not unparented above */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_SOURCE_VIEW);
 
   G_OBJECT_CLASS (hp_source_view_parent_class)->dispose (object);
 }

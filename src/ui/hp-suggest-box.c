@@ -31,6 +31,7 @@
 #include "document/hp-summarizer.h"
 #include "analysis/hp-text.h"
 #include "ui/hp-suggest-box.h"
+#include "ui/hp-template.h"
 
 struct _HpSuggestBox {
   GtkWidget         parent_instance;
@@ -452,9 +453,7 @@ hp_suggest_box_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_SUGGEST_BOX);
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_SUGGEST_BOX);
 
   G_OBJECT_CLASS (hp_suggest_box_parent_class)->dispose (object);
 }

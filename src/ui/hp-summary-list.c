@@ -25,6 +25,7 @@
 #include "ui/hp-format.h"
 #include "ui/hp-summary-item.h"
 #include "ui/hp-summary-list.h"
+#include "ui/hp-template.h"
 
 struct _HpSummaryList {
   GtkWidget        parent_instance;
@@ -132,10 +133,7 @@ hp_summary_list_dispose (GObject *object)
     g_clear_signal_handler (&self->changed_handler, self->store);
   g_clear_object (&self->store);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_SUMMARY_LIST);
-  /* the template's root is not bound to a field, so not unparented above */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_SUMMARY_LIST);
 
   G_OBJECT_CLASS (hp_summary_list_parent_class)->dispose (object);
 }

@@ -23,6 +23,7 @@
 #include "document/hp-call-path.h"
 #include "ui/hp-format.h"
 #include "ui/hp-summary-pane.h"
+#include "ui/hp-template.h"
 
 /* a deeper path shows its first CRUMBS_HEAD and last CRUMBS_TAIL steps */
 #define CRUMBS_HEAD 10
@@ -457,10 +458,7 @@ hp_summary_pane_dispose (GObject *object)
     g_clear_signal_handler (&self->saved_handler, self->store);
   g_clear_object (&self->store);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_SUMMARY_PANE);
-  /* the template's root is not bound to a field, so not unparented above */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_SUMMARY_PANE);
 
   G_OBJECT_CLASS (hp_summary_pane_parent_class)->dispose (object);
 }

@@ -21,6 +21,7 @@
 #include <glib/gi18n.h>
 
 #include "ui/hp-format.h"
+#include "ui/hp-template.h"
 #include "ui/hp-timeline-view.h"
 
 struct _HpTimelineView {
@@ -234,10 +235,7 @@ hp_timeline_view_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   if (self->timeline != NULL)
     hp_timeline_set_samples (self->timeline, NULL, NULL);
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_TIMELINE_VIEW);
-  /* the template's root is not bound to a field, so not unparented above */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL; )
-    gtk_widget_unparent (child);
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_TIMELINE_VIEW);
   self->timeline = NULL;
   g_clear_pointer (&self->samples, hp_sample_index_unref);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
