@@ -44,6 +44,8 @@
 #define MAX_DECL_HEAD         3
 /* a callee dominates from this share of the path's samples */
 #define DOMINANT_PERCENT      10
+/* a source line quoted in a draft is cut at this many bytes (minified code) */
+#define MAX_QUOTED_LINE       200
 
 static void
 step_free (gpointer p)
@@ -316,11 +318,11 @@ source_line (GBytes *bytes,
   nl = memchr (p, '\n', end - p);
   raw = g_strndup (p, (nl ? nl : end) - p);
   g_strstrip (raw);
-  if (strlen (raw) > 200)
+  if (strlen (raw) > MAX_QUOTED_LINE)
     {
       g_autofree char *valid = NULL;
 
-      raw[200] = '\0';
+      raw[MAX_QUOTED_LINE] = '\0';
       valid = hp_text_make_valid (raw);
       return g_strconcat (valid, "…", NULL);
     }

@@ -361,6 +361,9 @@ typedef struct {
   GCancellable *cancellable;
 } Relay;
 
+/* bytes moved per read: a pipe's default capacity is 64 KiB */
+#define RELAY_CHUNK 65536
+
 static gpointer
 relay_thread (gpointer data)
 {
@@ -368,7 +371,7 @@ relay_thread (gpointer data)
   GPollFD cancel_fd = { -1, 0, 0 };
   gboolean have_cancel = relay->cancellable != NULL
                          && g_cancellable_make_pollfd (relay->cancellable, &cancel_fd);
-  g_autofree char *buf = g_malloc (65536);
+  g_autofree char *buf = g_malloc (RELAY_CHUNK);
 
   for (;;)
     {
@@ -389,7 +392,7 @@ relay_thread (gpointer data)
       if (pfds[1].revents != 0 || pfds[2].revents != 0
           || g_cancellable_is_cancelled (relay->cancellable))
         break;
-      n = read (relay->in_fd, buf, 65536);
+      n = read (relay->in_fd, buf, RELAY_CHUNK);
       if (n < 0 && (errno == EINTR || errno == EAGAIN))
         continue;
       if (n <= 0)
@@ -638,7 +641,7 @@ hp_perf_import_cached (const char    *perf_data,
       {
         g_autofree char *stale = g_build_filename (dir, entry, NULL);
 
-        g_unlink (stale);
+        hp_capture_writer_remove_files (stale);
       }
 
   return g_steal_pointer (&capture);

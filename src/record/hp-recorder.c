@@ -69,6 +69,13 @@ G_DEFINE_QUARK (hp-record-error-quark, hp_record_error)
 static const guint fp_ring_pages[] = { 128, 16 };
 static const guint dwarf_ring_pages[] = { 512, 128, 16 };
 
+/* How often the recorder looks whether the recording is over (a stop, the
+ * duration, the program's end): a stop is seen within this. */
+#define WAIT_POLL_US (20 * 1000)
+/* How long a spawned command has, after SIGTERM at a stop, to exit on its
+ * own (and flush what it writes) before SIGKILL: 2 s. */
+#define STOP_GRACE_POLLS 100
+
 typedef struct {
   GByteArray *bytes;   /* whole records; NULL marks the end of a drain pass */
   gboolean    end;
@@ -373,7 +380,9 @@ init_attr (HpRecorder             *self,
   /* No attr.build_id: with it, Linux (seen on 6.18) also flags the MMAP2
    * records of every other event on the task as carrying a build id, and
    * a perf record running alongside reads garbage and aborts. */
-  attr->wakeup_watermark = self->ring_pages * 4096 / 4;
+  /* woken at a quarter full: the ring's data area is ring_pages pages
+   * (hp_perf_ring_new maps it in pages of this size) */
+  attr->wakeup_watermark = self->ring_pages * (guint32) sysconf (_SC_PAGESIZE) / 4;
   attr->watermark = 1;
   attr->use_clockid = 1;
   attr->clockid = CLOCK_MONOTONIC;
@@ -1196,7 +1205,7 @@ wait_for_end (HpRecorder *self)
       else if (!self->options.system_wide && !process_alive (self->options.pid))
         return 0;
 
-      g_usleep (20 * 1000);
+      g_usleep (WAIT_POLL_US);
     }
 
   /* Stopped early: a command we spawned is stopped too. */
@@ -1204,11 +1213,11 @@ wait_for_end (HpRecorder *self)
     {
       self->child_stopped = TRUE;
       kill (self->child, SIGTERM);
-      for (int i = 0; i < 100; i++)
+      for (int i = 0; i < STOP_GRACE_POLLS; i++)
         {
           if (waitpid (self->child, &status, WNOHANG) == self->child)
             return status;
-          g_usleep (20 * 1000);
+          g_usleep (WAIT_POLL_US);
         }
       kill (self->child, SIGKILL);
       waitpid (self->child, &status, 0);

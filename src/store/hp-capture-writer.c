@@ -1254,7 +1254,7 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
   if (!write_counts (self))
     return take_deferred_error (self, error);
   if (sqlite3_exec (self->db,
-                    "INSERT OR REPLACE INTO metadata (key, value) VALUES ('complete', '1');",
+                    "INSERT OR REPLACE INTO metadata (key, value) VALUES ('" HP_META_COMPLETE "', '1');",
                     NULL, NULL, NULL) != SQLITE_OK)
     {
       record_error (self, "cannot write the capture");

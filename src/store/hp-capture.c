@@ -56,6 +56,10 @@
 #define MAX_VALUE_LENGTH (64 * 1024 * 1024)
 #define READER_BUSY_TIMEOUT_MS 5000
 
+/* The longest list of refused schema objects an error names, in bytes: a
+ * hostile file may hold thousands, and the message is read by a person. */
+#define MAX_REFUSED_LIST 1000
+
 typedef enum {
   STOP_NONE,
   STOP_CANCELLED,
@@ -427,7 +431,7 @@ check_schema (HpCapture  *self,
 
           if (code->len > 0)
             g_string_append (code, ", ");
-          if (code->len > 1000)
+          if (code->len > MAX_REFUSED_LIST)
             {
               g_string_append (code, "…");
               break;

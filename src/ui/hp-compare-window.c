@@ -34,6 +34,9 @@
 #define BAR_RANGE 50.0
 /* Paths with this share of the cost are expanded when the tree is shown. */
 #define EXPAND_SHARE 0.05
+/* ...looked for among this many rows at most: opening rows adds rows, and
+ * a tree of a thousand hot paths is not read by opening them all */
+#define EXPAND_MAX_ROWS 2000
 
 struct _HpCompareWindow {
   GtkApplicationWindow parent_instance;
@@ -376,7 +379,7 @@ show_tree (HpCompareWindow *self)
   double total = hp_comparison_get_side (cmp, HP_COMPARE_BASE)->cost;
 
   /* open the hot paths, as far as they stay hot */
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tree)) && i < 2000; i++)
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tree)) && i < EXPAND_MAX_ROWS; i++)
     {
       g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (tree, i);
       g_autoptr(HpCompareRow) item = gtk_tree_list_row_get_item (row);

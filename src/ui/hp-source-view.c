@@ -58,6 +58,10 @@
 /* the longest source path shown, in characters */
 #define SHOWN_PATH_CHARS 1000
 
+/* A read that takes longer than this shows the spinner; a quicker one
+ * goes straight to the source, without a page flip in between. */
+#define LOADING_DELAY_MS 200
+
 struct _HpSourceView {
   GtkWidget            parent_instance;
 
@@ -713,7 +717,7 @@ reload (HpSourceView *self)
 
   /* the spinner only for a slow read: flipping pages costs a layout */
   if (self->loading_source == 0)
-    self->loading_source = g_timeout_add (200, show_loading_cb, self);
+    self->loading_source = g_timeout_add (LOADING_DELAY_MS, show_loading_cb, self);
   req = g_new0 (SourceRequest, 1);
   req->profile = hp_loaded_profile_ref (self->profile);
   req->function_id = self->function_id;

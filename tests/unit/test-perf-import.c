@@ -528,6 +528,7 @@ test_cache (Fixture *fx, gconstpointer data)
 {
   g_autofree char *perf_data = build_file (fx->dir, target_id, 10);
   g_autofree char *first = NULL, *again = NULL, *changed = NULL;
+  g_autofree char *first_shm = NULL, *first_wal = NULL;
   g_autoptr(GError) error = NULL;
   GStatBuf st1, st2;
   struct utimbuf times = { 1000000000, 1000000000 };
@@ -544,13 +545,20 @@ test_cache (Fixture *fx, gconstpointer data)
   g_assert_cmpint (g_stat (again, &st2), ==, 0);
   g_assert_cmpint (st1.st_ino, ==, st2.st_ino);  /* reused, not imported again */
 
-  /* A changed perf.data gets a new capture; the stale one goes. */
+  /* A changed perf.data gets a new capture; the stale one goes, with the
+   * files SQLite keeps beside it (a window that had it open leaves a -shm) */
+  first_shm = g_strconcat (first, "-shm", NULL);
+  first_wal = g_strconcat (first, "-wal", NULL);
+  g_assert_true (g_file_set_contents (first_shm, "shm", -1, NULL));
+  g_assert_true (g_file_set_contents (first_wal, "wal", -1, NULL));
   g_assert_cmpint (g_utime (perf_data, &times), ==, 0);
   changed = hp_perf_import_cached (perf_data, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (changed, !=, first);
   g_assert_true (g_file_test (changed, G_FILE_TEST_IS_REGULAR));
   g_assert_false (g_file_test (first, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (first_shm, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (first_wal, G_FILE_TEST_EXISTS));
 
   /* A broken perf.data leaves nothing in the cache. */
   g_assert_cmpint (truncate (perf_data, 200), ==, 0);
