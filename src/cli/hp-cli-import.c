@@ -16,27 +16,6 @@
 #include "record/hp-pprof-import.h"
 #include "record/hp-perf-import.h"
 
-char *
-hp_cli_import_output_name (const char *input)
-{
-  g_autofree char *base = NULL;
-
-  if (strcmp (input, "-") == 0)
-    return g_strdup ("perf.hotpath");
-  base = g_path_get_basename (input);
-  for (guint i = 0; i < 6; i++)
-    {
-      const char *suffix = (const char *[]) { ".data", ".folded", ".collapsed", ".pb.gz", ".pprof", ".pb" }[i];
-
-      if (g_str_has_suffix (base, suffix))
-        {
-          base[strlen (base) - strlen (suffix)] = '\0';
-          break;
-        }
-    }
-  return g_strconcat (base, ".hotpath", NULL);
-}
-
 static int
 import_folded (const char *input,
                const char *output)
@@ -126,7 +105,7 @@ hp_cli_import (int    argc,
     }
 
   if (output == NULL)
-    output = hp_cli_import_output_name (files[0]);
+    output = hp_perf_import_capture_name (files[0]);
   if (g_file_test (output, G_FILE_TEST_EXISTS) && !force)
     {
       hp_cli_error ("%s exists; use --force to overwrite it", output);

@@ -73,7 +73,7 @@ static char *
 capture_for_perf_data (const char *perf_data,
                        const char *old_path)
 {
-  g_autofree char *target = hp_cli_import_output_name (perf_data);
+  g_autofree char *target = hp_perf_import_capture_name (perf_data);
   char *argv[] = { (char *) "import", (char *) perf_data, (char *) "-o", target, NULL };
 
   if (g_file_test (target, G_FILE_TEST_EXISTS))

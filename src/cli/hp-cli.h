@@ -12,10 +12,6 @@ G_BEGIN_DECLS
 
 int  hp_cli_record (int argc, char **argv);
 int  hp_cli_import (int argc, char **argv);
-/* The capture `hotpath-cli import INPUT` writes by default, in the current
- * folder: perf.data -> perf.hotpath, run.perf.data -> run.perf.hotpath,
- * x.folded -> x.hotpath, x -> x.hotpath. */
-char *hp_cli_import_output_name (const char *input);
 int  hp_cli_report (int argc, char **argv);
 int  hp_cli_summary (int argc, char **argv);
 /* summary NEW --import OLD (hp-cli-summary-import.c) */

@@ -647,6 +647,26 @@ hp_perf_import_cached (const char    *perf_data,
   return g_steal_pointer (&capture);
 }
 
+char *
+hp_perf_import_capture_name (const char *input)
+{
+  static const char *const suffixes[] = { ".data", ".folded", ".collapsed", ".pb.gz", ".pprof", ".pb" };
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (input != NULL, NULL);
+
+  if (strcmp (input, "-") == 0)
+    return g_strdup ("perf.hotpath");
+  base = g_path_get_basename (input);
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    if (g_str_has_suffix (base, suffixes[i]))
+      {
+        base[strlen (base) - strlen (suffixes[i])] = '\0';
+        break;
+      }
+  return g_strconcat (base, ".hotpath", NULL);
+}
+
 gboolean
 hp_perf_import_is_perf_data (const char *path)
 {

@@ -46,6 +46,14 @@ gboolean  hp_perf_import              (const char                *perf_data,
  * window and the CLI import instead of opening. */
 gboolean  hp_perf_import_is_perf_data (const char                *path);
 
+/* The name a capture of the imported file @input is given, the same by
+ * `hotpath-cli import` (in the current folder) and the window's Save as
+ * Capture (beside the file): its base name without the suffix of its
+ * format, perf.data -> perf.hotpath, run.perf.data -> run.perf.hotpath,
+ * x.folded -> x.hotpath, x.pb.gz -> x.hotpath, x -> x.hotpath; standard
+ * input ("-") -> perf.hotpath. */
+char     *hp_perf_import_capture_name (const char                *input);
+
 /* The capture of @perf_data (or of a pprof profile or folded stacks) in the cache
  * ($XDG_CACHE_HOME/hotpath/perf-data), imported first unless a capture of the same path, size and modification
  * time is there already. Returns its path. */

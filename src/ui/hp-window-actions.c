@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "document/hp-loaded-capture.h"
+#include "record/hp-perf-import.h"
 #include "ui/hp-application.h"
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-window-private.h"
@@ -337,21 +338,19 @@ save_as_capture_action (GtkWidget  *widget,
   HpWindow *self = HP_WINDOW (widget);
   GtkFileChooserNative *dialog;
   g_autoptr(GFile) folder = NULL;
-  g_autofree char *stem = NULL;
+  g_autofree char *input = NULL;
   g_autofree char *name = NULL;
-  char *dot;
 
   if (self->file == NULL)
     return;
   dialog = gtk_file_chooser_native_new (_("Save as Capture"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  /* beside the perf.data, named after it: perf.data → perf.hotpath */
+  /* beside the perf.data, named as `hotpath-cli import` names it:
+   * perf.data → perf.hotpath */
   folder = g_file_get_parent (self->file);
-  stem = g_file_get_basename (self->file);
-  if ((dot = strchr (stem, '.')) != NULL && dot != stem)
-    *dot = '\0';
-  name = g_strdup_printf ("%s.hotpath", stem);
+  input = g_file_get_basename (self->file);
+  name = hp_perf_import_capture_name (input);
   if (folder != NULL)
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);

@@ -754,6 +754,34 @@ test_sniff_regular_only (Fixture *fx, gconstpointer data)
   g_assert_false (hp_perf_file_sniff (folded));
 }
 
+/* One name for the capture of an imported file, for `hotpath-cli import`
+ * and the window's Save as Capture (which once cut at the first dot:
+ * run.perf.data was run.hotpath in the window, run.perf.hotpath in the
+ * CLI). */
+static void
+test_capture_name (void)
+{
+  static const struct { const char *input, *name; } cases[] = {
+    { "perf.data", "perf.hotpath" },
+    { "/srv/traces/run.perf.data", "run.perf.hotpath" },
+    { "perf.data.old", "perf.data.old.hotpath" },
+    { "cpu.pb.gz", "cpu.hotpath" },
+    { "cpu.pprof", "cpu.hotpath" },
+    { "cpu.pb", "cpu.hotpath" },
+    { "out.folded", "out.hotpath" },
+    { "out.collapsed", "out.hotpath" },
+    { "trace", "trace.hotpath" },
+    { "-", "perf.hotpath" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = hp_perf_import_capture_name (cases[i].input);
+
+      g_assert_cmpstr (name, ==, cases[i].name);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -776,6 +804,7 @@ main (int argc, char **argv)
   ADD ("/perf-import/cache", test_cache);
   ADD ("/perf-import/big-file", test_big_file);
   ADD ("/perf-import/sniff-regular-only", test_sniff_regular_only);
+  g_test_add_func ("/perf-import/capture-name", test_capture_name);
 #undef ADD
 
   ret = g_test_run ();
