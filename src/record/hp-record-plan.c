@@ -20,12 +20,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "record/hp-events.h"
 #include "record/hp-record-plan.h"
 #include "store/hp-capture-writer.h"
 
@@ -45,6 +47,7 @@ hp_record_plan_free (HpRecordPlan *plan)
   g_strfreev (plan->argv);
   g_free (plan->working_directory);
   g_free (plan->folder);
+  g_strfreev (plan->events);
   g_free (plan);
 }
 
@@ -205,6 +208,60 @@ prepare_folder (const char  *folder,
   return TRUE;
 }
 
+static int
+read_paranoid (void)
+{
+  g_autofree char *contents = NULL;
+
+  if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &contents, NULL, NULL))
+    return atoi (contents);
+  /* the kernel's default */
+  return 2;
+}
+
+gboolean
+hp_record_plan_check_events (const HpRecordPlan  *plan,
+                             GError             **error)
+{
+  g_return_val_if_fail (plan != NULL, FALSE);
+
+  for (guint i = 0; plan->events != NULL && plan->events[i] != NULL; i++)
+    {
+      HpEvent event = { 0 };
+      g_autoptr(GError) local = NULL;
+
+      if (!hp_event_lookup (plan->events[i], &event, &local))
+        {
+          g_set_error_literal (error, HP_RECORD_PLAN_ERROR, HP_RECORD_PLAN_ERROR_EVENTS, local->message);
+          return FALSE;
+        }
+      hp_event_clear (&event);
+    }
+  if (plan->off_cpu)
+    {
+      HpEvent event = { 0 };
+      g_autoptr(GError) local = NULL;
+
+      if (!hp_event_lookup (HP_EVENT_OFF_CPU, &event, &local))
+        {
+          /* Translators: the reason follows, naming what is needed (root, tracefs) */
+          g_set_error (error, HP_RECORD_PLAN_ERROR, HP_RECORD_PLAN_ERROR_EVENTS,
+                       _("Off-CPU time cannot be recorded here: %s"), local->message);
+          return FALSE;
+        }
+      hp_event_clear (&event);
+    }
+  if (plan->system_wide && geteuid () != 0 && read_paranoid () > 0)
+    {
+      g_set_error (error, HP_RECORD_PLAN_ERROR, HP_RECORD_PLAN_ERROR_EVENTS,
+                   _("Recording the whole system needs root, or kernel.perf_event_paranoid at 0 or below, "
+                     "and it is %d here. Run Hotpath as root, or allow it with "
+                     "“sudo sysctl kernel.perf_event_paranoid=0”."), read_paranoid ());
+      return FALSE;
+    }
+  return TRUE;
+}
+
 HpRecordPrepared *
 hp_record_plan_prepare (const HpRecordPlan  *plan,
                         GDateTime           *time,
@@ -219,6 +276,8 @@ hp_record_plan_prepare (const HpRecordPlan  *plan,
 
   prep->log_fd = -1;
 
+  if (!hp_record_plan_check_events (plan, error))
+    return NULL;
   if (plan->argv != NULL)
     {
       g_autofree char *program = NULL;
@@ -242,7 +301,7 @@ hp_record_plan_prepare (const HpRecordPlan  *plan,
           prep->argv[0] = g_steal_pointer (&program);
         }
     }
-  else
+  else if (!plan->system_wide || plan->pid > 0)
     {
       g_autofree char *proc = g_strdup_printf ("/proc/%d", (int) plan->pid);
 
@@ -331,6 +390,10 @@ hp_record_job_new (const HpRecordPlan *plan,
   options.call_graph = plan->call_graph;
   /* the kernel copies whole words of stack */
   options.stack_size = MIN ((plan->stack_size + 7) / 8 * 8, HP_RECORD_MAX_STACK_SIZE);
+  /* the recorder copies them */
+  options.events = (const char *const *) plan->events;
+  options.off_cpu = plan->off_cpu;
+  options.system_wide = plan->system_wide;
 
   job = g_new0 (HpRecordJob, 1);
   job->recorder = hp_recorder_new (&options);

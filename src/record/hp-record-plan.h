@@ -20,6 +20,7 @@ typedef enum {
   HP_RECORD_PLAN_ERROR_DIRECTORY,
   HP_RECORD_PLAN_ERROR_PROCESS,
   HP_RECORD_PLAN_ERROR_FOLDER,
+  HP_RECORD_PLAN_ERROR_EVENTS,    /* an event, off-CPU time or the whole system refused */
 } HpRecordPlanError;
 
 /* What to record, how and where, as the user chose it. */
@@ -32,6 +33,9 @@ typedef struct {
   double        duration;           /* seconds; 0: no limit */
   HpCallGraph   call_graph;
   guint         stack_size;         /* bytes, as chosen: rounded up to whole words */
+  char        **events;             /* names (hp-events.h); NULL: the default */
+  gboolean      off_cpu;            /* also time spent blocked (root: tracefs) */
+  gboolean      system_wide;        /* every process; argv, if any, says when to stop */
 } HpRecordPlan;
 
 /* What hp_record_plan_prepare() made ready on the disk. */
@@ -86,6 +90,14 @@ char             *hp_record_capture_stem     (GDateTime          *time,
 char             *hp_record_resolve_program  (const char         *program,
                                               const char         *working_directory,
                                               GError            **error);
+
+/* Whether this machine lets @plan count what it asks for: each event
+ * exists here (hardware counters, tracepoints), off-CPU time has tracefs,
+ * the whole system is allowed (root, or kernel.perf_event_paranoid <= 0).
+ * The refusal is an HP_RECORD_PLAN_ERROR_EVENTS naming what is needed.
+ * hp_record_plan_prepare() calls it; cheap enough for a dialog's checks. */
+gboolean          hp_record_plan_check_events (const HpRecordPlan *plan,
+                                               GError            **error);
 
 /* Checks what needs the disk (the program, the working folder, the
  * process, the capture folder), picks a free capture name for @time
