@@ -31,6 +31,7 @@
 #include "record/hp-perf-import.h"
 #include "analysis/hp-capture-filter.h"
 #include "document/hp-loaded-capture.h"
+#include "store/hp-capture-keys.h"
 
 HpLoadedCapture *
 hp_loaded_capture_ref (HpLoadedCapture *self)
@@ -269,6 +270,9 @@ loaded_profile_clear (gpointer p)
   HpLoadedProfile *self = p;
 
   g_free (self->hottest_node);
+  g_clear_pointer (&self->ratio_top_down, hp_ratio_map_free);
+  g_clear_pointer (&self->ratio_bottom_up, hp_ratio_map_free);
+  hp_measure_clear (&self->measure);
   if (self->profile != NULL)
     free_profile_later (g_steal_pointer (&self->profile));
   /* after the profile, which points into it; the worker that frees the
@@ -382,6 +386,102 @@ hp_loaded_profile_event_mask (const HpCaptureData *data)
   return data->events != NULL ? data->event_mask : HP_SAMPLE_INDEX_ALL_EVENTS;
 }
 
+/* The counts of @capture that @filter keeps, of what @measure counts:
+ * @capture's own data never, always a copy. @hidden_samples (may be NULL)
+ * receives the samples left out by hide_kernel. */
+static HpCaptureData *
+filtered_data (HpLoadedCapture       *capture,
+               const HpMeasure       *measure,
+               const HpProfileFilter *filter,
+               HpSampleIndex         *samples,
+               guint64               *hidden_samples)
+{
+  HpCaptureData *data = hp_measure_select (measure, capture->data);
+
+  if (filter != NULL && filter->has_range && samples != NULL)
+    {
+      /* the samples index every event: count those the measure counts */
+      GArray *counts = hp_sample_index_count (samples, hp_loaded_profile_event_mask (data),
+                                              filter->from, filter->to, NULL, NULL);
+      HpCaptureData *ranged = hp_capture_data_new_with_counts (data, counts);
+
+      hp_capture_data_free (data);
+      data = ranged;
+      if (measure->by_weight)
+        {
+          ranged = hp_capture_data_new_weighted (data);
+          hp_capture_data_free (data);
+          data = ranged;
+        }
+    }
+  if (filter != NULL && filter->merge_recursion)
+    {
+      HpCaptureData *merged = hp_capture_data_merge_recursion (data);
+
+      hp_capture_data_free (data);
+      data = merged;
+    }
+  if (filter != NULL && filter->fold_inline)
+    {
+      HpCaptureData *folded = hp_capture_data_fold_inline (data);
+
+      hp_capture_data_free (data);
+      data = folded;
+    }
+  if (filter != NULL)
+    {
+      HpFoldSpec spec = { filter->hide_kernel, filter->fold_functions, filter->fold_modules };
+
+      if (!hp_fold_spec_is_empty (&spec))
+        {
+          HpCaptureData *folded = hp_capture_data_fold (data, &spec, hidden_samples);
+
+          hp_capture_data_free (data);
+          data = folded;
+        }
+    }
+  return data;
+}
+
+/* The ratio's two events counted by weight under the same filter, their
+ * trees matched to the shown ones. */
+static void
+build_ratio (HpLoadedProfile       *self,
+             const HpProfileFilter *filter,
+             HpSampleIndex         *samples)
+{
+  const HpCaptureData *data = self->capture->data;
+  HpMeasure num = { 0 }, den = { 0 };
+  g_autoptr(HpCaptureData) num_data = NULL;
+  g_autoptr(HpCaptureData) den_data = NULL;
+  g_autoptr(HpProfile) num_profile = NULL;
+  g_autoptr(HpProfile) den_profile = NULL;
+
+  if (!hp_ratio_find (data, &self->ratio))
+    return;
+  if (!hp_measure_init (&num, data, g_array_index (data->events, HpCaptureEvent, self->ratio.numerator).name) ||
+      !hp_measure_init (&den, data, g_array_index (data->events, HpCaptureEvent, self->ratio.denominator).name))
+    {
+      hp_measure_clear (&num);
+      self->ratio.kind = HP_RATIO_NONE;
+      return;
+    }
+  /* a ratio is of the events' own quantities, whatever the view counts */
+  num.by_weight = den.by_weight = TRUE;
+  num_data = filtered_data (self->capture, &num, filter, samples, NULL);
+  den_data = filtered_data (self->capture, &den, filter, samples, NULL);
+  num_profile = hp_profile_new (num_data, self->tids);
+  den_profile = hp_profile_new (den_data, self->tids);
+  self->ratio_top_down = hp_ratio_map_new (hp_profile_get_top_down (self->profile),
+                                           hp_profile_get_top_down (num_profile),
+                                           hp_profile_get_top_down (den_profile));
+  self->ratio_bottom_up = hp_ratio_map_new (hp_profile_get_bottom_up (self->profile),
+                                            hp_profile_get_bottom_up (num_profile),
+                                            hp_profile_get_bottom_up (den_profile));
+  hp_measure_clear (&num);
+  hp_measure_clear (&den);
+}
+
 static HpLoadedProfile *
 build_profile (HpLoadedCapture       *capture,
                const HpProfileFilter *filter,
@@ -393,47 +493,24 @@ build_profile (HpLoadedCapture       *capture,
 
   self->capture = hp_loaded_capture_ref (capture);
   self->tids = tids ? g_hash_table_ref (tids) : NULL;
-  self->data = capture->data;
+  /* an event the capture lacks (a stale choice) counts the first */
+  if (!hp_measure_init (&self->measure, capture->data, filter != NULL ? filter->event : NULL))
+    hp_measure_init (&self->measure, capture->data, NULL);
+  self->data = filtered_data (capture, &self->measure, filter, samples, &self->hidden_samples);
   if (filter != NULL && filter->has_range && samples != NULL)
     {
-      /* the samples index every event: count those the profile counts */
-      GArray *counts = hp_sample_index_count (samples, hp_loaded_profile_event_mask (self->data),
-                                              filter->from, filter->to, NULL, NULL);
-
-      self->data = hp_capture_data_new_with_counts (capture->data, counts);
       self->has_range = TRUE;
       self->from = filter->from;
       self->to = filter->to;
     }
-  if (filter != NULL && filter->merge_recursion)
-    {
-      HpCaptureData *merged = hp_capture_data_merge_recursion (self->data);
-
-      if (self->data != capture->data)
-        hp_capture_data_free (self->data);
-      self->data = merged;
-      self->merge_recursion = TRUE;
-    }
-  if (filter != NULL && filter->fold_inline)
-    {
-      HpCaptureData *folded = hp_capture_data_fold_inline (self->data);
-
-      if (self->data != capture->data)
-        hp_capture_data_free (self->data);
-      self->data = folded;
-      self->fold_inline = TRUE;
-    }
+  self->merge_recursion = filter != NULL && filter->merge_recursion;
+  self->fold_inline = filter != NULL && filter->fold_inline;
   if (filter != NULL)
     {
       HpFoldSpec spec = { filter->hide_kernel, filter->fold_functions, filter->fold_modules };
 
       if (!hp_fold_spec_is_empty (&spec))
         {
-          HpCaptureData *folded = hp_capture_data_fold (self->data, &spec, &self->hidden_samples);
-
-          if (self->data != capture->data)
-            hp_capture_data_free (self->data);
-          self->data = folded;
           self->hide_kernel = filter->hide_kernel;
           self->fold_functions = hp_id_set_copy (filter->fold_functions);
           self->fold_modules = hp_id_set_copy (filter->fold_modules);
@@ -445,6 +522,7 @@ build_profile (HpLoadedCapture       *capture,
   hp_profile_get_functions (self->profile, TRUE);
   self->hottest_node = g_new0 (const HpCallNode *, n_functions);
   find_hottest (hp_profile_get_top_down (self->profile), self->hottest_node, n_functions);
+  build_ratio (self, filter, samples);
   return self;
 }
 
@@ -463,6 +541,7 @@ build_data_free (gpointer p)
   g_clear_pointer (&bd->filter.tids, g_hash_table_unref);
   g_clear_pointer (&bd->filter.fold_functions, g_hash_table_unref);
   g_clear_pointer (&bd->filter.fold_modules, g_hash_table_unref);
+  g_free ((char *) bd->filter.event);
   g_clear_pointer (&bd->samples, hp_sample_index_unref);
   g_free (bd);
 }
@@ -499,6 +578,7 @@ hp_loaded_profile_build_filtered_async (HpLoadedCapture       *capture,
   bd->filter.tids = NULL;
   bd->filter.fold_functions = hp_id_set_copy (filter->fold_functions);
   bd->filter.fold_modules = hp_id_set_copy (filter->fold_modules);
+  bd->filter.event = g_strdup (filter->event);
   if (filter->tids != NULL)
     {
       GHashTableIter iter;
@@ -683,6 +763,15 @@ load_thread_run (GTask        *task,
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
+    }
+  /* off-CPU stacks end in the waiting marker, for every view of them:
+   * done once here, so that its function has a name like any other */
+  if (hp_capture_data_find_event (loaded->data, HP_EVENT_OFF_CPU) != 0)
+    {
+      HpCaptureData *marked = hp_measure_mark_waiting (loaded->data);
+
+      hp_capture_data_free (loaded->data);
+      loaded->data = marked;
     }
   loaded->program = hp_summary_program_name (loaded->data);
   g_clear_pointer (&capture, hp_capture_close);

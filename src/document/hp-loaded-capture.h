@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "analysis/hp-jit-tiers.h"
+#include "analysis/hp-measure.h"
 #include "analysis/hp-profile.h"
 #include "analysis/hp-sample-index.h"
 #include "store/hp-capture.h"
@@ -44,8 +45,8 @@ typedef struct {
  * immutable once built: hp_profile_get_functions() caches lazily, so the
  * builder fills both caches before the profile is shared. */
 /* What a profile of a capture keeps: threads, a time range, recursion
- * merged, frames folded into their callers. The default (all zero) keeps
- * everything. */
+ * merged, frames folded into their callers, and which event it counts.
+ * The default (all zero) keeps everything and counts the first event. */
 typedef struct {
   GHashTable       *tids;            /* NULL: all threads */
   gboolean          has_range;
@@ -56,13 +57,14 @@ typedef struct {
   gboolean          hide_kernel;     /* kernel frames in the user function that entered it */
   GHashTable       *fold_functions;  /* GSIZE_TO_POINTER (function id) folded into callers; NULL: none */
   GHashTable       *fold_modules;    /* GSIZE_TO_POINTER (module id) folded into callers; NULL: none */
+  const char       *event;           /* hp_measure_list_events(); NULL: the first */
 } HpProfileFilter;
 
 typedef struct {
   HpLoadedCapture  *capture;         /* a reference */
   HpProfile        *profile;
   GHashTable       *tids;            /* NULL: all threads */
-  /* what the profile counts: capture->data, or a filtered copy of it */
+  /* what the profile counts: a filtered copy of capture->data that shares its tables */
   HpCaptureData    *data;
   gboolean          has_range;
   guint64           from;
@@ -73,6 +75,13 @@ typedef struct {
   GHashTable       *fold_functions;  /* as in the filter; NULL: none */
   GHashTable       *fold_modules;
   guint64           hidden_samples;  /* left out by hide_kernel: kernel frames only */
+  /* what the profile counts, in which unit (samples, or weights) */
+  HpMeasure         measure;
+  /* a ratio of two events of the capture per call path, when they allow
+   * one (kind HP_RATIO_NONE otherwise), for the nodes of both trees */
+  HpRatio           ratio;
+  HpRatioMap       *ratio_top_down;
+  HpRatioMap       *ratio_bottom_up;
   /* indexed by function id: the top-down node of that function with the
    * most total samples, NULL when the function has none */
   const HpCallNode **hottest_node;

@@ -186,9 +186,10 @@ update_crumbs (HpFlameView *self)
   if (graph == NULL)
     return;
 
-  /* (a graph of the capture shown before, until the new one is built) */
+  /* (a graph of the capture shown before, until the new one is built;
+   * a profile's data is a copy that shares the capture's functions) */
   same_capture = self->profile != NULL &&
-                 hp_profile_get_data (hp_flame_graph_get_profile (graph)) == self->profile->capture->data;
+                 hp_profile_get_data (hp_flame_graph_get_profile (graph))->functions == self->profile->capture->data->functions;
   boxes = hp_flame_graph_get_boxes (graph, &n);
   for (guint d = 0; d <= boxes[zoom].depth; d++)
     {
@@ -304,8 +305,25 @@ update_caption (HpFlameView *self)
       gtk_inscription_set_text (self->caption, NULL);
       return;
     }
+  if (self->profile->measure.by_weight)
+    {
+      /* "1,234 page faults", "2.41 s off CPU": the amount names its unit */
+      g_autofree char *amount = hp_format_amount (&self->profile->measure,
+                                                  hp_profile_get_n_samples (self->profile->profile));
+      g_autofree char *whole = hp_format_measure_name (&self->profile->measure);
+
+      if (self->bottom_up)
+        /* Translators: an amount with its unit ("1,234 page faults"), and what it is ("page faults", "time off the CPU") */
+        text = g_strdup_printf (_("Bottom-up: each function with its callers above it. Width is a share of all %s (%s). "
+                                  "Click a box to select it, double-click to zoom."), amount, whole);
+      else
+        text = g_strdup_printf (_("Top-down: each function with its callees above it. Width is a share of all %s (%s). "
+                                  "Click a box to select it, double-click to zoom."), amount, whole);
+      gtk_inscription_set_text (self->caption, text);
+      return;
+    }
   count = hp_format_count (hp_profile_get_n_samples (self->profile->profile));
-  event = hp_loaded_capture_get_metadata (self->profile->capture, HP_META_EVENT);
+  event = self->profile->measure.event;
   if (self->bottom_up)
     /* Translators: the first %s is a sample count, the second the event, e.g. "cpu-clock" */
     text = g_strdup_printf (_("Bottom-up: each function with its callers above it. Width is samples, of all %s %s samples. "
@@ -325,6 +343,7 @@ show_graph (HpFlameView *self)
   HpFlameGraph *graph = self->graphs[self->bottom_up];
 
   hp_flame_canvas_set_names (self->canvas, self->profile != NULL ? self->profile->capture : NULL);
+  hp_flame_canvas_set_measure (self->canvas, self->profile != NULL ? &self->profile->measure : NULL);
   hp_flame_canvas_set_graph (self->canvas, graph);
   hp_flame_canvas_set_selected (self->canvas, self->selected);
   gtk_stack_set_visible_child_name (self->stack,
@@ -389,6 +408,7 @@ hp_flame_view_set_profile (HpFlameView     *self,
       /* the canvas borrows the graph: it lets go first */
       hp_flame_canvas_set_graph (self->canvas, NULL);
       hp_flame_canvas_set_names (self->canvas, NULL);
+      hp_flame_canvas_set_measure (self->canvas, NULL);
       g_clear_pointer (&self->graphs[0], hp_flame_graph_free);
       g_clear_pointer (&self->graphs[1], hp_flame_graph_free);
       g_clear_pointer (&self->profile, hp_loaded_profile_unref);
@@ -528,6 +548,7 @@ hp_flame_view_dispose (GObject *object)
     {
       hp_flame_canvas_set_graph (self->canvas, NULL);
       hp_flame_canvas_set_names (self->canvas, NULL);
+      hp_flame_canvas_set_measure (self->canvas, NULL);
     }
   hp_template_dispose (GTK_WIDGET (self), HP_TYPE_FLAME_VIEW);
   self->canvas = NULL;
@@ -570,4 +591,12 @@ hp_flame_view_init (HpFlameView *self)
   g_signal_connect (self->canvas, "notify::zoom", G_CALLBACK (on_zoom_changed), self);
   g_signal_connect (self->icicle_toggle, "toggled", G_CALLBACK (on_icicle_toggled), self);
   g_signal_connect (self->module_toggle, "toggled", G_CALLBACK (on_module_toggled), self);
+}
+
+const char *
+hp_flame_view_get_caption (HpFlameView *self)
+{
+  g_return_val_if_fail (HP_IS_FLAME_VIEW (self), NULL);
+
+  return gtk_inscription_get_text (self->caption);
 }
