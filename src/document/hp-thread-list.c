@@ -140,7 +140,8 @@ thread_label (const HpCaptureThread *th,
 
 GPtrArray *
 hp_thread_filter_entries (const HpCaptureData *data,
-                          const guint64       *thread_samples)
+                          const guint64       *thread_samples,
+                          gint32               pid)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_thread_filter_entry_free);
   g_autoptr(GHashTable) best = g_hash_table_new (NULL, NULL);  /* tid -> index of its most sampled count */
@@ -163,21 +164,45 @@ hp_thread_filter_entries (const HpCaptureData *data,
         g_hash_table_insert (best, GINT_TO_POINTER (c->tid), GUINT_TO_POINTER (i));
     }
 
-  for (guint t = 0; t < data->threads->len; t++)
-    total += thread_samples[t];
-  {
-    g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
+  if (pid != 0)
+    {
+      /* one process chosen (the process filter): its threads, all first */
+      GHashTable *tids = g_hash_table_new (NULL, NULL);
+      g_autofree char *count = NULL;
 
-    /* Translators: first entry of the thread filter, with the sample count */
-    g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "All threads (%s sample)",
-                                                                       "All threads (%s samples)", total), count),
-                                         NULL, total));
-  }
+      for (guint t = 0; t < data->threads->len; t++)
+        {
+          const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
+
+          if (th->pid == pid)
+            {
+              g_hash_table_add (tids, GINT_TO_POINTER (th->tid));
+              total += thread_samples[t];
+            }
+        }
+      count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
+      /* Translators: first entry of the thread filter when one process is chosen, with its sample count */
+      g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "All its threads (%s sample)",
+                                                                         "All its threads (%s samples)", total), count),
+                                           tids, total));
+    }
+  else
+    {
+      g_autofree char *count = NULL;
+
+      for (guint t = 0; t < data->threads->len; t++)
+        total += thread_samples[t];
+      count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
+      /* Translators: first entry of the thread filter, with the sample count */
+      g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "All threads (%s sample)",
+                                                                         "All threads (%s samples)", total), count),
+                                           NULL, total));
+    }
 
   /* processes with samples; a process may be listed without threads, or
    * threads name a pid no process row has: both count by the threads */
   for (guint t = 0; t < data->threads->len; t++)
-    if (thread_samples[t] > 0)
+    if (thread_samples[t] > 0 && (pid == 0 || g_array_index (data->threads, HpCaptureThread, t).pid == pid))
       {
         n_threads++;
         if (g_hash_table_add (listed, GINT_TO_POINTER (g_array_index (data->threads, HpCaptureThread, t).pid)))
@@ -191,16 +216,17 @@ hp_thread_filter_entries (const HpCaptureData *data,
 
   for (guint start = 0; start < data->threads->len; start++)
     {
-      gint32 pid = g_array_index (data->threads, HpCaptureThread, start).pid;
+      gint32 start_pid = g_array_index (data->threads, HpCaptureThread, start).pid;
       const char *command = NULL;
       GHashTable *tids;
       guint64 samples = 0;
       guint n = 0;
 
-      if (thread_samples[start] == 0 || !g_hash_table_add (listed, GINT_TO_POINTER (pid)))
+      if (thread_samples[start] == 0 || (pid != 0 && start_pid != pid) ||
+          !g_hash_table_add (listed, GINT_TO_POINTER (start_pid)))
         continue;
       for (guint p = 0; p < data->processes->len && command == NULL; p++)
-        if (g_array_index (data->processes, HpCaptureProcess, p).pid == pid)
+        if (g_array_index (data->processes, HpCaptureProcess, p).pid == start_pid)
           command = g_array_index (data->processes, HpCaptureProcess, p).command;
 
       tids = g_hash_table_new (NULL, NULL);
@@ -208,7 +234,7 @@ hp_thread_filter_entries (const HpCaptureData *data,
         {
           const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
 
-          if (th->pid == pid && thread_samples[t] > 0)
+          if (th->pid == start_pid && thread_samples[t] > 0)
             {
               g_hash_table_add (tids, GINT_TO_POINTER (th->tid));
               samples += thread_samples[t];
@@ -223,7 +249,7 @@ hp_thread_filter_entries (const HpCaptureData *data,
           /* Translators: process command, pid, sample count */
           g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Process %s (%d, %s sample)",
                                                                              "Process %s (%d, %s samples)", samples),
-                                                                shown, pid, count),
+                                                                shown, start_pid, count),
                                                tids, samples));
         }
       else
@@ -236,7 +262,7 @@ hp_thread_filter_entries (const HpCaptureData *data,
           GHashTable *one;
           gpointer index;
 
-          if (th->pid != pid || thread_samples[t] == 0)
+          if (th->pid != start_pid || thread_samples[t] == 0)
             continue;
           if (g_hash_table_lookup_extended (best, GINT_TO_POINTER (th->tid), NULL, &index))
             start_name = start_of_stack (data, g_array_index (data->stack_counts, HpCaptureStackCount,

@@ -25,9 +25,12 @@ void        hp_thread_filter_entry_free     (HpThreadFilterEntry *entry);
  * and it has several threads with samples: otherwise it is the same set
  * as the "All threads" entry or its one thread) and each of its threads
  * with samples, named by name, tid and the function it starts in.
+ * @pid not 0 (a process chosen in the process filter): "All its threads"
+ * first, which keeps the process's threads, then each of them.
  * (element-type HpThreadFilterEntry) */
 GPtrArray  *hp_thread_filter_entries        (const HpCaptureData *data,
-                                             const guint64       *thread_samples);
+                                             const guint64       *thread_samples,
+                                             gint32               pid);
 
 /* The function thread @tid starts in: on the root side of its most
  * sampled stack, the first frame past the C library's thread start (main

@@ -45,6 +45,7 @@ enum {
   PROP_HAS_SUMMARY,
   PROP_TOOLTIP,
   PROP_COUNT_CHARS,
+  PROP_RATIO,
   N_PROPS
 };
 
@@ -72,6 +73,14 @@ name_markup (HpCallRow *self)
     {
       folded = g_utf8_casefold (name, -1);
       match = strstr (folded, self->context->search);
+    }
+  /* the time a wall or off-CPU view's thread waited: set apart */
+  if (self->node->function_id != 0 &&
+      hp_measure_is_waiting (self->context->profile->capture->data, self->node->function_id))
+    {
+      g_autofree char *escaped = g_markup_escape_text (name, -1);
+
+      return g_strdup_printf ("<i>%s%s%s</i>", hot ? "<b>" : "", escaped, hot ? "</b>" : "");
     }
   /* NULL: plain text will do, which is much cheaper to show */
   if (!hot && match == NULL)
@@ -115,8 +124,10 @@ tooltip (HpCallRow *self)
   HpLoadedCapture *capture = self->context->profile->capture;
   g_autofree char *name = hp_loaded_capture_dup_tooltip_name (capture, self->node->function_id);
   g_autofree char *path = hp_call_path_shown (capture, self->node, HP_SYMBOL_NAME_TOOLTIP_CHARS);
-  g_autofree char *self_text = hp_format_share (self->node->self, self->context->n_samples);
-  g_autofree char *total_text = hp_format_share (self->node->total, self->context->n_samples);
+  const HpMeasure *measure = &self->context->profile->measure;
+  g_autofree char *self_text = hp_format_share_of (measure, self->node->self, self->context->n_samples);
+  g_autofree char *total_text = hp_format_share_of (measure, self->node->total, self->context->n_samples);
+  g_autofree char *whole = hp_format_measure_name (measure);
   const char *mark = hp_call_row_get_has_summary (self) ? _("\nThis call path has a summary.") : "";
   g_autofree char *tiers = hp_loaded_capture_dup_tier_text (capture, self->node->function_id);
   g_autofree char *tier_line = tiers != NULL ? g_strconcat ("\n", tiers, NULL) : NULL;
@@ -125,12 +136,26 @@ tooltip (HpCallRow *self)
    * characters; Copy Name has them all), then the path in short names */
   if (self->context->bottom_up)
     /* Translators: function name; a bottom-up path lists the sampled function first, then its callers */
-    return g_strdup_printf (_("%s\n\n%s\n(sampled function first, then its callers)\n%s of the samples end in this path%s"),
-                            name, path, total_text, tier_line ? tier_line : "");
-  /* Translators: function name, call path, shares ("12.0 % (120 samples)" or
-   * "no samples"), whether the path has a summary, the JIT tier */
+    return g_strdup_printf (_("%s\n\n%s\n(sampled function first, then its callers)\n%s of the %s end in this path%s"),
+                            name, path, total_text, whole, tier_line ? tier_line : "");
+  /* Translators: function name, call path, shares ("12.0 % (120 samples)",
+   * "12.0 % (1,234 page faults)" or "no samples"), whether the path has a
+   * summary, the JIT tier */
   return g_strdup_printf (_("%s\n\n%s\nSelf: %s in this function itself, on this path\nTotal: %s in it or in what it calls%s%s"),
                           name, path, self_text, total_text, mark, tier_line ? tier_line : "");
+}
+
+/* The ratio of the capture's two events in this call path, or "" */
+static char *
+ratio (HpCallRow *self)
+{
+  HpLoadedProfile *profile = self->context->profile;
+  HpRatioMap *map = self->context->bottom_up ? profile->ratio_bottom_up : profile->ratio_top_down;
+  guint64 num, den;
+
+  if (map == NULL || !hp_ratio_map_lookup (map, self->node, &num, &den))
+    return g_strdup ("");
+  return hp_format_ratio_value (&profile->ratio, num, den);
 }
 
 static void
@@ -156,7 +181,7 @@ hp_call_row_get_property (GObject    *object,
       g_value_take_string (value, hp_format_percent (self->node->self, self->context->n_samples));
       break;
     case PROP_SELF_COUNT:
-      g_value_take_string (value, hp_format_count (self->node->self));
+      g_value_take_string (value, hp_format_count_of (&self->context->profile->measure, self->node->self));
       break;
     case PROP_COUNT_CHARS:
       g_value_set_uint (value, self->context->count_chars);
@@ -165,7 +190,7 @@ hp_call_row_get_property (GObject    *object,
       g_value_take_string (value, hp_format_percent (self->node->total, self->context->n_samples));
       break;
     case PROP_TOTAL_COUNT:
-      g_value_take_string (value, hp_format_count (self->node->total));
+      g_value_take_string (value, hp_format_count_of (&self->context->profile->measure, self->node->total));
       break;
     case PROP_SELF_FRACTION:
       g_value_set_double (value, fraction (self, self->node->self));
@@ -178,6 +203,9 @@ hp_call_row_get_property (GObject    *object,
       break;
     case PROP_TOOLTIP:
       g_value_take_string (value, tooltip (self));
+      break;
+    case PROP_RATIO:
+      g_value_take_string (value, ratio (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -217,6 +245,7 @@ hp_call_row_class_init (HpCallRowClass *klass)
   properties[PROP_HAS_SUMMARY] = g_param_spec_boolean ("has-summary", NULL, NULL, FALSE, flags);
   properties[PROP_TOOLTIP] = g_param_spec_string ("tooltip", NULL, NULL, NULL, flags);
   properties[PROP_COUNT_CHARS] = g_param_spec_uint ("count-chars", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_RATIO] = g_param_spec_string ("ratio", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -23,6 +23,7 @@ typedef struct {
   GtkColumnViewColumn *function_column;
   GtkColumnViewColumn *self_column;
   GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *ratio_column;
   GtkColumnViewColumn *module_column;
   GtkColumnViewColumn *sorted_by;   /* the primary sort column (probed), not a reference */
   HpCallTreeContext  *context;

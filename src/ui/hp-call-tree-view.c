@@ -139,6 +139,11 @@ static const HpCellSpec total_cell = {
   .count_width = "count-chars",
   .tooltip = "tooltip",
 };
+static const HpCellSpec ratio_cell = {
+  .tree_row = TRUE,
+  .percent = "ratio",
+  .count_chars = 6,
+};
 static const HpCellSpec module_cell = {
   .tree_row = TRUE,
   .text = "module",
@@ -486,30 +491,82 @@ ensure_models (HpCallTreeView *self,
     resolve_marks (self);
 }
 
+/* The ratio column, where the capture's events make one (instructions
+ * per cycle, page faults per ms on the CPU), titled by what it divides. */
+static void
+update_ratio_columns (HpCallTreeView *self)
+{
+  gboolean shown = self->profile != NULL && self->profile->ratio.kind != HP_RATIO_NONE;
+  g_autofree char *title = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (shown)
+    title = hp_format_ratio_title (&self->profile->ratio, self->profile->capture->data, &tooltip);
+  for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
+    {
+      gtk_column_view_column_set_visible (self->trees[i].ratio_column, shown);
+      if (shown)
+        gtk_column_view_column_set_title (self->trees[i].ratio_column, title);
+    }
+}
+
 static void
 update_caption (HpCallTreeView *self)
 {
   g_autofree char *text = NULL;
   g_autofree char *count = NULL;
-  const char *event;
+  g_autofree char *whole = NULL;
+  const HpMeasure *measure;
   guint64 n;
 
   if (self->profile == NULL)
     return;
+  measure = &self->profile->measure;
   n = hp_profile_get_n_samples (self->profile->profile);
-  count = hp_format_count (n);
-  event = hp_loaded_capture_get_metadata (self->profile->capture, HP_META_EVENT);
-  if (event == NULL)
-    event = _("unknown event");
-  if (self->bottom_up)
-    /* Translators: %s are a sample count and an event name such as cpu-clock */
-    text = g_strdup_printf (_("Bottom-up: each top-level function is where samples were taken, its children are the callers. "
-                              "Self and Total count the samples ending in that path, as a share of all %s %s samples."),
-                            count, event);
+  whole = hp_format_measure_name (measure);
+  if (measure->by_weight)
+    {
+      /* "1,234 page faults", "2.41 s off CPU": the amount names its unit */
+      g_autofree char *amount = hp_format_amount (measure, n);
+
+      if (self->bottom_up)
+        /* Translators: %s are an amount with its unit ("1,234 page faults", "2.41 s") and what it is ("page faults") */
+        text = g_strdup_printf (_("Bottom-up: each top-level function is where the event was counted, its children are the callers. "
+                                  "Self and Total are shares of all %s (%s)."),
+                                amount, whole);
+      else
+        text = g_strdup_printf (_("Top-down from the program’s entry. Self: counted in the function itself; "
+                                  "Total: in it and in what it calls. Shares of all %s (%s)."),
+                                amount, whole);
+    }
   else
-    text = g_strdup_printf (_("Top-down from the program’s entry. Self: samples taken in the function itself; "
-                              "Total: in it and in what it calls. Shares of all %s %s samples."),
-                            count, event);
+    {
+      const char *event = measure->event;
+
+      count = hp_format_count (n);
+      if (event == NULL)
+        event = _("unknown event");
+      if (self->bottom_up)
+        /* Translators: %s are a sample count and an event name such as cpu-clock */
+        text = g_strdup_printf (_("Bottom-up: each top-level function is where samples were taken, its children are the callers. "
+                                  "Self and Total count the samples ending in that path, as a share of all %s %s samples."),
+                                count, event);
+      else
+        text = g_strdup_printf (_("Top-down from the program’s entry. Self: samples taken in the function itself; "
+                                  "Total: in it and in what it calls. Shares of all %s %s samples."),
+                                count, event);
+    }
+  if (self->profile->ratio.kind != HP_RATIO_NONE)
+    {
+      g_autofree char *tooltip = NULL;
+      g_autofree char *title = hp_format_ratio_title (&self->profile->ratio, self->profile->capture->data, &tooltip);
+      /* Translators: a ratio column's title and what it means, after the caption */
+      g_autofree char *more = g_strdup_printf (_(" %s: %s."), title, tooltip);
+      char *joined = g_strconcat (text, more, NULL);
+
+      g_free (text);
+      text = joined;
+    }
   gtk_inscription_set_text (self->caption, text);
 }
 
@@ -995,6 +1052,7 @@ hp_call_tree_view_set_profile (HpCallTreeView  *self,
     return;
 
   self->profile = hp_loaded_profile_ref (profile);
+  update_ratio_columns (self);
   show_current (self);
   if (self->search != NULL)
     hp_call_tree_context_set_search (hp_call_tree_view_current (self)->context, self->search);
@@ -1381,11 +1439,13 @@ hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
   BIND_TREE ("top_down_function", 0, function_column);
   BIND_TREE ("top_down_self", 0, self_column);
   BIND_TREE ("top_down_total", 0, total_column);
+  BIND_TREE ("top_down_ratio", 0, ratio_column);
   BIND_TREE ("top_down_module", 0, module_column);
   BIND_TREE ("bottom_up_view", 1, view);
   BIND_TREE ("bottom_up_function", 1, function_column);
   BIND_TREE ("bottom_up_self", 1, self_column);
   BIND_TREE ("bottom_up_total", 1, total_column);
+  BIND_TREE ("bottom_up_ratio", 1, ratio_column);
   BIND_TREE ("bottom_up_module", 1, module_column);
 #undef BIND_TREE
   gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, empty_label);
@@ -1432,7 +1492,9 @@ hp_call_tree_view_init (HpCallTreeView *self)
       set_column_factory (t->function_column, &function_cell);
       set_column_factory (t->self_column, &self_cell);
       set_column_factory (t->total_column, &total_cell);
+      set_column_factory (t->ratio_column, &ratio_cell);
       set_column_factory (t->module_column, &module_cell);
+      hp_cell_set_column_width (t->ratio_column, &ratio_cell);
       hp_cell_set_column_width (t->function_column, &function_cell);
       hp_cell_set_column_width (t->self_column, &self_cell);
       hp_cell_set_column_width (t->total_column, &total_cell);
@@ -1465,4 +1527,20 @@ hp_call_tree_view_init (HpCallTreeView *self)
         g_signal_connect_object (adj, "changed", G_CALLBACK (on_adjustment_changed), self, 0);
       }
     }
+}
+
+const char *
+hp_call_tree_view_get_caption (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
+
+  return gtk_inscription_get_text (self->caption);
+}
+
+GtkColumnViewColumn *
+hp_call_tree_view_get_ratio_column (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
+
+  return self->trees[self->bottom_up].ratio_column;
 }

@@ -66,5 +66,8 @@ void              hp_call_tree_view_get_search_status (HpCallTreeView *self,
 /* For tests and benchmarks: the sorted list the column view shows
  * (GtkTreeListRow items) */
 GListModel       *hp_call_tree_view_get_model        (HpCallTreeView  *self);
+/* For tests: the caption over the tree, and the shown tree's ratio column */
+const char       *hp_call_tree_view_get_caption      (HpCallTreeView  *self);
+GtkColumnViewColumn *hp_call_tree_view_get_ratio_column (HpCallTreeView *self);
 
 G_END_DECLS

@@ -63,14 +63,16 @@ fill (GListStore      *store,
       const HpCallEdge *e = &g_array_index (edges, HpCallEdge, i);
       const char *name = hp_loaded_capture_get_shown_name (capture, e->function_id, TRUE);
       g_autofree char *full = hp_loaded_capture_dup_tooltip_name (capture, e->function_id);
-      g_autofree char *share = hp_format_share (e->samples, whole);
+      g_autofree char *share = hp_format_share_of (&profile->measure, e->samples, whole);
       g_autofree char *sentence = g_strdup_printf (fmt_tooltip, name, function_name, share);
       /* the whole name first (capped), then what the row means */
       g_autofree char *tooltip = g_strdup_printf ("%s\n\n%s", full, sentence);
+      HpFunctionRow *row = hp_function_row_new (e->function_id, name,
+                                                hp_loaded_capture_get_shown_module (capture, e->function_id),
+                                                e->samples, whole, tooltip);
 
-      g_ptr_array_add (rows, hp_function_row_new (e->function_id, name,
-                                                  hp_loaded_capture_get_shown_module (capture, e->function_id),
-                                                  e->samples, whole, tooltip));
+      hp_function_row_set_time (row, profile->measure.is_time);
+      g_ptr_array_add (rows, row);
     }
   g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)),
                        rows->pdata, rows->len);
@@ -117,6 +119,41 @@ hp_calls_view_set_function (HpCallsView     *self,
 
   callers = hp_profile_get_callers (profile->profile, function_id);
   callees = hp_profile_get_callees (profile->profile, function_id);
+  if (profile->measure.by_weight)
+    {
+      /* page faults, time off the CPU: the amounts name their unit */
+      g_autofree char *amount = hp_format_amount (&profile->measure, whole);
+      g_autofree char *self_amount = hp_format_share_of (&profile->measure, stats->self, whole);
+      g_autofree char *title = hp_format_measure_column (&profile->measure);
+
+      /* Translators: tooltip of a caller row: caller, callee, "12.5 % (40 page faults)" */
+      fill (self->callers, profile, callers, whole, _("%s calls %s in %s of its total"), name);
+      /* Translators: tooltip of a callee row: callee, caller, share */
+      fill (self->callees, profile, callees, whole, _("%s, called from %s, has %s of the caller’s total"), name);
+      gtk_column_view_column_set_title (self->columns[1], title);
+      gtk_column_view_column_set_title (self->columns[4], title);
+      if (callers->len == 0)
+        markup = g_strdup_printf (_("<b>Callers of %s</b>: none; the recorded stacks start here."), escaped);
+      else
+        /* Translators: %s are a function name and an amount with its unit ("1,234 page faults") */
+        markup = g_strdup_printf (_("<b>Callers of %s</b>, merged over all call sites: "
+                                    "how much of its %s each caller accounts for."),
+                                  escaped, amount);
+      gtk_label_set_markup (self->callers_caption, markup);
+      g_clear_pointer (&markup, g_free);
+      if (callees->len == 0)
+        markup = g_strdup_printf (_("<b>Callees of %s</b>: none; all its %s are in the function itself."),
+                                  escaped, amount);
+      else
+        markup = g_strdup_printf (_("<b>Callees of %s</b>: how much of its %s is in each callee; "
+                                    "the rest, %s, is in the function itself."),
+                                  escaped, amount, self_amount);
+      gtk_label_set_markup (self->callees_caption, markup);
+      gtk_stack_set_visible_child_name (self->stack, "calls");
+      return;
+    }
+  gtk_column_view_column_set_title (self->columns[1], _("Samples"));
+  gtk_column_view_column_set_title (self->columns[4], _("Samples"));
   /* Translators: tooltip of a caller row: caller, callee, "12.5 % (40 samples)" */
   fill (self->callers, profile, callers, whole, _("%s calls %s in %s of its samples"), name);
   /* Translators: tooltip of a callee row: callee, caller, share */

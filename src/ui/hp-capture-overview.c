@@ -33,6 +33,7 @@ struct _HpCaptureOverview {
   GtkLabel  *event_value;
   GtkLabel  *rate_value;
   GtkLabel  *samples_value;
+  GtkLabel  *processes_label;
   GtkLabel  *lost_value;
   GtkLabel  *truncated_value;
   GtkLabel  *threads_value;
@@ -142,6 +143,121 @@ set_value (GtkLabel   *label,
   gtk_label_set_text (label, value && *value ? value : _("unknown"));
 }
 
+/* What @measure counts in the whole capture, filters aside. */
+static guint64
+measure_total (const HpCaptureData *data,
+               const HpMeasure     *measure)
+{
+  const GArray *counts = data->all_counts != NULL && measure->mask != 0 ? data->all_counts : data->stack_counts;
+  guint64 total = 0;
+
+  for (guint i = 0; i < counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (counts, HpCaptureStackCount, i);
+
+      if (counts == data->all_counts && (c->event_id == 0 || c->event_id > 64 ||
+                                         !(measure->mask & ((guint64) 1 << (c->event_id - 1)))))
+        continue;
+      total += measure->by_weight ? c->weight : c->samples;
+    }
+  return total;
+}
+
+typedef struct {
+  gint32  pid;
+  guint64 amount;
+} ProcessAmount;
+
+static int
+compare_amounts (gconstpointer a,
+                 gconstpointer b)
+{
+  const ProcessAmount *x = a, *y = b;
+
+  if (x->amount != y->amount)
+    return x->amount > y->amount ? -1 : 1;
+  return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The processes of a capture of several (a whole-system recording), by
+ * what the shown profile counts of each, busiest first: what ran, at a
+ * glance, within the chosen time range and event. */
+static void
+show_processes (HpCaptureOverview *self,
+                HpLoadedProfile   *profile)
+{
+  const HpCaptureData *data = profile->data;
+  g_autoptr(GHashTable) pid_of = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) amounts = g_array_new (FALSE, FALSE, sizeof (ProcessAmount));
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) tip = g_string_new (NULL);
+  guint64 whole = 0;
+  guint shown = 0;
+
+  if (data->processes->len < 2)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->processes_label), FALSE);
+      return;
+    }
+  for (guint i = 0; i < data->threads->len; i++)
+    {
+      const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
+
+      g_hash_table_insert (pid_of, GINT_TO_POINTER (t->tid), GINT_TO_POINTER (t->pid));
+    }
+  for (guint i = 0; i < data->processes->len; i++)
+    {
+      ProcessAmount a = { g_array_index (data->processes, HpCaptureProcess, i).pid, 0 };
+
+      g_array_append_val (amounts, a);
+      g_hash_table_insert (index, GINT_TO_POINTER (a.pid), GUINT_TO_POINTER (i + 1));
+    }
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+      gpointer pid = g_hash_table_lookup (pid_of, GINT_TO_POINTER (c->tid));
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, pid));
+
+      whole += c->samples;
+      if (at > 0)
+        g_array_index (amounts, ProcessAmount, at - 1).amount += c->samples;
+    }
+  g_array_sort (amounts, compare_amounts);
+  for (guint i = 0; i < amounts->len; i++)
+    {
+      const ProcessAmount *a = &g_array_index (amounts, ProcessAmount, i);
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (a->pid)));
+      const HpCaptureProcess *p = &g_array_index (data->processes, HpCaptureProcess, at - 1);
+      g_autofree char *command = hp_symbol_name_sanitize (p->command ? p->command : "?", -1, 40);
+      g_autofree char *share = hp_format_percent (a->amount, whole);
+
+      if (a->amount == 0)
+        break;
+      if (shown < 8)
+        /* Translators: a process in the overview's list: command, pid, share */
+        g_string_append_printf (text, _("%s%s (%d) %s"), shown > 0 ? ", " : "", command, a->pid, share);
+      if (shown < 40)
+        {
+          g_autofree char *amount = hp_format_share_of (&profile->measure, a->amount, whole);
+
+          g_string_append_printf (tip, "%s%s (%d): %s", shown > 0 ? "\n" : "", command, a->pid, amount);
+        }
+      shown++;
+    }
+  if (shown > 8)
+    /* Translators: after the busiest processes of the list */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, ", and %u more", ", and %u more", shown - 8), shown - 8);
+  {
+    /* Translators: the overview's list of processes, busiest first */
+    g_autofree char *line = g_strdup_printf (_("Processes by share: %s"), text->str);
+
+    gtk_label_set_text (self->processes_label, line);
+  }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->processes_label), tip->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->processes_label), shown > 0);
+}
+
 void
 hp_capture_overview_set_profile (HpCaptureOverview *self,
                                  HpLoadedProfile   *profile)
@@ -188,20 +304,30 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   g_clear_pointer (&text, g_free);
 
   unit = hp_loaded_capture_get_metadata (capture, HP_META_EVENT_UNIT);
-  value = hp_loaded_capture_get_metadata (capture, HP_META_EVENT);
-  /* Translators: an event and the unit of its period, as in "cpu-clock (ns)" */
-  text = g_strdup_printf (_("%s (%s)"), value ? value : _("unknown"), unit ? unit : "?");
+  {
+    g_autofree char *shown = hp_format_measure_label (&profile->measure);
+
+    /* the event the views count and its unit: "page-faults: page faults" */
+    text = g_strdup (shown);
+  }
   if (capture->data->events != NULL && capture->data->events->len > 2)
     {
       g_autoptr(GString) others = g_string_new (NULL);
       g_autofree char *first = g_steal_pointer (&text);
+      guint n_others = 0;
 
-      /* the views count the first event; say what else the capture holds */
-      for (guint i = 2; i < capture->data->events->len; i++)
-        g_string_append_printf (others, "%s%s", i > 2 ? ", " : "",
-                                g_array_index (capture->data->events, HpCaptureEvent, i).name);
+      /* say what else the capture holds, and where to choose it */
+      for (guint i = 1; i < capture->data->events->len; i++)
+        {
+          const char *name = g_array_index (capture->data->events, HpCaptureEvent, i).name;
+
+          if (g_strcmp0 (name, profile->measure.event) == 0)
+            continue;
+          g_string_append_printf (others, "%s%s", n_others > 0 ? ", " : "", name);
+          n_others++;
+        }
       /* Translators: the event shown, then the other events of the capture */
-      text = g_strdup_printf (_("%s; also counted: %s (hotpath-cli report --event)"), first, others->str);
+      text = g_strdup_printf (_("%s; also %s (Event menu)"), first, others->str);
     }
   set_value (self->event_value, text);
   g_clear_pointer (&text, g_free);
@@ -220,8 +346,16 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   for (guint i = 0; i < capture->data->stack_counts->len; i++)
     all_samples += g_array_index (capture->data->stack_counts, HpCaptureStackCount, i).samples;
   n = hp_profile_get_n_samples (profile->profile);
-  count = hp_format_count (n);
-  all = hp_format_count (all_samples);
+  if (profile->measure.by_weight)
+    {
+      count = hp_format_amount (&profile->measure, n);
+      all = hp_format_amount (&profile->measure, measure_total (capture->data, &profile->measure));
+    }
+  else
+    {
+      count = hp_format_count (n);
+      all = hp_format_count (all_samples);
+    }
   if (profile->tids != NULL || profile->has_range)
     /* Translators: samples of the chosen threads or time range, of all samples */
     text = g_strdup_printf (_("%s of %s"), count, all);
@@ -253,6 +387,8 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     set_value (self->threads_value, text);
     g_clear_pointer (&text, g_free);
   }
+
+  show_processes (self, profile);
 
   unresolved = health.unresolved;
   killed = describe_signal (hp_loaded_capture_get_metadata (capture, HP_META_EXIT_SIGNAL));
@@ -341,6 +477,7 @@ hp_capture_overview_get_value (HpCaptureOverview *self,
     { "lost", self->lost_value },
     { "truncated", self->truncated_value },
     { "threads", self->threads_value },
+    { "processes", self->processes_label },
     { "warning", self->warning_label },
   };
 
@@ -375,6 +512,7 @@ hp_capture_overview_class_init (HpCaptureOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, event_value);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, rate_value);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, samples_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, processes_label);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, lost_value);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, truncated_value);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, threads_value);

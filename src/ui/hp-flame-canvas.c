@@ -47,6 +47,7 @@ struct _HpFlameCanvas {
 
   HpFlameGraph  *graph;       /* borrowed */
   HpLoadedCapture *names;     /* borrowed: the names as the window shows them, or NULL */
+  const HpMeasure *measure;   /* borrowed: what the graph's widths count, or NULL (samples) */
   guint          zoom;
   const HpCallNode *selected;
   gint           selected_box;  /* its box, -1 when none */
@@ -129,7 +130,7 @@ box_name (HpFlameCanvas    *self,
   if (box->node == NULL)
     return _("(narrow calls merged)");
   if (box->node->function_id == 0)
-    return _("All samples");
+    return self->measure != NULL && self->measure->by_weight ? _("All") : _("All samples");
   /* the window's shown form: safe, templates folded (hp-symbol-name.h) */
   if (self->names != NULL)
     return hp_loaded_capture_get_shown_name (self->names, box->node->function_id, FALSE);
@@ -176,6 +177,11 @@ draw_box (Render           *r,
 
   hp_flame_graph_box_color (self->graph, box, self->colors, rgb);
   fill = (GdkRGBA) { rgb[0], rgb[1], rgb[2], 1 };
+  /* time a thread waited (wall and off-CPU views): grey, apart from
+   * the warm colours of time on the CPU */
+  if (self->names != NULL && box->node != NULL && box->node->function_id != 0 &&
+      hp_measure_is_waiting (self->names->data, box->node->function_id))
+    fill = (GdkRGBA) { 0.62, 0.66, 0.72, 1 };
   if (matches_search (self, box))
     fill = (GdkRGBA) { 0.85, 0.2, 0.85, 1 };
   if (dim)
@@ -361,12 +367,13 @@ hp_flame_canvas_describe_box (HpFlameCanvas *self,
       name = g_strconcat (cut, "…", NULL);
     }
   text = g_string_new (name);
-  total = hp_format_share (b->width, whole);
+  total = hp_format_share_of (self->measure, b->width, whole);
   if (b->node != NULL && b->node->function_id != 0)
     {
       g_autofree char *tiers = NULL;
 
       self_share = hp_format_share (b->node->self, whole);
+      self_share = hp_format_share_of (self->measure, b->node->self, whole);
       /* Translators: hover text of a flame graph box; each %s is a share such as "12.3 % (1234)" */
       g_string_append_printf (text, _("\nTotal: %s · Self: %s"), total, self_share);
       g_string_append_printf (text, "\n%s", self->names != NULL
@@ -607,6 +614,15 @@ hp_flame_canvas_set_names (HpFlameCanvas   *self,
 
   self->names = names;
   invalidate (self);
+}
+
+void
+hp_flame_canvas_set_measure (HpFlameCanvas   *self,
+                             const HpMeasure *measure)
+{
+  g_return_if_fail (HP_IS_FLAME_CANVAS (self));
+
+  self->measure = measure;
 }
 
 GtkWidget *

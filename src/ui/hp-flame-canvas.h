@@ -27,6 +27,11 @@ HpFlameGraph     *hp_flame_canvas_get_graph     (HpFlameCanvas    *self);
 void              hp_flame_canvas_set_names     (HpFlameCanvas    *self,
                                                  HpLoadedCapture  *names);
 
+/* What the widths count (@measure borrowed, outliving the graph; NULL:
+ * samples), for the hover text. */
+void              hp_flame_canvas_set_measure   (HpFlameCanvas    *self,
+                                                 const HpMeasure  *measure);
+
 /* Zoom into box @index (0: the whole graph). */
 void              hp_flame_canvas_set_zoom      (HpFlameCanvas    *self,
                                                  guint             index);

@@ -32,4 +32,7 @@ void           hp_flame_view_set_summary_store (HpFlameView      *self,
 HpFlameCanvas *hp_flame_view_get_canvas        (HpFlameView      *self);
 gboolean       hp_flame_view_is_busy           (HpFlameView      *self);
 
+/* For tests: the caption over the graph */
+const char       *hp_flame_view_get_caption        (HpFlameView      *self);
+
 G_END_DECLS

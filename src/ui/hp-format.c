@@ -7,12 +7,14 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <glib/gi18n.h>
 
 #include <math.h>
 #include <string.h>
 
 #include "analysis/hp-symbol-name.h"
+#include "store/hp-capture-keys.h"
 #include "ui/hp-format.h"
 
 /* a capture name longer than this is cut: it is someone's file name */
@@ -99,4 +101,227 @@ hp_format_summary_origin (const HpCaptureSummary *row,
      * the samples in that capture */
     return g_strdup_printf (_("Written in %s on %s, %.1f %% then."), capture, date, row->share);
   return g_strdup_printf (_("Written in %s on %s."), capture, date);
+/* A unit from the capture: its text is the file's, so made valid and
+ * kept short (it is shown in columns and captions) */
+static char *
+shown_unit (const HpMeasure *measure)
+{
+  g_autofree char *valid = g_utf8_make_valid (measure->unit != NULL ? measure->unit : "", -1);
+
+  if (g_utf8_strlen (valid, -1) > 40)
+    {
+      g_autofree char *cut = g_utf8_substring (valid, 0, 39);
+
+      return g_strconcat (cut, "…", NULL);
+    }
+  return g_steal_pointer (&valid);
+}
+
+static char *
+shown_event (const HpMeasure *measure)
+{
+  g_autofree char *valid = g_utf8_make_valid (measure->event != NULL ? measure->event : "?", -1);
+
+  if (g_utf8_strlen (valid, -1) > 40)
+    {
+      g_autofree char *cut = g_utf8_substring (valid, 0, 39);
+
+      return g_strconcat (cut, "…", NULL);
+    }
+  return g_steal_pointer (&valid);
+}
+
+/* down to ns: off-CPU intervals are often microseconds */
+static char *
+format_time (guint64 ns)
+{
+  if (ns < 1000)
+    return g_strdup_printf (_("%u ns"), (guint) ns);
+  if (ns < 1000000)
+    return g_strdup_printf (_("%.0f µs"), ns / 1e3);
+  return hp_format_duration (ns);
+}
+
+char *
+hp_format_measure_name (const HpMeasure *measure)
+{
+  g_autofree char *event = NULL;
+
+  if (measure == NULL || measure->event == NULL)
+    return g_strdup (_("samples"));
+  if (g_strcmp0 (measure->event, HP_EVENT_WALL) == 0)
+    return g_strdup (_("wall-clock time (on and off the CPU)"));
+  if (measure->off_cpu)
+    return g_strdup (_("time off the CPU"));
+  if (measure->by_weight)
+    return shown_unit (measure);
+  event = shown_event (measure);
+  /* Translators: what the shares count, e.g. "cpu-clock samples" */
+  return g_strdup_printf (_("%s samples"), event);
+}
+
+char *
+hp_format_measure_label (const HpMeasure *measure)
+{
+  g_autofree char *event = NULL;
+  g_autofree char *unit = NULL;
+
+  if (measure == NULL || measure->event == NULL)
+    return g_strdup (_("samples"));
+  event = shown_event (measure);
+  if (g_strcmp0 (measure->event, HP_EVENT_WALL) == 0)
+    /* Translators: an entry of the event selector */
+    return g_strdup (_("wall: time on and off the CPU"));
+  if (measure->off_cpu)
+    /* Translators: an entry of the event selector, "off-cpu: time off the CPU" */
+    return g_strdup_printf (_("%s: time off the CPU"), event);
+  if (!measure->by_weight)
+    /* Translators: an entry of the event selector, "cpu-clock: samples" */
+    return g_strdup_printf (_("%s: samples"), event);
+  unit = shown_unit (measure);
+  /* Translators: an entry of the event selector, "page-faults: page faults" */
+  return g_strdup_printf (_("%s: %s"), event, unit);
+}
+
+char *
+hp_format_measure_column (const HpMeasure *measure)
+{
+  g_autofree char *unit = NULL;
+
+  if (measure == NULL || !measure->by_weight)
+    return g_strdup (_("Samples"));
+  if (measure->is_time)
+    return g_strdup (_("Time"));
+  unit = shown_unit (measure);
+  /* a unit is lower case in the capture: "page faults" heads "Page faults" */
+  if (unit[0] != '\0' && g_ascii_islower (unit[0]))
+    unit[0] = g_ascii_toupper (unit[0]);
+  return g_steal_pointer (&unit);
+}
+
+char *
+hp_format_amount (const HpMeasure *measure,
+                  guint64          amount)
+{
+  g_autofree char *count = NULL;
+  g_autofree char *unit = NULL;
+  g_autofree char *time = NULL;
+
+  if (measure == NULL || !measure->by_weight)
+    {
+      count = hp_format_count (amount);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", amount), count);
+    }
+  if (measure->is_time)
+    {
+      time = format_time (amount);
+      if (g_strcmp0 (measure->event, HP_EVENT_WALL) == 0 || !measure->off_cpu)
+        return g_steal_pointer (&time);
+      /* Translators: an amount of time a thread waited, "1.23 s off CPU" */
+      return g_strdup_printf (_("%s off CPU"), time);
+    }
+  count = hp_format_count (amount);
+  unit = shown_unit (measure);
+  /* Translators: a count and the unit counted, "1,234 page faults" */
+  return g_strdup_printf (_("%s %s"), count, unit);
+}
+
+char *
+hp_format_count_of (const HpMeasure *measure,
+                    guint64          amount)
+{
+  if (measure != NULL && measure->is_time)
+    return format_time (amount);
+  return hp_format_count (amount);
+}
+
+char *
+hp_format_share_of (const HpMeasure *measure,
+                    guint64          part,
+                    guint64          whole)
+{
+  g_autofree char *percent = NULL;
+  g_autofree char *amount = NULL;
+
+  if (measure == NULL || !measure->by_weight)
+    return hp_format_share (part, whole);
+  if (part == 0)
+    return g_strdup (_("none"));
+  percent = hp_format_percent (part, whole);
+  amount = hp_format_amount (measure, part);
+  /* Translators: a share and its amount, "26.6 % (1,234 page faults)" */
+  return g_strdup_printf (_("%s (%s)"), percent, amount);
+}
+
+static const char *
+event_name (const HpCaptureData *data,
+            guint                id)
+{
+  if (data->events == NULL || id == 0 || id >= data->events->len)
+    return "?";
+  return g_array_index (data->events, HpCaptureEvent, id).name;
+}
+
+char *
+hp_format_ratio_title (const HpRatio       *ratio,
+                       const HpCaptureData *data,
+                       char               **tooltip)
+{
+  g_autofree char *num = NULL;
+  g_autofree char *den = NULL;
+  char *title = NULL;
+
+  num = g_utf8_make_valid (event_name (data, ratio->numerator), -1);
+  den = g_utf8_make_valid (event_name (data, ratio->denominator), -1);
+  switch (ratio->kind)
+    {
+    case HP_RATIO_PER_CYCLE:
+      title = g_strdup (_("IPC"));
+      if (tooltip)
+        *tooltip = g_strdup (_("Instructions per cycle in this call path (its total instructions over its total cycles)"));
+      break;
+    case HP_RATIO_PER_KILO:
+      /* Translators: a column title, "cache-misses / 1k instr." */
+      title = g_strdup_printf (_("%s / 1k instr."), num);
+      if (tooltip)
+        *tooltip = g_strdup_printf (_("%s per 1,000 instructions in this call path"), num);
+      break;
+    case HP_RATIO_PER_MS:
+      /* Translators: a column title, "page-faults / ms" */
+      title = g_strdup_printf (_("%s / ms"), num);
+      if (tooltip)
+        *tooltip = g_strdup_printf (_("%s per millisecond of %s in this call path (its total %s over its total time on the CPU)"),
+                                    num, den, num);
+      break;
+    case HP_RATIO_PER_EVENT:
+      /* Translators: a column title, "page-faults / context-switches" */
+      title = g_strdup_printf (_("%s / %s"), num, den);
+      if (tooltip)
+        *tooltip = g_strdup_printf (_("%s per one of %s in this call path"), num, den);
+      break;
+    case HP_RATIO_NONE:
+    default:
+      title = g_strdup ("");
+      if (tooltip)
+        *tooltip = NULL;
+      break;
+    }
+  return title;
+}
+
+char *
+hp_format_ratio_value (const HpRatio *ratio,
+                       guint64        numerator,
+                       guint64        denominator)
+{
+  double v = hp_ratio_value (ratio, numerator, denominator);
+
+  /* no denominator: no ratio, rather than a division by nothing */
+  if (isnan (v))
+    return g_strdup ("–");
+  if (v >= 100)
+    return g_strdup_printf ("%.0f", v);
+  if (v >= 10)
+    return g_strdup_printf ("%.1f", v);
+  return g_strdup_printf ("%.2f", v);
 }

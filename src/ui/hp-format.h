@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "store/hp-capture.h"
+#include "analysis/hp-measure.h"
 
 G_BEGIN_DECLS
 
@@ -30,5 +31,32 @@ char *hp_format_duration (guint64 ns);
 char *hp_format_summary_origin (const HpCaptureSummary *row,
                                 const char             *here,
                                 double                  share_now);
+
+/* What the shares of @measure are of, for captions: "cpu-clock samples",
+ * "page faults", "time off the CPU"; NULL: "samples" */
+char *hp_format_measure_name  (const HpMeasure *measure);
+/* @measure as the event selector lists it: "page-faults: page faults" */
+char *hp_format_measure_label (const HpMeasure *measure);
+/* A column's title for @measure: "Samples", "Page faults", "Time" */
+char *hp_format_measure_column (const HpMeasure *measure);
+/* "416 samples", "1,234 page faults", "1.23 s off CPU" */
+char *hp_format_amount        (const HpMeasure *measure,
+                               guint64          amount);
+/* The number a column shows: "1,234", or "1.23 s" for time */
+char *hp_format_count_of      (const HpMeasure *measure,
+                               guint64          amount);
+/* "26.6 % (1,234 page faults)"; NULL @measure or samples: hp_format_share() */
+char *hp_format_share_of      (const HpMeasure *measure,
+                               guint64          part,
+                               guint64          whole);
+/* The ratio column's title ("IPC", "page-faults / ms") and, when
+ * @tooltip is not NULL, what it means */
+char *hp_format_ratio_title   (const HpRatio       *ratio,
+                               const HpCaptureData *data,
+                               char               **tooltip);
+/* "1.25", "–" without a denominator */
+char *hp_format_ratio_value   (const HpRatio *ratio,
+                               guint64        numerator,
+                               guint64        denominator);
 
 G_END_DECLS

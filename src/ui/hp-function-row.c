@@ -26,6 +26,7 @@ struct _HpFunctionRow {
   guint64  whole;
   guint64  total;
   char    *tooltip;
+  gboolean is_time;   /* the count is ns: shown as a time */
 };
 
 G_DEFINE_FINAL_TYPE (HpFunctionRow, hp_function_row, G_TYPE_OBJECT)
@@ -68,7 +69,8 @@ hp_function_row_get_property (GObject    *object,
       g_value_take_string (value, hp_format_percent (self->samples, self->whole));
       break;
     case PROP_COUNT:
-      g_value_take_string (value, hp_format_count (self->samples));
+      g_value_take_string (value, self->is_time ? hp_format_count_of (&(HpMeasure) { .is_time = TRUE }, self->samples)
+                                                : hp_format_count (self->samples));
       break;
     case PROP_FRACTION:
       g_value_set_double (value, self->whole ? MIN (1.0, (double) self->samples / self->whole) : 0.0);
@@ -153,6 +155,15 @@ hp_function_row_new (gint64      function_id,
   self->whole = whole;
   self->tooltip = g_strdup (tooltip);
   return self;
+}
+
+void
+hp_function_row_set_time (HpFunctionRow *self,
+                          gboolean       is_time)
+{
+  g_return_if_fail (HP_IS_FUNCTION_ROW (self));
+
+  self->is_time = is_time;
 }
 
 gint64

@@ -18,6 +18,9 @@ HpFunctionRow *hp_function_row_new             (gint64      function_id,
                                                 guint64     samples,
                                                 guint64     whole,
                                                 const char *tooltip);
+/* The count is ns, shown as a time ("1.23 s"); set before it is shown */
+void           hp_function_row_set_time        (HpFunctionRow *self,
+                                                gboolean       is_time);
 gint64         hp_function_row_get_function_id (HpFunctionRow *self);
 guint64        hp_function_row_get_samples     (HpFunctionRow *self);
 const char    *hp_function_row_get_name        (HpFunctionRow *self);

@@ -508,11 +508,22 @@ show_disassembly (HpSourceView *self,
   heading = g_strdup_printf (_("Machine code of %s in %s"), symbol, binary);
   gtk_label_set_text (self->file_label, heading);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), heading);
-  /* Translators: %s are a function name and a sample count */
-  caption = g_strdup_printf (_("Samples of %s by source line, as a share of its %s total samples, at the row "
-                               "naming each line: the capture keeps a location per line, not per instruction. "
-                               "▸ marks the address each sampled line was first seen at."),
-                             name, whole_text);
+  if (self->profile->measure.by_weight)
+    {
+      g_autofree char *amount = hp_format_amount (&self->profile->measure, whole);
+
+      /* Translators: %s are a function name and an amount with its unit ("1,234 page faults") */
+      caption = g_strdup_printf (_("%s by source line, as a share of its %s in all, at the row "
+                                   "naming each line: the capture keeps a location per line, not per instruction. "
+                                   "▸ marks the address each counted line was first seen at."),
+                                 name, amount);
+    }
+  else
+    /* Translators: %s are a function name and a sample count */
+    caption = g_strdup_printf (_("Samples of %s by source line, as a share of its %s total samples, at the row "
+                                 "naming each line: the capture keeps a location per line, not per instruction. "
+                                 "▸ marks the address each sampled line was first seen at."),
+                               name, whole_text);
   gtk_inscription_set_text (self->caption, caption);
 
   if (self->file_missing)
@@ -641,18 +652,31 @@ show_result (HpSourceView *self,
     gtk_label_set_text (self->file_label, shown);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), shown);
   }
-  /* The function's samples on every path: a row of the call tree counts
-   * one path (and a [truncated] copy of the same calls is another), so
-   * its Total can be smaller. Translators: a function name and a count */
-  caption = g_strdup_printf (ngettext ("Samples of %s by line, on all its call paths: %s sample in all "
-                                       "(a row of the call tree counts one path). Self: taken at that line; "
-                                       "Total: at that line or in what it calls. Code inlined from other "
-                                       "files counts at the line that calls it.",
-                                       "Samples of %s by line, on all its call paths: %s samples in all "
-                                       "(a row of the call tree counts one path). Self: taken at that line; "
-                                       "Total: at that line or in what it calls. Code inlined from other "
-                                       "files counts at the line that calls it.", whole),
-                             name, whole_text);
+  if (self->profile->measure.by_weight)
+    {
+      /* page faults, time off the CPU: the amount names its unit */
+      g_autofree char *amount = hp_format_amount (&self->profile->measure, whole);
+
+      /* Translators: %s are a function name and an amount with its unit ("1,234 page faults", "2.41 s off CPU") */
+      caption = g_strdup_printf (_("%s by line, on all its call paths: %s in all "
+                                   "(a row of the call tree counts one path). Self: counted at that line; "
+                                   "Total: at that line or in what it calls. Code inlined from other "
+                                   "files counts at the line that calls it."),
+                                 name, amount);
+    }
+  else
+    /* The function's samples on every path: a row of the call tree counts
+     * one path (and a [truncated] copy of the same calls is another), so
+     * its Total can be smaller. Translators: a function name and a count */
+    caption = g_strdup_printf (ngettext ("Samples of %s by line, on all its call paths: %s sample in all "
+                                         "(a row of the call tree counts one path). Self: taken at that line; "
+                                         "Total: at that line or in what it calls. Code inlined from other "
+                                         "files counts at the line that calls it.",
+                                         "Samples of %s by line, on all its call paths: %s samples in all "
+                                         "(a row of the call tree counts one path). Self: taken at that line; "
+                                         "Total: at that line or in what it calls. Code inlined from other "
+                                         "files counts at the line that calls it.", whole),
+                               name, whole_text);
   gtk_inscription_set_text (self->caption, caption);
 
   show_rows (self);

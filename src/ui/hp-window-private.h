@@ -7,6 +7,7 @@
 #include "ui/hp-call-tree-view.h"
 #include "ui/hp-calls-view.h"
 #include "ui/hp-capture-overview.h"
+#include "ui/hp-event-selector.h"
 #include "ui/hp-flame-view.h"
 #include "ui/hp-function-list.h"
 #include "ui/hp-timeline-view.h"
@@ -44,6 +45,8 @@ struct _HpWindow {
   GtkPaned             *main_paned;
   GtkPaned             *side_paned;
   GtkDropDown          *thread_dropdown;
+  HpEventSelector      *event_selector;
+  GtkDropDown          *process_dropdown;
   GtkSearchEntry       *search_entry;
   GtkLabel             *match_label;
   HpCallTreeView       *tree_view;
@@ -79,6 +82,8 @@ struct _HpWindow {
   HpSummaryStore       *store;
   gulong                store_changed_handler;
   GPtrArray            *filters;       /* per dropdown item: GHashTable* of tids, or NULL */
+  GArray               *process_pids;  /* per process dropdown item: gint32 pid, 0 for all */
+  char                 *event;         /* what the views count (hp-measure.h); NULL: the first event */
   guint                 screenshot_source;
   guint                 follow_tick;    /* panes catching up with the selection */
   gint64                follow_frame;
@@ -86,6 +91,12 @@ struct _HpWindow {
 };
 
 void               hp_window_update_title     (HpWindow       *self);
+/* hp-window-events.c: the event selector and the process filter */
+void               hp_window_fill_event_filters (HpWindow     *self);
+void               hp_window_events_init      (HpWindow       *self);
+/* The thread filter's entries: every thread (@pid 0), or those of @pid */
+void               hp_window_fill_thread_filter (HpWindow     *self,
+                                                 gint32        pid);
 void               hp_window_class_actions_init (GtkWidgetClass *widget_class);
 void               hp_window_dnd_init         (HpWindow       *self);
 /* Rebuilds the profile in a worker when the filters changed */
@@ -115,6 +126,11 @@ HpSummaryList     *hp_window_get_summary_list (HpWindow *self);
 HpCaptureOverview *hp_window_get_overview     (HpWindow *self);
 HpSummaryStore    *hp_window_get_summary_store (HpWindow *self);
 GtkDropDown       *hp_window_get_thread_dropdown (HpWindow *self);
+/* The event every view counts, and the process filter (shown for a
+ * capture of several processes) */
+HpEventSelector   *hp_window_get_event_selector (HpWindow *self);
+GtkDropDown       *hp_window_get_process_dropdown (HpWindow *self);
+
 GtkWidget         *hp_window_get_search_entry (HpWindow *self);
 GtkWidget         *hp_window_get_record_button (HpWindow *self);
 /* The window's record dialog, once Record was pressed (and until it is closed) */

@@ -185,3 +185,15 @@ hp_window_get_function_list (HpWindow *self)
 {
   return self->function_list;
 }
+
+HpEventSelector *
+hp_window_get_event_selector (HpWindow *self)
+{
+  return self->event_selector;
+}
+
+GtkDropDown *
+hp_window_get_process_dropdown (HpWindow *self)
+{
+  return self->process_dropdown;
+}

@@ -171,12 +171,19 @@ hp_window_update_title (HpWindow *self)
     }
 }
 
-static void
-fill_thread_filter (HpWindow *self)
+static void on_thread_filter_changed (GtkDropDown *dropdown,
+                                      GParamSpec  *pspec,
+                                      HpWindow    *self);
+
+/* The thread filter's entries: every thread (@pid 0), by process, or
+ * the threads of process @pid, the first entry keeping them all. */
+void
+hp_window_fill_thread_filter (HpWindow *self,
+                              gint32    pid)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
   g_autoptr(GPtrArray) entries = hp_thread_filter_entries (self->profile->capture->data,
-                                                           self->profile->capture->thread_samples);
+                                                           self->profile->capture->thread_samples, pid);
 
   g_ptr_array_set_size (self->filters, 0);
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
@@ -189,8 +196,10 @@ fill_thread_filter (HpWindow *self)
       g_ptr_array_add (self->filters, g_steal_pointer (&entry->tids));
     }
 
+  g_signal_handlers_block_by_func (self->thread_dropdown, on_thread_filter_changed, self);
   gtk_drop_down_set_model (self->thread_dropdown, G_LIST_MODEL (list));
   gtk_drop_down_set_selected (self->thread_dropdown, 0);
+  g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->thread_dropdown), self->filters->len > 1);
 }
 
@@ -274,7 +283,8 @@ load_done (GObject      *object,
 
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
   self->profile = hp_loaded_profile_ref (profile);
-  fill_thread_filter (self);
+  hp_window_fill_thread_filter (self, 0);
+  hp_window_fill_event_filters (self);
   gtk_stack_set_visible_child_name (self->main_stack, "capture");
   /* the summary pane when there is a summary to read, or room for it */
   {
@@ -417,7 +427,9 @@ hp_window_rebuild_profile (HpWindow *self)
   filter.hide_kernel = self->hide_kernel;
   filter.fold_functions = self->fold_functions;
   filter.fold_modules = self->fold_modules;
+  filter.event = self->event;
   if (hp_id_set_equal (filter.tids, self->profile->tids) && hp_loaded_profile_has_folds (self->profile, &filter) &&
+      (self->event == NULL || g_strcmp0 (self->event, self->profile->measure.event) == 0) &&
       filter.has_range == self->profile->has_range &&
       (!filter.has_range || (filter.from == self->profile->from && filter.to == self->profile->to)))
     return;
@@ -822,6 +834,8 @@ hp_window_finalize (GObject *object)
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
   g_clear_pointer (&self->fold_functions, g_hash_table_unref);
   g_clear_pointer (&self->fold_modules, g_hash_table_unref);
+  g_clear_pointer (&self->process_pids, g_array_unref);
+  g_clear_pointer (&self->event, g_free);
 
   G_OBJECT_CLASS (hp_window_parent_class)->finalize (object);
 }
@@ -968,6 +982,7 @@ hp_window_class_init (HpWindowClass *klass)
   g_type_ensure (HP_TYPE_SUGGEST_BOX);
   g_type_ensure (HP_TYPE_CALLS_VIEW);
   g_type_ensure (HP_TYPE_FUNCTION_LIST);
+  g_type_ensure (HP_TYPE_EVENT_SELECTOR);
   g_type_ensure (HP_TYPE_FLAME_VIEW);
   g_type_ensure (HP_TYPE_TIMELINE_VIEW);
   g_type_ensure (HP_TYPE_SOURCE_VIEW);
@@ -989,6 +1004,8 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpWindow, main_paned);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, side_paned);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, thread_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, event_selector);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, process_dropdown);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, match_label);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, tree_view);
@@ -1037,6 +1054,7 @@ hp_window_init (HpWindow *self)
 
   self->offer_library_summaries = TRUE;
   self->filters = g_ptr_array_new_with_free_func (free_filter);
+  self->process_pids = g_array_new (FALSE, FALSE, sizeof (gint32));
 
   gtk_widget_init_template (GTK_WIDGET (self));
   /* until an imported capture is shown */
@@ -1092,6 +1110,7 @@ hp_window_init (HpWindow *self)
   g_signal_connect (self->suggest_box, "accepted", G_CALLBACK (on_suggestion_accepted), self);
   g_signal_connect (self->summary_list, "path-activated", G_CALLBACK (on_path_activated), self);
   g_signal_connect (self->thread_dropdown, "notify::selected", G_CALLBACK (on_thread_filter_changed), self);
+  hp_window_events_init (self);
 
   hp_window_dnd_init (self);
 

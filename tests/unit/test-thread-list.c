@@ -129,7 +129,7 @@ test_entries (void)
 {
   g_autoptr(TestData) data = make_data ();
   g_autofree guint64 *samples = thread_samples (data);
-  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, samples);
+  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, samples, 0);
   static const int server[] = { 10, 11, 0 };
   static const int t10[] = { 10, 0 };
   static const int t11[] = { 11, 0 };
@@ -157,7 +157,7 @@ test_one_process (void)
 
   g_array_set_size (data->stack_counts, 4);  /* tool's sample goes */
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples);
+  entries = hp_thread_filter_entries (data, samples, 0);
   g_assert_cmpuint (entries->len, ==, 3);
   assert_entry (entries, 0, "All threads (65 samples)", 65, NULL);
   g_assert_true (g_str_has_prefix (((HpThreadFilterEntry *) g_ptr_array_index (entries, 1))->label, "Thread server in main"));
@@ -176,7 +176,7 @@ test_one_thread (void)
   g_array_set_size (data->stack_counts, 0);
   g_array_append_val (data->stack_counts, only);
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples);
+  entries = hp_thread_filter_entries (data, samples, 0);
   g_assert_cmpuint (entries->len, ==, 1);
   assert_entry (entries, 0, "All threads (1 sample)", 1, NULL);
 }
@@ -194,7 +194,7 @@ test_hostile_names (void)
   th->name = (char *) "to\nol\x1b[2J\xff";
   th->pid = 99;
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples);
+  entries = hp_thread_filter_entries (data, samples, 0);
   g_assert_cmpuint (entries->len, ==, 5);
   for (guint i = 0; i < entries->len; i++)
     {

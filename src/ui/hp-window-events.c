@@ -1,0 +1,143 @@
+/* hp-window-events.c - which event and which process the window's views count
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * A capture may count several events (issue 19) and, recorded with -a,
+ * hold every process of the machine. The event selector chooses what
+ * every view counts; the process filter, beside the thread filter,
+ * narrows the threads to one process, busiest first. Both only change
+ * the window's filter: hp-window.c builds the profile for it, with the
+ * timeline's range, in a worker (rebuild_profile).
+ */
+
+#define G_LOG_DOMAIN "hp-ui"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "analysis/hp-symbol-name.h"
+#include "ui/hp-window-private.h"
+
+/* the longest process command shown in the filter, in characters */
+#define SHOWN_PROCESS_CHARS 60
+
+typedef struct {
+  gint32  pid;
+  guint64 samples;
+} ProcessSamples;
+
+static int
+compare_process_samples (gconstpointer a,
+                         gconstpointer b)
+{
+  const ProcessSamples *x = a, *y = b;
+
+  if (x->samples != y->samples)
+    return x->samples > y->samples ? -1 : 1;
+  return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The process filter, for a capture of several processes (a recording
+ * of the whole system): all of them, then each by its samples, the
+ * busiest first. Choosing one narrows the thread filter to its threads. */
+static void
+fill_process_filter (HpWindow *self)
+{
+  const HpCaptureData *data = self->profile->capture->data;
+  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (ProcessSamples));
+  g_autoptr(GHashTable) at = g_hash_table_new (NULL, NULL);
+  guint64 total = 0;
+  gint32 all = 0;
+
+  g_array_set_size (self->process_pids, 0);
+  for (guint p = 0; p < data->processes->len; p++)
+    {
+      ProcessSamples ps = { g_array_index (data->processes, HpCaptureProcess, p).pid, 0 };
+
+      g_array_append_val (order, ps);
+      g_hash_table_insert (at, GINT_TO_POINTER (ps.pid), GUINT_TO_POINTER (p + 1));
+    }
+  for (guint t = 0; t < data->threads->len; t++)
+    {
+      const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
+      guint p = GPOINTER_TO_UINT (g_hash_table_lookup (at, GINT_TO_POINTER (th->pid)));
+
+      total += self->profile->capture->thread_samples[t];
+      if (p > 0)
+        g_array_index (order, ProcessSamples, p - 1).samples += self->profile->capture->thread_samples[t];
+    }
+  g_array_sort (order, compare_process_samples);
+  {
+    g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
+    /* Translators: first entry of the process filter, with the sample count */
+    g_autofree char *label = g_strdup_printf (_("All processes (%s samples)"), count);
+
+    gtk_string_list_append (list, label);
+    g_array_append_val (self->process_pids, all);
+  }
+  for (guint i = 0; i < order->len; i++)
+    {
+      const ProcessSamples *ps = &g_array_index (order, ProcessSamples, i);
+      guint p = GPOINTER_TO_UINT (g_hash_table_lookup (at, GINT_TO_POINTER (ps->pid)));
+      const HpCaptureProcess *proc = &g_array_index (data->processes, HpCaptureProcess, p - 1);
+      g_autofree char *command = hp_symbol_name_sanitize (proc->command ? proc->command : "?", -1, SHOWN_PROCESS_CHARS);
+      g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, ps->samples);
+      /* Translators: an entry of the process filter: command, pid, sample count */
+      g_autofree char *label = g_strdup_printf (_("%s (%d, %s samples)"), command, ps->pid, count);
+
+      if (ps->samples == 0)
+        continue;
+      gtk_string_list_append (list, label);
+      g_array_append_val (self->process_pids, ps->pid);
+    }
+  g_signal_handlers_block_matched (self->process_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  gtk_drop_down_set_model (self->process_dropdown, G_LIST_MODEL (list));
+  gtk_drop_down_set_selected (self->process_dropdown, 0);
+  g_signal_handlers_unblock_matched (self->process_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  gtk_widget_set_visible (GTK_WIDGET (self->process_dropdown), data->processes->len > 1);
+}
+
+void
+hp_window_fill_event_filters (HpWindow *self)
+{
+  g_clear_pointer (&self->event, g_free);
+  hp_event_selector_set_capture (self->event_selector, self->profile->capture);
+  fill_process_filter (self);
+}
+
+static void
+on_process_filter_changed (GtkDropDown *dropdown,
+                           GParamSpec  *pspec,
+                           HpWindow    *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (self->profile == NULL || selected >= self->process_pids->len)
+    return;
+  hp_window_fill_thread_filter (self, g_array_index (self->process_pids, gint32, selected));
+  g_clear_pointer (&self->filter_tids, g_hash_table_unref);
+  self->filter_tids = hp_id_set_copy (g_ptr_array_index (self->filters, 0));
+  if (self->timeline_view != NULL)
+    hp_timeline_set_selected_tids (hp_timeline_view_get_timeline (self->timeline_view), self->filter_tids);
+  hp_window_rebuild_profile (self);
+}
+
+static void
+on_event_changed (HpEventSelector *selector,
+                  HpWindow        *self)
+{
+  g_free (self->event);
+  self->event = g_strdup (hp_event_selector_get_event (selector));
+  hp_window_rebuild_profile (self);
+}
+
+void
+hp_window_events_init (HpWindow *self)
+{
+  g_signal_connect (self->event_selector, "changed", G_CALLBACK (on_event_changed), self);
+  g_signal_connect (self->process_dropdown, "notify::selected", G_CALLBACK (on_process_filter_changed), self);
+}
