@@ -505,8 +505,15 @@ update_ratio_columns (HpCallTreeView *self)
   for (guint i = 0; i < G_N_ELEMENTS (self->trees); i++)
     {
       gtk_column_view_column_set_visible (self->trees[i].ratio_column, shown);
+      /* a hidden column with a fixed width still takes its width from
+       * the Function column (GTK 4.8): fixed only while shown */
       if (shown)
-        gtk_column_view_column_set_title (self->trees[i].ratio_column, title);
+        {
+          gtk_column_view_column_set_title (self->trees[i].ratio_column, title);
+          hp_cell_set_column_width (self->trees[i].ratio_column, &ratio_cell);
+        }
+      else
+        gtk_column_view_column_set_fixed_width (self->trees[i].ratio_column, -1);
     }
 }
 
@@ -1494,7 +1501,6 @@ hp_call_tree_view_init (HpCallTreeView *self)
       set_column_factory (t->total_column, &total_cell);
       set_column_factory (t->ratio_column, &ratio_cell);
       set_column_factory (t->module_column, &module_cell);
-      hp_cell_set_column_width (t->ratio_column, &ratio_cell);
       hp_cell_set_column_width (t->function_column, &function_cell);
       hp_cell_set_column_width (t->self_column, &self_cell);
       hp_cell_set_column_width (t->total_column, &total_cell);
