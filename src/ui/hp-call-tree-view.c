@@ -509,8 +509,15 @@ update_ratio_columns (HpCallTreeView *self)
        * the Function column (GTK 4.8): fixed only while shown */
       if (shown)
         {
+          g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->trees[i].view), title);
+          int title_width = 0;
+
           gtk_column_view_column_set_title (self->trees[i].ratio_column, title);
           hp_cell_set_column_width (self->trees[i].ratio_column, &ratio_cell);
+          /* as wide as its title ("page-faults / ms"), with the header's padding */
+          pango_layout_get_pixel_size (layout, &title_width, NULL);
+          if (title_width + 24 > gtk_column_view_column_get_fixed_width (self->trees[i].ratio_column))
+            gtk_column_view_column_set_fixed_width (self->trees[i].ratio_column, title_width + 24);
         }
       else
         gtk_column_view_column_set_fixed_width (self->trees[i].ratio_column, -1);

@@ -135,6 +135,9 @@ shown_event (const HpMeasure *measure)
 static char *
 format_time (guint64 ns)
 {
+  /* as a count of nothing reads */
+  if (ns == 0)
+    return g_strdup ("0");
   if (ns < 1000)
     return g_strdup_printf (_("%u ns"), (guint) ns);
   if (ns < 1000000)
