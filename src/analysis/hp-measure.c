@@ -315,6 +315,38 @@ hp_measure_mark_waiting (const HpCaptureData *data)
   return copy;
 }
 
+void
+hp_measure_remap_waiting (const HpCaptureData *marked,
+                          GArray              *counts)
+{
+  g_autoptr(GHashTable) waiting = g_hash_table_new (NULL, NULL);
+
+  g_return_if_fail (marked != NULL);
+  g_return_if_fail (counts != NULL);
+
+  /* the waiting nodes were appended last: read the stacks from the end */
+  for (guint id = marked->stacks->len; id-- > 1;)
+    {
+      const HpCaptureStack *s = &g_array_index (marked->stacks, HpCaptureStack, id);
+      const HpCaptureFrame *f;
+
+      if (s->frame_id <= 0 || (guint64) s->frame_id >= marked->frames->len)
+        continue;
+      f = &g_array_index (marked->frames, HpCaptureFrame, s->frame_id);
+      if (!hp_measure_is_waiting (marked, f->function_id))
+        break;
+      g_hash_table_insert (waiting, GSIZE_TO_POINTER ((gsize) s->parent_id), GUINT_TO_POINTER (id));
+    }
+  for (guint i = 0; i < counts->len; i++)
+    {
+      HpCaptureStackCount *c = &g_array_index (counts, HpCaptureStackCount, i);
+      guint leaf = GPOINTER_TO_UINT (g_hash_table_lookup (waiting, GSIZE_TO_POINTER ((gsize) c->stack_id)));
+
+      if (leaf != 0)
+        c->stack_id = leaf;
+    }
+}
+
 /* Ratios --------------------------------------------------------------- */
 
 static guint

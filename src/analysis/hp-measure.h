@@ -55,6 +55,13 @@ HpCaptureData *hp_measure_select      (const HpMeasure     *measure,
  * is returned as a copy. The tables are copied: the result outlives @data. */
 HpCaptureData *hp_measure_mark_waiting (const HpCaptureData *data);
 
+/* Moves each count of @counts (HpCaptureStackCount of off-cpu samples, as
+ * counted from the samples table for a time range) from its stack to
+ * that stack's waiting node in @marked (hp_measure_mark_waiting()), as
+ * the capture's own off-cpu counts are. A stack without one is kept. */
+void           hp_measure_remap_waiting (const HpCaptureData *marked,
+                                         GArray              *counts);
+
 /* Whether @function_id of @data is the waiting marker. */
 gboolean       hp_measure_is_waiting  (const HpCaptureData *data,
                                        gint64               function_id);

@@ -215,6 +215,24 @@ test_waiting (void)
   g_assert_cmpint (waiting_id, !=, 0);
   /* the samples without a stack waited at the root */
   g_assert_nonnull (child_named (profile, hp_profile_get_top_down (profile), HP_WAITING_FUNCTION));
+
+  /* counts of off-CPU samples read for a time range move as the
+   * capture's did: stack 2 (main > foo) to its waiting node */
+  {
+    g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (HpCaptureStackCount));
+    HpCaptureStackCount c = { 2, 100, 1, 5, 0 };
+    const HpCaptureStack *s;
+
+    g_array_append_val (counts, c);
+    c.stack_id = 0;
+    g_array_append_val (counts, c);
+    hp_measure_remap_waiting (marked, counts);
+    s = &g_array_index (marked->stacks, HpCaptureStack, g_array_index (counts, HpCaptureStackCount, 0).stack_id);
+    g_assert_cmpint (s->parent_id, ==, 2);
+    g_assert_true (hp_measure_is_waiting (marked, g_array_index (marked->frames, HpCaptureFrame, s->frame_id).function_id));
+    s = &g_array_index (marked->stacks, HpCaptureStack, g_array_index (counts, HpCaptureStackCount, 1).stack_id);
+    g_assert_cmpint (s->parent_id, ==, 0);
+  }
 }
 
 static void
