@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "analysis/hp-capture-filter.h"
+#include "analysis/hp-measure.h"
 #include "analysis/hp-name-match.h"
 #include "analysis/hp-sample-index.h"
 #include "analysis/hp-text.h"
@@ -64,6 +65,16 @@ hp_cli_load_capture (const char     *file,
     {
       hp_cli_error ("%s", error->message);
       return FALSE;
+    }
+  /* off-CPU stacks end in [waiting], as the window shows them, so that
+   * a wall report sets the time a function waited apart from the time
+   * it computed (hp-measure.h) */
+  if (hp_capture_data_find_event (data, HP_EVENT_OFF_CPU) != 0)
+    {
+      HpCaptureData *marked = hp_measure_mark_waiting (data);
+
+      hp_capture_data_free (data);
+      data = marked;
     }
   *out_capture = g_steal_pointer (&capture);
   *out_data = g_steal_pointer (&data);
