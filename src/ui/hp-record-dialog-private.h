@@ -7,6 +7,7 @@
 #include "record/hp-record-plan.h"
 #include "ui/hp-log-window.h"
 #include "ui/hp-process-picker.h"
+#include "ui/hp-event-chooser.h"
 #include "ui/hp-record-dialog.h"
 
 G_BEGIN_DECLS
@@ -52,6 +53,8 @@ struct _HpRecordDialog {
   GtkSpinButton        *duration_spin;
   GtkLabel             *folder_label;
   GtkLabel             *setup_error;
+  GtkMenuButton        *events_button;
+  HpEventChooser       *event_chooser;
   GtkLabel             *recording_title;
   GtkLabel             *recording_command;
   GtkLabel             *elapsed_label;
@@ -127,6 +130,8 @@ gboolean     hp_record_dialog_select_process   (HpRecordDialog *self,
 guint        hp_record_dialog_get_n_processes  (HpRecordDialog *self);
 /* The inline error of the setup page, or the message of the result page */
 const char  *hp_record_dialog_get_message      (HpRecordDialog *self);
+/* The choice of events, off-CPU time and the whole system */
+HpEventChooser *hp_record_dialog_get_event_chooser (HpRecordDialog *self);
 const char  *hp_record_dialog_get_title_text   (HpRecordDialog *self);
 /* The end of the program's output shown with a failure, or NULL */
 const char  *hp_record_dialog_get_output       (HpRecordDialog *self);

@@ -264,6 +264,10 @@ show_field_error (HpRecordDialog    *self,
     case HP_RECORD_PLAN_ERROR_PROCESS:
       hp_process_picker_show_error (self->process_picker, message);
       return;
+    case HP_RECORD_PLAN_ERROR_EVENTS:
+      /* under the choices too, for when their popover is opened */
+      hp_event_chooser_show_error (self->event_chooser, message);
+      break;
     case HP_RECORD_PLAN_ERROR_FOLDER:
     default:
       break;
@@ -272,6 +276,15 @@ show_field_error (HpRecordDialog    *self,
   gtk_widget_set_visible (GTK_WIDGET (label), TRUE);
   if (focus != NULL)
     gtk_widget_grab_focus (focus);
+}
+
+/* The button says what will be counted */
+static void
+on_events_changed (HpRecordDialog *self)
+{
+  g_autofree char *text = hp_event_chooser_describe (self->event_chooser);
+
+  gtk_menu_button_set_label (self->events_button, text);
 }
 
 static void
@@ -331,6 +344,7 @@ start_action (GtkWidget  *widget,
   plan->duration = self->duration;
   plan->call_graph = g_strcmp0 (self->call_graph, "fp") == 0 ? HP_CALL_GRAPH_FP : HP_CALL_GRAPH_DWARF;
   plan->stack_size = (guint) gtk_adjustment_get_value (self->stack_size_adjustment);
+  hp_event_chooser_apply (self->event_chooser, plan);
   g_clear_pointer (&self->command_text, g_free);
   g_clear_pointer (&self->program_name, g_free);
 
@@ -339,12 +353,19 @@ start_action (GtkWidget  *widget,
       g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->command_entry))));
       g_autoptr(GError) error = NULL;
 
-      if (text[0] == '\0')
+      if (text[0] == '\0' && plan->system_wide)
+        {
+          /* the whole system, until Stop or the time limit */
+          plan->working_directory = g_strdup ("");
+          self->command_text = g_strdup (_("the whole system"));
+          self->program_name = g_strdup ("system");
+        }
+      else if (text[0] == '\0')
         {
           show_field_error (self, HP_RECORD_PLAN_ERROR_COMMAND, _("Enter the program to record and its arguments."));
           return;
         }
-      if (!g_shell_parse_argv (text, NULL, &plan->argv, &error))
+      else if (!g_shell_parse_argv (text, NULL, &plan->argv, &error))
         {
           g_autofree char *message = g_strdup_printf (_("The command line cannot be split into arguments: %s"),
                                                       error->message);
@@ -352,24 +373,37 @@ start_action (GtkWidget  *widget,
           show_field_error (self, HP_RECORD_PLAN_ERROR_COMMAND, message);
           return;
         }
-      plan->working_directory = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->directory_entry))));
-      self->command_text = g_steal_pointer (&text);
-      self->program_name = g_path_get_basename (plan->argv[0]);
+      else
+        {
+          plan->working_directory = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->directory_entry))));
+          self->command_text = g_steal_pointer (&text);
+          self->program_name = g_path_get_basename (plan->argv[0]);
+        }
     }
   else
     {
       HpProcessItem *item = hp_process_picker_get_selected (self->process_picker);
 
-      if (item == NULL)
+      if (plan->system_wide)
+        {
+          /* every process: the one chosen is among them */
+          plan->working_directory = g_strdup ("");
+          self->command_text = g_strdup (_("the whole system"));
+          self->program_name = g_strdup ("system");
+        }
+      else if (item == NULL)
         {
           show_field_error (self, HP_RECORD_PLAN_ERROR_PROCESS, _("Choose the process to record in the list."));
           return;
         }
-      plan->pid = hp_process_item_get_pid (item);
-      plan->working_directory = g_strdup ("");
-      /* Translators: process name and pid */
-      self->command_text = g_strdup_printf (_("%s (process %d)"), hp_process_item_get_name (item), (int) plan->pid);
-      self->program_name = g_strdup (hp_process_item_get_name (item));
+      else
+        {
+          plan->pid = hp_process_item_get_pid (item);
+          plan->working_directory = g_strdup ("");
+          /* Translators: process name and pid */
+          self->command_text = g_strdup_printf (_("%s (process %d)"), hp_process_item_get_name (item), (int) plan->pid);
+          self->program_name = g_strdup (hp_process_item_get_name (item));
+        }
     }
   self->spawned = plan->argv != NULL;
 
@@ -910,6 +944,7 @@ hp_record_dialog_class_init (HpRecordDialogClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HP_TYPE_PROCESS_PICKER);
+  g_type_ensure (HP_TYPE_EVENT_CHOOSER);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-record-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, again_button);
@@ -930,6 +965,8 @@ hp_record_dialog_class_init (HpRecordDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, duration_spin);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, folder_label);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, setup_error);
+  gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, events_button);
+  gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, event_chooser);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, recording_title);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, recording_command);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, elapsed_label);
@@ -973,11 +1010,22 @@ hp_record_dialog_init (HpRecordDialog *self)
   g_signal_connect_swapped (self->duration_check, "notify::active", G_CALLBACK (on_duration_changed), self);
   g_signal_connect_swapped (self->duration_spin, "value-changed", G_CALLBACK (on_duration_changed), self);
 
+  g_signal_connect_swapped (self->event_chooser, "changed", G_CALLBACK (on_events_changed), self);
+  on_events_changed (self);
+
   set_target (self, "launch");
   set_call_graph (self, "dwarf");
   set_folder (self, "");
   bind_settings (self);
   hp_record_dialog_set_state (self, HP_RECORD_DIALOG_SETUP);
+}
+
+HpEventChooser *
+hp_record_dialog_get_event_chooser (HpRecordDialog *self)
+{
+  g_return_val_if_fail (HP_IS_RECORD_DIALOG (self), NULL);
+
+  return self->event_chooser;
 }
 
 HpRecordDialog *

@@ -20,22 +20,43 @@
  * wall view puts wait_io's 3 s under a [waiting] node; the process filter
  * lists "app" before "other", narrows the threads to the chosen process,
  * and the overview lists both processes.
+ *
+ * With --screenshots DIR it also writes DIR/events-*.png of each view,
+ * at SCREENSHOT_SIZE (WIDTHxHEIGHT), dark with SCREENSHOT_DARK=1.
  */
 
 #define G_LOG_DOMAIN "hp-test"
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "record/hp-events.h"
 #include "store/hp-capture-writer.h"
+#include "ui/hp-record-dialog-private.h"
 #include "ui/hp-call-row.h"
 #include "ui/hp-call-tree-context.h"
 #include "ui/hp-function-row.h"
 #include "display-common.h"
 
 static HpApplication *app;
+static const char *screenshot_dir;
+
+static void
+shot (HpWindow   *window,
+      const char *name)
+{
+  g_autofree char *path = NULL;
+
+  if (screenshot_dir == NULL)
+    return;
+  path = g_build_filename (screenshot_dir, name, NULL);
+  g_mkdir_with_parents (screenshot_dir, 0755);
+  display_spin (400);
+  display_save_png (GTK_WINDOW (window), path);
+}
 
 static char *
 make_capture (void)
@@ -154,14 +175,23 @@ static void
 test_events (void)
 {
   g_autofree char *path = make_capture ();
-  HpWindow *window = display_open (app, path);
-  HpEventSelector *selector = hp_window_get_event_selector (window);
-  GListModel *entries = G_LIST_MODEL (gtk_drop_down_get_model (hp_event_selector_get_dropdown (selector)));
+  int width = 1280, height = 800;
+  HpWindow *window;
+  HpEventSelector *selector;
+  GListModel *entries;
   GtkColumnViewColumn *ratio_column;
   HpLoadedProfile *p;
   const HpCallNode *main_node, *fault, *wait, *waiting;
   g_autofree char *ratio = NULL;
   g_autofree char *tip = NULL;
+
+  if (screenshot_dir != NULL && g_getenv ("SCREENSHOT_SIZE") != NULL)
+    g_assert_cmpint (sscanf (g_getenv ("SCREENSHOT_SIZE"), "%dx%d", &width, &height), ==, 2);
+  if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+    g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  window = display_open_sized (app, path, width, height);
+  selector = hp_window_get_event_selector (window);
+  entries = G_LIST_MODEL (gtk_drop_down_get_model (hp_event_selector_get_dropdown (selector)));
 
   /* the selector: each event by what it counts, and wall */
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (selector)));
@@ -189,6 +219,7 @@ test_events (void)
   ratio = ratio_of (p, child (p, main_node, "compute"));
   g_assert_cmpstr (ratio, ==, "0.17");
   g_clear_pointer (&ratio, g_free);
+  shot (window, "events-cpu-clock.png");
 
   /* page faults: counted in page faults, not samples */
   choose_event (window, "page-faults");
@@ -205,6 +236,7 @@ test_events (void)
   ratio = ratio_of (p, fault);
   g_assert_cmpstr (ratio, ==, "10.0");
   g_clear_pointer (&ratio, g_free);
+  shot (window, "events-page-faults.png");
 
   /* the flame graph and the callers say page faults too */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame");
@@ -221,6 +253,7 @@ test_events (void)
     g_assert_cmpuint (hp_function_row_get_samples (caller), ==, 2000);
     g_object_unref (caller);
   }
+  shot (window, "events-page-faults-callers.png");
 
   /* off-CPU time alone, then wall: wait_io's 3 s under [waiting] */
   choose_event (window, "off-cpu");
@@ -246,6 +279,13 @@ test_events (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame");
   g_assert_true (display_wait (graph_shown, hp_window_get_flame_view (window), 5000));
   g_assert_nonnull (strstr (hp_flame_view_get_caption (hp_window_get_flame_view (window)), "4.00 s"));
+  shot (window, "events-wall-flame.png");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.select-function", "s", "wait_io");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "bottom-up");
+  g_assert_true (display_wait (not_filtering, window, 5000));
+  shot (window, "events-wall-bottom-up.png");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "top-down");
+  g_assert_true (display_wait (not_filtering, window, 5000));
 
   /* processes: the busiest first; choosing one narrows the threads */
   {
@@ -275,10 +315,137 @@ test_events (void)
     /* the event stays what it was */
     g_assert_cmpstr (p->measure.event, ==, "wall");
     g_assert_cmpuint (hp_profile_get_n_samples (p->profile), ==, 200000000);
+    shot (window, "events-process.png");
 
     gtk_drop_down_set_selected (processes, 0);
     g_assert_true (display_wait (not_filtering, window, 10000));
     g_assert_null (shown (window)->tids);
+  }
+  display_close (window);
+}
+
+static gboolean
+not_preparing (gpointer data)
+{
+  return g_strcmp0 (hp_record_dialog_get_state (data), "preparing") != 0;
+}
+
+static gboolean
+ended (gpointer data)
+{
+  const char *state = hp_record_dialog_get_state (data);
+
+  return g_strcmp0 (state, "done") == 0 || g_strcmp0 (state, "failed") == 0;
+}
+
+static gboolean
+window_loaded (gpointer data)
+{
+  return g_strcmp0 (hp_window_get_state (data), "capture") == 0 && !hp_window_is_filtering (data);
+}
+
+/* The Record dialog offers what record --list-events lists, each with its
+ * sentence, plus off-CPU time and the whole system; a refusal is shown
+ * under the choices; what it records opens with the events chosen. */
+static void
+test_record_dialog (void)
+{
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+  g_autoptr(GArray) known = hp_event_list_known ();
+  g_autofree char *listed = NULL;
+  g_autofree char *workload = g_build_filename (WORKLOAD_DIR, "events-fp", NULL);
+  g_autofree char *command = NULL;
+  g_autofree char *why = NULL;
+  HpRecordDialog *dialog;
+  HpEventChooser *chooser;
+  GPtrArray *names;
+  guint n = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  display_spin (50);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
+  display_spin (100);
+  dialog = hp_window_get_record_dialog (window);
+  g_assert_nonnull (dialog);
+  chooser = hp_record_dialog_get_event_chooser (dialog);
+
+  /* the same events as the CLI lists, in its order, off-CPU time apart */
+  g_assert_true (g_spawn_command_line_sync (HOTPATH_CLI " record --list-events", &listed, NULL, NULL, NULL));
+  names = hp_event_chooser_list_events (chooser);
+  for (guint i = 0; i < known->len; i++)
+    {
+      const HpEvent *e = &g_array_index (known, HpEvent, i);
+
+      if (e->kind == HP_EVENT_KIND_OFF_CPU)
+        continue;
+      g_assert_cmpstr (g_ptr_array_index (names, n), ==, e->name);
+      g_assert_nonnull (strstr (listed, e->name));
+      n++;
+    }
+  g_assert_cmpuint (names->len, ==, n);
+  /* a machine without counters lists cycles, unavailable, and records
+   * cpu-clock by default; one with counters, cycles */
+  if (!hp_event_hardware_available (&why))
+    {
+      g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (hp_event_chooser_get_check (chooser, "cycles"))));
+      g_assert_true (gtk_check_button_get_active (hp_event_chooser_get_check (chooser, "cpu-clock")));
+    }
+  else
+    g_assert_true (gtk_check_button_get_active (hp_event_chooser_get_check (chooser, "cycles")));
+
+  /* a refusal before anything runs, under the choices and the dialog's */
+  command = g_strdup_printf ("%s faults 3000", workload);
+  gtk_editable_set_text (GTK_EDITABLE (hp_record_dialog_get_command_entry (dialog)), command);
+  gtk_check_button_set_active (hp_event_chooser_get_check (chooser, "page-faults"), TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (hp_event_chooser_get_tracepoints_entry (chooser)), "nosuch:nothing");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL));
+  g_assert_true (display_wait (not_preparing, dialog, 10000));
+  g_assert_cmpstr (hp_record_dialog_get_state (dialog), ==, "setup");
+  g_assert_nonnull (strstr (hp_record_dialog_get_message (dialog), "nosuch:nothing"));
+  g_assert_nonnull (hp_event_chooser_get_error (chooser));
+  g_assert_nonnull (strstr (hp_event_chooser_get_error (chooser), "nosuch:nothing"));
+  gtk_editable_set_text (GTK_EDITABLE (hp_event_chooser_get_tracepoints_entry (chooser)), "");
+
+  /* off-CPU time, checked when ticked: here (root, tracefs) allowed */
+  gtk_check_button_set_active (hp_event_chooser_get_off_cpu_check (chooser), TRUE);
+  if (hp_event_chooser_get_error (chooser) != NULL)
+    {
+      /* a machine without tracefs says what is needed */
+      g_assert_nonnull (strstr (hp_event_chooser_get_error (chooser), "Off-CPU time cannot be recorded here"));
+      gtk_check_button_set_active (hp_event_chooser_get_off_cpu_check (chooser), FALSE);
+    }
+  if (screenshot_dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (screenshot_dir, "events-record-dialog.png", NULL);
+
+      gtk_menu_button_popup (dialog->events_button);
+      display_spin (400);
+      display_save_png (GTK_WINDOW (dialog), path);
+      gtk_menu_button_popdown (dialog->events_button);
+    }
+  g_assert_nonnull (strstr (gtk_menu_button_get_label (dialog->events_button), "cpu-clock, page-faults"));
+
+  /* recorded with the events chosen, and opened with them */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL));
+  g_assert_true (display_wait (not_preparing, dialog, 10000));
+  if (g_strcmp0 (hp_record_dialog_get_state (dialog), "failed") == 0 &&
+      strstr (hp_record_dialog_get_message (dialog), "perf_event_paranoid") != NULL)
+    {
+      g_test_skip (hp_record_dialog_get_message (dialog));
+      return;
+    }
+  g_assert_true (display_wait (ended, dialog, 90000));
+  if (g_strcmp0 (hp_record_dialog_get_state (dialog), "done") != 0)
+    g_error ("recording failed: %s", hp_record_dialog_get_message (dialog));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "record.open-capture", NULL));
+  g_assert_true (display_wait (window_loaded, window, 30000));
+  {
+    HpLoadedProfile *p = shown (window);
+
+    g_assert_cmpuint (hp_capture_data_find_event (p->capture->data, "cpu-clock"), ==, 1);
+    g_assert_cmpuint (hp_capture_data_find_event (p->capture->data, "page-faults"), ==, 2);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hp_window_get_event_selector (window))));
   }
   display_close (window);
 }
@@ -288,6 +455,7 @@ run (HpApplication *application)
 {
   app = application;
   g_test_add_func ("/events/selector-units-ratio-wall-processes", test_events);
+  g_test_add_func ("/events/record-dialog", test_record_dialog);
   return g_test_run ();
 }
 
@@ -295,5 +463,14 @@ int
 main (int   argc,
       char *argv[])
 {
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp (argv[i], "--screenshots") == 0)
+      {
+        screenshot_dir = argv[i + 1];
+        for (int j = i; j + 2 <= argc; j++)
+          argv[j] = argv[j + 2];
+        argc -= 2;
+        break;
+      }
   return display_run (argc, argv, run);
 }

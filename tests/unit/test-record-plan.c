@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -330,6 +331,95 @@ test_command_line (void)
   g_assert_null (gone);
 }
 
+/* The plan's check of what the machine allows, as root and as nobody
+ * (in a child that drops its rights: the refusal must name what is
+ * needed, before anything is recorded). */
+static char *
+check_as (uid_t               uid,
+          const HpRecordPlan *plan)
+{
+  int fds[2];
+  pid_t pid;
+  char buf[1024] = { 0 };
+  ssize_t n;
+  int status;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      g_autoptr(GError) error = NULL;
+
+      close (fds[0]);
+      if (uid != 0 && (setresgid (uid, uid, uid) != 0 || setresuid (uid, uid, uid) != 0))
+        _exit (2);
+      if (!hp_record_plan_check_events (plan, &error))
+        {
+          g_assert_true (g_error_matches (error, HP_RECORD_PLAN_ERROR, HP_RECORD_PLAN_ERROR_EVENTS));
+          (void) !write (fds[1], error->message, strlen (error->message));
+        }
+      _exit (0);
+    }
+  close (fds[1]);
+  n = read (fds[0], buf, sizeof buf - 1);
+  close (fds[0]);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  return n > 0 ? g_strndup (buf, n) : NULL;
+}
+
+static void
+test_check_events (void)
+{
+  HpRecordPlan plan = { 0 };
+  char *events[] = { (char *) "cpu-clock", (char *) "page-faults", NULL };
+  char *unknown[] = { (char *) "no-such-event", NULL };
+  g_autofree char *message = NULL;
+
+  /* software events: always */
+  plan.events = events;
+  g_assert_null (check_as (0, &plan));
+  plan.events = unknown;
+  message = check_as (0, &plan);
+  g_assert_nonnull (strstr (message, "no-such-event: no such event"));
+  g_clear_pointer (&message, g_free);
+  plan.events = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs root, to drop its rights in a child");
+      return;
+    }
+  /* the whole system: refused to nobody, naming root and the setting,
+   * unless the machine allows everyone (paranoid <= 0) */
+  plan.system_wide = TRUE;
+  g_assert_null (check_as (0, &plan));
+  message = check_as (65534, &plan);
+  {
+    g_autofree char *paranoid = NULL;
+
+    g_assert_true (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &paranoid, NULL, NULL));
+    if (atoi (paranoid) > 0)
+      {
+        g_assert_nonnull (message);
+        g_assert_nonnull (strstr (message, "whole system needs root"));
+        g_assert_nonnull (strstr (message, "kernel.perf_event_paranoid"));
+      }
+    else
+      g_assert_null (message);
+  }
+  g_clear_pointer (&message, g_free);
+  plan.system_wide = FALSE;
+
+  /* off-CPU time: tracefs is root's */
+  plan.off_cpu = TRUE;
+  message = check_as (65534, &plan);
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "Off-CPU time cannot be recorded here"));
+  g_assert_nonnull (strstr (message, "root"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -338,6 +428,7 @@ main (int    argc,
 
   g_test_add_func ("/record-plan/names", test_names);
   g_test_add_func ("/record-plan/command-line", test_command_line);
+  g_test_add_func ("/record-plan/check-events", test_check_events);
   g_test_add ("/record-plan/resolve-program", Fixture, NULL, fixture_set_up, test_resolve_program, fixture_tear_down);
   g_test_add ("/record-plan/prepare-errors", Fixture, NULL, fixture_set_up, test_prepare_errors, fixture_tear_down);
   g_test_add ("/record-plan/prepare-names", Fixture, NULL, fixture_set_up, test_prepare_names, fixture_tear_down);
