@@ -246,8 +246,12 @@ static void
 hp_event_chooser_dispose (GObject *object)
 {
   HpEventChooser *self = HP_EVENT_CHOOSER (object);
+  GtkWidget *child;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_EVENT_CHOOSER);
+  /* the template's box is no bound child: it goes by hand */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_pointer (&self->names, g_ptr_array_unref);
   g_clear_pointer (&self->checks, g_ptr_array_unref);
 

@@ -380,7 +380,12 @@ test_record_dialog (void)
       if (e->kind == HP_EVENT_KIND_OFF_CPU)
         continue;
       g_assert_cmpstr (g_ptr_array_index (names, n), ==, e->name);
-      g_assert_nonnull (strstr (listed, e->name));
+      /* the CLI names a hardware event only where the machine has counters;
+       * the dialog lists it all the same, unavailable, with the reason */
+      if (e->kind != HP_EVENT_KIND_HARDWARE || hp_event_hardware_available (NULL))
+        g_assert_nonnull (strstr (listed, e->name));
+      else
+        g_assert_nonnull (strstr (listed, "no hardware performance counters"));
       n++;
     }
   g_assert_cmpuint (names->len, ==, n);
