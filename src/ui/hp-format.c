@@ -101,6 +101,8 @@ hp_format_summary_origin (const HpCaptureSummary *row,
      * the samples in that capture */
     return g_strdup_printf (_("Written in %s on %s, %.1f %% then."), capture, date, row->share);
   return g_strdup_printf (_("Written in %s on %s."), capture, date);
+}
+
 /* A unit from the capture: its text is the file's, so made valid and
  * kept short (it is shown in columns and captions) */
 static char *
