@@ -122,7 +122,9 @@ hp_measure_init (HpMeasure           *measure,
   measure->event = g_strdup (e->name);
   measure->unit = g_strdup (e->unit);
   measure->mask = (guint64) 1 << (id - 1);
-  measure->by_weight = !is_clock (e);
+  /* an event counted in "samples" (a capture that did not say its unit)
+   * has no weight worth adding up: its samples are what it counts */
+  measure->by_weight = !is_clock (e) && g_strcmp0 (e->unit, "samples") != 0;
   measure->off_cpu = is_off_cpu (e);
   measure->is_time = measure->by_weight && g_strcmp0 (e->unit, "ns") == 0;
   return TRUE;
