@@ -401,9 +401,22 @@ filtered_data (HpLoadedCapture       *capture,
   if (filter != NULL && filter->has_range && samples != NULL)
     {
       /* the samples index every event: count those the measure counts */
-      GArray *counts = hp_sample_index_count (samples, hp_loaded_profile_event_mask (data),
-                                              filter->from, filter->to, NULL, NULL);
-      HpCaptureData *ranged = hp_capture_data_new_with_counts (data, counts);
+      guint64 mask = hp_loaded_profile_event_mask (data);
+      guint off_cpu = hp_capture_data_find_event (capture->data, HP_EVENT_OFF_CPU);
+      guint64 off_bit = off_cpu != 0 ? (guint64) 1 << (off_cpu - 1) : 0;
+      GArray *counts = hp_sample_index_count (samples, mask & ~off_bit, filter->from, filter->to, NULL, NULL);
+      HpCaptureData *ranged;
+
+      /* the samples keep the recorded stacks: off-CPU counts move to the
+       * [waiting] node the capture's own counts were moved to on loading */
+      if ((mask & off_bit) != 0)
+        {
+          g_autoptr(GArray) off = hp_sample_index_count (samples, off_bit, filter->from, filter->to, NULL, NULL);
+
+          hp_measure_remap_waiting (capture->data, off);
+          g_array_append_vals (counts, off->data, off->len);
+        }
+      ranged = hp_capture_data_new_with_counts (data, counts);
 
       hp_capture_data_free (data);
       data = ranged;

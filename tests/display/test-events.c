@@ -115,6 +115,12 @@ make_capture (void)
 }
 
 static gboolean
+samples_loaded (gpointer data)
+{
+  return hp_timeline_view_get_samples (data) != NULL;
+}
+
+static gboolean
 not_filtering (gpointer data)
 {
   return !hp_window_is_filtering (data) && !hp_window_is_following (data);
@@ -274,6 +280,32 @@ test_events (void)
   /* computing stays apart: compute has no waiting below it */
   g_assert_null (child (p, child (p, main_node, "compute"), "[waiting]"));
   g_assert_true (hp_measure_is_waiting (p->capture->data, waiting->function_id));
+
+  /* a time range counts the samples, whose stacks are the recorded ones:
+   * off-CPU time still ends in [waiting] */
+  {
+    HpTimelineView *view = hp_window_get_timeline_view (window);
+    HpTimeline *timeline = hp_timeline_view_get_timeline (view);
+    HpSampleIndex *index;
+
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline");
+    g_assert_true (display_wait (samples_loaded, view, 10000));
+    index = hp_timeline_view_get_samples (view);
+    hp_timeline_set_selection (timeline, TRUE, hp_sample_index_get_start (index), hp_sample_index_get_end (index));
+    g_assert_true (display_wait (not_filtering, window, 10000));
+    p = shown (window);
+    g_assert_true (p->has_range);
+    g_assert_cmpuint (hp_profile_get_n_samples (p->profile), ==, 4000000000);
+    wait = child (p, child (p, hp_profile_get_top_down (p->profile), "main"), "wait_io");
+    g_assert_cmpuint (wait->self, ==, 0);
+    waiting = child (p, wait, "[waiting]");
+    g_assert_nonnull (waiting);
+    g_assert_cmpuint (waiting->total, ==, 3000000000);
+    hp_timeline_set_selection (timeline, FALSE, 0, 0);
+    g_assert_true (display_wait (not_filtering, window, 10000));
+    g_assert_false (shown (window)->has_range);
+    p = shown (window);
+  }
   g_assert_nonnull (strstr (hp_call_tree_view_get_caption (hp_window_get_tree_view (window)),
                             "wall-clock time (on and off the CPU)"));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame");
@@ -310,8 +342,11 @@ test_events (void)
     g_assert_nonnull (p->tids);
     g_assert_cmpuint (g_hash_table_size (p->tids), ==, 1);
     g_assert_true (g_hash_table_contains (p->tids, GINT_TO_POINTER (201)));
-    /* the thread filter lists that process's threads */
-    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (threads)), ==, 2);
+    /* the thread filter lists that process's threads; of one thread,
+     * only "All its threads" (no set of threads twice) */
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (threads)), ==, 1);
+    g_assert_nonnull (strstr (gtk_string_object_get_string (g_list_model_get_item (gtk_drop_down_get_model (threads), 0)),
+                              "All its threads"));
     /* the event stays what it was */
     g_assert_cmpstr (p->measure.event, ==, "wall");
     g_assert_cmpuint (hp_profile_get_n_samples (p->profile), ==, 200000000);
@@ -458,7 +493,11 @@ test_record_dialog (void)
 static int
 run (HpApplication *application)
 {
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
   app = application;
+  /* the dialog test looks at the result page before opening the capture */
+  g_settings_set_boolean (settings, "record-close-when-done", FALSE);
   g_test_add_func ("/events/selector-units-ratio-wall-processes", test_events);
   g_test_add_func ("/events/record-dialog", test_record_dialog);
   return g_test_run ();
