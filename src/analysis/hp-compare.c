@@ -50,6 +50,7 @@
 
 #include "analysis/hp-compare.h"
 #include "analysis/hp-stats.h"
+#include "analysis/hp-summary-match.h"
 
 G_DEFINE_QUARK (hp-compare-error-quark, hp_compare_error)
 
@@ -62,6 +63,9 @@ G_DEFINE_QUARK (hp-compare-error-quark, hp_compare_error)
 /* Below this share of their cost in functions the other side has too,
  * two sides are warned to be of different programs. */
 #define MATCHED_WARNING 0.10
+/* At least this share of the cost of each of two programs of different
+ * names is in functions of names the other has: one program, renamed. */
+#define RENAMED_SHARE 0.5
 
 typedef struct {
   guint32  parent;   /* path id; NONE for the root */
@@ -135,6 +139,13 @@ struct _HpComparison {
   char            *event;    /* the event to compare; NULL: each capture's first */
   GMutex           lock;
   GCond            loaded;
+
+  /* the program the first run executed (its module's base name), and the
+   * other names runs' programs had: name -> GINT_TO_POINTER (1) when
+   * matched to it as the same program renamed, (-1) when not */
+  char       *program_name;
+  GHashTable *program_names;
+  GPtrArray  *renamed;      /* char*, the names matched, in order */
 
   /* identities: "MODULE\tNAME", index from 1 */
   GHashTable *ident_index;  /* key (owned by ident_keys) -> GUINT_TO_POINTER (index) */
@@ -720,6 +731,8 @@ hp_comparison_new (void)
   self->pending = g_ptr_array_new_with_free_func (pending_free);
   g_mutex_init (&self->lock);
   g_cond_init (&self->loaded);
+  self->program_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->renamed = g_ptr_array_new_with_free_func (g_free);
   self->ident_keys = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->ident_keys, NULL);
   self->ident_modules = g_ptr_array_new ();
@@ -788,6 +801,9 @@ hp_comparison_free (HpComparison *self)
   g_ptr_array_unref (self->pending);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->loaded);
+  g_free (self->program_name);
+  g_hash_table_unref (self->program_names);
+  g_ptr_array_unref (self->renamed);
   g_hash_table_unref (self->ident_index);
   g_ptr_array_unref (self->ident_keys);
   g_ptr_array_unref (self->ident_modules);
@@ -814,6 +830,168 @@ hp_comparison_free (HpComparison *self)
   g_free (self);
 }
 
+/* Renamed programs -----------------------------------------------------------
+ *
+ * README's own example compares ./app-old with ./app-new: one program,
+ * built twice and kept under two names so that their runs can be
+ * interleaved. Its functions are then in modules of two base names and
+ * would match nothing. Libraries keep the rule (libfoo.so.1 is never
+ * libbar.so.1), but the module of the program a run executed, its
+ * command's first word, goes by the name of the first run's program when
+ * the two are one program renamed: most of the cost of each is in
+ * functions of names the other has. Two different programs, which share
+ * main() and little else, keep their names (and the warning that the
+ * sides have little in common). The decision is made once per name, so
+ * every run of one program is matched alike, and said in a warning.
+ */
+
+/* The module of the program @data's run executed (hp_summary_program_name(),
+ * as the summary library names programs), or 0 when no module has its name. */
+static gint64
+program_module (const HpCaptureData *data)
+{
+  g_autofree char *name = hp_summary_program_name (data);
+
+  if (name == NULL)
+    return 0;
+  for (guint m = 1; m < data->modules->len; m++)
+    {
+      const HpCaptureModule *module = &g_array_index (data->modules, HpCaptureModule, m);
+
+      if (!module->is_kernel && g_strcmp0 (module->name, name) == 0)
+        return m;
+    }
+  return 0;
+}
+
+/* Whether module @module of @data is self->program_name renamed: at least
+ * RENAMED_SHARE of the self cost of each (its functions' names counted
+ * instead where one has no self cost) is in functions of names the other
+ * has, clones folded; self->program_name's cost is the runs' added so far. */
+static gboolean
+is_renamed_program (HpComparison        *self,
+                    const HpCaptureData *data,
+                    gint64               module)
+{
+  const char *program = g_intern_string (self->program_name);
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree double *function_cost = g_new0 (double, MAX (data->functions->len, 1));
+  g_autofree double *name_cost = g_new0 (double, MAX (data->functions->len, 1));
+  /* [0] weighed by self cost, [1] by count; mine: this run's, theirs: the program's */
+  double mine[2] = { 0, 0 }, mine_matched[2] = { 0, 0 };
+  double theirs[2] = { 0, 0 }, theirs_matched[2] = { 0, 0 };
+  guint by;
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+      gint64 frame_id, function_id;
+
+      if (c->stack_id <= 0 || c->stack_id >= data->stacks->len)
+        continue;
+      frame_id = g_array_index (data->stacks, HpCaptureStack, c->stack_id).frame_id;
+      if (frame_id <= 0 || frame_id >= data->frames->len)
+        continue;
+      function_id = g_array_index (data->frames, HpCaptureFrame, frame_id).function_id;
+      if (function_id > 0 && function_id < data->functions->len)
+        function_cost[function_id] += c->samples;
+    }
+
+  /* this run's functions in @module, by folded name */
+  for (guint f = 1; f < data->functions->len; f++)
+    {
+      const HpCaptureFunction *fn = &g_array_index (data->functions, HpCaptureFunction, f);
+      g_autofree char *folded = NULL;
+      gpointer index;
+
+      if (fn->module_id != module)
+        continue;
+      folded = hp_compare_fold_clone_name (fn->name ? fn->name : "");
+      if (!g_hash_table_lookup_extended (names, folded, NULL, &index))
+        {
+          index = GUINT_TO_POINTER (g_hash_table_size (names));
+          g_hash_table_insert (names, g_steal_pointer (&folded), index);
+        }
+      name_cost[GPOINTER_TO_UINT (index)] += function_cost[f];
+    }
+  {
+    GHashTableIter iter;
+    gpointer key, index;
+
+    g_hash_table_iter_init (&iter, names);
+    while (g_hash_table_iter_next (&iter, &key, &index))
+      {
+        g_autofree char *ident = g_strconcat (program, "\t", (const char *) key, NULL);
+        gboolean theirs_too = g_hash_table_contains (self->ident_index, ident);
+        double cost = name_cost[GPOINTER_TO_UINT (index)];
+
+        mine[0] += cost;
+        mine[1] += 1;
+        mine_matched[0] += theirs_too ? cost : 0;
+        mine_matched[1] += theirs_too ? 1 : 0;
+      }
+  }
+
+  /* the program's functions, by identity, over the runs added so far */
+  for (guint32 g = 1; g < self->ident_keys->len; g++)
+    {
+      gboolean mine_too;
+      double cost = 0;
+
+      if (self->ident_modules->pdata[g] != program)
+        continue;
+      for (guint s = 0; s < 2; s++)
+        for (guint r = 0; r < self->sides[s].runs->len; r++)
+          {
+            const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+            if (g < run->n_idents)
+              cost += (double) run->self_n[g];
+          }
+      mine_too = g_hash_table_contains (names, ident_name (self, g));
+      theirs[0] += cost;
+      theirs[1] += 1;
+      theirs_matched[0] += mine_too ? cost : 0;
+      theirs_matched[1] += mine_too ? 1 : 0;
+    }
+
+  by = mine[0] > 0 && theirs[0] > 0 ? 0 : 1;
+  return mine[by] > 0 && theirs[by] > 0 &&
+         mine_matched[by] >= RENAMED_SHARE * mine[by] &&
+         theirs_matched[by] >= RENAMED_SHARE * theirs[by];
+}
+
+/* The name the functions of @data's program go by: its own, or
+ * self->program_name when it is that program renamed (NULL then: no change). */
+static const char *
+program_alias (HpComparison        *self,
+               const HpCaptureData *data,
+               gint64              *module)
+{
+  const char *name;
+  gpointer known;
+
+  *module = program_module (data);
+  if (*module == 0)
+    return NULL;
+  name = g_array_index (data->modules, HpCaptureModule, *module).name;
+  if (self->program_name == NULL)
+    {
+      self->program_name = g_strdup (name);
+      return NULL;
+    }
+  if (strcmp (name, self->program_name) == 0)
+    return NULL;
+  if (!g_hash_table_lookup_extended (self->program_names, name, NULL, &known))
+    {
+      known = GINT_TO_POINTER (is_renamed_program (self, data, *module) ? 1 : -1);
+      g_hash_table_insert (self->program_names, g_strdup (name), known);
+      if (GPOINTER_TO_INT (known) > 0)
+        g_ptr_array_add (self->renamed, g_strdup (name));
+    }
+  return GPOINTER_TO_INT (known) > 0 ? self->program_name : NULL;
+}
+
 /* Adding runs --------------------------------------------------------------- */
 
 gboolean
@@ -828,6 +1006,8 @@ hp_comparison_add_data (HpComparison        *self,
   g_autofree guint32 *frame_ident = NULL;
   g_autofree guint8 *live = NULL;
   g_autofree guint32 *path = NULL;
+  const char *alias;
+  gint64 program = 0;
   gboolean use_samples;
   double weight_sum = 0, sample_sum = 0;
   gsize n_live = 0;
@@ -854,14 +1034,17 @@ hp_comparison_add_data (HpComparison        *self,
   }
   run->command = g_strdup (g_hash_table_lookup (data->metadata, HP_META_COMMAND));
 
-  /* function id -> identity */
+  /* function id -> identity; a renamed program's module by its first name */
+  alias = program_alias (self, data, &program);
   fident = g_new0 (guint32, n_functions);
   for (guint f = 1; f < data->functions->len; f++)
     {
       const HpCaptureFunction *fn = &g_array_index (data->functions, HpCaptureFunction, f);
       const char *module = "";
 
-      if (fn->module_id > 0 && fn->module_id < data->modules->len)
+      if (alias != NULL && fn->module_id == program)
+        module = alias;
+      else if (fn->module_id > 0 && fn->module_id < data->modules->len)
         module = g_array_index (data->modules, HpCaptureModule, fn->module_id).name ?: "";
       fident[f] = intern_ident (self, module, fn->name ? fn->name : "");
     }
@@ -1965,6 +2148,18 @@ hp_comparison_run (HpComparison           *self,
                                       "%.0f %% of the new's are in functions found on both sides; "
                                       "are they captures of the same program?",
                                       100 * self->sides[0].info.matched, 100 * self->sides[1].info.matched));
+  if (self->renamed->len > 0)
+    {
+      g_autofree char *others = NULL;
+
+      g_ptr_array_add (self->renamed, NULL);
+      others = g_strjoinv (", ", (char **) self->renamed->pdata);
+      g_ptr_array_set_size (self->renamed, self->renamed->len - 1);
+      g_ptr_array_add (self->warnings,
+                       g_strdup_printf ("the runs executed programs of different names, %s and %s, "
+                                        "with the same functions: they are matched as one program, "
+                                        "named %s here", self->program_name, others, self->program_name));
+    }
   g_ptr_array_add (self->warnings, NULL);
   if (self->bottom_up != NULL && !hp_comparison_run (self->bottom_up, &self->options, error))
     return FALSE;
@@ -2169,6 +2364,42 @@ hp_comparison_get_path_key (HpComparison *self,
       g_string_append_printf (key, "%s\t%s\n", p->module, p->name);
     }
   return g_string_free (key, FALSE);
+}
+
+/**
+ * hp_comparison_match_path_key:
+ *
+ * @key, a path key of one of the compared captures (a summary's), as the
+ * comparison's paths are keyed: the module of a program matched to the
+ * first run's under another name (app-new for app-old) goes by that name.
+ */
+char *
+hp_comparison_match_path_key (HpComparison *self,
+                              const char   *key)
+{
+  g_auto(GStrv) steps = NULL;
+  GString *out;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (self->renamed->len == 0)
+    return g_strdup (key);
+  out = g_string_new (NULL);
+  steps = g_strsplit (key, "\n", -1);
+  for (guint s = 0; steps[s] != NULL; s++)
+    {
+      const char *tab = strchr (steps[s], '\t');
+      g_autofree char *module = tab ? g_strndup (steps[s], tab - steps[s]) : NULL;
+
+      if (s > 0)
+        g_string_append_c (out, '\n');
+      if (module != NULL && GPOINTER_TO_INT (g_hash_table_lookup (self->program_names, module)) > 0)
+        g_string_append_printf (out, "%s%s", self->program_name, tab);
+      else
+        g_string_append (out, steps[s]);
+    }
+  return g_string_free (out, FALSE);
 }
 
 char *

@@ -200,6 +200,10 @@ char           *hp_comparison_get_path_key (HpComparison        *self,
                                             guint                i);
 char           *hp_comparison_get_path_readable (HpComparison   *self,
                                             guint                i);
+/* A path key of a compared capture (a summary's) with the module of a
+ * program renamed (app-new) named as the comparison names it (app-old). */
+char           *hp_comparison_match_path_key (HpComparison      *self,
+                                            const char          *key);
 
 /* @name without GCC's clone suffixes (.part.N, .constprop.N, .isra.N,
  * .cold, and " [clone .isra.0]" as demanglers print them). */

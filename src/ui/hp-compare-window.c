@@ -423,7 +423,8 @@ compare_thread (GTask        *task,
     }
   /* Summaries written in either side's first capture appear on the paths
    * they name (the new side's where both have one). Path keys name
-   * functions, so they match across captures of one program. */
+   * functions, so they match across captures of one program, also when
+   * it was renamed (app-old, app-new: the comparison says how). */
   {
     GHashTable *summaries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
@@ -439,7 +440,7 @@ compare_thread (GTask        *task,
           continue;
         g_hash_table_iter_init (&iter, found);
         while (g_hash_table_iter_next (&iter, &key, &value))
-          g_hash_table_replace (summaries, g_strdup (key), g_strdup (value));
+          g_hash_table_replace (summaries, hp_comparison_match_path_key (cmp, key), g_strdup (value));
       }
     g_task_set_task_data (task, summaries, (GDestroyNotify) g_hash_table_unref);
   }

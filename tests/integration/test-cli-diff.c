@@ -17,6 +17,9 @@
  * score_matches, whose counting error alone (±11 %) hides a 10 % change
  * in five runs, whatever the statistics.
  *
+ * README's own example, a program kept under two names (./app-old,
+ * ./app-new), is recorded from two builds of ab.c under those names.
+ *
  * Bad input uses captures written with the store's writer: an empty
  * folder, a file that is not a capture, captures of different events, of
  * different programs.
@@ -32,6 +35,7 @@
 
 #include "integration-common.h"
 #include "store/hp-capture-writer.h"
+#include "test-common.h"
 
 #define RUNS 5
 #define ITERATIONS "60"
@@ -236,6 +240,99 @@ test_aa_ab (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* README's example: one program built twice and kept under two names,
+ * ./app-old and ./app-new, recorded into a folder per side. Its functions
+ * match across the names (the program's module goes by the base's name,
+ * and a warning says so), and the two sides are not taken for different
+ * programs. The two names are two real builds of ab.c: with and without
+ * frame pointers, so recorded with DWARF call graphs. */
+static void
+test_renamed_program (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  static const char *functions[] = { "parse_input", "build_index", "score_matches", "write_output" };
+
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  before = g_build_filename (dir, "before", NULL);
+  after = g_build_filename (dir, "after", NULL);
+  g_assert_cmpint (g_mkdir (before, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (after, 0700), ==, 0);
+  {
+    static const char *builds[][2] = { { "ab-fp", "app-old" }, { "ab-nofp", "app-new" } };
+
+    for (guint b = 0; b < G_N_ELEMENTS (builds); b++)
+      {
+        g_autofree char *from = it_workload_path (builds[b][0]);
+        g_autofree char *to = g_build_filename (dir, builds[b][1], NULL);
+        g_autofree char *contents = NULL;
+        gsize length;
+
+        g_assert_true (g_file_get_contents (from, &contents, &length, NULL));
+        g_assert_true (g_file_set_contents (to, contents, length, NULL));
+        g_assert_cmpint (g_chmod (to, 0755), ==, 0);
+      }
+  }
+  for (guint r = 0; r < 2; r++)
+    for (guint side = 0; side < 2; side++)
+      {
+        g_autofree char *name = g_strdup_printf ("run-%u.hotpath", r);
+        g_autofree char *path = g_build_filename (side == 0 ? before : after, name, NULL);
+        g_autofree char *program = g_build_filename (dir, side == 0 ? "app-old" : "app-new", NULL);
+        const char *args[] = { "record", "-F", "1999", "--call-graph", "dwarf", "-o", path, "--",
+                               program, "40", NULL };
+        g_autoptr(ItResult) result = it_run_cli (args);
+
+        if (result->status != 0)
+          g_error ("hotpath-cli record -- %s failed with exit %d: %s", program, result->status, result->err);
+      }
+
+  {
+    g_autoptr(ItResult) result = run_diff (before, after, "json", FALSE);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonArray *array;
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->err, "app-old and app-new"));
+    g_assert_null (strstr (result->err, "little in common"));
+    array = json_object_get_array_member (parse_json (parser, result->out), "functions");
+    for (guint f = 0; f < G_N_ELEMENTS (functions); f++)
+      {
+        JsonObject *fn = NULL;
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          {
+            JsonObject *o = json_array_get_object_element (array, i);
+
+            g_assert_cmpstr (json_object_get_string_member (o, "module"), !=, "app-new");
+            if (g_strcmp0 (json_object_get_string_member (o, "name"), functions[f]) == 0)
+              fn = o;
+          }
+        g_assert_nonnull (fn);
+        g_test_message ("%s [%s]: %.0f -> %.0f ns per run", functions[f],
+                        json_object_get_string_member (fn, "module"),
+                        json_object_get_double_member (fn, "base"),
+                        json_object_get_double_member (fn, "new"));
+        g_assert_cmpstr (json_object_get_string_member (fn, "module"), ==, "app-old");
+        g_assert_cmpfloat (json_object_get_double_member (fn, "base"), >, 0);
+        g_assert_cmpfloat (json_object_get_double_member (fn, "new"), >, 0);
+      }
+  }
+  {
+    g_autoptr(ItResult) result = run_diff (before, after, "text", FALSE);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "app-old and app-new"));
+    g_assert_nonnull (strstr (result->out, "score_matches [app-old]"));
+  }
+
+  hp_test_remove_tree (dir);
+  g_clear_pointer (&dir, g_free);
+}
+
 /* A capture of one program: @functions under main, @samples each. */
 static void
 write_capture (const char  *path,
@@ -363,5 +460,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/cli/diff/bad-input", test_bad_input);
   g_test_add_func ("/integration/cli/diff/aa-ab", test_aa_ab);
+  g_test_add_func ("/integration/cli/diff/renamed-program", test_renamed_program);
   return g_test_run ();
 }

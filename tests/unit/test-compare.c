@@ -448,6 +448,128 @@ test_nothing_in_common (void)
   g_assert_cmpuint (hp_comparison_get_n_functions (cmp), ==, 4);
 }
 
+/* A program rebuilt under another name (both kept, to interleave their
+ * runs): the module of the program each run executed, as its command
+ * names it, is one module when most of the cost of each is in functions
+ * of names the other has; other modules keep their names. */
+static void
+test_renamed_program (void)
+{
+  static const Leaf base[] = {
+    { "main@app-old;score@app-old", 400, 4 },
+    { "main@app-old;parse.part.0@app-old", 300, 3 },
+    { "main@app-old;write@libc.so.6", 100, 1 },
+    { "main@app-old;helper@tool", 100, 1 },
+  };
+  static const Leaf new_leaves[] = {
+    { "main@app-new;score@app-new", 500, 5 },
+    { "main@app-new;parse@app-new", 300, 3 },
+    { "main@app-new;write@libc.so.6", 100, 1 },
+    { "main@app-new;helper@tool2", 100, 1 },
+  };
+  g_autoptr(HpComparison) cmp = hp_comparison_new_with_bottom_up ();
+  g_autoptr(GError) error = NULL;
+  HpCaptureData *data;
+  const HpCompareFunction *fn;
+  const char * const *warnings;
+  gint path;
+
+  data = make_data ("cpu-clock", "ns", 0, base, G_N_ELEMENTS (base));
+  g_hash_table_insert (data->metadata, (char *) "command", (char *) "./app-old --fast 'a b'");
+  add (cmp, HP_COMPARE_BASE, data);
+  /* two runs of the new: the second is matched as the first was */
+  for (guint r = 0; r < 2; r++)
+    {
+      data = make_data ("cpu-clock", "ns", 3 + r, new_leaves, G_N_ELEMENTS (new_leaves));
+      g_hash_table_insert (data->metadata, (char *) "command", (char *) "/opt/build/app-new --fast 'a b'");
+      add (cmp, HP_COMPARE_NEW, data);
+    }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+
+  fn = find_function (cmp, "score", "app-old");
+  g_assert_nonnull (fn);
+  g_assert_cmpfloat (fn->self.base, ==, 400);
+  g_assert_cmpfloat (fn->self.new_cost, ==, 500);
+  g_assert_null (find_function (cmp, "score", "app-new"));
+  g_assert_null (find_function (cmp, "main", "app-new"));
+  g_assert_cmpfloat (find_function (cmp, "parse", "app-old")->self.new_cost, ==, 300);
+  g_assert_cmpfloat (find_function (cmp, "main", "app-old")->total.new_cost, ==, 1000);
+  g_assert_cmpfloat (find_function (cmp, "write", "libc.so.6")->self.new_cost, ==, 100);
+  /* only the program's module: a library of another name is another */
+  g_assert_cmpfloat (find_function (cmp, "helper", "tool")->self.new_cost, ==, 0);
+  g_assert_cmpfloat (find_function (cmp, "helper", "tool2")->self.base, ==, 0);
+
+  path = find_path (cmp, "main → score");
+  g_assert_cmpint (path, >=, 0);
+  g_assert_cmpfloat (hp_comparison_get_path_stat (cmp, path)->new_cost, ==, 500);
+  {
+    g_autofree char *key = hp_comparison_get_path_key (cmp, path);
+
+    g_assert_cmpstr (key, ==, "app-old\tmain\napp-old\tscore\n");
+  }
+  g_assert_cmpfloat (find_function (hp_comparison_get_bottom_up (cmp), "score", "app-old")->self.new_cost, ==, 500);
+  g_assert_null (find_function (hp_comparison_get_bottom_up (cmp), "score", "app-new"));
+  /* a summary of the new side's capture finds its path */
+  {
+    g_autofree char *key = hp_comparison_match_path_key (cmp, "app-new\tmain\napp-new\tscore\n");
+    g_autofree char *lib = hp_comparison_match_path_key (cmp, "app-new\tmain\ntool2\thelper\n");
+
+    g_assert_cmpstr (key, ==, "app-old\tmain\napp-old\tscore\n");
+    g_assert_cmpstr (lib, ==, "app-old\tmain\ntool2\thelper\n");
+  }
+
+  /* said, and not taken for captures of different programs */
+  warnings = hp_comparison_get_warnings (cmp);
+  g_assert_nonnull (warnings[0]);
+  g_assert_nonnull (strstr (warnings[0], "app-old and app-new"));
+  g_assert_null (warnings[1]);
+}
+
+/* Two different programs that share main() and little else keep their
+ * names, renamed or not: nothing of one is counted as the other's. */
+static void
+test_different_programs (void)
+{
+  static const Leaf app[] = {
+    { "main@app;parse@app", 100, 1 },
+    { "main@app;render@app", 200, 2 },
+    { "main@app;write@libc.so.6", 10, 1 },
+  };
+  static const Leaf other[] = {
+    { "main@other;encode@other", 100, 1 },
+    { "main@other;decode@other", 200, 2 },
+    { "main@other;write@libc.so.6", 10, 1 },
+  };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  HpCaptureData *data;
+  const char * const *warnings;
+
+  data = make_data ("cpu-clock", "ns", 0, app, G_N_ELEMENTS (app));
+  g_hash_table_insert (data->metadata, (char *) "command", (char *) "/usr/bin/app");
+  add (cmp, HP_COMPARE_BASE, data);
+  data = make_data ("cpu-clock", "ns", 0, other, G_N_ELEMENTS (other));
+  g_hash_table_insert (data->metadata, (char *) "command", (char *) "/usr/bin/other");
+  add (cmp, HP_COMPARE_NEW, data);
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpfloat (find_function (cmp, "main", "app")->total.new_cost, ==, 0);
+  g_assert_cmpfloat (find_function (cmp, "main", "other")->total.base, ==, 0);
+  g_assert_cmpfloat (find_function (cmp, "write", "libc.so.6")->self.new_cost, ==, 10);
+  g_assert_cmpuint (hp_comparison_get_n_functions (cmp), ==, 7);
+  {
+    g_autofree char *key = hp_comparison_match_path_key (cmp, "other\tmain\nother\tencode\n");
+
+    g_assert_cmpstr (key, ==, "other\tmain\nother\tencode\n");
+  }
+  warnings = hp_comparison_get_warnings (cmp);
+  g_assert_nonnull (warnings[0]);
+  g_assert_nonnull (strstr (warnings[0], "little in common"));
+  g_assert_null (warnings[1]);
+}
+
 /* Folders: every *.hotpath in it; errors name the folder or the file. */
 static void
 test_paths (void)
@@ -959,6 +1081,8 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/counts", test_counts);
   g_test_add_func ("/compare/different-events", test_different_events);
   g_test_add_func ("/compare/nothing-in-common", test_nothing_in_common);
+  g_test_add_func ("/compare/renamed-program", test_renamed_program);
+  g_test_add_func ("/compare/different-programs", test_different_programs);
   g_test_add_func ("/compare/folders", test_paths);
   g_test_add_func ("/compare/bottom-up", test_bottom_up);
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
