@@ -7,9 +7,11 @@
 # at 1024x700 and 1920x1080, light and dark, into OUT/SIZE-STYLE/, and
 # a deep recursion with Merge Recursion on into OUT/recursion-merged/, and
 # the offer of summaries from earlier captures (tests/display/
-# test-summary-offer) into OUT/SIZE-STYLE/summary-offer.png, and the
-# dialog of an import into OUT/SIZE-STYLE/summary-import-dialog.png. Open the
-# PNGs and look at them before calling a window change done (HACKING.md).
+# test-summary-offer) into OUT/SIZE-STYLE/summary-offer.png, the
+# dialog of an import into OUT/SIZE-STYLE/summary-import-dialog.png, and
+# the compare window (tests/display/test-compare-window) into
+# OUT/SIZE-STYLE/compare*.png. Open the PNGs and look at them before
+# calling a window change done (HACKING.md).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
@@ -50,6 +52,13 @@ for size in 1024x700 1920x1080; do
           SUMMARY_IMPORT_SCREENSHOT="$dir/summary-import.png" \
       dbus-run-session -- "$build/tests/display/test-summary-offer" -p /summary-offer/import-many \
       >/dev/null 2>&1 && echo "$size $style: $dir/summary-import-dialog.png"
+    # the compare window (issue 11) on the display test's two folders of
+    # five runs: compare.png, compare-bottom-up.png, compare-source.png
+    xvfb-run -a -s "-screen 0 ${size}x24" \
+      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+          GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
+      dbus-run-session -- "$build/tests/display/test-compare-window" --screenshots "$dir" \
+          -p /compare-window/compare 2>/dev/null | grep '^# wrote' | sed "s|^# wrote |$size $style: |"
   done
 done
 

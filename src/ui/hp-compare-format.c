@@ -19,9 +19,16 @@
 
 #include "ui/hp-compare-format.h"
 
+/* Red and green mixed with the theme's text colour: a darker red on the
+ * light style's white, a lighter one on the dark style's grey (GTK 4.8's
+ * error_color is one #cc0000 for both, and a plain #c01c28 read dim on
+ * dark grey); on a selected row the selection's own text colour, since
+ * red on the selection's blue could hardly be read (the verdict word
+ * still says it). */
 static const char css[] =
-  ".hp-compare-slower { color: #c01c28; font-weight: bold; }\n"
-  ".hp-compare-faster { color: #26a269; font-weight: bold; }\n"
+  ".hp-compare-slower { color: mix(#e01b24, @theme_fg_color, 0.25); font-weight: bold; }\n"
+  ".hp-compare-faster { color: mix(#26a269, @theme_fg_color, 0.25); font-weight: bold; }\n"
+  "row:selected .hp-compare-slower, row:selected .hp-compare-faster { color: @theme_selected_fg_color; }\n"
   ".hp-compare-number { font-feature-settings: \"tnum\"; }\n";
 
 void
