@@ -202,7 +202,102 @@ hp_test_elf_build_id (const char *path,
  * 700 000 stack nodes (a worst case); otherwise 10 000 call paths that
  * each extend an earlier one by 1 to 3 frames, as the stacks of one
  * program do (the shape of test-capture's 1M-sample timing): 20 000
- * stack nodes. */
+ * stack nodes. The generator is left where the samples' draws start. */
+HpTestBigShape *
+hp_test_big_shape_new (gboolean stress,
+                       GRand   *rand)
+{
+  HpTestBigShape *shape = g_new0 (HpTestBigShape, 1);
+  g_autofree int *callees = g_new0 (int, BIG_FUNCTIONS * 6);
+
+  shape->n_functions = BIG_FUNCTIONS;
+  shape->n_leaves = BIG_LEAVES;
+  shape->n_samples = BIG_SAMPLES;
+  shape->depth = g_new0 (guint, BIG_LEAVES);
+  shape->frames = g_new0 (guint, BIG_LEAVES * HP_TEST_BIG_MAX_DEPTH);
+  shape->leaf_function = g_new0 (guint, BIG_LEAVES);
+
+  /* a call graph that goes "down": callees have higher numbers */
+  for (int f = 0; f < BIG_FUNCTIONS; f++)
+    for (int c = 0; c < 6; c++)
+      callees[f * 6 + c] = MIN (BIG_FUNCTIONS - 1, f + 1 + g_rand_int_range (rand, 0, 1 + (BIG_FUNCTIONS - f) / 8));
+
+  if (stress)
+    {
+      /* random walks from main (function 0) down the call graph */
+      for (int i = 0; i < BIG_LEAVES; i++)
+        {
+          int depth = g_rand_int_range (rand, 4, 29);
+          int f = 0;
+
+          shape->depth[i] = depth;
+          for (int d = 0; d < depth; d++)
+            {
+              shape->frames[i * HP_TEST_BIG_MAX_DEPTH + d] = f * 4 + g_rand_int_range (rand, 0, 4);
+              shape->leaf_function[i] = f;
+              f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
+            }
+        }
+    }
+  else
+    {
+      /* each path a prefix of an earlier one plus 1-3 frames */
+      g_autofree int *paths = g_new0 (int, BIG_PATHS * HP_TEST_BIG_MAX_DEPTH);
+      g_autofree int *depths = g_new0 (int, BIG_PATHS);
+
+      depths[0] = 8;
+      for (int d = 0; d < depths[0]; d++)
+        paths[d] = g_rand_int_range (rand, 0, BIG_FUNCTIONS);
+      for (int p = 1; p < BIG_PATHS; p++)
+        {
+          int q = g_rand_int_range (rand, 0, p);
+          int keep = MAX (depths[q] - g_rand_int_range (rand, 0, 3), 1);
+
+          memcpy (&paths[p * HP_TEST_BIG_MAX_DEPTH], &paths[q * HP_TEST_BIG_MAX_DEPTH], keep * sizeof (int));
+          depths[p] = MIN (keep + g_rand_int_range (rand, 1, 4), HP_TEST_BIG_MAX_DEPTH);
+          for (int d = keep; d < depths[p]; d++)
+            paths[p * HP_TEST_BIG_MAX_DEPTH + d] = g_rand_int_range (rand, 0, BIG_FUNCTIONS);
+        }
+      for (int p = 0; p < BIG_LEAVES; p++)
+        {
+          int path = p % BIG_PATHS;
+
+          shape->depth[p] = depths[path];
+          for (int d = 0; d < depths[path]; d++)
+            shape->frames[p * HP_TEST_BIG_MAX_DEPTH + d] = paths[path * HP_TEST_BIG_MAX_DEPTH + d] * 4;
+          shape->leaf_function[p] = paths[path * HP_TEST_BIG_MAX_DEPTH + depths[path] - 1];
+        }
+    }
+  return shape;
+}
+
+void
+hp_test_big_shape_free (HpTestBigShape *shape)
+{
+  g_free (shape->depth);
+  g_free (shape->frames);
+  g_free (shape->leaf_function);
+  g_free (shape);
+}
+
+char *
+hp_test_big_function_name (guint    f,
+                           gboolean clone_names)
+{
+  return g_strdup_printf ("big_function_%04u_%s%s", f, f % 3 ? "work" : "dispatch",
+                          clone_names && f % 7 == 0 ? ".part.0" : "");
+}
+
+/* skewed: a few stacks take most samples */
+guint
+hp_test_big_shape_draw (const HpTestBigShape *shape,
+                        GRand                *draw)
+{
+  double u = g_rand_double (draw);
+
+  return (guint) (shape->n_leaves * u * u * u);
+}
+
 void
 hp_test_make_big_capture (const char             *path,
                           const HpTestBigCapture *how)
@@ -212,11 +307,9 @@ hp_test_make_big_capture (const char             *path,
   g_autoptr(GRand) rand = g_rand_new_with_seed (20240501);
   g_autoptr(GRand) own_draw = how->sample_seed != 0 ? g_rand_new_with_seed (how->sample_seed) : NULL;
   GRand *draw = own_draw != NULL ? own_draw : rand;
-  g_autofree int *leaf_function = g_new0 (int, BIG_LEAVES);
+  HpTestBigShape *shape = hp_test_big_shape_new (how->stress, rand);
   guint64 period = how->period_ns != 0 ? how->period_ns : 250000;
-  g_autofree gint64 *functions = g_new0 (gint64, BIG_FUNCTIONS);
   g_autofree gint64 *frames = g_new0 (gint64, BIG_FUNCTIONS * 4);
-  g_autofree gint64 *callees = g_new0 (gint64, BIG_FUNCTIONS * 6);
   g_autofree gint64 *leaves = g_new0 (gint64, BIG_LEAVES);
   gint64 module;
   gint64 start = g_get_monotonic_time ();
@@ -239,80 +332,34 @@ hp_test_make_big_capture (const char             *path,
     }
 
   module = hp_capture_writer_intern_module (w, "/opt/bench/big", NULL, FALSE);
-  for (int f = 0; f < BIG_FUNCTIONS; f++)
+  for (guint f = 0; f < BIG_FUNCTIONS; f++)
     {
-      g_autofree char *name = g_strdup_printf ("big_function_%04d_%s%s", f, f % 3 ? "work" : "dispatch",
-                                               how->clone_names && f % 7 == 0 ? ".part.0" : "");
+      g_autofree char *name = hp_test_big_function_name (f, how->clone_names);
+      gint64 function = hp_capture_writer_intern_function (w, name, module, "/opt/bench/src/big.c", 10 * f + 1);
 
-      functions[f] = hp_capture_writer_intern_function (w, name, module, "/opt/bench/src/big.c", 10 * f + 1);
-      for (int l = 0; l < 4; l++)
-        frames[f * 4 + l] = hp_capture_writer_intern_frame (w, functions[f], "/opt/bench/src/big.c",
+      for (guint l = 0; l < 4; l++)
+        frames[f * 4 + l] = hp_capture_writer_intern_frame (w, function, "/opt/bench/src/big.c",
                                                             10 * f + 2 + l, FALSE, 0x1000 + 16 * (f * 4 + l));
-      /* a call graph that goes "down": callees have higher numbers */
-      for (int c = 0; c < 6; c++)
-        callees[f * 6 + c] = MIN (BIG_FUNCTIONS - 1, f + 1 + g_rand_int_range (rand, 0, 1 + (BIG_FUNCTIONS - f) / 8));
+    }
+  for (guint i = 0; i < shape->n_leaves; i++)
+    {
+      gint64 stack = 0;
+
+      for (guint d = 0; d < shape->depth[i]; d++)
+        stack = hp_capture_writer_intern_stack (w, stack, frames[shape->frames[i * HP_TEST_BIG_MAX_DEPTH + d]]);
+      leaves[i] = stack;
     }
 
-  if (how->stress)
+  for (guint s = 0; s < shape->n_samples; s++)
     {
-      /* random walks from main (function 0) down the call graph */
-      for (int i = 0; i < BIG_LEAVES; i++)
-        {
-          int depth = g_rand_int_range (rand, 4, 29);
-          gint64 stack = 0;
-          int f = 0;
-
-          for (int d = 0; d < depth; d++)
-            {
-              stack = hp_capture_writer_intern_stack (w, stack, frames[f * 4 + g_rand_int_range (rand, 0, 4)]);
-              leaf_function[i] = f;
-              f = callees[f * 6 + (g_rand_int_range (rand, 0, 6) * g_rand_int_range (rand, 0, 6)) / 6];
-            }
-          leaves[i] = stack;
-        }
-    }
-  else
-    {
-      /* each path a prefix of an earlier one plus 1-3 frames */
-      g_autofree int *paths = g_new0 (int, BIG_PATHS * 40);
-      g_autofree int *depths = g_new0 (int, BIG_PATHS);
-
-      depths[0] = 8;
-      for (int d = 0; d < depths[0]; d++)
-        paths[d] = g_rand_int_range (rand, 0, BIG_FUNCTIONS);
-      for (int p = 1; p < BIG_PATHS; p++)
-        {
-          int q = g_rand_int_range (rand, 0, p);
-          int keep = MAX (depths[q] - g_rand_int_range (rand, 0, 3), 1);
-
-          memcpy (&paths[p * 40], &paths[q * 40], keep * sizeof (int));
-          depths[p] = MIN (keep + g_rand_int_range (rand, 1, 4), 40);
-          for (int d = keep; d < depths[p]; d++)
-            paths[p * 40 + d] = g_rand_int_range (rand, 0, BIG_FUNCTIONS);
-        }
-      for (int p = 0; p < BIG_LEAVES; p++)
-        {
-          int path = p % BIG_PATHS;
-          gint64 stack = 0;
-
-          for (int d = 0; d < depths[path]; d++)
-            stack = hp_capture_writer_intern_stack (w, stack, frames[paths[path * 40 + d] * 4]);
-          leaves[p] = stack;
-          leaf_function[p] = paths[path * 40 + depths[path] - 1];
-        }
-    }
-
-  /* skewed: a few stacks take most samples */
-  for (int s = 0; s < BIG_SAMPLES; s++)
-    {
-      double u = g_rand_double (draw);
-      int leaf = (int) (BIG_LEAVES * u * u * u);
+      guint leaf = hp_test_big_shape_draw (shape, draw);
       guint64 weight = period;
 
-      if (how->slower_hottest && leaf_function[leaf] == leaf_function[0])
+      if (how->slower_hottest && shape->leaf_function[leaf] == shape->leaf_function[0])
         weight = period + period / 10;
       hp_capture_writer_add_sample (w, (guint64) s * period, 1000 + s % 8, s % 4, leaves[leaf], weight);
     }
+  hp_test_big_shape_free (shape);
   g_assert_true (hp_capture_writer_finish (w, &error));
   g_assert_no_error (error);
   printf ("# wrote %s in %.1f s\n", path, (g_get_monotonic_time () - start) / 1e6);

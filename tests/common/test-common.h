@@ -55,6 +55,31 @@ typedef struct {
   gboolean slower_hottest;  /* the hottest leaf's function weighs 10 % more */
 } HpTestBigCapture;
 
+/* The stacks of those captures: @n_functions functions of 4 frames (source
+ * lines) each; each leaf a stack of frames, root first, as function * 4 +
+ * line. */
+#define HP_TEST_BIG_MAX_DEPTH 40
+typedef struct {
+  guint  n_functions;
+  guint  n_leaves;
+  guint  n_samples;
+  guint *depth;          /* [leaf] */
+  guint *frames;         /* [leaf * HP_TEST_BIG_MAX_DEPTH + d] */
+  guint *leaf_function;  /* [leaf] */
+} HpTestBigShape;
+
+/* The shape, drawn from @rand (seeded 20240501 for the captures'). */
+HpTestBigShape *hp_test_big_shape_new     (gboolean              stress,
+                                           GRand                *rand);
+void            hp_test_big_shape_free    (HpTestBigShape       *shape);
+/* The leaf of the next sample, skewed towards a few. */
+guint           hp_test_big_shape_draw    (const HpTestBigShape *shape,
+                                           GRand                *draw);
+/* "big_function_0007_work", with ".part.0" for every seventh when
+ * @clone_names. */
+char           *hp_test_big_function_name (guint                 f,
+                                           gboolean              clone_names);
+
 /* Writes a capture of one million samples over 8 threads of a program of
  * 3000 functions at @path, shaped as @how says. */
 void       hp_test_make_big_capture   (const char             *path,
