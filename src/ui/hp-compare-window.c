@@ -689,11 +689,27 @@ compare_action (GSimpleAction *action,
   choose_side (GTK_APPLICATION (user_data), NULL);
 }
 
+/* app.compare-sides ("(ss)": the base and the new side, each a capture
+ * or a folder of captures), which hotpath --compare activates, in the
+ * Hotpath already running when there is one. */
+static void
+compare_sides_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  const char *base[2] = { NULL, NULL };
+  const char *new_side[2] = { NULL, NULL };
+
+  g_variant_get (parameter, "(&s&s)", &base[0], &new_side[0]);
+  gtk_window_present (GTK_WINDOW (hp_compare_window_new (GTK_APPLICATION (user_data), base, new_side)));
+}
+
 void
 hp_compare_window_add_action (GtkApplication *app)
 {
   static const GActionEntry entries[] = {
     { "compare", compare_action },
+    { "compare-sides", compare_sides_action, "(ss)" },
   };
 
   g_return_if_fail (GTK_IS_APPLICATION (app));

@@ -18,7 +18,8 @@ G_DECLARE_FINAL_TYPE (HpCompareWindow, hp_compare_window, HP, COMPARE_WINDOW, Gt
 HpCompareWindow *hp_compare_window_new        (GtkApplication      *app,
                                                const char * const  *base,
                                                const char * const  *new_side);
-/* Adds app.compare (choose the two sides, then compare) to @app. */
+/* Adds app.compare (choose the two sides, then compare) and
+ * app.compare-sides ("(ss)": compare these two) to @app. */
 void             hp_compare_window_add_action (GtkApplication      *app);
 
 /* For tests and screenshots */

@@ -11,18 +11,6 @@
 #include <glib/gi18n.h>
 
 #include "ui/hp-application.h"
-#include "ui/hp-compare-window.h"
-
-/* hotpath --compare BASE NEW: each side a capture or a folder of captures */
-static void
-open_compare (GApplication *app,
-              char        **sides)
-{
-  const char *base[] = { sides[0], NULL };
-  const char *new_side[] = { sides[1], NULL };
-
-  gtk_window_present (GTK_WINDOW (hp_compare_window_new (GTK_APPLICATION (app), base, new_side)));
-}
 
 int
 main (int   argc,
@@ -37,13 +25,36 @@ main (int   argc,
 
   g_set_application_name (_("Hotpath"));
   app = hp_application_new ();
+  /* hotpath --compare BASE NEW: each side a capture or a folder of
+   * captures. Through app.compare-sides, so that a Hotpath already
+   * running (then the primary instance, which this one only asks) opens
+   * the window: with the window connected to this one's activate it
+   * opened nothing there. The paths are made absolute, since that one
+   * runs in another folder. */
   if (argc == 4 && g_strcmp0 (argv[1], "--compare") == 0)
     {
       char *rest[] = { argv[0], NULL };
+      g_autofree char *base = g_canonicalize_filename (argv[2], NULL);
+      g_autofree char *new_side = g_canonicalize_filename (argv[3], NULL);
+      g_autoptr(GError) error = NULL;
 
-      /* before the application's own activate, which then finds this
-       * window and opens no empty one */
-      g_signal_connect (app, "activate", G_CALLBACK (open_compare), argv + 2);
+      if (!g_application_register (G_APPLICATION (app), NULL, &error))
+        {
+          g_printerr ("hotpath: %s\n", error->message);
+          return 1;
+        }
+      g_action_group_activate_action (G_ACTION_GROUP (app), "compare-sides",
+                                      g_variant_new ("(ss)", base, new_side));
+      if (g_application_get_is_remote (G_APPLICATION (app)))
+        {
+          GDBusConnection *bus = g_application_get_dbus_connection (G_APPLICATION (app));
+
+          if (bus != NULL)
+            g_dbus_connection_flush_sync (bus, NULL, NULL);
+          return 0;
+        }
+      /* the application's own activate then finds the compare window
+       * and opens no empty one */
       return g_application_run (G_APPLICATION (app), 1, rest);
     }
   return g_application_run (G_APPLICATION (app), argc, argv);

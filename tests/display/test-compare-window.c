@@ -11,7 +11,8 @@
  * score costs 12 % more and write 10 % less. The window must show both
  * sides with their runs in the overview, the minimum detectable effect,
  * and the verdicts slower for score, faster for write, neither for parse.
- * An empty folder shows an error naming it.
+ * An empty folder shows an error naming it. hotpath --compare, run while
+ * Hotpath runs, opens the window in the running one.
  *
  * With --screenshots DIR it also writes DIR/compare.png (and the
  * bottom-up and source views beside it), at SCREENSHOT_SIZE=WIDTHxHEIGHT
@@ -22,8 +23,10 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <glib/gstdio.h>
 
 #include "display-common.h"
@@ -268,6 +271,78 @@ test_error (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Whether a window whose title matches @pattern is on the X server,
+ * waiting up to 60 s (the program starts and loads under load). */
+static gboolean
+wait_for_window (const char *xdotool,
+                 const char *pattern)
+{
+  for (guint tries = 0; tries < 600; tries++)
+    {
+      const char *argv[] = { xdotool, "search", "--name", pattern, NULL };
+      g_autofree char *out = NULL;
+      int status;
+
+      if (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                        &out, NULL, &status, NULL) &&
+          out != NULL && out[0] != '\0')
+        return TRUE;
+      g_usleep (100000);
+    }
+  return FALSE;
+}
+
+static void
+stop (GPid pid)
+{
+  kill (pid, SIGTERM);
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
+}
+
+/* hotpath --compare BASE NEW as a user types it, with Hotpath already
+ * running: the running one opens the compare window (it opened nothing
+ * when the window was tied to the second process's own activate), with
+ * relative folders taken in the second one's working folder. */
+static void
+test_command_line (void)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autofree char *base = make_side ("cmd-before", FALSE);
+  g_autofree char *new_side = make_side ("cmd-after", TRUE);
+  const char *primary_argv[] = { HOTPATH_GUI, NULL };
+  const char *compare_argv[] = { HOTPATH_GUI, "--compare", "cmd-before", "cmd-after", NULL };
+  g_autoptr(GError) error = NULL;
+  GPid primary, second;
+  int status = 0;
+
+  if (xdotool == NULL)
+    {
+      g_test_skip ("xdotool is not installed");
+      return;
+    }
+  g_assert_true (g_spawn_async (display_tmpdir (), (char **) primary_argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                NULL, NULL, &primary, &error));
+  g_assert_no_error (error);
+  if (!wait_for_window (xdotool, "^Hotpath"))
+    {
+      stop (primary);
+      g_error ("hotpath opened no window");
+    }
+  g_assert_true (g_spawn_async (display_tmpdir (), (char **) compare_argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                NULL, NULL, &second, &error));
+  g_assert_no_error (error);
+  waitpid (second, &status, 0);
+  g_spawn_close_pid (second);
+  if (!wait_for_window (xdotool, "^Compare cmd-before"))
+    {
+      stop (primary);
+      g_error ("hotpath --compare cmd-before cmd-after opened no compare window in the running Hotpath");
+    }
+  stop (primary);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+}
+
 static int
 run (HpApplication *app)
 {
@@ -275,6 +350,7 @@ run (HpApplication *app)
     g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   g_test_add_func ("/compare-window/compare", test_compare);
   g_test_add_func ("/compare-window/error", test_error);
+  g_test_add_func ("/compare-window/command-line", test_command_line);
   return g_test_run ();
 }
 
