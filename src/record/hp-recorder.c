@@ -1126,6 +1126,16 @@ write_metadata_start (HpRecorder *self)
   struct utsname uts;
 
   hp_capture_writer_set_metadata (self->writer, HP_META_COMMAND, command);
+  {
+    g_autofree char *cwd_link = self->argv == NULL && self->options.pid > 0
+                                ? g_strdup_printf ("/proc/%d/cwd", (int) self->options.pid) : NULL;
+    g_autofree char *cwd = self->argv != NULL
+                           ? g_canonicalize_filename (self->working_directory ? self->working_directory : ".", NULL)
+                           : cwd_link != NULL ? g_file_read_link (cwd_link, NULL) : NULL;
+
+    if (cwd != NULL)
+      hp_capture_writer_set_metadata (self->writer, HP_META_WORKING_DIRECTORY, cwd);
+  }
   hp_capture_writer_set_metadata (self->writer, HP_META_START_TIME, start);
   if (self->options.call_graph == HP_CALL_GRAPH_DWARF)
     {

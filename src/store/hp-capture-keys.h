@@ -24,6 +24,7 @@
 #define HP_META_HOTPATH_VERSION      "hotpath_version"
 #define HP_META_ATTACHED_PID         "attached_pid"
 #define HP_META_SYSTEM_WIDE          "system_wide"
+#define HP_META_WORKING_DIRECTORY    "working_directory"
 
 /* its limits */
 #define HP_META_LOST_SAMPLES         "lost_samples"

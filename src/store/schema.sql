@@ -59,6 +59,9 @@
 --
 -- Keys written by the recorder (the writer does not enforce them):
 --   command            command line of the profiled program, as typed
+--   working_directory  the folder it ran in (absent for the whole system):
+--                      relative source files (a jitdump's "JitHot.java")
+--                      are looked for there
 --   start_time         when recording began, ISO 8601 with offset
 --   duration_ns        wall-clock length of the recording, in ns
 --   event              the first sampled event ("cpu-clock", "cycles", ...):

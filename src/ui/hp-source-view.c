@@ -130,6 +130,7 @@ typedef struct {
   HpLoadedProfile    *profile;
   gint64              function_id;
   GStrv               source_paths;
+  char               *working_directory; /* the capture's, or NULL */
 } SourceRequest;
 
 typedef struct {
@@ -151,6 +152,7 @@ source_request_free (gpointer p)
 
   hp_loaded_profile_unref (r->profile);
   g_strfreev (r->source_paths);
+  g_free (r->working_directory);
   g_free (r);
 }
 
@@ -186,6 +188,15 @@ source_thread (GTask        *task,
       !g_cancellable_is_cancelled (cancellable))
     {
       found = hp_source_find_file (res->annotation->file, (const char * const *) req->source_paths, res->looked_in);
+      /* a relative file (a jitdump's "JitHot.java") also where the
+       * program ran, after the folders the user chose */
+      if (found == NULL && !g_path_is_absolute (res->annotation->file) &&
+          req->working_directory != NULL && g_path_is_absolute (req->working_directory))
+        {
+          const char * const cwd[] = { req->working_directory, NULL };
+
+          found = hp_source_find_file (res->annotation->file, cwd, res->looked_in);
+        }
       res->path = g_strdup (found ? found : res->annotation->file);
       if (found != NULL)
         {
@@ -746,6 +757,8 @@ reload (HpSourceView *self)
   req->profile = hp_loaded_profile_ref (self->profile);
   req->function_id = self->function_id;
   req->source_paths = g_strdupv (self->source_paths);
+  req->working_directory = g_strdup (hp_loaded_capture_get_metadata (self->profile->capture,
+                                                                     HP_META_WORKING_DIRECTORY));
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->cancellable, source_done, g_object_ref (self));

@@ -563,6 +563,36 @@ test_source_missing (void)
   display_close (window);
 }
 
+/* A relative source file (a jitdump's "JitHot.java") is looked for in the
+ * folder the program ran in, which the capture records. */
+static void
+test_source_relative (void)
+{
+  g_autofree char *path = display_make_capture ("relative.hotpath", FALSE, NULL);
+  g_autofree char *run = g_build_filename (display_tmpdir (), "ran-here", NULL);
+  g_autofree char *dir = g_build_filename (run, "src", NULL);
+  g_autofree char *copy = g_build_filename (dir, "paths.c", NULL);
+  g_autofree char *sql = g_strdup_printf ("UPDATE frames SET file = 'src/paths.c' WHERE file LIKE '%%/paths.c';"
+                                          "UPDATE functions SET file = 'src/paths.c' WHERE file LIKE '%%/paths.c';"
+                                          "INSERT OR REPLACE INTO metadata (key, value) VALUES ('working_directory', '%s')",
+                                          run);
+  HpWindow *window;
+  sqlite3 *db = NULL;
+
+  g_mkdir_with_parents (dir, 0755);
+  g_assert_true (g_file_set_contents (copy, "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n", -1, NULL));
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  window = display_open (app, path);
+  g_assert_true (display_wait_source (window));
+  g_assert_cmpstr (hp_source_view_get_state (hp_window_get_source_view (window)), ==, "source");
+  g_assert_cmpstr (hp_source_view_get_path (hp_window_get_source_view (window)), ==, copy);
+  g_assert_cmpuint (hp_source_view_get_shown_line (hp_window_get_source_view (window)), ==, 12);
+  display_close (window);
+}
+
 static void
 open_error (const char *path,
             const char *expect)
@@ -1536,6 +1566,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/summary-roundtrip", test_summary_roundtrip);
   g_test_add_func ("/window/source", test_source);
   g_test_add_func ("/window/source-missing", test_source_missing);
+  g_test_add_func ("/window/source-relative", test_source_relative);
   g_test_add_func ("/window/errors", test_errors);
   g_test_add_func ("/window/read-only", test_read_only);
   g_test_add_func ("/window/second-window", test_second_window);

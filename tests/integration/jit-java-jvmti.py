@@ -18,7 +18,8 @@
 #     agent makes of it: both methods are named as the JVM's own map names
 #     them ("long JitHot.hotTwice(long)"), one row each in [jit], hotTwice
 #     above hotOnce, in JitHot.java, and the line table puts their samples
-#     on lines of their own bodies.
+#     on lines of their own bodies. The capture records the folder the
+#     program ran in, where the window looks for that relative file.
 #  2. Against perf, on the same run: `perf record -k 1` of the program,
 #     `perf inject --jit` + `perf report` (perf's own way to read a
 #     jitdump) and `hotpath-cli import` of the same perf.data must give
@@ -145,6 +146,11 @@ def main():
                             % (shares['hotOnce'], shares['hotTwice']))
         # the line table, per frame: each method's samples on its own lines
         db = sqlite3.connect('file:%s?mode=ro' % capture, uri=True)
+        # the agent names files relative to the class path: the window
+        # looks for them in the folder the program ran in
+        cwd = db.execute("SELECT value FROM metadata WHERE key = 'working_directory'").fetchone()
+        if cwd is None or os.path.realpath(cwd[0]) != os.path.realpath(tmpdir):
+            failures.append('live: working_directory %s, want %s' % (cwd, tmpdir))
         for method in METHODS:
             body = method_lines(source, method)
             lines = db.execute(
