@@ -18,8 +18,8 @@
  * call pairs on the way; the bottom-up one over the leaf stacks with
  * samples, step by step up to their roots. The two share only their
  * read-only input, so the bottom-up tree is built in a second thread.
- * A million samples over 700 000 stacks take about 150 ms on two cores,
- * a third of it allocating the GPtrArray of children of each node.
+ * A tree's nodes, and the lists of their children, are each one block
+ * (see CallTree): an allocation per node once cost a third of the time.
  *
  * Each stack node is one step of a call path, inline frames included: an
  * inlined function is its own step below the function it was inlined into.
@@ -50,6 +50,16 @@ typedef struct {
   guint32 function;
 } Up;
 
+/* A finished call tree in three blocks: the nodes, root first; the
+ * children lists of the nodes that have children; and the pointers those
+ * lists hold, every node but the root once. */
+typedef struct {
+  HpCallNode     *nodes;
+  guint           n_nodes;
+  HpCallChildren *children;
+  HpCallNode    **pointers;
+} CallTree;
+
 struct _HpProfile {
   const HpCaptureData *data;
   guint64 n_samples;
@@ -66,10 +76,8 @@ struct _HpProfile {
   GArray *by_total;
 
   /* Each tree is one array of nodes, its root first (see Tree) */
-  HpCallNode *top_down;
-  guint n_top_down;
-  HpCallNode *bottom_up;
-  guint n_bottom_up;
+  CallTree top_down;
+  CallTree bottom_up;
 
   /* indexed by function id: GArray of HpCallEdge, NULL when none */
   GArray **callers;
@@ -225,24 +233,38 @@ tree_child (Tree    *tree,
   return slot->child;
 }
 
-/* Links the nodes (children arrays of exactly their size, sorted, and
- * parent pointers) and returns them; the tree can then only be freed. */
-static HpCallNode *
+/* Links the nodes (children lists, sorted, and parent pointers) into
+ * @out; the tree can then only be freed. Every node but the root is the
+ * child of one node, and the children of a node are consecutive
+ * (start[]), so the pointer to node n goes to pointers[n - 1] before
+ * its siblings and it are sorted. */
+static void
 tree_finish (Tree          *tree,
              const guint32 *rank,
-             guint         *n_nodes)
+             CallTree      *out)
 {
   HpCallNode *nodes = g_renew (HpCallNode, tree->nodes, tree->len);
+  guint n_parents = 0, p = 0;
+
+  for (guint i = 0; i < tree->len; i++)
+    if (nodes[i].children != NULL)
+      n_parents++;
+  out->nodes = nodes;
+  out->n_nodes = tree->len;
+  out->children = g_new (HpCallChildren, MAX (n_parents, 1));
+  out->pointers = g_new (HpCallNode *, MAX (tree->len - 1, 1));
 
   for (guint i = 0; i < tree->len; i++)
     {
       gsize n = GPOINTER_TO_SIZE (nodes[i].children);
-      GPtrArray *children;
+      HpCallChildren *children;
 
       if (n == 0)
         continue;
-      children = g_ptr_array_sized_new (n);
-      g_ptr_array_set_size (children, n);
+      g_assert (tree->start[i] >= 1 && tree->start[i] + n <= tree->len);
+      children = &out->children[p++];
+      children->pdata = &out->pointers[tree->start[i] - 1];
+      children->len = n;
       for (guint k = 0; k < n; k++)
         {
           HpCallNode *child = &nodes[tree->start[i] + k];
@@ -251,25 +273,23 @@ tree_finish (Tree          *tree,
           children->pdata[k] = child;
         }
       if (n > 1)
-        g_ptr_array_sort_with_data (children, compare_nodes, (gpointer) rank);
+        g_qsort_with_data (children->pdata, n, sizeof (HpCallNode *), compare_nodes, (gpointer) rank);
       nodes[i].children = children;
     }
 
-  *n_nodes = tree->len;
   g_clear_pointer (&tree->head, g_free);
   g_clear_pointer (&tree->start, g_free);
   g_clear_pointer (&tree->slots, g_free);
   tree->nodes = NULL;
-  return nodes;
 }
 
 static void
-free_nodes (HpCallNode *nodes,
-            guint       n_nodes)
+call_tree_clear (CallTree *tree)
 {
-  for (guint i = 0; i < n_nodes; i++)
-    g_clear_pointer (&nodes[i].children, g_ptr_array_unref);
-  g_free (nodes);
+  g_clear_pointer (&tree->nodes, g_free);
+  g_clear_pointer (&tree->children, g_free);
+  g_clear_pointer (&tree->pointers, g_free);
+  tree->n_nodes = 0;
 }
 
 /* One level of a depth-first walk: the children of @node left to expand. */
@@ -505,7 +525,7 @@ done:
   g_free (path.steps);
   edges_to_callers_callees (self, &edges, in->rank);
   g_free (edges.slots);
-  self->top_down = tree_finish (&tree, in->rank, &self->n_top_down);
+  tree_finish (&tree, in->rank, &self->top_down);
 }
 
 /* Bottom-up ------------------------------------------------------------ */
@@ -519,8 +539,7 @@ typedef struct {
 
 typedef struct {
   const Input *in;
-  HpCallNode  *nodes;
-  guint        n_nodes;
+  CallTree     tree;
 } BottomUp;
 
 /* The bottom-up tree: each leaf's path, leaf first. Every node counts the
@@ -596,7 +615,7 @@ build_bottom_up (gpointer user_data)
     }
   g_free (path.steps);
 
-  job->nodes = tree_finish (&tree, in->rank, &job->n_nodes);
+  tree_finish (&tree, in->rank, &job->tree);
   return NULL;
 }
 
@@ -692,15 +711,14 @@ hp_profile_new (const HpCaptureData *data,
 
   /* The two trees share nothing but their read-only input, and take
    * about as long each: build the bottom-up one in a second thread. */
-  bottom_up = (BottomUp) { &in, NULL, 0 };
+  bottom_up = (BottomUp) { &in, { NULL, 0, NULL, NULL } };
   thread = g_thread_try_new ("hp-bottom-up", build_bottom_up, &bottom_up, NULL);
   if (thread == NULL)
     build_bottom_up (&bottom_up);
   build_top_down (self, &in);
   if (thread != NULL)
     g_thread_join (thread);
-  self->bottom_up = bottom_up.nodes;
-  self->n_bottom_up = bottom_up.n_nodes;
+  self->bottom_up = bottom_up.tree;
 
   self->stack_samples = g_steal_pointer (&cnt);
   self->n_stacks = n_stacks;
@@ -714,8 +732,8 @@ hp_profile_free (HpProfile *self)
   if (self == NULL)
     return;
 
-  free_nodes (self->top_down, self->n_top_down);
-  free_nodes (self->bottom_up, self->n_bottom_up);
+  call_tree_clear (&self->top_down);
+  call_tree_clear (&self->bottom_up);
   for (guint f = 0; f < self->n_functions; f++)
     {
       g_clear_pointer (&self->callers[f], g_array_unref);
@@ -818,12 +836,30 @@ hp_profile_get_function_stats (HpProfile *self,
   return &self->stats[function_id];
 }
 
+gboolean
+hp_call_node_find_child (const HpCallNode *parent,
+                         const HpCallNode *child,
+                         guint            *index)
+{
+  g_return_val_if_fail (parent != NULL, FALSE);
+
+  if (parent->children != NULL)
+    for (guint i = 0; i < parent->children->len; i++)
+      if (parent->children->pdata[i] == child)
+        {
+          if (index != NULL)
+            *index = i;
+          return TRUE;
+        }
+  return FALSE;
+}
+
 const HpCallNode *
 hp_profile_get_top_down (HpProfile *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return self->top_down;
+  return self->top_down.nodes;
 }
 
 const HpCallNode *
@@ -831,7 +867,7 @@ hp_profile_get_bottom_up (HpProfile *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return self->bottom_up;
+  return self->bottom_up.nodes;
 }
 
 static GArray *

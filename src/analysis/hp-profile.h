@@ -21,13 +21,28 @@ typedef struct {
  * self/total of a node count the samples whose leaf function is the root of
  * that inverted path. */
 typedef struct _HpCallNode HpCallNode;
+
+/* The children of a call node. Its fields are a GPtrArray's (pdata, len),
+ * so g_ptr_array_index() reads it, but a tree holds all of them in one
+ * block: a profile of 700 000 nodes spent a third of its time making and
+ * freeing an array per node. */
+typedef struct {
+  HpCallNode **pdata;
+  guint        len;
+} HpCallChildren;
+
 struct _HpCallNode {
-  gint64      function_id;  /* 0 for the root */
-  guint64     self;
-  guint64     total;
-  HpCallNode *parent;
-  GPtrArray  *children;     /* HpCallNode*, NULL when none; sorted by total, descending */
+  gint64          function_id;  /* 0 for the root */
+  guint64         self;
+  guint64         total;
+  HpCallNode     *parent;
+  HpCallChildren *children;     /* NULL when none; sorted by total, descending */
 };
+
+/* Whether @child is one of @parent's children; @index receives its place. */
+gboolean          hp_call_node_find_child       (const HpCallNode    *parent,
+                                                 const HpCallNode    *child,
+                                                 guint               *index);
 
 /* A caller or callee of a function, merged over all its call sites. */
 typedef struct {

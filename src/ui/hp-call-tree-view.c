@@ -835,7 +835,7 @@ hp_call_tree_view_expand_to_within (HpCallTreeView   *self,
       GtkTreeListRow *next;
       guint index;
 
-      if (!g_ptr_array_find (parent->children, step, &index))
+      if (!hp_call_node_find_child (parent, step, &index))
         {
           g_clear_object (&row);
           if (finished != NULL)
