@@ -54,7 +54,10 @@ hp_flame_graph_new (HpProfile *profile,
   self = g_new0 (HpFlameGraph, 1);
   self->profile = profile;
   self->bottom_up = bottom_up;
-  self->boxes = g_array_new (FALSE, FALSE, sizeof (HpFlameBox));
+  /* a box per node at most: reserved at once rather than copied at
+   * every doubling (the pages are touched only as boxes are added) */
+  self->boxes = g_array_sized_new (FALSE, FALSE, sizeof (HpFlameBox),
+                                   MAX (hp_profile_get_n_nodes (profile, bottom_up), 1));
   root = bottom_up ? hp_profile_get_bottom_up (profile) : hp_profile_get_top_down (profile);
 
   pending = g_array_new (FALSE, FALSE, sizeof (Pending));

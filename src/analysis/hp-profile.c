@@ -870,6 +870,15 @@ hp_profile_get_bottom_up (HpProfile *self)
   return self->bottom_up.nodes;
 }
 
+guint
+hp_profile_get_n_nodes (HpProfile *self,
+                        gboolean   bottom_up)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return bottom_up ? self->bottom_up.n_nodes : self->top_down.n_nodes;
+}
+
 static GArray *
 copy_edges (GArray *edges)
 {

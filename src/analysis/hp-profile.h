@@ -75,6 +75,10 @@ const HpFunctionStats *hp_profile_get_function_stats (HpProfile      *self,
 
 const HpCallNode *hp_profile_get_top_down       (HpProfile           *self);
 const HpCallNode *hp_profile_get_bottom_up      (HpProfile           *self);
+/* How many nodes a tree has, its root included: what a walk over it may
+ * reserve at once (the flame graph's boxes) */
+guint             hp_profile_get_n_nodes        (HpProfile           *self,
+                                                 gboolean             bottom_up);
 
 /* Callers (or callees) of @function_id, sorted by samples, descending. Free with g_array_unref. */
 GArray           *hp_profile_get_callers        (HpProfile           *self,
