@@ -62,6 +62,11 @@ struct _HpFlameCanvas {
   int            layer_height;
   guint          n_drawn;
   guint          n_renders;
+
+  /* Labels whole, as shaped at their natural width (see Label) */
+  GHashTable    *labels;
+  guint          labels_serial;  /* of the pango context they were shaped in */
+  guint          n_shaped;
 };
 
 G_DEFINE_FINAL_TYPE (HpFlameCanvas, hp_flame_canvas, GTK_TYPE_WIDGET)
@@ -149,6 +154,60 @@ matches_search (HpFlameCanvas    *self,
   return strstr (folded, self->search) != NULL;
 }
 
+/* Labels ---------------------------------------------------------------------- */
+
+/* A name shaped once at its natural width, and its text node. Zooming
+ * draws the box layer anew, and shaping its few hundred labels was most
+ * of the time the main loop then stalled: a box wide enough for its
+ * whole name now reuses the node, and only a name cut to a box's width
+ * is shaped at that width. Keyed by the text (bold or not), so a new
+ * profile of the same capture, whose names are the same, reuses them. */
+typedef struct {
+  GskRenderNode *node;
+  int            width;
+  int            height;
+} Label;
+
+/* labels kept at most: a layer draws a few hundred, a session of zooms
+ * a few thousand */
+#define MAX_LABELS 20000
+
+static void
+label_free (gpointer p)
+{
+  Label *label = p;
+
+  g_clear_pointer (&label->node, gsk_render_node_unref);
+  g_free (label);
+}
+
+static const Label *
+get_label (HpFlameCanvas *self,
+           PangoLayout   *layout,
+           const char    *name,
+           gboolean       bold,
+           const GdkRGBA *ink)
+{
+  g_autofree char *key = g_strconcat (bold ? "b" : "r", name, NULL);
+  Label *label = g_hash_table_lookup (self->labels, key);
+  GtkSnapshot *snapshot;
+
+  if (label != NULL)
+    return label;
+  if (g_hash_table_size (self->labels) >= MAX_LABELS)
+    g_hash_table_remove_all (self->labels);
+  label = g_new0 (Label, 1);
+  self->n_shaped++;
+  pango_layout_set_text (layout, name, -1);
+  pango_layout_set_width (layout, -1);
+  pango_layout_get_pixel_size (layout, &label->width, &label->height);
+  snapshot = gtk_snapshot_new ();
+  gtk_snapshot_append_layout (snapshot, layout, ink);
+  label->node = gtk_snapshot_free_to_node (snapshot);
+  g_hash_table_insert (self->labels, g_steal_pointer (&key), label);
+  return label;
+}
+
 /* Rendering the box layer ----------------------------------------------- */
 
 typedef struct {
@@ -205,11 +264,22 @@ draw_box (Render           *r,
     {
       const char *name = box_name (self, box);
       g_autofree char *cut = NULL;
+      const Label *label;
 
       if (g_utf8_strlen (name, MAX_LABEL_CHARS + 1) > MAX_LABEL_CHARS)
         name = cut = g_utf8_substring (name, 0, MAX_LABEL_CHARS);
       pango_layout_set_attributes (r->layout, box->hot ? r->bold : NULL);
-      hp_draw_text (r->snapshot, r->layout, name, x + LABEL_PAD, y, w - 2 * LABEL_PAD, ROW_HEIGHT - 1, &ink);
+      label = get_label (self, r->layout, name, box->hot, &ink);
+      if (label->node != NULL && label->width <= w - 2 * LABEL_PAD)
+        {
+          /* placed as hp_draw_text() places it: centred in the row */
+          gtk_snapshot_save (r->snapshot);
+          gtk_snapshot_translate (r->snapshot, &GRAPHENE_POINT_INIT (x + LABEL_PAD, y + (ROW_HEIGHT - 1 - label->height) / 2.0));
+          gtk_snapshot_append_node (r->snapshot, label->node);
+          gtk_snapshot_restore (r->snapshot);
+        }
+      else
+        hp_draw_text (r->snapshot, r->layout, name, x + LABEL_PAD, y, w - 2 * LABEL_PAD, ROW_HEIGHT - 1, &ink);
     }
 }
 
@@ -232,6 +302,13 @@ render_layer (HpFlameCanvas *self)
   r.self = self;
   r.snapshot = gtk_snapshot_new ();
   r.layout = hp_draw_line_layout_new (widget);
+  /* labels shaped with another font (or scale) are no longer right: the
+   * widget's own context changes its serial when its style does */
+  if (pango_context_get_serial (gtk_widget_get_pango_context (widget)) != self->labels_serial)
+    {
+      g_hash_table_remove_all (self->labels);
+      self->labels_serial = pango_context_get_serial (gtk_widget_get_pango_context (widget));
+    }
   r.bold = pango_attr_list_new ();
   pango_attr_list_insert (r.bold, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
   r.width = gtk_widget_get_width (widget);
@@ -560,6 +637,7 @@ hp_flame_canvas_finalize (GObject *object)
 
   g_clear_pointer (&self->layer, gsk_render_node_unref);
   g_clear_pointer (&self->marks, g_hash_table_unref);
+  g_clear_pointer (&self->labels, g_hash_table_unref);
   g_free (self->search);
   G_OBJECT_CLASS (hp_flame_canvas_parent_class)->finalize (object);
 }
@@ -597,6 +675,7 @@ hp_flame_canvas_init (HpFlameCanvas *self)
 
   self->hover = -1;
   self->selected_box = -1;
+  self->labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, label_free);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
@@ -771,4 +850,12 @@ hp_flame_canvas_get_n_renders (HpFlameCanvas *self)
   g_return_val_if_fail (HP_IS_FLAME_CANVAS (self), 0);
 
   return self->n_renders;
+}
+
+guint
+hp_flame_canvas_get_n_shaped (HpFlameCanvas *self)
+{
+  g_return_val_if_fail (HP_IS_FLAME_CANVAS (self), 0);
+
+  return self->n_shaped;
 }

@@ -69,5 +69,8 @@ char             *hp_flame_canvas_describe_box  (HpFlameCanvas    *self,
  * was rendered anew (hover redraws only an overlay): for tests. */
 guint             hp_flame_canvas_get_n_drawn   (HpFlameCanvas    *self);
 guint             hp_flame_canvas_get_n_renders (HpFlameCanvas    *self);
+/* How many labels were shaped whole since the canvas was made: a label
+ * is shaped once per font, then drawn from its node (tests) */
+guint             hp_flame_canvas_get_n_shaped  (HpFlameCanvas    *self);
 
 G_END_DECLS

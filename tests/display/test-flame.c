@@ -89,7 +89,7 @@ test_flame (void)
   HpFlameCanvas *canvas = hp_flame_view_get_canvas (view);
   graphene_rect_t area, alpha_area, leaf_area;
   gint alpha, beta, leaf, hit;
-  guint renders;
+  guint renders, shaped;
   int width, height;
   g_autofree char *tip = NULL;
 
@@ -151,6 +151,19 @@ test_flame (void)
   activate (window, "win.select-function", g_variant_new_string ("run_beta"));
   g_assert_true (display_wait (not_following, window, 5000));
   g_assert_cmpuint (hp_flame_canvas_get_zoom (canvas), ==, 0);
+  render (window);
+
+  /* zooming in again draws the layer anew from labels shaped before:
+   * shaping them was most of a zoom's stall on a large capture */
+  shaped = hp_flame_canvas_get_n_shaped (canvas);
+  g_assert_cmpuint (shaped, >=, 4);
+  renders = hp_flame_canvas_get_n_renders (canvas);
+  hp_flame_canvas_set_zoom (canvas, (guint) alpha);
+  render (window);
+  g_assert_cmpuint (hp_flame_canvas_get_n_renders (canvas), >=, renders + 1);
+  g_assert_cmpuint (hp_flame_canvas_get_n_shaped (canvas), ==, shaped);
+  hp_flame_canvas_set_zoom (canvas, 0);
+  render (window);
 
   /* search repaints the boxes, selection does not */
   renders = hp_flame_canvas_get_n_renders (canvas);
