@@ -25,6 +25,7 @@
 #include <json-glib/json-glib.h>
 
 #include "analysis/hp-compare.h"
+#include "analysis/hp-json.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "perf/hp-perf-file.h"
@@ -271,51 +272,21 @@ print_text (HpComparison *cmp,
 /* JSON ------------------------------------------------------------------- */
 
 static void
-add_number (JsonBuilder *b,
-            const char  *name,
-            double       value)
-{
-  json_builder_set_member_name (b, name);
-  if (isfinite (value))
-    json_builder_add_double_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-add_string (JsonBuilder *b,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value == NULL)
-    json_builder_add_null_value (b);
-  else
-    {
-      g_autofree char *valid = hp_text_make_valid (value);
-
-      json_builder_add_string_value (b, valid);
-    }
-}
-
-static void
 add_stat (JsonBuilder         *b,
           const HpCompareStat *s)
 {
-  add_number (b, "base", s->base);
-  add_number (b, "new", s->new_cost);
-  add_number (b, "change", s->change);
-  add_number (b, "low", s->low);
-  add_number (b, "high", s->high);
+  hp_json_add_number (b, "base", s->base);
+  hp_json_add_number (b, "new", s->new_cost);
+  hp_json_add_number (b, "change", s->change);
+  hp_json_add_number (b, "low", s->low);
+  hp_json_add_number (b, "high", s->high);
   /* out of the family (it cannot reach the floor): never tested */
-  add_number (b, "q", isnan (s->q) ? 1.0 : s->q);
-  add_number (b, "p", s->p);
-  add_number (b, "mde", s->mde);
-  add_string (b, "verdict", hp_verdict_to_string (s->verdict));
-  json_builder_set_member_name (b, "base_samples");
-  json_builder_add_int_value (b, (gint64) s->base_samples);
-  json_builder_set_member_name (b, "new_samples");
-  json_builder_add_int_value (b, (gint64) s->new_samples);
+  hp_json_add_number (b, "q", isnan (s->q) ? 1.0 : s->q);
+  hp_json_add_number (b, "p", s->p);
+  hp_json_add_number (b, "mde", s->mde);
+  hp_json_add_string (b, "verdict", hp_verdict_to_string (s->verdict));
+  hp_json_add_count (b, "base_samples", s->base_samples);
+  hp_json_add_count (b, "new_samples", s->new_samples);
 }
 
 static void
@@ -326,13 +297,12 @@ add_side (JsonBuilder             *b,
 {
   json_builder_set_member_name (b, name);
   json_builder_begin_object (b);
-  add_string (b, "path", path);
+  hp_json_add_string (b, "path", path);
   json_builder_set_member_name (b, "captures");
   json_builder_add_int_value (b, info->n_captures);
-  json_builder_set_member_name (b, "samples");
-  json_builder_add_int_value (b, (gint64) info->n_samples);
-  add_number (b, "cost", info->cost);
-  add_string (b, "command", info->command);
+  hp_json_add_count (b, "samples", info->n_samples);
+  hp_json_add_number (b, "cost", info->cost);
+  hp_json_add_string (b, "command", info->command);
   json_builder_end_object (b);
 }
 
@@ -353,11 +323,11 @@ json_output (HpComparison *cmp,
   json_builder_begin_object (b);
   add_side (b, "base", base_path, base);
   add_side (b, "new", new_path, hp_comparison_get_side (cmp, HP_COMPARE_NEW));
-  add_string (b, "event", base->event);
-  add_string (b, "unit", base->unit);
-  add_string (b, "method", methods[hp_comparison_get_method (cmp)]);
-  add_number (b, "floor", hp_comparison_get_floor (cmp));
-  add_number (b, "mde", hp_comparison_get_mde (cmp));
+  hp_json_add_string (b, "event", base->event);
+  hp_json_add_string (b, "unit", base->unit);
+  hp_json_add_string (b, "method", methods[hp_comparison_get_method (cmp)]);
+  hp_json_add_number (b, "floor", hp_comparison_get_floor (cmp));
+  hp_json_add_number (b, "mde", hp_comparison_get_mde (cmp));
   json_builder_set_member_name (b, "scaled_by");
   json_builder_add_int_value (b, hp_comparison_get_n_reference (cmp));
   json_builder_set_member_name (b, "program");
@@ -381,8 +351,8 @@ json_output (HpComparison *cmp,
       const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
 
       json_builder_begin_object (b);
-      add_string (b, "name", fn->name);
-      add_string (b, "module", fn->module);
+      hp_json_add_string (b, "name", fn->name);
+      hp_json_add_string (b, "module", fn->module);
       add_stat (b, &fn->self);
       json_builder_set_member_name (b, "total");
       json_builder_begin_object (b);
@@ -402,10 +372,10 @@ json_output (HpComparison *cmp,
       g_autofree char *key = hp_comparison_get_path_key (cmp, index);
 
       json_builder_begin_object (b);
-      add_string (b, "path", readable);
-      add_string (b, "key", key);
-      add_string (b, "name", path->name);
-      add_string (b, "module", path->module);
+      hp_json_add_string (b, "path", readable);
+      hp_json_add_string (b, "key", key);
+      hp_json_add_string (b, "name", path->name);
+      hp_json_add_string (b, "module", path->module);
       add_stat (b, hp_comparison_get_path_stat (cmp, index));
       json_builder_end_object (b);
     }

@@ -31,6 +31,7 @@
 
 #include "analysis/hp-capture-health.h"
 #include "analysis/hp-jit-tiers.h"
+#include "analysis/hp-json.h"
 #include "analysis/hp-name-match.h"
 #include "analysis/hp-profile.h"
 #include "analysis/hp-text.h"
@@ -410,34 +411,6 @@ print_functions (Report *r)
   print_tiers (r, functions, n);
 }
 
-/* JSON: every string through hp_text_make_valid, NULL as null. */
-static void
-json_add_string (JsonBuilder *b,
-                 const char  *key,
-                 const char  *value)
-{
-  json_builder_set_member_name (b, key);
-  if (value == NULL)
-    json_builder_add_null_value (b);
-  else if (g_utf8_validate (value, -1, NULL))
-    json_builder_add_string_value (b, value);
-  else
-    {
-      g_autofree char *valid = hp_text_make_valid (value);
-
-      json_builder_add_string_value (b, valid);
-    }
-}
-
-static void
-json_add_int (JsonBuilder *b,
-              const char  *key,
-              guint64      value)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_int_value (b, (gint64) MIN (value, (guint64) G_MAXINT64));
-}
-
 /* "tiers": {"optimized": {"self": N, "total": N}, ...} for run-time
  * compiled code: samples in and through the function in each tier */
 static void
@@ -456,8 +429,8 @@ json_tiers (Report      *r,
       {
         json_builder_set_member_name (b, hp_jit_tier_get_name (t));
         json_builder_begin_object (b);
-        json_add_int (b, "self", self[t]);
-        json_add_int (b, "total", total[t]);
+        hp_json_add_count (b, "self", self[t]);
+        hp_json_add_count (b, "total", total[t]);
         json_builder_end_object (b);
       }
   json_builder_end_object (b);
@@ -483,18 +456,18 @@ json_functions (Report      *r,
       const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, s->function_id);
 
       json_builder_begin_object (b);
-      json_add_string (b, "name", f->name);
-      json_add_string (b, "module", hp_profile_get_module_name (r->profile, s->function_id));
-      json_add_string (b, "file", f->file);
-      json_add_int (b, "line", f->line);
-      json_add_int (b, "self", s->self);
-      json_add_int (b, "total", s->total);
+      hp_json_add_string (b, "name", f->name);
+      hp_json_add_string (b, "module", hp_profile_get_module_name (r->profile, s->function_id));
+      hp_json_add_string (b, "file", f->file);
+      hp_json_add_count (b, "line", f->line);
+      hp_json_add_count (b, "self", s->self);
+      hp_json_add_count (b, "total", s->total);
       if (weights != NULL)
         {
           const HpFunctionStats *w = hp_profile_get_function_stats (weights, s->function_id);
 
-          json_add_int (b, "self_weight", w != NULL ? w->self : 0);
-          json_add_int (b, "total_weight", w != NULL ? w->total : 0);
+          hp_json_add_count (b, "self_weight", w != NULL ? w->self : 0);
+          hp_json_add_count (b, "total_weight", w != NULL ? w->total : 0);
         }
       json_tiers (r, s->function_id, b);
       json_builder_end_object (b);
@@ -551,17 +524,17 @@ json_tree_node (Report           *r,
                 JsonBuilder      *b)
 {
   json_builder_begin_object (b);
-  json_add_string (b, "name", node->function_id ? hp_profile_get_function_name (r->profile, node->function_id) : "[root]");
-  json_add_string (b, "module", node->function_id ? hp_profile_get_module_name (r->profile, node->function_id) : NULL);
-  json_add_int (b, "self", node->self);
-  json_add_int (b, "total", node->total);
+  hp_json_add_string (b, "name", node->function_id ? hp_profile_get_function_name (r->profile, node->function_id) : "[root]");
+  hp_json_add_string (b, "module", node->function_id ? hp_profile_get_module_name (r->profile, node->function_id) : NULL);
+  hp_json_add_count (b, "self", node->self);
+  hp_json_add_count (b, "total", node->total);
   if (node->function_id != 0 && r->summaries != NULL)
     {
       g_autofree char *key = hp_call_node_path_key (r->profile, node);
       const char *summary = g_hash_table_lookup (r->summaries, key);
 
       if (summary != NULL)
-        json_add_string (b, "summary", summary);
+        hp_json_add_string (b, "summary", summary);
     }
   json_builder_set_member_name (b, "children");
   json_builder_begin_array (b);
@@ -664,9 +637,9 @@ relations (Report      *r,
       if (b != NULL)
         {
           json_builder_begin_object (b);
-          json_add_string (b, "name", hp_profile_get_function_name (r->profile, id));
-          json_add_string (b, "module", hp_profile_get_module_name (r->profile, id));
-          json_add_int (b, "total", total);
+          hp_json_add_string (b, "name", hp_profile_get_function_name (r->profile, id));
+          hp_json_add_string (b, "module", hp_profile_get_module_name (r->profile, id));
+          hp_json_add_count (b, "total", total);
           json_builder_set_member_name (b, what);
           json_builder_begin_array (b);
         }
@@ -686,9 +659,9 @@ relations (Report      *r,
           if (b != NULL)
             {
               json_builder_begin_object (b);
-              json_add_string (b, "name", hp_profile_get_function_name (r->profile, e->function_id));
-              json_add_string (b, "module", hp_profile_get_module_name (r->profile, e->function_id));
-              json_add_int (b, "samples", e->samples);
+              hp_json_add_string (b, "name", hp_profile_get_function_name (r->profile, e->function_id));
+              hp_json_add_string (b, "module", hp_profile_get_module_name (r->profile, e->function_id));
+              hp_json_add_count (b, "samples", e->samples);
               json_builder_end_object (b);
             }
           else
@@ -763,16 +736,9 @@ hp_cli_report (int    argc,
                                 "  hotpath-cli report perf.data --inline fold           # counts as perf report --sort sym");
   g_option_context_add_main_entries (context, entries, NULL);
   hp_cli_filter_add_options (&filter, context);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      hp_cli_error ("report: %s", error->message);
-      return 2;
-    }
-  if (files == NULL || files[0] == NULL || files[1] != NULL)
-    {
-      hp_cli_error ("report: give one capture file");
-      return 2;
-    }
+  if (!hp_cli_parse_one_file (context, "report", &argc, &argv, &files,
+                              "give one capture file"))
+    return 2;
   if (sort != NULL && strcmp (sort, "self") != 0 && strcmp (sort, "total") != 0)
     {
       hp_cli_error ("report: --sort must be self or total, not '%s'", sort);
@@ -831,11 +797,11 @@ hp_cli_report (int    argc,
       g_autoptr(JsonNode) root = NULL;
       g_autoptr(GString) out = g_string_new (NULL);
       json_builder_begin_object (b);
-      json_add_int (b, "samples", r.n_samples);
-      json_add_int (b, "lost", metadata_u64 (capture, HP_META_LOST_SAMPLES));
-      json_add_string (b, "event", r.event);
-      json_add_string (b, "unit", r.unit);
-      json_add_int (b, "truncated", metadata_u64 (capture, HP_META_TRUNCATED_STACKS));
+      hp_json_add_count (b, "samples", r.n_samples);
+      hp_json_add_count (b, "lost", metadata_u64 (capture, HP_META_LOST_SAMPLES));
+      hp_json_add_string (b, "event", r.event);
+      hp_json_add_string (b, "unit", r.unit);
+      hp_json_add_count (b, "truncated", metadata_u64 (capture, HP_META_TRUNCATED_STACKS));
       json_functions (&r, weights, b);
       if (tree)
         {

@@ -34,6 +34,7 @@
 
 #include "document/hp-source-find.h"
 #include "document/hp-suggest.h"
+#include "analysis/hp-json.h"
 #include "analysis/hp-text.h"
 #include "store/hp-capture-keys.h"
 
@@ -701,27 +702,6 @@ hp_suggest_input_new (HpProfile          *profile,
 
 /* JSON ------------------------------------------------------------------ */
 
-static void
-add_string_or_null (JsonBuilder *builder,
-                    const char  *member,
-                    const char  *value)
-{
-  json_builder_set_member_name (builder, member);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_int (JsonBuilder *builder,
-         const char  *member,
-         guint64      value)
-{
-  json_builder_set_member_name (builder, member);
-  json_builder_add_int_value (builder, (gint64) MIN (value, (guint64) G_MAXINT64));
-}
-
 char *
 hp_suggest_input_to_json (const HpSuggestInput *self)
 {
@@ -733,7 +713,7 @@ hp_suggest_input_to_json (const HpSuggestInput *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   json_builder_begin_object (builder);
-  add_string_or_null (builder, "program", self->program);
+  hp_json_add_string (builder, "program", self->program);
   json_builder_set_member_name (builder, "path");
   json_builder_begin_array (builder);
   for (guint i = 0; i < self->steps->len; i++)
@@ -741,17 +721,17 @@ hp_suggest_input_to_json (const HpSuggestInput *self)
       const HpSuggestStep *step = g_ptr_array_index (self->steps, i);
 
       json_builder_begin_object (builder);
-      add_string_or_null (builder, "name", step->name);
-      add_string_or_null (builder, "module", step->module);
-      add_string_or_null (builder, "file", step->file);
-      add_int (builder, "line", step->line);
-      add_int (builder, "self", step->self);
-      add_int (builder, "total", step->total);
-      add_string_or_null (builder, "source", step->source);
+      hp_json_add_string (builder, "name", step->name);
+      hp_json_add_string (builder, "module", step->module);
+      hp_json_add_string (builder, "file", step->file);
+      hp_json_add_count (builder, "line", step->line);
+      hp_json_add_count (builder, "self", step->self);
+      hp_json_add_count (builder, "total", step->total);
+      hp_json_add_string (builder, "source", step->source);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
-  add_string_or_null (builder, "file", self->leaf_file);
+  hp_json_add_string (builder, "file", self->leaf_file);
   json_builder_set_member_name (builder, "hot_lines");
   json_builder_begin_array (builder);
   for (guint i = 0; i < self->hot_lines->len; i++)
@@ -759,10 +739,10 @@ hp_suggest_input_to_json (const HpSuggestInput *self)
       const HpSuggestLine *line = g_ptr_array_index (self->hot_lines, i);
 
       json_builder_begin_object (builder);
-      add_int (builder, "line", line->line);
-      add_int (builder, "self", line->self);
-      add_int (builder, "total", line->total);
-      add_string_or_null (builder, "text", line->text);
+      hp_json_add_count (builder, "line", line->line);
+      hp_json_add_count (builder, "self", line->self);
+      hp_json_add_count (builder, "total", line->total);
+      hp_json_add_string (builder, "text", line->text);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -773,14 +753,14 @@ hp_suggest_input_to_json (const HpSuggestInput *self)
       const HpSuggestCallee *callee = g_ptr_array_index (self->callees, i);
 
       json_builder_begin_object (builder);
-      add_string_or_null (builder, "name", callee->name);
-      add_string_or_null (builder, "module", callee->module);
-      add_int (builder, "total", callee->total);
+      hp_json_add_string (builder, "name", callee->name);
+      hp_json_add_string (builder, "module", callee->module);
+      hp_json_add_count (builder, "total", callee->total);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
-  add_int (builder, "samples", self->samples);
-  add_string_or_null (builder, "draft", self->draft);
+  hp_json_add_count (builder, "samples", self->samples);
+  hp_json_add_string (builder, "draft", self->draft);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);

@@ -4,8 +4,11 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <json-glib/json-glib.h>
 
+#include "analysis/hp-json.h"
 #include "analysis/hp-text.h"
 
 static void
@@ -103,6 +106,45 @@ test_json_controls (void)
   g_assert_cmpstr (json->str, ==, "{\"a\":\"é\"}");
 }
 
+/* The members every JSON document of Hotpath writes: a capture's invalid
+ * UTF-8 made valid (json-glib would write it as it is, and a JSON reader
+ * refuses the document), NULL and non-finite numbers as null, a count past
+ * gint64 clamped instead of wrapped negative. */
+static void
+test_json_members (void)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  JsonObject *o;
+
+  json_builder_begin_object (b);
+  hp_json_add_string (b, "name", "caf\xe9\xff");
+  hp_json_add_string (b, "missing", NULL);
+  hp_json_add_count (b, "count", G_MAXUINT64);
+  hp_json_add_count (b, "small", 42);
+  hp_json_add_number (b, "nan", NAN);
+  hp_json_add_number (b, "inf", INFINITY);
+  hp_json_add_number (b, "share", 0.25);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  text = json_generator_to_data (gen, NULL);
+
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, "caf\xef\xbf\xbd\xef\xbf\xbd");
+  g_assert_true (json_object_get_null_member (o, "missing"));
+  g_assert_cmpint (json_object_get_int_member (o, "count"), ==, G_MAXINT64);
+  g_assert_cmpint (json_object_get_int_member (o, "small"), ==, 42);
+  g_assert_true (json_object_get_null_member (o, "nan"));
+  g_assert_true (json_object_get_null_member (o, "inf"));
+  g_assert_cmpfloat (json_object_get_double_member (o, "share"), ==, 0.25);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -112,5 +154,6 @@ main (int argc, char **argv)
   g_test_add_func ("/text/escape/invalid", test_escape_invalid);
   g_test_add_func ("/text/escape/append", test_append);
   g_test_add_func ("/text/json-controls", test_json_controls);
+  g_test_add_func ("/text/json-members", test_json_members);
   return g_test_run ();
 }
