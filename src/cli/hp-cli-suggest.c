@@ -26,6 +26,7 @@
 
 #include "document/hp-suggest.h"
 #include "document/hp-summarizer.h"
+#include "analysis/hp-json.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli-suggest.h"
 #include "document/hp-call-path.h"
@@ -258,21 +259,6 @@ add_string_array (JsonBuilder *builder,
   json_builder_end_array (builder);
 }
 
-/* @text from the capture, valid UTF-8, or null */
-static void
-add_string_or_null (JsonBuilder *builder,
-                    const char  *member,
-                    const char  *text)
-{
-  g_autofree char *valid = text != NULL ? hp_text_make_valid (text) : NULL;
-
-  json_builder_set_member_name (builder, member);
-  if (valid != NULL)
-    json_builder_add_string_value (builder, valid);
-  else
-    json_builder_add_null_value (builder);
-}
-
 static char *
 json (HpCapture  *capture,
       HpProfile  *profile,
@@ -304,8 +290,7 @@ json (HpCapture  *capture,
     }
   else
     json_builder_add_null_value (builder);
-  json_builder_set_member_name (builder, "samples");
-  json_builder_add_int_value (builder, (gint64) n_samples);
+  hp_json_add_count (builder, "samples", n_samples);
   json_builder_set_member_name (builder, "summaries");
   json_builder_begin_array (builder);
   for (guint i = 0; i < entries->len; i++)
@@ -329,8 +314,8 @@ json (HpCapture  *capture,
       json_builder_add_string_value (builder, text);
       /* where it was written: a capture's base name (null when unknown),
        * when (ISO 8601), and the path's share there then (a fraction) */
-      add_string_or_null (builder, "written_in", e->row->capture);
-      add_string_or_null (builder, "updated", e->row->updated);
+      hp_json_add_string (builder, "written_in", e->row->capture);
+      hp_json_add_string (builder, "updated", e->row->updated);
       json_builder_set_member_name (builder, "share_then");
       if (isfinite (e->row->share))
         json_builder_add_double_value (builder, e->row->share / 100.0);
@@ -379,23 +364,18 @@ hp_cli_summary_review (HpCapture  *capture,
       const HpCaptureSummary *row = g_ptr_array_index (summaries, s);
       const char *key = row->path_key;
       Entry *e = g_new0 (Entry, 1);
-      g_auto(GStrv) steps = g_strsplit (key, "\n", -1);
+      g_auto(GStrv) names = hp_call_path_key_names (key);
+      g_auto(GStrv) modules = hp_call_path_key_modules (key);
 
       e->key = g_strdup (key);
       e->text = row->text;
       e->row = row;
       e->names = g_ptr_array_new_with_free_func (g_free);
       e->modules = g_ptr_array_new_with_free_func (g_free);
-      /* the key holds "module\tfunction" per step */
-      for (guint i = 0; steps[i] != NULL; i++)
+      for (guint i = 0; names[i] != NULL; i++)
         {
-          const char *tab = strchr (steps[i], '\t');
-          g_autofree char *module = tab ? g_strndup (steps[i], tab - steps[i]) : g_strdup ("");
-
-          if (steps[i][0] == '\0')
-            continue;
-          g_ptr_array_add (e->names, hp_text_make_valid (tab ? tab + 1 : steps[i]));
-          g_ptr_array_add (e->modules, hp_text_make_valid (module));
+          g_ptr_array_add (e->names, hp_text_make_valid (names[i]));
+          g_ptr_array_add (e->modules, hp_text_make_valid (modules[i]));
         }
       e->node = hp_call_path_find (profile, key);
       g_ptr_array_add (entries, e);

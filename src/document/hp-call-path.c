@@ -62,26 +62,50 @@ hp_call_path_find (HpProfile  *profile,
   return node->parent != NULL ? node : NULL;
 }
 
-GStrv
-hp_call_path_key_names (const char *key)
+/* One side of each step of @key: its function name, or its module. */
+static GStrv
+key_steps (const char *key,
+           gboolean    modules)
 {
   g_auto(GStrv) lines = NULL;
-  GStrvBuilder *names = g_strv_builder_new ();
+  GStrvBuilder *steps = g_strv_builder_new ();
   GStrv result;
-
-  g_return_val_if_fail (key != NULL, NULL);
 
   lines = g_strsplit (key, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       const char *tab = strchr (lines[i], '\t');
 
-      if (lines[i][0] != '\0')
-        g_strv_builder_add (names, tab ? tab + 1 : lines[i]);
+      if (lines[i][0] == '\0')
+        continue;
+      if (!modules)
+        g_strv_builder_add (steps, tab ? tab + 1 : lines[i]);
+      else
+        {
+          g_autofree char *module = tab ? g_strndup (lines[i], tab - lines[i]) : g_strdup ("");
+
+          g_strv_builder_add (steps, module);
+        }
     }
-  result = g_strv_builder_end (names);
-  g_strv_builder_unref (names);
+  result = g_strv_builder_end (steps);
+  g_strv_builder_unref (steps);
   return result;
+}
+
+GStrv
+hp_call_path_key_names (const char *key)
+{
+  g_return_val_if_fail (key != NULL, NULL);
+
+  return key_steps (key, FALSE);
+}
+
+GStrv
+hp_call_path_key_modules (const char *key)
+{
+  g_return_val_if_fail (key != NULL, NULL);
+
+  return key_steps (key, TRUE);
 }
 
 char *

@@ -17,6 +17,9 @@ const HpCallNode *hp_call_path_find     (HpProfile  *profile,
  * "MODULE\tFUNCTION\n" per step (hp_call_node_path_key()); a line
  * without a tab is taken as a name, blank lines are skipped. */
 GStrv             hp_call_path_key_names (const char *key);
+/* The module base names of the same steps ("" for a line without a tab),
+ * as many as hp_call_path_key_names() gives names. */
+GStrv             hp_call_path_key_modules (const char *key);
 /* "main → run → parse" from a key, for paths not in the profile, in the
  * short names the window shows (a deep path keeps its ends). */
 char             *hp_call_path_readable (const char *key);

@@ -30,6 +30,22 @@ test_key_names (void)
   g_assert_cmpuint (g_strv_length (none), ==, 0);
 }
 
+/* The modules of the same steps, one per name (hotpath-cli summary
+ * --format json and markdown list both) */
+static void
+test_key_modules (void)
+{
+  g_auto(GStrv) modules = hp_call_path_key_modules ("app\tmain\napp\tfoo\n\n[kernel.kallsyms]\tfoo\n");
+  g_auto(GStrv) bare = hp_call_path_key_modules ("main\napp\trun");
+  g_auto(GStrv) none = hp_call_path_key_modules ("");
+  const char * const expected[] = { "app", "app", "[kernel.kallsyms]", NULL };
+  const char * const expected_bare[] = { "", "app", NULL };
+
+  g_assert_cmpstrv (modules, expected);
+  g_assert_cmpstrv (bare, expected_bare);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+}
+
 /* A key made from a node finds that node again; one of another program
  * finds nothing */
 static void
@@ -144,6 +160,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/document/call-path/key-names", test_key_names);
+  g_test_add_func ("/document/call-path/key-modules", test_key_modules);
   g_test_add_func ("/document/call-path/find", test_find);
   g_test_add_func ("/document/call-path/readable", test_readable);
   g_test_add_func ("/document/call-path/search", test_search);
