@@ -1223,16 +1223,9 @@ hp_cli_export (int    argc,
                                 "  hotpath-cli export app.hotpath --format pprof -o app.pb.gz && go tool pprof -top app.pb.gz");
   g_option_context_add_main_entries (context, entries, NULL);
   hp_cli_filter_add_options (&filter, context);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      hp_cli_error ("export: %s", error->message);
-      return 2;
-    }
-  if (files == NULL || files[0] == NULL || files[1] != NULL)
-    {
-      hp_cli_error ("export: give one capture file");
-      return 2;
-    }
+  if (!hp_cli_parse_one_file (context, "export", &argc, &argv, &files,
+                              "give one capture file"))
+    return 2;
   if (format == NULL)
     {
       hp_cli_error ("export: give the format with --format (folded, speedscope, firefox or pprof)");

@@ -230,16 +230,9 @@ hp_cli_flamegraph (int    argc,
                                 "  hotpath-cli flamegraph app.hotpath --reverse --colors module -o callers.svg");
   g_option_context_add_main_entries (context, entries, NULL);
   hp_cli_filter_add_options (&filter, context);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      hp_cli_error ("flamegraph: %s", error->message);
-      return 2;
-    }
-  if (files == NULL || files[0] == NULL || files[1] != NULL)
-    {
-      hp_cli_error ("flamegraph: give one capture file");
-      return 2;
-    }
+  if (!hp_cli_parse_one_file (context, "flamegraph", &argc, &argv, &files,
+                              "give one capture file"))
+    return 2;
   if (output == NULL)
     {
       hp_cli_error ("flamegraph: give the SVG file to write with -o FILE ('-' for standard output)");

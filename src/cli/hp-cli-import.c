@@ -93,16 +93,9 @@ hp_cli_import (int    argc,
                                 "  hotpath-cli import perf.data -o app.hotpath\n"
                                 "  hotpath-cli import profile.pb.gz -o service.hotpath");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      hp_cli_error ("import: %s", error->message);
-      return 2;
-    }
-  if (files == NULL || files[0] == NULL || files[1] != NULL)
-    {
-      hp_cli_error ("import: give one perf.data file (or '-' for stdin)");
-      return 2;
-    }
+  if (!hp_cli_parse_one_file (context, "import", &argc, &argv, &files,
+                              "give one perf.data file (or '-' for stdin)"))
+    return 2;
 
   if (output == NULL)
     output = hp_perf_import_capture_name (files[0]);

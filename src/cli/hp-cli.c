@@ -30,6 +30,29 @@ static const struct {
   { "export", hp_cli_export, "Write a capture as folded stacks, speedscope, Firefox Profiler or pprof" },
 };
 
+gboolean
+hp_cli_parse_one_file (GOptionContext *context,
+                       const char     *command,
+                       int            *argc,
+                       char         ***argv,
+                       char         ***files,
+                       const char     *give_one)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      hp_cli_error ("%s: %s", command, error->message);
+      return FALSE;
+    }
+  if (*files == NULL || (*files)[0] == NULL || (*files)[1] != NULL)
+    {
+      hp_cli_error ("%s: %s", command, give_one);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void
 hp_cli_error (const char *format,
               ...)

@@ -43,6 +43,17 @@ void hp_cli_fetch_progress (const char *path,
                             guint64     total,
                             gpointer    user_data);
 
+/* Parses @argv with @context for the sub-command @command; its
+ * G_OPTION_REMAINING argument, @files, must then name exactly one file.
+ * On failure prints "COMMAND: what is wrong" (@give_one when the files are
+ * not one: "give one capture file") and returns FALSE: exit with 2. */
+gboolean hp_cli_parse_one_file (GOptionContext *context,
+                                const char     *command,
+                                int            *argc,
+                                char         ***argv,
+                                char         ***files,
+                                const char     *give_one);
+
 /* Opens @file (a capture, or a perf.data imported into a cached capture)
  * and loads it; on failure prints why and returns FALSE. */
 gboolean hp_cli_load_capture (const char     *file,
