@@ -29,6 +29,7 @@
 #include "ui/hp-compare-format.h"
 #include "ui/hp-compare-row.h"
 #include "ui/hp-compare-window.h"
+#include "ui/hp-file-chooser.h"
 
 /* The bar spans ±this many percent; a longer interval is cut at the edge. */
 #define BAR_RANGE 25.0
@@ -613,10 +614,19 @@ typedef struct {
   char          **base;
 } Choosing;
 
-static char **
-chosen_paths (GtkFileChooser *chooser)
+static void
+choosing_free (gpointer data)
 {
-  g_autoptr(GListModel) files = gtk_file_chooser_get_files (chooser);
+  Choosing *choosing = data;
+
+  g_strfreev (choosing->base);
+  g_object_unref (choosing->app);
+  g_free (choosing);
+}
+
+static char **
+chosen_paths (GListModel *files)
+{
   GPtrArray *paths = g_ptr_array_new ();
 
   for (guint i = 0; i < g_list_model_get_n_items (files); i++)
@@ -634,27 +644,18 @@ chosen_paths (GtkFileChooser *chooser)
 static void choose_side (GtkApplication *app, char **base);
 
 static void
-chosen (GtkNativeDialog *dialog,
-        int              response,
-        gpointer         user_data)
+chosen (GListModel *files,
+        gpointer    user_data)
 {
   Choosing *choosing = user_data;
+  g_auto(GStrv) paths = chosen_paths (files);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_auto(GStrv) paths = chosen_paths (GTK_FILE_CHOOSER (dialog));
-
-      if (paths[0] != NULL && choosing->base == NULL)
-        choose_side (choosing->app, g_steal_pointer (&paths));
-      else if (paths[0] != NULL)
-        gtk_window_present (GTK_WINDOW (hp_compare_window_new (choosing->app,
-                                                               (const char * const *) choosing->base,
-                                                               (const char * const *) paths)));
-    }
-  g_strfreev (choosing->base);
-  g_object_unref (choosing->app);
-  g_free (choosing);
-  g_object_unref (dialog);
+  if (paths[0] != NULL && choosing->base == NULL)
+    choose_side (choosing->app, g_steal_pointer (&paths));
+  else if (paths[0] != NULL)
+    gtk_window_present (GTK_WINDOW (hp_compare_window_new (choosing->app,
+                                                           (const char * const *) choosing->base,
+                                                           (const char * const *) paths)));
 }
 
 /* One side at a time: the captures of its runs (several can be chosen). */
@@ -662,23 +663,15 @@ static void
 choose_side (GtkApplication *app,
              char          **base)
 {
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   Choosing *choosing = g_new0 (Choosing, 1);
 
-  dialog = gtk_file_chooser_native_new (base == NULL ? _("Compare: Choose the Base Captures")
-                                                     : _("Compare: Choose the New Captures"),
-                                        gtk_application_get_active_window (app),
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Choose"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
-  gtk_file_filter_set_name (filter, _("Captures (several: repeated runs)"));
-  gtk_file_filter_add_pattern (filter, "*.hotpath");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   choosing->app = g_object_ref (app);
   choosing->base = base;
-  g_signal_connect (dialog, "response", G_CALLBACK (chosen), choosing);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  /* several each: the repeated runs of one side */
+  hp_capture_chooser_show (gtk_application_get_active_window (app),
+                           base == NULL ? _("Compare: Choose the Base Captures")
+                                        : _("Compare: Choose the New Captures"),
+                           _("_Choose"), HP_CHOOSE_SEVERAL, NULL, chosen, choosing, choosing_free);
 }
 
 static void

@@ -38,7 +38,7 @@
 #include "document/hp-source-find.h"
 #include "record/hp-recorder.h"
 #include "store/hp-capture-keys.h"
-#include "ui/hp-folder-chooser.h"
+#include "ui/hp-file-chooser.h"
 #include "ui/hp-format.h"
 #include "ui/hp-gtk-compat.h"
 #include "ui/hp-cell.h"

@@ -32,6 +32,7 @@
 #include "analysis/hp-summary-match.h"
 #include "analysis/hp-text.h"
 #include "store/hp-summary-library.h"
+#include "ui/hp-file-chooser.h"
 #include "ui/hp-summary-offer.h"
 
 struct _HpSummaryOffer {
@@ -427,44 +428,29 @@ hp_summary_offer_import_path (HpSummaryOffer *self,
 }
 
 static void
-on_chooser_response (GtkNativeDialog *chooser,
-                     int              response,
-                     gpointer         user_data)
+on_capture_chosen (GListModel *files,
+                   gpointer    user_data)
 {
   HpSummaryOffer *self = HP_SUMMARY_OFFER (user_data);
+  g_autoptr(GFile) file = g_list_model_get_item (files, 0);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL && g_file_peek_path (file) != NULL)
-        hp_summary_offer_import_path (self, g_file_peek_path (file));
-    }
-  g_object_unref (chooser);
-  g_object_unref (self);
+  if (g_file_peek_path (file) != NULL)
+    hp_summary_offer_import_path (self, g_file_peek_path (file));
 }
 
 void
 hp_summary_offer_import (HpSummaryOffer *self)
 {
   GtkRoot *root;
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
   g_return_if_fail (HP_IS_SUMMARY_OFFER (self));
 
   if (self->profile == NULL)
     return;
   root = gtk_widget_get_root (GTK_WIDGET (self));
-  chooser = gtk_file_chooser_native_new (_("Import Summaries From"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"), NULL);
-  gtk_file_filter_set_name (filter, _("Hotpath captures"));
-  gtk_file_filter_add_pattern (filter, "*.hotpath");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_chooser_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  hp_capture_chooser_show (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                           _("Import Summaries From"), _("_Import"), 0, NULL,
+                           on_capture_chosen, g_object_ref (self), g_object_unref);
 }
 
 gboolean

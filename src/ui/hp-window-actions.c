@@ -19,32 +19,26 @@
 #include "document/hp-loaded-capture.h"
 #include "record/hp-perf-import.h"
 #include "ui/hp-application.h"
+#include "ui/hp-file-chooser.h"
 #include "ui/hp-record-dialog.h"
 #include "ui/hp-window-private.h"
 
 static void
-on_open_response (GtkNativeDialog *dialog,
-                  int              response,
-                  HpWindow        *self)
+on_open_chosen (GListModel *files,
+                gpointer    user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
+  HpWindow *self = HP_WINDOW (user_data);
+  HpApplication *app = HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
     {
-      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-      HpApplication *app = HP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+      g_autoptr(GFile) parent = g_file_get_parent (file);
 
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-          g_autoptr(GFile) parent = g_file_get_parent (file);
-
-          if (i == 0 && self->settings != NULL && parent != NULL && g_file_peek_path (parent) != NULL)
-            g_settings_set_string (self->settings, "last-folder", g_file_peek_path (parent));
-          hp_application_open_file (app, file, self);
-        }
+      if (i == 0 && self->settings != NULL && parent != NULL && g_file_peek_path (parent) != NULL)
+        g_settings_set_string (self->settings, "last-folder", g_file_peek_path (parent));
+      hp_application_open_file (app, file, self);
     }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
 }
 
 static void
@@ -53,45 +47,13 @@ open_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   HpWindow *self = HP_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) captures = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
   g_autofree char *last = NULL;
-
-  dialog = gtk_file_chooser_native_new (_("Open a Capture"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
-
-  gtk_file_filter_set_name (captures, _("Captures and perf.data files"));
-  gtk_file_filter_add_pattern (captures, "*.hotpath");
-  gtk_file_filter_add_pattern (captures, "perf.data");
-  gtk_file_filter_add_pattern (captures, "perf.data.*");
-  gtk_file_filter_add_pattern (captures, "*.perf.data");
-  /* imported like perf.data (hp_perf_import_cached) */
-  gtk_file_filter_add_pattern (captures, "*.pb.gz");
-  gtk_file_filter_add_pattern (captures, "*.pprof");
-  gtk_file_filter_add_pattern (captures, "*.folded");
-  gtk_file_filter_add_pattern (captures, "*.collapsed");
-  gtk_file_filter_add_mime_type (captures, "application/x-hotpath-capture");
-  gtk_file_filter_add_mime_type (captures, "application/x-perf-data");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), captures);
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), captures);
 
   if (self->settings != NULL)
     last = g_settings_get_string (self->settings, "last-folder");
-  if (last != NULL && last[0] != '\0')
-    {
-      g_autoptr(GFile) folder = g_file_new_for_path (last);
-
-      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
-    }
-
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  hp_capture_chooser_show (GTK_WINDOW (self), _("Open a Capture"), _("_Open"),
+                           HP_CHOOSE_SEVERAL | HP_CHOOSE_IMPORTS, last,
+                           on_open_chosen, g_object_ref (self), g_object_unref);
 }
 
 static void

@@ -24,6 +24,7 @@
 #include "document/hp-loaded-capture.h"
 #include "store/hp-capture-keys.h"
 #include "ui/hp-call-row.h"
+#include "ui/hp-file-chooser.h"
 #include "display-common.h"
 
 static HpApplication *app;
@@ -549,6 +550,36 @@ test_fits_1024 (void)
   display_close (window);
 }
 
+/* The one filter of every chooser of captures (Open, Compare, Import
+ * Summaries From): captures, and for Open the files the window imports. */
+static void
+test_capture_chooser_filter (void)
+{
+  static const struct { const char *name; gboolean capture, open; } cases[] = {
+    { "app.hotpath", TRUE, TRUE },
+    { "perf.data", FALSE, TRUE },
+    { "perf.data.old", FALSE, TRUE },
+    { "run.perf.data", FALSE, TRUE },
+    { "cpu.pb.gz", FALSE, TRUE },
+    { "cpu.pprof", FALSE, TRUE },
+    { "out.folded", FALSE, TRUE },
+    { "out.collapsed", FALSE, TRUE },
+    { "notes.txt", FALSE, FALSE },
+    { "hotpath", FALSE, FALSE },
+  };
+  g_autoptr(GtkFileFilter) captures = hp_capture_chooser_new_filter (0);
+  g_autoptr(GtkFileFilter) open = hp_capture_chooser_new_filter (HP_CHOOSE_IMPORTS);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GFileInfo) info = g_file_info_new ();
+
+      g_file_info_set_display_name (info, cases[i].name);
+      g_assert_cmpint (gtk_filter_match (GTK_FILTER (captures), info), ==, cases[i].capture);
+      g_assert_cmpint (gtk_filter_match (GTK_FILTER (open), info), ==, cases[i].open);
+    }
+}
+
 static int
 run (HpApplication *application)
 {
@@ -560,6 +591,7 @@ run (HpApplication *application)
   g_test_add_func ("/details/sort-first-click", test_sort_first_click);
   g_test_add_func ("/details/columns-in-view", test_columns_in_view);
   g_test_add_func ("/details/save-as-capture", test_save_as_capture);
+  g_test_add_func ("/details/capture-chooser-filter", test_capture_chooser_filter);
   g_test_add_func ("/details/fits-1024", test_fits_1024);
   return g_test_run ();
 }
