@@ -365,21 +365,43 @@ hp_test_make_big_capture (const char             *path,
   printf ("# wrote %s in %.1f s\n", path, (g_get_monotonic_time () - start) / 1e6);
 }
 
+void
+hp_test_sql (const char *path,
+             const char *statements)
+{
+  sqlite3 *db = NULL;
+  char *errmsg = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, statements, NULL, NULL, &errmsg) != SQLITE_OK)
+    g_error ("%s: %s", statements, errmsg);
+  sqlite3_close (db);
+}
+
+gint64
+hp_test_sql_int (const char *path,
+                 const char *query)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 v = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, query, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return v;
+}
+
 gint64
 hp_test_sql_count (const char *path,
                    const char *where)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM samples WHERE %s", where);
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 n = -1;
+  g_autofree char *query = g_strdup_printf ("SELECT count(*) FROM samples WHERE %s", where);
+  gint64 n = hp_test_sql_int (path, query);
 
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    n = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
   g_assert_cmpint (n, >=, 0);
   return n;
 }

@@ -41,6 +41,17 @@ gboolean   hp_test_elf_section        (const char      *path,
 gsize      hp_test_elf_build_id       (const char      *path,
                                        guint8           id[20]);
 
+/* Runs @statements on the SQLite file @path, straight through SQLite (to
+ * build a hostile or an old capture); aborts the test with SQLite's
+ * message when one fails. */
+void       hp_test_sql                (const char      *path,
+                                       const char      *statements);
+
+/* The first column of the first row of @query on @path, opened read-only;
+ * -1 when there is no row. */
+gint64     hp_test_sql_int            (const char      *path,
+                                       const char      *query);
+
 /* SELECT count(*) FROM samples WHERE @where, straight through SQLite:
  * the oracle for what the code under test counts. */
 gint64     hp_test_sql_count          (const char      *path,

@@ -83,21 +83,6 @@ activate (HpWindow   *window,
   display_spin (30);
 }
 
-static HpProfile *
-load_profile (const char     *path,
-              HpCaptureData **data_out)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
-  HpCaptureData *data;
-
-  g_assert_no_error (error);
-  data = hp_capture_load (capture, &error);
-  g_assert_no_error (error);
-  *data_out = data;
-  return hp_profile_new (data, NULL);
-}
-
 static char *
 key_of (const char *const *steps)
 {
@@ -188,7 +173,7 @@ test_recorded_tree (void)
       return;
     }
 
-  profile = load_profile (path, &data);
+  profile = hp_test_load_profile (path, &data);
   n = hp_profile_get_n_samples (profile);
   g_assert_cmpuint (n, >, 100);
 

@@ -61,34 +61,6 @@ record_demo (const char *dir,
   return record_build (dir, variant, "demo", "5");
 }
 
-static gint64
-sql_int (const char *path,
-         const char *query)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 v = -1;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, query, -1, &stmt, NULL), ==, SQLITE_OK);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    v = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return v;
-}
-
-static void
-sql (const char *path,
-     const char *statement)
-{
-  sqlite3 *db = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, statement, NULL, NULL, NULL), ==, SQLITE_OK);
-  sqlite3_close (db);
-}
-
 static void
 set_summary (const char *capture,
              const char *path,
@@ -124,12 +96,12 @@ test_import_across_rebuild (void)
   o2 = record_demo (dir, "rebuild-O2");
 
   /* the rebuild moved main: no address of it is the same */
-  g_assert_cmpint (sql_int (o1, "SELECT count(*) FROM frames f JOIN functions u ON f.function_id = u.id "
+  g_assert_cmpint (hp_test_sql_int (o1, "SELECT count(*) FROM frames f JOIN functions u ON f.function_id = u.id "
                                 "WHERE u.name = 'count_word'"), >, 0);
   {
     g_autofree char *attach = g_strdup_printf ("SELECT min(offset) FROM frames f JOIN functions u "
                                                "ON f.function_id = u.id WHERE u.name = 'main'");
-    g_assert_cmpint (sql_int (o1, attach), !=, sql_int (o2, attach));
+    g_assert_cmpint (hp_test_sql_int (o1, attach), !=, hp_test_sql_int (o2, attach));
   }
 
   set_summary (o1, COUNT_WORD, COUNT_TEXT);
@@ -144,10 +116,10 @@ test_import_across_rebuild (void)
     g_assert_no_error (error);
   }
   /* the CLI's writes went into the library too, for the program "demo" */
-  g_assert_cmpint (sql_int (library, "SELECT count(*) FROM summaries WHERE program = 'demo'"), ==, 2);
+  g_assert_cmpint (hp_test_sql_int (library, "SELECT count(*) FROM summaries WHERE program = 'demo'"), ==, 2);
   /* a later text of a path in the library, as another capture of demo
    * would have left it: an import of the older one must not replace it */
-  sql (library, "UPDATE summaries SET text = 'Written later.', updated = '2999-01-01T00:00:00Z' "
+  hp_test_sql (library, "UPDATE summaries SET text = 'Written later.', updated = '2999-01-01T00:00:00Z' "
                 "WHERE text = 'The xorshift generator.'");
 
   {
@@ -195,16 +167,16 @@ test_import_across_rebuild (void)
     g_assert_cmpint (get->status, ==, 0);
     g_assert_nonnull (strstr (get->out, COUNT_TEXT));
   }
-  g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries WHERE found = 0"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (o2, "SELECT count(*) FROM summaries WHERE found = 0"), ==, 1);
   /* the library has them too, the one not found in -O2 as well: it is per
    * program, and another capture of demo may run that path */
-  g_assert_cmpint (sql_int (library, "SELECT count(*) FROM summaries WHERE program = 'demo' AND "
+  g_assert_cmpint (hp_test_sql_int (library, "SELECT count(*) FROM summaries WHERE program = 'demo' AND "
                                      "path = 'main → vanished_in_the_rebuild' AND "
                                      "text = 'Lost after the rebuild.' AND capture = 'rebuild-O1.hotpath'"), ==, 1);
   /* and the import's old text did not replace the one written later */
-  g_assert_cmpint (sql_int (library, "SELECT count(*) FROM summaries WHERE text = 'Written later.' "
+  g_assert_cmpint (hp_test_sql_int (library, "SELECT count(*) FROM summaries WHERE text = 'Written later.' "
                                      "AND updated = '2999-01-01T00:00:00Z'"), ==, 1);
-  g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries WHERE capture = 'rebuild-O1.hotpath'"), ==, 3);
+  g_assert_cmpint (hp_test_sql_int (o2, "SELECT count(*) FROM summaries WHERE capture = 'rebuild-O1.hotpath'"), ==, 3);
 
   /* again: nothing new, nothing doubled */
   {
@@ -213,7 +185,7 @@ test_import_across_rebuild (void)
 
     g_assert_cmpint (again->status, ==, 0);
     g_assert_nonnull (strstr (again->err, "3 already there"));
-    g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries"), ==, 3);
+    g_assert_cmpint (hp_test_sql_int (o2, "SELECT count(*) FROM summaries"), ==, 3);
   }
 
   /* OLD that is not a capture: named, and NEW left alone */
@@ -226,7 +198,7 @@ test_import_across_rebuild (void)
     bad = it_run_cli (args);
     g_assert_cmpint (bad->status, ==, 1);
     g_assert_nonnull (strstr (bad->err, junk));
-    g_assert_cmpint (sql_int (o2, "SELECT count(*) FROM summaries"), ==, 3);
+    g_assert_cmpint (hp_test_sql_int (o2, "SELECT count(*) FROM summaries"), ==, 3);
   }
 
   g_unsetenv ("XDG_DATA_HOME");
@@ -279,7 +251,7 @@ count_summary (const char *capture,
 {
   char *query = sqlite3_mprintf ("SELECT count(*) FROM summaries WHERE substr(path_key, -length(%Q)) = %Q "
                                  "AND text = %Q AND found = 1", key_tail, key_tail, text);
-  gint64 n = sql_int (capture, query);
+  gint64 n = hp_test_sql_int (capture, query);
 
   sqlite3_free (query);
   return n;
@@ -313,12 +285,12 @@ test_import_rules (void)
   new = record_build (dir, "follow-new", "follow", "200");
 
   /* the builds differ as follow.c says, or this test proves nothing */
-  g_assert_cmpint (sql_int (old, "SELECT count(*) FROM modules WHERE path LIKE '%/libfollowlib.so.1.2'"), ==, 1);
-  g_assert_cmpint (sql_int (new, "SELECT count(*) FROM modules WHERE path LIKE '%/libfollowlib.so.1.3'"), ==, 1);
-  g_assert_cmpint (sql_int (old, "SELECT count(*) FROM functions WHERE name = 'helper'"), ==, 1);
-  g_assert_cmpint (sql_int (new, "SELECT count(*) FROM functions WHERE name = 'helper'"), ==, 0);
-  g_assert_cmpint (sql_int (old, "SELECT count(*) FROM functions WHERE name = 'scaled'"), ==, 1);
-  g_assert_cmpint (sql_int (new, "SELECT count(*) FROM functions WHERE name = 'scaled.constprop.0'"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (old, "SELECT count(*) FROM modules WHERE path LIKE '%/libfollowlib.so.1.2'"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (new, "SELECT count(*) FROM modules WHERE path LIKE '%/libfollowlib.so.1.3'"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (old, "SELECT count(*) FROM functions WHERE name = 'helper'"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (new, "SELECT count(*) FROM functions WHERE name = 'helper'"), ==, 0);
+  g_assert_cmpint (hp_test_sql_int (old, "SELECT count(*) FROM functions WHERE name = 'scaled'"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (new, "SELECT count(*) FROM functions WHERE name = 'scaled.constprop.0'"), ==, 1);
 
   /* written in the old build, each path as it ran there */
   set_summary (old, "main;followlib_work", "The library's share.");
@@ -345,7 +317,7 @@ test_import_rules (void)
   g_assert_cmpint (count_summary (new, FOLLOW_LIB_NEW, "The library's share."), ==, 1);
   g_assert_cmpint (count_summary (new, FOLLOW_INL_NEW, "Inner, through the helper."), ==, 1);
   g_assert_cmpint (count_summary (new, FOLLOW_CLONE_NEW, "Three units a round."), ==, 1);
-  g_assert_cmpint (sql_int (new, "SELECT count(*) FROM summaries WHERE capture = 'follow-old.hotpath'"), ==, 4);
+  g_assert_cmpint (hp_test_sql_int (new, "SELECT count(*) FROM summaries WHERE capture = 'follow-old.hotpath'"), ==, 4);
 
   /* the other way: written in the release build, where helper is gone,
    * taken back to the old one, where it appears again */
@@ -422,12 +394,12 @@ test_hostile_library (void)
           g_autofree char *contents = NULL;
           gsize n = 0;
 
-          sql (library, "PRAGMA page_size = 512; CREATE TABLE t (x); INSERT INTO t VALUES (randomblob(4000));");
+          hp_test_sql (library, "PRAGMA page_size = 512; CREATE TABLE t (x); INSERT INTO t VALUES (randomblob(4000));");
           g_assert_true (g_file_get_contents (library, &contents, &n, NULL));
           g_assert_true (g_file_set_contents (library, contents, n / 2, NULL));
         }
       else if (strcmp (kinds[k], "other") == 0)
-        sql (library, "CREATE TABLE summaries (x); INSERT INTO summaries VALUES (1);");
+        hp_test_sql (library, "CREATE TABLE summaries (x); INSERT INTO summaries VALUES (1);");
       else if (strcmp (kinds[k], "newer") == 0 || strcmp (kinds[k], "columns") == 0 ||
                strcmp (kinds[k], "locked") == 0)
         {
@@ -436,9 +408,9 @@ test_hostile_library (void)
           g_assert_nonnull (made);
           g_clear_pointer (&made, hp_summary_library_close);
           if (strcmp (kinds[k], "newer") == 0)
-            sql (library, "PRAGMA user_version = 99");
+            hp_test_sql (library, "PRAGMA user_version = 99");
           else if (strcmp (kinds[k], "columns") == 0)
-            sql (library, "ALTER TABLE summaries DROP COLUMN share");
+            hp_test_sql (library, "ALTER TABLE summaries DROP COLUMN share");
           else
             {
               g_assert_cmpint (sqlite3_open (library, &locker), ==, SQLITE_OK);
@@ -537,7 +509,7 @@ test_import_perf_data (void)
     g_assert_nonnull (strstr (import->err, "importing it into new.hotpath"));
     g_assert_nonnull (strstr (import->err, "2 of 2 summaries"));
     g_assert_nonnull (strstr (import->out, "placed (exact)  main → parse → lex"));
-    g_assert_cmpint (sql_int (made, "SELECT count(*) FROM summaries WHERE capture = 'old.hotpath'"), ==, 2);
+    g_assert_cmpint (hp_test_sql_int (made, "SELECT count(*) FROM summaries WHERE capture = 'old.hotpath'"), ==, 2);
   }
   /* again: new.hotpath is there, and may be of another recording */
   {
@@ -548,7 +520,7 @@ test_import_perf_data (void)
     g_assert_cmpint (again->status, ==, 1);
     g_assert_nonnull (strstr (again->err, "exists already"));
     g_assert_nonnull (strstr (again->err, "hotpath-cli summary new.hotpath --import "));
-    g_assert_cmpint (sql_int (made, "SELECT count(*) FROM summaries"), ==, 2);
+    g_assert_cmpint (hp_test_sql_int (made, "SELECT count(*) FROM summaries"), ==, 2);
   }
 
   g_assert_cmpint (g_chdir (cwd), ==, 0);

@@ -30,6 +30,7 @@
 
 #include "perf/hp-perf-file.h"
 #include "store/hp-capture-private.h"
+#include "test-common.h"
 
 #define MEMORY_LIMIT   (300 * 1024 * 1024)
 #define SECONDS_LIMIT  10
@@ -89,36 +90,6 @@ limit_resources (void)
 
   g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
   alarm (SECONDS_LIMIT);
-}
-
-static void
-sql (const char *path,
-     const char *statement)
-{
-  sqlite3 *db = NULL;
-  char *errmsg = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  if (sqlite3_exec (db, statement, NULL, NULL, &errmsg) != SQLITE_OK)
-    g_error ("%s: %s", statement, errmsg);
-  sqlite3_close (db);
-}
-
-static gint64
-sql_int (const char *path,
-         const char *query)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 v;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, query, -1, &stmt, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  v = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return v;
 }
 
 /* A small valid capture: main → work → {leaf_a, leaf_b} in /usr/bin/app,
@@ -306,7 +277,7 @@ test_work_limit (Fixture       *fx,
 
   /* A file of 5 MB (a table a script added) allows more work, and still
    * stops within the bounds (the subprocess's 10 s). */
-  sql (fx->path, "CREATE TABLE padding (x); INSERT INTO padding VALUES (zeroblob (5000000));");
+  hp_test_sql (fx->path, "CREATE TABLE padding (x); INSERT INTO padding VALUES (zeroblob (5000000));");
   capture = hp_capture_open (fx->path, FALSE, &error);
   g_assert_no_error (error);
   t0 = g_get_monotonic_time ();
@@ -352,15 +323,15 @@ test_trigger (Fixture       *fx,
 
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path,
+  hp_test_sql (fx->path,
        "CREATE TRIGGER evil AFTER INSERT ON summaries BEGIN "
        "  DELETE FROM stacks; UPDATE summaries SET text = 'pwned'; "
        "END;");
 
   assert_open_refused (fx->path, TRUE, "trigger \"evil\"", NULL);
   assert_open_refused (fx->path, FALSE, "trigger \"evil\"", NULL);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 4);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 4);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
 }
 
 /* A trigger and a view that appear after the capture was opened (and its
@@ -379,7 +350,7 @@ test_added_after_open (Fixture       *fx,
   capture = hp_capture_open (fx->path, TRUE, &error);
   g_assert_no_error (error);
 
-  sql (fx->path,
+  hp_test_sql (fx->path,
        "CREATE TRIGGER evil AFTER INSERT ON summaries BEGIN "
        "  DELETE FROM stacks; UPDATE summaries SET text = 'pwned'; "
        "END;");
@@ -389,10 +360,10 @@ test_added_after_open (Fixture       *fx,
       g_printerr ("# %s\n", error->message);
       g_clear_error (&error);
     }
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 4);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM summaries WHERE text = 'pwned'"), ==, 0);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 4);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries WHERE text = 'pwned'"), ==, 0);
 
-  sql (fx->path,
+  hp_test_sql (fx->path,
        "DROP TRIGGER evil;"
        "DROP TABLE stacks;"
        "CREATE VIEW stacks AS WITH RECURSIVE r (id, parent_id, frame_id) AS "
@@ -411,7 +382,7 @@ test_recursive_view (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path,
+  hp_test_sql (fx->path,
        "DROP TABLE stacks;"
        "CREATE VIEW stacks AS WITH RECURSIVE r (id, parent_id, frame_id) AS "
        "  (SELECT 1, 0, 1 UNION SELECT id + 1, id, 1 FROM r) SELECT * FROM r;");
@@ -427,7 +398,7 @@ test_generated_column (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path,
+  hp_test_sql (fx->path,
        "CREATE TABLE f2 (id INTEGER PRIMARY KEY, module_id INTEGER NOT NULL, file TEXT, "
        "  line INTEGER NOT NULL DEFAULT 0, name TEXT AS (printf ('%.*c', 100000000, 'x')));"
        "INSERT INTO f2 (id, module_id, file, line) SELECT id, module_id, file, line FROM functions;"
@@ -443,7 +414,7 @@ test_missing_table (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path, "DROP TABLE summaries");
+  hp_test_sql (fx->path, "DROP TABLE summaries");
   assert_open_refused (fx->path, FALSE, "corrupt capture: it has no table summaries", NULL);
 }
 
@@ -508,8 +479,8 @@ test_truncated (Fixture       *fx,
 
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  g_assert_cmpint (sql_int (fx->path, "PRAGMA page_count"), >, 4);
-  g_assert_cmpint (truncate (fx->path, 3 * sql_int (fx->path, "PRAGMA page_size")), ==, 0);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA page_count"), >, 4);
+  g_assert_cmpint (truncate (fx->path, 3 * hp_test_sql_int (fx->path, "PRAGMA page_size")), ==, 0);
   assert_open_refused (fx->path, FALSE, "the capture is truncated", NULL);
 
   g_assert_cmpint (truncate (fx->path, 60), ==, 0);
@@ -527,7 +498,7 @@ test_negative_count (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path, "UPDATE stack_counts SET samples = -5 WHERE stack_id = 3");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET samples = -5 WHERE stack_id = 3");
   assert_load_corrupt (fx->path, "stack_counts row (stack_id 3, tid 42) has samples -5", NULL);
 }
 
@@ -539,13 +510,13 @@ test_huge_counts (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path, "UPDATE stack_counts SET samples = 9223372036854775000 WHERE stack_id = 3");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET samples = 9223372036854775000 WHERE stack_id = 3");
   assert_load_corrupt (fx->path, "stack_counts row (stack_id 3, tid 42) has samples 9223372036854775000", NULL);
 
-  sql (fx->path, "UPDATE stack_counts SET samples = 3000000000000000000");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET samples = 3000000000000000000");
   assert_load_corrupt (fx->path, "the samples of stack_counts add up to more than 2^62", NULL);
 
-  sql (fx->path, "UPDATE stack_counts SET samples = 1, weight = 4611686018427387000");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET samples = 1, weight = 4611686018427387000");
   assert_load_corrupt (fx->path, "the weights of stack_counts add up to more than 2^62", NULL);
 }
 
@@ -555,13 +526,13 @@ test_text_in_counts (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path, "UPDATE stack_counts SET weight = 'lots' WHERE stack_id = 4");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET weight = 'lots' WHERE stack_id = 4");
   assert_load_corrupt (fx->path, "stack_counts row (stack_id 4, tid 43) has weight \"lots\" (text)", NULL);
 
-  sql (fx->path, "UPDATE stack_counts SET weight = 1.5 WHERE stack_id = 4");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET weight = 1.5 WHERE stack_id = 4");
   assert_load_corrupt (fx->path, "stack_counts row (stack_id 4, tid 43) has weight 1.5 (a real number)", NULL);
 
-  sql (fx->path, "UPDATE stack_counts SET weight = 1, tid = x'00' WHERE stack_id = 4");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET weight = 1, tid = x'00' WHERE stack_id = 4");
   assert_load_corrupt (fx->path, "has tid x'00' (a blob), not an integer", NULL);
 }
 
@@ -572,14 +543,14 @@ test_bad_samples (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, FALSE);
-  sql (fx->path, "UPDATE samples SET weight = -7 WHERE rowid = 5");
+  hp_test_sql (fx->path, "UPDATE samples SET weight = -7 WHERE rowid = 5");
   assert_load_corrupt (fx->path, "samples row 5 (rowid) has weight -7", NULL);
 
-  sql (fx->path, "UPDATE samples SET weight = 1000 WHERE rowid = 5;"
+  hp_test_sql (fx->path, "UPDATE samples SET weight = 1000 WHERE rowid = 5;"
                  "UPDATE samples SET stack_id = 'three' WHERE rowid = 7");
   assert_load_corrupt (fx->path, "samples row 7 (rowid) has stack_id \"three\" (text)", NULL);
 
-  sql (fx->path, "UPDATE samples SET stack_id = 3 WHERE rowid = 7;"
+  hp_test_sql (fx->path, "UPDATE samples SET stack_id = 3 WHERE rowid = 7;"
                  "UPDATE samples SET weight = 9000000000000000000 WHERE rowid IN (1, 2)");
   assert_load_corrupt (fx->path, "the weights of samples add up to more than 2^63", NULL);
 }
@@ -592,7 +563,7 @@ test_bad_ids (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path,
+  hp_test_sql (fx->path,
        "CREATE TABLE f2 (id, name, module_id, file, line);"
        "INSERT INTO f2 SELECT id, name, module_id, file, line FROM functions;"
        "DROP TABLE functions;"
@@ -600,14 +571,14 @@ test_bad_ids (Fixture       *fx,
        "UPDATE functions SET id = 2.5 WHERE id = 2;");
   assert_load_corrupt (fx->path, "functions row number 2 has id 2.5 (a real number)", NULL);
 
-  sql (fx->path, "UPDATE functions SET id = 1 WHERE id = 2.5");
+  hp_test_sql (fx->path, "UPDATE functions SET id = 1 WHERE id = 2.5");
   assert_load_corrupt (fx->path, "functions has two rows with id 1", NULL);
 
-  sql (fx->path, "UPDATE functions SET id = 2 WHERE rowid = 2;"
+  hp_test_sql (fx->path, "UPDATE functions SET id = 2 WHERE rowid = 2;"
                  "UPDATE functions SET module_id = NULL WHERE id = 3");
   assert_load_corrupt (fx->path, "functions row 3 has module_id NULL", NULL);
 
-  sql (fx->path, "UPDATE functions SET module_id = 1 WHERE id = 3;"
+  hp_test_sql (fx->path, "UPDATE functions SET module_id = 1 WHERE id = 3;"
                  "UPDATE stacks SET frame_id = 'x' WHERE id = 2");
   assert_load_corrupt (fx->path, "stacks row 2 has frame_id \"x\" (text)", NULL);
 }
@@ -621,7 +592,7 @@ test_sparse_ids (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path,
+  hp_test_sql (fx->path,
        "WITH RECURSIVE k (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 500) "
        "INSERT INTO functions (id, name, module_id) SELECT n * 999999, 'f' || n, 1 FROM k;");
   assert_load_corrupt (fx->path, "functions has no row with id 5 but one with id 999999 "
@@ -634,18 +605,18 @@ test_missing_reference (Fixture       *fx,
 {
   RUN_BOUNDED ();
   write_capture (fx->path, TRUE);
-  sql (fx->path, "UPDATE stacks SET frame_id = 70 WHERE id = 4");
+  hp_test_sql (fx->path, "UPDATE stacks SET frame_id = 70 WHERE id = 4");
   assert_load_corrupt (fx->path, "stacks row 4 refers to frame 70, which is not in the frames table", NULL);
 
-  sql (fx->path, "UPDATE stacks SET frame_id = 4 WHERE id = 4;"
+  hp_test_sql (fx->path, "UPDATE stacks SET frame_id = 4 WHERE id = 4;"
                  "UPDATE frames SET function_id = 0 WHERE id = 2");
   assert_load_corrupt (fx->path, "frames row 2 refers to function 0, which is not in the functions table", NULL);
 
-  sql (fx->path, "UPDATE frames SET function_id = 2 WHERE id = 2;"
+  hp_test_sql (fx->path, "UPDATE frames SET function_id = 2 WHERE id = 2;"
                  "UPDATE stacks SET parent_id = 4 WHERE id = 3");
   assert_load_corrupt (fx->path, "stacks row 3 has parent stack 4, which does not come before it", NULL);
 
-  sql (fx->path, "UPDATE stacks SET parent_id = 2 WHERE id = 3;"
+  hp_test_sql (fx->path, "UPDATE stacks SET parent_id = 2 WHERE id = 3;"
                  "UPDATE stack_counts SET stack_id = 9 WHERE stack_id = 4");
   assert_load_corrupt (fx->path, "stack_counts row (stack_id 9, tid 43) refers to stack 9, "
                        "which is not in the stacks table", NULL);
@@ -687,7 +658,7 @@ test_invalid_utf8 (Fixture       *fx,
     "UPDATE metadata SET value = %1$s WHERE key = 'command';"
     "INSERT INTO metadata VALUES (%1$s, 'x');"
     "INSERT INTO summaries (path_key, path, text, created, updated) VALUES (%1$s, %1$s, %1$s, '', '');", bad);
-  sql (fx->path, statement);
+  hp_test_sql (fx->path, statement);
 
   capture = hp_capture_open (fx->path, FALSE, &error);
   g_assert_no_error (error);

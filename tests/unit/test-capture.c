@@ -26,6 +26,7 @@
 
 #include "analysis/hp-profile.h"
 #include "store/hp-capture.h"
+#include "test-common.h"
 
 typedef struct {
   char *dir;
@@ -58,36 +59,6 @@ fixture_teardown (Fixture       *fx,
   g_rmdir (fx->dir);
   g_free (fx->path);
   g_free (fx->dir);
-}
-
-static void
-sql (const char *path,
-     const char *statement)
-{
-  sqlite3 *db = NULL;
-  char *errmsg = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  if (sqlite3_exec (db, statement, NULL, NULL, &errmsg) != SQLITE_OK)
-    g_error ("%s: %s", statement, errmsg);
-  sqlite3_close (db);
-}
-
-static gint64
-sql_int (const char *path,
-         const char *query)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 v;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, query, -1, &stmt, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  v = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return v;
 }
 
 static guint64
@@ -168,10 +139,10 @@ test_intern (Fixture       *fx,
   g_assert_no_error (error);
 
   /* and the rows say the same */
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 5);
-  g_assert_cmpint (sql_int (fx->path, "SELECT parent_id FROM stacks WHERE id = 5"), ==, s2);
-  g_assert_cmpint (sql_int (fx->path, "SELECT parent_id FROM stacks WHERE id = 4"), ==, 0);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM modules WHERE build_id IS NULL"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 5);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT parent_id FROM stacks WHERE id = 5"), ==, s2);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT parent_id FROM stacks WHERE id = 4"), ==, 0);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM modules WHERE build_id IS NULL"), ==, 1);
 }
 
 /* Writes the capture test_round_trip reads */
@@ -347,16 +318,16 @@ test_round_trip (Fixture       *fx,
 
   /* a finished capture is one file, in rollback-journal mode */
   g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
-  g_assert_cmpint (sql_int (fx->path, "PRAGMA application_id"), ==, HP_CAPTURE_APPLICATION_ID);
-  g_assert_cmpint (sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 16);
-  g_assert_cmpint (sql_int (fx->path, "SELECT sum(samples) FROM stack_counts"), ==, 16);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA application_id"), ==, HP_CAPTURE_APPLICATION_ID);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 16);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT sum(samples) FROM stack_counts"), ==, 16);
 
   check_known_capture (fx->path, TRUE);
 
   /* The reader must use stack_counts when complete: make it disagree with
    * samples and check which one is loaded. */
-  sql (fx->path, "UPDATE stack_counts SET samples = 7 WHERE stack_id = 1");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET samples = 7 WHERE stack_id = 1");
   {
     g_autoptr(GError) error = NULL;
     g_autoptr(HpCapture) capture = hp_capture_open (fx->path, FALSE, &error);
@@ -373,7 +344,7 @@ test_not_finished (Fixture       *fx,
                    gconstpointer  data)
 {
   write_known_capture (fx->path, FALSE);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM stack_counts"), ==, 0);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stack_counts"), ==, 0);
   check_known_capture (fx->path, FALSE);
 }
 
@@ -459,7 +430,7 @@ test_errors (Fixture       *fx,
   g_clear_pointer (&expected, g_free);
 
   /* SQLite, but someone else's */
-  sql (other, "PRAGMA application_id = 1234; CREATE TABLE t (x);");
+  hp_test_sql (other, "PRAGMA application_id = 1234; CREATE TABLE t (x);");
   expected = g_strdup_printf ("%s: not a Hotpath capture", other);
   assert_open_fails (other, HP_STORE_ERROR_NOT_CAPTURE, expected);
   g_clear_pointer (&expected, g_free);
@@ -472,7 +443,7 @@ test_errors (Fixture       *fx,
   {
     g_autofree char *newer = g_strdup_printf ("PRAGMA user_version = %d", HP_CAPTURE_FORMAT_VERSION + 1);
 
-    sql (fx->path, newer);
+    hp_test_sql (fx->path, newer);
   }
   expected = g_strdup_printf ("%s: capture format version %d is newer than this Hotpath "
                               "supports (%d); update Hotpath", fx->path,
@@ -488,7 +459,7 @@ test_errors (Fixture       *fx,
   g_assert_nonnull (strstr (error->message, "exists"));
   g_clear_error (&error);
   /* and left the file alone */
-  g_assert_cmpint (sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION + 1);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION + 1);
 
   /* nor writes where it cannot */
   {
@@ -622,9 +593,9 @@ test_events (Fixture       *fx,
   g_autofree char *cut = g_build_filename (fx->dir, "cut.hotpath", NULL);
 
   write_two_event_capture (fx->path, TRUE);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM events"), ==, 2);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM samples WHERE event_id = 2"), ==, 6);
-  g_assert_cmpint (sql_int (fx->path, "SELECT sum(samples) FROM stack_counts WHERE event_id = 2"), ==, 6);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM events"), ==, 2);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples WHERE event_id = 2"), ==, 6);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT sum(samples) FROM stack_counts WHERE event_id = 2"), ==, 6);
   check_two_events (fx->path);
 
   /* cut short: aggregated from the samples, per event all the same */
@@ -633,7 +604,7 @@ test_events (Fixture       *fx,
   g_unlink (cut);
 
   /* a sample of an event the capture does not have */
-  sql (fx->path, "UPDATE stack_counts SET event_id = 3 WHERE event_id = 2 AND stack_id = 1");
+  hp_test_sql (fx->path, "UPDATE stack_counts SET event_id = 3 WHERE event_id = 2 AND stack_id = 1");
   {
     g_autoptr(GError) error = NULL;
     g_autoptr(HpCapture) capture = hp_capture_open (fx->path, FALSE, &error);
@@ -645,7 +616,7 @@ test_events (Fixture       *fx,
     g_assert_nonnull (strstr (error->message, "refers to event 3, which is not in the events table"));
   }
   /* a capture of this version without its events table */
-  sql (fx->path, "DROP TABLE events");
+  hp_test_sql (fx->path, "DROP TABLE events");
   assert_open_fails (fx->path, HP_STORE_ERROR_CORRUPT, NULL);
 }
 
@@ -695,9 +666,9 @@ test_version_1 (Fixture       *fx,
       const HpCaptureEvent *e;
 
       g_unlink (fx->path);
-      sql (fx->path, v1_schema);
+      hp_test_sql (fx->path, v1_schema);
       if (complete)
-        sql (fx->path, "INSERT INTO stack_counts VALUES (2, 7, 2, 2), (1, 7, 1, 1);"
+        hp_test_sql (fx->path, "INSERT INTO stack_counts VALUES (2, 7, 2, 2), (1, 7, 1, 1);"
                        "INSERT INTO metadata VALUES ('complete', '1');");
 
       capture = hp_capture_open (fx->path, TRUE, &error);
@@ -724,7 +695,7 @@ test_version_1 (Fixture       *fx,
       g_assert_no_error (error);
       summary = hp_capture_get_summary (capture, "old\tmain\n", &error);
       g_assert_cmpstr (summary, ==, "the entry");
-      g_assert_cmpint (sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION);
+      g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION);
       g_clear_pointer (&loaded, hp_capture_data_free);
       g_clear_pointer (&capture, hp_capture_close);
       capture = hp_capture_open (fx->path, FALSE, &error);
@@ -788,7 +759,7 @@ test_summaries (Fixture       *fx,
   g_clear_pointer (&capture, hp_capture_close);
 
   /* stored, with its readable path and times */
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM summaries WHERE path = 'main → work' "
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries WHERE path = 'main → work' "
                                       "AND created LIKE '____-__-__T__:__:__Z' AND updated >= created"), ==, 1);
 
   /* survives reopening; an empty text deletes */
@@ -837,7 +808,7 @@ test_read_only (Fixture       *fx,
   g_test_message ("%s", error->message);
   g_clear_error (&error);
   g_clear_pointer (&capture, hp_capture_close);
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
   g_chmod (fx->path, 0644);
 }
 
@@ -973,8 +944,8 @@ test_counts_match_samples (Fixture       *fx,
   g_assert_true (hp_capture_writer_finish (w, &error));
   g_assert_no_error (error);
 
-  g_assert_cmpint (sql_int (fx->path, "SELECT count(*) FROM stack_counts"), ==, 5 * 3 * 2);
-  g_assert_cmpint (sql_int (fx->path,
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stack_counts"), ==, 5 * 3 * 2);
+  g_assert_cmpint (hp_test_sql_int (fx->path,
                             "SELECT count(*) FROM stack_counts c FULL JOIN"
                             " (SELECT stack_id, tid, event_id, count(*) AS n, sum(weight) AS w FROM samples"
                             "  GROUP BY stack_id, tid, event_id) g USING (stack_id, tid, event_id)"

@@ -270,19 +270,6 @@ test_place (Fixture       *fx,
     }
 }
 
-static void
-sql (const char *path,
-     const char *statement)
-{
-  sqlite3 *db = NULL;
-  char *errmsg = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  if (sqlite3_exec (db, statement, NULL, NULL, &errmsg) != SQLITE_OK)
-    g_error ("%s: %s", statement, errmsg);
-  sqlite3_close (db);
-}
-
 /* A capture of format version 1 (as every capture before this change)
  * opens and lists its summaries; the first write migrates it, keeping
  * them, and a written summary records its capture and share. */
@@ -296,7 +283,7 @@ test_migrate_v1 (Fixture       *fx,
   HpCaptureSummary *row;
 
   g_clear_pointer (&fx->capture, hp_capture_close);
-  sql (fx->path,
+  hp_test_sql (fx->path,
        /* version 2's events (issue of events), version 3's provenance,
         * version 4's JIT tiers */
        "ALTER TABLE frames DROP COLUMN tier;"
@@ -366,7 +353,7 @@ test_migrate_v1 (Fixture       *fx,
 
   /* a capture of this version without the columns is refused, named */
   g_clear_pointer (&capture, hp_capture_close);
-  sql (fx->path, "ALTER TABLE summaries DROP COLUMN share;");
+  hp_test_sql (fx->path, "ALTER TABLE summaries DROP COLUMN share;");
   capture = hp_capture_open (fx->path, FALSE, &error);
   g_assert_null (capture);
   g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT);
@@ -382,7 +369,7 @@ test_hostile_share (Fixture       *fx,
   g_autoptr(GPtrArray) rows = NULL;
 
   g_clear_pointer (&fx->capture, hp_capture_close);
-  sql (fx->path,
+  hp_test_sql (fx->path,
        "INSERT INTO summaries VALUES ('a\n', 'a', 't', '', '', x'ff00', 'lots', 'yes');"
        "INSERT INTO summaries VALUES ('b\n', 'b', 't', '', '', NULL, 1e308, 0);"
        "INSERT INTO summaries VALUES ('c\n', 'c', 't', '', '', NULL, -3, 0);");
