@@ -141,6 +141,9 @@ set_value (GtkLabel   *label,
            const char *value)
 {
   gtk_label_set_text (label, value && *value ? value : _("unknown"));
+  /* a value shortened at a small width can still be read whole */
+  if (gtk_label_get_ellipsize (label) != PANGO_ELLIPSIZE_NONE)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (label), gtk_label_get_text (label));
 }
 
 /* What @measure counts in the whole capture, filters aside. */

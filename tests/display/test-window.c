@@ -1268,6 +1268,31 @@ offer_shown (gpointer data)
   return !hp_summary_offer_is_busy (offer) && gtk_widget_get_visible (GTK_WIDGET (offer));
 }
 
+/* The search field shows its whole placeholder ("Find function"), even
+ * with the call tree's pane made as narrow as it goes. */
+static void
+assert_search_usable (HpWindow *window)
+{
+  GtkWidget *entry = GTK_WIDGET (hp_window_get_search_entry (window));
+  GtkPaned *paned = GTK_PANED (gtk_widget_get_ancestor (entry, GTK_TYPE_PANED));
+  g_autofree char *placeholder = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  int text_width;
+  int position = gtk_paned_get_position (paned);
+
+  g_object_get (entry, "placeholder-text", &placeholder, NULL);
+  layout = gtk_widget_create_pango_layout (entry, placeholder);
+  pango_layout_get_pixel_size (layout, &text_width, NULL);
+  gtk_paned_set_position (paned, 0);
+  display_spin (200);
+  g_test_message ("search field %d px, its placeholder %d px, the tree's pane %d px",
+                  gtk_widget_get_width (entry), text_width, gtk_paned_get_position (paned));
+  /* the text, and the magnifier and the clear icon beside it */
+  g_assert_cmpint (gtk_widget_get_width (entry), >=, text_width + 32);
+  display_assert_fits_width (window, 1024);
+  gtk_paned_set_position (paned, position);
+}
+
 /* At 1024 × 700 (issue 14), with the summary pane shown: the window takes
  * that width, and no page asks for more at the height it has there. */
 static void
@@ -1277,7 +1302,10 @@ test_small_screen (void)
   g_autofree char *ctor = hp_demangle (AUTO_NODE_CTOR);
   g_autofree char *emplace = hp_demangle (EMPLACE_HINT);
   const char *names[] = { ctor, emplace, NULL };
-  g_autofree char *named = make_named_capture ("small-names.hotpath", names, "main", "/opt/display-test/names", NULL);
+  /* (a thread's name is 15 bytes in Linux, a process's or an import's is not) */
+  g_autofree char *named = make_named_capture ("small-names.hotpath", names,
+                                               "a thread whose name goes on and on, as an imported one can",
+                                               "/opt/display-test/names", NULL);
   const char *argv[] = { HOTPATH_CLI, "record", "--force", "-o", demo, "--", WORKLOAD_DIR "/demo", "5", NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -1298,6 +1326,7 @@ test_small_screen (void)
                                 "The tokenizer: most of its time is the strncmp of count_word "
                                 "looking a word up in its bucket; a longer hash table should help.");
       display_assert_fits_width (window, 1024);
+      assert_search_usable (window);
       display_close (window);
     }
   else
@@ -1330,6 +1359,25 @@ test_small_screen (void)
   display_wait_source (window);
   g_object_set (window, "show-summary", TRUE, NULL);
   display_assert_fits_width (window, 1024);
+  assert_search_usable (window);
+  /* each thread, named by its process, its name and where it starts:
+   * the dropdown's own label asked for the whole entry */
+  {
+    GtkDropDown *threads = hp_window_get_thread_dropdown (window);
+    GListModel *entries = gtk_drop_down_get_model (threads);
+
+    g_assert_cmpuint (g_list_model_get_n_items (entries), >=, 2);
+    for (guint i = 0; i < g_list_model_get_n_items (entries); i++)
+      {
+        g_autoptr(GtkStringObject) entry = g_list_model_get_item (entries, i);
+
+        g_test_message ("thread entry %u: %.80s", i, gtk_string_object_get_string (entry));
+        gtk_drop_down_set_selected (threads, i);
+        for (guint j = 0; j < 100 && hp_window_is_filtering (window); j++)
+          display_spin (50);
+        display_assert_fits_width (window, 1024);
+      }
+  }
   display_close (window);
 }
 
