@@ -285,7 +285,7 @@ display_assert_fits_width (HpWindow *window,
   int page_min = 0;
 
   /* settled: the sizes below are of the last layout */
-  display_spin (200);
+  display_spin (100);
   /* for the height it has: a label that wraps, given fewer lines than it
    * needs, asks for the width of one long line; GtkStack then gives its
    * page that width, wider than the window, cut off on both sides */

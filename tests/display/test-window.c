@@ -1293,6 +1293,59 @@ assert_search_usable (HpWindow *window)
   gtk_paned_set_position (paned, position);
 }
 
+/* Sets @paned at @step-th of @n_steps of its range */
+static void
+set_paned_step (GtkPaned *paned,
+                guint     step,
+                guint     n_steps)
+{
+  int max;
+
+  g_object_get (paned, "max-position", &max, NULL);
+  gtk_paned_set_position (paned, max * step / n_steps);
+}
+
+/* The panes at positions across their range, each page of the bottom
+ * pane: a wrapped label squeezed to fewer lines than it needs asks for
+ * the width of one line (the summary list's did, at positions earlier
+ * windows had saved: 1331 px). */
+static void
+assert_fits_squeezed (HpWindow *window)
+{
+  GtkWidget *entry = GTK_WIDGET (hp_window_get_search_entry (window));
+  GtkWidget *main_paned = gtk_widget_get_ancestor (entry, GTK_TYPE_PANED);
+  GtkPaned *side = GTK_PANED (gtk_widget_get_ancestor (gtk_widget_get_parent (main_paned), GTK_TYPE_PANED));
+  GtkPaned *summary = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)),
+                                                          GTK_TYPE_PANED));
+  const char *pages[] = { "source", "calls", "functions", "flame", "timeline" };
+  int side_position = gtk_paned_get_position (side);
+  int summary_position = gtk_paned_get_position (summary);
+  const guint n_steps = 6;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      activate (window, "win.show-pane", g_variant_new_string (pages[i]));
+      for (guint step = 0; step <= n_steps; step++)
+        {
+          set_paned_step (side, step, n_steps);
+          set_paned_step (summary, i % 2 == 0 ? step : n_steps - step, n_steps);
+          g_test_message ("%s pane, side paned at %d, summary paned at %d", pages[i],
+                          gtk_paned_get_position (side), gtk_paned_get_position (summary));
+          display_assert_fits_width (window, 1024);
+        }
+    }
+  /* the summary paned across its range, with room above the bottom pane */
+  set_paned_step (side, n_steps / 2, n_steps);
+  for (guint step = 0; step <= 2 * n_steps; step++)
+    {
+      set_paned_step (summary, step, 2 * n_steps);
+      display_assert_fits_width (window, 1024);
+    }
+  activate (window, "win.show-pane", g_variant_new_string ("source"));
+  gtk_paned_set_position (side, side_position);
+  gtk_paned_set_position (summary, summary_position);
+}
+
 /* At 1024 × 700 (issue 14), with the summary pane shown: the window takes
  * that width, and no page asks for more at the height it has there. */
 static void
@@ -1327,6 +1380,7 @@ test_small_screen (void)
                                 "looking a word up in its bucket; a longer hash table should help.");
       display_assert_fits_width (window, 1024);
       assert_search_usable (window);
+      assert_fits_squeezed (window);
       display_close (window);
     }
   else
@@ -1360,6 +1414,7 @@ test_small_screen (void)
   g_object_set (window, "show-summary", TRUE, NULL);
   display_assert_fits_width (window, 1024);
   assert_search_usable (window);
+  assert_fits_squeezed (window);
   /* each thread, named by its process, its name and where it starts:
    * the dropdown's own label asked for the whole entry */
   {
