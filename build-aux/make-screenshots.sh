@@ -12,6 +12,9 @@
 # the compare window (tests/display/test-compare-window) into
 # OUT/SIZE-STYLE/compare*.png. Open the PNGs and look at them before
 # calling a window change done (HACKING.md).
+# With UPDATE_DATA=1 it also copies the main view, the flame graph, the
+# timeline and the offer of each size and style into data/screenshots/
+# sizes/ (what the README and issue reviewers look at).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
@@ -59,6 +62,11 @@ for size in 1024x700 1920x1080; do
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
       dbus-run-session -- "$build/tests/display/test-compare-window" --screenshots "$dir" \
           -p /compare-window/compare 2>/dev/null | grep '^# wrote' | sed "s|^# wrote |$size $style: |"
+    if [ "${UPDATE_DATA:-0}" = 1 ]; then
+      for view in main flame timeline summary-offer; do
+        cp "$dir/$view.png" "$top/data/screenshots/sizes/$size-$style-$view.png"
+      done
+    fi
   done
 done
 
