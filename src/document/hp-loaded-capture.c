@@ -51,7 +51,6 @@ loaded_capture_clear (gpointer p)
   g_clear_pointer (&self->summary_rows, g_ptr_array_unref);
   g_free (self->program);
   g_free (self->read_only_reason);
-  g_free (self->thread_samples);
   g_free (self->row_names);
   g_free (self->short_names);
   g_free (self->module_names);
@@ -270,6 +269,7 @@ loaded_profile_clear (gpointer p)
   HpLoadedProfile *self = p;
 
   g_free (self->hottest_node);
+  g_free (self->thread_amounts);
   g_clear_pointer (&self->ratio_top_down, hp_ratio_map_free);
   g_clear_pointer (&self->ratio_bottom_up, hp_ratio_map_free);
   hp_measure_clear (&self->measure);
@@ -495,6 +495,34 @@ build_ratio (HpLoadedProfile       *self,
   hp_measure_clear (&den);
 }
 
+/* What @measure counts of each thread of @data, filters aside: the
+ * samples of a clock, the weights of any other event. */
+static guint64 *
+count_threads (const HpCaptureData *data,
+               const HpMeasure     *measure)
+{
+  const GArray *counts = data->all_counts != NULL && measure->mask != 0 ? data->all_counts : data->stack_counts;
+  guint64 *amounts = g_new0 (guint64, data->threads->len + 1);
+  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < data->threads->len; i++)
+    g_hash_table_insert (index, GINT_TO_POINTER (g_array_index (data->threads, HpCaptureThread, i).tid),
+                         GUINT_TO_POINTER (i + 1));
+  for (guint i = 0; i < counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (counts, HpCaptureStackCount, i);
+      guint at;
+
+      if (counts == data->all_counts &&
+          (c->event_id == 0 || c->event_id > HP_CAPTURE_MAX_EVENTS || !(measure->mask & ((guint64) 1 << (c->event_id - 1)))))
+        continue;
+      at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (c->tid)));
+      if (at > 0)
+        amounts[at - 1] += measure->by_weight ? c->weight : c->samples;
+    }
+  return amounts;
+}
+
 static HpLoadedProfile *
 build_profile (HpLoadedCapture       *capture,
                const HpProfileFilter *filter,
@@ -510,6 +538,7 @@ build_profile (HpLoadedCapture       *capture,
   if (!hp_measure_init (&self->measure, capture->data, filter != NULL ? filter->event : NULL))
     hp_measure_init (&self->measure, capture->data, NULL);
   self->data = filtered_data (capture, &self->measure, filter, samples, &self->hidden_samples);
+  self->thread_amounts = count_threads (capture->data, &self->measure);
   if (filter != NULL && filter->has_range && samples != NULL)
     {
       self->has_range = TRUE;
@@ -730,7 +759,6 @@ load_thread_run (GTask        *task,
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpLoadedCapture) loaded = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GHashTable) tid_index = NULL;
   g_autofree char *capture_path = NULL;
   HpLoadedProfile *profile;
 
@@ -808,22 +836,6 @@ load_thread_run (GTask        *task,
   make_shown_names (loaded);
   if (g_task_return_error_if_cancelled (task))
     return;
-
-  /* samples per thread, for the thread filter */
-  loaded->thread_samples = g_new0 (guint64, loaded->data->threads->len + 1);
-  tid_index = g_hash_table_new (NULL, NULL);
-  for (guint i = 0; i < loaded->data->threads->len; i++)
-    g_hash_table_insert (tid_index,
-                         GINT_TO_POINTER (g_array_index (loaded->data->threads, HpCaptureThread, i).tid),
-                         GUINT_TO_POINTER (i + 1));
-  for (guint i = 0; i < loaded->data->stack_counts->len; i++)
-    {
-      const HpCaptureStackCount *c = &g_array_index (loaded->data->stack_counts, HpCaptureStackCount, i);
-      guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (tid_index, GINT_TO_POINTER (c->tid)));
-
-      if (idx > 0)
-        loaded->thread_samples[idx - 1] += c->samples;
-    }
 
   report (task, HP_LOAD_STAGE_ANALYZING, 0.7);
   profile = build_profile (loaded, NULL, NULL);

@@ -27,7 +27,6 @@ typedef struct {
   char          *read_only_reason;   /* NULL when summaries can be saved */
   gboolean       imported;           /* a cached import of a perf.data (or pprof, folded) file:
                                       * Save as Capture makes it one where summaries are kept */
-  guint64       *thread_samples;     /* per entry of data->threads */
   /* What the window shows of each name (hp-symbol-name.h): made safe
    * and shortened once, in the worker, indexed by function id: */
   const char   **row_names;          /* rows: templates folded */
@@ -85,6 +84,10 @@ typedef struct {
   /* indexed by function id: the top-down node of that function with the
    * most total samples, NULL when the function has none */
   const HpCallNode **hottest_node;
+  /* per entry of capture->data->threads: what the measure counts of that
+   * thread in the whole capture, whatever the filter keeps (the thread
+   * and process filters list every thread by it) */
+  guint64          *thread_amounts;
 } HpLoadedProfile;
 
 typedef enum {

@@ -115,33 +115,40 @@ entry_new (char       *label,
   return entry;
 }
 
+/* "1,234 samples": what the entries count when the caller does not say */
+static char *
+format_samples (guint64  samples,
+                gpointer user_data)
+{
+  g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", samples), count);
+}
+
 static char *
 thread_label (const HpCaptureThread *th,
               const char            *start,
-              guint64                samples)
+              const char            *amount)
 {
   g_autofree char *name = hp_symbol_name_sanitize (th->name ? th->name : "?", -1, SHOWN_NAME_CHARS);
-  g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
 
   if (start != NULL)
     {
       g_autofree char *shown_start = hp_symbol_name_sanitize (start, -1, SHOWN_NAME_CHARS);
 
-      /* Translators: thread name, the function it starts in, tid, sample count */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Thread %s in %s (%d, %s sample)",
-                                           "Thread %s in %s (%d, %s samples)", samples),
-                              name, shown_start, th->tid, count);
+      /* Translators: thread name, the function it starts in, tid, an amount ("1,234 samples", "12 page faults") */
+      return g_strdup_printf (_("Thread %s in %s (%d, %s)"), name, shown_start, th->tid, amount);
     }
-  /* Translators: thread name, tid, sample count */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Thread %s (%d, %s sample)",
-                                       "Thread %s (%d, %s samples)", samples),
-                          name, th->tid, count);
+  /* Translators: thread name, tid, an amount ("1,234 samples", "12 page faults") */
+  return g_strdup_printf (_("Thread %s (%d, %s)"), name, th->tid, amount);
 }
 
 GPtrArray *
-hp_thread_filter_entries (const HpCaptureData *data,
-                          const guint64       *thread_samples,
-                          gint32               pid)
+hp_thread_filter_entries (const HpCaptureData  *data,
+                          const guint64        *thread_samples,
+                          gint32                pid,
+                          HpThreadFilterFormat  format,
+                          gpointer              user_data)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_thread_filter_entry_free);
   g_autoptr(GHashTable) best = g_hash_table_new (NULL, NULL);  /* tid -> index of its most sampled count */
@@ -151,6 +158,9 @@ hp_thread_filter_entries (const HpCaptureData *data,
   guint n_threads = 0;
 
   g_return_val_if_fail (data != NULL, entries);
+
+  if (format == NULL)
+    format = format_samples;
 
   for (guint i = 0; i < data->stack_counts->len; i++)
     {
@@ -168,7 +178,7 @@ hp_thread_filter_entries (const HpCaptureData *data,
     {
       /* one process chosen (the process filter): its threads, all first */
       GHashTable *tids = g_hash_table_new (NULL, NULL);
-      g_autofree char *count = NULL;
+      g_autofree char *amount = NULL;
 
       for (guint t = 0; t < data->threads->len; t++)
         {
@@ -180,23 +190,19 @@ hp_thread_filter_entries (const HpCaptureData *data,
               total += thread_samples[t];
             }
         }
-      count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
-      /* Translators: first entry of the thread filter when one process is chosen, with its sample count */
-      g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "All its threads (%s sample)",
-                                                                         "All its threads (%s samples)", total), count),
-                                           tids, total));
+      amount = format (total, user_data);
+      /* Translators: first entry of the thread filter when one process is chosen, with what it counts ("1,234 samples") */
+      g_ptr_array_add (entries, entry_new (g_strdup_printf (_("All its threads (%s)"), amount), tids, total));
     }
   else
     {
-      g_autofree char *count = NULL;
+      g_autofree char *amount = NULL;
 
       for (guint t = 0; t < data->threads->len; t++)
         total += thread_samples[t];
-      count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
-      /* Translators: first entry of the thread filter, with the sample count */
-      g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "All threads (%s sample)",
-                                                                         "All threads (%s samples)", total), count),
-                                           NULL, total));
+      amount = format (total, user_data);
+      /* Translators: first entry of the thread filter, with what it counts ("1,234 samples") */
+      g_ptr_array_add (entries, entry_new (g_strdup_printf (_("All threads (%s)"), amount), NULL, total));
     }
 
   /* processes with samples; a process may be listed without threads, or
@@ -243,13 +249,11 @@ hp_thread_filter_entries (const HpCaptureData *data,
         }
       if (n > 1 && n_processes > 1)
         {
-          g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
+          g_autofree char *amount = format (samples, user_data);
           g_autofree char *shown = hp_symbol_name_sanitize (command ? command : "?", -1, SHOWN_NAME_CHARS);
 
-          /* Translators: process command, pid, sample count */
-          g_ptr_array_add (entries, entry_new (g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Process %s (%d, %s sample)",
-                                                                             "Process %s (%d, %s samples)", samples),
-                                                                shown, start_pid, count),
+          /* Translators: process command, pid, an amount ("1,234 samples", "12 page faults") */
+          g_ptr_array_add (entries, entry_new (g_strdup_printf (_("Process %s (%d, %s)"), shown, start_pid, amount),
                                                tids, samples));
         }
       else
@@ -269,7 +273,11 @@ hp_thread_filter_entries (const HpCaptureData *data,
                                                               GPOINTER_TO_UINT (index)).stack_id);
           one = g_hash_table_new (NULL, NULL);
           g_hash_table_add (one, GINT_TO_POINTER (th->tid));
-          g_ptr_array_add (entries, entry_new (thread_label (th, start_name, thread_samples[t]), one, thread_samples[t]));
+          {
+            g_autofree char *amount = format (thread_samples[t], user_data);
+
+            g_ptr_array_add (entries, entry_new (thread_label (th, start_name, amount), one, thread_samples[t]));
+          }
         }
     }
   return entries;

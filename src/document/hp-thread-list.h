@@ -19,8 +19,13 @@ typedef struct {
 
 void        hp_thread_filter_entry_free     (HpThreadFilterEntry *entry);
 
+/* How an entry says what it counts: "1,234 samples", "12 page faults" */
+typedef char *(*HpThreadFilterFormat) (guint64  amount,
+                                       gpointer user_data);
+
 /* The entries of the thread filter for @data, @thread_samples[i] being
- * the samples of data->threads[i]: "All threads" first, then per process
+ * what data->threads[i] counts of the event shown (samples, or page
+ * faults, ns), said by @format (NULL: "N samples"): "All threads" first, then per process
  * that has samples, the process (only when there are several processes
  * and it has several threads with samples: otherwise it is the same set
  * as the "All threads" entry or its one thread) and each of its threads
@@ -28,9 +33,11 @@ void        hp_thread_filter_entry_free     (HpThreadFilterEntry *entry);
  * @pid not 0 (a process chosen in the process filter): "All its threads"
  * first, which keeps the process's threads, then each of them.
  * (element-type HpThreadFilterEntry) */
-GPtrArray  *hp_thread_filter_entries        (const HpCaptureData *data,
-                                             const guint64       *thread_samples,
-                                             gint32               pid);
+GPtrArray  *hp_thread_filter_entries        (const HpCaptureData  *data,
+                                             const guint64        *thread_samples,
+                                             gint32                pid,
+                                             HpThreadFilterFormat  format,
+                                             gpointer              user_data);
 
 /* The function thread @tid starts in: on the root side of its most
  * sampled stack, the first frame past the C library's thread start (main

@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
+#include "ui/hp-format.h"
 #include "ui/hp-window-private.h"
 
 /* the longest process command shown in the filter, in characters */
@@ -41,11 +42,15 @@ compare_process_samples (gconstpointer a,
 }
 
 /* The process filter, for a capture of several processes (a recording
- * of the whole system): all of them, then each by its samples, the
- * busiest first. Choosing one narrows the thread filter to its threads. */
+ * of the whole system): all of them, then each by what the shown event
+ * counts, the busiest first. Choosing one narrows the thread filter to
+ * its threads. @pid stays chosen when it is listed (0: all). */
 static void
-fill_process_filter (HpWindow *self)
+fill_process_filter (HpWindow *self,
+                     gint32    pid)
 {
+  const HpMeasure *measure = &self->profile->measure;
+  guint chosen = 0;
   const HpCaptureData *data = self->profile->capture->data;
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (ProcessSamples));
@@ -66,15 +71,15 @@ fill_process_filter (HpWindow *self)
       const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
       guint p = GPOINTER_TO_UINT (g_hash_table_lookup (at, GINT_TO_POINTER (th->pid)));
 
-      total += self->profile->capture->thread_samples[t];
+      total += self->profile->thread_amounts[t];
       if (p > 0)
-        g_array_index (order, ProcessSamples, p - 1).samples += self->profile->capture->thread_samples[t];
+        g_array_index (order, ProcessSamples, p - 1).samples += self->profile->thread_amounts[t];
     }
   g_array_sort (order, compare_process_samples);
   {
-    g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
-    /* Translators: first entry of the process filter, with the sample count */
-    g_autofree char *label = g_strdup_printf (_("All processes (%s samples)"), count);
+    g_autofree char *amount = hp_format_amount (measure, total);
+    /* Translators: first entry of the process filter, with what it counts ("1,234 samples") */
+    g_autofree char *label = g_strdup_printf (_("All processes (%s)"), amount);
 
     gtk_string_list_append (list, label);
     g_array_append_val (self->process_pids, all);
@@ -85,18 +90,20 @@ fill_process_filter (HpWindow *self)
       guint p = GPOINTER_TO_UINT (g_hash_table_lookup (at, GINT_TO_POINTER (ps->pid)));
       const HpCaptureProcess *proc = &g_array_index (data->processes, HpCaptureProcess, p - 1);
       g_autofree char *command = hp_symbol_name_sanitize (proc->command ? proc->command : "?", -1, SHOWN_PROCESS_CHARS);
-      g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, ps->samples);
-      /* Translators: an entry of the process filter: command, pid, sample count */
-      g_autofree char *label = g_strdup_printf (_("%s (%d, %s samples)"), command, ps->pid, count);
+      g_autofree char *amount = hp_format_amount (measure, ps->samples);
+      /* Translators: an entry of the process filter: command, pid, what it counts ("1,234 samples") */
+      g_autofree char *label = g_strdup_printf (_("%s (%d, %s)"), command, ps->pid, amount);
 
       if (ps->samples == 0)
         continue;
+      if (ps->pid == pid)
+        chosen = self->process_pids->len;
       gtk_string_list_append (list, label);
       g_array_append_val (self->process_pids, ps->pid);
     }
   g_signal_handlers_block_matched (self->process_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   gtk_drop_down_set_model (self->process_dropdown, G_LIST_MODEL (list));
-  gtk_drop_down_set_selected (self->process_dropdown, 0);
+  gtk_drop_down_set_selected (self->process_dropdown, chosen);
   g_signal_handlers_unblock_matched (self->process_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   gtk_widget_set_visible (GTK_WIDGET (self->process_dropdown), data->processes->len > 1);
 }
@@ -106,7 +113,34 @@ hp_window_fill_event_filters (HpWindow *self)
 {
   g_clear_pointer (&self->event, g_free);
   hp_event_selector_set_capture (self->event_selector, self->profile->capture);
-  fill_process_filter (self);
+  fill_process_filter (self, 0);
+  g_free (self->counted_event);
+  self->counted_event = g_strdup (self->profile->measure.event);
+}
+
+void
+hp_window_update_filter_counts (HpWindow *self)
+{
+  guint process = gtk_drop_down_get_selected (self->process_dropdown);
+  gint32 pid = process < self->process_pids->len ? g_array_index (self->process_pids, gint32, process) : 0;
+  g_autoptr(GHashTable) tids = NULL;
+  guint found = GTK_INVALID_LIST_POSITION;
+
+  if (self->counted_event == NULL || g_strcmp0 (self->counted_event, self->profile->measure.event) == 0)
+    return;
+  g_free (self->counted_event);
+  self->counted_event = g_strdup (self->profile->measure.event);
+
+  /* the same choices, counted in the event now shown: a thread without
+   * any of it is no longer listed, but stays chosen */
+  tids = g_steal_pointer (&self->filter_tids);
+  fill_process_filter (self, pid);
+  hp_window_fill_thread_filter (self, pid);
+  self->filter_tids = g_steal_pointer (&tids);
+  for (guint i = 0; i < self->filters->len && found == GTK_INVALID_LIST_POSITION; i++)
+    if (hp_id_set_equal (g_ptr_array_index (self->filters, i), self->filter_tids))
+      found = i;
+  hp_window_select_thread_entry (self, found);
 }
 
 static void

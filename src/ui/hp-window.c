@@ -219,15 +219,26 @@ static void on_thread_filter_changed (GtkDropDown *dropdown,
                                       GParamSpec  *pspec,
                                       HpWindow    *self);
 
+static char *
+format_amount (guint64  amount,
+               gpointer user_data)
+{
+  HpLoadedProfile *profile = user_data;
+
+  return hp_format_amount (&profile->measure, amount);
+}
+
 /* The thread filter's entries: every thread (@pid 0), by process, or
- * the threads of process @pid, the first entry keeping them all. */
+ * the threads of process @pid, the first entry keeping them all; each
+ * with what the shown event counts of it. */
 void
 hp_window_fill_thread_filter (HpWindow *self,
                               gint32    pid)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
   g_autoptr(GPtrArray) entries = hp_thread_filter_entries (self->profile->capture->data,
-                                                           self->profile->capture->thread_samples, pid);
+                                                           self->profile->thread_amounts, pid,
+                                                           format_amount, self->profile);
 
   g_ptr_array_set_size (self->filters, 0);
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
@@ -245,6 +256,15 @@ hp_window_fill_thread_filter (HpWindow *self,
   gtk_drop_down_set_selected (self->thread_dropdown, 0);
   g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->thread_dropdown), self->filters->len > 1);
+}
+
+void
+hp_window_select_thread_entry (HpWindow *self,
+                               guint     position)
+{
+  g_signal_handlers_block_by_func (self->thread_dropdown, on_thread_filter_changed, self);
+  gtk_drop_down_set_selected (self->thread_dropdown, position);
+  g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);
 }
 
 static void
@@ -275,6 +295,7 @@ show_profile (HpWindow        *self,
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
   self->profile = hp_loaded_profile_ref (profile);
 
+  hp_window_update_filter_counts (self);
   hp_capture_overview_set_profile (self->overview, profile);
   if (self->timeline_view != NULL)
     hp_timeline_view_set_profile (self->timeline_view, profile);
@@ -880,6 +901,7 @@ hp_window_finalize (GObject *object)
   g_clear_pointer (&self->fold_modules, g_hash_table_unref);
   g_clear_pointer (&self->process_pids, g_array_unref);
   g_clear_pointer (&self->event, g_free);
+  g_clear_pointer (&self->counted_event, g_free);
 
   G_OBJECT_CLASS (hp_window_parent_class)->finalize (object);
 }

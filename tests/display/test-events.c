@@ -114,6 +114,30 @@ make_capture (void)
   return g_steal_pointer (&path);
 }
 
+/* The text of entry @i of a dropdown of strings */
+static const char *
+entry (GtkDropDown *dropdown,
+       guint        i)
+{
+  g_autoptr(GtkStringObject) item = g_list_model_get_item (gtk_drop_down_get_model (dropdown), i);
+
+  g_assert_nonnull (item);
+  /* the model keeps the string */
+  return gtk_string_object_get_string (item);
+}
+
+static guint
+find_entry (GtkDropDown *dropdown,
+            const char  *part)
+{
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (strstr (entry (dropdown, i), part) != NULL)
+      return i;
+  g_error ("no entry has %s", part);
+}
+
 static gboolean
 samples_loaded (gpointer data)
 {
@@ -210,6 +234,7 @@ test_events (void)
   /* the first event, in samples, as before */
   p = shown (window);
   g_assert_cmpstr (p->measure.event, ==, "cpu-clock");
+  g_assert_cmpstr (entry (hp_window_get_thread_dropdown (window), 0), ==, "All threads (1000 samples)");
   g_assert_cmpuint (hp_profile_get_n_samples (p->profile), ==, 1000);
   g_assert_nonnull (strstr (hp_call_tree_view_get_caption (hp_window_get_tree_view (window)), "1000 cpu-clock samples"));
 
@@ -232,6 +257,11 @@ test_events (void)
   p = shown (window);
   g_assert_true (p->measure.by_weight);
   g_assert_cmpuint (hp_profile_get_n_samples (p->profile), ==, 2100);
+  /* and so do the thread and process filters: only tid 101 faulted */
+  g_assert_cmpstr (entry (hp_window_get_thread_dropdown (window), 0), ==, "All threads (2100 page faults)");
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (hp_window_get_process_dropdown (window))), ==, 2);
+  g_assert_cmpstr (entry (hp_window_get_process_dropdown (window), 0), ==, "All processes (2100 page faults)");
+  g_assert_cmpstr (entry (hp_window_get_process_dropdown (window), 1), ==, "app (100, 2100 page faults)");
   fault = child (p, child (p, hp_profile_get_top_down (p->profile), "main"), "fault_in");
   g_assert_cmpuint (fault->total, ==, 2000);
   g_assert_nonnull (strstr (hp_call_tree_view_get_caption (hp_window_get_tree_view (window)), "2100 page faults"));
@@ -355,6 +385,23 @@ test_events (void)
     gtk_drop_down_set_selected (processes, 0);
     g_assert_true (display_wait (not_filtering, window, 10000));
     g_assert_null (shown (window)->tids);
+
+    /* wall time per thread: 0.8 s on the CPU in 101, 3 s off it in 102 */
+    g_assert_cmpstr (entry (threads, 0), ==, "All threads (4.00 s)");
+    g_assert_nonnull (strstr (entry (threads, find_entry (threads, "(101, ")), "(101, 800 ms)"));
+    g_assert_nonnull (strstr (entry (threads, find_entry (threads, "(102, ")), "(102, 3.00 s)"));
+    g_assert_cmpstr (entry (processes, 1), ==, "app (100, 3.80 s)");
+
+    /* a thread chosen stays chosen when the event changes, recounted */
+    gtk_drop_down_set_selected (threads, find_entry (threads, "(101, "));
+    g_assert_true (display_wait (not_filtering, window, 10000));
+    choose_event (window, "cpu-clock");
+    p = shown (window);
+    g_assert_nonnull (p->tids);
+    g_assert_cmpuint (g_hash_table_size (p->tids), ==, 1);
+    g_assert_true (g_hash_table_contains (p->tids, GINT_TO_POINTER (101)));
+    g_assert_nonnull (strstr (entry (threads, gtk_drop_down_get_selected (threads)), "(101, 800 samples)"));
+    g_assert_cmpstr (entry (threads, 0), ==, "All threads (1000 samples)");
   }
   display_close (window);
 }

@@ -129,7 +129,7 @@ test_entries (void)
 {
   g_autoptr(TestData) data = make_data ();
   g_autofree guint64 *samples = thread_samples (data);
-  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, samples, 0);
+  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, samples, 0, NULL, NULL);
   static const int server[] = { 10, 11, 0 };
   static const int t10[] = { 10, 0 };
   static const int t11[] = { 11, 0 };
@@ -157,7 +157,7 @@ test_one_process (void)
 
   g_array_set_size (data->stack_counts, 4);  /* tool's sample goes */
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples, 0);
+  entries = hp_thread_filter_entries (data, samples, 0, NULL, NULL);
   g_assert_cmpuint (entries->len, ==, 3);
   assert_entry (entries, 0, "All threads (65 samples)", 65, NULL);
   g_assert_true (g_str_has_prefix (((HpThreadFilterEntry *) g_ptr_array_index (entries, 1))->label, "Thread server in main"));
@@ -176,9 +176,36 @@ test_one_thread (void)
   g_array_set_size (data->stack_counts, 0);
   g_array_append_val (data->stack_counts, only);
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples, 0);
+  entries = hp_thread_filter_entries (data, samples, 0, NULL, NULL);
   g_assert_cmpuint (entries->len, ==, 1);
   assert_entry (entries, 0, "All threads (1 sample)", 1, NULL);
+}
+
+static char *
+format_faults (guint64  amount,
+               gpointer user_data)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", amount, (const char *) user_data);
+}
+
+/* A process chosen in the process filter: "All its threads" keeps them,
+ * then each; every entry says what the caller counts. */
+static void
+test_one_process_chosen (void)
+{
+  g_autoptr(TestData) data = make_data ();
+  g_autofree guint64 *samples = thread_samples (data);
+  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, samples, 10, format_faults, (gpointer) "page faults");
+  static const int server[] = { 10, 11, 12, 0 };
+  static const int t10[] = { 10, 0 };
+  static const int t11[] = { 11, 0 };
+
+  for (guint i = 0; i < entries->len; i++)
+    g_test_message ("%s", ((HpThreadFilterEntry *) g_ptr_array_index (entries, i))->label);
+  g_assert_cmpuint (entries->len, ==, 3);
+  assert_entry (entries, 0, "All its threads (65 page faults)", 65, server);
+  assert_entry (entries, 1, "Thread server in main (10, 40 page faults)", 40, t10);
+  assert_entry (entries, 2, "Thread server in worker_loop (11, 25 page faults)", 25, t11);
 }
 
 /* Names from the capture are made safe; a thread whose pid no process
@@ -194,7 +221,7 @@ test_hostile_names (void)
   th->name = (char *) "to\nol\x1b[2J\xff";
   th->pid = 99;
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples, 0);
+  entries = hp_thread_filter_entries (data, samples, 0, NULL, NULL);
   g_assert_cmpuint (entries->len, ==, 5);
   for (guint i = 0; i < entries->len; i++)
     {
@@ -216,6 +243,7 @@ main (int    argc,
   g_test_add_func ("/thread-list/entries", test_entries);
   g_test_add_func ("/thread-list/one-process", test_one_process);
   g_test_add_func ("/thread-list/one-thread", test_one_thread);
+  g_test_add_func ("/thread-list/one-process-chosen", test_one_process_chosen);
   g_test_add_func ("/thread-list/hostile-names", test_hostile_names);
   return g_test_run ();
 }
