@@ -36,6 +36,7 @@
 #include "analysis/hp-profile.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
+#include "document/hp-debug-package.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
 #include "record/hp-recorder.h"
@@ -145,34 +146,6 @@ describe_signal (const char *value)
   }
 }
 
-/* The Debian package that ships @path ("liblzma5"), or NULL. */
-static char *
-package_of (const char *path)
-{
-  g_autofree char *out = NULL;
-  const char *argv[] = { "dpkg-query", "-S", path, NULL };
-  int status;
-  char *colon;
-
-  if (path == NULL || path[0] != '/' ||
-      !g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, &out, NULL, &status, NULL) ||
-      !g_spawn_check_wait_status (status, NULL) || out == NULL)
-    {
-      /* merged /usr: dpkg knows /lib/x/libfoo.so where the loader mapped
-       * /usr/lib/x/libfoo.so */
-      if (path != NULL && g_str_has_prefix (path, "/usr/lib/"))
-        return package_of (path + strlen ("/usr"));
-      return NULL;
-    }
-  /* "liblzma5:amd64: /usr/lib/x86_64-linux-gnu/liblzma.so.5.4.1" */
-  colon = strchr (out, ':');
-  if (colon == NULL)
-    return NULL;
-  *colon = '\0';
-  return strpbrk (out, " \n,") == NULL ? g_strdup (out) : NULL;
-}
-
 /* "N % of samples are in code without symbols", in samples (the number
  * of code locations says little: one hot unnamed loop is one location),
  * with the modules that hold most of them and the -dbgsym packages that
@@ -184,36 +157,24 @@ print_unsymbolized (Report                *r,
   const HpCaptureData *data = hp_profile_get_data (r->profile);
   guint64 total = 0;
   g_autoptr(GArray) modules = hp_profile_get_unsymbolized (r->profile, &total);
+  g_autofree char *packages = NULL;
   g_autoptr(GString) where = g_string_new (NULL);
-  g_autoptr(GString) packages = g_string_new (NULL);
 
   if (health->unsymbolized_level == HP_HEALTH_FINE)
     return;
-  for (guint i = 0; i < modules->len && i < 3; i++)
+  packages = hp_debug_packages_for (data, modules, r->n_samples);
+  for (guint i = 0; i < modules->len && i < HP_DEBUG_PACKAGES_MAX_MODULES; i++)
     {
       const HpUnsymbolized *u = &g_array_index (modules, HpUnsymbolized, i);
-      g_autofree char *package = NULL;
 
       if (i > 0 && percent (u->samples, r->n_samples) < 0.1)
         break;
       g_string_append_printf (where, "%s%s %.1f%%", i ? ", " : "", esc (r, u->module, "?"), percent (u->samples, r->n_samples));
-      for (guint m = 1; m < data->modules->len; m++)
-        {
-          const HpCaptureModule *module = &g_array_index (data->modules, HpCaptureModule, m);
-
-          if (g_strcmp0 (module->name, u->module) == 0 && !module->is_kernel)
-            {
-              package = package_of (module->path);
-              break;
-            }
-        }
-      if (package != NULL && strstr (packages->str, package) == NULL)
-        g_string_append_printf (packages, "%s%s-dbgsym", packages->len ? ", " : "", package);
     }
   printf ("# Without symbols: %.1f%% of samples are in code without symbols (%s)",
           percent (total, r->n_samples), where->str);
-  if (packages->len > 0)
-    printf ("; Debian's %s would name it", esc (r, packages->str, ""));
+  if (packages != NULL)
+    printf ("; Debian's %s would name it", esc (r, packages, ""));
   printf (".\n");
 }
 

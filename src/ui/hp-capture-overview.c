@@ -19,6 +19,7 @@
 #include "analysis/hp-capture-health.h"
 #include "analysis/hp-name-match.h"
 #include "analysis/hp-symbol-name.h"
+#include "document/hp-debug-package.h"
 #include "store/hp-capture-keys.h"
 #include "ui/hp-capture-overview.h"
 #include "ui/hp-format.h"
@@ -38,6 +39,14 @@ struct _HpCaptureOverview {
   GtkLabel  *truncated_value;
   GtkLabel  *threads_value;
   GtkLabel  *warning_label;
+
+  /* the -dbgsym packages for the shown capture's code without symbols,
+   * asked of dpkg off the main loop (document/hp-debug-package) */
+  HpLoadedProfile *shown;
+  HpLoadedCapture *packages_capture;  /* whose packages: asked or known */
+  gboolean         packages_known;
+  char            *packages;          /* NULL: none known */
+  GCancellable    *packages_cancel;
 };
 
 /* the longest command shown, in characters (the tooltip has more), and
@@ -261,6 +270,92 @@ show_processes (HpCaptureOverview *self,
   gtk_widget_set_visible (GTK_WIDGET (self->processes_label), shown > 0);
 }
 
+typedef struct {
+  HpLoadedProfile *profile;
+  GArray          *unsymbolized;
+  guint64          n_samples;
+} PackagesQuery;
+
+static void
+packages_query_free (gpointer p)
+{
+  PackagesQuery *q = p;
+
+  g_clear_pointer (&q->unsymbolized, g_array_unref);
+  g_clear_pointer (&q->profile, hp_loaded_profile_unref);
+  g_free (q);
+}
+
+static void
+query_packages (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  PackagesQuery *q = task_data;
+
+  g_task_return_pointer (task, hp_debug_packages_for (q->profile->data, q->unsymbolized, q->n_samples), g_free);
+}
+
+static void
+packages_queried (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  HpCaptureOverview *self;
+  g_autofree char *packages = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* cancelled: the overview went away or shows another capture */
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    return;
+  self = HP_CAPTURE_OVERVIEW (object);
+  self->packages_known = TRUE;
+  g_free (self->packages);
+  self->packages = g_steal_pointer (&packages);
+  if (self->packages != NULL && self->shown != NULL)
+    {
+      g_autoptr(HpLoadedProfile) shown = hp_loaded_profile_ref (self->shown);
+
+      hp_capture_overview_set_profile (self, shown);
+    }
+}
+
+/* The -dbgsym packages that would name @profile's code without symbols,
+ * when known; otherwise NULL, and dpkg is asked in a worker (it takes
+ * a second under load) and the overview is filled again when it answers.
+ * One answer per capture: the packages of its main unsymbolized modules. */
+static const char *
+debug_packages (HpCaptureOverview *self,
+                HpLoadedProfile   *profile,
+                GArray            *unsymbolized,
+                guint64            n_samples)
+{
+  g_autoptr(GTask) task = NULL;
+  PackagesQuery *q;
+
+  if (self->packages_capture == profile->capture)
+    return self->packages_known ? self->packages : NULL;
+
+  g_cancellable_cancel (self->packages_cancel);
+  g_clear_object (&self->packages_cancel);
+  g_clear_pointer (&self->packages, g_free);
+  self->packages_known = FALSE;
+  /* held, so that a later capture at the same address is not taken for it */
+  g_clear_pointer (&self->packages_capture, hp_loaded_capture_unref);
+  self->packages_capture = hp_loaded_capture_ref (profile->capture);
+  self->packages_cancel = g_cancellable_new ();
+
+  q = g_new0 (PackagesQuery, 1);
+  q->profile = hp_loaded_profile_ref (profile);
+  q->unsymbolized = g_array_ref (unsymbolized);
+  q->n_samples = n_samples;
+  task = g_task_new (self, self->packages_cancel, packages_queried, NULL);
+  g_task_set_source_tag (task, debug_packages);
+  g_task_set_task_data (task, q, packages_query_free);
+  g_task_run_in_thread (task, query_packages);
+  return NULL;
+}
+
 void
 hp_capture_overview_set_profile (HpCaptureOverview *self,
                                  HpLoadedProfile   *profile)
@@ -284,6 +379,11 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
 
   if (profile == NULL)
     return;
+  if (profile != self->shown)
+    {
+      g_clear_pointer (&self->shown, hp_loaded_profile_unref);
+      self->shown = hp_loaded_profile_ref (profile);
+    }
   capture = profile->capture;
   unsymbolized_modules = hp_profile_get_unsymbolized (profile->profile, &unsymbolized);
 
@@ -436,12 +536,25 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     g_string_append (warning, _("More than 1 % of the samples were lost: the shares may be biased toward the time before the losses. "));
   /* in samples: one hot unnamed loop is one code location */
   if (health.unsymbolized_level != HP_HEALTH_FINE)
-    g_string_append_printf (warning,
-                            /* Translators: "96.3 % of the samples are in code without symbols, mostly in liblzma.so.5" */
-                            _("%.1f %% of the samples are in code without symbols, mostly in %s: its debugging "
-                              "symbols (Debian's -dbgsym package for it) would name that code."),
-                            100.0 * unsymbolized / n,
-                            g_array_index (unsymbolized_modules, HpUnsymbolized, 0).module);
+    {
+      const char *packages = debug_packages (self, profile, unsymbolized_modules, n);
+
+      if (packages != NULL)
+        g_string_append_printf (warning,
+                                /* Translators: "96.3 % of the samples are in code without symbols, mostly in
+                                 * liblzma.so.5: Debian's liblzma5-dbgsym would name that code." */
+                                _("%.1f %% of the samples are in code without symbols, mostly in %s: "
+                                  "Debian's %s would name that code."),
+                                100.0 * unsymbolized / n,
+                                g_array_index (unsymbolized_modules, HpUnsymbolized, 0).module, packages);
+      else
+        g_string_append_printf (warning,
+                                /* Translators: "96.3 % of the samples are in code without symbols, mostly in liblzma.so.5" */
+                                _("%.1f %% of the samples are in code without symbols, mostly in %s: its debugging "
+                                  "symbols (Debian's -dbgsym package for it) would name that code."),
+                                100.0 * unsymbolized / n,
+                                g_array_index (unsymbolized_modules, HpUnsymbolized, 0).module);
+    }
   else if (unresolved > 0)
     {
       g_autofree char *u = hp_format_count (unresolved);
@@ -495,6 +608,13 @@ hp_capture_overview_get_value (HpCaptureOverview *self,
 static void
 hp_capture_overview_dispose (GObject *object)
 {
+  HpCaptureOverview *self = HP_CAPTURE_OVERVIEW (object);
+
+  g_cancellable_cancel (self->packages_cancel);
+  g_clear_object (&self->packages_cancel);
+  g_clear_pointer (&self->packages, g_free);
+  g_clear_pointer (&self->packages_capture, hp_loaded_capture_unref);
+  g_clear_pointer (&self->shown, hp_loaded_profile_unref);
   hp_template_dispose (GTK_WIDGET (object), HP_TYPE_CAPTURE_OVERVIEW);
 
   G_OBJECT_CLASS (hp_capture_overview_parent_class)->dispose (object);

@@ -1,0 +1,32 @@
+/* hp-debug-package.h - the Debian packages whose debugging symbols would name unsymbolized code
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "store/hp-capture.h"
+
+G_BEGIN_DECLS
+
+/* At most this many modules are named: the ones holding most samples. */
+#define HP_DEBUG_PACKAGES_MAX_MODULES 3
+
+/* The Debian package that ships @path ("liblzma5"), or NULL when dpkg
+ * does not know the file (or this is not a Debian system). Runs
+ * dpkg-query: never call it from a main loop. */
+char *hp_debian_package_of  (const char *path);
+
+/* "liblzma5-dbgsym, libsqlite3-0-dbgsym": the -dbgsym packages for the
+ * modules of @unsymbolized (HpUnsymbolized, most samples first, as
+ * hp_profile_get_unsymbolized gives them) that hold at least 0.1 % of
+ * @n_samples (the first always), at most HP_DEBUG_PACKAGES_MAX_MODULES;
+ * NULL when none is known. Answers are cached per path for the process.
+ * Runs dpkg-query: never call it from a main loop. */
+char *hp_debug_packages_for (const HpCaptureData *data,
+                             GArray              *unsymbolized,
+                             guint64              n_samples);
+
+G_END_DECLS
