@@ -178,6 +178,9 @@ test_unsymbolized (void)
 
     g_assert_cmpint (res->status, ==, 0);
     g_assert_nonnull (strstr (res->out, "# Without symbols: 75.0% of samples are in code without symbols (liblzma.so.5 75.0%)"));
+    /* the same package the window's overview names (document/hp-debug-package) */
+    if (g_find_program_in_path ("dpkg-query") != NULL)
+      g_assert_nonnull (strstr (res->out, "(liblzma.so.5 75.0%); Debian's liblzma5-dbgsym would name it."));
   }
   g_clear_pointer (&dir, it_tmpdir_free);
 }
