@@ -26,7 +26,10 @@
 #include "analysis/hp-summary-match.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
+#include "perf/hp-perf-file.h"
+#include "record/hp-folded-import.h"
 #include "record/hp-perf-import.h"
+#include "record/hp-pprof-import.h"
 #include "store/hp-summary-library.h"
 
 void
@@ -66,6 +69,17 @@ print_text (const char *text)
   printf ("    %s\n", safe);
 }
 
+/* "new.folded is a perf.data file" misled */
+const char *
+hp_cli_profile_kind (const char *path)
+{
+  if (hp_pprof_sniff (path))
+    return "a pprof profile";
+  if (hp_folded_sniff (path) && !hp_perf_file_sniff (path))
+    return "a file of folded stacks";
+  return "a perf.data file";
+}
+
 /* The capture that takes the summaries for the perf.data @perf_data:
  * the one `hotpath-cli import` writes, imported now if missing; NULL
  * after saying why not. */
@@ -78,14 +92,14 @@ capture_for_perf_data (const char *perf_data,
 
   if (g_file_test (target, G_FILE_TEST_EXISTS))
     {
-      hp_cli_error ("summary: %s is a perf.data file, which cannot hold summaries, and %s (where "
+      hp_cli_error ("summary: %s is %s, which cannot hold summaries, and %s (where "
                     "'hotpath-cli import %s' writes its capture) exists already; if it is the capture "
                     "of %s, run: hotpath-cli summary %s --import %s",
-                    perf_data, target, perf_data, perf_data, target, old_path);
+                    perf_data, hp_cli_profile_kind (perf_data), target, perf_data, perf_data, target, old_path);
       return NULL;
     }
-  fprintf (stderr, "hotpath-cli: %s is a perf.data file, which cannot hold summaries: "
-           "importing it into %s, which will hold them\n", perf_data, target);
+  fprintf (stderr, "hotpath-cli: %s is %s, which cannot hold summaries: "
+           "importing it into %s, which will hold them\n", perf_data, hp_cli_profile_kind (perf_data), target);
   if (hp_cli_import (G_N_ELEMENTS (argv) - 1, argv) != 0)
     return NULL;
   return g_steal_pointer (&target);
@@ -110,8 +124,9 @@ hp_cli_summary_import (const char *new_path,
 
   if (hp_perf_import_is_perf_data (old_path))
     {
-      hp_cli_error ("summary: %s is a perf.data file, which holds no summaries; summaries are "
-                    "written into captures (.hotpath files): give one as --import OLD", old_path);
+      hp_cli_error ("summary: %s is %s, which holds no summaries; summaries are "
+                    "written into captures (.hotpath files): give one as --import OLD",
+                    old_path, hp_cli_profile_kind (old_path));
       return 1;
     }
   if (hp_perf_import_is_perf_data (new_path))

@@ -24,6 +24,7 @@
 #include "cli/hp-cli.h"
 #include "cli/hp-cli-suggest.h"
 #include "document/hp-call-path.h"
+#include "record/hp-perf-import.h"
 #include "store/hp-capture.h"
 
 /* @text, from the capture, line by line under its path: each line made
@@ -107,6 +108,7 @@ hp_cli_summary (int    argc,
   g_autofree char *raw_text = NULL;
   g_autofree char *text = NULL;
   g_autofree char *import = NULL;
+  g_autofree char *cached = NULL;
   gboolean clear = FALSE;
   gboolean suggest = FALSE;
   g_autofree char *format = NULL;
@@ -218,7 +220,32 @@ hp_cli_summary (int    argc,
       return 2;
     }
 
-  capture = hp_capture_open (args[0], writing, &error);
+  if (hp_perf_import_is_perf_data (args[0]))
+    {
+      g_autofree char *target = hp_perf_import_capture_name (args[0]);
+
+      if (!suggest)
+        {
+          /* a summary written into the import's cache would be lost with it */
+          hp_cli_error ("summary: %s is %s, which %s summaries; they are written into captures: "
+                        "'hotpath-cli import %s' writes %s, then run hotpath-cli summary %s …",
+                        args[0], hp_cli_profile_kind (args[0]), writing ? "cannot hold" : "holds no",
+                        args[0], target, target);
+          return 1;
+        }
+      /* a suggestion writes nothing: the cached import does */
+      {
+        g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
+
+        cached = hp_perf_import_cached (args[0], cancellable, &error);
+      }
+      if (cached == NULL)
+        {
+          hp_cli_error ("%s", error->message);
+          return 1;
+        }
+    }
+  capture = hp_capture_open (cached != NULL ? cached : args[0], writing, &error);
   if (capture == NULL)
     {
       hp_cli_error ("%s", error->message);

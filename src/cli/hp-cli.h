@@ -14,6 +14,10 @@ int  hp_cli_record (int argc, char **argv);
 int  hp_cli_import (int argc, char **argv);
 int  hp_cli_report (int argc, char **argv);
 int  hp_cli_summary (int argc, char **argv);
+/* What @path is, of the files hp_perf_import_is_perf_data() takes, for a
+ * message: "a perf.data file", "a pprof profile", "a file of folded
+ * stacks" (hp-cli-summary-import.c). */
+const char *hp_cli_profile_kind (const char *path);
 /* summary NEW --import OLD (hp-cli-summary-import.c) */
 int  hp_cli_summary_import (const char *new_path,
                             const char *old_path);

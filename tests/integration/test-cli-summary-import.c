@@ -496,7 +496,7 @@ test_import_perf_data (void)
     g_test_message ("%s", bad->err);
     g_assert_cmpint (bad->status, ==, 1);
     g_assert_nonnull (strstr (bad->err, new_folded));
-    g_assert_nonnull (strstr (bad->err, "holds no summaries"));
+    g_assert_nonnull (strstr (bad->err, "is a file of folded stacks, which holds no summaries"));
     g_assert_false (g_file_test (made, G_FILE_TEST_EXISTS));
   }
   /* NEW a perf.data: imported into new.hotpath, which takes them */
@@ -506,7 +506,8 @@ test_import_perf_data (void)
 
     g_test_message ("%s%s", import->out, import->err);
     g_assert_cmpint (import->status, ==, 0);
-    g_assert_nonnull (strstr (import->err, "importing it into new.hotpath"));
+    g_assert_nonnull (strstr (import->err, "is a file of folded stacks, which cannot hold summaries: "
+                                           "importing it into new.hotpath"));
     g_assert_nonnull (strstr (import->err, "2 of 2 summaries"));
     g_assert_nonnull (strstr (import->out, "placed (exact)  main → parse → lex"));
     g_assert_cmpint (hp_test_sql_int (made, "SELECT count(*) FROM summaries WHERE capture = 'old.hotpath'"), ==, 2);
@@ -519,8 +520,30 @@ test_import_perf_data (void)
     g_test_message ("%s", again->err);
     g_assert_cmpint (again->status, ==, 1);
     g_assert_nonnull (strstr (again->err, "exists already"));
+    g_assert_null (strstr (again->err, "perf.data"));
     g_assert_nonnull (strstr (again->err, "hotpath-cli summary new.hotpath --import "));
     g_assert_cmpint (hp_test_sql_int (made, "SELECT count(*) FROM summaries"), ==, 2);
+  }
+
+  /* the same file given to summary itself: a summary would go into the
+   * import's cache and be lost, so it is refused, saying what to do; a
+   * suggestion writes nothing, and is made */
+  {
+    const char *set_args[] = { "summary", new_folded, "main;run", "--set", "Lost.", NULL };
+    const char *list_args[] = { "summary", new_folded, NULL };
+    const char *suggest_args[] = { "summary", new_folded, "main;run", "--suggest", NULL };
+    g_autoptr(ItResult) set = it_run_cli (set_args);
+    g_autoptr(ItResult) list = it_run_cli (list_args);
+    g_autoptr(ItResult) suggest = it_run_cli (suggest_args);
+
+    g_test_message ("%s%s%s", set->err, list->err, suggest->err);
+    g_assert_cmpint (set->status, ==, 1);
+    g_assert_nonnull (strstr (set->err, "is a file of folded stacks, which cannot hold summaries"));
+    g_assert_nonnull (strstr (set->err, "'hotpath-cli import "));
+    g_assert_cmpint (list->status, ==, 1);
+    g_assert_nonnull (strstr (list->err, "which holds no summaries"));
+    g_assert_cmpint (suggest->status, ==, 0);
+    g_assert_nonnull (strstr (suggest->out, "main → run"));
   }
 
   g_assert_cmpint (g_chdir (cwd), ==, 0);
