@@ -25,6 +25,7 @@
 
 #include "record/hp-events.h"
 #include "ui/hp-event-chooser.h"
+#include "ui/hp-template.h"
 
 struct _HpEventChooser {
   GtkWidget       parent_instance;
@@ -246,12 +247,9 @@ static void
 hp_event_chooser_dispose (GObject *object)
 {
   HpEventChooser *self = HP_EVENT_CHOOSER (object);
-  GtkWidget *child;
 
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_EVENT_CHOOSER);
-  /* the template's box is no bound child: it goes by hand */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
+  /* the template's box is no bound child: hp_template_dispose unparents it */
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_EVENT_CHOOSER);
   g_clear_pointer (&self->names, g_ptr_array_unref);
   g_clear_pointer (&self->checks, g_ptr_array_unref);
 

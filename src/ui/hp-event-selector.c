@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "ui/hp-event-selector.h"
+#include "ui/hp-template.h"
 #include "ui/hp-format.h"
 
 struct _HpEventSelector {
@@ -116,7 +117,7 @@ hp_event_selector_dispose (GObject *object)
 {
   HpEventSelector *self = HP_EVENT_SELECTOR (object);
 
-  gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_EVENT_SELECTOR);
+  hp_template_dispose (GTK_WIDGET (self), HP_TYPE_EVENT_SELECTOR);
   g_clear_pointer (&self->events, g_ptr_array_unref);
 
   G_OBJECT_CLASS (hp_event_selector_parent_class)->dispose (object);
