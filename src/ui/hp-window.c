@@ -941,6 +941,21 @@ hp_window_get_property (GObject    *object,
     }
 }
 
+/* A boolean of the profile filter: a change is notified and the profile
+ * rebuilt for it. */
+static void
+set_filter_flag (HpWindow     *self,
+                 gboolean     *flag,
+                 const GValue *value,
+                 GParamSpec   *pspec)
+{
+  if (*flag == g_value_get_boolean (value))
+    return;
+  *flag = g_value_get_boolean (value);
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+  hp_window_rebuild_profile (self);
+}
+
 static void
 hp_window_set_property (GObject      *object,
                         guint         prop_id,
@@ -952,28 +967,13 @@ hp_window_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_MERGE_RECURSION:
-      if (self->merge_recursion != g_value_get_boolean (value))
-        {
-          self->merge_recursion = g_value_get_boolean (value);
-          g_object_notify_by_pspec (object, pspec);
-          hp_window_rebuild_profile (self);
-        }
+      set_filter_flag (self, &self->merge_recursion, value, pspec);
       break;
     case PROP_HIDE_KERNEL:
-      if (self->hide_kernel != g_value_get_boolean (value))
-        {
-          self->hide_kernel = g_value_get_boolean (value);
-          g_object_notify_by_pspec (object, pspec);
-          hp_window_rebuild_profile (self);
-        }
+      set_filter_flag (self, &self->hide_kernel, value, pspec);
       break;
     case PROP_FOLD_INLINE:
-      if (self->fold_inline != g_value_get_boolean (value))
-        {
-          self->fold_inline = g_value_get_boolean (value);
-          g_object_notify_by_pspec (object, pspec);
-          hp_window_rebuild_profile (self);
-        }
+      set_filter_flag (self, &self->fold_inline, value, pspec);
       break;
     case PROP_SHOW_SUMMARY:
       if (gtk_widget_get_visible (GTK_WIDGET (self->summary_paned)) != g_value_get_boolean (value))
