@@ -34,7 +34,8 @@ flags=(-g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE
        -I"$dir/include" -I"$top/src"
        $(pkg-config --cflags glib-2.0 gio-2.0 sqlite3))
 libs=($(pkg-config --libs glib-2.0 gio-2.0 sqlite3))
-sources=("$top/src/store/hp-capture.c" "$top/src/store/hp-capture-writer.c" "$dir/hp-schema.c")
+sources=("$top/src/store/hp-capture.c" "$top/src/store/hp-capture-writer.c" "$top/src/store/hp-capture-schema.c"
+         "$top/src/store/hp-store-db.c" "$dir/hp-schema.c")
 
 echo "run-capture.sh: building the fuzz target in $dir"
 "$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
