@@ -363,8 +363,13 @@ import_profile (Import               *im,
   if (p->period > 0)
     {
       hp_capture_writer_set_metadata_int (im->writer, HP_META_PERIOD, p->period);
-      if (p->period_type != NULL && get_string (im, p->period_type->unit, &unit, error) && strcmp (unit, "nanoseconds") == 0)
-        hp_capture_writer_set_metadata_int (im->writer, HP_META_FREQUENCY, (gint64) (1e9 / p->period + 0.5));
+      if (p->period_type != NULL)
+        {
+          if (!get_string (im, p->period_type->unit, &unit, error))
+            return FALSE;
+          if (strcmp (unit, "nanoseconds") == 0)
+            hp_capture_writer_set_metadata_int (im->writer, HP_META_FREQUENCY, (gint64) (1e9 / p->period + 0.5));
+        }
     }
   if (p->duration_nanos > 0)
     hp_capture_writer_set_metadata_int (im->writer, HP_META_DURATION_NS, p->duration_nanos);
