@@ -289,7 +289,10 @@ print_header (Report *r)
     {
       g_autofree char *advice = hp_capture_health_jit_advice (&health);
 
-      printf ("# Note: %" G_GUINT64_FORMAT " of the truncated stacks were cut at code compiled at run time. %s\n",
+      printf (g_dngettext (GETTEXT_PACKAGE,
+                           "# Note: %" G_GUINT64_FORMAT " of the truncated stacks was cut at code compiled at run time. %s\n",
+                           "# Note: %" G_GUINT64_FORMAT " of the truncated stacks were cut at code compiled at run time. %s\n",
+                           health.truncated_at_jit),
               health.truncated_at_jit, advice);
     }
   if (health.stack_copy_small)

@@ -25,6 +25,7 @@
 
 #include "integration-common.h"
 #include "analysis/hp-text.h"
+#include "store/hp-capture-keys.h"
 #include "store/hp-capture-writer.h"
 
 static void
@@ -73,6 +74,32 @@ test_header_rate (void)
   g_assert_nonnull (strstr (period->out, "sampled every 100000 ns,"));
   g_assert_null (strstr (period->out, "? Hz"));
   g_assert_nonnull (strstr (freq->out, "sampled at 999 Hz,"));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* The note on stacks cut at run-time compiled code agrees in number
+ * with its count: "1 of the truncated stacks was cut", not "were". */
+static void
+test_jit_cut_plural (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+
+  for (guint n = 1; n <= 2; n++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/jit-%u.hotpath", dir, n);
+      g_autofree char *expected = g_strdup_printf ("# Note: %u of the truncated stacks %s cut at code compiled at run time.",
+                                                   n, n == 1 ? "was" : "were");
+      g_autoptr(ItResult) report = NULL;
+
+      write_capture (path, HP_META_TRUNCATED_AT_JIT, n);
+      {
+        const char *args[] = { "report", path, NULL };
+        report = it_run_cli (args);
+      }
+      g_test_message ("%s%s", report->out, report->err);
+      g_assert_cmpint (report->status, ==, 0);
+      g_assert_nonnull (strstr (report->out, expected));
+    }
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -476,6 +503,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/cli/report-header-rate", test_header_rate);
+  g_test_add_func ("/integration/cli/report-jit-cut-plural", test_jit_cut_plural);
   g_test_add_func ("/integration/cli/report-hostile-text", test_hostile_text);
   g_test_add_func ("/integration/cli/report-hostile-json", test_hostile_json);
   g_test_add_func ("/integration/cli/report-killed-by-signal", test_killed_by_signal);
