@@ -17,6 +17,7 @@
 
 #include <math.h>
 
+#include "analysis/hp-name-match.h"
 #include "analysis/hp-profile.h"
 #include "analysis/hp-summary-match.h"
 #include "analysis/hp-text.h"
@@ -41,6 +42,118 @@ print_text (const char *text)
 
       printf ("  %s\n", safe);
     }
+}
+
+static gboolean
+is_path (HpProfile          *profile,
+         const char * const *names)
+{
+  g_autoptr(GPtrArray) found = hp_profile_find_paths (profile, names);
+
+  return found->len > 0;
+}
+
+/* Why @names is no call path of @profile, for the end of the error, so
+ * that a typo is one retry: a name no function has, with the nearest one
+ * (and the whole path corrected when that is one); the path given leaf
+ * first; or else the longest leading part that is a path, and what it
+ * calls. */
+static char *
+path_hint (HpProfile *profile,
+           char     **names)
+{
+  guint n = g_strv_length (names), k, n_unknown = 0;
+  g_auto(GStrv) corrected = g_strdupv (names);
+  g_autoptr(GString) unknown = g_string_new (NULL);
+  g_autoptr(GPtrArray) found = NULL;
+  GString *hint = g_string_new (NULL);
+
+  if (n == 0)
+    return g_string_free (hint, FALSE);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GArray) ids = hp_profile_find_functions (profile, names[i]);
+      g_autoptr(GPtrArray) close = NULL;
+
+      if (ids->len > 0)
+        continue;
+      close = hp_profile_suggest_functions (profile, names[i], 1);
+      if (n_unknown++ < 3)
+        {
+          g_string_append_printf (unknown, "%s'%s'", n_unknown > 1 ? ", nor " : "", names[i]);
+          if (close->len > 0)
+            g_string_append_printf (unknown, " (did you mean '%s'?)", (char *) g_ptr_array_index (close, 0));
+        }
+      if (close->len > 0)
+        {
+          g_free (corrected[i]);
+          corrected[i] = g_strdup (g_ptr_array_index (close, 0));
+        }
+    }
+  if (n_unknown > 0)
+    {
+      if (is_path (profile, (const char * const *) corrected))
+        {
+          g_autofree char *joined = g_strjoinv (";", corrected);
+
+          g_string_append_printf (hint, "; did you mean '%s'?", joined);
+        }
+      else
+        g_string_append_printf (hint, "; no function is named %s", unknown->str);
+      return g_string_free (hint, FALSE);
+    }
+
+  /* every name is a function's: in the wrong order, or not one path */
+  if (n > 1)
+    {
+      g_auto(GStrv) reversed = g_new0 (char *, n + 1);
+
+      for (guint i = 0; i < n; i++)
+        reversed[i] = g_strdup (names[n - 1 - i]);
+      if (is_path (profile, (const char * const *) reversed))
+        {
+          g_autofree char *joined = g_strjoinv (";", reversed);
+
+          g_string_append_printf (hint, "; did you mean '%s' (root side first)?", joined);
+          return g_string_free (hint, FALSE);
+        }
+    }
+  for (k = n - 1; k > 0; k--)
+    {
+      char *cut = corrected[k];
+
+      corrected[k] = NULL;
+      found = hp_profile_find_paths (profile, (const char * const *) corrected);
+      corrected[k] = cut;
+      if (found->len > 0)
+        break;
+      g_clear_pointer (&found, g_ptr_array_unref);
+    }
+  if (found != NULL)
+    {
+      const HpCallNode *node = g_ptr_array_index (found, 0);
+      char *cut = corrected[k];
+      g_autofree char *joined = NULL;
+      guint shown = 0;
+
+      corrected[k] = NULL;
+      joined = g_strjoinv (";", corrected);
+      corrected[k] = cut;
+      g_string_append_printf (hint, "; '%s' is one, and calls ", joined);
+      /* the children are sorted hottest first */
+      for (guint i = 0; node->children != NULL && i < node->children->len && shown < 5; i++, shown++)
+        {
+          const HpCallNode *child = g_ptr_array_index (node->children, i);
+
+          g_string_append_printf (hint, "%s'%s'", shown > 0 ? ", " : "",
+                                  hp_profile_get_function_name (profile, child->function_id));
+        }
+      if (shown == 0)
+        g_string_append (hint, "nothing");
+      else if (node->children->len > shown)
+        g_string_append_printf (hint, " and %u more", node->children->len - shown);
+    }
+  return g_string_free (hint, FALSE);
 }
 
 /* Lists every summary; one written in another capture says where, and how
@@ -267,7 +380,9 @@ hp_cli_summary (int    argc,
   candidates = hp_profile_find_paths (profile, (const char * const *) names);
   if (candidates->len == 0)
     {
-      hp_cli_error ("no call path %s in %s", args[1], args[0]);
+      g_autofree char *hint = path_hint (profile, names);
+
+      hp_cli_error ("no call path %s in %s%s", args[1], args[0], hint);
       return 1;
     }
   node = g_ptr_array_index (candidates, 0);

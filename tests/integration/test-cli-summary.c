@@ -273,6 +273,69 @@ test_summary_round_trip (void)
   it_tmpdir_free (g_steal_pointer (&dir));
 }
 
+/* main → parse → {lex ×6, yylex ×3}, main → run ×1 */
+static void
+write_parser_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  const char *names[] = { "main", "parse", "lex", "yylex", "run" };
+  const guint parents[] = { 0, 0, 1, 1, 0 }, samples[] = { 0, 0, 6, 3, 1 };
+  gint64 module, stacks[G_N_ELEMENTS (names)];
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_process (w, 1, "app");
+  hp_capture_writer_set_thread (w, 1, 1, "app");
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      gint64 function = hp_capture_writer_intern_function (w, names[i], module, NULL, 0);
+      gint64 frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0x10 * (i + 1));
+
+      stacks[i] = hp_capture_writer_intern_stack (w, i == 0 ? 0 : stacks[parents[i]], frame);
+      for (guint k = 0; k < samples[i]; k++)
+        hp_capture_writer_add_sample (w, 1000 + k, 1, 0, stacks[i], 1);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+/* A path that is not there: the one-line error says what would be, so a
+ * typo costs one retry. */
+static void
+test_summary_path_hint (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "parser.hotpath", NULL);
+  const struct {
+    const char *path;
+    const char *hint;
+  } cases[] = {
+    { "main;parse;lexx", "; did you mean 'main;parse;lex'?" },
+    { "main;zzzzzzzzzz", "; no function is named 'zzzzzzzzzz'" },
+    { "main;pars;qqqqqqqqqq", "; no function is named 'pars' (did you mean 'parse'?), nor 'qqqqqqqqqq'" },
+    { "lex;parse;main", "; did you mean 'main;parse;lex' (root side first)?" },
+    { "main;parse;run", "; 'main;parse' is one, and calls 'lex', 'yylex'" },
+    { "main;run;lex", "; 'main;run' is one, and calls nothing" },
+  };
+
+  write_parser_capture (capture);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[] = { "summary", capture, cases[i].path, "--set", "x", NULL };
+      g_autoptr(ItResult) r = it_run_cli (args);
+      g_autofree char *expected = g_strdup_printf ("no call path %s in %s%s", cases[i].path, capture, cases[i].hint);
+
+      g_test_message ("%s: %s", cases[i].path, r->err);
+      g_assert_cmpint (r->status, ==, 1);
+      g_assert_cmpuint (it_count_lines (r->err), ==, 1);
+      g_assert_nonnull (strstr (r->err, expected));
+    }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -281,5 +344,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/set-empty", test_summary_set_empty);
   g_test_add_func ("/cli/summary/c-locale", test_summary_c_locale);
   g_test_add_func ("/cli/summary/hostile-text", test_summary_hostile_text);
+  g_test_add_func ("/cli/summary/path-hint", test_summary_path_hint);
   return g_test_run ();
 }
