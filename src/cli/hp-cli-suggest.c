@@ -175,6 +175,129 @@ append_code_span (GString    *out,
   g_string_append (out, fence);
 }
 
+/* The length of the code fence (``` or ~~~, up to three spaces in) that
+ * @line opens or closes, 0 when it is none; its character in @c and
+ * whether only blanks follow it (as on a closing fence) in @bare. */
+static guint
+fence_length (const char *line,
+              char       *c,
+              gboolean   *bare)
+{
+  guint indent = 0, n = 0;
+
+  while (line[indent] == ' ' && indent < 3)
+    indent++;
+  *c = line[indent];
+  if (*c != '`' && *c != '~')
+    return 0;
+  while (line[indent + n] == *c)
+    n++;
+  line += indent + n;
+  *bare = line[strspn (line, " \t")] == '\0';
+  return n >= 3 ? n : 0;
+}
+
+/* "# x" to "###### x", up to three spaces in: a heading */
+static gboolean
+is_atx_heading (const char *line,
+                guint      *at)
+{
+  guint indent = 0, n = 0;
+
+  while (line[indent] == ' ' && indent < 3)
+    indent++;
+  while (line[indent + n] == '#')
+    n++;
+  *at = indent;
+  return n >= 1 && n <= 6 && (line[indent + n] == '\0' || line[indent + n] == ' ' || line[indent + n] == '\t');
+}
+
+/* "===" or "---" alone: under a line of text, it makes that line a heading */
+static gboolean
+is_setext_underline (const char *line)
+{
+  guint indent = 0;
+  char c;
+
+  while (line[indent] == ' ' && indent < 3)
+    indent++;
+  c = line[indent];
+  if (c != '=' && c != '-')
+    return FALSE;
+  line += indent;
+  while (*line == c)
+    line++;
+  while (*line == ' ' || *line == '\t')
+    line++;
+  return *line == '\0';
+}
+
+/* "<!--", "<pre", "<script", "<style", "<textarea": an HTML block that
+ * lasts until its closing tag, not until the blank line after it */
+static gboolean
+opens_long_html_block (const char *line)
+{
+  static const char *starts[] = { "<!--", "<pre", "<script", "<style", "<textarea" };
+
+  line += strspn (line, " ");
+  for (guint i = 0; i < G_N_ELEMENTS (starts); i++)
+    if (g_ascii_strncasecmp (line, starts[i], strlen (starts[i])) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A summary's lines as written (they are Markdown-ish already), but for
+ * what would break the review's own structure: a line that would be a
+ * heading is escaped, so that a summary with "## Details" in it does not
+ * start a section of a call path that is not there; a code fence it
+ * leaves open is closed, and an HTML comment or <pre> it opens is shown
+ * as text, or every later path's section would be code or hidden. */
+static void
+append_summary_lines (GString            *out,
+                      const char * const *lines)
+{
+  guint fence = 0;
+  char fence_char = 0;
+  gboolean after_text = FALSE;
+
+  for (guint l = 0; lines[l] != NULL; l++)
+    {
+      g_autofree char *line = hp_text_escape (lines[l]);
+      char c;
+      gboolean bare = FALSE;
+      guint n = fence_length (line, &c, &bare), at;
+
+      if (fence > 0)
+        {
+          if (n >= fence && c == fence_char && bare)
+            fence = 0;
+          g_string_append_printf (out, "%s\n", line);
+          continue;
+        }
+      if (n > 0)
+        {
+          fence = n;
+          fence_char = c;
+          after_text = FALSE;
+          g_string_append_printf (out, "%s\n", line);
+          continue;
+        }
+      if (is_atx_heading (line, &at))
+        g_string_append_printf (out, "%.*s\\%s\n", (int) at, line, line + at);
+      else if ((after_text && is_setext_underline (line)) || opens_long_html_block (line))
+        g_string_append_printf (out, "\\%s\n", line + strspn (line, " "));
+      else
+        g_string_append_printf (out, "%s\n", line);
+      after_text = line[strspn (line, " \t")] != '\0';
+    }
+  if (fence > 0)
+    {
+      g_autofree char *close = g_strnfill (fence, fence_char);
+
+      g_string_append_printf (out, "%s\n", close);
+    }
+}
+
 static char *
 markdown (HpCapture  *capture,
           HpProfile  *profile,
@@ -234,13 +357,7 @@ markdown (HpCapture  *capture,
             g_string_append_printf (out, ", %.1f %% now", n_samples ? 100.0 * e->node->total / n_samples : 0.0);
           g_string_append (out, ".\n\n");
         }
-      /* the summary is Markdown-ish already: its lines as written */
-      for (guint l = 0; lines[l] != NULL; l++)
-        {
-          g_autofree char *line = hp_text_escape (lines[l]);
-
-          g_string_append_printf (out, "%s\n", line);
-        }
+      append_summary_lines (out, (const char * const *) lines);
     }
   if (entries->len == 0)
     g_string_append (out, "\nNo call path of this capture has a summary yet.\n");

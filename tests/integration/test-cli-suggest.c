@@ -213,7 +213,10 @@ test_review_documents (void)
 
   if (!have_capture ())
     return;
-  set_summary ("parse_record;scan_fields", "Finds the fields.\nSecond line with *stars*.");
+  /* with what would be a heading, an HTML comment and a code fence left
+   * open: the review's own sections must stay what they are */
+  set_summary ("parse_record;scan_fields", "Finds the fields.\nSecond line with *stars*.\n## Not a section\n"
+               "Nor this\n---\n<!-- hidden\n```c\nint unclosed;");
   set_summary ("parse_record;checksum_block", "Sums the bytes \x1b[31mred\x1b[0m.");
   {
     /* a summary written in an older capture, for a path this one does
@@ -248,7 +251,20 @@ test_review_documents (void)
   /* its share now, as the report computes it */
   checksum_share = g_strdup_printf ("**%.1f %%** of the samples now", share_of ("checksum_block"));
   g_assert_nonnull (strstr (hot, checksum_share));
-  g_assert_nonnull (strstr (scan, "Finds the fields.\nSecond line with *stars*.\n"));
+  g_assert_nonnull (strstr (scan, "Finds the fields.\nSecond line with *stars*.\n\\## Not a section\n"
+                                 "Nor this\n\\---\n\\<!-- hidden\n```c\nint unclosed;\n```\n"));
+  {
+    g_auto(GStrv) lines = g_strsplit (m->out, "\n", -1);
+    guint headings = 0, fences = 0;
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        headings += g_str_has_prefix (lines[i], "## ") || g_str_has_prefix (lines[i], "---");
+        fences += g_str_has_prefix (lines[i], "```");
+      }
+    g_assert_cmpuint (headings, ==, 3);
+    g_assert_cmpuint (fences % 2, ==, 0);
+  }
   /* those written here do not say so */
   {
     g_auto(GStrv) parts = g_strsplit (m->out, "Written in", -1);
