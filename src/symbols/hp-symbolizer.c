@@ -172,8 +172,14 @@ struct _HpSymbolizer
   char         *kallsyms_path;
   gboolean      kallsyms_loaded;
   gboolean      has_kernel_symbols;
-  char         *kallsyms_data;  /* the file, NUL-split in place; names point here */
+  char         *kallsyms_data;  /* the file, NUL-split in place (or the cache); names point here */
   GArray       *kernel_symbols; /* KernelSymbol, sorted by address */
+  /* Kernel symbols kept between recordings (see "Kernel symbols kept
+   * between recordings" below): NULL paths, no cache. */
+  char         *kallsyms_cache;
+  char         *modules_path;
+  char         *boot_id_path;
+  GArray       *kernel_ranges;  /* KernelRange: what a table from the cache covers; NULL: the whole file was read */
   HpModule     *kernel;         /* also in kernel_modules */
   GHashTable   *kernel_modules; /* "[name]" -> HpModule */
 
@@ -279,7 +285,11 @@ hp_symbolizer_new_internal (const char *kallsyms_path)
 HpSymbolizer *
 hp_symbolizer_new (void)
 {
-  return hp_symbolizer_new_internal ("/proc/kallsyms");
+  HpSymbolizer *self = hp_symbolizer_new_internal ("/proc/kallsyms");
+  g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "hotpath", "kallsyms", NULL);
+
+  hp_symbolizer_set_kallsyms_cache (self, cache, "/proc/modules", "/proc/sys/kernel/random/boot_id");
+  return self;
 }
 
 HpSymbolizer *
@@ -300,6 +310,10 @@ hp_symbolizer_free (HpSymbolizer *self)
   g_array_unref (self->kernel_symbols);
   g_free (self->kallsyms_data);
   g_free (self->kallsyms_path);
+  g_free (self->kallsyms_cache);
+  g_free (self->modules_path);
+  g_free (self->boot_id_path);
+  g_clear_pointer (&self->kernel_ranges, g_array_unref);
   g_string_chunk_free (self->strings);
   hp_file_locator_free (self->locator);
   g_hash_table_unref (self->build_ids);
@@ -2028,10 +2042,291 @@ choose_kallsyms (HpSymbolizer *self)
   return FALSE;
 }
 
+/* Kernel symbols kept between recordings ----------------------------------
+ *
+ * Reading /proc/kallsyms costs a recording more than anything else that
+ * does not depend on its length: the kernel prints some 100 000 lines and
+ * we parse and sort them. Kernel text does not change while the machine
+ * runs, so the sorted table is kept in the user's cache, keyed by the boot
+ * id and the list of loaded modules (/proc/modules: name, size, address),
+ * and read back in one piece.
+ *
+ * What the file may hold beyond that (BPF programs, ftrace and kprobe
+ * trampolines) comes and goes without either changing, so the cache keeps
+ * only the kernel image's symbols and those of the loaded modules, with the
+ * address ranges they cover: the image from _stext to _etext, a module from
+ * its first to its last function (one allocation, in which nothing else
+ * can lie). An address outside them reads /proc/kallsyms whole, so every
+ * name is what reading it would have given.
+ *
+ * The file, native byte order (it never leaves the machine):
+ *   "HPKSYMS1", guint32 key length, ranges, symbols, strings length
+ *   key (boot id and module list, hashed)
+ *   ranges   { guint64 first, last }
+ *   symbols  { guint64 address; guint32 name, module } (string offsets;
+ *            module G_MAXUINT32 for the kernel image), sorted by address
+ *   strings  NUL-terminated
+ */
+
+#define KALLSYMS_CACHE_MAGIC "HPKSYMS1"
+#define KALLSYMS_NO_MODULE   G_MAXUINT32
+
+typedef struct
+{
+  guint64 first;
+  guint64 last;   /* inclusive: the address of the last function */
+} KernelRange;
+
+typedef struct
+{
+  guint64 address;
+  guint32 name;
+  guint32 module;
+} CachedSymbol;
+
+void
+hp_symbolizer_set_kallsyms_cache (HpSymbolizer *self,
+                                  const char   *cache,
+                                  const char   *modules_path,
+                                  const char   *boot_id_path)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->kallsyms_cache);
+  self->kallsyms_cache = g_strdup (cache);
+  g_free (self->modules_path);
+  self->modules_path = g_strdup (modules_path);
+  g_free (self->boot_id_path);
+  self->boot_id_path = g_strdup (boot_id_path);
+}
+
+/* The key of this boot and module list; NULL when there is no boot id.
+ * @modules gets the loaded modules' "[name]"s. */
+static char *
+kallsyms_cache_key (HpSymbolizer *self,
+                    GHashTable   *modules)
+{
+  g_autofree char *boot_id = NULL;
+  g_autofree char *list = NULL;
+  g_autoptr(GChecksum) checksum = NULL;
+
+  if (self->kallsyms_cache == NULL || self->boot_id_path == NULL
+      || !g_file_get_contents (self->boot_id_path, &boot_id, NULL, NULL))
+    return NULL;
+  g_strstrip (boot_id);
+  if (boot_id[0] == '\0')
+    return NULL;
+
+  checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_checksum_update (checksum, (const guchar *) boot_id, -1);
+  /* No /proc/modules: a kernel without loadable modules. Lines are
+   * "ext4 987136 2 - Live 0xffffffffc0a00000"; the use count and the state
+   * change without the symbols changing. */
+  if (self->modules_path != NULL && g_file_get_contents (self->modules_path, &list, NULL, NULL))
+    {
+      g_auto(GStrv) lines = g_strsplit (list, "\n", -1);
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          g_auto(GStrv) fields = g_strsplit (lines[i], " ", -1);
+
+          if (g_strv_length (fields) < 6)
+            continue;
+          g_checksum_update (checksum, (const guchar *) "\n", 1);
+          g_checksum_update (checksum, (const guchar *) fields[0], -1);
+          g_checksum_update (checksum, (const guchar *) " ", 1);
+          g_checksum_update (checksum, (const guchar *) fields[1], -1);
+          g_checksum_update (checksum, (const guchar *) " ", 1);
+          g_checksum_update (checksum, (const guchar *) fields[5], -1);
+          g_hash_table_add (modules, g_strdup_printf ("[%s]", fields[0]));
+        }
+    }
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+static gboolean
+in_kernel_ranges (GArray  *ranges,
+                  guint64  address)
+{
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      const KernelRange *range = &g_array_index (ranges, KernelRange, i);
+
+      if (address >= range->first && address <= range->last)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Fills the table from the cache if it was written with @key. A cache that
+ * does not hold together is not used (and rewritten later). */
+static gboolean
+read_kallsyms_cache (HpSymbolizer *self,
+                     const char   *key)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(GArray) symbols = NULL;
+  g_autoptr(GArray) ranges = NULL;
+  guint32 header[4];
+  gsize len;
+  gsize pos;
+  gsize key_len = strlen (key);
+  const char *strings;
+  guint64 previous = 0;
+
+  if (!g_file_get_contents (self->kallsyms_cache, &data, &len, NULL))
+    return FALSE;
+  pos = sizeof KALLSYMS_CACHE_MAGIC - 1;
+  if (len < pos + sizeof header || memcmp (data, KALLSYMS_CACHE_MAGIC, pos) != 0)
+    goto bad;
+  memcpy (header, data + pos, sizeof header);
+  pos += sizeof header;
+  /* key, ranges, symbols and strings must be exactly the file */
+  if (header[0] != key_len
+      || (guint64) header[1] * sizeof (KernelRange) + (guint64) header[2] * sizeof (CachedSymbol)
+         + header[3] + key_len != len - pos
+      || header[3] == 0 || header[2] == 0)
+    goto bad;
+  if (memcmp (data + pos, key, key_len) != 0)
+    {
+      g_debug ("%s: another boot or other modules", self->kallsyms_cache);
+      return FALSE;
+    }
+  pos += key_len;
+
+  ranges = g_array_sized_new (FALSE, FALSE, sizeof (KernelRange), header[1]);
+  g_array_set_size (ranges, header[1]);
+  memcpy (ranges->data, data + pos, header[1] * sizeof (KernelRange));
+  pos += header[1] * sizeof (KernelRange);
+
+  strings = data + len - header[3];
+  if (strings[header[3] - 1] != '\0')
+    goto bad;
+  symbols = g_array_sized_new (FALSE, FALSE, sizeof (KernelSymbol), header[2]);
+  for (guint32 i = 0; i < header[2]; i++, pos += sizeof (CachedSymbol))
+    {
+      CachedSymbol cached;
+      KernelSymbol sym;
+
+      memcpy (&cached, data + pos, sizeof cached);
+      if (cached.name >= header[3] || cached.address < previous
+          || (cached.module != KALLSYMS_NO_MODULE
+              && (cached.module >= header[3] || strings[cached.module] != '[')))
+        goto bad;
+      previous = cached.address;
+      sym.address = cached.address;
+      sym.name = strings + cached.name;
+      sym.module = kernel_module_for (self, cached.module == KALLSYMS_NO_MODULE ? NULL : strings + cached.module);
+      g_array_append_val (symbols, sym);
+    }
+
+  g_array_unref (self->kernel_symbols);
+  self->kernel_symbols = g_steal_pointer (&symbols);
+  g_free (self->kallsyms_data);
+  self->kallsyms_data = g_steal_pointer (&data);
+  g_clear_pointer (&self->kernel_ranges, g_array_unref);
+  self->kernel_ranges = g_steal_pointer (&ranges);
+  self->has_kernel_symbols = TRUE;
+  return TRUE;
+
+bad:
+  g_debug ("%s: not a cache of kernel symbols", self->kallsyms_cache);
+  return FALSE;
+}
+
+/* Keeps the image's and @modules' part of the whole table just read. */
+static void
+write_kallsyms_cache (HpSymbolizer *self,
+                      const char   *key,
+                      GHashTable   *modules)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (KernelRange));
+  g_autoptr(GArray) cached = g_array_new (FALSE, FALSE, sizeof (CachedSymbol));
+  g_autoptr(GHashTable) module_ranges = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr(GHashTable) offsets = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GString) strings = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  KernelRange image = { 0, 0 };
+  gboolean have_stext = FALSE, have_etext = FALSE;
+  guint32 header[4];
+
+  for (guint i = 0; i < self->kernel_symbols->len; i++)
+    {
+      const KernelSymbol *sym = &g_array_index (self->kernel_symbols, KernelSymbol, i);
+      CachedSymbol c;
+
+      if (sym->module != self->kernel && !g_hash_table_contains (modules, sym->module->name))
+        continue;  /* BPF, trampolines: they come and go */
+      if (sym->module == self->kernel)
+        {
+          if (strcmp (sym->name, "_stext") == 0 && !have_stext)
+            image.first = sym->address, have_stext = TRUE;
+          else if (strcmp (sym->name, "_etext") == 0)
+            image.last = sym->address, have_etext = TRUE;
+          c.module = KALLSYMS_NO_MODULE;
+        }
+      else
+        {
+          KernelRange *range = g_hash_table_lookup (module_ranges, sym->module->name);
+
+          if (range == NULL)
+            {
+              range = g_new (KernelRange, 1);
+              range->first = range->last = sym->address;
+              g_hash_table_insert (module_ranges, sym->module->name, range);
+            }
+          range->first = MIN (range->first, sym->address);
+          range->last = MAX (range->last, sym->address);
+          if (!g_hash_table_lookup_extended (offsets, sym->module->name, NULL, NULL))
+            {
+              g_hash_table_insert (offsets, sym->module->name, GUINT_TO_POINTER (strings->len));
+              g_string_append_len (strings, sym->module->name, strlen (sym->module->name) + 1);
+            }
+          c.module = GPOINTER_TO_UINT (g_hash_table_lookup (offsets, sym->module->name));
+        }
+      c.address = sym->address;
+      c.name = strings->len;
+      g_string_append_len (strings, sym->name, strlen (sym->name) + 1);
+      g_array_append_val (cached, c);
+    }
+
+  if (have_stext && have_etext && image.first < image.last)
+    g_array_append_val (ranges, image);
+  {
+    GHashTableIter iter;
+    KernelRange *range;
+
+    g_hash_table_iter_init (&iter, module_ranges);
+    while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &range))
+      g_array_append_val (ranges, *range);
+  }
+  if (ranges->len == 0 || cached->len == 0 || strings->len >= G_MAXUINT32)
+    return;
+
+  header[0] = strlen (key);
+  header[1] = ranges->len;
+  header[2] = cached->len;
+  header[3] = strings->len;
+  g_byte_array_append (out, (const guint8 *) KALLSYMS_CACHE_MAGIC, sizeof KALLSYMS_CACHE_MAGIC - 1);
+  g_byte_array_append (out, (const guint8 *) header, sizeof header);
+  g_byte_array_append (out, (const guint8 *) key, header[0]);
+  g_byte_array_append (out, (const guint8 *) ranges->data, ranges->len * sizeof (KernelRange));
+  g_byte_array_append (out, (const guint8 *) cached->data, cached->len * sizeof (CachedSymbol));
+  g_byte_array_append (out, (const guint8 *) strings->str, strings->len);
+
+  dir = g_path_get_dirname (self->kallsyms_cache);
+  if (g_mkdir_with_parents (dir, 0700) != 0
+      || !g_file_set_contents (self->kallsyms_cache, (const char *) out->data, out->len, &error))
+    g_debug ("%s: kernel symbols not kept: %s", self->kallsyms_cache,
+             error != NULL ? error->message : g_strerror (errno));
+}
+
 /* Lines are "ffffffff81000000 T _stext" or
  * "ffffffffc0a01000 t foo_init\t[foo]". */
 static void
-load_kallsyms (HpSymbolizer *self)
+read_kallsyms_file (HpSymbolizer *self)
 {
   g_autoptr(GError) error = NULL;
   gboolean any_nonzero = FALSE;
@@ -2039,10 +2334,10 @@ load_kallsyms (HpSymbolizer *self)
   char *line;
   char *end;
 
-  self->kallsyms_loaded = TRUE;
-
-  if (!choose_kallsyms (self))
-    return;
+  g_array_set_size (self->kernel_symbols, 0);
+  g_clear_pointer (&self->kallsyms_data, g_free);
+  g_clear_pointer (&self->kernel_ranges, g_array_unref);
+  self->has_kernel_symbols = FALSE;
 
   if (!g_file_get_contents (self->kallsyms_path, &self->kallsyms_data, &len, &error))
     {
@@ -2104,6 +2399,29 @@ load_kallsyms (HpSymbolizer *self)
   self->has_kernel_symbols = TRUE;
 }
 
+static void
+load_kallsyms (HpSymbolizer *self)
+{
+  g_autoptr(GHashTable) modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *path = g_strdup (self->kallsyms_path);
+  g_autofree char *key = NULL;
+
+  self->kallsyms_loaded = TRUE;
+
+  if (!choose_kallsyms (self))
+    return;
+
+  /* A saved kallsyms of another kernel is read as it is. */
+  if (strcmp (path, self->kallsyms_path) == 0)
+    key = kallsyms_cache_key (self, modules);
+  if (key != NULL && read_kallsyms_cache (self, key))
+    return;
+
+  read_kallsyms_file (self);
+  if (key != NULL && self->has_kernel_symbols)
+    write_kallsyms_cache (self, key, modules);
+}
+
 gboolean
 hp_symbolizer_has_kernel_symbols (HpSymbolizer *self)
 {
@@ -2151,6 +2469,14 @@ lookup_kernel (HpSymbolizer *self,
 
   if (!self->kallsyms_loaded)
     load_kallsyms (self);
+  /* Outside what the cache covers: the whole file says. Results already
+   * given stay right, they came from the covered part. */
+  if (self->kernel_ranges != NULL && !in_kernel_ranges (self->kernel_ranges, address))
+    {
+      g_debug ("kernel address %" G_GINT64_MODIFIER "x outside the kept symbols: reading %s",
+               address, self->kallsyms_path);
+      read_kallsyms_file (self);
+    }
   if (self->has_kernel_symbols)
     sym = find_kernel_symbol (self, address);
 

@@ -53,6 +53,15 @@ void                     hp_symbolizer_free            (HpSymbolizer  *self);
 /* Like hp_symbolizer_new() but reads kernel symbols from @path instead of
  * /proc/kallsyms (a saved copy, or a fake one in tests). */
 HpSymbolizer            *hp_symbolizer_new_with_kallsyms (const char *path);
+/* Where the kernel symbols read from kallsyms are kept for the next
+ * recording of this boot: @cache, keyed by the boot id read from
+ * @boot_id_path and the modules listed in @modules_path. hp_symbolizer_new()
+ * keeps them in $XDG_CACHE_HOME/hotpath/kallsyms, from /proc; @cache NULL:
+ * not kept. Call before the first lookup. */
+void                     hp_symbolizer_set_kallsyms_cache (HpSymbolizer *self,
+                                                           const char   *cache,
+                                                           const char   *modules_path,
+                                                           const char   *boot_id_path);
 
 /* Files recorded on another machine (perf.data): the recorded paths are
  * looked up under @sysroot, and files are found by build id in @dir

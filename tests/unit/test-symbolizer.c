@@ -581,6 +581,255 @@ test_kallsyms_restricted (void)
   hp_symbolizer_free (symbolizer);
 }
 
+/* The kernel symbols kept between recordings (hp-symbolizer.c, "Kernel
+ * symbols kept between recordings"): a folder with a fake kallsyms, module
+ * list and boot id, and the cache. */
+typedef struct
+{
+  char *dir;
+  char *kallsyms;
+  char *modules;
+  char *boot_id;
+  char *cache;
+} KernelFiles;
+
+static const char kallsyms_a[] =
+  "ffffffff81000000 T _stext\n"
+  "ffffffff81001000 t do_one_initcall\n"
+  "ffffffff81004000 T schedule\n"
+  "ffffffff81f00000 T _etext\n"
+  "ffffffffc0200000 t ext4_read\t[ext4]\n"
+  "ffffffffc0100000 t bpf_prog_6deef7357e7b4530_sd_fw_egress\t[bpf]\n"
+  "ffffffffc0200800 T ext4_write\t[ext4]\n"
+  "ffffffffc0300000 t ftrace_trampoline\t[__builtin__ftrace]\n";
+
+/* The same kernel as read later: only what comes and goes changed... and,
+ * to see which was read, the image's names. */
+static const char kallsyms_b[] =
+  "ffffffff81000000 T _stext\n"
+  "ffffffff81001000 t renamed_initcall\n"
+  "ffffffff81004000 T renamed_schedule\n"
+  "ffffffff81f00000 T _etext\n"
+  "ffffffffc0200000 t renamed_ext4_read\t[ext4]\n"
+  "ffffffffc0100000 t bpf_prog_other\t[bpf]\n"
+  "ffffffffc0200800 T renamed_ext4_write\t[ext4]\n";
+
+static void
+kernel_files_set_up (KernelFiles *kf)
+{
+  kf->dir = g_dir_make_tmp ("hp-kallsyms-cache-XXXXXX", NULL);
+  g_assert_nonnull (kf->dir);
+  kf->kallsyms = g_build_filename (kf->dir, "kallsyms", NULL);
+  kf->modules = g_build_filename (kf->dir, "modules", NULL);
+  kf->boot_id = g_build_filename (kf->dir, "boot_id", NULL);
+  kf->cache = g_build_filename (kf->dir, "cache", "kallsyms", NULL);
+  g_assert_true (g_file_set_contents (kf->kallsyms, kallsyms_a, -1, NULL));
+  g_assert_true (g_file_set_contents (kf->modules, "ext4 987136 2 - Live 0xffffffffc0200000\n", -1, NULL));
+  g_assert_true (g_file_set_contents (kf->boot_id, "0b5c8a4e-5f3c-4b5e-9a43-1d2c3b4a5f60\n", -1, NULL));
+}
+
+static void
+kernel_files_tear_down (KernelFiles *kf)
+{
+  hp_test_remove_tree (kf->dir);
+  g_free (kf->dir);
+  g_free (kf->kallsyms);
+  g_free (kf->modules);
+  g_free (kf->boot_id);
+  g_free (kf->cache);
+}
+
+static HpSymbolizer *
+kernel_symbolizer (KernelFiles *kf,
+                   gboolean     cached)
+{
+  HpSymbolizer *symbolizer = hp_symbolizer_new_with_kallsyms (kf->kallsyms);
+
+  if (cached)
+    hp_symbolizer_set_kallsyms_cache (symbolizer, kf->cache, kf->modules, kf->boot_id);
+  return symbolizer;
+}
+
+static const char *
+kernel_name (HpSymbolizer *symbolizer,
+             guint64       address)
+{
+  return hp_symbolizer_lookup_kernel (symbolizer, address)->frames[0].function;
+}
+
+/* Kept, the names are those the file gives, for every kind of address. */
+static void
+test_kallsyms_cache_same_names (void)
+{
+  static const guint64 addresses[] = {
+    0xffffffff80000000, 0xffffffff81000000, 0xffffffff81001234, 0xffffffff81004000,
+    0xffffffff81efffff, 0xffffffff81f00000, 0xffffffff81f00010, 0xffffffffc0100020,
+    0xffffffffc0200000, 0xffffffffc0200400, 0xffffffffc0200800, 0xffffffffc0200900,
+    0xffffffffc0300010,
+  };
+  KernelFiles kf;
+
+  kernel_files_set_up (&kf);
+  for (guint round = 0; round < 2; round++)
+    for (guint i = 0; i < G_N_ELEMENTS (addresses); i++)
+      {
+        /* the first round writes the cache, the second reads it */
+        HpSymbolizer *whole = kernel_symbolizer (&kf, FALSE);
+        HpSymbolizer *cached = kernel_symbolizer (&kf, TRUE);
+        const HpResolvedAddress *a = hp_symbolizer_lookup_kernel (whole, addresses[i]);
+        const HpResolvedAddress *b = hp_symbolizer_lookup_kernel (cached, addresses[i]);
+
+        g_assert_true (g_file_test (kf.cache, G_FILE_TEST_IS_REGULAR));
+        g_assert_cmpstr (a->frames[0].function, ==, b->frames[0].function);
+        g_assert_cmpstr (hp_module_get_name (a->module), ==, hp_module_get_name (b->module));
+        g_assert_true (hp_symbolizer_has_kernel_symbols (cached));
+        hp_symbolizer_free (whole);
+        hp_symbolizer_free (cached);
+      }
+  kernel_files_tear_down (&kf);
+}
+
+/* The cache is read instead of the file while the boot and the modules
+ * are the same; what comes and goes (BPF) is read from the file. */
+static void
+test_kallsyms_cache_invalidated (void)
+{
+  KernelFiles kf;
+  HpSymbolizer *symbolizer;
+
+  kernel_files_set_up (&kf);
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "do_one_initcall");
+  hp_symbolizer_free (symbolizer);
+  g_assert_true (g_file_test (kf.cache, G_FILE_TEST_IS_REGULAR));
+
+  /* The file now says otherwise: the names of the image and of ext4 come
+   * from the cache, which shows that the file was not read. */
+  g_assert_true (g_file_set_contents (kf.kallsyms, kallsyms_b, -1, NULL));
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "do_one_initcall");
+  /* between ext4's first and last function (after its last, the file
+   * would be read: nothing says where that function ends) */
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffffc0200400), ==, "ext4_read");
+  /* A BPF program is not kept: the file is read for it, and from then on. */
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffffc0100020), ==, "bpf_prog_other");
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81004010), ==, "renamed_schedule");
+  hp_symbolizer_free (symbolizer);
+
+  /* Another module loaded: the cache is another kernel's. */
+  g_assert_true (g_file_set_contents (kf.modules,
+                                      "ext4 987136 2 - Live 0xffffffffc0200000\n"
+                                      "e1000e 327680 0 - Live 0xffffffffc0400000\n", -1, NULL));
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "renamed_initcall");
+  hp_symbolizer_free (symbolizer);
+
+  /* ... and rewritten: with the same modules, the file is not read again. */
+  g_assert_true (g_file_set_contents (kf.kallsyms, kallsyms_a, -1, NULL));
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "renamed_initcall");
+  hp_symbolizer_free (symbolizer);
+
+  /* A use count that changed is the same module list. */
+  g_assert_true (g_file_set_contents (kf.modules,
+                                      "ext4 987136 5 - Live 0xffffffffc0200000\n"
+                                      "e1000e 327680 1 - Live 0xffffffffc0400000\n", -1, NULL));
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "renamed_initcall");
+  hp_symbolizer_free (symbolizer);
+
+  /* Another boot. */
+  g_assert_true (g_file_set_contents (kf.boot_id, "7d0e1f2a-0000-4000-8000-000000000001\n", -1, NULL));
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "do_one_initcall");
+  hp_symbolizer_free (symbolizer);
+
+  /* A kernel without modules (no /proc/modules) is a module list too. */
+  g_assert_cmpint (g_unlink (kf.modules), ==, 0);
+  g_assert_true (g_file_set_contents (kf.kallsyms, kallsyms_b, -1, NULL));
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "renamed_initcall");
+  hp_symbolizer_free (symbolizer);
+  g_assert_true (g_file_set_contents (kf.kallsyms, kallsyms_a, -1, NULL));
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "renamed_initcall");
+  /* without the module list, ext4 is not kept */
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffffc0200900), ==, "ext4_write");
+  hp_symbolizer_free (symbolizer);
+
+  kernel_files_tear_down (&kf);
+}
+
+/* A cache that does not hold together, or none to be had, gives the
+ * file's names; hidden addresses are never kept. */
+static void
+test_kallsyms_cache_bad (void)
+{
+  g_autofree char *good = NULL;
+  gsize good_len = 0;
+  KernelFiles kf;
+  HpSymbolizer *symbolizer;
+  const char *garbage[] = { "", "HPKSYMS1", "HPKSYMS1\\xff\\xff\\xff\\xff", "not a cache at all, just text" };
+
+  kernel_files_set_up (&kf);
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "do_one_initcall");
+  hp_symbolizer_free (symbolizer);
+  g_assert_true (g_file_get_contents (kf.cache, &good, &good_len, NULL));
+  g_assert_true (g_file_set_contents (kf.kallsyms, kallsyms_b, -1, NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (garbage) + 3; i++)
+    {
+      g_autofree char *bad = g_memdup2 (good, good_len);
+      gsize bad_len = good_len;
+
+      if (i < G_N_ELEMENTS (garbage))
+        g_assert_true (g_file_set_contents (kf.cache, garbage[i], -1, NULL));
+      else
+        {
+          if (i == G_N_ELEMENTS (garbage))
+            bad_len = good_len - 1;              /* cut short */
+          else if (i == G_N_ELEMENTS (garbage) + 1)
+            memset (bad + good_len - 8, 'x', 8); /* strings not ended */
+          else
+            memset (bad + good_len / 2, 0xff, 64); /* offsets out of bounds */
+          g_assert_true (g_file_set_contents (kf.cache, bad, bad_len, NULL));
+        }
+      symbolizer = kernel_symbolizer (&kf, TRUE);
+      g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "renamed_initcall");
+      g_assert_cmpstr (kernel_name (symbolizer, 0xffffffffc0200900), ==, "renamed_ext4_write");
+      hp_symbolizer_free (symbolizer);
+      /* written anew from the file */
+      g_assert_true (g_file_set_contents (kf.kallsyms, kallsyms_a, -1, NULL));
+      symbolizer = kernel_symbolizer (&kf, TRUE);
+      g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "renamed_initcall");
+      hp_symbolizer_free (symbolizer);
+      g_assert_true (g_file_set_contents (kf.kallsyms, kallsyms_b, -1, NULL));
+    }
+
+  /* No boot id: nothing kept. */
+  g_assert_cmpint (g_unlink (kf.cache), ==, 0);
+  g_assert_cmpint (g_unlink (kf.boot_id), ==, 0);
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_cmpstr (kernel_name (symbolizer, 0xffffffff81001234), ==, "renamed_initcall");
+  hp_symbolizer_free (symbolizer);
+  g_assert_false (g_file_test (kf.cache, G_FILE_TEST_EXISTS));
+
+  /* Hidden addresses (kptr_restrict): nothing kept, nothing named. */
+  g_assert_true (g_file_set_contents (kf.boot_id, "0b5c8a4e\n", -1, NULL));
+  g_assert_true (g_file_set_contents (kf.kallsyms,
+                                      "0000000000000000 T _stext\n"
+                                      "0000000000000000 t do_one_initcall\n"
+                                      "0000000000000000 T _etext\n", -1, NULL));
+  symbolizer = kernel_symbolizer (&kf, TRUE);
+  g_assert_false (hp_symbolizer_has_kernel_symbols (symbolizer));
+  g_assert_null (kernel_name (symbolizer, 0xffffffff81001234));
+  hp_symbolizer_free (symbolizer);
+  g_assert_false (g_file_test (kf.cache, G_FILE_TEST_EXISTS));
+
+  kernel_files_tear_down (&kf);
+}
+
 /* PLT stubs are named NAME@plt, as perf names them: the demo calls
  * strncmp, qsort and free through its PLT (tests/workloads/demo.c). */
 static void
@@ -783,5 +1032,8 @@ main (int    argc,
   g_test_add_func ("/symbolizer/demangle", test_demangle);
   g_test_add_func ("/symbolizer/kallsyms", test_kallsyms);
   g_test_add_func ("/symbolizer/kallsyms-restricted", test_kallsyms_restricted);
+  g_test_add_func ("/symbolizer/kallsyms-cache-same-names", test_kallsyms_cache_same_names);
+  g_test_add_func ("/symbolizer/kallsyms-cache-invalidated", test_kallsyms_cache_invalidated);
+  g_test_add_func ("/symbolizer/kallsyms-cache-bad", test_kallsyms_cache_bad);
   return g_test_run ();
 }
