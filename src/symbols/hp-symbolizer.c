@@ -40,6 +40,8 @@
 #include <gelf.h>
 #include <libiberty/demangle.h>
 
+#include <glib/gstdio.h>
+
 #include "symbols/hp-file-locator.h"
 #include "symbols/hp-symbolizer.h"
 
@@ -189,6 +191,7 @@ struct _HpSymbolizer
   char         *kernel_build_id; /* lower-case hex, of the recorded kernel */
   char         *debuginfo_path; /* for dwfl_standard_find_debuginfo; NULL: default */
   Dwfl_Callbacks callbacks;
+  char         *debug_copies;   /* decompressed copies of debug files (see find_debuginfo); NULL: none */
 
   /* Whether the records describe processes running now (live recording):
    * only then may a process's memory, or our own vDSO, be read. */
@@ -252,6 +255,15 @@ hp_module_new (const char *path,
   return module;
 }
 
+static int find_debuginfo (Dwfl_Module  *mod,
+                           void        **userdata,
+                           const char   *modname,
+                           Dwarf_Addr    base,
+                           const char   *file_name,
+                           const char   *debuglink_file,
+                           GElf_Word     debuglink_crc,
+                           char        **debuginfo_file_name);
+
 static HpSymbolizer *
 hp_symbolizer_new_internal (const char *kallsyms_path)
 {
@@ -270,7 +282,7 @@ hp_symbolizer_new_internal (const char *kallsyms_path)
   self->locator = hp_file_locator_new ();
   self->build_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
   self->callbacks.find_elf = dwfl_build_id_find_elf;
-  self->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  self->callbacks.find_debuginfo = find_debuginfo;
   self->callbacks.section_address = dwfl_offline_section_address;
   self->callbacks.debuginfo_path = &self->debuginfo_path;
   self->notes = g_ptr_array_new_with_free_func (g_free);
@@ -288,7 +300,10 @@ hp_symbolizer_new (void)
   HpSymbolizer *self = hp_symbolizer_new_internal ("/proc/kallsyms");
   g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "hotpath", "kallsyms", NULL);
 
+  g_autofree char *copies = g_build_filename (g_get_user_cache_dir (), "hotpath", "debug", NULL);
+
   hp_symbolizer_set_kallsyms_cache (self, cache, "/proc/modules", "/proc/sys/kernel/random/boot_id");
+  hp_symbolizer_set_debug_copies (self, copies);
   return self;
 }
 
@@ -319,6 +334,7 @@ hp_symbolizer_free (HpSymbolizer *self)
   g_hash_table_unref (self->build_ids);
   g_free (self->kernel_build_id);
   g_free (self->debuginfo_path);
+  g_free (self->debug_copies);
   g_clear_pointer (&self->own_vdso, g_bytes_unref);
   g_ptr_array_unref (self->notes);
   g_free (self);
@@ -401,6 +417,259 @@ on_debuginfod_progress (debuginfod_client *client,
   return 0;
 }
 
+/* Decompressed copies of debug files ---------------------------------------
+ *
+ * Debian's -dbgsym files (and most distributions') compress their DWARF
+ * sections, and libdw inflates every one of them when it opens the file:
+ * for libc's 4 MB debug file, about 0.1 s of CPU in each recording whose
+ * samples touch libc, more than the rest of the symbolizing of a short
+ * recording together. The first recording that needs such a file keeps an
+ * uncompressed copy in $XDG_CACHE_HOME/hotpath/debug/BUILD-ID.debug, and
+ * later ones map the copy instead. A copy is found by the module's build id
+ * and used only when its own build id says it is that file: the names are
+ * the same as from the original. Copies unused for DEBUG_COPY_MAX_AGE days
+ * are removed when a new one is written, and files whose DWARF would
+ * inflate beyond DEBUG_COPY_MAX_SIZE are not copied.
+ */
+
+#define DEBUG_COPY_MAX_SIZE (512 * 1024 * 1024)
+#define DEBUG_COPY_MAX_AGE  30
+
+void
+hp_symbolizer_set_debug_copies (HpSymbolizer *self,
+                                const char   *dir)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->debug_copies);
+  self->debug_copies = g_strdup (dir);
+}
+
+/* The inflated size of @elf's compressed sections; 0: none compressed. */
+static guint64
+compressed_size (Elf *elf)
+{
+  Elf_Scn *scn = NULL;
+  guint64 total = 0;
+
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr_mem;
+      GElf_Shdr *shdr = gelf_getshdr (scn, &shdr_mem);
+      GElf_Chdr chdr;
+
+      if (shdr == NULL || !(shdr->sh_flags & SHF_COMPRESSED))
+        continue;
+      if (gelf_getchdr (scn, &chdr) == NULL)
+        return G_MAXUINT64;
+      total += chdr.ch_size;
+    }
+  return total;
+}
+
+/* An fd of @path if it is an ELF file with build id @id; else -1. */
+static int
+open_with_build_id (const char          *path,
+                    const unsigned char *id,
+                    int                  id_len)
+{
+  const void *disk_id = NULL;
+  gboolean same;
+  Elf *elf;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+  if (fd < 0)
+    return -1;
+  elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  same = elf != NULL && elf_kind (elf) == ELF_K_ELF
+         && dwelf_elf_gnu_build_id (elf, &disk_id) == id_len
+         && memcmp (disk_id, id, id_len) == 0;
+  if (elf != NULL)
+    elf_end (elf);
+  if (!same)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+/* Writes @in with its sections inflated to @path (through a temporary
+ * file, so a reader never sees half a copy). */
+static gboolean
+write_decompressed (Elf        *in,
+                    const char *path)
+{
+  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
+  GElf_Ehdr ehdr_mem;
+  GElf_Ehdr *ehdr;
+  size_t phnum = 0;
+  size_t shstrndx = 0;
+  gboolean ok = FALSE;
+  Elf_Scn *scn = NULL;
+  Elf *out = NULL;
+  int fd;
+
+  ehdr = gelf_getehdr (in, &ehdr_mem);
+  if (ehdr == NULL || elf_getphdrnum (in, &phnum) != 0 || elf_getshdrstrndx (in, &shstrndx) != 0
+      || shstrndx >= SHN_LORESERVE)
+    return FALSE;
+
+  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return FALSE;
+  out = elf_begin (fd, ELF_C_WRITE, NULL);
+  if (out == NULL || gelf_newehdr (out, gelf_getclass (in)) == 0)
+    goto out;
+  if (phnum > 0)
+    {
+      if (gelf_newphdr (out, phnum) == 0)
+        goto out;
+      for (size_t i = 0; i < phnum; i++)
+        {
+          GElf_Phdr phdr;
+
+          if (gelf_getphdr (in, i, &phdr) == NULL || !gelf_update_phdr (out, i, &phdr))
+            goto out;
+        }
+    }
+
+  while ((scn = elf_nextscn (in, scn)) != NULL)
+    {
+      Elf_Scn *copy = elf_newscn (out);
+      GElf_Shdr shdr;
+      Elf_Data *data = NULL;
+
+      if (copy == NULL || gelf_getshdr (scn, &shdr) == NULL)
+        goto out;
+      if ((shdr.sh_flags & SHF_COMPRESSED) != 0
+          && (elf_compress (scn, 0, 0) < 0 || gelf_getshdr (scn, &shdr) == NULL))
+        goto out;
+      while ((data = elf_getdata (scn, data)) != NULL)
+        {
+          Elf_Data *copied = elf_newdata (copy);
+
+          if (copied == NULL)
+            goto out;
+          copied->d_buf = data->d_buf;
+          copied->d_type = data->d_type;
+          copied->d_size = data->d_size;
+          copied->d_off = data->d_off;
+          copied->d_align = data->d_align;
+          copied->d_version = data->d_version;
+        }
+      if (!gelf_update_shdr (copy, &shdr))
+        goto out;
+    }
+
+  /* libelf lays the file out anew: offsets and counts are its own. */
+  ehdr->e_shstrndx = shstrndx;
+  if (!gelf_update_ehdr (out, ehdr) || elf_update (out, ELF_C_WRITE) < 0)
+    goto out;
+  ok = TRUE;
+
+out:
+  if (!ok)
+    g_debug ("%s: no decompressed copy: %s", path, elf_errmsg (-1));
+  if (out != NULL)
+    elf_end (out);
+  if (close (fd) != 0)
+    ok = FALSE;
+  if (ok && rename (tmp, path) != 0)
+    ok = FALSE;
+  if (!ok)
+    g_unlink (tmp);
+  return ok;
+}
+
+/* Copies nobody used for a month go when a new one is written. */
+static void
+prune_debug_copies (const char *dir)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  gint64 limit = g_get_real_time () / G_USEC_PER_SEC - DEBUG_COPY_MAX_AGE * 24 * 3600;
+  const char *name;
+
+  if (listing == NULL)
+    return;
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      struct stat st;
+
+      if (g_str_has_suffix (name, ".debug") && lstat (path, &st) == 0
+          && S_ISREG (st.st_mode) && st.st_mtime < limit)
+        g_unlink (path);
+    }
+}
+
+/* dwfl_standard_find_debuginfo, but a debug file with compressed DWARF
+ * is served from its decompressed copy (made the first time). */
+static int
+find_debuginfo (Dwfl_Module  *mod,
+                void        **userdata,
+                const char   *modname,
+                Dwarf_Addr    base,
+                const char   *file_name,
+                const char   *debuglink_file,
+                GElf_Word     debuglink_crc,
+                char        **debuginfo_file_name)
+{
+  HpModule *module = userdata != NULL ? *userdata : NULL;
+  const unsigned char *id = NULL;
+  GElf_Addr id_vaddr;
+  g_autofree char *hex = NULL;
+  g_autofree char *copy = NULL;
+  guint64 size;
+  Elf *elf;
+  int id_len;
+  int fd;
+
+  if (module == NULL || module->symbolizer == NULL || module->symbolizer->debug_copies == NULL
+      || (id_len = dwfl_module_build_id (mod, &id, &id_vaddr)) <= 0)
+    return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
+                                         debuglink_file, debuglink_crc, debuginfo_file_name);
+
+  hex = hp_build_id_to_hex (id, id_len);
+  copy = g_strconcat (module->symbolizer->debug_copies, G_DIR_SEPARATOR_S, hex, ".debug", NULL);
+  fd = open_with_build_id (copy, id, id_len);
+  if (fd >= 0)
+    {
+      /* used: kept from pruning */
+      utimensat (AT_FDCWD, copy, NULL, 0);
+      *debuginfo_file_name = g_steal_pointer (&copy);
+      return fd;
+    }
+
+  fd = dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
+                                     debuglink_file, debuglink_crc, debuginfo_file_name);
+  if (fd < 0)
+    return fd;
+
+  elf = elf_begin (fd, ELF_C_READ, NULL);
+  size = elf != NULL && elf_kind (elf) == ELF_K_ELF ? compressed_size (elf) : 0;
+  if (size > 0 && size <= DEBUG_COPY_MAX_SIZE
+      && g_mkdir_with_parents (module->symbolizer->debug_copies, 0700) == 0)
+    {
+      prune_debug_copies (module->symbolizer->debug_copies);
+      if (write_decompressed (elf, copy))
+        {
+          int copy_fd = open_with_build_id (copy, id, id_len);
+
+          if (copy_fd >= 0)
+            {
+              close (fd);
+              fd = copy_fd;
+              free (*debuginfo_file_name);
+              *debuginfo_file_name = strdup (copy);
+            }
+        }
+    }
+  if (elf != NULL)
+    elf_end (elf);
+  return fd;
+}
+
 /* libdwfl's dwfl_standard_find_debuginfo asks the servers of
  * DEBUGINFOD_URLS, through libdebuginfod and its cache
  * ($DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client), for debug
@@ -463,6 +732,13 @@ hp_module_try_open (HpSymbolizer *self,
       dwfl_end (dwfl);
       return FALSE;
     }
+  {
+    void **userdata = NULL;
+
+    /* find_debuginfo finds its symbolizer through the module */
+    if (dwfl_module_info (dwfl_module, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) != NULL)
+      *userdata = module;
+  }
   if (self->debuginfod)
     follow_debuginfod (self, module, dwfl);
 

@@ -63,6 +63,13 @@ void                     hp_symbolizer_set_kallsyms_cache (HpSymbolizer *self,
                                                            const char   *modules_path,
                                                            const char   *boot_id_path);
 
+/* Where decompressed copies of debug files with compressed DWARF are kept,
+ * by build id, so that libdw need not inflate them in every recording.
+ * hp_symbolizer_new() keeps them in $XDG_CACHE_HOME/hotpath/debug; NULL:
+ * not kept. Call before the first lookup. */
+void                     hp_symbolizer_set_debug_copies (HpSymbolizer *self,
+                                                         const char   *dir);
+
 /* Files recorded on another machine (perf.data): the recorded paths are
  * looked up under @sysroot, and files are found by build id in @dir
  * (DIR/.build-id/xx/rest[.debug]) before ~/.debug and /usr/lib/debug

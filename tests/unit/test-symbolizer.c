@@ -581,6 +581,176 @@ test_kallsyms_restricted (void)
   hp_symbolizer_free (symbolizer);
 }
 
+static void
+run_objcopy (const char * const *args)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  int status;
+
+  g_ptr_array_add (argv, (gpointer) "objcopy");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+}
+
+/* Every address of @stripped's code as @symbolizer resolves it: functions,
+ * files, lines and inline flags of the whole chain, one line each. */
+static char *
+describe_code (HpSymbolizer *symbolizer,
+               const char   *stripped,
+               guint64       offset,
+               guint64       size)
+{
+  HpModule *module = hp_symbolizer_get_module (symbolizer, stripped, NULL, 0);
+  GString *out = g_string_new (NULL);
+
+  for (guint64 o = offset; o < offset + size; o++)
+    {
+      const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, o);
+
+      g_string_append_printf (out, "%" G_GINT64_MODIFIER "x", o);
+      for (guint i = 0; i < r->n_frames; i++)
+        g_string_append_printf (out, " %s@%s:%u%s", r->frames[i].function, r->frames[i].file,
+                                r->frames[i].line, r->frames[i].is_inline ? "i" : "");
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+has_compressed_section (const char *path)
+{
+  g_autofree char *out = NULL;
+  const char *argv[] = { "readelf", "-SW", path, NULL };
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, NULL));
+  /* readelf's flag letter C: SHF_COMPRESSED */
+  return g_regex_match_simple ("\\.debug_info +PROGBITS .* [A-Z]*C[A-Z]* ", out, 0, 0);
+}
+
+/* A debug file with compressed DWARF (as Debian's -dbgsym packages ship
+ * them) is kept decompressed by build id: names, files, lines and inline
+ * chains are the same as from the original, the copy is used once made,
+ * and a copy that is not of that file is not. */
+static void
+test_debug_copies (void)
+{
+  g_autofree char *objcopy = g_find_program_in_path ("objcopy");
+  g_autofree char *dir = NULL;
+  g_autofree char *stripped = NULL;
+  g_autofree char *debug_dir = NULL;
+  g_autofree char *id_dir = NULL;
+  g_autofree char *debug_file = NULL;
+  g_autofree char *copies = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *hex = NULL;
+  g_autofree char *aside = NULL;
+  g_autofree char *without = NULL;
+  g_autofree char *with = NULL;
+  guint8 id[20];
+  gsize id_len;
+  guint64 offset, size;
+
+  if (objcopy == NULL)
+    {
+      g_test_skip ("objcopy not installed");
+      return;
+    }
+  dir = g_dir_make_tmp ("hp-debug-copies-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  id_len = hp_test_elf_build_id (SYMTEST_TARGET, id);
+  g_assert_cmpuint (id_len, >, 1);
+  hex = hp_build_id_to_hex (id, id_len);
+  stripped = g_build_filename (dir, "symtest-stripped", NULL);
+  debug_dir = g_build_filename (dir, "debug", NULL);
+  id_dir = g_strdup_printf ("%s/.build-id/%.2s", debug_dir, hex);
+  debug_file = g_strdup_printf ("%s/%s.debug", id_dir, hex + 2);
+  copies = g_build_filename (dir, "copies", NULL);
+  copy = g_strdup_printf ("%s/%s.debug", copies, hex);
+  aside = g_build_filename (dir, "aside.debug", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (id_dir, 0700), ==, 0);
+  {
+    const char *strip[] = { "--strip-debug", SYMTEST_TARGET, stripped, NULL };
+    const char *keep[] = { "--only-keep-debug", "--compress-debug-sections=zlib", SYMTEST_TARGET, debug_file, NULL };
+
+    run_objcopy (strip);
+    run_objcopy (keep);
+  }
+  g_assert_true (has_compressed_section (debug_file));
+  g_assert_true (hp_test_elf_section (SYMTEST_TARGET, ".text", &offset, &size));
+
+  for (guint round = 0; round < 3; round++)
+    {
+      HpSymbolizer *symbolizer = hp_symbolizer_new ();
+
+      hp_symbolizer_add_debug_dir (symbolizer, debug_dir);
+      hp_symbolizer_set_debug_copies (symbolizer, round == 0 ? NULL : copies);
+      g_free (with);
+      with = describe_code (symbolizer, stripped, offset, size);
+      hp_symbolizer_free (symbolizer);
+      if (round == 0)
+        {
+          /* the reference, without copies: names, files and lines */
+          g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+          g_assert_nonnull (strstr (with, " outer@"));
+          g_assert_nonnull (strstr (with, "symtest-target.c:"));
+          without = g_strdup (with);
+        }
+      /* round 1 makes the copy, round 2 uses it */
+      g_assert_cmpstr (with, ==, without);
+    }
+  g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (has_compressed_section (copy));
+
+  /* The copy is what is read: the original gone, the lines are still
+   * there. */
+  g_assert_cmpint (g_rename (debug_file, aside), ==, 0);
+  {
+    HpSymbolizer *symbolizer = hp_symbolizer_new ();
+
+    hp_symbolizer_add_debug_dir (symbolizer, debug_dir);
+    hp_symbolizer_set_debug_copies (symbolizer, copies);
+    g_free (with);
+    with = describe_code (symbolizer, stripped, offset, size);
+    hp_symbolizer_free (symbolizer);
+    g_assert_cmpstr (with, ==, without);
+  }
+
+  /* A copy of another file, or no ELF file at all, is not used: the
+   * original is, and the copy is made anew. */
+  g_assert_cmpint (g_rename (aside, debug_file), ==, 0);
+  for (guint bad = 0; bad < 2; bad++)
+    {
+      HpSymbolizer *symbolizer = hp_symbolizer_new ();
+      g_autofree char *other = g_build_filename (WORKLOAD_DIR, "demo", NULL);
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      if (bad == 0)
+        g_assert_true (g_file_get_contents (other, &contents, &len, NULL));
+      else
+        contents = g_strdup ("\x7f" "ELF but not really"), len = strlen (contents);
+      g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+      hp_symbolizer_add_debug_dir (symbolizer, debug_dir);
+      hp_symbolizer_set_debug_copies (symbolizer, copies);
+      g_free (with);
+      with = describe_code (symbolizer, stripped, offset, size);
+      hp_symbolizer_free (symbolizer);
+      g_assert_cmpstr (with, ==, without);
+      g_assert_false (has_compressed_section (copy));
+      g_assert_cmpuint (hp_test_elf_build_id (copy, id), ==, id_len);
+    }
+
+  hp_test_remove_tree (dir);
+}
+
 /* The kernel symbols kept between recordings (hp-symbolizer.c, "Kernel
  * symbols kept between recordings"): a folder with a fake kallsyms, module
  * list and boot id, and the cache. */
@@ -1032,6 +1202,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/demangle", test_demangle);
   g_test_add_func ("/symbolizer/kallsyms", test_kallsyms);
   g_test_add_func ("/symbolizer/kallsyms-restricted", test_kallsyms_restricted);
+  g_test_add_func ("/symbolizer/debug-copies", test_debug_copies);
   g_test_add_func ("/symbolizer/kallsyms-cache-same-names", test_kallsyms_cache_same_names);
   g_test_add_func ("/symbolizer/kallsyms-cache-invalidated", test_kallsyms_cache_invalidated);
   g_test_add_func ("/symbolizer/kallsyms-cache-bad", test_kallsyms_cache_bad);
