@@ -1031,6 +1031,7 @@ hp_perf_file_open (const char  *path,
                    GError     **error)
 {
   HpPerfFile *self;
+  struct stat st;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -1038,12 +1039,28 @@ hp_perf_file_open (const char  *path,
   if (strcmp (path, "-") == 0)
     return hp_perf_file_open_fd (STDIN_FILENO, "stdin", error);
 
-  fd = open (path, O_RDONLY | O_CLOEXEC);
+  /* Without blocking: opening a FIFO for reading waits for a writer, for
+   * ever, and a signal cannot interrupt it where the CLI blocks them to
+   * cancel. A named file is a regular one; a stream comes as '-'. */
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
     {
       int errsv = errno;
 
       g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_TRUNCATED, "%s: %s", path, g_strerror (errsv));
+      return NULL;
+    }
+  if (fstat (fd, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      if (S_ISDIR (st.st_mode))
+        g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID, "%s: not a perf.data file: it is a directory", path);
+      else
+        g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
+                     "%s: not a perf.data file: it is not a regular file (%s); to read a stream, "
+                     "give '-' and redirect it to the standard input",
+                     path, S_ISFIFO (st.st_mode) ? "a FIFO" : S_ISCHR (st.st_mode) ? "a character device" :
+                     S_ISSOCK (st.st_mode) ? "a socket" : S_ISBLK (st.st_mode) ? "a block device" : "not a file");
       return NULL;
     }
   self = hp_perf_file_open_fd (fd, path, error);

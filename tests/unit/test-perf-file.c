@@ -12,7 +12,10 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include <zstd.h>
 
@@ -691,6 +694,44 @@ test_errors_compressed (void)
   g_assert_nonnull (strstr (m, "corrupted compressed record at offset 248"));
 }
 
+/* A named file that is not a regular one is refused at once, saying what
+ * it is: opening a FIFO for reading used to wait for a writer for ever
+ * (hotpath-cli import FIFO hung, deaf to Ctrl+C); a stream comes as '-'. */
+static void
+test_errors_not_regular (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hp-perf-file-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "perf.data", NULL);
+  g_autofree char *folder = g_build_filename (dir, "folder.data", NULL);
+  g_autoptr(GError) error = NULL;
+  HpPerfFile *file;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  /* a hang fails the test rather than its time limit */
+  alarm (20);
+  file = hp_perf_file_open (fifo, &error);
+  alarm (0);
+  g_assert_null (file);
+  g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, fifo));
+  g_assert_nonnull (strstr (error->message, "not a regular file (a FIFO); to read a stream, give '-'"));
+  g_clear_error (&error);
+
+  file = hp_perf_file_open (folder, &error);
+  g_assert_null (file);
+  g_assert_nonnull (strstr (error->message, "not a perf.data file: it is a directory"));
+  g_clear_error (&error);
+
+  file = hp_perf_file_open ("/dev/zero", &error);
+  g_assert_null (file);
+  g_assert_nonnull (strstr (error->message, "(a character device)"));
+
+  g_unlink (fifo);
+  g_rmdir (folder);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -711,6 +752,7 @@ main (int argc, char **argv)
   g_test_add_func ("/perf-file/errors/truncated", test_errors_truncated);
   g_test_add_func ("/perf-file/errors/corrupt-records", test_errors_corrupt_records);
   g_test_add_func ("/perf-file/errors/compressed", test_errors_compressed);
+  g_test_add_func ("/perf-file/errors/not-regular", test_errors_not_regular);
 
   return g_test_run ();
 }
