@@ -21,151 +21,19 @@
 
 #include "config.h"
 
-#include <fcntl.h>
-#include <stdint.h>
-#include <string.h>
-#include <unistd.h>
-#include <glib/gstdio.h>
+#include "fuzz-common.h"
 
-#include "store/hp-capture.h"
-
-static volatile guint64 sink;
-
-static void
-touch (const char *s)
-{
-  guint64 sum = 0;
-
-  if (s == NULL)
-    return;
-  /* the reader promises valid UTF-8 */
-  g_assert (g_utf8_validate (s, -1, NULL));
-  for (; *s; s++)
-    sum += (guint8) *s;
-  sink += sum;
-}
-
-/* What the analysis relies on without checking it again. */
-static void
-check_data (const HpCaptureData *data)
-{
-  g_assert (data->modules->len >= 1 && data->functions->len >= 1 &&
-            data->frames->len >= 1 && data->stacks->len >= 1);
-  for (guint i = 1; i < data->modules->len; i++)
-    {
-      const HpCaptureModule *m = &g_array_index (data->modules, HpCaptureModule, i);
-
-      g_assert (m->name != NULL);
-      touch (m->name);
-      touch (m->path);
-      touch (m->build_id);
-    }
-  for (guint i = 1; i < data->functions->len; i++)
-    {
-      const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, i);
-
-      g_assert (f->name != NULL);
-      g_assert (f->module_id >= 0 && f->module_id < (gint64) data->modules->len);
-      touch (f->name);
-      touch (f->file);
-    }
-  for (guint i = 1; i < data->frames->len; i++)
-    {
-      const HpCaptureFrame *f = &g_array_index (data->frames, HpCaptureFrame, i);
-
-      g_assert (f->function_id > 0 && f->function_id < (gint64) data->functions->len);
-      touch (f->file);
-    }
-  for (guint i = 1; i < data->stacks->len; i++)
-    {
-      const HpCaptureStack *s = &g_array_index (data->stacks, HpCaptureStack, i);
-
-      g_assert (s->parent_id >= 0 && s->parent_id < (gint64) i);
-      g_assert (s->frame_id > 0 && s->frame_id < (gint64) data->frames->len);
-    }
-  {
-    guint64 samples = 0, weight = 0;
-
-    for (guint i = 0; i < data->stack_counts->len; i++)
-      {
-        const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
-
-        g_assert (c->stack_id >= 0 && c->stack_id < (gint64) data->stacks->len);
-        samples += c->samples;
-        weight += c->weight;
-        g_assert (samples <= G_MAXINT64 && weight <= G_MAXINT64);
-      }
-  }
-  for (guint i = 0; i < data->threads->len; i++)
-    touch (g_array_index (data->threads, HpCaptureThread, i).name);
-  for (guint i = 0; i < data->processes->len; i++)
-    touch (g_array_index (data->processes, HpCaptureProcess, i).command);
-  {
-    GHashTableIter iter;
-    gpointer key, value;
-
-    g_hash_table_iter_init (&iter, data->metadata);
-    while (g_hash_table_iter_next (&iter, &key, &value))
-      {
-        touch (key);
-        touch (value);
-      }
-  }
-}
-
-static const char *
-fuzz_dir (void)
-{
-  static char *dir;
-
-  if (dir == NULL)
-    {
-      /* tmpfs when there is one: the fuzzer writes a file per input */
-      g_autofree char *tmpl = g_build_filename (g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ?
-                                                "/dev/shm" : g_get_tmp_dir (),
-                                                "hp-fuzz-capture-XXXXXX", NULL);
-
-      dir = g_mkdtemp (g_steal_pointer (&tmpl));
-      g_assert (dir != NULL);
-    }
-  return dir;
-}
-
-static void
-remove_files (const char *path)
-{
-  static const char *suffixes[] = { "", "-journal", "-wal", "-shm" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    {
-      g_autofree char *p = g_strconcat (path, suffixes[i], NULL);
-
-      g_unlink (p);
-    }
-}
-
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  g_autofree char *path = g_build_filename (fuzz_dir (), "input.hotpath", NULL);
+  g_autofree char *path = g_build_filename (hp_fuzz_dir (), "input.hotpath", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) capture = NULL;
-  int fd;
 
-  remove_files (path);
-  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  g_assert (fd >= 0);
-  for (size_t done = 0; done < size;)
-    {
-      ssize_t n = write (fd, data + done, size - done);
-
-      g_assert (n > 0);
-      done += n;
-    }
-  close (fd);
+  hp_fuzz_remove_capture (path);
+  hp_fuzz_write_file (path, data, size);
 
   capture = hp_capture_open (path, TRUE, &error);
   if (capture != NULL)
@@ -177,13 +45,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
       g_assert ((loaded == NULL) == (error != NULL));
       if (loaded != NULL)
-        check_data (loaded);
+        hp_fuzz_check_capture (loaded);
       else
-        touch (error->message);
+        hp_fuzz_touch (error->message);
       g_clear_error (&error);
 
       command = hp_capture_get_metadata (capture, "command");
-      touch (command);
+      hp_fuzz_touch (command);
 
       summaries = hp_capture_list_summaries (capture, &error);
       if (summaries != NULL)
@@ -194,8 +62,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
           g_hash_table_iter_init (&iter, summaries);
           while (g_hash_table_iter_next (&iter, &key, &value))
             {
-              touch (key);
-              touch (value);
+              hp_fuzz_touch (key);
+              hp_fuzz_touch (value);
             }
         }
       g_clear_error (&error);
@@ -203,17 +71,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       if (hp_capture_set_summary (capture, "app\tmain\n", "main", "fuzzed", &error))
         {
           text = hp_capture_get_summary (capture, "app\tmain\n", &error);
-          touch (text);
+          hp_fuzz_touch (text);
         }
       g_clear_error (&error);
     }
   else
     {
       g_assert (error != NULL);
-      touch (error->message);
+      hp_fuzz_touch (error->message);
     }
   g_clear_pointer (&capture, hp_capture_close);
-  remove_files (path);
+  hp_fuzz_remove_capture (path);
   return 0;
 }
 
@@ -288,7 +156,7 @@ make_seeds (void)
       sql (path, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 512; VACUUM;");
       g_assert_true (g_file_get_contents (path, &contents, &n, NULL));
       g_ptr_array_add (seeds, g_bytes_new (contents, n));
-      remove_files (path);
+      hp_fuzz_remove_capture (path);
     }
   g_rmdir (dir);
   return seeds;
@@ -298,68 +166,12 @@ int
 main (int argc, char **argv)
 {
   g_autoptr(GPtrArray) seeds = make_seeds ();
-  guint64 runs = 0;
+  /* inside the header byte by byte, then at strides that fall inside and
+   * at the ends of pages; every byte of the header and of the schema's
+   * page, then every 31st */
+  const HpFuzzReplay how = { ".hotpath", 128, 509, 512, 31 };
 
-  if (argc == 3 && strcmp (argv[1], "--write-seeds") == 0)
-    {
-      for (guint i = 0; i < seeds->len; i++)
-        {
-          g_autofree char *path = g_strdup_printf ("%s/seed-%u.hotpath", argv[2], i);
-          gsize n;
-          const char *data = g_bytes_get_data (g_ptr_array_index (seeds, i), &n);
-
-          if (!g_file_set_contents (path, data, n, NULL))
-            return 1;
-        }
-      return 0;
-    }
-
-  if (argc > 1)
-    {
-      for (int i = 1; i < argc; i++)
-        {
-          g_autofree char *contents = NULL;
-          gsize n;
-
-          if (!g_file_get_contents (argv[i], &contents, &n, NULL))
-            return 1;
-          LLVMFuzzerTestOneInput ((const uint8_t *) contents, n);
-          runs++;
-        }
-      g_print ("%" G_GUINT64_FORMAT " inputs ran clean\n", runs);
-      return 0;
-    }
-
-  for (guint i = 0; i < seeds->len; i++)
-    {
-      gsize n;
-      const guint8 *seed = g_bytes_get_data (g_ptr_array_index (seeds, i), &n);
-      g_autofree guint8 *copy = g_malloc (n);
-
-      /* Each seed cut short: inside the header byte by byte, then at
-       * strides that fall inside and at the ends of pages. */
-      for (gsize len = 0; len <= n; len += len < 128 ? 1 : 509)
-        {
-          LLVMFuzzerTestOneInput (seed, len);
-          runs++;
-        }
-      /* Bytes set to 0x00, 0xff and 0x80: every byte of the header and of
-       * the schema's page, then every 31st byte. */
-      for (gsize at = 0; at < n; at += at < 512 ? 1 : 31)
-        {
-          static const guint8 values[] = { 0x00, 0xff, 0x80 };
-
-          for (guint v = 0; v < G_N_ELEMENTS (values); v++)
-            {
-              memcpy (copy, seed, n);
-              copy[at] = values[v];
-              LLVMFuzzerTestOneInput (copy, n);
-              runs++;
-            }
-        }
-    }
-  g_print ("1..1\nok 1 - %" G_GUINT64_FORMAT " inputs ran clean\n", runs);
-  return 0;
+  return hp_fuzz_replay_main (argc, argv, seeds, &how);
 }
 
 #endif

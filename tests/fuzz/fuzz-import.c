@@ -21,122 +21,40 @@
 
 #include "config.h"
 
-#include <fcntl.h>
-#include <stdint.h>
-#include <string.h>
-#include <unistd.h>
-#include <glib/gstdio.h>
 #include <gio/gio.h>
 
+#include "fuzz-common.h"
 #include "record/hp-folded-import.h"
 #include "record/hp-pprof-import.h"
-#include "store/hp-capture.h"
 #include "symbols/hp-jitdump.h"
 #include "symbols/hp-perf-map.h"
+#include "jitdump-builder.h"
 
 enum { READ_PPROF, READ_FOLDED, READ_JITDUMP, READ_PERF_MAP, N_READERS };
 
-static volatile guint64 sink;
-
+/* An import's answer: a capture that loads and holds what the analysis
+ * takes on trust, or an error that says why, in UTF-8. */
 static void
-touch (const char *s)
+check_import (gboolean    ok,
+              GError     *error,
+              const char *capture)
 {
-  guint64 sum = 0;
-
-  if (s == NULL)
-    return;
-  g_assert (g_utf8_validate (s, -1, NULL));
-  for (; *s; s++)
-    sum += (guint8) *s;
-  sink += sum;
-}
-
-static const char *
-fuzz_dir (void)
-{
-  static char *dir;
-
-  if (dir == NULL)
-    {
-      g_autofree char *tmpl = g_build_filename (g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ?
-                                                "/dev/shm" : g_get_tmp_dir (),
-                                                "hp-fuzz-import-XXXXXX", NULL);
-
-      dir = g_mkdtemp (g_steal_pointer (&tmpl));
-      g_assert (dir != NULL);
-    }
-  return dir;
-}
-
-static void
-remove_capture (const char *path)
-{
-  static const char *suffixes[] = { "", "-journal", "-wal", "-shm" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    {
-      g_autofree char *p = g_strconcat (path, suffixes[i], NULL);
-
-      g_unlink (p);
-    }
-}
-
-static void
-write_file (const char    *path,
-            const uint8_t *data,
-            size_t         size)
-{
-  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-  g_assert (fd >= 0);
-  for (size_t done = 0; done < size;)
-    {
-      ssize_t n = write (fd, data + done, size - done);
-
-      g_assert (n > 0);
-      done += n;
-    }
-  close (fd);
-}
-
-/* An import that said yes: the capture it wrote must load, and hold what
- * the analysis takes on trust. */
-static void
-check_capture (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
+  g_autoptr(HpCapture) opened = NULL;
   g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(GError) local_error = NULL;
 
+  if (!ok)
+    {
+      g_assert (error != NULL);
+      hp_fuzz_touch (error->message);
+      return;
+    }
   g_assert_no_error (error);
-  data = hp_capture_load (capture, &error);
-  g_assert_no_error (error);
-  for (guint i = 1; i < data->functions->len; i++)
-    {
-      const HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, i);
-
-      g_assert (f->module_id >= 0 && f->module_id < (gint64) data->modules->len);
-      touch (f->name);
-      touch (f->file);
-    }
-  for (guint i = 1; i < data->frames->len; i++)
-    {
-      const HpCaptureFrame *f = &g_array_index (data->frames, HpCaptureFrame, i);
-
-      g_assert (f->function_id > 0 && f->function_id < (gint64) data->functions->len);
-      touch (f->file);
-    }
-  for (guint i = 1; i < data->stacks->len; i++)
-    {
-      const HpCaptureStack *s = &g_array_index (data->stacks, HpCaptureStack, i);
-
-      g_assert (s->parent_id >= 0 && s->parent_id < (gint64) i);
-      g_assert (s->frame_id > 0 && s->frame_id < (gint64) data->frames->len);
-    }
-  for (guint i = 0; i < data->threads->len; i++)
-    touch (g_array_index (data->threads, HpCaptureThread, i).name);
-  for (guint i = 0; i < data->processes->len; i++)
-    touch (g_array_index (data->processes, HpCaptureProcess, i).command);
+  opened = hp_capture_open (capture, FALSE, &local_error);
+  g_assert_no_error (local_error);
+  data = hp_capture_load (opened, &local_error);
+  g_assert_no_error (local_error);
+  hp_fuzz_check_capture (data);
 }
 
 static void
@@ -149,11 +67,11 @@ check_entry (const HpPerfMapEntry *e,
   if (e == NULL)
     return;
   g_assert (e->start <= address && address < e->end);
-  touch (e->name);
+  hp_fuzz_touch (e->name);
   for (guint i = 0; i < e->n_lines; i++)
-    touch (e->lines[i].file);
+    hp_fuzz_touch (e->lines[i].file);
   if (hp_perf_map_entry_get_line (e, address, &file, &line))
-    touch (file);
+    hp_fuzz_touch (file);
 }
 
 /* Looks up every address a map or dump names in its first bytes, and a
@@ -183,60 +101,41 @@ probe_addresses (const uint8_t *data,
     }
 }
 
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   static const char *names[] = { "input.pprof", "input.folded", "jit-4244.dump", "perf-4244.map" };
   g_autofree char *path = NULL;
-  g_autofree char *capture = g_build_filename (fuzz_dir (), "out.hotpath", NULL);
+  g_autofree char *capture = g_build_filename (hp_fuzz_dir (), "out.hotpath", NULL);
   g_autoptr(GError) error = NULL;
   guint reader;
 
   if (size == 0)
     return 0;
   reader = data[0] % N_READERS;
-  path = g_build_filename (fuzz_dir (), names[reader], NULL);
-  write_file (path, data + 1, size - 1);
-  remove_capture (capture);
+  path = g_build_filename (hp_fuzz_dir (), names[reader], NULL);
+  hp_fuzz_write_file (path, data + 1, size - 1);
+  hp_fuzz_remove_capture (capture);
 
   switch (reader)
     {
     case READ_PPROF:
       {
         HpPprofImportResult result = { 0 };
+        gboolean ok = hp_pprof_import (path, capture, &result, NULL, &error);
 
-        if (hp_pprof_import (path, capture, &result, NULL, &error))
-          {
-            g_assert_no_error (error);
-            touch (result.event);
-            hp_pprof_import_result_clear (&result);
-            check_capture (capture);
-          }
-        else
-          {
-            g_assert (error != NULL);
-            touch (error->message);
-          }
+        hp_fuzz_touch (result.event);
+        hp_pprof_import_result_clear (&result);
+        check_import (ok, error, capture);
       }
       break;
 
     case READ_FOLDED:
       {
-        HpFoldedImportResult result = { 0 };
+        gboolean ok = hp_folded_import (path, capture, NULL, NULL, &error);
 
-        if (hp_folded_import (path, capture, &result, NULL, &error))
-          {
-            g_assert_no_error (error);
-            check_capture (capture);
-          }
-        else
-          {
-            g_assert (error != NULL);
-            touch (error->message);
-          }
+        check_import (ok, error, capture);
       }
       break;
 
@@ -249,7 +148,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         hp_jitdump_update (dump);
         probe_addresses (data + 1, size - 1, dump, TRUE);
         warning = hp_jitdump_get_warning (dump);
-        touch (warning);
+        hp_fuzz_touch (warning);
         hp_jitdump_free (dump);
       }
       break;
@@ -263,7 +162,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         hp_perf_map_update (map);
         probe_addresses (data + 1, size - 1, map, FALSE);
         warning = hp_perf_map_get_warning (map);
-        touch (warning);
+        hp_fuzz_touch (warning);
         hp_perf_map_free (map);
       }
       break;
@@ -271,7 +170,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     default:
       g_assert_not_reached ();
     }
-  remove_capture (capture);
+  hp_fuzz_remove_capture (capture);
   g_unlink (path);
   return 0;
 }
@@ -390,73 +289,32 @@ gzip (const GByteArray *in)
   return out;
 }
 
-static void
-jd_u32 (GByteArray *b, guint32 v)
-{
-  g_byte_array_append (b, (const guint8 *) &v, 4);
-}
-
-static void
-jd_u64 (GByteArray *b, guint64 v)
-{
-  g_byte_array_append (b, (const guint8 *) &v, 8);
-}
-
-static void
-jd_str (GByteArray *b, const char *s)
-{
-  g_byte_array_append (b, (const guint8 *) s, strlen (s) + 1);
-}
-
-static guint
-jd_begin (GByteArray *b, guint32 id)
-{
-  guint at = b->len;
-
-  jd_u32 (b, id);
-  jd_u32 (b, 0);
-  jd_u64 (b, 2);
-  return at;
-}
-
-static void
-jd_end (GByteArray *b, guint at)
-{
-  guint32 size = b->len - at;
-
-  memcpy (b->data + at + 4, &size, 4);
-}
-
 /* a debug info, two loads, a move */
 static GByteArray *
 jitdump_seed (void)
 {
-  GByteArray *b = g_byte_array_new ();
-  guint at;
+  static const guint64 addrs[] = { 0x7f0000005000, 0x7f0000005040 };
+  static const guint lines[] = { 10, 12 };
+  GByteArray *b = jd_header (4244);
 
-  jd_u32 (b, 0x4A695444); jd_u32 (b, 1); jd_u32 (b, 40); jd_u32 (b, 62);
-  jd_u32 (b, 0); jd_u32 (b, 4244); jd_u64 (b, 1); jd_u64 (b, 0);
-  at = jd_begin (b, 2);
-  jd_u64 (b, 0x7f0000005000); jd_u64 (b, 2);
-  jd_u64 (b, 0x7f0000005000); jd_u32 (b, 10); jd_u32 (b, 0); jd_str (b, "/src/Hot.java");
-  jd_u64 (b, 0x7f0000005040); jd_u32 (b, 12); jd_u32 (b, 0); jd_str (b, "/src/Hot.java");
-  jd_end (b, at);
-  for (guint i = 0; i < 2; i++)
-    {
-      at = jd_begin (b, 0);
-      jd_u32 (b, 4244); jd_u32 (b, 4244);
-      jd_u64 (b, 0x7f0000005000 + 0x1000 * i); jd_u64 (b, 0x7f0000005000 + 0x1000 * i);
-      jd_u64 (b, 0x40); jd_u64 (b, i + 1);
-      jd_str (b, i == 0 ? "Hot::spin" : "Hot::other");
-      g_byte_array_append (b, (const guint8 *) "\x90\x90\x90\x90", 4);
-      jd_end (b, at);
-    }
-  at = jd_begin (b, 1);
-  jd_u32 (b, 4244); jd_u32 (b, 4244);
-  jd_u64 (b, 0x7f0000007000); jd_u64 (b, 0x7f0000006000); jd_u64 (b, 0x7f0000007000);
-  jd_u64 (b, 0x40); jd_u64 (b, 2);
-  jd_end (b, at);
+  jd_debug (b, 0x7f0000005000, 2, addrs, lines, "/src/Hot.java");
+  jd_load (b, 0x7f0000005000, 0x40, 1, "Hot::spin");
+  jd_load (b, 0x7f0000006000, 0x40, 2, "Hot::other");
+  jd_move (b, 0x7f0000006000, 0x7f0000007000, 0x40, 2);
   return b;
+}
+
+/* One input: the reader's byte, then the file. */
+static GBytes *
+input (guint8        reader,
+       const guint8 *file,
+       gsize         size)
+{
+  GByteArray *b = g_byte_array_new ();
+
+  g_byte_array_append (b, &reader, 1);
+  g_byte_array_append (b, file, size);
+  return g_byte_array_free_to_bytes (b);
 }
 
 static GPtrArray *
@@ -472,159 +330,93 @@ make_seeds (void)
     "7f0000001000 40 fib\n"
     "0x7f0000002000 0x20 LazyCompile:~add /srv/app.js:3:10\n"
     "7f0000003000 10 JS:*hot file:///srv/app.mjs:7:1\n";
-  GPtrArray *seeds = g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref);
+  GPtrArray *seeds = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   g_autoptr(GByteArray) pprof = pprof_seed (4);
-  GByteArray *texts[] = { NULL, NULL };
-  const char *text_data[] = { folded, perf_map };
-  guint text_readers[] = { READ_FOLDED, READ_PERF_MAP };
-  GByteArray *b;
+  g_autoptr(GByteArray) zipped = gzip (pprof);
+  g_autoptr(GByteArray) dump = jitdump_seed ();
 
-  b = g_byte_array_new ();
-  g_byte_array_append (b, (const guint8 *) "\0", 1);
-  g_byte_array_append (b, pprof->data, pprof->len);
-  g_ptr_array_add (seeds, b);
-  {
-    g_autoptr(GByteArray) zipped = gzip (pprof);
-
-    b = g_byte_array_new ();
-    g_byte_array_append (b, (const guint8 *) "\0", 1);
-    g_byte_array_append (b, zipped->data, zipped->len);
-    g_ptr_array_add (seeds, b);
-  }
-  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
-    {
-      guint8 which = text_readers[i];
-
-      b = g_byte_array_new ();
-      g_byte_array_append (b, &which, 1);
-      g_byte_array_append (b, (const guint8 *) text_data[i], strlen (text_data[i]));
-      g_ptr_array_add (seeds, b);
-    }
-  {
-    g_autoptr(GByteArray) dump = jitdump_seed ();
-    guint8 which = READ_JITDUMP;
-
-    b = g_byte_array_new ();
-    g_byte_array_append (b, &which, 1);
-    g_byte_array_append (b, dump->data, dump->len);
-    g_ptr_array_add (seeds, b);
-  }
+  g_ptr_array_add (seeds, input (READ_PPROF, pprof->data, pprof->len));
+  g_ptr_array_add (seeds, input (READ_PPROF, zipped->data, zipped->len));
+  g_ptr_array_add (seeds, input (READ_FOLDED, (const guint8 *) folded, strlen (folded)));
+  g_ptr_array_add (seeds, input (READ_PERF_MAP, (const guint8 *) perf_map, strlen (perf_map)));
+  g_ptr_array_add (seeds, input (READ_JITDUMP, dump->data, dump->len));
   return seeds;
+}
+
+/* Writes @file and imports it with the reader of @reader. */
+static gboolean
+import_file (guint8        reader,
+             const guint8 *file,
+             gsize         size,
+             guint64      *samples,
+             GError      **error)
+{
+  g_autofree char *path = g_build_filename (hp_fuzz_dir (), "seed", NULL);
+  g_autofree char *capture = g_build_filename (hp_fuzz_dir (), "seed.hotpath", NULL);
+  gboolean ok;
+
+  hp_fuzz_write_file (path, file, size);
+  if (reader == READ_PPROF)
+    {
+      HpPprofImportResult result = { 0 };
+
+      ok = hp_pprof_import (path, capture, &result, NULL, error);
+      *samples = result.samples;
+      hp_pprof_import_result_clear (&result);
+    }
+  else
+    {
+      HpFoldedImportResult result = { 0 };
+
+      ok = hp_folded_import (path, capture, &result, NULL, error);
+      *samples = result.samples;
+    }
+  /* a failed import leaves nothing behind */
+  g_assert_true (ok || !g_file_test (capture, G_FILE_TEST_EXISTS));
+  hp_fuzz_remove_capture (capture);
+  g_unlink (path);
+  return ok;
 }
 
 int
 main (int argc, char **argv)
 {
   g_autoptr(GPtrArray) seeds = NULL;
-  guint64 runs = 0;
+  const HpFuzzReplay how = HP_FUZZ_REPLAY_EVERY_BYTE ("");
 
   /* a critical or a warning is a bug in a reader, as a crash is */
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
   seeds = make_seeds ();
 
-  if (argc == 3 && strcmp (argv[1], "--write-seeds") == 0)
+  /* The seeds import: a seed that fails tests nothing past it. */
+  for (guint i = 0; i < seeds->len && argc == 1; i++)
     {
-      for (guint i = 0; i < seeds->len; i++)
-        {
-          g_autofree char *path = g_strdup_printf ("%s/seed-%u", argv[2], i);
-          GByteArray *b = g_ptr_array_index (seeds, i);
-
-          if (!g_file_set_contents (path, (const char *) b->data, b->len, NULL))
-            return 1;
-        }
-      return 0;
-    }
-
-  if (argc > 1)
-    {
-      for (int i = 1; i < argc; i++)
-        {
-          g_autofree char *contents = NULL;
-          gsize n;
-
-          if (!g_file_get_contents (argv[i], &contents, &n, NULL))
-            return 1;
-          LLVMFuzzerTestOneInput ((const uint8_t *) contents, n);
-          runs++;
-        }
-      g_print ("%" G_GUINT64_FORMAT " inputs ran clean\n", runs);
-      return 0;
-    }
-
-  /* The seeds must import: a seed that fails tests nothing past it. */
-  for (guint i = 0; i < seeds->len; i++)
-    {
-      GByteArray *b = g_ptr_array_index (seeds, i);
-      g_autofree char *path = g_build_filename (fuzz_dir (), "seed", NULL);
-      g_autofree char *capture = g_build_filename (fuzz_dir (), "seed.hotpath", NULL);
+      gsize n;
+      const guint8 *b = g_bytes_get_data (g_ptr_array_index (seeds, i), &n);
       g_autoptr(GError) error = NULL;
+      guint64 samples = 0;
 
-      write_file (path, b->data + 1, b->len - 1);
-      if (b->data[0] == READ_PPROF)
-        {
-          HpPprofImportResult result = { 0 };
-
-          g_assert_true (hp_pprof_import (path, capture, &result, NULL, &error));
-          g_assert_no_error (error);
-          g_assert_cmpuint (result.samples, ==, 3 + 4 + 5);
-          hp_pprof_import_result_clear (&result);
-        }
-      else if (b->data[0] == READ_FOLDED)
-        {
-          HpFoldedImportResult result = { 0 };
-
-          g_assert_true (hp_folded_import (path, capture, &result, NULL, &error));
-          g_assert_no_error (error);
-          g_assert_cmpuint (result.samples, ==, 12 + 3 + 7 + 2);
-        }
-      remove_capture (capture);
-      g_unlink (path);
+      if (b[0] != READ_PPROF && b[0] != READ_FOLDED)
+        continue;
+      g_assert_true (import_file (b[0], b + 1, n - 1, &samples, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (samples, ==, b[0] == READ_PPROF ? 3 + 4 + 5 : 12 + 3 + 7 + 2);
     }
 
-  /* Hostile in one known way, each */
-  {
-    g_autoptr(GByteArray) bad_period = pprof_seed (99);
-    g_autofree char *path = g_build_filename (fuzz_dir (), "bad-period.pprof", NULL);
-    g_autofree char *capture = g_build_filename (fuzz_dir (), "bad-period.hotpath", NULL);
-    g_autoptr(GError) error = NULL;
-
-    /* a period type whose unit is no string: an error, as any such index */
-    write_file (path, bad_period->data, bad_period->len);
-    g_assert_false (hp_pprof_import (path, capture, NULL, NULL, &error));
-    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
-    g_assert_nonnull (strstr (error->message, "string 99 does not exist"));
-    g_assert_false (g_file_test (capture, G_FILE_TEST_EXISTS));
-    g_unlink (path);
-  }
-
-  for (guint i = 0; i < seeds->len; i++)
+  /* Hostile in one known way each */
+  if (argc == 1)
     {
-      GByteArray *b = g_ptr_array_index (seeds, i);
-      g_autofree guint8 *copy = g_malloc (b->len);
+      g_autoptr(GByteArray) bad_period = pprof_seed (99);
+      g_autoptr(GError) error = NULL;
+      guint64 samples = 0;
 
-      /* cut short at every byte; every byte set to 0x00, 0xff, 0x80 and
-       * flipped in its lowest bit */
-      for (gsize len = 1; len <= b->len; len++)
-        {
-          LLVMFuzzerTestOneInput (b->data, len);
-          runs++;
-        }
-      for (gsize at = 1; at < b->len; at++)
-        {
-          static const guint8 values[] = { 0x00, 0xff, 0x80, 0x01 };
-
-          for (guint v = 0; v < G_N_ELEMENTS (values); v++)
-            {
-              memcpy (copy, b->data, b->len);
-              copy[at] = v == 3 ? copy[at] ^ 1 : values[v];
-              LLVMFuzzerTestOneInput (copy, b->len);
-              runs++;
-            }
-        }
+      /* a period type whose unit is no string: an error, as any such index */
+      g_assert_false (import_file (READ_PPROF, bad_period->data, bad_period->len, &samples, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, "string 99 does not exist"));
     }
-  g_rmdir (fuzz_dir ());
-  g_print ("1..1\nok 1 - %" G_GUINT64_FORMAT " inputs ran clean\n", runs);
-  return 0;
+
+  return hp_fuzz_replay_main (argc, argv, seeds, &how);
 }
 
 #endif

@@ -18,22 +18,8 @@
 
 #include "config.h"
 
-#include <stdint.h>
-#include <string.h>
-
+#include "fuzz-common.h"
 #include "perf/hp-perf-file.h"
-
-static volatile guint64 sink;
-
-static void
-touch (const guint8 *p, gsize n)
-{
-  guint64 sum = 0;
-
-  for (gsize i = 0; i < n; i++)
-    sum += p[i];
-  sink += sum;
-}
 
 static void
 quiet (const char     *domain,
@@ -42,8 +28,6 @@ quiet (const char     *domain,
        gpointer        data)
 {
 }
-
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
@@ -74,18 +58,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       {
         const HpPerfFileBuildId *bid = g_ptr_array_index (f->build_ids, i);
 
-        touch ((const guint8 *) bid->filename, strlen (bid->filename));
+        hp_fuzz_touch_bytes ((const guint8 *) bid->filename, strlen (bid->filename));
         g_assert (bid->size <= 20);
       }
     if (f->cmdline != NULL)
-      touch ((const guint8 *) f->cmdline, strlen (f->cmdline));
+      hp_fuzz_touch_bytes ((const guint8 *) f->cmdline, strlen (f->cmdline));
   }
 
   while (hp_perf_file_next (file, &rec, &error) && n++ < 100000)
     {
       HpPerfRecord d;
 
-      touch (rec.data, rec.size);
+      hp_fuzz_touch_bytes (rec.data, rec.size);
       if (rec.event == NULL || rec.type >= HP_PERF_RECORD_USER_TYPE_START)
         continue;
       if (!hp_perf_record_decode (&rec.event->info, rec.data, rec.size, &d, NULL))
@@ -93,16 +77,16 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       switch (d.type)
         {
         case PERF_RECORD_SAMPLE:
-          touch ((const guint8 *) d.sample.ips, d.sample.n_ips * 8);
-          touch ((const guint8 *) d.sample.regs, d.sample.n_regs * 8);
-          touch (d.sample.stack, d.sample.stack_size);
+          hp_fuzz_touch_bytes ((const guint8 *) d.sample.ips, d.sample.n_ips * 8);
+          hp_fuzz_touch_bytes ((const guint8 *) d.sample.regs, d.sample.n_regs * 8);
+          hp_fuzz_touch_bytes (d.sample.stack, d.sample.stack_size);
           break;
         case PERF_RECORD_MMAP:
         case PERF_RECORD_MMAP2:
-          touch ((const guint8 *) d.mmap.filename, strlen (d.mmap.filename));
+          hp_fuzz_touch_bytes ((const guint8 *) d.mmap.filename, strlen (d.mmap.filename));
           break;
         case PERF_RECORD_COMM:
-          touch ((const guint8 *) d.comm.comm, strlen (d.comm.comm));
+          hp_fuzz_touch_bytes ((const guint8 *) d.comm.comm, strlen (d.comm.comm));
           break;
         default:
           break;
@@ -220,68 +204,9 @@ int
 main (int argc, char **argv)
 {
   g_autoptr(GPtrArray) seeds = make_seeds ();
-  guint64 runs = 0;
+  const HpFuzzReplay how = HP_FUZZ_REPLAY_EVERY_BYTE (".data");
 
-  if (argc == 3 && strcmp (argv[1], "--write-seeds") == 0)
-    {
-      for (guint i = 0; i < seeds->len; i++)
-        {
-          g_autofree char *path = g_strdup_printf ("%s/seed-%u.data", argv[2], i);
-          gsize n;
-          const char *data = g_bytes_get_data (g_ptr_array_index (seeds, i), &n);
-
-          if (!g_file_set_contents (path, data, n, NULL))
-            return 1;
-        }
-      return 0;
-    }
-
-  if (argc > 1)
-    {
-      for (int i = 1; i < argc; i++)
-        {
-          g_autofree char *contents = NULL;
-          gsize n;
-
-          if (!g_file_get_contents (argv[i], &contents, &n, NULL))
-            return 1;
-          LLVMFuzzerTestOneInput ((const uint8_t *) contents, n);
-          runs++;
-        }
-      g_print ("%" G_GUINT64_FORMAT " inputs ran clean\n", runs);
-      return 0;
-    }
-
-  for (guint i = 0; i < seeds->len; i++)
-    {
-      gsize n;
-      const guint8 *seed = g_bytes_get_data (g_ptr_array_index (seeds, i), &n);
-      g_autofree guint8 *copy = g_malloc (n);
-
-      /* Each seed cut at every length, in a buffer of exactly that length. */
-      for (gsize len = 0; len <= n; len++)
-        {
-          g_autofree guint8 *cut = g_memdup2 (seed, len);
-
-          LLVMFuzzerTestOneInput (cut, len);
-          runs++;
-        }
-      /* Each byte set to 0x00, 0xff and 0x80 in turn. */
-      for (gsize at = 0; at < n; at++)
-        {
-          static const guint8 values[] = { 0x00, 0xff, 0x80 };
-
-          for (guint v = 0; v < G_N_ELEMENTS (values); v++)
-            {
-              memcpy (copy, seed, n);
-              copy[at] = values[v];
-              LLVMFuzzerTestOneInput (copy, n);
-              runs++;
-            }
-        }
-    }
-  g_print ("1..1\nok 1 - %" G_GUINT64_FORMAT " inputs ran clean\n", runs);
-  return 0;
+  return hp_fuzz_replay_main (argc, argv, seeds, &how);
 }
 
 #endif

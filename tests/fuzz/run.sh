@@ -5,7 +5,7 @@
 #
 # Builds tests/fuzz/fuzz-perf-file.c with clang, libFuzzer, AddressSanitizer
 # and UndefinedBehaviorSanitizer (the reader and the record decoder only:
-# src/perf/hp-perf-file.c, hp-perf-record.c), seeds a corpus with the
+# src/perf/hp-perf-file.c, hp-perf-record.c, hp-regular-file.c), seeds a corpus with the
 # target's built-in files and, where perf can sample, small real perf.data
 # files (plain -g, -z compressed, pipe mode, DWARF), then fuzzes for
 # SECONDS (default 600). Any crash, leak or sanitizer report fails the run;
@@ -13,32 +13,11 @@
 #
 # Needs clang (Debian: clang), libglib2.0-dev and libzstd-dev.
 set -euo pipefail
+. "$(dirname "$0")/fuzz-common.sh"
 
-seconds=${1:-600}
-shift || true
-[ "${1:-}" = "--" ] && shift
-top=$(cd "$(dirname "$0")/../.." && pwd)
-dir=${FUZZ_DIR:-$top/build-fuzz}
-cc=${CLANG:-clang}
-
-command -v "$cc" >/dev/null || { echo "run.sh: $cc not found (apt-get install clang)" >&2; exit 77; }
-mkdir -p "$dir/include" "$dir/corpus" "$dir/seeds"
-# The reader needs no configuration; config.h only has to exist.
-: > "$dir/include/config.h"
-
-flags=(-g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE
-       -DGLIB_VERSION_MIN_REQUIRED=GLIB_VERSION_2_74 -DGLIB_VERSION_MAX_ALLOWED=GLIB_VERSION_2_74
-       -I"$dir/include" -I"$top/src" -I"$top/tests/common"
-       $(pkg-config --cflags glib-2.0 libzstd))
-libs=($(pkg-config --libs glib-2.0 libzstd))
-sources=("$top/src/perf/hp-perf-file.c" "$top/src/perf/hp-perf-record.c")
-
-echo "run.sh: building the fuzz target in $dir"
-"$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  "${sources[@]}" "$top/tests/fuzz/fuzz-perf-file.c" "${libs[@]}" -o "$dir/fuzz-perf-file"
-"$cc" "${flags[@]}" -DHP_FUZZ_STANDALONE -fsanitize=address,undefined \
-  "${sources[@]}" "$top/tests/fuzz/fuzz-perf-file.c" "${libs[@]}" -o "$dir/make-seeds"
-"$dir/make-seeds" --write-seeds "$dir/seeds"
+fuzz_init run.sh build-fuzz "$@"
+fuzz_build fuzz-perf-file "glib-2.0 libzstd" "$top/src/perf/hp-perf-file.c" "$top/src/perf/hp-perf-record.c" \
+  "$top/src/perf/hp-regular-file.c"
 
 # Real recordings, kept small: libFuzzer mutates whole files.
 if command -v perf >/dev/null && perf record -q -o /dev/null -- true 2>/dev/null; then
@@ -48,11 +27,4 @@ if command -v perf >/dev/null && perf record -q -o /dev/null -- true 2>/dev/null
   perf record -q -F 200 -g -o - -- "${burn[@]}" 2>/dev/null > "$dir/seeds/perf-pipe.data" || true
   perf record -q -F 50 --call-graph dwarf,1024 -o "$dir/seeds/perf-dwarf.data" -- "${burn[@]}" 2>/dev/null || true
 fi
-ls -l "$dir/seeds"
-
-echo "run.sh: fuzzing for $seconds s"
-cd "$dir"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ./fuzz-perf-file -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=2048 \
-    -timeout=10 -print_final_stats=1 "$@" corpus seeds
+fuzz_run fuzz-perf-file 262144
