@@ -289,21 +289,6 @@ gzip (const GByteArray *in)
   return out;
 }
 
-/* a debug info, two loads, a move */
-static GByteArray *
-jitdump_seed (void)
-{
-  static const guint64 addrs[] = { 0x7f0000005000, 0x7f0000005040 };
-  static const guint lines[] = { 10, 12 };
-  GByteArray *b = jd_header (4244);
-
-  jd_debug (b, 0x7f0000005000, 2, addrs, lines, "/src/Hot.java");
-  jd_load (b, 0x7f0000005000, 0x40, 1, "Hot::spin");
-  jd_load (b, 0x7f0000006000, 0x40, 2, "Hot::other");
-  jd_move (b, 0x7f0000006000, 0x7f0000007000, 0x40, 2);
-  return b;
-}
-
 /* One input: the reader's byte, then the file. */
 static GBytes *
 input (guint8        reader,
@@ -333,7 +318,7 @@ make_seeds (void)
   GPtrArray *seeds = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   g_autoptr(GByteArray) pprof = pprof_seed (4);
   g_autoptr(GByteArray) zipped = gzip (pprof);
-  g_autoptr(GByteArray) dump = jitdump_seed ();
+  g_autoptr(GByteArray) dump = jd_example ();  /* a debug info, two loads, a move */
 
   g_ptr_array_add (seeds, input (READ_PPROF, pprof->data, pprof->len));
   g_ptr_array_add (seeds, input (READ_PPROF, zipped->data, zipped->len));
