@@ -52,6 +52,14 @@ struct _HpWindow {
   HpCallTreeView       *tree_view;
   GtkStack             *bottom_stack;
   GtkPaned             *summary_paned;
+  /* below WIDE_WINDOW the summary paned is the bottom pane's Summary
+   * page (hp-window.c, place_summary) */
+  gboolean              summary_below;
+  int                   summary_side_position;
+  char                 *page_before_summary;
+  guint                 place_source;
+  guint                 fit_source;
+  int                   side_position_before_summary;  /* -1: not moved for it */
   HpSourceView         *source_view;
   HpCallsView          *calls_view;
   HpFunctionList       *function_list;

@@ -59,9 +59,11 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* A window at least this wide shows the summary pane even when the
- * capture has no summary yet (at 1024 px it took a quarter of the width
- * from the call tree's Function column). */
+/* A window at least this wide shows the summary pane beside the call
+ * tree, even when the capture has no summary yet. A narrower one makes
+ * it a page of the bottom pane, Summary, beside Source: at 1024 px the
+ * side pane took a quarter of the width from the Function column, and
+ * was itself 200 px wide, its summary and Suggest half hidden. */
 #define WIDE_WINDOW 1200
 
 /* The longest command shown under the title, in characters: it comes
@@ -75,6 +77,165 @@ display_basename (GFile *file)
   g_autofree char *path = g_file_get_path (file);
 
   return path ? g_filename_display_basename (path) : g_file_get_basename (file);
+}
+
+/* The summary pane's place ------------------------------------------ */
+
+/* The Summary page of a small screen, given the height its summary and
+ * Suggest need (at 1024×700 the source's share was 170 px of the 212
+ * they need): the call tree above gives it up, up to half of their
+ * height, and takes it back when another page is shown. */
+static gboolean
+fit_summary_page_cb (gpointer data)
+{
+  HpWindow *self = data;
+  GtkWidget *content = gtk_widget_get_parent (GTK_WIDGET (self->summary_pane));
+  int side = gtk_widget_get_height (GTK_WIDGET (self->side_paned));
+  int stack = gtk_widget_get_height (GTK_WIDGET (self->bottom_stack));
+  int natural = 0;
+
+  self->fit_source = 0;
+  if (!self->summary_below || side <= 0 || stack <= 0 ||
+      gtk_stack_get_visible_child (self->bottom_stack) != GTK_WIDGET (self->summary_paned))
+    return G_SOURCE_REMOVE;
+  gtk_widget_measure (content, GTK_ORIENTATION_VERTICAL, gtk_paned_get_position (self->summary_paned),
+                      NULL, &natural, NULL, NULL);
+  natural = MIN (natural, side / 2);
+  if (natural > stack)
+    {
+      if (self->side_position_before_summary < 0)
+        self->side_position_before_summary = gtk_paned_get_position (self->side_paned);
+      gtk_paned_set_position (self->side_paned, gtk_paned_get_position (self->side_paned) - (natural - stack));
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fit_summary_page (HpWindow *self)
+{
+  if (self->summary_below &&
+      gtk_stack_get_visible_child (self->bottom_stack) == GTK_WIDGET (self->summary_paned))
+    {
+      /* once laid out: the page may just have been added */
+      if (self->fit_source == 0)
+        self->fit_source = g_idle_add (fit_summary_page_cb, self);
+    }
+  else if (self->side_position_before_summary >= 0)
+    {
+      gtk_paned_set_position (self->side_paned, self->side_position_before_summary);
+      self->side_position_before_summary = -1;
+    }
+}
+
+/* Puts the summary paned (the call path's summary and Suggest above the
+ * Summaries list) beside the call tree, or, @below, as the Summary page
+ * of the bottom pane, the summary and the list side by side. There each
+ * has the width of half a small screen rather than a sixth of it, and
+ * the call tree keeps the whole width; the price is that the source and
+ * the summary take turns. */
+static void
+place_summary (HpWindow *self,
+               gboolean  below)
+{
+  GtkWidget *paned = GTK_WIDGET (self->summary_paned);
+  const char *key;
+
+  if (self->summary_below == below)
+    return;
+  g_object_ref (paned);
+  if (below)
+    {
+      int width = gtk_widget_get_width (GTK_WIDGET (self));
+      int height;
+
+      if (width <= 0)  /* (both pointers: GTK 4.8 writes through each) */
+        gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      /* the saved position is a height; this one is a width */
+      key = g_object_get_data (G_OBJECT (paned), "hp-settings-key");
+      g_object_set_data_full (G_OBJECT (paned), "hp-side-settings-key", g_strdup (key), g_free);
+      g_object_set_data (G_OBJECT (paned), "hp-settings-key", NULL);
+      self->summary_side_position = gtk_paned_get_position (self->summary_paned);
+      gtk_paned_set_end_child (self->main_paned, NULL);
+      gtk_orientable_set_orientation (GTK_ORIENTABLE (paned), GTK_ORIENTATION_HORIZONTAL);
+      /* the summary keeps its width, the list takes the rest; else the
+       * paned scales the position by the last height it had (563 px
+       * became 821, the list left with 200) */
+      gtk_paned_set_resize_start_child (self->summary_paned, FALSE);
+      gtk_widget_set_visible (paned, TRUE);
+      self->summary_below = TRUE;
+      gtk_stack_add_titled (self->bottom_stack, paned, "summary", _("Summary"));
+      gtk_paned_set_position (self->summary_paned, MAX (width, 600) * 55 / 100);
+    }
+  else
+    {
+      if (gtk_stack_get_visible_child (self->bottom_stack) == paned)
+        gtk_stack_set_visible_child_name (self->bottom_stack,
+                                          self->page_before_summary ? self->page_before_summary : "source");
+      self->summary_below = FALSE;
+      gtk_stack_remove (self->bottom_stack, paned);
+      fit_summary_page (self);
+      gtk_orientable_set_orientation (GTK_ORIENTABLE (paned), GTK_ORIENTATION_VERTICAL);
+      gtk_paned_set_resize_start_child (self->summary_paned, TRUE);
+      gtk_paned_set_position (self->summary_paned, self->summary_side_position);
+      key = g_object_get_data (G_OBJECT (paned), "hp-side-settings-key");
+      g_object_set_data_full (G_OBJECT (paned), "hp-settings-key", g_strdup (key), g_free);
+      /* a wide window shows it, as when a capture opens in one */
+      gtk_widget_set_visible (paned, TRUE);
+      gtk_paned_set_end_child (self->main_paned, paned);
+    }
+  g_object_unref (paned);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SUMMARY]);
+}
+
+static gboolean
+place_summary_cb (gpointer data)
+{
+  HpWindow *self = data;
+
+  self->place_source = 0;
+  place_summary (self, gtk_widget_get_width (GTK_WIDGET (self)) < WIDE_WINDOW);
+  return G_SOURCE_REMOVE;
+}
+
+/* Moves the summary pane when the window crosses WIDE_WINDOW: after this
+ * layout, since moving it lays the window out again. */
+static void
+hp_window_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  HpWindow *self = HP_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (hp_window_parent_class)->size_allocate (widget, width, height, baseline);
+  if ((gtk_widget_get_width (widget) < WIDE_WINDOW) != self->summary_below && self->place_source == 0)
+    self->place_source = g_idle_add (place_summary_cb, self);
+}
+
+static gboolean
+get_show_summary (HpWindow *self)
+{
+  if (self->summary_paned == NULL)
+    return FALSE;
+  if (self->summary_below)
+    return gtk_stack_get_visible_child (self->bottom_stack) == GTK_WIDGET (self->summary_paned);
+  return gtk_widget_get_visible (GTK_WIDGET (self->summary_paned));
+}
+
+static void
+set_show_summary (HpWindow *self,
+                  gboolean  show)
+{
+  if (get_show_summary (self) == show)
+    return;
+  if (!self->summary_below)
+    gtk_widget_set_visible (GTK_WIDGET (self->summary_paned), show);
+  else if (show)
+    gtk_stack_set_visible_child (self->bottom_stack, GTK_WIDGET (self->summary_paned));
+  else
+    gtk_stack_set_visible_child_name (self->bottom_stack,
+                                      self->page_before_summary ? self->page_before_summary : "source");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SUMMARY]);
 }
 
 /* Loading ------------------------------------------------------------ */
@@ -358,6 +519,7 @@ load_done (GObject      *object,
 
     if (width <= 0)  /* (opened before the window was first laid out) */
       gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+    place_summary (self, width < WIDE_WINDOW);
     g_object_set (self, "show-summary",
                   g_hash_table_size (profile->capture->summaries) > 0 || width >= WIDE_WINDOW, NULL);
   }
@@ -663,7 +825,18 @@ on_bottom_pane_changed (GtkStack   *stack,
                         GParamSpec *pspec,
                         HpWindow   *self)
 {
+  const char *page = gtk_stack_get_visible_child_name (stack);
+
+  /* where Hide goes back to, on a small screen */
+  if (page != NULL && g_strcmp0 (page, "summary") != 0)
+    {
+      g_free (self->page_before_summary);
+      self->page_before_summary = g_strdup (page);
+    }
   update_bottom_pane (self);
+  fit_summary_page (self);
+  if (self->summary_below)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SUMMARY]);
 }
 
 static void
@@ -879,6 +1052,8 @@ hp_window_dispose (GObject *object)
     g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
   g_clear_handle_id (&self->screenshot_source, g_source_remove);
+  g_clear_handle_id (&self->place_source, g_source_remove);
+  g_clear_handle_id (&self->fit_source, g_source_remove);
   self->follow_tick = 0;  /* (tick callbacks go with the widget) */
   g_clear_weak_pointer (&self->record_dialog);
   set_store (self, NULL);
@@ -902,6 +1077,7 @@ hp_window_finalize (GObject *object)
   g_clear_pointer (&self->process_pids, g_array_unref);
   g_clear_pointer (&self->event, g_free);
   g_clear_pointer (&self->counted_event, g_free);
+  g_clear_pointer (&self->page_before_summary, g_free);
 
   G_OBJECT_CLASS (hp_window_parent_class)->finalize (object);
 }
@@ -926,7 +1102,7 @@ hp_window_get_property (GObject    *object,
       g_value_set_boolean (value, self->fold_inline);
       break;
     case PROP_SHOW_SUMMARY:
-      g_value_set_boolean (value, self->summary_paned != NULL && gtk_widget_get_visible (GTK_WIDGET (self->summary_paned)));
+      g_value_set_boolean (value, get_show_summary (self));
       break;
     case PROP_OFFER_LIBRARY_SUMMARIES:
       g_value_set_boolean (value, self->offer_library_summaries);
@@ -976,11 +1152,7 @@ hp_window_set_property (GObject      *object,
       set_filter_flag (self, &self->fold_inline, value, pspec);
       break;
     case PROP_SHOW_SUMMARY:
-      if (gtk_widget_get_visible (GTK_WIDGET (self->summary_paned)) != g_value_get_boolean (value))
-        {
-          gtk_widget_set_visible (GTK_WIDGET (self->summary_paned), g_value_get_boolean (value));
-          g_object_notify_by_pspec (object, pspec);
-        }
+      set_show_summary (self, g_value_get_boolean (value));
       break;
     case PROP_OFFER_LIBRARY_SUMMARIES:
       if (self->offer_library_summaries != g_value_get_boolean (value))
@@ -1014,6 +1186,7 @@ hp_window_class_init (HpWindowClass *klass)
   object_class->get_property = hp_window_get_property;
   object_class->set_property = hp_window_set_property;
   window_class->close_request = hp_window_close_request;
+  widget_class->size_allocate = hp_window_size_allocate;
 
   properties[PROP_TREE_MODE] =
     g_param_spec_string ("tree-mode", NULL, NULL, "top-down",
@@ -1030,9 +1203,9 @@ hp_window_class_init (HpWindowClass *klass)
   properties[PROP_FOLD_INLINE] =
     g_param_spec_boolean ("fold-inline", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* the side pane of the call path's summary and the Summaries list:
-   * folded away on a small screen while there is no summary to read, so
-   * that the Function column keeps its width (F9) */
+  /* the pane of the call path's summary and the Summaries list (F9):
+   * beside the call tree in a wide window; in a narrow one, whether the
+   * bottom pane shows its Summary page (place_summary) */
   properties[PROP_SHOW_SUMMARY] =
     g_param_spec_boolean ("show-summary", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1119,6 +1292,7 @@ hp_window_init (HpWindow *self)
   g_autoptr(GSettingsSchema) schema = NULL;
 
   self->offer_library_summaries = TRUE;
+  self->side_position_before_summary = -1;
   self->filters = g_ptr_array_new_with_free_func (free_filter);
   self->process_pids = g_array_new (FALSE, FALSE, sizeof (gint32));
 

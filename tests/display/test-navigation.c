@@ -511,6 +511,149 @@ test_small_screen (void)
   display_close (window);
 }
 
+static gboolean
+is_suggest_button (GtkWidget    *widget,
+                   gconstpointer data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), "_Suggest") == 0;
+}
+
+static int
+function_column_width (HpWindow *window)
+{
+  GtkWidget *cell = find_widget (GTK_WIDGET (hp_window_get_tree_view (window)), is_inscription_of, "main");
+
+  g_assert_nonnull (cell);
+  while (g_strcmp0 (gtk_widget_get_css_name (cell), "cell") != 0)
+    cell = gtk_widget_get_parent (cell);
+  return gtk_widget_get_width (cell);
+}
+
+static gboolean
+suggest_in_view (gpointer data)
+{
+  HpWindow *window = data;
+  GtkWidget *suggest = find_widget (GTK_WIDGET (hp_window_get_suggest_box (window)), is_suggest_button, NULL);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  return suggest != NULL && gtk_widget_compute_bounds (suggest, scrolled, &bounds) &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scrolled);
+}
+
+/* The summary pane shown at @width: wide enough to write in, Suggest in
+ * view without scrolling, and the call tree's names still readable. */
+static void
+assert_summary_usable (HpWindow *window,
+                       int       width)
+{
+  GtkWidget *pane = GTK_WIDGET (hp_window_get_summary_pane (window));
+  GtkWidget *suggest = find_widget (GTK_WIDGET (hp_window_get_suggest_box (window)), is_suggest_button, NULL);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (pane, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  /* (the call tree gives up height for it in a layout to come) */
+  display_wait (suggest_in_view, window, 5000);
+  g_assert_true (summary_shown (window));
+  g_assert_nonnull (suggest);
+  g_assert_true (gtk_widget_compute_bounds (suggest, scrolled, &bounds));
+  g_test_message ("at %d px: summary pane %d×%d, Suggest at y %.0f–%.0f of %d, Function column %d px",
+                  width, gtk_widget_get_width (pane), gtk_widget_get_height (pane),
+                  bounds.origin.y, bounds.origin.y + bounds.size.height, gtk_widget_get_height (scrolled),
+                  function_column_width (window));
+  /* (beside the call tree at 1024 px: 200 px, Suggest below the fold) */
+  g_assert_cmpint (gtk_widget_get_width (pane), >=, 400);
+  /* and the list beside it too */
+  if (gtk_widget_get_width (GTK_WIDGET (window)) < 1200)
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (hp_window_get_summary_list (window))), >=, 300);
+  g_assert_cmpfloat (bounds.origin.y, >=, 0);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (scrolled));
+  g_assert_cmpint (function_column_width (window), >=, 450);
+  display_assert_fits_width (window, width);
+}
+
+static gboolean
+window_is_wide (gpointer data)
+{
+  return gtk_widget_get_width (data) >= 1200;
+}
+
+static gboolean
+window_is_narrow (gpointer data)
+{
+  return gtk_widget_get_width (data) <= 1024;
+}
+
+static gboolean
+summary_beside_tree (gpointer data)
+{
+  HpWindow *window = data;
+
+  return gtk_widget_is_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)),
+                                 gtk_widget_get_ancestor (hp_window_get_search_entry (window), GTK_TYPE_PANED)) &&
+         summary_shown (window);
+}
+
+static gboolean
+summary_below (gpointer data)
+{
+  HpWindow *window = data;
+
+  return gtk_widget_is_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)),
+                                 gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_source_view (window)),
+                                                          GTK_TYPE_STACK));
+}
+
+/* At 1024×700 the summary pane is a page of the bottom pane, where the
+ * summary, Suggest and the list have room, and the call tree keeps the
+ * width; a wider window puts it back beside the tree. */
+static void
+test_small_screen_summary (void)
+{
+  g_autofree char *path = display_make_capture ("small-summary.hotpath", TRUE, NULL);
+  HpWindow *window = display_open_sized (app, path, 1024, 700);
+  GtkPaned *side = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_source_view (window)),
+                                                       GTK_TYPE_PANED));
+  int side_position = gtk_paned_get_position (side);
+  GtkStack *bottom;
+
+  g_object_set (window, "show-summary", TRUE, NULL);
+  hp_summary_pane_set_text (hp_window_get_summary_pane (window),
+                            "The tokenizer: most of its time is the strncmp of count_word "
+                            "looking a word up in its bucket; a longer hash table should help.");
+  assert_summary_usable (window, 1024);
+  shot (window, "small-summary-page");
+  bottom = GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_source_view (window)), GTK_TYPE_STACK));
+
+  /* Hide: back to the source */
+  g_object_set (window, "show-summary", FALSE, NULL);
+  display_spin (100);
+  g_assert_false (summary_shown (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "source");
+  /* the call tree has its height back */
+  g_assert_cmpint (gtk_paned_get_position (side), ==, side_position);
+
+  /* wider: beside the call tree, shown */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  g_assert_true (display_wait (window_is_wide, window, 5000));
+  g_assert_true (display_wait (summary_beside_tree, window, 5000));
+  g_assert_true (summary_shown (window));
+  g_assert_null (gtk_stack_get_child_by_name (bottom, "summary"));
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)),
+                                         gtk_widget_get_ancestor (hp_window_get_search_entry (window),
+                                                                  GTK_TYPE_PANED)));
+
+  /* and narrow again */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+  g_assert_true (display_wait (window_is_narrow, window, 5000));
+  g_assert_true (display_wait (summary_below, window, 5000));
+  g_assert_nonnull (gtk_stack_get_child_by_name (bottom, "summary"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "summaries"));
+  assert_summary_usable (window, 1024);
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -519,6 +662,7 @@ run (HpApplication *application)
   g_test_add_func ("/navigation/keys", test_keys);
   g_test_add_func ("/navigation/search", test_search);
   g_test_add_func ("/navigation/small-screen", test_small_screen);
+  g_test_add_func ("/navigation/small-screen-summary", test_small_screen_summary);
   return g_test_run ();
 }
 
