@@ -14,18 +14,38 @@
 # calling a window change done (HACKING.md).
 # With UPDATE_DATA=1 it also copies the main view, the flame graph, the
 # timeline and the offer of each size and style into data/screenshots/
-# sizes/ (what the README and issue reviewers look at).
+# sizes/, and the demo of the README's quick start at 1280x800 into
+# data/screenshots/ (main.png, flame.png, timeline.png).
+#
+# The programs are built and recorded in a folder of their own,
+# SCREENSHOT_SRC (default /tmp/hotpath-demo), and run from there: the
+# window shows the command and the source file's path, and a screenshot
+# should not show the folder of whoever made it.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
+build=$(cd "${1:-$top/build}" && pwd)
 out=${2:-$build/screenshots}
-capture="$build/screenshots-threads.hotpath"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cli="$build/src/cli/hotpath-cli"
+src=${SCREENSHOT_SRC:-/tmp/hotpath-demo}
+capture="$src/screenshots-threads.hotpath"
+
+# the workloads as tests/workloads/meson.build builds them, from copies
+mkdir -p "$src"
+cp "$top"/tests/workloads/{workload.h,threads.c,threads-child.c,recurse.c,demo.c} "$src/"
+cd "$src"
+cc=${CC:-cc}
+$cc -O2 -g -fno-omit-frame-pointer -pthread threads.c -o threads-fp
+$cc -O2 -g -fno-omit-frame-pointer threads-child.c -o threads-child-fp
+$cc -O2 -g -fomit-frame-pointer recurse.c -o recurse-nofp
+$cc -O2 -g -fno-omit-frame-pointer demo.c -o demo
 
 if [ ! -f "$capture" ]; then
-  "$build/src/cli/hotpath-cli" record -o "$capture" -- "$build/tests/workloads/threads-fp" >/dev/null
+  "$cli" record -o "$capture" -- ./threads-fp >/dev/null
 fi
 for size in 1024x700 1920x1080; do
   for style in light dark; do
@@ -70,11 +90,30 @@ for size in 1024x700 1920x1080; do
   done
 done
 
+# The demo of the README's quick start, at 1280x800: the README's main
+# view, flame graph and timeline
+demo="$src/demo.hotpath"
+if [ ! -f "$demo" ]; then
+  "$cli" record -o "$demo" -- ./demo >/dev/null
+fi
+mkdir -p "$out/1280x800-demo"
+xvfb-run -a -s "-screen 0 1280x800x24" \
+  env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+      SCREENSHOT_SIZE=1280x800 \
+      SCREENSHOT_SUMMARY="Looks each word up in its hash bucket. A quarter of all samples is the strncmp that confirms a match, once for every word of the text. Storing the hash in each entry and comparing it first would skip most of them." \
+  dbus-run-session -- "$build/tests/display/make-screenshots" "$demo" "$out/1280x800-demo" count_word \
+  2>/dev/null | sed "s|^|demo 1280x800: |"
+if [ "${UPDATE_DATA:-0}" = 1 ]; then
+  for view in main flame timeline; do
+    cp "$out/1280x800-demo/$view.png" "$top/data/screenshots/$view.png"
+  done
+fi
+
 # Deep recursion, merged: recurse's 150 nested calls of descend as one.
 # DWARF unwinding, since the kernel's frame-pointer chain stops at 127.
-recursion="$build/screenshots-recurse.hotpath"
+recursion="$src/screenshots-recurse.hotpath"
 if [ ! -f "$recursion" ]; then
-  "$build/src/cli/hotpath-cli" record -o "$recursion" -- "$build/tests/workloads/recurse-nofp" 400 >/dev/null
+  "$cli" record -o "$recursion" -- ./recurse-nofp 400 >/dev/null
 fi
 mkdir -p "$out/recursion-merged"
 xvfb-run -a -s "-screen 0 1280x800x24" \
