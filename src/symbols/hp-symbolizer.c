@@ -174,7 +174,8 @@ struct _HpSymbolizer
   char         *kallsyms_path;
   gboolean      kallsyms_loaded;
   gboolean      has_kernel_symbols;
-  char         *kallsyms_data;  /* the file, NUL-split in place (or the cache); names point here */
+  char         *kallsyms_data;  /* the file, NUL-split in place; names point here */
+  GMappedFile  *kallsyms_map;   /* or the cache, mapped; names point there */
   GArray       *kernel_symbols; /* KernelSymbol, sorted by address */
   /* Kernel symbols kept between recordings (see "Kernel symbols kept
    * between recordings" below): NULL paths, no cache. */
@@ -324,6 +325,7 @@ hp_symbolizer_free (HpSymbolizer *self)
   g_hash_table_unref (self->kernel_modules);
   g_array_unref (self->kernel_symbols);
   g_free (self->kallsyms_data);
+  g_clear_pointer (&self->kallsyms_map, g_mapped_file_unref);
   g_free (self->kallsyms_path);
   g_free (self->kallsyms_cache);
   g_free (self->modules_path);
@@ -2440,18 +2442,25 @@ static gboolean
 read_kallsyms_cache (HpSymbolizer *self,
                      const char   *key)
 {
-  g_autofree char *data = NULL;
+  g_autoptr(GMappedFile) map = NULL;
   g_autoptr(GArray) symbols = NULL;
   g_autoptr(GArray) ranges = NULL;
   guint32 header[4];
+  const char *data;
   gsize len;
   gsize pos;
   gsize key_len = strlen (key);
   const char *strings;
   guint64 previous = 0;
 
-  if (!g_file_get_contents (self->kallsyms_cache, &data, &len, NULL))
+  /* Mapped, not read: most of it is never touched. The cache is only ever
+   * replaced by a rename (g_file_set_contents), never cut short in place,
+   * so the mapping stays whole. */
+  map = g_mapped_file_new (self->kallsyms_cache, FALSE, NULL);
+  if (map == NULL)
     return FALSE;
+  data = g_mapped_file_get_contents (map);
+  len = g_mapped_file_get_length (map);
   pos = sizeof KALLSYMS_CACHE_MAGIC - 1;
   if (len < pos + sizeof header || memcmp (data, KALLSYMS_CACHE_MAGIC, pos) != 0)
     goto bad;
@@ -2498,8 +2507,9 @@ read_kallsyms_cache (HpSymbolizer *self,
 
   g_array_unref (self->kernel_symbols);
   self->kernel_symbols = g_steal_pointer (&symbols);
-  g_free (self->kallsyms_data);
-  self->kallsyms_data = g_steal_pointer (&data);
+  g_clear_pointer (&self->kallsyms_data, g_free);
+  g_clear_pointer (&self->kallsyms_map, g_mapped_file_unref);
+  self->kallsyms_map = g_steal_pointer (&map);
   g_clear_pointer (&self->kernel_ranges, g_array_unref);
   self->kernel_ranges = g_steal_pointer (&ranges);
   self->has_kernel_symbols = TRUE;
@@ -2612,6 +2622,7 @@ read_kallsyms_file (HpSymbolizer *self)
 
   g_array_set_size (self->kernel_symbols, 0);
   g_clear_pointer (&self->kallsyms_data, g_free);
+  g_clear_pointer (&self->kallsyms_map, g_mapped_file_unref);
   g_clear_pointer (&self->kernel_ranges, g_array_unref);
   self->has_kernel_symbols = FALSE;
 
