@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -70,7 +71,9 @@ static const guint fp_ring_pages[] = { 128, 16 };
 static const guint dwarf_ring_pages[] = { 512, 128, 16 };
 
 /* How often the recorder looks whether the recording is over (a stop, the
- * duration, the program's end): a stop is seen within this. */
+ * duration, the program's end) where it cannot sleep until one of them
+ * happens (an attached process, the whole system, a kernel without
+ * pidfd_open): a stop is seen within this. */
 #define WAIT_POLL_US (20 * 1000)
 /* How long a spawned command has, after SIGTERM at a stop, to exit on its
  * own (and flush what it writes) before SIGKILL: 2 s. */
@@ -109,6 +112,7 @@ struct _HpRecorder {
   HpProcessor     *processor;
 
   gint             stop_requested;  /* atomic */
+  int              stop_fd;         /* eventfd written at a stop, to wake wait_for_end; -1: none */
   gint             drain_stop;      /* atomic */
   gint             write_failed;    /* atomic: the writer failed, sampling stops */
   GError          *write_error;     /* why the capture was cut short */
@@ -128,6 +132,7 @@ hp_recorder_new (const HpRecordOptions *options)
   g_return_val_if_fail (options->argv != NULL || options->pid > 0 || options->system_wide, NULL);
 
   self = g_new0 (HpRecorder, 1);
+  self->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   self->options = *options;
   self->argv = g_strdupv (options->argv);
   self->working_directory = g_strdup (options->working_directory);
@@ -176,6 +181,8 @@ hp_recorder_free (HpRecorder *self)
   g_clear_error (&self->write_error);
   g_free (self->note);
   g_mutex_clear (&self->progress_lock);
+  if (self->stop_fd >= 0)
+    close (self->stop_fd);
   g_free (self);
 }
 
@@ -183,6 +190,14 @@ void
 hp_recorder_stop (HpRecorder *self)
 {
   g_atomic_int_set (&self->stop_requested, 1);
+  if (self->stop_fd >= 0)
+    {
+      guint64 one = 1;
+
+      /* may run in a signal handler's stead (hp-signals): write is safe */
+      if (write (self->stop_fd, &one, sizeof one) < 0)
+        g_debug ("cannot wake the recorder: %s", g_strerror (errno));
+    }
 }
 
 void
@@ -1187,12 +1202,36 @@ process_alive (GPid pid)
   return FALSE;
 }
 
+/* Sleeps until @pidfd (the spawned command) ends, a stop is asked for
+ * or @deadline (monotonic µs) passes. Waking 50 times a second to look
+ * cost a recording about 3 % of a busy program's CPU on a virtual machine,
+ * and up to WAIT_POLL_US of wall time after the program's end. */
+static void
+sleep_until_end (HpRecorder *self,
+                 int         pidfd,
+                 gint64      deadline)
+{
+  struct pollfd fds[2] = { { .fd = pidfd, .events = POLLIN }, { .fd = self->stop_fd, .events = POLLIN } };
+  int timeout = -1;
+
+  if (deadline != G_MAXINT64)
+    {
+      gint64 left = deadline - g_get_monotonic_time ();
+
+      /* rounded up: never wake just before the deadline and spin */
+      timeout = left <= 0 ? 0 : (int) MIN ((left + 999) / 1000, G_MAXINT);
+    }
+  if (poll (fds, self->stop_fd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR)
+    g_usleep (WAIT_POLL_US);
+}
+
 /* Waits for the end of the recording; returns the child's wait status. */
 static int
 wait_for_end (HpRecorder *self)
 {
   gint64 deadline = G_MAXINT64;
   int status = 0;
+  int pidfd = -1;
 
   /* A duration beyond what a gint64 of microseconds holds (or inf) is no
    * limit; converting it would overflow into one in the past. */
@@ -1210,13 +1249,28 @@ wait_for_end (HpRecorder *self)
           pid_t r = waitpid (self->child, &status, WNOHANG);
 
           if (r == self->child)
-            return status;
+            {
+              if (pidfd >= 0)
+                close (pidfd);
+              return status;
+            }
+#ifdef SYS_pidfd_open
+          /* opened after the first waitpid: the child is not reaped yet,
+           * so its pid cannot name another process */
+          if (pidfd < 0)
+            pidfd = syscall (SYS_pidfd_open, self->child, 0);
+#endif
         }
       else if (!self->options.system_wide && !process_alive (self->options.pid))
         return 0;
 
-      g_usleep (WAIT_POLL_US);
+      if (pidfd >= 0)
+        sleep_until_end (self, pidfd, deadline);
+      else
+        g_usleep (WAIT_POLL_US);
     }
+  if (pidfd >= 0)
+    close (pidfd);
 
   /* Stopped early: a command we spawned is stopped too. */
   if (self->spawned)
