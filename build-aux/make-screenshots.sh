@@ -39,7 +39,7 @@ mkdir -p "$src"
 cp "$top"/tests/workloads/{workload.h,threads.c,threads-child.c,recurse.c,demo.c} "$src/"
 cd "$src"
 cc=${CC:-cc}
-$cc -O2 -g -fno-omit-frame-pointer -pthread threads.c -o threads-fp
+$cc -D_GNU_SOURCE -O2 -g -fno-omit-frame-pointer -pthread threads.c -o threads-fp
 $cc -O2 -g -fno-omit-frame-pointer threads-child.c -o threads-child-fp
 $cc -O2 -g -fomit-frame-pointer recurse.c -o recurse-nofp
 $cc -O2 -g -fno-omit-frame-pointer demo.c -o demo
