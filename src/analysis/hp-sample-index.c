@@ -245,17 +245,74 @@ search (HpSampleIndex *self,
   return begin;
 }
 
-/* The samples of @run in [@from, @to]: [*begin, *end) */
+/* The runs a question covers, one at a time: the threads in [thread,
+ * end_thread) that @tids keeps (NULL: all), their runs of the events in
+ * @event_mask, each cut to [from, to] by two binary searches. Counting,
+ * per-stack counts and density differ only in what they do with a run's
+ * samples. */
+typedef struct {
+  HpSampleIndex *index;
+  guint64        event_mask;
+  guint64        from;
+  guint64        to;
+  GHashTable    *tids;
+  guint          thread;      /* the thread at hand */
+  guint          end_thread;
+  guint          run;         /* its next run */
+} RunIter;
+
 static void
-run_range (HpSampleIndex *self,
-           const Run     *run,
-           guint64        from,
-           guint64        to,
-           guint         *begin,
-           guint         *end)
+run_iter_init (RunIter       *iter,
+               HpSampleIndex *self,
+               guint64        event_mask,
+               guint64        from,
+               guint64        to,
+               GHashTable    *tids,
+               guint          first_thread,
+               guint          end_thread)
 {
-  *begin = search (self, run->begin, run->end, from, FALSE);
-  *end = search (self, *begin, run->end, to, TRUE);
+  *iter = (RunIter) { self, event_mask, from, to, tids, first_thread, end_thread, 0 };
+  /* an empty range covers nothing */
+  if (to < from)
+    iter->thread = iter->end_thread;
+  else if (iter->thread < iter->end_thread)
+    iter->run = g_array_index (self->threads, Thread, iter->thread).first_run;
+}
+
+/* The next run's samples in the range, [*begin, *end), and the index of
+ * its thread in *thread; FALSE when none is left. */
+static gboolean
+run_iter_next (RunIter *iter,
+               guint   *thread,
+               guint   *begin,
+               guint   *end)
+{
+  HpSampleIndex *self = iter->index;
+
+  while (iter->thread < iter->end_thread)
+    {
+      const Thread *t = &g_array_index (self->threads, Thread, iter->thread);
+
+      if (iter->run >= t->end_run ||
+          (iter->tids != NULL && !g_hash_table_contains (iter->tids, GINT_TO_POINTER (t->tid))))
+        {
+          if (++iter->thread < iter->end_thread)
+            iter->run = g_array_index (self->threads, Thread, iter->thread).first_run;
+          continue;
+        }
+      while (iter->run < t->end_run)
+        {
+          const Run *run = &g_array_index (self->runs, Run, iter->run++);
+
+          if (!(run->event_bit & iter->event_mask))
+            continue;
+          *thread = iter->thread;
+          *begin = search (self, run->begin, run->end, iter->from, FALSE);
+          *end = search (self, *begin, run->end, iter->to, TRUE);
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 guint64
@@ -265,27 +322,15 @@ hp_sample_index_count_samples (HpSampleIndex *self,
                                guint64        to,
                                GHashTable    *tids)
 {
+  RunIter iter;
+  guint thread, begin, end;
   guint64 n = 0;
 
   g_return_val_if_fail (self != NULL, 0);
 
-  for (guint i = 0; i < self->threads->len && from <= to; i++)
-    {
-      const Thread *t = &g_array_index (self->threads, Thread, i);
-
-      if (tids != NULL && !g_hash_table_contains (tids, GINT_TO_POINTER (t->tid)))
-        continue;
-      for (guint r = t->first_run; r < t->end_run; r++)
-        {
-          const Run *run = &g_array_index (self->runs, Run, r);
-          guint begin, end;
-
-          if (!(run->event_bit & event_mask))
-            continue;
-          run_range (self, run, from, to, &begin, &end);
-          n += end - begin;
-        }
-    }
+  run_iter_init (&iter, self, event_mask, from, to, tids, 0, self->threads->len);
+  while (run_iter_next (&iter, &thread, &begin, &end))
+    n += end - begin;
   return n;
 }
 
@@ -300,6 +345,8 @@ hp_sample_index_count (HpSampleIndex *self,
   g_autofree guint *slot = NULL;
   g_autofree guint *stamp = NULL;
   GArray *counts;
+  RunIter iter;
+  guint thread, begin, end;
   guint64 n = 0;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -309,39 +356,29 @@ hp_sample_index_count (HpSampleIndex *self,
    * when its stamp is that thread's (no clearing between threads) */
   slot = g_new (guint, (gsize) self->max_stack + 1);
   stamp = g_new0 (guint, (gsize) self->max_stack + 1);
-  for (guint i = 0; i < self->threads->len && from <= to; i++)
+  run_iter_init (&iter, self, event_mask, from, to, tids, 0, self->threads->len);
+  while (run_iter_next (&iter, &thread, &begin, &end))
     {
-      const Thread *t = &g_array_index (self->threads, Thread, i);
+      gint32 tid = g_array_index (self->threads, Thread, thread).tid;
 
-      if (tids != NULL && !g_hash_table_contains (tids, GINT_TO_POINTER (t->tid)))
-        continue;
-      for (guint r = t->first_run; r < t->end_run; r++)
+      for (guint j = begin; j < end; j++)
         {
-          const Run *run = &g_array_index (self->runs, Run, r);
-          guint begin, end;
+          const HpCaptureSample *s = &g_array_index (self->samples, HpCaptureSample, j);
+          HpCaptureStackCount *c;
 
-          if (!(run->event_bit & event_mask))
-            continue;
-          run_range (self, run, from, to, &begin, &end);
-          for (guint j = begin; j < end; j++)
+          if (stamp[s->stack_id] != thread + 1)
             {
-              const HpCaptureSample *s = &g_array_index (self->samples, HpCaptureSample, j);
-              HpCaptureStackCount *c;
+              HpCaptureStackCount fresh = { s->stack_id, tid, 0, 0, 0 };
 
-              if (stamp[s->stack_id] != i + 1)
-                {
-                  HpCaptureStackCount fresh = { s->stack_id, t->tid, 0, 0, 0 };
-
-                  g_array_append_val (counts, fresh);
-                  stamp[s->stack_id] = i + 1;
-                  slot[s->stack_id] = counts->len - 1;
-                }
-              c = &g_array_index (counts, HpCaptureStackCount, slot[s->stack_id]);
-              c->samples++;
-              c->weight += s->weight;
+              g_array_append_val (counts, fresh);
+              stamp[s->stack_id] = thread + 1;
+              slot[s->stack_id] = counts->len - 1;
             }
-          n += end - begin;
+          c = &g_array_index (counts, HpCaptureStackCount, slot[s->stack_id]);
+          c->samples++;
+          c->weight += s->weight;
         }
+      n += end - begin;
     }
   if (n_samples != NULL)
     *n_samples = n;
@@ -357,7 +394,8 @@ hp_sample_index_density (HpSampleIndex *self,
                          guint          n_bins,
                          guint32       *bins)
 {
-  const Thread *t;
+  RunIter iter;
+  guint t, begin, end;
   double span;
 
   g_return_if_fail (self != NULL);
@@ -365,24 +403,16 @@ hp_sample_index_density (HpSampleIndex *self,
   g_return_if_fail (bins != NULL || n_bins == 0);
 
   memset (bins, 0, n_bins * sizeof *bins);
-  if (n_bins == 0 || to < from)
+  if (n_bins == 0)
     return;
-  t = &g_array_index (self->threads, Thread, thread);
   span = (double) (to - from) + 1;
-  for (guint r = t->first_run; r < t->end_run; r++)
-    {
-      const Run *run = &g_array_index (self->runs, Run, r);
-      guint begin, end;
+  run_iter_init (&iter, self, event_mask, from, to, NULL, thread, thread + 1);
+  while (run_iter_next (&iter, &t, &begin, &end))
+    for (guint j = begin; j < end; j++)
+      {
+        guint64 time = g_array_index (self->samples, HpCaptureSample, j).time;
+        guint bin = (guint) ((time - from) / span * n_bins);
 
-      if (!(run->event_bit & event_mask))
-        continue;
-      run_range (self, run, from, to, &begin, &end);
-      for (guint j = begin; j < end; j++)
-        {
-          guint64 time = g_array_index (self->samples, HpCaptureSample, j).time;
-          guint bin = (guint) ((time - from) / span * n_bins);
-
-          bins[MIN (bin, n_bins - 1)]++;
-        }
-    }
+        bins[MIN (bin, n_bins - 1)]++;
+      }
 }
