@@ -25,13 +25,16 @@
 
 #include "config.h"
 
+#include "analysis/hp-block-pool.h"
 #include "analysis/hp-flame-graph.h"
 
 struct _HpFlameGraph {
   HpProfile *profile;
   gboolean   bottom_up;
-  GArray    *boxes;  /* HpFlameBox, preorder */
-  guint      depth;
+  HpFlameBox *boxes;  /* preorder */
+  guint       n_boxes;
+  gsize       boxes_size;
+  guint       depth;
 };
 
 typedef struct {
@@ -54,30 +57,31 @@ hp_flame_graph_new (HpProfile *profile,
   self = g_new0 (HpFlameGraph, 1);
   self->profile = profile;
   self->bottom_up = bottom_up;
-  /* a box per node at most: reserved at once rather than copied at
-   * every doubling (the pages are touched only as boxes are added) */
-  self->boxes = g_array_sized_new (FALSE, FALSE, sizeof (HpFlameBox),
-                                   MAX (hp_profile_get_n_nodes (profile, bottom_up), 1));
+  /* a box per node at most, reserved at once rather than copied at
+   * every doubling; from the blocks of the graph it replaces, so that
+   * its pages are not faulted in again (hp-block-pool.c) */
+  self->boxes = hp_block_alloc (MAX (hp_profile_get_n_nodes (profile, bottom_up), 1) * sizeof (HpFlameBox),
+                                &self->boxes_size);
   root = bottom_up ? hp_profile_get_bottom_up (profile) : hp_profile_get_top_down (profile);
 
   pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   box.node = root;
   box.width = root->total;
   box.hot = TRUE;
-  g_array_append_val (self->boxes, box);
+  self->boxes[self->n_boxes++] = box;
   g_array_append_val (pending, ((Pending) { 0, 0, 0 }));
 
   while (pending->len > 0)
     {
       Pending *top = &g_array_index (pending, Pending, pending->len - 1);
-      HpFlameBox *parent = &g_array_index (self->boxes, HpFlameBox, top->index);
+      HpFlameBox *parent = &self->boxes[top->index];
       const HpCallNode *child;
       HpFlameBox child_box = { 0 };
       Pending next;
 
       if (parent->node->children == NULL || top->next_child >= parent->node->children->len)
         {
-          parent->end = self->boxes->len;
+          parent->end = self->n_boxes;
           g_array_set_size (pending, pending->len - 1);
           continue;
         }
@@ -95,11 +99,12 @@ hp_flame_graph_new (HpProfile *profile,
       top->child_x += child->total;
       self->depth = MAX (self->depth, child_box.depth);
 
-      next.index = self->boxes->len;
+      next.index = self->n_boxes;
       next.next_child = 0;
       next.child_x = child_box.x;
-      g_array_append_val (self->boxes, child_box);
-      g_array_append_val (pending, next);  /* @top and @parent are stale from here */
+      g_assert ((self->n_boxes + 1) * sizeof (HpFlameBox) <= self->boxes_size);
+      self->boxes[self->n_boxes++] = child_box;
+      g_array_append_val (pending, next);  /* @top is stale from here */
     }
 
   return self;
@@ -110,7 +115,7 @@ hp_flame_graph_free (HpFlameGraph *self)
 {
   if (self == NULL)
     return;
-  g_array_unref (self->boxes);
+  hp_block_free (self->boxes, self->boxes_size);
   g_free (self);
 }
 
@@ -137,8 +142,8 @@ hp_flame_graph_get_boxes (HpFlameGraph *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (n_boxes != NULL, NULL);
 
-  *n_boxes = self->boxes->len;
-  return (const HpFlameBox *) self->boxes->data;
+  *n_boxes = self->n_boxes;
+  return self->boxes;
 }
 
 guint
@@ -155,8 +160,8 @@ hp_flame_graph_find_node (HpFlameGraph     *self,
 {
   g_return_val_if_fail (self != NULL, -1);
 
-  for (guint i = 0; i < self->boxes->len; i++)
-    if (g_array_index (self->boxes, HpFlameBox, i).node == node)
+  for (guint i = 0; i < self->n_boxes; i++)
+    if (self->boxes[i].node == node)
       return (gint) i;
   return -1;
 }
@@ -172,10 +177,10 @@ hp_flame_graph_visit (HpFlameGraph     *self,
   guint i, end;
 
   g_return_if_fail (self != NULL);
-  g_return_if_fail (zoom < self->boxes->len);
+  g_return_if_fail (zoom < self->n_boxes);
   g_return_if_fail (func != NULL);
 
-  boxes = (const HpFlameBox *) self->boxes->data;
+  boxes = self->boxes;
   end = boxes[zoom].end;
   i = zoom;
   while (i < end)
@@ -214,9 +219,9 @@ hp_flame_graph_hit (HpFlameGraph *self,
   guint i;
 
   g_return_val_if_fail (self != NULL, -1);
-  g_return_val_if_fail (zoom < self->boxes->len, -1);
+  g_return_val_if_fail (zoom < self->n_boxes, -1);
 
-  boxes = (const HpFlameBox *) self->boxes->data;
+  boxes = self->boxes;
   i = zoom;
   if (depth < boxes[i].depth || x < boxes[i].x || x - boxes[i].x >= boxes[i].width)
     return -1;

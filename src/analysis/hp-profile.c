@@ -38,6 +38,7 @@
 
 #include <string.h>
 
+#include "analysis/hp-block-pool.h"
 #include "analysis/hp-profile.h"
 
 /* Stack and node indices fit 32 bits; this marks none. */
@@ -58,6 +59,9 @@ typedef struct {
   guint           n_nodes;
   HpCallChildren *children;
   HpCallNode    **pointers;
+  gsize           nodes_size;  /* the blocks' sizes, for hp_block_free() */
+  gsize           children_size;
+  gsize           pointers_size;
 } CallTree;
 
 struct _HpProfile {
@@ -67,6 +71,7 @@ struct _HpProfile {
   /* Samples per leaf stack node for the chosen threads, kept for the
    * per-line counts of annotated source (hp-source.c) */
   guint64 *stack_samples;
+  gsize stack_samples_size;
   guint n_stacks;
 
   /* indexed by function id, [0] unused */
@@ -122,16 +127,19 @@ compare_function_ids (gconstpointer a,
  * Ranking the functions so once makes that an integer comparison, not a
  * string comparison for each of the million nodes sorted. */
 static guint32 *
-rank_functions (HpProfile *self)
+rank_functions (HpProfile *self,
+                gsize     *rank_size)
 {
-  g_autofree guint32 *order = g_new (guint32, self->n_functions);
-  guint32 *rank = g_new (guint32, self->n_functions);
+  gsize order_size;
+  guint32 *order = hp_block_alloc (self->n_functions * sizeof (guint32), &order_size);
+  guint32 *rank = hp_block_alloc (self->n_functions * sizeof (guint32), rank_size);
 
   for (guint f = 0; f < self->n_functions; f++)
     order[f] = f;
   g_qsort_with_data (order, self->n_functions, sizeof (guint32), compare_function_ids, self);
   for (guint i = 0; i < self->n_functions; i++)
     rank[order[i]] = i;
+  hp_block_free (order, order_size);
   return rank;
 }
 
@@ -193,8 +201,14 @@ typedef struct {
   guint       len;
   guint       size;
   ChildSlot  *slots;  /* indexed by function id */
+  gsize       nodes_size;  /* the blocks' sizes */
+  gsize       head_size;
+  gsize       start_size;
+  gsize       slots_size;
 } Tree;
 
+/* Every array of a build comes from hp_block_alloc(): the blocks of the
+ * profile it replaces, already in memory (hp-block-pool.c). */
 static void
 tree_init (Tree  *tree,
            gsize  size,
@@ -202,10 +216,10 @@ tree_init (Tree  *tree,
 {
   g_assert (size >= 1 && size < NONE);
   tree->size = size;
-  tree->nodes = g_new (HpCallNode, tree->size);
-  tree->head = g_new (guint32, tree->size);
-  tree->start = g_new (guint32, tree->size);
-  tree->slots = g_new (ChildSlot, n_functions);
+  tree->nodes = hp_block_alloc (size * sizeof (HpCallNode), &tree->nodes_size);
+  tree->head = hp_block_alloc (size * sizeof (guint32), &tree->head_size);
+  tree->start = hp_block_alloc (size * sizeof (guint32), &tree->start_size);
+  tree->slots = hp_block_alloc (n_functions * sizeof (ChildSlot), &tree->slots_size);
   memset (tree->slots, 0xff, n_functions * sizeof (ChildSlot));  /* parent NONE */
   tree->nodes[0] = (HpCallNode) { 0, 0, 0, NULL, NULL };
   tree->head[0] = NONE;
@@ -243,16 +257,17 @@ tree_finish (Tree          *tree,
              const guint32 *rank,
              CallTree      *out)
 {
-  HpCallNode *nodes = g_renew (HpCallNode, tree->nodes, tree->len);
+  HpCallNode *nodes = tree->nodes;
   guint n_parents = 0, p = 0;
 
   for (guint i = 0; i < tree->len; i++)
     if (nodes[i].children != NULL)
       n_parents++;
   out->nodes = nodes;
+  out->nodes_size = tree->nodes_size;
   out->n_nodes = tree->len;
-  out->children = g_new (HpCallChildren, MAX (n_parents, 1));
-  out->pointers = g_new (HpCallNode *, MAX (tree->len - 1, 1));
+  out->children = hp_block_alloc (MAX (n_parents, 1) * sizeof (HpCallChildren), &out->children_size);
+  out->pointers = hp_block_alloc (MAX (tree->len - 1, 1) * sizeof (HpCallNode *), &out->pointers_size);
 
   for (guint i = 0; i < tree->len; i++)
     {
@@ -277,18 +292,18 @@ tree_finish (Tree          *tree,
       nodes[i].children = children;
     }
 
-  g_clear_pointer (&tree->head, g_free);
-  g_clear_pointer (&tree->start, g_free);
-  g_clear_pointer (&tree->slots, g_free);
+  hp_block_free (g_steal_pointer (&tree->head), tree->head_size);
+  hp_block_free (g_steal_pointer (&tree->start), tree->start_size);
+  hp_block_free (g_steal_pointer (&tree->slots), tree->slots_size);
   tree->nodes = NULL;
 }
 
 static void
 call_tree_clear (CallTree *tree)
 {
-  g_clear_pointer (&tree->nodes, g_free);
-  g_clear_pointer (&tree->children, g_free);
-  g_clear_pointer (&tree->pointers, g_free);
+  hp_block_free (g_steal_pointer (&tree->nodes), tree->nodes_size);
+  hp_block_free (g_steal_pointer (&tree->children), tree->children_size);
+  hp_block_free (g_steal_pointer (&tree->pointers), tree->pointers_size);
   tree->n_nodes = 0;
 }
 
@@ -433,10 +448,11 @@ build_top_down (HpProfile   *self,
                 const Input *in)
 {
   const Up *up = in->up;
-  g_autofree guint32 *first = g_new (guint32, in->n_stacks);    /* first child stack */
-  g_autofree guint32 *sibling = g_new (guint32, in->n_stacks);  /* next child stack of the same parent */
-  g_autofree guint32 *next_in_node = g_new (guint32, in->n_stacks);
-  g_autofree guint32 *last = g_new (guint32, in->n_functions);
+  gsize first_size, sibling_size, next_size, last_size;
+  guint32 *first = hp_block_alloc (in->n_stacks * sizeof (guint32), &first_size);      /* first child stack */
+  guint32 *sibling = hp_block_alloc (in->n_stacks * sizeof (guint32), &sibling_size);  /* next child stack of the same parent */
+  guint32 *next_in_node = hp_block_alloc (in->n_stacks * sizeof (guint32), &next_size);
+  guint32 *last = hp_block_alloc (in->n_functions * sizeof (guint32), &last_size);
   Path path = { NULL, 0, 0 };
   EdgeTable edges = { g_new0 (EdgeSlot, 256), 255, 0 };
   guint size = 1;
@@ -523,6 +539,10 @@ build_top_down (HpProfile   *self,
 
 done:
   g_free (path.steps);
+  hp_block_free (first, first_size);
+  hp_block_free (sibling, sibling_size);
+  hp_block_free (next_in_node, next_size);
+  hp_block_free (last, last_size);
   edges_to_callers_callees (self, &edges, in->rank);
   g_free (edges.slots);
   tree_finish (&tree, in->rank, &self->top_down);
@@ -552,8 +572,9 @@ build_bottom_up (gpointer user_data)
   BottomUp *job = user_data;
   const Input *in = job->in;
   const Up *up = in->up;
-  g_autofree Item *items = NULL;
-  g_autofree guint32 *depth = g_new (guint32, in->n_stacks);
+  Item *items;
+  gsize items_size, depth_size;
+  guint32 *depth = hp_block_alloc (in->n_stacks * sizeof (guint32), &depth_size);
   Path path = { NULL, 0, 0 };
   gsize size = 1;
   guint n_items = 0;
@@ -571,7 +592,8 @@ build_bottom_up (gpointer user_data)
           size += depth[s];
         }
     }
-  items = g_new (Item, MAX (n_items, 1));
+  hp_block_free (depth, depth_size);
+  items = hp_block_alloc (MAX (n_items, 1) * sizeof (Item), &items_size);
 
   tree_init (&tree, size, in->n_functions);
   tree.nodes[0].self = in->cnt[0];
@@ -614,6 +636,7 @@ build_bottom_up (gpointer user_data)
       c = path.steps[path.len - 1].next++;
     }
   g_free (path.steps);
+  hp_block_free (items, items_size);
 
   tree_finish (&tree, in->rank, &job->tree);
   return NULL;
@@ -658,10 +681,10 @@ hp_profile_new (const HpCaptureData *data,
   HpProfile *self;
   const HpCaptureStack *stacks;
   guint n_stacks;
-  g_autofree guint64 *cnt = NULL;
-  g_autofree guint64 *sub = NULL;
-  g_autofree Up *up = NULL;
-  g_autofree guint32 *rank = NULL;
+  guint64 *cnt, *sub;
+  Up *up;
+  guint32 *rank;
+  gsize cnt_size, sub_size, up_size, rank_size;
   Input in;
   BottomUp bottom_up;
   GThread *thread;
@@ -682,7 +705,7 @@ hp_profile_new (const HpCaptureData *data,
   stacks = (const HpCaptureStack *) (gpointer) data->stacks->data;
 
   /* Samples per leaf node, for the chosen threads. */
-  cnt = g_new0 (guint64, n_stacks);
+  cnt = hp_block_alloc0 (n_stacks * sizeof (guint64), &cnt_size);
   for (guint i = 0; i < data->stack_counts->len; i++)
     {
       const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
@@ -694,19 +717,21 @@ hp_profile_new (const HpCaptureData *data,
     }
 
   /* Samples through each node: children into parents, backwards. */
-  sub = g_memdup2 (cnt, sizeof (guint64) * n_stacks);
+  sub = hp_block_alloc (n_stacks * sizeof (guint64), &sub_size);
+  memcpy (sub, cnt, n_stacks * sizeof (guint64));
   for (guint s = n_stacks - 1; s >= 1; s--)
     sub[stacks[s].parent_id] += sub[s];
   g_assert (sub[0] == self->n_samples);
 
-  up = g_new0 (Up, n_stacks);
+  up = hp_block_alloc (n_stacks * sizeof (Up), &up_size);
+  up[0] = (Up) { 0, 0 };
   for (guint s = 1; s < n_stacks; s++)
     {
       up[s].parent = stacks[s].parent_id;
       up[s].function = g_array_index (data->frames, HpCaptureFrame, stacks[s].frame_id).function_id;
     }
 
-  rank = rank_functions (self);
+  rank = rank_functions (self, &rank_size);
   in = (Input) { up, cnt, sub, n_stacks, self->n_functions, self->n_samples, rank };
 
   /* The two trees share nothing but their read-only input, and take
@@ -720,8 +745,12 @@ hp_profile_new (const HpCaptureData *data,
     g_thread_join (thread);
   self->bottom_up = bottom_up.tree;
 
-  self->stack_samples = g_steal_pointer (&cnt);
+  self->stack_samples = cnt;
+  self->stack_samples_size = cnt_size;
   self->n_stacks = n_stacks;
+  hp_block_free (sub, sub_size);
+  hp_block_free (up, up_size);
+  hp_block_free (rank, rank_size);
 
   return self;
 }
@@ -744,7 +773,7 @@ hp_profile_free (HpProfile *self)
   g_clear_pointer (&self->by_self, g_array_unref);
   g_clear_pointer (&self->by_total, g_array_unref);
   g_free (self->stats);
-  g_free (self->stack_samples);
+  hp_block_free (self->stack_samples, self->stack_samples_size);
   g_free (self);
 }
 

@@ -26,6 +26,7 @@
 
 #include "config.h"
 
+#include "analysis/hp-block-pool.h"
 #include "analysis/hp-flame-graph.h"
 #include "test-capture-data.h"
 
@@ -245,7 +246,7 @@ test_deep (void)
   g_autoptr(HpProfile) profile = NULL;
   g_autoptr(HpFlameGraph) graph = NULL;
   const HpFlameBox *boxes;
-  guint n;
+  guint n, reuses;
 
   g_array_append_val (data->modules, m);
   m.path = (char *) "/bin/deep";
@@ -275,6 +276,22 @@ test_deep (void)
   g_assert_cmpuint (boxes[n - 1].width, ==, 3);
   g_assert_true (boxes[n - 1].hot);
   g_assert_cmpint (hp_flame_graph_hit (graph, 0, 2, 20000), ==, 20000);
+
+  /* the callers' graph takes the boxes of the one it replaces, and
+   * writes every one (hp-block-pool.c) */
+  reuses = hp_block_pool_get_reuses ();
+  g_clear_pointer (&graph, hp_flame_graph_free);
+  graph = hp_flame_graph_new (profile, TRUE);
+  g_assert_cmpuint (hp_block_pool_get_reuses (), ==, reuses + 1);
+  boxes = hp_flame_graph_get_boxes (graph, &n);
+  g_assert_cmpuint (n, ==, 20001);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (boxes[i].depth, ==, i);
+      g_assert_cmpuint (boxes[i].end, ==, n);
+      g_assert_cmpuint (boxes[i].width, ==, 3);
+      g_assert_true (boxes[i].hot);
+    }
 }
 
 int

@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "analysis/hp-block-pool.h"
 #include "analysis/hp-profile.h"
 #include "analysis/hp-sample-index.h"
 #include "test-capture-data.h"
@@ -856,6 +857,70 @@ test_reference (void)
     }
 }
 
+/* A profile built from the blocks of a freed one (hp-block-pool.c) holds
+ * nothing of it: the blocks are handed back dirty, so every array the
+ * build reads must be written first. 60 000 stacks make its arrays big
+ * enough to be kept; the second build counts other threads, so a value
+ * left over would show. */
+static void
+test_reused_blocks (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261202);
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(TestData) data = build_random_data (rand, 400, 60000, strings);
+  g_autoptr(GHashTable) tids = g_hash_table_new (NULL, NULL);
+  guint reuses;
+
+  hp_block_pool_trim ();
+  assert_same_as_reference (data, NULL);
+  reuses = hp_block_pool_get_reuses ();
+  g_hash_table_add (tids, GINT_TO_POINTER (2));
+  g_hash_table_add (tids, GINT_TO_POINTER (3));
+  assert_same_as_reference (data, tids);
+  /* the counts, sums, parents, both trees' nodes and their links at least */
+  g_assert_cmpuint (hp_block_pool_get_reuses () - reuses, >=, 8);
+  hp_block_pool_trim ();
+}
+
+/* The pool hands a kept block out again only for a request it fits and
+ * that needs at least half of it; small blocks are never kept. */
+static void
+test_block_pool (void)
+{
+  gsize size, small_size, other_size;
+  gpointer block, small, other;
+  guint reuses;
+
+  hp_block_pool_trim ();
+  reuses = hp_block_pool_get_reuses ();
+  block = hp_block_alloc (4 * HP_BLOCK_POOL_MIN_SIZE, &size);
+  g_assert_cmpuint (size, ==, 4 * HP_BLOCK_POOL_MIN_SIZE);
+  small = hp_block_alloc0 (100, &small_size);
+  g_assert_cmpuint (((guchar *) small)[99], ==, 0);
+  hp_block_free (block, size);
+  hp_block_free (small, small_size);
+
+  /* too big for it, then too small */
+  other = hp_block_alloc (5 * HP_BLOCK_POOL_MIN_SIZE, &other_size);
+  g_assert_true (other != block);
+  hp_block_free (other, other_size);
+  other = hp_block_alloc (HP_BLOCK_POOL_MIN_SIZE, &other_size);
+  g_assert_true (other != block);
+  g_assert_cmpuint (other_size, ==, HP_BLOCK_POOL_MIN_SIZE);
+  hp_block_free (other, other_size);
+  g_assert_cmpuint (hp_block_pool_get_reuses (), ==, reuses);
+
+  /* a fit, zeroed on request */
+  memset (block, 0xab, 4);
+  other = hp_block_alloc0 (3 * HP_BLOCK_POOL_MIN_SIZE, &other_size);
+  g_assert_true (other == block);
+  g_assert_cmpuint (other_size, ==, 4 * HP_BLOCK_POOL_MIN_SIZE);
+  g_assert_cmpuint (((guchar *) other)[0], ==, 0);
+  g_assert_cmpuint (hp_block_pool_get_reuses (), ==, reuses + 1);
+  hp_block_free (other, other_size);
+  hp_block_pool_trim ();
+}
+
 static char *
 render_profile (HpProfile *profile,
                 guint      n_functions)
@@ -1024,6 +1089,8 @@ main (int    argc,
   g_test_add_func ("/profile/large", test_large);
   g_test_add_func ("/profile/reference", test_reference);
   g_test_add_func ("/profile/time-range", test_time_range);
+  g_test_add_func ("/profile/reused-blocks", test_reused_blocks);
+  g_test_add_func ("/profile/block-pool", test_block_pool);
 
   return g_test_run ();
 }
