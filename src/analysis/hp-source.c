@@ -30,6 +30,9 @@
 
 #include "config.h"
 
+#include <string.h>
+
+#include "analysis/hp-block-pool.h"
 #include "analysis/hp-source.h"
 
 /* The lines of one file, while counting */
@@ -143,9 +146,10 @@ hp_source_annotation_new (HpProfile *profile,
                           gint64     function_id)
 {
   g_autoptr(GArray) files = NULL;
-  g_autofree guint64 *sub = NULL;
-  g_autofree gint64 *near = NULL;
-  g_autofree gboolean *is_f = NULL;
+  guint64 *sub;
+  guint32 *near;
+  guint8 *is_f;
+  gsize sub_size, near_size, is_f_size;
   HpSourceAnnotation *self;
   const HpCaptureData *data;
   const HpCaptureStack *stacks;
@@ -168,16 +172,21 @@ hp_source_annotation_new (HpProfile *profile,
   stacks = (const HpCaptureStack *) (gpointer) data->stacks->data;
   frames = (const HpCaptureFrame *) (gpointer) data->frames->data;
 
-  sub = g_memdup2 (cnt, sizeof (guint64) * n_stacks);
+  /* per stack, from the blocks of the annotation before (a pane that
+   * follows the selection makes one per click; hp-block-pool.c) */
+  sub = hp_block_alloc (sizeof (guint64) * n_stacks, &sub_size);
+  memcpy (sub, cnt, sizeof (guint64) * n_stacks);
   for (guint s = n_stacks - 1; s >= 1; s--)
     sub[stacks[s].parent_id] += sub[s];
 
   /* parent_id < id: a parent is visited before its children. */
-  is_f = g_new0 (gboolean, n_stacks);
-  near = g_new0 (gint64, n_stacks);
+  is_f = hp_block_alloc (n_stacks, &is_f_size);
+  near = hp_block_alloc (sizeof (guint32) * n_stacks, &near_size);
+  is_f[0] = FALSE;
+  near[0] = 0;
   for (guint s = 1; s < n_stacks; s++)
     {
-      gint64 p = stacks[s].parent_id;
+      guint32 p = stacks[s].parent_id;
 
       is_f[s] = frames[stacks[s].frame_id].function_id == function_id;
       near[s] = is_f[p] ? p : near[p];
@@ -194,7 +203,7 @@ hp_source_annotation_new (HpProfile *profile,
       if (!is_f[s] || sub[s] == 0 || frame->line == 0)
         continue;
 
-      for (gint64 a = near[s]; a != 0 && !seen; a = near[a])
+      for (guint32 a = near[s]; a != 0 && !seen; a = near[a])
         {
           const HpCaptureFrame *other = &frames[stacks[a].frame_id];
 
@@ -204,6 +213,10 @@ hp_source_annotation_new (HpProfile *profile,
       count_line (get_file_count (files, frame->file), frame->line,
                   cnt[s], seen ? 0 : sub[s]);
     }
+
+  hp_block_free (sub, sub_size);
+  hp_block_free (near, near_size);
+  hp_block_free (is_f, is_f_size);
 
   for (guint i = 0; i < files->len; i++)
     {

@@ -48,6 +48,7 @@
 
 #include <string.h>
 
+#include "analysis/hp-block-pool.h"
 #include "analysis/hp-source.h"
 #include "test-capture-data.h"
 
@@ -320,6 +321,38 @@ test_against_naive (void)
     }
 }
 
+/* Annotations take the per-stack blocks of the one before (hp-block-pool.c)
+ * dirty: each function's must still be the naive one. 300 000 stacks
+ * without samples (a chain of `other` below main) make every block big
+ * enough to be kept. */
+static void
+test_reused_blocks (void)
+{
+  g_autoptr(TestData) data = build_data ();
+  g_autoptr(HpProfile) profile = NULL;
+  guint reuses;
+
+  for (guint i = 0; i < 300000; i++)
+    {
+      HpCaptureStack s = { i == 0 ? 1 : data->stacks->len - 1, 11 };
+
+      g_array_append_val (data->stacks, s);
+    }
+  profile = hp_profile_new (data, NULL);
+  hp_block_pool_trim ();
+  reuses = hp_block_pool_get_reuses ();
+  for (gint64 f = 1; f < N_FUNCTIONS; f++)
+    {
+      g_autoptr(HpSourceAnnotation) a = hp_source_annotation_new (profile, f);
+      g_autofree char *expected = annotate_naively (data, NULL, f, a->file);
+      g_autofree char *got = render (a);
+
+      g_assert_cmpstr (strchr (got, ':') + 1, ==, expected);
+    }
+  /* three blocks for every annotation but the first */
+  g_assert_cmpuint (hp_block_pool_get_reuses () - reuses, >=, 3 * (N_FUNCTIONS - 2));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -333,6 +366,7 @@ main (int   argc,
   g_test_add_func ("/source/no-lines", test_no_lines);
   g_test_add_func ("/source/empty-capture", test_empty_capture);
   g_test_add_func ("/source/against-naive", test_against_naive);
+  g_test_add_func ("/source/reused-blocks", test_reused_blocks);
 
   return g_test_run ();
 }
