@@ -36,6 +36,14 @@
  * samples table with GROUP BY sorted every sample again, a fifth of the
  * import of a million samples.
  *
+ * An import writes a part that nobody reads before it is renamed into
+ * place (hp_capture_writer_new_part), and a failed import deletes it: there
+ * the batches buy nothing. A part is written in one transaction with its
+ * rollback journal in memory (no WAL to copy into the database at the end;
+ * defensive mode forbids journal_mode=OFF, and a transaction that appends
+ * pages journals little), and its indexes are built once at the end from
+ * the finished tables rather than row by row.
+ *
  * hp_capture_writer_finish() commits the aggregates and the complete flag
  * in one transaction; after that commit the capture is complete and nothing
  * deletes it. It then moves the WAL into the database (one file again);
@@ -64,6 +72,9 @@
 #include "store/hp-capture-schema.h"
 
 #define HP_WRITER_BATCH 8192
+/* SQLite's page cache for a part (KiB): the tables' last pages and the
+ * B-tree above them stay in memory through the single transaction. */
+#define HP_WRITER_BULK_CACHE_KIB 16384
 /* How long a write waits for another program's write transaction. */
 #define HP_WRITER_BUSY_TIMEOUT_MS 5000
 /* How long finish() waits for other programs to close the capture before it
@@ -127,6 +138,8 @@ struct _HpCaptureWriter {
 
   GError  *error;     /* the first error; nothing is written after it */
   char    *note;      /* how a finished capture was kept, when not as one file */
+  gboolean bulk;      /* a part: one transaction, journal in memory (see above) */
+  GPtrArray *deferred_indexes;  /* CREATE INDEX statements run at finish */
   gboolean in_txn;
   gboolean finished;
 };
@@ -570,9 +583,51 @@ hp_capture_writer_replace (const char  *part,
   return TRUE;
 }
 
-HpCaptureWriter *
-hp_capture_writer_new (const char  *path,
-                       GError     **error)
+/* The secondary indexes of a new part: dropped now, and created again by
+ * finish() from the statements schema.sql wrote. */
+static gboolean
+defer_indexes (HpCaptureWriter  *self,
+               GError          **error)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (self->db,
+                          "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_sqlite_error (error, self->db, self->path, "cannot read the schema");
+      return FALSE;
+    }
+  self->deferred_indexes = g_ptr_array_new_with_free_func (g_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_ptr_array_add (names, g_strdup ((const char *) sqlite3_column_text (stmt, 0)));
+      g_ptr_array_add (self->deferred_indexes, g_strdup ((const char *) sqlite3_column_text (stmt, 1)));
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (error, self->db, self->path, "cannot read the schema");
+      return FALSE;
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      char *sql = sqlite3_mprintf ("DROP INDEX \"%w\"", (const char *) names->pdata[i]);
+      gboolean ok = exec (self, sql, error);
+
+      sqlite3_free (sql);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static HpCaptureWriter *
+writer_create (const char  *path,
+               gboolean     bulk,
+               GError     **error)
 {
   g_autoptr(HpCaptureWriter) self = NULL;
   g_autofree char *creation_sql = hp_schema_creation_sql ();
@@ -591,6 +646,7 @@ hp_capture_writer_new (const char  *path,
 
   self = g_new0 (HpCaptureWriter, 1);
   self->path = g_strdup (path);
+  self->bulk = bulk;
   self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -636,12 +692,17 @@ hp_capture_writer_new (const char  *path,
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
   sqlite3_busy_timeout (self->db, HP_WRITER_BUSY_TIMEOUT_MS);
 
-  if (!exec (self, "PRAGMA journal_mode=WAL;"
-                   "PRAGMA synchronous=NORMAL;"
-                   "BEGIN;"
+  if (!exec (self, bulk ? "PRAGMA journal_mode=MEMORY;"
+                          "PRAGMA synchronous=OFF;"
+                          "PRAGMA locking_mode=EXCLUSIVE;"
+                          "PRAGMA cache_size=-" G_STRINGIFY (HP_WRITER_BULK_CACHE_KIB) ";"
+                        : "PRAGMA journal_mode=WAL;"
+                          "PRAGMA synchronous=NORMAL;", error) ||
+      !exec (self, "BEGIN;"
                    "PRAGMA application_id=" G_STRINGIFY (HP_CAPTURE_APPLICATION_ID) ";"
                    "PRAGMA user_version=" G_STRINGIFY (HP_CAPTURE_FORMAT_VERSION) ";", error) ||
       !exec (self, creation_sql, error) ||
+      (bulk && !defer_indexes (self, error)) ||
       !exec (self, "COMMIT;", error))
     goto fail;
 
@@ -678,6 +739,13 @@ hp_capture_writer_new (const char  *path,
 fail:
   hp_capture_writer_abort (self);
   return NULL;
+}
+
+HpCaptureWriter *
+hp_capture_writer_new (const char  *path,
+                       GError     **error)
+{
+  return writer_create (path, FALSE, error);
 }
 
 void
@@ -1132,6 +1200,9 @@ hp_capture_writer_flush (HpCaptureWriter  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   self->batch_samples = 0;
+  /* A part is committed once, at the end (see the top of this file). */
+  if (self->bulk)
+    return take_deferred_error (self, error);
   return commit (self, error);
 }
 
@@ -1253,6 +1324,12 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
     return take_deferred_error (self, error);
   if (!write_counts (self))
     return take_deferred_error (self, error);
+  for (guint i = 0; self->deferred_indexes != NULL && i < self->deferred_indexes->len; i++)
+    if (sqlite3_exec (self->db, self->deferred_indexes->pdata[i], NULL, NULL, NULL) != SQLITE_OK)
+      {
+        record_error (self, "cannot write the capture");
+        return take_deferred_error (self, error);
+      }
   if (sqlite3_exec (self->db,
                     "INSERT OR REPLACE INTO metadata (key, value) VALUES ('" HP_META_COMPLETE "', '1');",
                     NULL, NULL, NULL) != SQLITE_OK)
@@ -1296,7 +1373,7 @@ hp_capture_writer_new_part (const char  *capture,
   part = hp_capture_writer_part_path (capture);
   /* ours, from an earlier import by this process that was not ended */
   hp_capture_writer_remove_files (part);
-  return hp_capture_writer_new (part, error);
+  return writer_create (part, TRUE, error);
 }
 
 gboolean
@@ -1347,6 +1424,7 @@ hp_capture_writer_free (HpCaptureWriter *self)
   if (self->keybuf != NULL)
     g_string_free (self->keybuf, TRUE);
   g_clear_error (&self->error);
+  g_clear_pointer (&self->deferred_indexes, g_ptr_array_unref);
   g_free (self->note);
   g_free (self->path);
   g_free (self);

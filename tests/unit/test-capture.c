@@ -147,15 +147,10 @@ test_intern (Fixture       *fx,
 
 /* Writes the capture test_round_trip reads */
 static void
-write_known_capture (const char *path,
-                     gboolean    finish)
+fill_known_capture (HpCaptureWriter *w)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
   gint64 app, kernel, f_main, f_work, f_inl, f_sys, fr_main, fr_work, fr_inl, fr_sys;
   gint64 s_main, s_work, s_inl, s_sys;
-
-  g_assert_no_error (error);
 
   hp_capture_writer_set_metadata (w, "command", "./app --fast");
   hp_capture_writer_set_metadata (w, "event", "cpu-clock");
@@ -193,7 +188,17 @@ write_known_capture (const char *path,
   hp_capture_writer_add_sample (w, 3001, 42, 0, 0, 1000);
   hp_capture_writer_add_sample (w, 3002, 42, 0, 0, 1000);
   g_assert_cmpuint (hp_capture_writer_get_n_samples (w), ==, 16);
+}
 
+static void
+write_known_capture (const char *path,
+                     gboolean    finish)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+
+  g_assert_no_error (error);
+  fill_known_capture (w);
   if (finish)
     {
       g_assert_true (hp_capture_writer_finish (w, &error));
@@ -336,6 +341,75 @@ test_round_trip (Fixture       *fx,
     g_assert_no_error (error);
     g_assert_cmpuint (find_count (data, 1, 42)->samples, ==, 7);
   }
+}
+
+/* The schema's statements (tables, indexes) of the capture at @path, in
+ * order of name. */
+static char *
+schema_of (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  GString *schema = g_string_new (NULL);
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT type, name, sql FROM sqlite_schema ORDER BY name",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_string_append_printf (schema, "%s %s: %s\n", sqlite3_column_text (stmt, 0),
+                            sqlite3_column_text (stmt, 1), sqlite3_column_text (stmt, 2));
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return g_string_free (schema, FALSE);
+}
+
+/* An import's part is written in one transaction, its journal in memory, and
+ * gets its indexes at the end: moved into place, it is the same capture
+ * as one written row by row, indexes and all, and one file. */
+static void
+test_part (Fixture       *fx,
+           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *plain = g_build_filename (fx->dir, "plain.hotpath", NULL);
+  g_autofree char *plain_schema = NULL;
+  g_autofree char *part_schema = NULL;
+  HpCaptureWriter *w;
+
+  write_known_capture (plain, TRUE);
+
+  w = hp_capture_writer_new_part (fx->path, &error);
+  g_assert_no_error (error);
+  fill_known_capture (w);
+  /* no WAL, no journal beside the part while it is written */
+  {
+    g_autofree char *part = hp_capture_writer_part_path (fx->path);
+    g_autoptr(GDir) dir = g_dir_open (fx->dir, 0, NULL);
+    g_autofree char *part_name = g_path_get_basename (part);
+    const char *name;
+
+    while ((name = g_dir_read_name (dir)) != NULL)
+      if (strcmp (name, "plain.hotpath") != 0 && strcmp (name, part_name) != 0)
+        g_error ("beside the part: %s", name);
+  }
+  g_assert_true (hp_capture_writer_end_part (w, fx->path, TRUE, &error));
+  g_assert_no_error (error);
+
+  {
+    g_autoptr(GDir) dir = g_dir_open (fx->dir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (dir)) != NULL)
+      if (strcmp (name, "plain.hotpath") != 0 && strcmp (name, "test.hotpath") != 0)
+        g_error ("left behind: %s", name);
+  }
+  check_known_capture (fx->path, TRUE);
+  plain_schema = schema_of (plain);
+  part_schema = schema_of (fx->path);
+  g_assert_nonnull (strstr (plain_schema, "index stacks_by_parent"));
+  g_assert_cmpstr (part_schema, ==, plain_schema);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 16);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks WHERE parent_id = 2"), ==, 2);
 }
 
 /* A writer freed without finish keeps its rows, without the aggregate. */
@@ -985,6 +1059,7 @@ main (int    argc,
   g_test_add ("/capture/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("intern", test_intern);
   ADD ("round-trip", test_round_trip);
+  ADD ("part", test_part);
   ADD ("not-finished", test_not_finished);
   ADD ("killed", test_killed);
   ADD ("errors", test_errors);
