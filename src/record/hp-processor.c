@@ -74,11 +74,15 @@ typedef struct {
 } Queued;
 
 /* A call chain as the key of the stack cache: its hash is computed once,
- * over 64-bit words, and the bytes follow the header in one allocation. */
+ * over 64-bit words. A lookup points at the sample's own addresses; a key
+ * kept in the table has them after the header, in one allocation. */
 typedef struct {
-  guint         hash;
-  guint         len;
-  const guint8 *data;
+  guint          hash;
+  guint32        pid;
+  guint          generation;
+  gboolean       copy_ended;
+  gsize          n_ips;
+  const guint64 *ips;
 } ChainKey;
 
 typedef struct {
@@ -114,10 +118,11 @@ struct _HpProcessor {
   GHashTable *resolved_frames; /* HpResolvedAddress* -> GArray of frame ids, innermost first */
   GHashTable *named_frames;    /* "name+0xOFF" -> frame id, for addresses without a module */
   GHashTable *stacks;          /* ChainKey (pid, generation, ips) -> StackInfo */
-  GHashTable *start_frames;    /* frame ids (gint64*) of functions where threads start */
+  GArray     *start_frames;    /* guint8 per frame id: 1 for functions where threads start */
 
   GArray     *frame_buf;       /* gint64, leaf first, reused per sample */
-  GByteArray *key_buf;
+  GArray     *last_frames;     /* gint64: the frames of the last stack interned, root first */
+  GArray     *last_nodes;      /* gint64: its stack node at each of them */
   GArray     *chain_buf;       /* guint64: kernel chain + unwound user pcs */
   GArray     *pc_buf;          /* guint64: unwound user pcs */
   gint64      truncated_frame; /* the "[truncated]" root frame; 0 until needed */
@@ -169,22 +174,17 @@ queued_clear (gpointer data)
  * hash over 64-bit words takes a few cycles per frame, where a byte-wise
  * hash (g_bytes_hash) took a tenth of a whole import. */
 static guint
-chain_hash (const guint8 *data,
-            gsize         len)
+chain_hash (const ChainKey *key)
 {
-  guint64 h = len * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-  gsize i = 0;
+  guint64 h = key->n_ips * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
 
-  for (; i + 8 <= len; i += 8)
+  h = (h ^ (((guint64) key->pid << 32) | key->generation)) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
+  h ^= (h >> 29) ^ (guint64) key->copy_ended;
+  for (gsize i = 0; i < key->n_ips; i++)
     {
-      guint64 w;
-
-      memcpy (&w, data + i, 8);
-      h = (h ^ w) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
+      h = (h ^ key->ips[i]) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
       h ^= h >> 29;
     }
-  for (; i < len; i++)
-    h = (h ^ data[i]) * G_GUINT64_CONSTANT (0xC4CEB9FE1A85EC53);
   h ^= h >> 32;
   return (guint) h;
 }
@@ -202,18 +202,19 @@ chain_key_equal (gconstpointer a,
   const ChainKey *ka = a;
   const ChainKey *kb = b;
 
-  return ka->hash == kb->hash && ka->len == kb->len && memcmp (ka->data, kb->data, ka->len) == 0;
+  return ka->hash == kb->hash && ka->n_ips == kb->n_ips && ka->pid == kb->pid
+         && ka->generation == kb->generation && ka->copy_ended == kb->copy_ended
+         && memcmp (ka->ips, kb->ips, ka->n_ips * sizeof *ka->ips) == 0;
 }
 
 static ChainKey *
 chain_key_copy (const ChainKey *key)
 {
-  ChainKey *copy = g_malloc (sizeof *copy + key->len);
+  ChainKey *copy = g_malloc (sizeof *copy + key->n_ips * sizeof *key->ips);
 
-  memcpy (copy + 1, key->data, key->len);
-  copy->hash = key->hash;
-  copy->len = key->len;
-  copy->data = (const guint8 *) (copy + 1);
+  *copy = *key;
+  memcpy (copy + 1, key->ips, key->n_ips * sizeof *key->ips);
+  copy->ips = (const guint64 *) (gconstpointer) (copy + 1);
   return copy;
 }
 
@@ -236,11 +237,12 @@ hp_processor_new (HpCaptureWriter *writer)
   self->named_frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->jit_functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stacks = g_hash_table_new_full (chain_key_hash, chain_key_equal, g_free, g_free);
-  self->start_frames = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->start_frames = g_array_new (FALSE, TRUE, sizeof (guint8));
   self->event_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->off_cpu_since = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->frame_buf = g_array_new (FALSE, FALSE, sizeof (gint64));
-  self->key_buf = g_byte_array_new ();
+  self->last_frames = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->last_nodes = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->chain_buf = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->pc_buf = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->queue = g_array_new (FALSE, FALSE, sizeof (Queued));
@@ -264,11 +266,12 @@ hp_processor_free (HpProcessor *self)
   g_hash_table_destroy (self->named_frames);
   g_hash_table_destroy (self->jit_functions);
   g_hash_table_destroy (self->stacks);
-  g_hash_table_destroy (self->start_frames);
+  g_array_unref (self->start_frames);
   g_hash_table_destroy (self->event_ids);
   g_hash_table_destroy (self->off_cpu_since);
   g_array_unref (self->frame_buf);
-  g_byte_array_unref (self->key_buf);
+  g_array_unref (self->last_frames);
+  g_array_unref (self->last_nodes);
   g_array_unref (self->chain_buf);
   g_array_unref (self->pc_buf);
   g_array_unref (self->queue);
@@ -347,8 +350,19 @@ note_start_frame (HpProcessor *self,
                   gint64       frame_id,
                   const char  *function)
 {
-  if (is_thread_start (function) && !g_hash_table_contains (self->start_frames, &frame_id))
-    g_hash_table_add (self->start_frames, g_memdup2 (&frame_id, sizeof frame_id));
+  if (!is_thread_start (function) || frame_id < 0)
+    return;
+  if ((guint64) frame_id >= self->start_frames->len)
+    g_array_set_size (self->start_frames, (guint) frame_id + 1);
+  g_array_index (self->start_frames, guint8, frame_id) = 1;
+}
+
+static gboolean
+is_start_frame (HpProcessor *self,
+                gint64       frame_id)
+{
+  return frame_id >= 0 && (guint64) frame_id < self->start_frames->len
+         && g_array_index (self->start_frames, guint8, frame_id) != 0;
 }
 
 /* Frame ids of a resolved address, innermost first. */
@@ -812,6 +826,36 @@ unwound_chain (HpProcessor        *self,
   return (const guint64 *) (gconstpointer) self->chain_buf->data;
 }
 
+/* Interns the stack of frame_buf (leaf first) root first. A new chain
+ * mostly shares its outer frames with the one before it (the same program
+ * under a new leaf), so those nodes are taken from the last stack interned
+ * rather than looked up again one (parent, frame) pair at a time. */
+static gint64
+intern_frames (HpProcessor *self)
+{
+  const gint64 *frames = (const gint64 *) (gconstpointer) self->frame_buf->data;
+  guint n = self->frame_buf->len;
+  guint common = 0;
+  gint64 parent;
+
+  while (common < n && common < self->last_frames->len
+         && g_array_index (self->last_frames, gint64, common) == frames[n - 1 - common])
+    common++;
+  parent = common > 0 ? g_array_index (self->last_nodes, gint64, common - 1) : 0;
+
+  g_array_set_size (self->last_frames, n);
+  g_array_set_size (self->last_nodes, n);
+  for (guint i = common; i < n; i++)
+    {
+      gint64 frame_id = frames[n - 1 - i];
+
+      parent = hp_capture_writer_intern_stack (self->writer, parent, frame_id);
+      g_array_index (self->last_frames, gint64, i) = frame_id;
+      g_array_index (self->last_nodes, gint64, i) = parent;
+    }
+  return parent;
+}
+
 static const StackInfo *
 resolve_stack (HpProcessor        *self,
                const HpPerfRecord *rec,
@@ -846,15 +890,12 @@ resolve_stack (HpProcessor        *self,
       n_ips = 2;
     }
 
-  g_byte_array_set_size (self->key_buf, 0);
-  g_byte_array_append (self->key_buf, (const guint8 *) &rec->pid, sizeof rec->pid);
-  g_byte_array_append (self->key_buf, (const guint8 *) &process->generation, sizeof process->generation);
-  g_byte_array_append (self->key_buf, (const guint8 *) ips, n_ips * sizeof *ips);
-  g_byte_array_append (self->key_buf, &copy_ended, 1);
-
-  lookup.data = self->key_buf->data;
-  lookup.len = self->key_buf->len;
-  lookup.hash = chain_hash (lookup.data, lookup.len);
+  lookup.pid = rec->pid;
+  lookup.generation = process->generation;
+  lookup.copy_ended = copy_ended;
+  lookup.n_ips = n_ips;
+  lookup.ips = ips;
+  lookup.hash = chain_hash (&lookup);
   info = g_hash_table_lookup (self->stacks, &lookup);
   if (info != NULL)
     return info;
@@ -897,20 +938,14 @@ resolve_stack (HpProcessor        *self,
   /* A stack is complete when a thread start is on it; a user stack that is
    * not hangs under "[truncated]". Intern root first. */
   for (guint i = 0; i < self->frame_buf->len && !complete; i++)
-    complete = g_hash_table_contains (self->start_frames,
-                                      &g_array_index (self->frame_buf, gint64, i));
+    complete = is_start_frame (self, g_array_index (self->frame_buf, gint64, i));
   if (has_user && !complete)
     {
       gint64 root = get_truncated_frame (self);
 
       g_array_append_val (self->frame_buf, root);
     }
-  for (guint i = self->frame_buf->len; i > 0; i--)
-    {
-      gint64 frame_id = g_array_index (self->frame_buf, gint64, i - 1);
-
-      parent = hp_capture_writer_intern_stack (self->writer, parent, frame_id);
-    }
+  parent = intern_frames (self);
 
   info = g_new0 (StackInfo, 1);
   info->stack_id = parent;
