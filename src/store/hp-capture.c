@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -1032,12 +1033,16 @@ typedef struct {
 } Totals;
 
 /* Checks and appends a row of stack_counts, or of the same aggregate
- * computed from samples: stack_id, tid, samples, weight, event_id. */
+ * computed from samples: stack_id, tid, samples, weight, event_id. With
+ * @per_stack, a row of the stack and event of one of the last rows is
+ * added into it instead (tid 0): as the rows come in stack order, each
+ * stack and event then has one row. Every row is checked either way. */
 static gboolean
 add_count (HpCapture       *self,
            HpCaptureData   *data,
            sqlite3_stmt    *stmt,
            const char      *table,
+           gboolean         per_stack,
            Totals          *totals,
            GError         **error)
 {
@@ -1067,8 +1072,23 @@ add_count (HpCapture       *self,
                    self->path, totals->samples > MAX_TOTAL ? "samples" : "weights", table, name);
       return FALSE;
     }
+  if (per_stack)
+    /* a stack's rows of other events are among its last few */
+    for (guint i = data->all_counts->len; i > 0; i--)
+      {
+        HpCaptureStackCount *last = &g_array_index (data->all_counts, HpCaptureStackCount, i - 1);
+
+        if (last->stack_id != stack_id)
+          break;
+        if (last->event_id == (guint32) event_id)
+          {
+            last->samples += (guint64) samples;
+            last->weight += (guint64) weight;
+            return TRUE;
+          }
+      }
   c.stack_id = stack_id;
-  c.tid = (gint32) tid;
+  c.tid = per_stack ? 0 : (gint32) tid;
   c.samples = (guint64) samples;
   c.weight = (guint64) weight;
   c.event_id = (guint32) event_id;
@@ -1186,11 +1206,14 @@ find_bad_sample (HpCapture      *self,
   return !found;
 }
 
-/* Loads stack_counts, or aggregates samples in a capture cut short. */
+/* Loads stack_counts, or aggregates samples in a capture cut short;
+ * @per_stack: summed over the threads (add_count()). Both come in stack
+ * order: that of stack_counts' key, and of the groups. */
 static gboolean
 load_counts (HpCapture      *self,
              HpCaptureData  *data,
              gboolean        complete,
+             gboolean        per_stack,
              GError        **error)
 {
   const char *table = complete ? "stack_counts" : "samples";
@@ -1232,7 +1255,7 @@ load_counts (HpCapture      *self,
             ok = FALSE;
         }
       if (ok)
-        ok = add_count (self, data, stmt, table, &totals, &local_error);
+        ok = add_count (self, data, stmt, table, per_stack, &totals, &local_error);
     }
   if (ok && rc != SQLITE_DONE)
     {
@@ -1303,14 +1326,25 @@ clear_process (gpointer p)
   g_free (((HpCaptureProcess *) p)->command);
 }
 
-/* An array for the rows of a table, with room for @reserve of them. */
+#define HUGE_PAGE ((guintptr) 2 * 1024 * 1024)
+
+/* An array for the rows of a table, with room for @reserve of them. Where
+ * that room spans whole 2 MB pages, the kernel is asked for those: the
+ * stacks of a big capture fill tens of MB, which in 4 kB pages cost
+ * thousands of page faults, a good part of loading it (Debian's
+ * transparent huge pages are "madvise"; nothing changes where they are
+ * off). */
 static GArray *
 new_id_array (gsize          element_size,
               GDestroyNotify clear,
               guint          reserve)
 {
   GArray *array = g_array_sized_new (FALSE, TRUE, element_size, reserve + 1);
+  guintptr start = ((guintptr) array->data + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  guintptr end = ((guintptr) array->data + (gsize) (reserve + 1) * element_size) & ~(HUGE_PAGE - 1);
 
+  if (end > start)
+    madvise ((gpointer) start, end - start, MADV_HUGEPAGE);
   g_array_set_clear_func (array, clear);
   g_array_set_size (array, 1);  /* [0] unused, zeroed */
   return array;
@@ -1366,15 +1400,13 @@ select_counts (HpCaptureData *data,
     }
 }
 
-HpCaptureData *
-hp_capture_load (HpCapture  *self,
-                 GError    **error)
+static HpCaptureData *
+load (HpCapture  *self,
+      gboolean    per_stack,
+      GError    **error)
 {
   g_autoptr(HpCaptureData) data = NULL;
   gboolean ok;
-
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   begin_operation (self);
   if (check_cancelled (self, error))
@@ -1402,8 +1434,9 @@ hp_capture_load (HpCapture  *self,
                                rows_to_reserve (self, "SELECT max (id) FROM frames"));
   data->stacks = new_id_array (sizeof (HpCaptureStack), NULL,
                                rows_to_reserve (self, "SELECT max (id) FROM stacks"));
+  /* counted, that is read, only when there is a row for each */
   data->all_counts = g_array_sized_new (FALSE, TRUE, sizeof (HpCaptureStackCount),
-                                        rows_to_reserve (self, "SELECT count (*) FROM stack_counts"));
+                                        per_stack ? 0 : rows_to_reserve (self, "SELECT count (*) FROM stack_counts"));
 
   /* Each table after those it refers to, so that every reference is
    * checked as its row is read: the analysis indexes arrays with these
@@ -1434,7 +1467,7 @@ hp_capture_load (HpCapture  *self,
   if (ok)
     ok = load_counts (self, data,
                       g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_COMPLETE), "1") == 0,
-                      error);
+                      per_stack, error);
 
   sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
 
@@ -1459,6 +1492,26 @@ hp_capture_load (HpCapture  *self,
 
   select_counts (data, 1);
   return g_steal_pointer (&data);
+}
+
+HpCaptureData *
+hp_capture_load (HpCapture  *self,
+                 GError    **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load (self, FALSE, error);
+}
+
+HpCaptureData *
+hp_capture_load_stack_totals (HpCapture  *self,
+                              GError    **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load (self, TRUE, error);
 }
 
 void

@@ -139,6 +139,13 @@ char          *hp_capture_get_metadata  (HpCapture   *self,
  * hp_capture_set_cancellable() is cancelled. */
 HpCaptureData *hp_capture_load          (HpCapture   *self,
                                          GError     **error);
+/* As hp_capture_load(), for what needs no threads (a comparison): the
+ * counts of each stack and event summed over the threads, tid 0. One row
+ * a stack instead of one a stack and thread, which is most of what
+ * loading a capture of many threads costs; each row is checked all the
+ * same. */
+HpCaptureData *hp_capture_load_stack_totals (HpCapture *self,
+                                             GError   **error);
 void           hp_capture_data_free     (HpCaptureData *data);
 
 /* Every sample of the events @data selects (HpCaptureSample), sorted by

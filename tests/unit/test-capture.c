@@ -1049,6 +1049,128 @@ test_counts_overflow (Fixture       *fx,
   g_assert_nonnull (strstr (error->message, "add up to more than"));
 }
 
+/* A capture of random stacks sampled on 5 threads, for 3 events. */
+static void
+write_random_capture (const char *path,
+                      guint32     seed,
+                      gboolean    finish)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64 module, frames[6];
+
+  g_assert_no_error (error);
+  hp_capture_writer_add_event (w, "cpu-clock", "ns", 999, 0);
+  hp_capture_writer_add_event (w, "page-faults", "page faults", 0, 1);
+  hp_capture_writer_add_event (w, "off-cpu", "ns", 0, 0);
+  module = hp_capture_writer_intern_module (w, "/bin/app", NULL, FALSE);
+  for (guint f = 0; f < G_N_ELEMENTS (frames); f++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", f);
+
+      frames[f] = hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, name, module, NULL, 0),
+                                                  NULL, 0, FALSE, f);
+    }
+  for (guint i = 0; i < 60; i++)
+    {
+      gint64 parent = stacks->len > 0 && g_rand_boolean (rand)
+                      ? g_array_index (stacks, gint64, g_rand_int_range (rand, 0, stacks->len)) : 0;
+      gint64 stack = hp_capture_writer_intern_stack (w, parent, frames[g_rand_int_range (rand, 0, 6)]);
+
+      g_array_append_val (stacks, stack);
+    }
+  for (guint i = 0; i < 3000; i++)
+    hp_capture_writer_add_event_sample (w, g_rand_int_range (rand, 1, 4), i, 100 + g_rand_int_range (rand, 0, 5),
+                                        0, g_rand_int_range (rand, 0, 8) == 0
+                                           ? 0 : g_array_index (stacks, gint64, g_rand_int_range (rand, 0, stacks->len)),
+                                        g_rand_int_range (rand, 1, 5000));
+  if (finish)
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+/* The sums of @counts by stack and event: [stack * 4 + event]. */
+static guint64 *
+sum_counts (GArray *counts,
+            guint   n_stacks,
+            gboolean weight)
+{
+  guint64 *sum = g_new0 (guint64, n_stacks * 4);
+
+  for (guint i = 0; i < counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (counts, HpCaptureStackCount, i);
+
+      g_assert_cmpint (c->stack_id, <, n_stacks);
+      g_assert_cmpuint (c->event_id, <, 4);
+      sum[c->stack_id * 4 + c->event_id] += weight ? c->weight : c->samples;
+    }
+  return sum;
+}
+
+/* hp_capture_load_stack_totals() counts what hp_capture_load() does, in
+ * one row a stack and event, finished or cut short. */
+static void
+test_stack_totals (Fixture       *fx,
+                   gconstpointer  data)
+{
+  for (guint finish = 0; finish < 2; finish++)
+    for (guint32 seed = 1; seed <= 5; seed++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(HpCapture) capture = NULL;
+        g_autoptr(HpCaptureData) full = NULL;
+        g_autoptr(HpCaptureData) totals = NULL;
+        g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+        guint n_stacks;
+
+        g_unlink (fx->path);
+        write_random_capture (fx->path, seed, finish);
+        capture = hp_capture_open (fx->path, FALSE, &error);
+        g_assert_no_error (error);
+        full = hp_capture_load (capture, &error);
+        g_assert_no_error (error);
+        totals = hp_capture_load_stack_totals (capture, &error);
+        g_assert_no_error (error);
+
+        n_stacks = full->stacks->len;
+        g_assert_cmpuint (totals->stacks->len, ==, n_stacks);
+        g_assert_cmpuint (totals->frames->len, ==, full->frames->len);
+        g_assert_cmpuint (totals->events->len, ==, 4);
+        g_assert_cmpuint (totals->event_mask, ==, full->event_mask);
+        /* fewer rows: one a stack and event */
+        g_assert_cmpuint (totals->all_counts->len, <, full->all_counts->len);
+        for (guint i = 0; i < totals->all_counts->len; i++)
+          {
+            const HpCaptureStackCount *c = &g_array_index (totals->all_counts, HpCaptureStackCount, i);
+            gpointer key = GSIZE_TO_POINTER (c->stack_id * 4 + c->event_id + 1);
+
+            g_assert_cmpint (c->tid, ==, 0);
+            g_assert_false (g_hash_table_contains (seen, key));
+            g_hash_table_add (seen, key);
+          }
+        for (guint w = 0; w < 2; w++)
+          {
+            g_autofree guint64 *a = sum_counts (full->all_counts, n_stacks, w);
+            g_autofree guint64 *b = sum_counts (totals->all_counts, n_stacks, w);
+
+            g_assert_cmpmem (a, n_stacks * 4 * sizeof (guint64), b, n_stacks * 4 * sizeof (guint64));
+          }
+        /* and the events are selected from them as from the others */
+        for (guint64 mask = 1; mask < 8; mask++)
+          {
+            g_autoptr(HpCaptureData) x = hp_capture_data_select_events (full, mask);
+            g_autoptr(HpCaptureData) y = hp_capture_data_select_events (totals, mask);
+            g_autofree guint64 *a = sum_counts (x->stack_counts, n_stacks, TRUE);
+            g_autofree guint64 *b = sum_counts (y->stack_counts, n_stacks, TRUE);
+
+            g_assert_cmpmem (a, n_stacks * 4 * sizeof (guint64), b, n_stacks * 4 * sizeof (guint64));
+          }
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1071,6 +1193,7 @@ main (int    argc,
   ADD ("perf", test_perf);
   ADD ("counts-match-samples", test_counts_match_samples);
   ADD ("counts-overflow", test_counts_overflow);
+  ADD ("stack-totals", test_stack_totals);
 #undef ADD
 
   return g_test_run ();
