@@ -54,6 +54,10 @@
 
 G_DEFINE_QUARK (hp-compare-error-quark, hp_compare_error)
 
+/* How many stack nodes ahead the table of paths is asked to be in the
+ * cache: enough to cover a miss under the work of those nodes. */
+#define PREFETCH_AHEAD 8
+
 /* The merged tree's root and "no path". */
 #define ROOT 0
 #define NONE G_MAXUINT32
@@ -1099,14 +1103,27 @@ hp_comparison_add_data (HpComparison        *self,
       goto done;
     }
 
-  /* each sampled stack node -> its path in the merged tree */
+  /* each sampled stack node -> its path in the merged tree. Each lookup
+   * of the table is a cache miss at a place the hash decides: the slot
+   * of the node PREFETCH_AHEAD further on is asked for meanwhile, when
+   * its parent's path is known already (it mostly is: a parent comes
+   * long before its children in a big capture). */
   reserve_paths (self, n_live);
   path = g_new (guint32, n_stacks);
   path[0] = ROOT;
   for (guint s = 1; s < n_stacks; s++)
     {
+      guint t = s + PREFETCH_AHEAD;
       guint32 g;
 
+      if (t < n_stacks && live[t])
+        {
+          const HpCaptureStack *ahead = &g_array_index (data->stacks, HpCaptureStack, t);
+          guint32 h = stack_ident (data, frame_ident, t);
+
+          if (ahead->parent_id < s && h != NONE)
+            __builtin_prefetch (&self->slots[slot_of (path[ahead->parent_id], h, self->slot_mask)]);
+        }
       if (!live[s])
         {
           path[s] = NONE;
@@ -1248,7 +1265,7 @@ load_job (gpointer data,
   Pending *pending = data;
   HpComparison *self = user_data;
   GError *error = NULL;
-  HpCaptureData *loaded = hp_capture_load (pending->capture, &error);
+  HpCaptureData *loaded = hp_capture_load_stack_totals (pending->capture, &error);
 
   if (loaded != NULL && self->event != NULL)
     {

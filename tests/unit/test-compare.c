@@ -1070,6 +1070,151 @@ test_random_against_naive (void)
     }
 }
 
+/* A capture of one program on 4 threads: random stacks of 8 functions
+ * (with lines), the samples of function f3 weighing @slower more. */
+static void
+write_threaded_capture (const char *path,
+                        guint32     seed,
+                        double      slower)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr(GRand) shape = g_rand_new_with_seed (7);  /* the same program in every run */
+  g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) leaf_function = g_array_new (FALSE, FALSE, sizeof (guint));
+  gint64 module, frames[16];
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "./app");
+  hp_capture_writer_add_event (w, "cpu-clock", "ns", 0, 1000000);
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  for (guint f = 0; f < 16; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", f / 2);
+
+      frames[f] = hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, name, module, "app.c", 0),
+                                                  "app.c", 10 * (f / 2) + f % 2 + 1, FALSE, f);
+    }
+  for (guint i = 0; i < 80; i++)
+    {
+      gint64 parent = stacks->len > 0 && g_rand_int_range (shape, 0, 4) > 0
+                      ? g_array_index (stacks, gint64, g_rand_int_range (shape, 0, stacks->len)) : 0;
+      guint f = g_rand_int_range (shape, 0, 16);
+      gint64 stack = hp_capture_writer_intern_stack (w, parent, frames[f]);
+
+      g_array_append_val (stacks, stack);
+      f /= 2;
+      g_array_append_val (leaf_function, f);
+    }
+  for (guint i = 0; i < 4000; i++)
+    {
+      guint k = g_rand_int_range (rand, 0, stacks->len);
+      guint64 weight = 1000000 * (g_array_index (leaf_function, guint, k) == 3 ? 1 + slower : 1);
+
+      hp_capture_writer_add_sample (w, i, 100 + g_rand_int_range (rand, 0, 4), 0,
+                                    g_array_index (stacks, gint64, k), weight);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+}
+
+static void
+assert_same_stat (const HpCompareStat *a,
+                  const HpCompareStat *b)
+{
+  g_assert_cmpfloat (a->base, ==, b->base);
+  g_assert_cmpfloat (a->new_cost, ==, b->new_cost);
+  g_assert_true (a->change == b->change || (isnan (a->change) && isnan (b->change)));
+  g_assert_true (a->q == b->q || (isnan (a->q) && isnan (b->q)));
+  g_assert_true (a->low == b->low || (isnan (a->low) && isnan (b->low)));
+  g_assert_cmpuint (a->base_samples, ==, b->base_samples);
+  g_assert_cmpuint (a->new_samples, ==, b->new_samples);
+  g_assert_cmpint (a->verdict, ==, b->verdict);
+}
+
+/* Captures compared from their files (hp_comparison_add_path(), which
+ * loads the counts summed per stack) and from everything
+ * hp_capture_load() gives (hp_comparison_add_data()): the same result,
+ * top-down and bottom-up, lines included. */
+static void
+test_files_as_loaded (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-compare-XXXXXX", NULL);
+  g_autoptr(HpComparison) from_files = hp_comparison_new_with_bottom_up ();
+  g_autoptr(HpComparison) from_data = hp_comparison_new_with_bottom_up ();
+  g_autoptr(GError) error = NULL;
+
+  hp_comparison_keep_lines (from_files);
+  hp_comparison_keep_lines (from_data);
+  for (guint r = 0; r < 6; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("run-%u.hotpath", r);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      HpCompareSide side = r < 3 ? HP_COMPARE_BASE : HP_COMPARE_NEW;
+      g_autoptr(HpCapture) capture = NULL;
+      g_autoptr(HpCaptureData) data = NULL;
+
+      write_threaded_capture (path, r + 1, side == HP_COMPARE_NEW ? 0.3 : 0);
+      g_assert_true (hp_comparison_add_path (from_files, side, path, NULL, &error));
+      capture = hp_capture_open (path, FALSE, &error);
+      g_assert_no_error (error);
+      data = hp_capture_load (capture, &error);
+      g_assert_no_error (error);
+      /* per thread: several rows a stack */
+      g_assert_cmpuint (data->stack_counts->len, >, data->stacks->len);
+      g_assert_true (hp_comparison_add_data (from_data, side, path, data, &error));
+      g_unlink (path);
+    }
+  g_assert_true (hp_comparison_run (from_files, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (hp_comparison_run (from_data, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (hp_comparison_get_n_functions (from_files), ==, 8);
+
+  for (guint bu = 0; bu < 2; bu++)
+    {
+      HpComparison *a = bu ? hp_comparison_get_bottom_up (from_files) : from_files;
+      HpComparison *b = bu ? hp_comparison_get_bottom_up (from_data) : from_data;
+
+      g_assert_cmpuint (hp_comparison_get_n_functions (a), ==, hp_comparison_get_n_functions (b));
+      for (guint i = 0; i < hp_comparison_get_n_functions (a); i++)
+        {
+          const HpCompareFunction *fa = hp_comparison_get_function (a, i);
+          const HpCompareFunction *fb = hp_comparison_get_function (b, i);
+
+          g_assert_cmpstr (fa->name, ==, fb->name);
+          assert_same_stat (&fa->self, &fb->self);
+          assert_same_stat (&fa->total, &fb->total);
+          if (!bu)
+            {
+              g_autoptr(GArray) la = hp_comparison_get_lines (a, i);
+              g_autoptr(GArray) lb = hp_comparison_get_lines (b, i);
+
+              g_assert_cmpuint (la->len, ==, lb->len);
+              for (guint l = 0; l < la->len; l++)
+                {
+                  g_assert_cmpuint (g_array_index (la, HpCompareLine, l).line, ==,
+                                    g_array_index (lb, HpCompareLine, l).line);
+                  assert_same_stat (&g_array_index (la, HpCompareLine, l).self,
+                                    &g_array_index (lb, HpCompareLine, l).self);
+                  assert_same_stat (&g_array_index (la, HpCompareLine, l).total,
+                                    &g_array_index (lb, HpCompareLine, l).total);
+                }
+            }
+        }
+      g_assert_cmpuint (hp_comparison_get_n_paths (a), ==, hp_comparison_get_n_paths (b));
+      for (guint i = 0; i < hp_comparison_get_n_paths (a); i++)
+        {
+          g_autofree char *ka = hp_comparison_get_path_key (a, i);
+          g_autofree char *kb = hp_comparison_get_path_key (b, i);
+
+          g_assert_cmpstr (ka, ==, kb);
+          assert_same_stat (hp_comparison_get_path_stat (a, i), hp_comparison_get_path_stat (b, i));
+        }
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1087,5 +1232,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/bottom-up", test_bottom_up);
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
   g_test_add_func ("/compare/random-against-naive", test_random_against_naive);
+  g_test_add_func ("/compare/files-as-loaded", test_files_as_loaded);
   return g_test_run ();
 }
