@@ -54,6 +54,13 @@
 
 G_DEFINE_QUARK (hp-compare-error-quark, hp_compare_error)
 
+/* Runs are scaled by their speed only when at least this many functions
+ * give it: each function is then measured against the median of at
+ * least 3 others, which one changed function cannot move. Against 2, the
+ * median is their mean: of three hot functions, one 10 % slower made the
+ * two others 5 % faster. */
+#define MIN_REFS 4
+
 /* How many stack nodes ahead the table of paths is asked to be in the
  * cache: enough to cover a miss under the work of those nodes. */
 #define PREFETCH_AHEAD 8
@@ -1791,7 +1798,7 @@ compute_speed (HpComparison         *self,
       if (ok)
         g_array_append_val (self->refs, g);
     }
-  if (self->refs->len < 3)
+  if (self->refs->len < MIN_REFS)
     {
       g_array_set_size (self->refs, 0);
       return;

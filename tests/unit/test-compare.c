@@ -1215,6 +1215,79 @@ test_files_as_loaded (void)
   g_rmdir (dir);
 }
 
+/* Runs of a program of @n_hot hot functions h0, h1, … (h1 a fifth to a
+ * third of the time) on a machine whose speed varies from run to run by a
+ * few percent, which moves them all together; in the new runs h1 does
+ * 10 % more work. */
+static void
+add_hot_runs (HpComparison *cmp,
+              guint         n_hot)
+{
+  static const double speed[2][5] = {
+    { 1.00, 1.03, 0.98, 1.02, 0.97 },
+    { 0.99, 1.02, 1.01, 0.97, 1.035 },
+  };
+
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < 5; r++)
+      {
+        g_autofree Leaf *leaves = g_new0 (Leaf, n_hot);
+        g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+        for (guint f = 0; f < n_hot; f++)
+          {
+            /* each function's own noise, ±0.4 %, the same in no two runs */
+            double own = 1 + 0.004 * ((double) ((r * 7 + f * 3 + s * 5) % 5) - 2) / 2.0;
+            double work = (f == 0 ? 4000 : 3000) * (s == 1 && f == 1 ? 1.1 : 1.0);
+            guint64 weight = (guint64) (work * speed[s][r] * own * 1000);
+
+            g_ptr_array_add (names, g_strdup_printf ("main;h%u", f));
+            leaves[f].stack = names->pdata[f];
+            leaves[f].weight = weight;
+            leaves[f].samples = weight / 1000;
+          }
+        add (cmp, s == 0 ? HP_COMPARE_BASE : HP_COMPARE_NEW,
+             make_data ("cpu-clock", "ns", r, leaves, n_hot));
+      }
+}
+
+/* The function that does 10 % more work is slower, by about 10 %; the
+ * other hot functions are not flagged: not with three (too few to tell
+ * the machine's speed from one of them: each would be measured against
+ * the mean of the other two, the slower one among them), and not with
+ * six, whose speed scaling must not lean on the slower one. */
+static void
+test_one_of_few_slower (void)
+{
+  static const guint n_hot[] = { 3, 4, 6 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (n_hot); i++)
+    {
+      g_autoptr(HpComparison) cmp = hp_comparison_new ();
+      g_autoptr(GError) error = NULL;
+
+      add_hot_runs (cmp, n_hot[i]);
+      g_assert_true (hp_comparison_run (cmp, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (hp_comparison_get_method (cmp), ==, HP_COMPARE_METHOD_WELCH);
+      for (guint f = 0; f < n_hot[i]; f++)
+        {
+          g_autofree char *name = g_strdup_printf ("h%u", f);
+          const HpCompareFunction *fn = find_function (cmp, name, "app");
+
+          g_test_message ("%u hot: %s %+.1f%% [%+.1f, %+.1f] q %.4f %s", n_hot[i], name, fn->self.change,
+                          fn->self.low, fn->self.high, fn->self.q, hp_verdict_to_string (fn->self.verdict));
+          if (f == 1)
+            {
+              g_assert_cmpint (fn->self.verdict, ==, HP_VERDICT_SLOWER);
+              g_assert_cmpfloat (fabs (fn->self.change - 10), <, 6);
+            }
+          else
+            g_assert_true (fn->self.verdict != HP_VERDICT_SLOWER && fn->self.verdict != HP_VERDICT_FASTER);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1233,5 +1306,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
   g_test_add_func ("/compare/random-against-naive", test_random_against_naive);
   g_test_add_func ("/compare/files-as-loaded", test_files_as_loaded);
+  g_test_add_func ("/compare/one-of-few-slower", test_one_of_few_slower);
   return g_test_run ();
 }
