@@ -26,6 +26,7 @@ struct _HpSourceFile {
   guint64            *self;       /* per line, [0] = line 1 */
   guint64            *total;
   guint64             whole;
+  HpMeasure           measure;
   guint               width;
   HpSourceAnnotation *annotation;
 };
@@ -74,13 +75,13 @@ hp_source_row_get_property (GObject    *object,
       g_value_take_string (value, hp_format_percent (f->self[i], f->whole));
       break;
     case PROP_SELF_COUNT:
-      g_value_take_string (value, f->self[i] ? hp_format_count (f->self[i]) : g_strdup (""));
+      g_value_take_string (value, f->self[i] ? hp_format_count_of (&f->measure, f->self[i]) : g_strdup (""));
       break;
     case PROP_TOTAL_PERCENT:
       g_value_take_string (value, hp_format_percent (f->total[i], f->whole));
       break;
     case PROP_TOTAL_COUNT:
-      g_value_take_string (value, f->total[i] ? hp_format_count (f->total[i]) : g_strdup (""));
+      g_value_take_string (value, f->total[i] ? hp_format_count_of (&f->measure, f->total[i]) : g_strdup (""));
       break;
     case PROP_FRACTION:
       g_value_set_double (value, f->whole ? MIN (1.0, (double) f->total[i] / f->whole) : 0.0);
@@ -204,6 +205,7 @@ hp_source_file_finalize (GObject *object)
   g_free (self->self);
   g_free (self->total);
   g_clear_pointer (&self->annotation, hp_source_annotation_free);
+  hp_measure_clear (&self->measure);
 
   G_OBJECT_CLASS (hp_source_file_parent_class)->finalize (object);
 }
@@ -223,7 +225,8 @@ HpSourceFile *
 hp_source_file_new (char               *contents,
                     gsize               length,
                     HpSourceAnnotation *annotation,
-                    guint64             whole)
+                    guint64             whole,
+                    const HpMeasure    *measure)
 {
   HpSourceFile *self = g_object_new (HP_TYPE_SOURCE_FILE, NULL);
   char *p, *end;
@@ -231,6 +234,8 @@ hp_source_file_new (char               *contents,
   self->contents = contents;
   self->annotation = annotation;
   self->whole = whole;
+  if (measure != NULL)
+    hp_measure_copy (&self->measure, measure);
   self->lines = g_ptr_array_new ();
 
   /* split in place; a last line without newline counts too */

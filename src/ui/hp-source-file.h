@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "analysis/hp-measure.h"
 #include "analysis/hp-source.h"
 
 G_BEGIN_DECLS
@@ -17,11 +18,14 @@ G_DECLARE_FINAL_TYPE (HpSourceFile, hp_source_file, HP, SOURCE_FILE, GObject)
 G_DECLARE_FINAL_TYPE (HpSourceRow, hp_source_row, HP, SOURCE_ROW, GObject)
 
 /* Takes @contents (the file's text) and @annotation; shares are of
- * @whole (the function's total samples). */
+ * @whole (the function's total in what @measure counts: samples, page
+ * faults, ns). The counts read as the call tree's do: a time as a time
+ * ("12.5 ms"), anything else as a number. */
 HpSourceFile *hp_source_file_new         (char               *contents,
                                           gsize               length,
                                           HpSourceAnnotation *annotation,
-                                          guint64             whole);
+                                          guint64             whole,
+                                          const HpMeasure    *measure);
 guint         hp_source_file_get_n_lines (HpSourceFile       *self);
 /* Longest line, in characters (tabs expanded), to size the column */
 guint         hp_source_file_get_width   (HpSourceFile       *self);

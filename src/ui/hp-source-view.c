@@ -413,7 +413,8 @@ describe_truncation (HpLoadedProfile *profile,
 {
   const HpCaptureData *data = profile->capture->data;
   const char *call_graph = g_hash_table_lookup (data->metadata, HP_META_CALL_GRAPH);
-  g_autofree char *count = hp_format_share (samples, hp_profile_get_n_samples (profile->profile));
+  g_autofree char *count = hp_format_share_of (&profile->measure, samples,
+                                                hp_profile_get_n_samples (profile->profile));
   HpCaptureHealth health;
   guint64 all_samples = 0;
   GString *text = g_string_new (NULL);
@@ -422,7 +423,8 @@ describe_truncation (HpLoadedProfile *profile,
     all_samples += g_array_index (data->stack_counts, HpCaptureStackCount, i).samples;
   hp_capture_health_judge (&health, profile->profile, all_samples);
 
-  /* Translators: "[truncated]", then a share as in "3.1 % (42 samples)" */
+  /* Translators: "[truncated]", then a share as in "3.1 % (42 samples)"
+   * or "3.1 % (1,234 page faults)" */
   g_string_append_printf (text, _("%s is not a function of the program: under it are the samples whose call stack "
                                   "was cut before it reached the start of its thread, %s. The functions below it "
                                   "are right, but their callers above the cut are unknown, and are missing from "
@@ -510,7 +512,7 @@ show_disassembly (HpSourceView *self,
 
   self->disassembly = TRUE;
   self->file = hp_source_file_new (g_steal_pointer (&d->text), d->length,
-                                   g_steal_pointer (&d->rows), whole);
+                                   g_steal_pointer (&d->rows), whole, &self->profile->measure);
   self->shown_line = hp_source_file_get_annotation (self->file)->hottest_line;
   if (self->shown_line > hp_source_file_get_n_lines (self->file))
     self->shown_line = 0;
@@ -651,7 +653,7 @@ show_result (HpSourceView *self,
   gtk_column_view_column_set_visible (self->line_column, TRUE);
   gtk_column_view_column_set_title (self->text_column, _("Source"));
   self->file = hp_source_file_new (g_steal_pointer (&res->contents), res->length,
-                                   g_steal_pointer (&res->annotation), whole);
+                                   g_steal_pointer (&res->annotation), whole, &self->profile->measure);
   self->shown_line = hp_source_file_get_annotation (self->file)->hottest_line;
   if (self->shown_line > hp_source_file_get_n_lines (self->file))
     self->shown_line = 0;

@@ -39,6 +39,7 @@
 #include "ui/hp-call-row.h"
 #include "ui/hp-call-tree-context.h"
 #include "ui/hp-function-row.h"
+#include "ui/hp-source-file.h"
 #include "display-common.h"
 
 static HpApplication *app;
@@ -67,8 +68,17 @@ make_capture (void)
   gint64 mod, f_main, f_compute, f_fault, f_wait, f_other, s_main, s_compute, s_fault, s_wait, s_other;
   gint64 cpu, faults, off;
   guint64 t = 1000000;
+  g_autofree char *source = NULL;
 
   g_unlink (path);
+  /* the program's source, for the source pane: one function a line */
+  source = g_build_filename (display_tmpdir (), "app.c", NULL);
+  g_assert_true (g_file_set_contents (source,
+                                      "int main (void);\n"      /* 1 */
+                                      "void compute (void);\n"  /* 2 */
+                                      "void fault_in (void);\n" /* 3 */
+                                      "void wait_io (void);\n"  /* 4 */
+                                      "void other_main (void);\n", -1, NULL));
   w = hp_capture_writer_new (path, &error);
   g_assert_no_error (error);
   hp_capture_writer_set_metadata (w, "command", "/opt/events/app");
@@ -85,16 +95,16 @@ make_capture (void)
   off = hp_capture_writer_add_event (w, "off-cpu", "ns", 0, 0);
 
   mod = hp_capture_writer_intern_module (w, "/opt/events/app", NULL, FALSE);
-  f_main = hp_capture_writer_intern_function (w, "main", mod, NULL, 0);
-  f_compute = hp_capture_writer_intern_function (w, "compute", mod, NULL, 0);
-  f_fault = hp_capture_writer_intern_function (w, "fault_in", mod, NULL, 0);
-  f_wait = hp_capture_writer_intern_function (w, "wait_io", mod, NULL, 0);
-  f_other = hp_capture_writer_intern_function (w, "other_main", mod, NULL, 0);
-  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_main, NULL, 0, FALSE, 0x100));
-  s_compute = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_compute, NULL, 0, FALSE, 0x200));
-  s_fault = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_fault, NULL, 0, FALSE, 0x300));
-  s_wait = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_wait, NULL, 0, FALSE, 0x400));
-  s_other = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_other, NULL, 0, FALSE, 0x500));
+  f_main = hp_capture_writer_intern_function (w, "main", mod, source, 1);
+  f_compute = hp_capture_writer_intern_function (w, "compute", mod, source, 2);
+  f_fault = hp_capture_writer_intern_function (w, "fault_in", mod, source, 3);
+  f_wait = hp_capture_writer_intern_function (w, "wait_io", mod, source, 4);
+  f_other = hp_capture_writer_intern_function (w, "other_main", mod, source, 5);
+  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_main, source, 1, FALSE, 0x100));
+  s_compute = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_compute, source, 2, FALSE, 0x200));
+  s_fault = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_fault, source, 3, FALSE, 0x300));
+  s_wait = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_wait, source, 4, FALSE, 0x400));
+  s_other = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_other, source, 5, FALSE, 0x500));
 
   for (guint i = 0; i < 600; i++)
     hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 101, 0, s_compute, 1000000);
@@ -193,6 +203,45 @@ ratio_of (HpLoadedProfile  *p,
   return text;
 }
 
+/* What the source pane shows at @line of the file of @function: its
+ * Self and Total counts, as the cells print them */
+static void
+source_counts (HpWindow   *window,
+               const char *function,
+               guint       line,
+               char      **self_text,
+               char      **total_text)
+{
+  HpSourceView *view = hp_window_get_source_view (window);
+  GtkColumnView *list = NULL;
+  g_autoptr(GObject) row = NULL;
+  GtkWidget *w = GTK_WIDGET (view);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "source");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.select-function", "s", function);
+  g_assert_true (display_wait_source (window));
+  g_assert_cmpstr (hp_source_view_get_state (view), ==, "source");
+  /* the first column view under the pane is the list of lines */
+  while (w != NULL && list == NULL)
+    {
+      if (GTK_IS_COLUMN_VIEW (w))
+        list = GTK_COLUMN_VIEW (w);
+      else if (gtk_widget_get_first_child (w) != NULL)
+        w = gtk_widget_get_first_child (w);
+      else
+        {
+          while (w != NULL && w != GTK_WIDGET (view) && gtk_widget_get_next_sibling (w) == NULL)
+            w = gtk_widget_get_parent (w);
+          w = w == GTK_WIDGET (view) || w == NULL ? NULL : gtk_widget_get_next_sibling (w);
+        }
+    }
+  g_assert_nonnull (list);
+  row = g_list_model_get_item (G_LIST_MODEL (gtk_column_view_get_model (list)), line - 1);
+  g_assert_true (HP_IS_SOURCE_ROW (row));
+  g_object_get (row, "self-count", self_text, "total-count", total_text, NULL);
+  g_test_message ("source of %s, line %u: self %s, total %s", function, line, *self_text, *total_text);
+}
+
 static gboolean
 graph_shown (gpointer data)
 {
@@ -274,6 +323,15 @@ test_events (void)
   g_clear_pointer (&ratio, g_free);
   shot (window, "events-page-faults.png");
 
+  /* and so does the source pane */
+  {
+    g_autofree char *self_text = NULL;
+    g_autofree char *total_text = NULL;
+
+    source_counts (window, "fault_in", 3, &self_text, &total_text);
+    g_assert_cmpstr (total_text, ==, "2000");
+  }
+
   /* the flame graph and the callers say page faults too */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame");
   g_assert_true (display_wait (graph_shown, hp_window_get_flame_view (window), 5000));
@@ -296,6 +354,17 @@ test_events (void)
   p = shown (window);
   g_assert_cmpuint (hp_profile_get_n_samples (p->profile), ==, 3000000000);
   g_assert_nonnull (strstr (hp_call_tree_view_get_caption (hp_window_get_tree_view (window)), "3.00 s off CPU"));
+  /* the source pane counts time as the call tree does: 3 s, not 3e9 ns,
+   * all of it in what wait_io called ([waiting]), none its own */
+  {
+    g_autofree char *self_text = NULL;
+    g_autofree char *total_text = NULL;
+
+    source_counts (window, "wait_io", 4, &self_text, &total_text);
+    g_assert_cmpstr (self_text, ==, "");
+    g_assert_cmpstr (total_text, ==, "3.00 s");
+    shot (window, "events-off-cpu-source.png");
+  }
 
   choose_event (window, "wall");
   p = shown (window);
