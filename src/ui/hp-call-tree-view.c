@@ -607,6 +607,31 @@ on_hide_tick (GtkWidget     *scroller,
   return G_SOURCE_REMOVE;
 }
 
+/* Why @profile shows nothing, in what it counts: the chosen threads have
+ * none of the event shown (another event or all threads have some), the
+ * capture has none of it (its other events have some), or the capture
+ * holds no samples at all. */
+static char *
+empty_text (HpLoadedProfile *profile)
+{
+  const HpCaptureData *data = profile->capture->data;
+  g_autofree char *what = hp_format_measure_name (&profile->measure);
+  guint64 all = 0;
+
+  if (profile->tids != NULL)
+    /* Translators: %s is what the view counts ("page faults", "cpu-clock samples", "time off the CPU") */
+    return g_strdup_printf (_("The chosen threads have no %s. Choose “All threads”, or another event, to see "
+                              "more of the capture."), what);
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    all += g_array_index (data->stack_counts, HpCaptureStackCount, i).samples;
+  if (all > 0)
+    /* Translators: %s is what the view counts ("page faults", "cpu-clock samples") */
+    return g_strdup_printf (_("This capture holds no %s: the event was not counted while it recorded. "
+                              "Choose another event above."), what);
+  return g_strdup (_("This capture holds no samples: the program ended before the first sample, or every "
+                     "sample was lost."));
+}
+
 static void
 show_current (HpCallTreeView *self)
 {
@@ -615,10 +640,9 @@ show_current (HpCallTreeView *self)
 
   if (self->profile != NULL && hp_profile_get_n_samples (self->profile->profile) == 0)
     {
-      gtk_label_set_text (self->empty_label,
-                          self->profile->tids != NULL ?
-                          _("The selected threads have no samples. Choose “All threads” to see the whole capture.") :
-                          _("This capture holds no samples: the program ended before the first sample, or every sample was lost."));
+      g_autofree char *text = empty_text (self->profile);
+
+      gtk_label_set_text (self->empty_label, text);
       gtk_stack_set_visible_child_name (self->stack, "empty");
     }
   else
@@ -1548,6 +1572,16 @@ hp_call_tree_view_get_caption (HpCallTreeView *self)
   g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
 
   return gtk_inscription_get_text (self->caption);
+}
+
+const char *
+hp_call_tree_view_get_empty_text (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "empty") != 0)
+    return NULL;
+  return gtk_label_get_text (self->empty_label);
 }
 
 GtkColumnViewColumn *

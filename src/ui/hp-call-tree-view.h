@@ -69,5 +69,8 @@ GListModel       *hp_call_tree_view_get_model        (HpCallTreeView  *self);
 /* For tests: the caption over the tree, and the shown tree's ratio column */
 const char       *hp_call_tree_view_get_caption      (HpCallTreeView  *self);
 GtkColumnViewColumn *hp_call_tree_view_get_ratio_column (HpCallTreeView *self);
+/* For tests: what the view says in place of an empty tree; NULL when it
+ * shows a tree */
+const char       *hp_call_tree_view_get_empty_text   (HpCallTreeView  *self);
 
 G_END_DECLS

@@ -94,7 +94,8 @@ fill_process_filter (HpWindow *self,
       /* Translators: an entry of the process filter: command, pid, what it counts ("1,234 samples") */
       g_autofree char *label = g_strdup_printf (_("%s (%d, %s)"), command, ps->pid, amount);
 
-      if (ps->samples == 0)
+      /* the chosen process stays listed, with none of the event shown */
+      if (ps->samples == 0 && ps->pid != pid)
         continue;
       if (ps->pid == pid)
         chosen = self->process_pids->len;
@@ -116,6 +117,34 @@ hp_window_fill_event_filters (HpWindow *self)
   fill_process_filter (self, 0);
   g_free (self->counted_event);
   self->counted_event = g_strdup (self->profile->measure.event);
+}
+
+/* The thread filter's entry for @tids when the event shown has none of
+ * them: "Thread helper (102, no page faults)" */
+static char *
+describe_empty_choice (HpWindow   *self,
+                       GHashTable *tids)
+{
+  const HpCaptureData *data = self->profile->capture->data;
+  g_autofree char *what = hp_format_measure_name (&self->profile->measure);
+
+  if (g_hash_table_size (tids) == 1)
+    for (guint t = 0; t < data->threads->len; t++)
+      {
+        const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
+
+        if (g_hash_table_contains (tids, GINT_TO_POINTER (th->tid)))
+          {
+            g_autofree char *name = hp_symbol_name_sanitize (th->name ? th->name : "?", -1, SHOWN_PROCESS_CHARS);
+
+            /* Translators: thread name, tid, what the view counts ("page faults", "time off the CPU") */
+            return g_strdup_printf (_("Thread %s (%d, no %s)"), name, th->tid, what);
+          }
+      }
+  /* Translators: a number of threads, what the view counts ("page faults", "time off the CPU") */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u chosen thread (no %s)", "%u chosen threads (no %s)",
+                                       g_hash_table_size (tids)),
+                          g_hash_table_size (tids), what);
 }
 
 void
@@ -140,6 +169,18 @@ hp_window_update_filter_counts (HpWindow *self)
   for (guint i = 0; i < self->filters->len && found == GTK_INVALID_LIST_POSITION; i++)
     if (hp_id_set_equal (g_ptr_array_index (self->filters, i), self->filter_tids))
       found = i;
+  if (found == GTK_INVALID_LIST_POSITION && self->filter_tids != NULL)
+    {
+      /* Threads with none of this event are not listed, but the choice
+       * stays (the tree says why it is empty): an entry names it, rather
+       * than a blank filter, until another event or thread is chosen. */
+      g_autofree char *label = describe_empty_choice (self, self->filter_tids);
+
+      gtk_string_list_append (GTK_STRING_LIST (gtk_drop_down_get_model (self->thread_dropdown)), label);
+      g_ptr_array_add (self->filters, hp_id_set_copy (self->filter_tids));
+      found = self->filters->len - 1;
+      gtk_widget_set_sensitive (GTK_WIDGET (self->thread_dropdown), TRUE);
+    }
   hp_window_select_thread_entry (self, found);
 }
 

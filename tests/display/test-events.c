@@ -471,6 +471,39 @@ test_events (void)
     g_assert_true (g_hash_table_contains (p->tids, GINT_TO_POINTER (101)));
     g_assert_nonnull (strstr (entry (threads, gtk_drop_down_get_selected (threads)), "(101, 800 samples)"));
     g_assert_cmpstr (entry (threads, 0), ==, "All threads (1000 samples)");
+
+    /* a thread with none of the new event (helper only waited) stays
+     * chosen, named in the filter rather than a blank one, and the
+     * tree says why it is empty */
+    choose_event (window, "wall");
+    gtk_drop_down_set_selected (threads, find_entry (threads, "(102, "));
+    g_assert_true (display_wait (not_filtering, window, 10000));
+    choose_event (window, "page-faults");
+    display_spin (50);
+    p = shown (window);
+    g_assert_nonnull (p->tids);
+    g_assert_true (g_hash_table_contains (p->tids, GINT_TO_POINTER (102)));
+    g_assert_cmpuint (hp_profile_get_n_samples (p->profile), ==, 0);
+    g_assert_cmpuint (gtk_drop_down_get_selected (threads), !=, GTK_INVALID_LIST_POSITION);
+    g_assert_cmpstr (entry (threads, gtk_drop_down_get_selected (threads)), ==, "Thread helper (102, no page faults)");
+    g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (threads)));
+    g_assert_nonnull (hp_call_tree_view_get_empty_text (hp_window_get_tree_view (window)));
+    g_assert_nonnull (strstr (hp_call_tree_view_get_empty_text (hp_window_get_tree_view (window)),
+                              "The chosen threads have no page faults"));
+    shot (window, "events-thread-without-event.png");
+    /* back where it has some: counted again */
+    choose_event (window, "wall");
+    g_assert_nonnull (strstr (entry (threads, gtk_drop_down_get_selected (threads)), "(102, 3.00 s)"));
+    g_assert_null (hp_call_tree_view_get_empty_text (hp_window_get_tree_view (window)));
+
+    /* the same for a process: other had no page faults, and stays chosen */
+    gtk_drop_down_set_selected (processes, find_entry (processes, "other (200"));
+    g_assert_true (display_wait (not_filtering, window, 10000));
+    choose_event (window, "page-faults");
+    display_spin (50);
+    g_assert_cmpstr (entry (processes, gtk_drop_down_get_selected (processes)), ==, "other (200, 0 page faults)");
+    g_assert_true (g_hash_table_contains (shown (window)->tids, GINT_TO_POINTER (201)));
+    g_assert_cmpuint (gtk_drop_down_get_selected (threads), !=, GTK_INVALID_LIST_POSITION);
   }
   display_close (window);
 }
