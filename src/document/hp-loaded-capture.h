@@ -73,7 +73,8 @@ typedef struct {
   gboolean          hide_kernel;
   GHashTable       *fold_functions;  /* as in the filter; NULL: none */
   GHashTable       *fold_modules;
-  guint64           hidden_samples;  /* left out by hide_kernel: kernel frames only */
+  guint64           hidden_samples;  /* left out by hide_kernel (kernel frames only), in what
+                                      * measure counts: samples, or weights */
   /* what the profile counts, in which unit (samples, or weights) */
   HpMeasure         measure;
   /* a ratio of two events of the capture per call path, when they allow

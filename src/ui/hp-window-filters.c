@@ -161,10 +161,11 @@ hp_window_update_filter_bar (HpWindow *self)
     return;
   if (p->hide_kernel)
     {
-      g_autofree char *n = hp_format_count (p->hidden_samples);
+      /* in what the view counts: "12 samples", "1,234 page faults", "2.41 s off CPU" */
+      g_autofree char *n = hp_format_amount (&p->measure, p->hidden_samples);
 
-      /* Translators: %s is a number of samples */
-      g_string_append_printf (text, _("Kernel frames hidden (%s samples only in the kernel left out)"), n);
+      /* Translators: %s is an amount with its unit ("12 samples", "1,234 page faults", "2.41 s off CPU") */
+      g_string_append_printf (text, _("Kernel frames hidden (%s only in the kernel left out)"), n);
     }
   if (p->fold_inline)
     g_string_append_printf (text, "%s%s", text->len > 0 ? " · " : "", _("Inlined functions in their callers"));

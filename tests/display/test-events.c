@@ -508,6 +508,55 @@ test_events (void)
   display_close (window);
 }
 
+/* Hiding kernel frames names what it left out in the event's unit:
+ * page-faults, 30 samples of 10 faults in main > fault_in and 5 of 40
+ * in the kernel alone (a kernel thread): 200 page faults left out. */
+static void
+test_hidden_kernel (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "kernel-events.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *w;
+  HpWindow *window;
+  gint64 mod, kmod, faults, s_fault, s_kernel;
+  guint64 t = 1000000;
+
+  g_unlink (path);
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "/opt/events/app");
+  hp_capture_writer_set_process (w, 100, "app");
+  hp_capture_writer_set_thread (w, 101, 100, "app");
+  hp_capture_writer_set_thread (w, 102, 100, "kworker");
+  faults = hp_capture_writer_add_event (w, "page-faults", "page faults", 0, 1);
+  mod = hp_capture_writer_intern_module (w, "/opt/events/app", NULL, FALSE);
+  kmod = hp_capture_writer_intern_module (w, "[kernel.kallsyms]", NULL, TRUE);
+  s_fault = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (
+    w, hp_capture_writer_intern_function (w, "main", mod, NULL, 0), NULL, 0, FALSE, 0x100));
+  s_fault = hp_capture_writer_intern_stack (w, s_fault, hp_capture_writer_intern_frame (
+    w, hp_capture_writer_intern_function (w, "fault_in", mod, NULL, 0), NULL, 0, FALSE, 0x200));
+  s_kernel = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (
+    w, hp_capture_writer_intern_function (w, "worker_thread", kmod, NULL, 0), NULL, 0, FALSE, 0xffffffff81000000));
+  for (guint i = 0; i < 30; i++)
+    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_fault, 10);
+  for (guint i = 0; i < 5; i++)
+    hp_capture_writer_add_event_sample (w, faults, t += 1000, 102, 0, s_kernel, 40);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  hp_capture_writer_free (w);
+
+  window = display_open (app, path);
+  g_assert_cmpuint (hp_profile_get_n_samples (shown (window)->profile), ==, 500);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.hide-kernel", NULL);
+  g_assert_true (display_wait (not_filtering, window, 10000));
+  display_spin (50);
+  g_assert_cmpuint (hp_profile_get_n_samples (shown (window)->profile), ==, 300);
+  g_test_message ("filter bar: %s", hp_window_get_filter_text (window));
+  g_assert_nonnull (strstr (hp_window_get_filter_text (window),
+                            "Kernel frames hidden (200 page faults only in the kernel left out)"));
+  display_close (window);
+}
+
 static gboolean
 not_preparing (gpointer data)
 {
@@ -649,6 +698,7 @@ run (HpApplication *application)
   g_settings_set_boolean (settings, "record-close-when-done", FALSE);
   g_test_add_func ("/events/selector-units-ratio-wall-processes", test_events);
   g_test_add_func ("/events/record-dialog", test_record_dialog);
+  g_test_add_func ("/events/hidden-kernel", test_hidden_kernel);
   return g_test_run ();
 }
 
