@@ -51,6 +51,7 @@
 
 #include "analysis/hp-profile.h"
 #include "document/hp-disassembly.h"
+#include "perf/hp-regular-file.h"
 #include "symbols/hp-file-locator.h"
 
 /* objdump's output kept, at most: a function of 100 000 instructions */
@@ -179,7 +180,9 @@ elf_file_open (ElfFile    *f,
                const char *path)
 {
   f->elf = NULL;
-  f->fd = open (path, O_RDONLY | O_CLOEXEC);
+  /* the path comes from the capture: a FIFO there would block the
+   * thread for ever, a device would be read as code */
+  f->fd = hp_regular_file_open (path, NULL);
   if (f->fd < 0)
     return FALSE;
   elf_version (EV_CURRENT);

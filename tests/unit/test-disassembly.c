@@ -17,6 +17,8 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "analysis/hp-profile.h"
@@ -262,6 +264,37 @@ test_missing (void)
   fixture_free (&f);
 }
 
+/* A capture whose module path names a FIFO (or a device) in place of the
+ * program: refused at once, as a file not found, where opening it waited
+ * for a writer for ever and kept the window's source thread. */
+static void
+test_not_regular (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hp-disassembly-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "symtest-target", NULL);
+  const char *paths[] = { fifo, "/dev/zero" };
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      Fixture f;
+      g_autoptr(HpProfile) profile = NULL;
+      g_autoptr(GError) error = NULL;
+      HpDisassembly *d;
+
+      fixture_init (&f, paths[i]);
+      profile = hp_profile_new (f.data, NULL);
+      alarm (20);  /* a hang fails here, not at the suite's time limit */
+      d = hp_disassembly_new (profile, 1, NULL, 20000, NULL, &error);
+      alarm (0);
+      g_assert_null (d);
+      g_assert_error (error, HP_DISASSEMBLY_ERROR, HP_DISASSEMBLY_ERROR_NOT_FOUND);
+      fixture_free (&f);
+    }
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
 /* An objdump that hangs, and one that writes without end: each is
  * stopped, and the error says why, well before any test timeout. */
 static void
@@ -328,6 +361,7 @@ main (int    argc,
   g_test_add_func ("/disassembly/known-function", test_known_function);
   g_test_add_func ("/disassembly/rebuilt", test_rebuilt);
   g_test_add_func ("/disassembly/missing", test_missing);
+  g_test_add_func ("/disassembly/not-regular", test_not_regular);
   g_test_add_func ("/disassembly/hostile-objdump", test_hostile_objdump);
   return g_test_run ();
 }
