@@ -1133,7 +1133,10 @@ write_pprof (Export  *ex,
       perftools__profiles__sample__init (sample);
       sample->n_location_id = ids->len;
       sample->location_id = pprof_alloc (&pp, MAX (ids->len, 1) * sizeof (guint64));
-      memcpy (sample->location_id, ids->data, ids->len * sizeof (guint64));
+      /* a sample without a frame has no location: nothing to copy, from
+       * an array that may never have held one */
+      if (ids->len > 0)
+        memcpy (sample->location_id, ids->data, ids->len * sizeof (guint64));
       sample->n_value = 2;
       sample->value = pprof_alloc (&pp, 2 * sizeof (int64_t));
       sample->value[0] = (gint64) sc->samples;
