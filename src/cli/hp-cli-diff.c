@@ -424,7 +424,7 @@ add_side_path (HpComparison  *cmp,
   if (!g_file_test (path, G_FILE_TEST_IS_DIR) && hp_perf_file_sniff (path))
     {
       g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-      g_autofree char *cached = hp_perf_import_cached (path, cancellable, error);
+      g_autofree char *cached = hp_perf_import_cached (path, hp_cli_fetch_progress, NULL, cancellable, error);
 
       if (cached == NULL)
         return FALSE;

@@ -45,7 +45,7 @@ hp_cli_load_capture (const char     *file,
     {
       g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
 
-      cached = hp_perf_import_cached (file, cancellable, &error);
+      cached = hp_perf_import_cached (file, hp_cli_fetch_progress, NULL, cancellable, &error);
       if (cached == NULL)
         {
           hp_cli_error ("%s", error->message);

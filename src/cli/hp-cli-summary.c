@@ -350,7 +350,7 @@ hp_cli_summary (int    argc,
       {
         g_autoptr(GCancellable) cancellable = hp_cli_cancel_on_signals ();
 
-        cached = hp_perf_import_cached (args[0], cancellable, &error);
+        cached = hp_perf_import_cached (args[0], hp_cli_fetch_progress, NULL, cancellable, &error);
       }
       if (cached == NULL)
         {

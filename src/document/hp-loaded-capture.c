@@ -669,6 +669,12 @@ typedef struct {
   GMainContext   *context;
   HpLoadProgress  progress;
   GObject        *progress_data;
+  /* downloads of debug info while importing (see on_fetch) */
+  GTask          *task;         /* not a reference: set while the worker runs */
+  char           *fetching;     /* the module being fetched */
+  guint           n_fetched;    /* downloads finished */
+  gboolean        fetch_done;   /* the current one has arrived */
+  gint64          fetch_shown;  /* monotonic time of the last report */
 } LoadData;
 
 typedef struct {
@@ -676,6 +682,7 @@ typedef struct {
   GObject       *progress_data;
   HpLoadStage    stage;
   double         fraction;
+  char          *detail;
 } ProgressReport;
 
 static void
@@ -684,6 +691,7 @@ progress_report_free (gpointer p)
   ProgressReport *r = p;
 
   g_object_unref (r->progress_data);
+  g_free (r->detail);
   g_free (r);
 }
 
@@ -693,6 +701,7 @@ load_data_free (gpointer p)
   LoadData *ld = p;
 
   g_clear_object (&ld->progress_data);
+  g_free (ld->fetching);
   g_free (ld->path);
   g_main_context_unref (ld->context);
   g_free (ld);
@@ -703,14 +712,15 @@ deliver_progress (gpointer p)
 {
   ProgressReport *r = p;
 
-  r->progress (r->stage, r->fraction, r->progress_data);
+  r->progress (r->stage, r->fraction, r->detail, r->progress_data);
   return G_SOURCE_REMOVE;
 }
 
 static void
-report (GTask       *task,
-        HpLoadStage  stage,
-        double       fraction)
+report_detail (GTask       *task,
+               HpLoadStage  stage,
+               double       fraction,
+               char        *detail)
 {
   LoadData *ld = g_task_get_task_data (task);
   ProgressReport *r;
@@ -722,8 +732,75 @@ report (GTask       *task,
   r->progress_data = g_object_ref (ld->progress_data);
   r->stage = stage;
   r->fraction = fraction;
+  r->detail = detail;
   /* the receiver ignores progress that arrives after the result */
   g_main_context_invoke_full (ld->context, G_PRIORITY_DEFAULT, deliver_progress, r, progress_report_free);
+}
+
+static void
+report (GTask       *task,
+        HpLoadStage  stage,
+        double       fraction)
+{
+  report_detail (task, stage, fraction, NULL);
+}
+
+/* A download of debug info (debuginfod) while importing, on the worker:
+ * the window says which module, how much of it has come and how many
+ * came before, at most every tenth of a second (libdebuginfod reports
+ * every few KiB). */
+#define FETCH_REPORT_INTERVAL_US (G_USEC_PER_SEC / 10)
+
+static void
+on_fetch (const char *path,
+          guint64     done,
+          guint64     total,
+          gpointer    user_data)
+{
+  LoadData *ld = user_data;
+  gint64 now = g_get_monotonic_time ();
+  gboolean arrived = total > 0 && done >= total;
+  g_autofree char *name = NULL;
+  g_autofree char *amount = NULL;
+  g_autofree char *before = NULL;
+
+  if (ld->task == NULL)
+    return;
+  if (g_strcmp0 (ld->fetching, path) != 0)
+    {
+      if (ld->fetching != NULL && ld->fetch_done)
+        ld->n_fetched++;
+      g_free (ld->fetching);
+      ld->fetching = g_strdup (path);
+      ld->fetch_done = FALSE;
+      ld->fetch_shown = 0;
+    }
+  if (ld->fetch_done)
+    return;
+  if (!arrived && ld->fetch_shown != 0 && now - ld->fetch_shown < FETCH_REPORT_INTERVAL_US)
+    return;
+  ld->fetch_shown = now;
+  ld->fetch_done = arrived;
+
+  name = g_path_get_basename (path);
+  {
+    g_autofree char *kib = g_strdup_printf ("%" G_GUINT64_FORMAT, (total > 0 ? MIN (done, total) : done) / 1024);
+    g_autofree char *of = g_strdup_printf ("%" G_GUINT64_FORMAT, (total + 1023) / 1024);
+
+    if (total > 0)
+      /* Translators: an amount of a download, "120 of 640 KiB" */
+      amount = g_strdup_printf (_("%s of %s KiB"), kib, of);
+    else
+      /* Translators: an amount of a download of unknown size, "120 KiB" */
+      amount = g_strdup_printf (_("%s KiB"), kib);
+  }
+  if (ld->n_fetched > 0)
+    before = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " (%u file fetched before)", " (%u files fetched before)",
+                                           ld->n_fetched), ld->n_fetched);
+  report_detail (ld->task, HP_LOAD_STAGE_FETCHING, 0.1,
+                 /* Translators: "Fetching debug info for liblzma.so.5 from debuginfod: 120 of 640 KiB" */
+                 g_strdup_printf (_("Fetching debug info for %s from debuginfod: %s%s"),
+                                  name, amount, before ? before : ""));
 }
 
 /* Loader threads running, for the tests: Cancel must stop the worker,
@@ -766,7 +843,9 @@ load_thread_run (GTask        *task,
   if (hp_perf_import_is_perf_data (ld->path))
     {
       report (task, HP_LOAD_STAGE_IMPORTING, 0.1);
-      capture_path = hp_perf_import_cached (ld->path, cancellable, &error);
+      ld->task = task;
+      capture_path = hp_perf_import_cached (ld->path, on_fetch, ld, cancellable, &error);
+      ld->task = NULL;
       if (capture_path == NULL)
         {
           g_task_return_error (task, g_steal_pointer (&error));

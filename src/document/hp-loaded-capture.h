@@ -94,14 +94,17 @@ typedef struct {
 typedef enum {
   HP_LOAD_STAGE_OPENING,
   HP_LOAD_STAGE_IMPORTING,
+  HP_LOAD_STAGE_FETCHING,   /* importing, and fetching debug info: @detail says what */
   HP_LOAD_STAGE_READING,
   HP_LOAD_STAGE_ANALYZING,
   HP_LOAD_STAGE_DONE,
 } HpLoadStage;
 
-/* Called on the caller's main context while the worker runs. */
+/* Called on the caller's main context while the worker runs. @detail is
+ * a sentence for the user about the stage (translated), or NULL. */
 typedef void (*HpLoadProgress) (HpLoadStage  stage,
                                 double       fraction,
+                                const char  *detail,
                                 GObject     *progress_data);
 
 /* The longest name shown in a row, and in a narrow place, in characters */

@@ -563,10 +563,13 @@ short_hash (const char *text)
 }
 
 char *
-hp_perf_import_cached (const char    *perf_data,
-                       GCancellable  *cancellable,
-                       GError       **error)
+hp_perf_import_cached (const char        *perf_data,
+                       HpSymbolFetchFunc  fetch_func,
+                       gpointer           fetch_data,
+                       GCancellable      *cancellable,
+                       GError           **error)
 {
+  HpPerfImportOptions options = { .fetch_func = fetch_func, .fetch_data = fetch_data };
   g_autofree char *real = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *path_key = NULL;
@@ -617,7 +620,7 @@ hp_perf_import_cached (const char    *perf_data,
   /* pprof profiles and folded stacks open the same way, through the same cache */
   if (hp_perf_file_sniff (perf_data))
     {
-      if (!hp_perf_import (perf_data, capture, NULL, NULL, cancellable, error))
+      if (!hp_perf_import (perf_data, capture, &options, NULL, cancellable, error))
         return NULL;
     }
   else if (hp_pprof_sniff (perf_data))
@@ -630,7 +633,7 @@ hp_perf_import_cached (const char    *perf_data,
       if (!hp_folded_import (perf_data, capture, NULL, cancellable, error))
         return NULL;
     }
-  else if (!hp_perf_import (perf_data, capture, NULL, NULL, cancellable, error))
+  else if (!hp_perf_import (perf_data, capture, &options, NULL, cancellable, error))
     return NULL;
 
   /* Older captures of the same perf.data are stale now. */

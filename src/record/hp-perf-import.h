@@ -56,8 +56,12 @@ char     *hp_perf_import_capture_name (const char                *input);
 
 /* The capture of @perf_data (or of a pprof profile or folded stacks) in the cache
  * ($XDG_CACHE_HOME/hotpath/perf-data), imported first unless a capture of the same path, size and modification
- * time is there already. Returns its path. */
+ * time is there already. Returns its path. @fetch_func hears of the
+ * downloads of debug info (debuginfod) that importing a perf.data makes;
+ * NULL: nobody. */
 char     *hp_perf_import_cached       (const char                *perf_data,
+                                       HpSymbolFetchFunc          fetch_func,
+                                       gpointer                   fetch_data,
                                        GCancellable              *cancellable,
                                        GError                   **error);
 

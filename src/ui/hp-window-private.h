@@ -144,6 +144,7 @@ GtkDropDown       *hp_window_get_thread_dropdown (HpWindow *self);
  * capture of several processes) */
 HpEventSelector   *hp_window_get_event_selector (HpWindow *self);
 GtkDropDown       *hp_window_get_process_dropdown (HpWindow *self);
+GtkProgressBar    *hp_window_get_loading_progress (HpWindow *self);
 
 GtkWidget         *hp_window_get_search_entry (HpWindow *self);
 GtkWidget         *hp_window_get_record_button (HpWindow *self);

@@ -197,3 +197,9 @@ hp_window_get_process_dropdown (HpWindow *self)
 {
   return self->process_dropdown;
 }
+
+GtkProgressBar *
+hp_window_get_loading_progress (HpWindow *self)
+{
+  return self->loading_progress;
+}

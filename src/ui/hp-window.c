@@ -243,6 +243,7 @@ set_show_summary (HpWindow *self,
 static void
 on_load_progress (HpLoadStage  stage,
                   double       fraction,
+                  const char  *detail,
                   GObject     *object)
 {
   HpWindow *self = HP_WINDOW (object);
@@ -254,6 +255,7 @@ on_load_progress (HpLoadStage  stage,
     {
     case HP_LOAD_STAGE_OPENING:   text = _("Opening the capture…"); break;
     case HP_LOAD_STAGE_IMPORTING: text = _("Importing the perf.data file…"); break;
+    case HP_LOAD_STAGE_FETCHING:  text = detail; break;
     case HP_LOAD_STAGE_READING:   text = _("Reading stacks and samples…"); break;
     case HP_LOAD_STAGE_ANALYZING: text = _("Building the call trees…"); break;
     case HP_LOAD_STAGE_DONE:      text = _("Showing…"); break;

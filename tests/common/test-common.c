@@ -12,12 +12,16 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
@@ -404,4 +408,98 @@ hp_test_sql_count (const char *path,
 
   g_assert_cmpint (n, >=, 0);
   return n;
+}
+
+/* debuginfod ------------------------------------------------------------ */
+
+/* The server dies with the test (PR_SET_PDEATHSIG) however that ends. */
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static guint16
+free_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  g_assert_nonnull (socket);
+  g_assert_true (g_socket_bind (socket, any, FALSE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+/* The HTTP status of GET @path on 127.0.0.1:@port; 0 when it does not answer. */
+static guint
+http_status (guint16     port,
+             const char *path)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autofree char *request = g_strdup_printf ("GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", path);
+  char reply[64] = { 0 };
+  gssize n;
+
+  g_socket_client_set_timeout (client, 5);
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, NULL);
+  if (connection == NULL
+      || !g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
+                                     request, strlen (request), NULL, NULL, NULL))
+    return 0;
+  n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM (connection)),
+                           reply, sizeof reply - 1, NULL, NULL);
+  /* "HTTP/1.1 200 OK" */
+  if (n < 12 || !g_str_has_prefix (reply, "HTTP/"))
+    return 0;
+  return (guint) g_ascii_strtoull (strchr (reply, ' ') + 1, NULL, 10);
+}
+
+char *
+hp_test_debuginfod_start (const char *served,
+                          const char *build_id_hex,
+                          const char *db,
+                          GPid       *pid)
+{
+  g_autofree char *debuginfod = g_find_program_in_path ("debuginfod");
+  g_autofree char *port_arg = NULL;
+  g_autofree char *query = NULL;
+  g_autoptr(GError) error = NULL;
+  guint status = 0;
+  guint16 port;
+
+  g_assert_nonnull (debuginfod);
+  /* port 0 is refused, so a port that was free a moment ago */
+  port = free_port ();
+  port_arg = g_strdup_printf ("%u", port);
+  {
+    const char *argv[] = { debuginfod, "-p", port_arg, "-d", db, "-F", "-t", "0", "-g", "0", served, NULL };
+
+    g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
+                                  G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                  die_with_parent, NULL, pid, &error));
+    g_assert_no_error (error);
+  }
+  /* ready once it has scanned the folder: it then serves the debug info */
+  query = g_strdup_printf ("/buildid/%s/debuginfo", build_id_hex);
+  for (guint i = 0; i < 300 && status != 200; i++)
+    {
+      status = http_status (port, query);
+      if (status != 200)
+        g_usleep (100 * 1000);
+    }
+  g_test_message ("debuginfod on port %u answers %u for %s", port, status, query);
+  g_assert_cmpuint (status, ==, 200);
+  return g_strdup_printf ("http://127.0.0.1:%u", port);
+}
+
+void
+hp_test_debuginfod_stop (GPid pid)
+{
+  kill (pid, SIGTERM);
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
 }

@@ -96,4 +96,15 @@ char           *hp_test_big_function_name (guint                 f,
 void       hp_test_make_big_capture   (const char             *path,
                                        const HpTestBigCapture *how);
 
+/* Starts a debuginfod server (Debian package debuginfod, which the
+ * caller checked is installed) on 127.0.0.1, on a free port, serving the
+ * ELF files under @served, with its database at @db; waits until it
+ * serves the debug info of @build_id_hex; it dies with the test process
+ * however that ends. Returns its URL, for DEBUGINFOD_URLS. */
+char      *hp_test_debuginfod_start   (const char             *served,
+                                       const char             *build_id_hex,
+                                       const char             *db,
+                                       GPid                   *pid);
+void       hp_test_debuginfod_stop    (GPid                    pid);
+
 G_END_DECLS

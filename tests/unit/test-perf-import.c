@@ -534,12 +534,12 @@ test_cache (Fixture *fx, gconstpointer data)
   struct utimbuf times = { 1000000000, 1000000000 };
 
   /* XDG_CACHE_HOME was pointed at a temporary folder in main(). */
-  first = hp_perf_import_cached (perf_data, NULL, &error);
+  first = hp_perf_import_cached (perf_data, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (first, g_get_user_cache_dir ()));
   g_assert_cmpint (g_stat (first, &st1), ==, 0);
 
-  again = hp_perf_import_cached (perf_data, NULL, &error);
+  again = hp_perf_import_cached (perf_data, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (again, ==, first);
   g_assert_cmpint (g_stat (again, &st2), ==, 0);
@@ -552,7 +552,7 @@ test_cache (Fixture *fx, gconstpointer data)
   g_assert_true (g_file_set_contents (first_shm, "shm", -1, NULL));
   g_assert_true (g_file_set_contents (first_wal, "wal", -1, NULL));
   g_assert_cmpint (g_utime (perf_data, &times), ==, 0);
-  changed = hp_perf_import_cached (perf_data, NULL, &error);
+  changed = hp_perf_import_cached (perf_data, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (changed, !=, first);
   g_assert_true (g_file_test (changed, G_FILE_TEST_IS_REGULAR));
@@ -562,7 +562,7 @@ test_cache (Fixture *fx, gconstpointer data)
 
   /* A broken perf.data leaves nothing in the cache. */
   g_assert_cmpint (truncate (perf_data, 200), ==, 0);
-  g_assert_null (hp_perf_import_cached (perf_data, NULL, &error));
+  g_assert_null (hp_perf_import_cached (perf_data, NULL, NULL, NULL, &error));
   g_assert_nonnull (error);
   g_assert_true (g_file_test (changed, G_FILE_TEST_IS_REGULAR));
 }
