@@ -159,16 +159,16 @@ print_unsymbolized (Report                *r,
   g_autoptr(GArray) modules = hp_profile_get_unsymbolized (r->profile, &total);
   g_autofree char *packages = NULL;
   g_autoptr(GString) where = g_string_new (NULL);
+  guint n_main;
 
   if (health->unsymbolized_level == HP_HEALTH_FINE)
     return;
   packages = hp_debug_packages_for (data, modules, r->n_samples);
-  for (guint i = 0; i < modules->len && i < HP_DEBUG_PACKAGES_MAX_MODULES; i++)
+  n_main = hp_unsymbolized_main_modules (modules, r->n_samples);
+  for (guint i = 0; i < n_main; i++)
     {
       const HpUnsymbolized *u = &g_array_index (modules, HpUnsymbolized, i);
 
-      if (i > 0 && percent (u->samples, r->n_samples) < 0.1)
-        break;
       g_string_append_printf (where, "%s%s %.1f%%", i ? ", " : "", esc (r, u->module, "?"), percent (u->samples, r->n_samples));
     }
   printf ("# Without symbols: %.1f%% of samples are in code without symbols (%s)",

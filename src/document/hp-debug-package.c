@@ -25,6 +25,25 @@
 /* A share below this (of all samples) is not worth a package name. */
 #define MIN_PERMILLE 1
 
+guint
+hp_unsymbolized_main_modules (GArray  *unsymbolized,
+                              guint64  n_samples)
+{
+  guint n = 0;
+
+  if (unsymbolized == NULL)
+    return 0;
+  while (n < unsymbolized->len && n < HP_DEBUG_PACKAGES_MAX_MODULES)
+    {
+      const HpUnsymbolized *u = &g_array_index (unsymbolized, HpUnsymbolized, n);
+
+      if (n > 0 && u->samples * 1000 < n_samples * MIN_PERMILLE)
+        break;
+      n++;
+    }
+  return n;
+}
+
 static GMutex cache_lock;
 static GHashTable *cache;  /* path -> package, "" for none */
 
@@ -55,10 +74,25 @@ query_package (const char *path)
   return strpbrk (out, " \n,") == NULL ? g_strdup (out) : NULL;
 }
 
+/* The cached answer for @path: FALSE when dpkg was not asked yet;
+ * otherwise TRUE, with @package the package or NULL when dpkg knows none
+ * ("" in the cache). */
+static gboolean
+cached_package (const char  *path,
+                char       **package)
+{
+  const char *cached;
+
+  g_mutex_lock (&cache_lock);
+  cached = cache != NULL ? g_hash_table_lookup (cache, path) : NULL;
+  *package = cached != NULL && cached[0] != '\0' ? g_strdup (cached) : NULL;
+  g_mutex_unlock (&cache_lock);
+  return cached != NULL;
+}
+
 char *
 hp_debian_package_of (const char *path)
 {
-  const char *cached;
   char *package;
 
   /* a capture's path is text from a file: only absolute paths, and never
@@ -66,17 +100,13 @@ hp_debian_package_of (const char *path)
   if (path == NULL || path[0] != '/')
     return NULL;
 
-  g_mutex_lock (&cache_lock);
-  if (cache == NULL)
-    cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  cached = g_hash_table_lookup (cache, path);
-  package = cached != NULL ? g_strdup (cached) : NULL;
-  g_mutex_unlock (&cache_lock);
-  if (cached != NULL)
-    return package[0] != '\0' ? package : (g_free (package), NULL);
+  if (cached_package (path, &package))
+    return package;
 
   package = query_package (path);
   g_mutex_lock (&cache_lock);
+  if (cache == NULL)
+    cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_hash_table_replace (cache, g_strdup (path), g_strdup (package ? package : ""));
   g_mutex_unlock (&cache_lock);
   return package;
@@ -88,19 +118,16 @@ hp_debug_packages_for (const HpCaptureData *data,
                        guint64              n_samples)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  guint n_modules = hp_unsymbolized_main_modules (unsymbolized, n_samples);
 
   g_return_val_if_fail (data != NULL, NULL);
 
-  if (unsymbolized == NULL)
-    return NULL;
-  for (guint i = 0; i < unsymbolized->len && i < HP_DEBUG_PACKAGES_MAX_MODULES; i++)
+  for (guint i = 0; i < n_modules; i++)
     {
       const HpUnsymbolized *u = &g_array_index (unsymbolized, HpUnsymbolized, i);
       g_autofree char *package = NULL;
       char *name;
 
-      if (i > 0 && u->samples * 1000 < n_samples * MIN_PERMILLE)
-        break;
       for (guint m = 1; m < data->modules->len; m++)
         {
           const HpCaptureModule *module = &g_array_index (data->modules, HpCaptureModule, m);

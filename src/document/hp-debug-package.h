@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "analysis/hp-name-match.h"
 #include "store/hp-capture.h"
 
 G_BEGIN_DECLS
@@ -14,16 +15,23 @@ G_BEGIN_DECLS
 /* At most this many modules are named: the ones holding most samples. */
 #define HP_DEBUG_PACKAGES_MAX_MODULES 3
 
+/* How many of the first modules of @unsymbolized (HpUnsymbolized, most
+ * samples first, as hp_profile_get_unsymbolized gives them) are worth
+ * naming: the first always, then those holding at least 0.1 % of
+ * @n_samples, at most HP_DEBUG_PACKAGES_MAX_MODULES. The report and the
+ * window's overview name these modules, and hp_debug_packages_for their
+ * packages. */
+guint hp_unsymbolized_main_modules (GArray  *unsymbolized,
+                                    guint64  n_samples);
+
 /* The Debian package that ships @path ("liblzma5"), or NULL when dpkg
  * does not know the file (or this is not a Debian system). Runs
  * dpkg-query: never call it from a main loop. */
 char *hp_debian_package_of  (const char *path);
 
 /* "liblzma5-dbgsym, libsqlite3-0-dbgsym": the -dbgsym packages for the
- * modules of @unsymbolized (HpUnsymbolized, most samples first, as
- * hp_profile_get_unsymbolized gives them) that hold at least 0.1 % of
- * @n_samples (the first always), at most HP_DEBUG_PACKAGES_MAX_MODULES;
- * NULL when none is known. Answers are cached per path for the process.
+ * modules hp_unsymbolized_main_modules chooses of @unsymbolized; NULL
+ * when none is known. Answers are cached per path for the process.
  * Runs dpkg-query: never call it from a main loop. */
 char *hp_debug_packages_for (const HpCaptureData *data,
                              GArray              *unsymbolized,

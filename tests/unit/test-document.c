@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "document/hp-call-path.h"
+#include "document/hp-debug-package.h"
 #include "document/hp-source-find.h"
 #include "test-capture-data.h"
 #include "test-common.h"
@@ -153,6 +154,53 @@ test_source_find (void)
   hp_test_remove_tree (dir);
 }
 
+/* The modules the report and the overview name: the first always, then
+ * those at 0.1 % of the samples or more, three at the most */
+static void
+test_unsymbolized_main_modules (void)
+{
+  g_autoptr(GArray) modules = g_array_new (FALSE, FALSE, sizeof (HpUnsymbolized));
+  const HpUnsymbolized few[] = { { "a.so", 5 }, { "b.so", 1 } };
+  const HpUnsymbolized many[] = { { "a.so", 500 }, { "b.so", 20 }, { "c.so", 10 }, { "d.so", 10 } };
+
+  g_assert_cmpuint (hp_unsymbolized_main_modules (NULL, 100), ==, 0);
+  g_assert_cmpuint (hp_unsymbolized_main_modules (modules, 100), ==, 0);
+  /* 5 of 10000 is under 0.1 %, but the first is named all the same */
+  g_array_append_vals (modules, few, G_N_ELEMENTS (few));
+  g_assert_cmpuint (hp_unsymbolized_main_modules (modules, 10000), ==, 1);
+  /* 1 of 1000 is 0.1 % exactly */
+  g_assert_cmpuint (hp_unsymbolized_main_modules (modules, 1000), ==, 2);
+  g_array_set_size (modules, 0);
+  g_array_append_vals (modules, many, G_N_ELEMENTS (many));
+  g_assert_cmpuint (hp_unsymbolized_main_modules (modules, 10000), ==, HP_DEBUG_PACKAGES_MAX_MODULES);
+  g_assert_cmpuint (hp_unsymbolized_main_modules (modules, 20000), ==, 2);
+}
+
+/* The package of a path, asked of dpkg once and then from the cache:
+ * the same answer both times, also when dpkg knows no package */
+static void
+test_debian_package_of (void)
+{
+  g_autofree char *dpkg_query = g_find_program_in_path ("dpkg-query");
+
+  if (dpkg_query == NULL || !g_file_test ("/usr/bin/dpkg", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("not a Debian system");
+      return;
+    }
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autofree char *dpkg = hp_debian_package_of ("/usr/bin/dpkg");
+      g_autofree char *unknown = hp_debian_package_of ("/nonexistent/hotpath-test.so");
+
+      g_assert_cmpstr (dpkg, ==, "dpkg");
+      g_assert_null (unknown);
+    }
+  /* never handed to dpkg-query: it would read it as an option */
+  g_assert_null (hp_debian_package_of ("-S"));
+  g_assert_null (hp_debian_package_of (NULL));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -165,5 +213,7 @@ main (int    argc,
   g_test_add_func ("/document/call-path/readable", test_readable);
   g_test_add_func ("/document/call-path/search", test_search);
   g_test_add_func ("/document/source-find", test_source_find);
+  g_test_add_func ("/document/debug-package/main-modules", test_unsymbolized_main_modules);
+  g_test_add_func ("/document/debug-package/debian-package-of", test_debian_package_of);
   return g_test_run ();
 }
