@@ -380,6 +380,70 @@ process_sample (HpProcessor *processor,
   hp_processor_process (processor, &rec);
 }
 
+/* A capture recorded through the processor in a scratch folder, as the
+ * processor tests make it: recording_start makes the folder, the writer
+ * and the processor; the test feeds records; recording_finish ends the
+ * capture, removes the files it names (the maps and dumps, so that what
+ * is checked comes from the capture alone) and opens the capture
+ * read-only in @db. The folder goes with the variable. */
+typedef struct {
+  char            *dir;
+  char            *capture;
+  HpCaptureWriter *writer;
+  HpProcessor     *processor;
+  sqlite3         *db;
+} Recording;
+
+static Recording
+recording_start (void)
+{
+  Recording r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  r.dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", &error);
+  g_assert_no_error (error);
+  r.capture = g_build_filename (r.dir, "jit.hotpath", NULL);
+  r.writer = hp_capture_writer_new (r.capture, &error);
+  g_assert_no_error (error);
+  r.processor = hp_processor_new (r.writer);
+  return r;
+}
+
+static void
+recording_finish (Recording *r,
+                  ...)
+{
+  g_autoptr(GError) error = NULL;
+  const char *scratch;
+  va_list args;
+
+  hp_processor_write_stats (r->processor);
+  g_clear_pointer (&r->processor, hp_processor_free);
+  g_assert_true (hp_capture_writer_finish (r->writer, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&r->writer, hp_capture_writer_free);
+  va_start (args, r);
+  while ((scratch = va_arg (args, const char *)) != NULL)
+    g_remove (scratch);
+  va_end (args);
+  g_assert_cmpint (sqlite3_open_v2 (r->capture, &r->db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+}
+
+static void
+recording_clear (Recording *r)
+{
+  g_clear_pointer (&r->processor, hp_processor_free);
+  g_clear_pointer (&r->writer, hp_capture_writer_free);
+  if (r->db != NULL)
+    sqlite3_close (r->db);
+  if (r->dir != NULL)
+    hp_test_remove_tree (r->dir);
+  g_free (r->capture);
+  g_free (r->dir);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Recording, recording_clear)
+
 /* The processor names JIT code from the map in the folder it is told,
  * groups what is unnamed per mapping, names at the end what the map gained
  * only then (JDK's DumpPerfMapAtExit), and the capture keeps the names
@@ -387,51 +451,38 @@ process_sample (HpProcessor *processor,
 static void
 test_processor (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
-  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_auto(Recording) r = recording_start ();
   g_autofree char *map = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *s1 = NULL, *s2 = NULL, *s3 = NULL, *s4 = NULL, *s5 = NULL;
-  HpCaptureWriter *writer;
-  HpProcessor *processor;
   HpProcessorStats stats;
-  sqlite3 *db = NULL;
 
-  writer = hp_capture_writer_new (capture, &error);
-  g_assert_no_error (error);
-  processor = hp_processor_new (writer);
-  hp_processor_add_perf_map_dir (processor, dir);
+  hp_processor_add_perf_map_dir (r.processor, r.dir);
 
-  map = write_map (dir, "perf-4242.map", "7f0000001000 100 JS:*fib /src/x.js:3:10\n");
-  process_mmap (processor, 4242, 0x7f0000000000, 0x10000, "//anon");
-  process_mmap (processor, 4242, 0x7f0000100000, 0x10000, "//anon");
+  map = write_map (r.dir, "perf-4242.map", "7f0000001000 100 JS:*fib /src/x.js:3:10\n");
+  process_mmap (r.processor, 4242, 0x7f0000000000, 0x10000, "//anon");
+  process_mmap (r.processor, 4242, 0x7f0000100000, 0x10000, "//anon");
 
-  process_sample (processor, 4242, 1, 0x7f0000001010, 0x7f0000001080);
+  process_sample (r.processor, 4242, 1, 0x7f0000001010, 0x7f0000001080);
   /* The map grew since: read again. */
   append (map, "7f0000002000 100 JS:~main /src/x.js:9:1\n");
-  process_sample (processor, 4242, 2, 0x7f0000002010, 0x7f0000001080);
+  process_sample (r.processor, 4242, 2, 0x7f0000002010, 0x7f0000001080);
   /* Named by no map while recording: two addresses of one mapping. */
-  process_sample (processor, 4242, 3, 0x7f0000003010, 0x7f0000002080);
-  process_sample (processor, 4242, 4, 0x7f0000003020, 0x7f0000002080);
+  process_sample (r.processor, 4242, 3, 0x7f0000003010, 0x7f0000002080);
+  process_sample (r.processor, 4242, 4, 0x7f0000003020, 0x7f0000002080);
   /* Written when the program exits. */
-  process_sample (processor, 4242, 5, 0x7f0000100010, 0x7f0000002080);
+  process_sample (r.processor, 4242, 5, 0x7f0000100010, 0x7f0000002080);
   append (map, "7f0000100000 100 Lcom/example/Hot;::spin\n");
 
-  hp_processor_get_stats (processor, &stats);
+  hp_processor_get_stats (r.processor, &stats);
   g_assert_cmpuint (stats.samples, ==, 5);
-  hp_processor_write_stats (processor);
-  hp_processor_free (processor);
-  g_assert_true (hp_capture_writer_finish (writer, &error));
-  g_assert_no_error (error);
-  hp_capture_writer_free (writer);
-  g_remove (map);
+  recording_finish (&r, map, NULL);
 
-  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  s1 = stack_at (db, 1);
-  s2 = stack_at (db, 2);
-  s3 = stack_at (db, 3);
-  s4 = stack_at (db, 4);
-  s5 = stack_at (db, 5);
+  s1 = stack_at (r.db, 1);
+  s2 = stack_at (r.db, 2);
+  s3 = stack_at (r.db, 3);
+  s4 = stack_at (r.db, 4);
+  s5 = stack_at (r.db, 5);
   g_test_message ("%s | %s | %s | %s | %s", s1, s2, s3, s4, s5);
   g_assert_cmpstr (s1, ==, "[truncated]@ fib@[jit]:/src/x.js:3 fib@[jit]:/src/x.js:3");
   g_assert_cmpstr (s2, ==, "[truncated]@ fib@[jit]:/src/x.js:3 main@[jit]:/src/x.js:9");
@@ -441,13 +492,10 @@ test_processor (void)
   /* The function is declared where V8 says; one function per mapping for
    * what no map names. */
   /* Every stack here ends in JIT code: all cut there, and counted. */
-  g_assert_cmpint (test_query_int (db, "SELECT value FROM metadata WHERE key = 'truncated_at_jit'"), ==, 5);
-  g_assert_cmpint (test_query_int (db, "SELECT line FROM functions WHERE name = 'fib'"), ==, 3);
-  g_assert_cmpint (test_query_int (db, "SELECT count(DISTINCT function_id) FROM frames JOIN functions fn ON fn.id = function_id WHERE fn.name LIKE '[anon]%'"), ==, 1);
-  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name LIKE '%0x7f0000003%'"), ==, 0);
-  sqlite3_close (db);
-
-  hp_test_remove_tree (dir);
+  g_assert_cmpint (test_query_int (r.db, "SELECT value FROM metadata WHERE key = 'truncated_at_jit'"), ==, 5);
+  g_assert_cmpint (test_query_int (r.db, "SELECT line FROM functions WHERE name = 'fib'"), ==, 3);
+  g_assert_cmpint (test_query_int (r.db, "SELECT count(DISTINCT function_id) FROM frames JOIN functions fn ON fn.id = function_id WHERE fn.name LIKE '[anon]%'"), ==, 1);
+  g_assert_cmpint (test_query_int (r.db, "SELECT count(*) FROM functions WHERE name LIKE '%0x7f0000003%'"), ==, 0);
 }
 
 /* A bad map beside a recording: the address form, and the warning in
@@ -455,38 +503,24 @@ test_processor (void)
 static void
 test_processor_bad_map (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
-  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_auto(Recording) r = recording_start ();
   g_autofree char *map = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *s1 = NULL;
   g_autofree char *warnings = NULL;
-  HpCaptureWriter *writer;
-  HpProcessor *processor;
-  sqlite3 *db = NULL;
 
-  writer = hp_capture_writer_new (capture, &error);
-  g_assert_no_error (error);
-  processor = hp_processor_new (writer);
-  hp_processor_add_perf_map_dir (processor, dir);
-  map = write_map (dir, "perf-4243.map", "7f0000001000 1x0 JS:*fib /src/x.js:3:10\n");
-  process_mmap (processor, 4243, 0x7f0000000000, 0x10000, "//anon");
-  process_sample (processor, 4243, 1, 0x7f0000001010, 0x7f0000001080);
-  hp_processor_write_stats (processor);
-  hp_processor_free (processor);
-  g_assert_true (hp_capture_writer_finish (writer, &error));
-  hp_capture_writer_free (writer);
+  hp_processor_add_perf_map_dir (r.processor, r.dir);
+  map = write_map (r.dir, "perf-4243.map", "7f0000001000 1x0 JS:*fib /src/x.js:3:10\n");
+  process_mmap (r.processor, 4243, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (r.processor, 4243, 1, 0x7f0000001010, 0x7f0000001080);
+  recording_finish (&r, NULL);
 
-  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  s1 = stack_at (db, 1);
+  s1 = stack_at (r.db, 1);
   g_assert_cmpstr (s1, ==, "[truncated]@ [anon] 0x7f0000000000-0x7f0000010000@[anon] "
                            "[anon] 0x7f0000000000-0x7f0000010000@[anon]");
-  warnings = test_query_text (db, "SELECT value FROM metadata WHERE key = 'symbol_notes'");
+  warnings = test_query_text (r.db, "SELECT value FROM metadata WHERE key = 'symbol_notes'");
   g_assert_nonnull (strstr (warnings, map));
   g_assert_nonnull (strstr (warnings, "1 line not of the form"));
-  sqlite3_close (db);
-
-  hp_test_remove_tree (dir);
 }
 
 /* jitdump files: jitdump-builder.h */
@@ -610,37 +644,22 @@ test_jitdump_hostile (void)
 static void
 test_processor_jitdump (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
-  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
-  g_autofree char *dump = g_build_filename (dir, "jit-4244.dump", NULL);
+  g_auto(Recording) r = recording_start ();
+  g_autofree char *dump = g_build_filename (r.dir, "jit-4244.dump", NULL);
   g_autoptr(GByteArray) b = jd_example ();
   g_autoptr(GError) error = NULL;
   g_autofree char *s1 = NULL;
-  HpCaptureWriter *writer;
-  HpProcessor *processor;
-  sqlite3 *db = NULL;
 
   write_bytes (dump, b, b->len);
-  writer = hp_capture_writer_new (capture, &error);
-  g_assert_no_error (error);
-  processor = hp_processor_new (writer);
   /* Not in a folder the processor searches: found through its MMAP. */
-  process_mmap (processor, 4244, 0x7effff000000, 0x1000, dump);
-  process_mmap (processor, 4244, 0x7f0000000000, 0x10000, "//anon");
-  process_sample (processor, 4244, 1, 0x7f0000005048, 0x7f0000007010);
-  hp_processor_write_stats (processor);
-  hp_processor_free (processor);
-  g_assert_true (hp_capture_writer_finish (writer, &error));
-  hp_capture_writer_free (writer);
-  g_remove (dump);
+  process_mmap (r.processor, 4244, 0x7effff000000, 0x1000, dump);
+  process_mmap (r.processor, 4244, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (r.processor, 4244, 1, 0x7f0000005048, 0x7f0000007010);
+  recording_finish (&r, dump, NULL);
 
-  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  s1 = stack_at (db, 1);
+  s1 = stack_at (r.db, 1);
   g_assert_cmpstr (s1, ==, "[truncated]@ Hot::other@[jit] Hot::spin@[jit]:/src/Hot.java:12");
-  g_assert_cmpint (test_query_int (db, "SELECT line FROM functions WHERE name = 'Hot::spin'"), ==, 10);
-  sqlite3_close (db);
-
-  hp_test_remove_tree (dir);
+  g_assert_cmpint (test_query_int (r.db, "SELECT line FROM functions WHERE name = 'Hot::spin'"), ==, 10);
 }
 
 /* perf's JVMTI agent: a method the JVM compiled twice (C1, then C2 or
@@ -654,15 +673,11 @@ test_processor_jvmti (void)
   static const guint c1_lines[] = { 8, 9 };
   static const guint64 c2_addrs[] = { 0x7f0000006000, 0x7f0000006020 };
   static const guint c2_lines[] = { 9, 10 };
-  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
-  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
-  g_autofree char *dump = g_build_filename (dir, "jit-4248.dump", NULL);
+  g_auto(Recording) r = recording_start ();
+  g_autofree char *dump = g_build_filename (r.dir, "jit-4248.dump", NULL);
   g_autoptr(GByteArray) b = jd_header (4248);
   g_autoptr(GError) error = NULL;
   g_autofree char *s1 = NULL, *s2 = NULL;
-  HpCaptureWriter *writer;
-  HpProcessor *processor;
-  sqlite3 *db = NULL;
 
   jd_debug (b, 0x7f0000005000, 2, c1_addrs, c1_lines, "JitHot.java");
   jd_load (b, 0x7f0000005000, 0x100, 1, "LJitHot;hotOnce(J)J");
@@ -670,31 +685,20 @@ test_processor_jvmti (void)
   jd_load (b, 0x7f0000006000, 0x100, 2, "LJitHot;hotOnce(J)J");
   jd_load (b, 0x7f0000007000, 0x100, 3, "LJitHot;main([Ljava/lang/String;)V");
   write_bytes (dump, b, b->len);
-  writer = hp_capture_writer_new (capture, &error);
-  g_assert_no_error (error);
-  processor = hp_processor_new (writer);
-  process_mmap (processor, 4248, 0x7effff000000, 0x1000, dump);
-  process_mmap (processor, 4248, 0x7f0000000000, 0x10000, "//anon");
-  process_sample (processor, 4248, 1, 0x7f0000005048, 0x7f0000007010);
-  process_sample (processor, 4248, 2, 0x7f0000006028, 0x7f0000007010);
-  hp_processor_write_stats (processor);
-  hp_processor_free (processor);
-  g_assert_true (hp_capture_writer_finish (writer, &error));
-  hp_capture_writer_free (writer);
-  g_remove (dump);
+  process_mmap (r.processor, 4248, 0x7effff000000, 0x1000, dump);
+  process_mmap (r.processor, 4248, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (r.processor, 4248, 1, 0x7f0000005048, 0x7f0000007010);
+  process_sample (r.processor, 4248, 2, 0x7f0000006028, 0x7f0000007010);
+  recording_finish (&r, dump, NULL);
 
-  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  s1 = stack_at (db, 1);
-  s2 = stack_at (db, 2);
+  s1 = stack_at (r.db, 1);
+  s2 = stack_at (r.db, 2);
   g_assert_cmpstr (s1, ==, "[truncated]@ void JitHot.main(java.lang.String[])@[jit] "
                            "long JitHot.hotOnce(long)@[jit]:JitHot.java:9");
   g_assert_cmpstr (s2, ==, "[truncated]@ void JitHot.main(java.lang.String[])@[jit] "
                            "long JitHot.hotOnce(long)@[jit]:JitHot.java:10");
-  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name = 'long JitHot.hotOnce(long)'"), ==, 1);
-  g_assert_cmpint (test_query_int (db, "SELECT line FROM functions WHERE name = 'long JitHot.hotOnce(long)'"), ==, 8);
-  sqlite3_close (db);
-
-  hp_test_remove_tree (dir);
+  g_assert_cmpint (test_query_int (r.db, "SELECT count(*) FROM functions WHERE name = 'long JitHot.hotOnce(long)'"), ==, 1);
+  g_assert_cmpint (test_query_int (r.db, "SELECT line FROM functions WHERE name = 'long JitHot.hotOnce(long)'"), ==, 8);
 }
 
 /* A jitdump the runtime maps only after code of it was sampled (node
@@ -704,38 +708,23 @@ test_processor_jvmti (void)
 static void
 test_processor_late_jitdump (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
-  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
-  g_autofree char *dump = g_build_filename (dir, "jit-4245.dump", NULL);
+  g_auto(Recording) r = recording_start ();
+  g_autofree char *dump = g_build_filename (r.dir, "jit-4245.dump", NULL);
   g_autoptr(GByteArray) b = jd_example ();
   g_autoptr(GError) error = NULL;
   g_autofree char *s1 = NULL, *s2 = NULL;
-  HpCaptureWriter *writer;
-  HpProcessor *processor;
-  sqlite3 *db = NULL;
 
   write_bytes (dump, b, b->len);
-  writer = hp_capture_writer_new (capture, &error);
-  g_assert_no_error (error);
-  processor = hp_processor_new (writer);
-  process_mmap (processor, 4245, 0x7f0000000000, 0x10000, "//anon");
-  process_sample (processor, 4245, 1, 0x7f0000005048, 0x7f0000007010);
-  process_mmap (processor, 4245, 0x7effff000000, 0x1000, dump);
-  process_sample (processor, 4245, 2, 0x7f0000005048, 0x7f0000007010);
-  hp_processor_write_stats (processor);
-  hp_processor_free (processor);
-  g_assert_true (hp_capture_writer_finish (writer, &error));
-  hp_capture_writer_free (writer);
-  g_remove (dump);
+  process_mmap (r.processor, 4245, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (r.processor, 4245, 1, 0x7f0000005048, 0x7f0000007010);
+  process_mmap (r.processor, 4245, 0x7effff000000, 0x1000, dump);
+  process_sample (r.processor, 4245, 2, 0x7f0000005048, 0x7f0000007010);
+  recording_finish (&r, dump, NULL);
 
-  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  s1 = stack_at (db, 1);
-  s2 = stack_at (db, 2);
+  s1 = stack_at (r.db, 1);
+  s2 = stack_at (r.db, 2);
   g_assert_cmpstr (s2, ==, "[truncated]@ Hot::other@[jit] Hot::spin@[jit]:/src/Hot.java:12");
   g_assert_cmpstr (s1, ==, s2);
-  sqlite3_close (db);
-
-  hp_test_remove_tree (dir);
 }
 
 static void
@@ -753,8 +742,7 @@ on_loaded (GObject      *source,
 static void
 test_processor_tiers (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
-  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_auto(Recording) r = recording_start ();
   g_autofree char *map = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) opened = NULL;
@@ -762,38 +750,27 @@ test_processor_tiers (void)
   g_autoptr(HpJitTiers) tiers = NULL;
   guint64 total[HP_N_JIT_TIERS], self[HP_N_JIT_TIERS];
   gint64 fib = 0, main_fn = 0;
-  HpCaptureWriter *writer;
-  HpProcessor *processor;
-  sqlite3 *db = NULL;
 
-  writer = hp_capture_writer_new (capture, &error);
-  g_assert_no_error (error);
-  processor = hp_processor_new (writer);
-  hp_processor_add_perf_map_dir (processor, dir);
-  map = write_map (dir, "perf-4246.map",
+  hp_processor_add_perf_map_dir (r.processor, r.dir);
+  map = write_map (r.dir, "perf-4246.map",
                    "7f0000001000 100 JS:*fib /src/x.js:3:10\n"
                    "7f0000002000 100 JS:~fib /src/x.js:3:10\n"
                    "7f0000003000 100 JS:~main /src/x.js:9:1\n");
-  process_mmap (processor, 4246, 0x7f0000000000, 0x10000, "//anon");
+  process_mmap (r.processor, 4246, 0x7f0000000000, 0x10000, "//anon");
   for (guint i = 0; i < 3; i++)
-    process_sample (processor, 4246, 1 + i, 0x7f0000001010, 0x7f0000003010);
+    process_sample (r.processor, 4246, 1 + i, 0x7f0000001010, 0x7f0000003010);
   /* optimized fib called from its interpreted self: counts once per tier */
-  process_sample (processor, 4246, 4, 0x7f0000001010, 0x7f0000002010);
-  process_sample (processor, 4246, 5, 0x7f0000002010, 0x7f0000003010);
-  hp_processor_write_stats (processor);
-  hp_processor_free (processor);
-  g_assert_true (hp_capture_writer_finish (writer, &error));
-  g_assert_no_error (error);
-  hp_capture_writer_free (writer);
-  g_remove (map);
+  process_sample (r.processor, 4246, 4, 0x7f0000001010, 0x7f0000002010);
+  process_sample (r.processor, 4246, 5, 0x7f0000002010, 0x7f0000003010);
+  recording_finish (&r, map, NULL);
 
-  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name = 'fib'"), ==, 1);
-  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM frames f JOIN functions fn ON fn.id = f.function_id "
+  g_assert_cmpint (test_query_int (r.db, "SELECT count(*) FROM functions WHERE name = 'fib'"), ==, 1);
+  g_assert_cmpint (test_query_int (r.db, "SELECT count(*) FROM frames f JOIN functions fn ON fn.id = f.function_id "
                                        "WHERE fn.name = 'fib'"), ==, 2);
-  sqlite3_close (db);
+  sqlite3_close (r.db);
+  r.db = NULL;
 
-  opened = hp_capture_open (capture, FALSE, &error);
+  opened = hp_capture_open (r.capture, FALSE, &error);
   g_assert_no_error (error);
   data = hp_capture_load (opened, &error);
   g_assert_no_error (error);
@@ -831,7 +808,7 @@ test_processor_tiers (void)
     HpLoadedProfile *loaded;
     g_autofree char *text = NULL;
 
-    hp_loaded_capture_load_async (capture, NULL, NULL, NULL, on_loaded, &result);
+    hp_loaded_capture_load_async (r.capture, NULL, NULL, NULL, on_loaded, &result);
     while (result == NULL)
       g_main_context_iteration (NULL, TRUE);
     loaded = hp_loaded_capture_load_finish (result, &error);
@@ -844,11 +821,12 @@ test_processor_tiers (void)
   }
 
   /* The same capture as version 3 wrote it: no tier column, no tiers. */
-  g_assert_cmpint (sqlite3_open (capture, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "ALTER TABLE frames DROP COLUMN tier; PRAGMA user_version = 3;",
+  g_assert_cmpint (sqlite3_open (r.capture, &r.db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (r.db, "ALTER TABLE frames DROP COLUMN tier; PRAGMA user_version = 3;",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
-  sqlite3_close (db);
-  opened = hp_capture_open (capture, FALSE, &error);
+  sqlite3_close (r.db);
+  r.db = NULL;
+  opened = hp_capture_open (r.capture, FALSE, &error);
   g_assert_no_error (error);
   data = hp_capture_load (opened, &error);
   g_assert_no_error (error);
@@ -857,18 +835,18 @@ test_processor_tiers (void)
   /* A hostile tier reads as none. */
   g_clear_pointer (&data, hp_capture_data_free);
   g_clear_pointer (&opened, hp_capture_close);
-  g_assert_cmpint (sqlite3_open (capture, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "ALTER TABLE frames ADD COLUMN tier TEXT; PRAGMA user_version = 4;"
+  g_assert_cmpint (sqlite3_open (r.capture, &r.db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (r.db, "ALTER TABLE frames ADD COLUMN tier TEXT; PRAGMA user_version = 4;"
                                      "UPDATE frames SET tier = CASE id % 3 WHEN 0 THEN '**' WHEN 1 THEN x'00' ELSE 'z' END;",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
-  sqlite3_close (db);
-  opened = hp_capture_open (capture, FALSE, &error);
+  sqlite3_close (r.db);
+  r.db = NULL;
+  opened = hp_capture_open (r.capture, FALSE, &error);
   g_assert_no_error (error);
   data = hp_capture_load (opened, &error);
   g_assert_no_error (error);
   g_assert_null (hp_jit_tiers_new (data, NULL));
 
-  hp_test_remove_tree (dir);
 }
 
 /* The perf maps of .NET (DOTNET_PerfMapEnabled=1: upper-case addresses
@@ -879,67 +857,51 @@ test_processor_tiers (void)
 static void
 test_processor_dotnet_python (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
-  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
+  g_auto(Recording) r = recording_start ();
   g_autofree char *dotnet = NULL, *python = NULL;
   g_autofree char *s1 = NULL, *s2 = NULL, *s3 = NULL;
   g_autoptr(GError) error = NULL;
-  HpCaptureWriter *writer;
-  HpProcessor *processor;
-  sqlite3 *db = NULL;
 
-  writer = hp_capture_writer_new (capture, &error);
-  g_assert_no_error (error);
-  processor = hp_processor_new (writer);
-  hp_processor_add_perf_map_dir (processor, dir);
-  dotnet = write_map (dir, "perf-4250.map",
+  hp_processor_add_perf_map_dir (r.processor, r.dir);
+  dotnet = write_map (r.dir, "perf-4250.map",
                       "00007F0000001000 4a void [App] App.Program::Spin(int32)[QuickJitted]\n"
                       "00007F0000002000 3C void [App] App.Program::Spin(int32)[OptimizedTier1]\n"
                       "00007F0000003000 80 void [App] App.Program::Main(class System.String[])[OptimizedTier1OSR]\n"
                       "00007F0000004000 18 stub<1> StubPrecode<App.Program::Spin>\n");
-  python = write_map (dir, "perf-4251.map",
+  python = write_map (r.dir, "perf-4251.map",
                       "7f0000001000 b py::Worker.spin:/srv/app/work.py\n"
                       "7f0000002000 b py::<module>:/srv/app/main.py\n");
-  process_mmap (processor, 4250, 0x7f0000000000, 0x10000, "//anon");
-  process_mmap (processor, 4251, 0x7f0000000000, 0x10000, "//anon");
-  process_sample (processor, 4250, 1, 0x7f0000001010, 0x7f0000003010);
-  process_sample (processor, 4250, 2, 0x7f0000002010, 0x7f0000003010);
-  process_sample (processor, 4250, 3, 0x7f0000004004, 0x7f0000003010);
-  process_sample (processor, 4251, 4, 0x7f0000001004, 0x7f0000002004);
-  hp_processor_write_stats (processor);
-  hp_processor_free (processor);
-  g_assert_true (hp_capture_writer_finish (writer, &error));
-  g_assert_no_error (error);
-  hp_capture_writer_free (writer);
-  g_remove (dotnet);
-  g_remove (python);
+  process_mmap (r.processor, 4250, 0x7f0000000000, 0x10000, "//anon");
+  process_mmap (r.processor, 4251, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (r.processor, 4250, 1, 0x7f0000001010, 0x7f0000003010);
+  process_sample (r.processor, 4250, 2, 0x7f0000002010, 0x7f0000003010);
+  process_sample (r.processor, 4250, 3, 0x7f0000004004, 0x7f0000003010);
+  process_sample (r.processor, 4251, 4, 0x7f0000001004, 0x7f0000002004);
+  recording_finish (&r, dotnet, python, NULL);
 
-  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  s1 = stack_at (db, 1);
-  s2 = stack_at (db, 2);
-  s3 = stack_at (db, 3);
+  s1 = stack_at (r.db, 1);
+  s2 = stack_at (r.db, 2);
+  s3 = stack_at (r.db, 3);
   g_assert_cmpstr (s1, ==, "[truncated]@ void [App] App.Program::Main(class System.String[])@[jit] "
                            "void [App] App.Program::Spin(int32)@[jit]");
   g_assert_cmpstr (s2, ==, s1);
   g_assert_cmpstr (s3, ==, "[truncated]@ void [App] App.Program::Main(class System.String[])@[jit] "
                            "stub<1> StubPrecode<App.Program::Spin>@[jit]");
-  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name = 'void [App] App.Program::Spin(int32)'"), ==, 1);
-  g_assert_cmpint (test_query_int (db, "SELECT count(*) FROM functions WHERE name LIKE '%Tier%'"), ==, 0);
+  g_assert_cmpint (test_query_int (r.db, "SELECT count(*) FROM functions WHERE name = 'void [App] App.Program::Spin(int32)'"), ==, 1);
+  g_assert_cmpint (test_query_int (r.db, "SELECT count(*) FROM functions WHERE name LIKE '%Tier%'"), ==, 0);
   {
-    g_autofree char *tiers = test_query_text (db, "SELECT group_concat(f.tier, '') FROM (SELECT f.tier FROM frames f "
+    g_autofree char *tiers = test_query_text (r.db, "SELECT group_concat(f.tier, '') FROM (SELECT f.tier FROM frames f "
                                                   "JOIN functions fn ON fn.id = f.function_id WHERE fn.name LIKE '%::Spin(%' "
                                                   "ORDER BY f.tier) f");
-    g_autofree char *python_frame = test_query_text (db, "SELECT fn.name || '@' || m.path || ':' || fn.file "
+    g_autofree char *python_frame = test_query_text (r.db, "SELECT fn.name || '@' || m.path || ':' || fn.file "
                                                          "FROM functions fn JOIN modules m ON m.id = fn.module_id "
                                                          "WHERE fn.name = 'Worker.spin'");
-    g_autofree char *python_caller = test_query_text (db, "SELECT fn.file FROM functions fn WHERE fn.name = '<module>'");
+    g_autofree char *python_caller = test_query_text (r.db, "SELECT fn.file FROM functions fn WHERE fn.name = '<module>'");
 
     g_assert_cmpstr (tiers, ==, "*^");
     g_assert_cmpstr (python_frame, ==, "Worker.spin@[jit]:/srv/app/work.py");
     g_assert_cmpstr (python_caller, ==, "/srv/app/main.py");
   }
-  sqlite3_close (db);
-  hp_test_remove_tree (dir);
 }
 
 /* node 20's --perf-prof writes a few heap bytes before the script name
@@ -951,15 +913,11 @@ test_processor_garbled_file (void)
   static const guint64 addrs[] = { 0x7f0000005000, 0x7f0000005040 };
   static const guint lines[] = { 3, 5 };
   static const guint64 addrs2[] = { 0x7f0000006000 };
-  g_autofree char *dir = g_dir_make_tmp ("hotpath-jit-XXXXXX", NULL);
-  g_autofree char *capture = g_build_filename (dir, "jit.hotpath", NULL);
-  g_autofree char *dump = g_build_filename (dir, "jit-4247.dump", NULL);
+  g_auto(Recording) r = recording_start ();
+  g_autofree char *dump = g_build_filename (r.dir, "jit-4247.dump", NULL);
   g_autoptr(GByteArray) b = jd_header (4247);
   g_autoptr(GError) error = NULL;
   g_autofree char *s1 = NULL;
-  HpCaptureWriter *writer;
-  HpProcessor *processor;
-  sqlite3 *db = NULL;
 
   jd_debug (b, 0x7f0000005000, 2, addrs, lines, "\xe0>\x02\x01\x0e\x97uz\xf2\x8c\xe1\xd3ts/x.js");
   jd_load (b, 0x7f0000005000, 0x100, 1, "JS:*fast /src/x.js:3:10");
@@ -967,28 +925,17 @@ test_processor_garbled_file (void)
   jd_debug (b, 0x7f0000006000, 1, addrs2, lines + 1, "<LT(");
   jd_load (b, 0x7f0000006000, 0x100, 2, "JS:*fast /src/x.js:3:10");
   write_bytes (dump, b, b->len);
-  writer = hp_capture_writer_new (capture, &error);
-  g_assert_no_error (error);
-  processor = hp_processor_new (writer);
-  process_mmap (processor, 4247, 0x7effff000000, 0x1000, dump);
-  process_mmap (processor, 4247, 0x7f0000000000, 0x10000, "//anon");
-  process_sample (processor, 4247, 1, 0x7f0000005048, 0x7f0000005010);
-  process_sample (processor, 4247, 2, 0x7f0000006048, 0x7f0000005010);
-  hp_processor_write_stats (processor);
-  hp_processor_free (processor);
-  g_assert_true (hp_capture_writer_finish (writer, &error));
-  hp_capture_writer_free (writer);
-  g_remove (dump);
+  process_mmap (r.processor, 4247, 0x7effff000000, 0x1000, dump);
+  process_mmap (r.processor, 4247, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (r.processor, 4247, 1, 0x7f0000005048, 0x7f0000005010);
+  process_sample (r.processor, 4247, 2, 0x7f0000006048, 0x7f0000005010);
+  recording_finish (&r, dump, NULL);
 
-  g_assert_cmpint (sqlite3_open_v2 (capture, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  s1 = stack_at (db, 1);
+  s1 = stack_at (r.db, 1);
   g_assert_cmpstr (s1, ==, "[truncated]@ fast@[jit]:/src/x.js:3 fast@[jit]:/src/x.js:5");
   g_free (s1);
-  s1 = stack_at (db, 2);
+  s1 = stack_at (r.db, 2);
   g_assert_cmpstr (s1, ==, "[truncated]@ fast@[jit]:/src/x.js:3 fast@[jit]:/src/x.js:5");
-  sqlite3_close (db);
-
-  hp_test_remove_tree (dir);
 }
 
 int
