@@ -202,6 +202,75 @@ display_open_sized (HpApplication *app,
   return window;
 }
 
+void
+display_activate (HpWindow   *window,
+                   const char *action,
+                   GVariant   *parameter)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), action, parameter));
+  display_spin (30);
+}
+
+const char *
+display_selected_name (HpWindow *window)
+{
+  HpCallTreeView *tree = hp_window_get_tree_view (window);
+  HpLoadedProfile *p = hp_call_tree_view_get_profile (tree);
+  const HpCallNode *node = hp_call_tree_view_get_selected (tree);
+
+  return node ? hp_profile_get_function_name (p->profile, node->function_id) : NULL;
+}
+
+GtkWidget *
+display_find_widget (GtkWidget    *widget,
+                     gboolean    (*match) (GtkWidget *, gconstpointer),
+                     gconstpointer data)
+{
+  if (gtk_widget_get_mapped (widget) && match (widget, data))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = gtk_widget_get_child_visible (c) ? display_find_widget (c, match, data) : NULL;
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+display_find_descendant (GtkWidget *widget,
+                         GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : display_find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+const char *
+display_take_screenshots_option (int   *argc,
+                                 char **argv)
+{
+  for (int i = 1; i + 1 < *argc; i++)
+    if (strcmp (argv[i], "--screenshots") == 0)
+      {
+        const char *dir = argv[i + 1];
+
+        for (int j = i; j + 2 <= *argc; j++)
+          argv[j] = argv[j + 2];
+        *argc -= 2;
+        return dir;
+      }
+  return NULL;
+}
+
 static gboolean
 saved (gpointer data)
 {

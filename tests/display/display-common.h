@@ -41,6 +41,28 @@ void        display_close        (HpWindow      *window);
 /* Waits until the source pane has loaded. */
 gboolean    display_wait_source  (HpWindow      *window);
 
+/* Activates @action of @window (asserting it exists and is enabled) and
+ * spins the main loop a little for what it starts. */
+void        display_activate     (HpWindow      *window,
+                                  const char    *action,
+                                  GVariant      *parameter);
+/* The function name of the call tree's selected node, or NULL. */
+const char *display_selected_name (HpWindow     *window);
+
+/* The first mapped widget under @widget (itself included), depth first
+ * and through visible children only, for which @match holds. */
+GtkWidget  *display_find_widget  (GtkWidget     *widget,
+                                  gboolean     (*match) (GtkWidget *, gconstpointer),
+                                  gconstpointer  data);
+/* The first descendant of @widget of @type, mapped or not. */
+GtkWidget  *display_find_descendant (GtkWidget  *widget,
+                                     GType       type);
+
+/* Takes `--screenshots DIR` out of the arguments (main's, before
+ * display_run) and returns DIR, or NULL when it is not given. */
+const char *display_take_screenshots_option (int   *argc,
+                                             char **argv);
+
 /* Renders @window (a dialog as well as an HpWindow) into a PNG file. */
 void        display_save_png     (GtkWindow     *window,
                                   const char    *path);

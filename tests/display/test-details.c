@@ -31,36 +31,10 @@ static HpApplication *app;
 
 /* Helpers ------------------------------------------------------------ */
 
-static void
-activate (HpWindow   *window,
-          const char *action,
-          GVariant   *parameter)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), action, parameter));
-}
-
 static gboolean
 not_filtering (gpointer data)
 {
   return !hp_window_is_filtering (data);
-}
-
-/* The first mapped widget under @widget, depth first, for which @match holds */
-static GtkWidget *
-find_widget (GtkWidget    *widget,
-             gboolean    (*match) (GtkWidget *, gconstpointer),
-             gconstpointer data)
-{
-  if (gtk_widget_get_mapped (widget) && match (widget, data))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = gtk_widget_get_child_visible (c) ? find_widget (c, match, data) : NULL;
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static gboolean
@@ -165,7 +139,7 @@ header_bounds (HpWindow   *window,
                const char *title)
 {
   GtkWidget *tree = GTK_WIDGET (hp_window_get_tree_view (window));
-  GtkWidget *header = find_widget (tree, is_label_of, "Function");
+  GtkWidget *header = display_find_widget (tree, is_label_of, "Function");
   GtkWidget *label, *button;
   graphene_rect_t bounds;
 
@@ -174,7 +148,7 @@ header_bounds (HpWindow   *window,
   while (header != NULL && g_strcmp0 (gtk_widget_get_css_name (header), "header") != 0)
     header = gtk_widget_get_parent (header);
   g_assert_nonnull (header);
-  label = find_widget (header, is_label_of, title);
+  label = display_find_widget (header, is_label_of, title);
   g_assert_nonnull (label);
   /* the title's button (GtkColumnViewTitle) spans the column */
   for (button = label; button != NULL && g_strcmp0 (gtk_widget_get_css_name (button), "button") != 0;
@@ -234,8 +208,8 @@ test_overview_steady (void)
   g_autofree char *path = display_make_capture ("steady.hotpath", TRUE, NULL);
   HpWindow *window = display_open (app, path);
   HpCaptureOverview *overview = hp_window_get_overview (window);
-  GtkWidget *event = find_widget (GTK_WIDGET (overview), is_label_of, hp_capture_overview_get_value (overview, "event"));
-  GtkWidget *samples = find_widget (GTK_WIDGET (overview), is_label_of, "1000");
+  GtkWidget *event = display_find_widget (GTK_WIDGET (overview), is_label_of, hp_capture_overview_get_value (overview, "event"));
+  GtkWidget *samples = display_find_widget (GTK_WIDGET (overview), is_label_of, "1000");
   graphene_rect_t event_before, event_after, samples_before, samples_after;
   double overview_width_then;
   int width_before;
@@ -247,7 +221,7 @@ test_overview_steady (void)
   g_assert_true (gtk_widget_compute_bounds (samples, GTK_WIDGET (overview), &samples_before));
   overview_width_then = gtk_widget_get_width (GTK_WIDGET (overview));
 
-  activate (window, "win.thread-filter", g_variant_new_uint32 (2));
+  display_activate (window, "win.thread-filter", g_variant_new_uint32 (2));
   g_assert_true (display_wait (not_filtering, window, 10000));
   display_spin (50);
   g_assert_cmpstr (hp_capture_overview_get_value (overview, "samples"), ==, "250 of 1000");
@@ -381,7 +355,7 @@ test_truncated (void)
   GtkWidget *caption;
   g_autoptr(HpCallRow) work_row = NULL;
 
-  activate (window, "win.show-pane", g_variant_new_string ("source"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("source"));
   g_assert_true (hp_call_tree_view_select_function (hp_window_get_tree_view (window),
                                                     function_id (window, HP_FUNCTION_TRUNCATED)));
   g_assert_true (display_wait (source_settled, window, 10000));
@@ -398,7 +372,7 @@ test_truncated (void)
   work_row = find_row (window, "work", "main");
   g_assert_cmpuint (hp_call_row_get_node (work_row)->total, ==, 758);
   g_assert_cmpstr (hp_source_view_get_state (source), ==, "source");
-  caption = find_widget (GTK_WIDGET (source), is_inscription_starting, "Samples of work");
+  caption = display_find_widget (GTK_WIDGET (source), is_inscription_starting, "Samples of work");
   g_assert_nonnull (caption);
   g_test_message ("%s", gtk_inscription_get_text (GTK_INSCRIPTION (caption)));
   g_assert_nonnull (strstr (gtk_inscription_get_text (GTK_INSCRIPTION (caption)),
@@ -501,7 +475,7 @@ test_save_as_capture (void)
   g_assert_nonnull (strstr (hp_summary_store_get_read_only_reason (hp_window_get_summary_store (window)),
                             "Save as Capture"));
 
-  activate (window, "win.save-capture-to", g_variant_new_string (target));
+  display_activate (window, "win.save-capture-to", g_variant_new_string (target));
   g_assert_true (display_wait (shows_file, shows, 10000));
   store = hp_window_get_summary_store (window);
   g_assert_null (hp_summary_store_get_read_only_reason (store));

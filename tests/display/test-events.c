@@ -706,14 +706,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  for (int i = 1; i + 1 < argc; i++)
-    if (strcmp (argv[i], "--screenshots") == 0)
-      {
-        screenshot_dir = argv[i + 1];
-        for (int j = i; j + 2 <= argc; j++)
-          argv[j] = argv[j + 2];
-        argc -= 2;
-        break;
-      }
+  screenshot_dir = display_take_screenshots_option (&argc, argv);
   return display_run (argc, argv, run);
 }

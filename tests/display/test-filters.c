@@ -43,50 +43,11 @@
 
 static HpApplication *app;
 
-static void
-activate (HpWindow   *window,
-          const char *action,
-          GVariant   *parameter)
+static gboolean
+is_label_starting (GtkWidget    *widget,
+                   gconstpointer prefix)
 {
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), action, parameter));
-  display_spin (30);
-}
-
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* A mapped label under @widget whose text starts with @prefix */
-static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *prefix)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = NULL;
-
-      if (GTK_IS_LABEL (child) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (child)), prefix) &&
-          gtk_widget_get_mapped (child))
-        return child;
-      found = find_label (child, prefix);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix);
 }
 
 /* main → hot_loop at its call line of mix_heavy (inlined, 300 samples)
@@ -164,25 +125,12 @@ make_inline_capture (guint *call_line,
   return g_steal_pointer (&path);
 }
 
-/* A mapped button under @widget that activates @action */
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *action)
+static gboolean
+is_button_of (GtkWidget    *widget,
+              gconstpointer action)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = NULL;
-
-      if (GTK_IS_BUTTON (child) && gtk_widget_get_mapped (child) &&
-          g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (child)), action) == 0)
-        return child;
-      found = find_button (child, action);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_BUTTON (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0;
 }
 
 /* The row of the source pane's list at @line (from 1) */
@@ -190,7 +138,7 @@ static HpSourceRow *
 source_row (HpSourceView *view,
             guint         line)
 {
-  GtkColumnView *list = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW));
+  GtkColumnView *list = GTK_COLUMN_VIEW (display_find_descendant (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW));
   GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (list));
 
   g_assert_cmpuint (line, >, 0);
@@ -243,8 +191,8 @@ test_disassembly (void)
   HpSourceView *view = hp_window_get_source_view (window);
   const char *shots = g_getenv ("HOTPATH_TEST_SHOTS");
 
-  activate (window, "win.show-pane", g_variant_new_string ("source"));
-  activate (window, "win.select-function", g_variant_new_string ("hot_loop"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("source"));
+  display_activate (window, "win.select-function", g_variant_new_string ("hot_loop"));
   g_assert_true (display_wait_source (window));
   g_test_message ("source pane: %s: %s", hp_source_view_get_state (view), hp_source_view_get_message (view));
   g_assert_cmpstr (hp_source_view_get_state (view), ==, "disassembly");
@@ -264,9 +212,9 @@ test_disassembly (void)
 
   /* the bar says what is missing, with the folder chooser in place */
   display_spin (100);
-  g_assert_nonnull (find_label (GTK_WIDGET (view), "Source file not found: " MISSING_SOURCE));
+  g_assert_nonnull (display_find_widget (GTK_WIDGET (view), is_label_starting, "Source file not found: " MISSING_SOURCE));
   {
-    GtkWidget *button = find_button (GTK_WIDGET (view), "source.choose-folder");
+    GtkWidget *button = display_find_widget (GTK_WIDGET (view), is_button_of, "source.choose-folder");
 
     g_assert_nonnull (button);
     g_assert_true (gtk_widget_is_sensitive (button));
@@ -290,7 +238,7 @@ test_disassembly (void)
   hp_source_view_add_source_path (view, root);
   g_assert_true (display_wait_source (window));
   g_assert_cmpstr (hp_source_view_get_state (view), ==, "source");
-  g_assert_null (find_label (GTK_WIDGET (view), "Source file not found"));
+  g_assert_null (display_find_widget (GTK_WIDGET (view), is_label_starting, "Source file not found"));
   g_settings_set_strv (settings, "source-paths", NULL);
   display_close (window);
 }
@@ -385,7 +333,7 @@ filter (HpWindow   *window,
         const char *action,
         GVariant   *parameter)
 {
-  activate (window, action, parameter);
+  display_activate (window, action, parameter);
   g_assert_true (display_wait (settled, window, 10000));
 }
 
@@ -422,7 +370,7 @@ test_filters (void)
   GListModel *functions;
   const char *shots = g_getenv ("HOTPATH_TEST_SHOTS");
 
-  activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
   g_assert_true (display_wait (settled, window, 10000));
   g_assert_null (hp_window_get_filter_text (window));
   g_assert_cmpuint (hp_profile_get_n_samples (shown_profile (window)->profile), ==, 105);
@@ -438,12 +386,12 @@ test_filters (void)
   g_assert_cmpint (self_of (window, "__memmove_avx_unaligned_erms"), ==, 50);
   g_assert_nonnull (strstr (hp_window_get_filter_text (window), "Kernel frames hidden (5 samples"));
   /* callers and callees follow: memcpy calls nothing now */
-  activate (window, "win.show-pane", g_variant_new_string ("calls"));
-  activate (window, "win.select-function", g_variant_new_string ("__memmove_avx_unaligned_erms"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  display_activate (window, "win.select-function", g_variant_new_string ("__memmove_avx_unaligned_erms"));
   g_assert_true (display_wait (settled, window, 10000));
   g_assert_cmpuint (g_list_model_get_n_items (hp_calls_view_get_callees (calls)), ==, 0);
   /* and so does the function list */
-  activate (window, "win.show-pane", g_variant_new_string ("functions"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("functions"));
   functions = hp_function_list_get_model (hp_window_get_function_list (window));
   g_assert_false (lists (functions, "sys_write"));
   g_assert_true (lists (functions, "work"));
@@ -473,8 +421,8 @@ test_filters (void)
   g_assert_cmpint (self_of (window, "work"), ==, 40);
   g_assert_cmpint (self_of (window, "sys_write"), ==, 20);
   g_assert_nonnull (strstr (hp_window_get_filter_text (window), "libc.so.6"));
-  activate (window, "win.show-pane", g_variant_new_string ("calls"));
-  activate (window, "win.select-function", g_variant_new_string ("sys_write"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  display_activate (window, "win.select-function", g_variant_new_string ("sys_write"));
   g_assert_true (display_wait (settled, window, 10000));
   g_assert_true (lists (hp_calls_view_get_callers (calls), "work"));
 
@@ -488,7 +436,7 @@ test_filters (void)
     {
       g_autofree char *png = g_build_filename (shots, "filter-folds.png", NULL);
 
-      activate (window, "win.show-pane", g_variant_new_string ("flame"));
+      display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
       g_assert_true (display_wait (settled, window, 10000));
       save_png (window, png);
     }
@@ -516,7 +464,7 @@ test_function_list (void)
   HpFunctionList *list = hp_window_get_function_list (window);
   GListModel *model;
 
-  activate (window, "win.show-pane", g_variant_new_string ("functions"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("functions"));
   model = hp_function_list_get_model (list);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
   /* self: helper 40, memcpy 30, sys_write 20, work 10, kthread 5, main 0 */
@@ -532,7 +480,7 @@ test_function_list (void)
   g_assert_cmpstr (row_name (model, 0), ==, "kthread_loop");
   /* a row activated: the tree selects that function */
   {
-    GtkWidget *view = find_descendant (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW);
+    GtkWidget *view = display_find_descendant (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW);
 
     g_signal_emit_by_name (view, "activate", 0);
     display_spin (50);

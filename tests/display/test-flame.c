@@ -22,24 +22,6 @@
 
 static HpApplication *app;
 
-static void
-activate (HpWindow   *window,
-          const char *action,
-          GVariant   *parameter)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), action, parameter));
-  display_spin (30);
-}
-
-static const char *
-selected_name (HpWindow *window)
-{
-  HpLoadedProfile *p = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
-  const HpCallNode *node = hp_call_tree_view_get_selected (hp_window_get_tree_view (window));
-
-  return node ? hp_profile_get_function_name (p->profile, node->function_id) : NULL;
-}
-
 static gboolean
 graph_shown (gpointer data)
 {
@@ -93,7 +75,7 @@ test_flame (void)
   int width, height;
   g_autofree char *tip = NULL;
 
-  activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
   g_assert_true (display_wait (graph_shown, view, 5000));
   g_assert_false (hp_flame_graph_is_bottom_up (hp_flame_canvas_get_graph (canvas)));
   render (window);
@@ -118,7 +100,7 @@ test_flame (void)
   /* a click on a box selects its node in the tree, and the panes follow */
   g_signal_emit_by_name (canvas, "box-activated", (guint) beta);
   g_assert_true (display_wait (not_following, window, 5000));
-  g_assert_cmpstr (selected_name (window), ==, "run_beta");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_beta");
   g_assert_true (hp_flame_canvas_get_selected (canvas) == hp_call_tree_view_get_selected (hp_window_get_tree_view (window)));
 
   /* a selection in the tree outlines its box, without a new box layer */
@@ -126,9 +108,9 @@ test_flame (void)
   renders = hp_flame_canvas_get_n_renders (canvas);
   width = gtk_widget_get_width (GTK_WIDGET (canvas));
   height = gtk_widget_get_height (GTK_WIDGET (canvas));
-  activate (window, "win.select-function", g_variant_new_string ("alpha_leaf"));
+  display_activate (window, "win.select-function", g_variant_new_string ("alpha_leaf"));
   g_assert_true (display_wait (not_following, window, 5000));
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   g_assert_true (hp_flame_canvas_get_selected (canvas) == hp_call_tree_view_get_selected (hp_window_get_tree_view (window)));
   render (window);
   /* a new size (the panes beside it may change with the selection) draws
@@ -148,7 +130,7 @@ test_flame (void)
   g_assert_cmpfloat_with_epsilon (leaf_area.size.width, 0.8 * gtk_widget_get_width (GTK_WIDGET (canvas)), 1);
   g_assert_false (hp_flame_canvas_get_box_area (canvas, (guint) beta, &area));
   /* selecting what lies outside the zoom zooms out */
-  activate (window, "win.select-function", g_variant_new_string ("run_beta"));
+  display_activate (window, "win.select-function", g_variant_new_string ("run_beta"));
   g_assert_true (display_wait (not_following, window, 5000));
   g_assert_cmpuint (hp_flame_canvas_get_zoom (canvas), ==, 0);
   render (window);
@@ -173,11 +155,11 @@ test_flame (void)
   hp_flame_view_set_search (view, NULL);
 
   /* bottom-up follows the tree's direction */
-  activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
+  display_activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
   g_assert_true (display_wait (not_following, window, 5000));
   g_assert_true (display_wait (graph_shown, view, 5000));
   g_assert_true (hp_flame_graph_is_bottom_up (hp_flame_canvas_get_graph (canvas)));
-  activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
+  display_activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
   g_assert_true (display_wait (not_following, window, 5000));
   g_assert_true (display_wait (graph_shown, view, 5000));
   g_assert_false (hp_flame_graph_is_bottom_up (hp_flame_canvas_get_graph (canvas)));
@@ -214,17 +196,17 @@ test_tree_keys (void)
   g_autoptr(GtkTreeListRow) row = NULL;
 
   /* it opens on the hottest path's leaf */
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   g_assert_true (gtk_widget_activate_action (tree, "tree.collapse-or-parent", NULL));
   display_spin (50);
-  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_alpha");
   row = selected_row (window);
   g_assert_true (gtk_tree_list_row_get_expanded (row));
   g_clear_object (&row);
 
   g_assert_true (gtk_widget_activate_action (tree, "tree.collapse-or-parent", NULL));
   display_spin (50);
-  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_alpha");
   row = selected_row (window);
   g_assert_false (gtk_tree_list_row_get_expanded (row));
   g_clear_object (&row);
@@ -234,16 +216,16 @@ test_tree_keys (void)
   row = selected_row (window);
   g_assert_true (gtk_tree_list_row_get_expanded (row));
   g_clear_object (&row);
-  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_alpha");
 
   g_assert_true (gtk_widget_activate_action (tree, "tree.expand-or-child", NULL));
   display_spin (50);
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
 
   /* a leaf has nothing to open */
   g_assert_true (gtk_widget_activate_action (tree, "tree.expand-or-child", NULL));
   display_spin (50);
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   display_close (window);
 }
 

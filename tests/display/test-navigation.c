@@ -29,16 +29,6 @@ static HpApplication *app;
 
 /* Helpers ------------------------------------------------------------ */
 
-static const char *
-selected_name (HpWindow *window)
-{
-  HpCallTreeView *tree = hp_window_get_tree_view (window);
-  HpLoadedProfile *p = hp_call_tree_view_get_profile (tree);
-  const HpCallNode *node = hp_call_tree_view_get_selected (tree);
-
-  return node ? hp_profile_get_function_name (p->profile, node->function_id) : NULL;
-}
-
 static guint
 selected_depth (HpWindow *window)
 {
@@ -48,24 +38,6 @@ selected_depth (HpWindow *window)
   for (; node != NULL && node->parent != NULL; node = node->parent)
     depth++;
   return depth;
-}
-
-/* The first widget under @widget, depth first, for which @match holds */
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             gboolean (*match) (GtkWidget *, gconstpointer),
-             gconstpointer data)
-{
-  if (gtk_widget_get_mapped (widget) && match (widget, data))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = gtk_widget_get_child_visible (c) ? find_widget (c, match, data) : NULL;
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static gboolean
@@ -140,13 +112,13 @@ shot (HpWindow   *window,
 static gboolean
 leaf_selected (gpointer data)
 {
-  return g_strcmp0 (selected_name (data), "work_leaf") == 0;
+  return g_strcmp0 (display_selected_name (data), "work_leaf") == 0;
 }
 
 static gboolean
 leaf_shown (gpointer tree)
 {
-  GtkWidget *name = find_widget (tree, is_inscription_of, "work_leaf");
+  GtkWidget *name = display_find_widget (tree, is_inscription_of, "work_leaf");
   graphene_rect_t bounds;
 
   return name != NULL && gtk_widget_compute_bounds (name, tree, &bounds) &&
@@ -209,7 +181,7 @@ test_deep_tree (void)
   /* scrolled to, once its row is laid out */
   g_assert_true (display_wait (leaf_shown, tree, 10000));
   display_spin (100);
-  name = find_widget (tree, is_inscription_of, "work_leaf");
+  name = display_find_widget (tree, is_inscription_of, "work_leaf");
   g_assert_true (gtk_widget_compute_bounds (name, tree, &bounds));
   g_test_message ("work_leaf at x = %.0f, %.0f px wide, in a tree %d px wide",
                   bounds.origin.x, bounds.size.width, gtk_widget_get_width (tree));
@@ -234,7 +206,7 @@ test_deep_tree (void)
   }
 
   /* its depth, beside it */
-  badge = find_widget (gtk_widget_get_parent (name), has_class, "depth-badge");
+  badge = display_find_widget (gtk_widget_get_parent (name), has_class, "depth-badge");
   g_assert_nonnull (badge);
   {
     g_autofree char *depth = g_strdup_printf ("%u", DEEP + 2);  /* main, 200 recurse, the leaf */
@@ -243,7 +215,7 @@ test_deep_tree (void)
   }
 
   /* the breadcrumbs fold the recursion */
-  crumbs = find_widget (GTK_WIDGET (window), has_class, "breadcrumbs");
+  crumbs = display_find_widget (GTK_WIDGET (window), has_class, "breadcrumbs");
   g_assert_nonnull (crumbs);
   text = gtk_label_get_text (GTK_LABEL (crumbs));
   g_test_message ("breadcrumbs: %s", text);
@@ -258,11 +230,11 @@ static gboolean
 focus_on_selected (gpointer data)
 {
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (data));
-  const char *name = selected_name (data);
+  const char *name = display_selected_name (data);
 
   for (; focus != NULL; focus = gtk_widget_get_parent (focus))
     if (g_strcmp0 (gtk_widget_get_css_name (focus), "row") == 0)
-      return name != NULL && find_widget (focus, is_inscription_of, name) != NULL;
+      return name != NULL && display_find_widget (focus, is_inscription_of, name) != NULL;
   return FALSE;
 }
 
@@ -275,7 +247,7 @@ test_keys (void)
   g_autofree char *path = display_make_capture ("keys.hotpath", TRUE, NULL);
   HpWindow *window = display_open (app, path);
 
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   /* the keyboard focus is on that row, a frame or two after it is shown */
   g_assert_true (display_wait (focus_on_selected, window, 5000));
   if (!send_keys (window, "Down"))
@@ -284,24 +256,24 @@ test_keys (void)
       display_close (window);
       return;
     }
-  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "shared_leaf");
   g_assert_cmpuint (selected_depth (window), ==, 3);
   send_keys (window, "Up");
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
 
   /* Left on a leaf: its parent; Left again: folded; Right: open; Right: first child */
   send_keys (window, "Left");
-  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_alpha");
   g_assert_true (focus_on_selected (window));
   send_keys (window, "Left");
-  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_alpha");
   g_assert_true (focus_on_selected (window));
   send_keys (window, "Down");
-  g_assert_cmpstr (selected_name (window), ==, "run_beta");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_beta");
   send_keys (window, "Up Right");
-  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_alpha");
   send_keys (window, "Right");
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   g_assert_true (focus_on_selected (window));
 
   /* the row with the focus is ringed (style.css) while keys are in use */
@@ -416,7 +388,7 @@ test_search (void)
   display_spin (300);  /* (the entry waits for typing to pause) */
   g_assert_true (display_wait (search_settled, window, 5000));
   /* matches: alpha_leaf, shared_leaf, beta_leaf, shared_leaf; the first is current */
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   first = markup_of (window, "alpha_leaf", 0);
   second = markup_of (window, "shared_leaf", 0);
   g_test_message ("current: %s; other: %s", first, second);
@@ -428,7 +400,7 @@ test_search (void)
   /* Enter: the next match is current, and only it */
   send_keys (window, "Return");
   g_assert_true (display_wait (search_settled, window, 5000));
-  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "shared_leaf");
   g_clear_pointer (&first, g_free);
   g_clear_pointer (&second, g_free);
   first = markup_of (window, "alpha_leaf", 0);
@@ -442,7 +414,7 @@ test_search (void)
   display_spin (200);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (hp_window_get_search_entry (window))), ==, "");
   g_assert_cmpuint (count_highlighted (tree), ==, 0);
-  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "shared_leaf");
   g_assert_true (display_wait (focus_on_selected, window, 2000));
   display_close (window);
 }
@@ -460,7 +432,7 @@ summary_shown (HpWindow *window)
   gboolean shown = FALSE;
 
   g_object_get (window, "show-summary", &shown, NULL);
-  return shown && find_widget (GTK_WIDGET (window), has_class, "breadcrumbs") != NULL;
+  return shown && display_find_widget (GTK_WIDGET (window), has_class, "breadcrumbs") != NULL;
 }
 
 /* At 1024×700 the Function column keeps most of the width: the summary
@@ -476,7 +448,7 @@ test_small_screen (void)
 
   display_spin (200);
   g_assert_false (summary_shown (window));
-  name = find_widget (GTK_WIDGET (hp_window_get_tree_view (window)), is_inscription_of, "main");
+  name = display_find_widget (GTK_WIDGET (hp_window_get_tree_view (window)), is_inscription_of, "main");
   g_assert_nonnull (name);
   for (cell = name; g_strcmp0 (gtk_widget_get_css_name (cell), "cell") != 0; cell = gtk_widget_get_parent (cell))
     ;
@@ -485,7 +457,7 @@ test_small_screen (void)
   /* (with the pane: about 300 px) */
   g_assert_cmpint (width, >=, 450);
 
-  text = find_widget (hp_window_get_search_entry (window), is_text, NULL);
+  text = display_find_widget (hp_window_get_search_entry (window), is_text, NULL);
   g_assert_nonnull (text);
   {
     g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (text, gtk_text_get_placeholder_text (GTK_TEXT (text)));

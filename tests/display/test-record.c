@@ -183,15 +183,6 @@ assert_hot_path (HpProfile         *profile,
     g_error ("the hottest path is %s, not through %s…", seen->str, steps[0]);
 }
 
-static const char *
-selected_name (HpWindow *window)
-{
-  HpLoadedProfile *p = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
-  const HpCallNode *node = hp_call_tree_view_get_selected (hp_window_get_tree_view (window));
-
-  return node ? hp_profile_get_function_name (p->profile, node->function_id) : NULL;
-}
-
 static void
 assert_capture_name (const char *path)
 {
@@ -314,7 +305,7 @@ test_record_workload (void)
   /* the window shows that profile, with the hot path selected */
   g_assert_cmpuint (hp_profile_get_n_samples (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->profile),
                     ==, hp_profile_get_n_samples (profile));
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
 
   /* the program's output went to the log */
   g_assert_true (g_str_has_prefix (hp_record_dialog_get_log_path (dialog), g_get_user_cache_dir ()));

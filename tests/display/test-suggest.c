@@ -108,15 +108,6 @@ suggest (HpSuggestBox *box)
   g_assert_true (display_wait (not_running, box, 30000));
 }
 
-static const char *
-selected_name (HpWindow *window)
-{
-  const HpCallNode *node = hp_call_tree_view_get_selected (hp_window_get_tree_view (window));
-  HpLoadedProfile *profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
-
-  return node ? hp_profile_get_function_name (profile->profile, node->function_id) : NULL;
-}
-
 typedef struct {
   HpSummaryStore *store;
   const char     *key;
@@ -146,7 +137,7 @@ test_draft_accept_discard (void)
   g_autofree char *pane_text = NULL;
   Saved saved;
 
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   key = g_strdup (hp_summary_pane_get_key (pane));
   g_assert_nonnull (key);
   g_assert_null (hp_summary_store_get (store, key));
@@ -206,7 +197,7 @@ test_draft_accept_discard (void)
   g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_SHOWN);
   hp_summary_pane_activate_crumb (pane, 1);
   display_spin (100);
-  g_assert_cmpstr (selected_name (window), ==, "run_alpha");
+  g_assert_cmpstr (display_selected_name (window), ==, "run_alpha");
   g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_IDLE);
   g_assert_cmpstr (hp_summary_store_get (store, key), ==, edited);
 
@@ -322,14 +313,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  for (int i = 1; i + 1 < argc; i++)
-    if (strcmp (argv[i], "--screenshots") == 0)
-      {
-        screenshot_dir = argv[i + 1];
-        for (int j = i; j + 2 <= argc; j++)
-          argv[j] = argv[j + 2];
-        argc -= 2;
-        break;
-      }
+  screenshot_dir = display_take_screenshots_option (&argc, argv);
   return display_run (argc, argv, run);
 }

@@ -65,24 +65,6 @@ selected (HpWindow *window)
   return hp_call_tree_view_get_selected (hp_window_get_tree_view (window));
 }
 
-static const char *
-selected_name (HpWindow *window)
-{
-  HpLoadedProfile *p = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
-  const HpCallNode *node = selected (window);
-
-  return node ? hp_profile_get_function_name (p->profile, node->function_id) : NULL;
-}
-
-static void
-activate (HpWindow   *window,
-          const char *action,
-          GVariant   *parameter)
-{
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), action, parameter));
-  display_spin (30);
-}
-
 static char *
 key_of (const char *const *steps)
 {
@@ -217,7 +199,7 @@ test_recorded_tree (void)
 
   /* the hottest path is expanded down to alpha_leaf, which is selected
    * (the deepest node of the program's own code on it) */
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   display_close (window);
 }
 
@@ -255,15 +237,15 @@ test_tree (void)
       g_assert_cmpstr (hp_call_row_get_name (row), ==, expected[i]);
       g_assert_cmpstr (percent, ==, percents[i]);
     }
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
 
   /* Open Recent lists it, first */
   g_assert_true (display_wait (recent_listed, "tree.hotpath", 5000));
 
   /* the callers and callees of the selected function */
-  activate (window, "win.show-pane", g_variant_new_string ("calls"));
-  activate (window, "win.select-function", g_variant_new_string ("shared_leaf"));
-  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  display_activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  display_activate (window, "win.select-function", g_variant_new_string ("shared_leaf"));
+  g_assert_cmpstr (display_selected_name (window), ==, "shared_leaf");
   {
     GListModel *callers = hp_calls_view_get_callers (hp_window_get_calls_view (window));
     g_autoptr(HpFunctionRow) first = g_list_model_get_item (callers, 0);
@@ -280,8 +262,8 @@ test_tree (void)
     g_signal_emit_by_name (hp_window_get_calls_view (window), "function-activated",
                            hp_function_row_get_function_id (second));
     display_spin (30);
-    g_assert_cmpstr (selected_name (window), ==, "run_beta");
-    activate (window, "win.show-pane", g_variant_new_string ("source"));
+    g_assert_cmpstr (display_selected_name (window), ==, "run_beta");
+    display_activate (window, "win.show-pane", g_variant_new_string ("source"));
   }
 
   /* search reveals and selects the matches */
@@ -290,18 +272,18 @@ test_tree (void)
   display_spin (30);
   hp_call_tree_view_get_search_status (tree, &index, &n_matches);
   g_assert_cmpuint (n_matches, ==, 4);   /* alpha_leaf, shared_leaf twice, beta_leaf */
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   hp_call_tree_view_next_match (tree, FALSE);
   hp_call_tree_view_next_match (tree, FALSE);
   display_spin (30);
   hp_call_tree_view_get_search_status (tree, &index, &n_matches);
   g_assert_cmpuint (index, ==, 2);
   g_assert_cmpuint (n_matches, ==, 4);
-  g_assert_cmpstr (selected_name (window), ==, "beta_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "beta_leaf");
   hp_call_tree_view_search (tree, NULL);
 
   /* bottom-up: the top-level rows are the sampled functions, by self */
-  activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
+  display_activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
   g_assert_true (hp_call_tree_view_get_bottom_up (tree));
   model = hp_call_tree_view_get_model (tree);
   {
@@ -313,7 +295,7 @@ test_tree (void)
   }
   /* summaries belong to top-down paths */
   g_assert_false (hp_summary_pane_get_editable (hp_window_get_summary_pane (window)));
-  activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
+  display_activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
   g_assert_false (hp_call_tree_view_get_bottom_up (tree));
 
   display_close (window);
@@ -336,13 +318,13 @@ test_thread_filter (void)
   /* all threads (no entry for the one process: it is all threads), then
    * thread beta alone */
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 3);
-  activate (window, "win.thread-filter", g_variant_new_uint32 (2));
+  display_activate (window, "win.thread-filter", g_variant_new_uint32 (2));
   g_assert_true (display_wait (not_filtering, window, 10000));
   display_spin (30);
   profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
   g_assert_cmpuint (hp_profile_get_n_samples (profile->profile), ==, 250);
   g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "250 of 1000");
-  g_assert_cmpstr (selected_name (window), ==, "beta_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "beta_leaf");
   display_close (window);
 }
 
@@ -370,8 +352,8 @@ test_summary_roundtrip (void)
   const char * const *crumbs;
   GListModel *items;
 
-  activate (window, "win.select-path", g_variant_new_string (key));
-  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  display_activate (window, "win.select-path", g_variant_new_string (key));
+  g_assert_cmpstr (display_selected_name (window), ==, "shared_leaf");
   g_assert_cmpstr (hp_summary_pane_get_key (pane), ==, key);
   g_assert_true (hp_summary_pane_get_editable (pane));
 
@@ -381,8 +363,8 @@ test_summary_roundtrip (void)
   g_assert_cmpstr (crumbs[1], ==, "run_beta");
   hp_summary_pane_activate_crumb (pane, 1);
   display_spin (30);
-  g_assert_cmpstr (selected_name (window), ==, "run_beta");
-  activate (window, "win.select-path", g_variant_new_string (key));
+  g_assert_cmpstr (display_selected_name (window), ==, "run_beta");
+  display_activate (window, "win.select-path", g_variant_new_string (key));
 
   /* typing saves by itself after the debounce */
   hp_summary_pane_set_text (pane, text);
@@ -420,7 +402,7 @@ test_summary_roundtrip (void)
     g_signal_emit_by_name (hp_window_get_summary_list (window), "path-activated", hp_summary_item_get_key (item));
   }
   display_spin (30);
-  g_assert_cmpstr (selected_name (window), ==, "shared_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "shared_leaf");
   {
     g_autofree char *selected_key =
       hp_call_node_path_key (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->profile,
@@ -453,22 +435,6 @@ test_summary_roundtrip (void)
 /* Source pane: the hottest line of the selected function, a missing
  * file, and Choose Folder… adding a source path. */
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Whether the source list shows its hottest line whole with a line above
  * it, and its top row whole: the rows have one height, so the list is
  * scrolled by a whole number of rows. */
@@ -476,7 +442,7 @@ static gboolean
 source_line_shown (gpointer data)
 {
   HpSourceView *view = data;
-  GtkWidget *list = find_descendant (GTK_WIDGET (view), GTK_TYPE_LIST_VIEW);
+  GtkWidget *list = display_find_descendant (GTK_WIDGET (view), GTK_TYPE_LIST_VIEW);
   GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
   double value = gtk_adjustment_get_value (vadj);
   double page = gtk_adjustment_get_page_size (vadj);
@@ -500,13 +466,13 @@ test_source (void)
   HpSourceView *view = hp_window_get_source_view (window);
 
   /* alpha_leaf is selected at open; its hottest line is 12 */
-  g_assert_cmpstr (selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
   g_assert_cmpstr (hp_source_view_get_state (view), ==, "source");
   g_assert_cmpuint (hp_source_view_get_shown_line (view), ==, 12);
   g_assert_cmpstr (hp_source_view_get_path (view), ==, src);
   g_assert_true (display_wait (source_line_shown, view, 2000));
 
-  activate (window, "win.select-function", g_variant_new_string ("run_beta"));
+  display_activate (window, "win.select-function", g_variant_new_string ("run_beta"));
   g_assert_true (display_wait_source (window));
   g_assert_cmpuint (hp_source_view_get_shown_line (view), ==, 28);
   g_assert_true (display_wait (source_line_shown, view, 2000));
@@ -739,8 +705,8 @@ test_long_tree (void)
   g_assert_cmpuint (hp_call_tree_view_get_n_held (tree), >, held);
 
   /* a row far below the ones held */
-  activate (window, "win.select-function", g_variant_new_string ("f0398"));
-  g_assert_cmpstr (selected_name (window), ==, "f0398");
+  display_activate (window, "win.select-function", g_variant_new_string ("f0398"));
+  g_assert_cmpstr (display_selected_name (window), ==, "f0398");
   g_assert_cmpuint (hp_call_tree_view_get_n_held (tree), >=, LONG_ROWS);
   display_close (window);
 }
@@ -1183,9 +1149,9 @@ test_long_names (void)
   assert_fits_screen (window);
 
   /* selected: its name in the source pane, the breadcrumbs, the callers */
-  activate (window, "win.select-function", g_variant_new_string (ctor));
+  display_activate (window, "win.select-function", g_variant_new_string (ctor));
   display_wait_source (window);
-  g_assert_cmpstr (selected_name (window), ==, ctor);
+  g_assert_cmpstr (display_selected_name (window), ==, ctor);
   /* the source pane says the name in a wrapping label (no line
    * information): that label was taller than any screen */
   assert_fits_screen (window);
@@ -1214,7 +1180,7 @@ test_long_names (void)
     g_assert_cmpuint (g_strv_length ((char **) crumbs), ==, 2);
     g_assert_cmpstr (crumbs[1], ==, "std::_Rb_tree<…>::_Auto_node::_Auto_node<…>");
   }
-  activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("calls"));
   display_spin (100);
   calls = hp_window_get_calls_view (window);
   {
@@ -1237,7 +1203,7 @@ test_long_names (void)
     }
   }
   assert_fits_screen (window);
-  activate (window, "win.copy-name", NULL);
+  display_activate (window, "win.copy-name", NULL);
   {
     g_autofree char *copied = clipboard_text (GTK_WIDGET (window));
 
@@ -1245,14 +1211,14 @@ test_long_names (void)
   }
 
   /* the deepest function, in the source pane's messages */
-  activate (window, "win.show-pane", g_variant_new_string ("source"));
-  activate (window, "win.select-function", g_variant_new_string (emplace));
+  display_activate (window, "win.show-pane", g_variant_new_string ("source"));
+  display_activate (window, "win.select-function", g_variant_new_string (emplace));
   display_wait_source (window);
   assert_fits_screen (window);
-  activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
+  display_activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
   display_spin (100);
   assert_fits_screen (window);
-  activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
+  display_activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
   display_close (window);
 }
 
@@ -1324,7 +1290,7 @@ assert_fits_squeezed (HpWindow *window)
 
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     {
-      activate (window, "win.show-pane", g_variant_new_string (pages[i]));
+      display_activate (window, "win.show-pane", g_variant_new_string (pages[i]));
       for (guint step = 0; step <= n_steps; step++)
         {
           set_paned_step (side, step, n_steps);
@@ -1341,7 +1307,7 @@ assert_fits_squeezed (HpWindow *window)
       set_paned_step (summary, step, 2 * n_steps);
       display_assert_fits_width (window, 1024);
     }
-  activate (window, "win.show-pane", g_variant_new_string ("source"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("source"));
   gtk_paned_set_position (side, side_position);
   gtk_paned_set_position (summary, summary_position);
 }
@@ -1372,7 +1338,7 @@ test_small_screen (void)
     {
       window = display_open_sized (app, demo, 1024, 700);
       g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
-      activate (window, "win.select-function", g_variant_new_string ("count_word"));
+      display_activate (window, "win.select-function", g_variant_new_string ("count_word"));
       display_wait_source (window);
       g_object_set (window, "show-summary", TRUE, NULL);
       hp_summary_pane_set_text (hp_window_get_summary_pane (window),
@@ -1409,7 +1375,7 @@ test_small_screen (void)
   }
   window = display_open_sized (app, named, 1024, 700);
   g_assert_true (display_wait (offer_shown, window, 20000));
-  activate (window, "win.select-function", g_variant_new_string (emplace));
+  display_activate (window, "win.select-function", g_variant_new_string (emplace));
   display_wait_source (window);
   g_object_set (window, "show-summary", TRUE, NULL);
   display_assert_fits_width (window, 1024);
@@ -1468,7 +1434,7 @@ test_hostile_names (void)
   g_assert_true (thread_listed);
 
   /* expand everything, by selecting the deepest function */
-  activate (window, "win.select-function", g_variant_new_string ("   "));
+  display_activate (window, "win.select-function", g_variant_new_string ("   "));
   display_wait_source (window);
   {
     g_autoptr(HpCallRow) bad = find_row (window, "bad");
@@ -1499,10 +1465,10 @@ test_hostile_names (void)
       g_assert_cmpstr (crumbs[i], !=, "");
   }
   /* captions in markup, and the search's highlight */
-  activate (window, "win.show-pane", g_variant_new_string ("calls"));
-  activate (window, "win.select-function", g_variant_new_string ("<b>bold</b> & amp; <i"));
+  display_activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  display_activate (window, "win.select-function", g_variant_new_string ("<b>bold</b> & amp; <i"));
   display_spin (100);
-  g_assert_cmpstr (selected_name (window), ==, "<b>bold</b> & amp; <i");
+  g_assert_cmpstr (display_selected_name (window), ==, "<b>bold</b> & amp; <i");
   gtk_editable_set_text (GTK_EDITABLE (hp_window_get_search_entry (window)), "& amp; <");
   g_assert_true (display_wait (not_searching, hp_window_get_tree_view (window), 5000));
   display_spin (100);
