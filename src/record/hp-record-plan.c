@@ -29,6 +29,7 @@
 
 #include "record/hp-events.h"
 #include "record/hp-record-plan.h"
+#include "record/hp-recorder.h"
 #include "store/hp-capture-writer.h"
 
 /* A name taken this many times in one second means something else is
@@ -208,21 +209,12 @@ prepare_folder (const char  *folder,
   return TRUE;
 }
 
-static int
-read_paranoid (void)
-{
-  g_autofree char *contents = NULL;
-
-  if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &contents, NULL, NULL))
-    return atoi (contents);
-  /* the kernel's default */
-  return 2;
-}
-
 gboolean
 hp_record_plan_check_events (const HpRecordPlan  *plan,
                              GError             **error)
 {
+  int paranoid;
+
   g_return_val_if_fail (plan != NULL, FALSE);
 
   for (guint i = 0; plan->events != NULL && plan->events[i] != NULL; i++)
@@ -251,12 +243,12 @@ hp_record_plan_check_events (const HpRecordPlan  *plan,
         }
       hp_event_clear (&event);
     }
-  if (plan->system_wide && geteuid () != 0 && read_paranoid () > 0)
+  if (plan->system_wide && geteuid () != 0 && (paranoid = hp_recorder_read_paranoid ()) > 0)
     {
       g_set_error (error, HP_RECORD_PLAN_ERROR, HP_RECORD_PLAN_ERROR_EVENTS,
                    _("Recording the whole system needs root, or kernel.perf_event_paranoid at 0 or below, "
                      "and it is %d here. Run Hotpath as root, or allow it with "
-                     "“sudo sysctl kernel.perf_event_paranoid=0”."), read_paranoid ());
+                     "“sudo sysctl kernel.perf_event_paranoid=0”."), paranoid);
       return FALSE;
     }
   return TRUE;

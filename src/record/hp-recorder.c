@@ -254,13 +254,14 @@ hp_recorder_get_note (HpRecorder *self)
   return self->note;
 }
 
-static int
-read_paranoid (void)
+int
+hp_recorder_read_paranoid (void)
 {
   g_autofree char *contents = NULL;
 
   if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &contents, NULL, NULL))
     return atoi (contents);
+  /* the kernel's default */
   return 2;
 }
 
@@ -271,23 +272,17 @@ explain_system_wide (void)
   return g_strdup_printf ("recording the whole system (-a) needs root, CAP_PERFMON or "
                           "kernel.perf_event_paranoid <= 0, and it is %d here: run as root "
                           "(sudo), or allow it with 'sudo sysctl kernel.perf_event_paranoid=0'",
-                          read_paranoid ());
+                          hp_recorder_read_paranoid ());
 }
 
 char *
 hp_recorder_explain_permission (void)
 {
-  g_autofree char *contents = NULL;
-  int paranoid = 2;
-
-  if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &contents, NULL, NULL))
-    paranoid = atoi (contents);
-
   return g_strdup_printf ("perf_event_open was refused: kernel.perf_event_paranoid is %d. "
                           "Allow per-user profiling with "
                           "'sudo sysctl kernel.perf_event_paranoid=1', "
                           "or run as root or with CAP_PERFMON.",
-                          paranoid);
+                          hp_recorder_read_paranoid ());
 }
 
 static long

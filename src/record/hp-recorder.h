@@ -138,6 +138,9 @@ const char *hp_recorder_get_event    (HpRecorder            *self);
 /* Every event sampled, comma-separated ("cpu-clock, off-cpu"), once running. */
 const char *hp_recorder_get_events   (HpRecorder            *self);
 
+/* kernel.perf_event_paranoid as the kernel says it now, or 2 (the
+ * kernel's default) when it cannot be read. */
+int         hp_recorder_read_paranoid      (void);
 /* Explains why perf_event_open was refused and how to allow it. */
 char       *hp_recorder_explain_permission (void);
 

@@ -420,6 +420,23 @@ test_check_events (void)
   g_assert_nonnull (strstr (message, "root"));
 }
 
+/* The recorder's explanations and the plan's check read the one
+ * kernel.perf_event_paranoid, and name its value */
+static void
+test_paranoid (void)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *explained = hp_recorder_explain_permission ();
+  g_autofree char *value = NULL;
+  int expected = 2;
+
+  if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &contents, NULL, NULL))
+    expected = atoi (contents);
+  g_assert_cmpint (hp_recorder_read_paranoid (), ==, expected);
+  value = g_strdup_printf ("kernel.perf_event_paranoid is %d.", expected);
+  g_assert_nonnull (strstr (explained, value));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -429,6 +446,7 @@ main (int    argc,
   g_test_add_func ("/record-plan/names", test_names);
   g_test_add_func ("/record-plan/command-line", test_command_line);
   g_test_add_func ("/record-plan/check-events", test_check_events);
+  g_test_add_func ("/record-plan/paranoid", test_paranoid);
   g_test_add ("/record-plan/resolve-program", Fixture, NULL, fixture_set_up, test_resolve_program, fixture_tear_down);
   g_test_add ("/record-plan/prepare-errors", Fixture, NULL, fixture_set_up, test_prepare_errors, fixture_tear_down);
   g_test_add ("/record-plan/prepare-names", Fixture, NULL, fixture_set_up, test_prepare_names, fixture_tear_down);
