@@ -19,6 +19,7 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -26,6 +27,32 @@
 #include "analysis/hp-capture-health.h"
 #include "analysis/hp-name-match.h"
 #include "store/hp-capture-keys.h"
+
+int
+hp_capture_health_exit_signal (const char *value)
+{
+  guint64 number = 0;
+
+  if (value == NULL || value[0] == '\0')
+    return 0;
+  if (g_ascii_isdigit (value[0]))
+    return g_ascii_string_to_unsigned (value, 10, 1, NSIG - 1, &number, NULL) ? (int) number : 0;
+  for (int i = 1; i < NSIG; i++)
+    {
+      const char *abbrev = NULL;
+      const char *descr = NULL;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+      abbrev = sigabbrev_np (i);
+      descr = sigdescr_np (i);
+#endif
+      if ((abbrev != NULL && g_str_has_prefix (value, "SIG") && strcmp (value + 3, abbrev) == 0) ||
+          (descr != NULL && strcmp (value, descr) == 0) ||
+          strcmp (value, g_strsignal (i)) == 0)
+        return i;
+    }
+  return 0;
+}
 
 double
 hp_capture_health_percent (guint64 part,

@@ -71,6 +71,13 @@ GStrv    hp_capture_health_symbol_notes (const HpCaptureHealth *health);
  * -XX:+PreserveFramePointer). */
 char    *hp_capture_health_jit_advice   (const HpCaptureHealth *health);
 
+/* The signal that the metadata exit_signal @value names: the recorder
+ * writes strsignal() text ("Segmentation fault", in the locale of the
+ * recording); a number, a SIG name ("SIGSEGV") or glibc's English
+ * description is understood too. 0 when @value names no signal (or is
+ * NULL or empty): then a front end shows @value itself, made safe. */
+int      hp_capture_health_exit_signal  (const char            *value);
+
 /* The share @part of @whole in percent, 0 for an empty whole. */
 double   hp_capture_health_percent      (guint64                part,
                                          guint64                whole);

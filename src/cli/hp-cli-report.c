@@ -102,33 +102,14 @@ metadata_u64 (HpCapture  *capture,
   return value ? g_ascii_strtoull (value, NULL, 10) : 0;
 }
 
-/* "signal 11 (SIGSEGV)" for the exit_signal metadata, which the recorder
- * writes as strsignal() text ("Segmentation fault", in the locale of the
- * recording); a number or a SIG name is understood too. */
+/* "signal 11 (SIGSEGV)" for the exit_signal metadata, as
+ * hp_capture_health_exit_signal reads it. */
 static char *
 describe_signal (const char *value)
 {
-  int signo = 0;
+  int signo = hp_capture_health_exit_signal (value);
 
-  if (value[0] >= '0' && value[0] <= '9')
-    signo = atoi (value);
-  else
-    for (int i = 1; i < NSIG && signo == 0; i++)
-      {
-        const char *abbrev = NULL;
-        const char *descr = NULL;
-
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-        abbrev = sigabbrev_np (i);
-        descr = sigdescr_np (i);
-#endif
-        if ((abbrev != NULL && g_str_has_prefix (value, "SIG") && strcmp (value + 3, abbrev) == 0) ||
-            (descr != NULL && strcmp (value, descr) == 0) ||
-            strcmp (value, g_strsignal (i)) == 0)
-          signo = i;
-      }
-
-  if (signo > 0 && signo < NSIG)
+  if (signo > 0)
     {
       const char *abbrev = NULL;
 

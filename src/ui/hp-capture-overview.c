@@ -81,24 +81,21 @@ format_start (const char *iso)
 }
 
 /* "The program was killed by signal 11 (Segmentation fault); …" from the
- * metadata exit_signal: the recorder writes the signal's description
- * (strsignal), a number is understood too; NULL when it was not killed. */
+ * metadata exit_signal, as hp_capture_health_exit_signal reads it; NULL
+ * when it was not killed. */
 static char *
 describe_signal (const char *value)
 {
   g_autofree char *shown = NULL;
-  guint64 number = 0;
+  int number;
 
   if (value == NULL || value[0] == '\0')
     return NULL;
-  if (!g_ascii_string_to_unsigned (value, 10, 1, 64, &number, NULL))
-    for (int sig = 1; sig < 65 && number == 0; sig++)
-      if (g_strcmp0 (g_strsignal (sig), value) == 0)
-        number = sig;
+  number = hp_capture_health_exit_signal (value);
   if (number > 0)
     /* Translators: signal number and description, as in "11 (Segmentation fault)" */
     return g_strdup_printf (_("The program was killed by signal %d (%s); the profile ends there."),
-                            (int) number, g_strsignal ((int) number));
+                            number, g_strsignal (number));
   shown = hp_symbol_name_sanitize (value, -1, 100);
   /* Translators: a signal's description from the capture */
   return g_strdup_printf (_("The program was killed by the signal “%s”; the profile ends there."), shown);

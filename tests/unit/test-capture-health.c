@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "analysis/hp-capture-health.h"
@@ -245,6 +246,23 @@ test_jit_advice (void)
   assert_advice ("node 'x.js", "Run node with --interpreted-frames-native-stack,", "java");
 }
 
+/* exit_signal as the recorder writes it (strsignal text), and as a
+ * number or a SIG name; anything else names no signal */
+static void
+test_exit_signal (void)
+{
+  g_assert_cmpint (hp_capture_health_exit_signal (g_strsignal (SIGSEGV)), ==, SIGSEGV);
+  g_assert_cmpint (hp_capture_health_exit_signal ("11"), ==, 11);
+  g_assert_cmpint (hp_capture_health_exit_signal ("SIGKILL"), ==, SIGKILL);
+  g_assert_cmpint (hp_capture_health_exit_signal ("0"), ==, 0);
+  g_assert_cmpint (hp_capture_health_exit_signal ("11abc"), ==, 0);
+  g_assert_cmpint (hp_capture_health_exit_signal ("999"), ==, 0);
+  g_assert_cmpint (hp_capture_health_exit_signal ("SIG"), ==, 0);
+  g_assert_cmpint (hp_capture_health_exit_signal ("Gremlins"), ==, 0);
+  g_assert_cmpint (hp_capture_health_exit_signal (""), ==, 0);
+  g_assert_cmpint (hp_capture_health_exit_signal (NULL), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -258,6 +276,7 @@ main (int    argc,
   g_test_add_func ("/capture-health/unsymbolized", test_unsymbolized);
   g_test_add_func ("/capture-health/cut-short", test_cut_short);
   g_test_add_func ("/capture-health/symbol-notes", test_symbol_notes);
+  g_test_add_func ("/capture-health/exit-signal", test_exit_signal);
   g_test_add_func ("/capture-health/jit-advice", test_jit_advice);
   return g_test_run ();
 }
