@@ -29,6 +29,7 @@
 #include "ui/hp-compare-format.h"
 #include "ui/hp-compare-row.h"
 #include "ui/hp-compare-window.h"
+#include "ui/hp-format.h"
 #include "ui/hp-file-chooser.h"
 
 /* The bar spans ±this many percent; a longer interval is cut at the edge. */
@@ -316,9 +317,10 @@ show_overview (HpCompareWindow *self)
       g_autofree char *joined = g_strjoinv (", ", paths[s]);
       g_autofree char *where = hp_text_escape (joined);
       g_autofree char *cost = hp_compare_format_cost (sides[s]->cost, sides[s]->unit);
+      g_autofree char *samples = hp_format_count (sides[s]->n_samples);
 
-      g_string_append_printf (text, _("%s: %s — %u runs, %" G_GUINT64_FORMAT " samples, %s per run\n"),
-                              titles[s], where, sides[s]->n_captures, sides[s]->n_samples, cost);
+      g_string_append_printf (text, _("%s: %s — %u runs, %s samples, %s per run\n"),
+                              titles[s], where, sides[s]->n_captures, samples, cost);
     }
   /* lines short enough for a 1024 px window: one wrapped word reads as
    * a line of its own */
