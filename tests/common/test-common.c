@@ -53,6 +53,26 @@ hp_test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+void
+hp_test_scratch_set_up (HpTestScratch *scratch,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  scratch->dir = g_dir_make_tmp ("hp-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  scratch->path = g_build_filename (scratch->dir, "test.hotpath", NULL);
+}
+
+void
+hp_test_scratch_tear_down (HpTestScratch *scratch,
+                           gconstpointer  data)
+{
+  hp_test_remove_tree (scratch->dir);
+  g_clear_pointer (&scratch->path, g_free);
+  g_clear_pointer (&scratch->dir, g_free);
+}
+
 HpProfile *
 hp_test_load_profile (const char     *path,
                       HpCaptureData **data_out)

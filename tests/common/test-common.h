@@ -16,6 +16,20 @@ G_BEGIN_DECLS
  * links are removed, never followed nor changed through. */
 void       hp_test_remove_tree        (const char      *path);
 
+/* The fixture of a test that works in a scratch folder (g_test_add with
+ * hp_test_scratch_set_up and hp_test_scratch_tear_down): @dir is made
+ * anew for each test and removed with all it holds after it; @path is
+ * "test.hotpath" in it, not created. */
+typedef struct {
+  char *dir;
+  char *path;
+} HpTestScratch;
+
+void       hp_test_scratch_set_up     (HpTestScratch   *scratch,
+                                       gconstpointer    data);
+void       hp_test_scratch_tear_down  (HpTestScratch   *scratch,
+                                       gconstpointer    data);
+
 /* Opens and loads the capture at @path, asserting that both succeed; the
  * caller owns *@data_out, which the profile points into. */
 HpProfile *hp_test_load_profile       (const char      *path,

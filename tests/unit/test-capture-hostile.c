@@ -35,40 +35,7 @@
 #define MEMORY_LIMIT   (300 * 1024 * 1024)
 #define SECONDS_LIMIT  10
 
-typedef struct {
-  char *dir;
-  char *path;
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fx,
-               gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  fx->dir = g_dir_make_tmp ("hp-test-hostile-XXXXXX", &error);
-  g_assert_no_error (error);
-  fx->path = g_build_filename (fx->dir, "test.hotpath", NULL);
-}
-
-static void
-fixture_teardown (Fixture       *fx,
-                  gconstpointer  data)
-{
-  g_autoptr(GDir) dir = g_dir_open (fx->dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (fx->dir, name, NULL);
-
-      if (g_remove (p) != 0)
-        g_rmdir (p);
-    }
-  g_rmdir (fx->dir);
-  g_free (fx->path);
-  g_free (fx->dir);
-}
+typedef HpTestScratch Fixture;
 
 /* Runs the rest of the calling test in a subprocess under the limits;
  * the parent returns from the test with the subprocess's verdict. */
@@ -723,7 +690,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(name, func) \
-  g_test_add ("/capture-hostile/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/capture-hostile/" name, Fixture, NULL, hp_test_scratch_set_up, func, hp_test_scratch_tear_down)
   ADD ("cancel-before-load", test_cancel_before_load);
   ADD ("cancel-during-query", test_cancel_during_query);
   ADD ("work-limit", test_work_limit);

@@ -28,38 +28,7 @@
 #include "store/hp-capture.h"
 #include "test-common.h"
 
-typedef struct {
-  char *dir;
-  char *path;
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fx,
-               gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  fx->dir = g_dir_make_tmp ("hp-test-capture-XXXXXX", &error);
-  g_assert_no_error (error);
-  fx->path = g_build_filename (fx->dir, "test.hotpath", NULL);
-}
-
-static void
-fixture_teardown (Fixture       *fx,
-                  gconstpointer  data)
-{
-  g_autoptr(GDir) dir = g_dir_open (fx->dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (fx->dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (fx->dir);
-  g_free (fx->path);
-  g_free (fx->dir);
-}
+typedef HpTestScratch Fixture;
 
 static guint64
 total_samples (const HpCaptureData *data)
@@ -1178,7 +1147,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(name, func) \
-  g_test_add ("/capture/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/capture/" name, Fixture, NULL, hp_test_scratch_set_up, func, hp_test_scratch_tear_down)
   ADD ("intern", test_intern);
   ADD ("round-trip", test_round_trip);
   ADD ("part", test_part);

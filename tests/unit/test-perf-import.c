@@ -158,25 +158,7 @@ samples_of (HpProfile *profile, const char *name, gboolean total)
   return self;
 }
 
-typedef struct {
-  char *dir;
-} Fixture;
-
-static void
-fixture_setup (Fixture *fx, gconstpointer data)
-{
-  g_autoptr(GError) error = NULL;
-
-  fx->dir = g_dir_make_tmp ("hotpath-import-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_teardown (Fixture *fx, gconstpointer data)
-{
-  hp_test_remove_tree (fx->dir);
-  g_free (fx->dir);
-}
+typedef HpTestScratch Fixture;
 
 /* Only @expected left in the folder (sub-folders aside): no temporary,
  * journal or WAL files. */
@@ -792,7 +774,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   read_target ();
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+#define ADD(path, func) g_test_add (path, Fixture, NULL, hp_test_scratch_set_up, func, hp_test_scratch_tear_down)
   ADD ("/perf-import/basic", test_basic);
   ADD ("/perf-import/build-id-mismatch", test_build_id_mismatch);
   ADD ("/perf-import/debug-dir", test_debug_dir);

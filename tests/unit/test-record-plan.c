@@ -16,27 +16,7 @@
 #include "record/hp-recorder.h"
 #include "test-common.h"
 
-typedef struct {
-  char *dir;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("hp-record-plan-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
-{
-  hp_test_remove_tree (f->dir);
-  g_free (f->dir);
-}
+typedef HpTestScratch Fixture;
 
 static void
 write_file (const char *path,
@@ -447,11 +427,11 @@ main (int    argc,
   g_test_add_func ("/record-plan/command-line", test_command_line);
   g_test_add_func ("/record-plan/check-events", test_check_events);
   g_test_add_func ("/record-plan/paranoid", test_paranoid);
-  g_test_add ("/record-plan/resolve-program", Fixture, NULL, fixture_set_up, test_resolve_program, fixture_tear_down);
-  g_test_add ("/record-plan/prepare-errors", Fixture, NULL, fixture_set_up, test_prepare_errors, fixture_tear_down);
-  g_test_add ("/record-plan/prepare-names", Fixture, NULL, fixture_set_up, test_prepare_names, fixture_tear_down);
-  g_test_add ("/record-plan/output-tail", Fixture, NULL, fixture_set_up, test_output_tail, fixture_tear_down);
-  g_test_add ("/record-plan/run-exit", Fixture, NULL, fixture_set_up, test_run_exit, fixture_tear_down);
-  g_test_add ("/record-plan/run-rate-limit", Fixture, NULL, fixture_set_up, test_run_rate_limit, fixture_tear_down);
+  g_test_add ("/record-plan/resolve-program", Fixture, NULL, hp_test_scratch_set_up, test_resolve_program, hp_test_scratch_tear_down);
+  g_test_add ("/record-plan/prepare-errors", Fixture, NULL, hp_test_scratch_set_up, test_prepare_errors, hp_test_scratch_tear_down);
+  g_test_add ("/record-plan/prepare-names", Fixture, NULL, hp_test_scratch_set_up, test_prepare_names, hp_test_scratch_tear_down);
+  g_test_add ("/record-plan/output-tail", Fixture, NULL, hp_test_scratch_set_up, test_output_tail, hp_test_scratch_tear_down);
+  g_test_add ("/record-plan/run-exit", Fixture, NULL, hp_test_scratch_set_up, test_run_exit, hp_test_scratch_tear_down);
+  g_test_add ("/record-plan/run-rate-limit", Fixture, NULL, hp_test_scratch_set_up, test_run_rate_limit, hp_test_scratch_tear_down);
   return g_test_run ();
 }
