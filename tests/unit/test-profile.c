@@ -33,18 +33,24 @@ assert_stats (HpProfile *profile,
   g_assert_cmpuint (stats->total, ==, total);
 }
 
-/* Renders a tree as "name self/total" lines, two spaces per level, so a
- * whole tree compares as one string (and a failure shows all of it). */
+/* Renders a tree as "name self/total" lines ("name#id self/total" with
+ * @ids), two spaces per level, so a whole tree compares as one string
+ * (and a failure shows all of it). */
 static void
-render (HpProfile        *profile,
-        const HpCallNode *node,
-        guint             depth,
-        GString          *out)
+render_tree (HpProfile        *profile,
+             const HpCallNode *node,
+             guint             depth,
+             gboolean          ids,
+             GString          *out)
 {
-  g_string_append_printf (out, "%*s%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n",
-                          depth * 2, "",
-                          node->function_id ? hp_profile_get_function_name (profile, node->function_id) : "<root>",
-                          node->self, node->total);
+  const char *name = node->function_id || ids ? hp_profile_get_function_name (profile, node->function_id) : "<root>";
+
+  if (ids)
+    g_string_append_printf (out, "%*s%s#%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n",
+                            depth * 2, "", name, node->function_id, node->self, node->total);
+  else
+    g_string_append_printf (out, "%*s%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n",
+                            depth * 2, "", name, node->self, node->total);
   if (node->children == NULL)
     return;
   g_assert_cmpuint (node->children->len, >, 0);
@@ -53,7 +59,7 @@ render (HpProfile        *profile,
       const HpCallNode *child = g_ptr_array_index (node->children, i);
 
       g_assert_true (child->parent == node);
-      render (profile, child, depth + 1, out);
+      render_tree (profile, child, depth + 1, ids, out);
     }
 }
 
@@ -64,7 +70,7 @@ assert_tree (HpProfile        *profile,
 {
   g_autoptr(GString) out = g_string_new (NULL);
 
-  render (profile, root, 0, out);
+  render_tree (profile, root, 0, FALSE, out);
   g_assert_cmpstr (out->str, ==, expected);
 }
 
@@ -665,27 +671,6 @@ render_ref (HpProfile     *profile,
 }
 
 static void
-render_ids (HpProfile        *profile,
-            const HpCallNode *node,
-            guint             depth,
-            GString          *out)
-{
-  g_string_append_printf (out, "%*s%s#%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n",
-                          depth * 2, "", hp_profile_get_function_name (profile, node->function_id),
-                          node->function_id, node->self, node->total);
-  if (node->children == NULL)
-    return;
-  g_assert_cmpuint (node->children->len, >, 0);
-  for (guint i = 0; i < node->children->len; i++)
-    {
-      const HpCallNode *child = g_ptr_array_index (node->children, i);
-
-      g_assert_true (child->parent == node);
-      render_ids (profile, child, depth + 1, out);
-    }
-}
-
-static void
 assert_same_tree (HpProfile        *profile,
                   const HpCallNode *node,
                   const RefNode    *ref)
@@ -694,7 +679,7 @@ assert_same_tree (HpProfile        *profile,
   g_autoptr(GString) expected = g_string_new (NULL);
 
   g_assert_null (node->parent);
-  render_ids (profile, node, 0, got);
+  render_tree (profile, node, 0, TRUE, got);
   render_ref (profile, ref, 0, expected);
   g_assert_cmpstr (got->str, ==, expected->str);
 }
@@ -927,8 +912,8 @@ render_profile (HpProfile *profile,
 {
   GString *out = g_string_new (NULL);
 
-  render_ids (profile, hp_profile_get_top_down (profile), 0, out);
-  render_ids (profile, hp_profile_get_bottom_up (profile), 0, out);
+  render_tree (profile, hp_profile_get_top_down (profile), 0, TRUE, out);
+  render_tree (profile, hp_profile_get_bottom_up (profile), 0, TRUE, out);
   for (guint f = 1; f < n_functions; f++)
     {
       const HpFunctionStats *stats = hp_profile_get_function_stats (profile, f);

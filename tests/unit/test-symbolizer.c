@@ -146,27 +146,24 @@ test_inline_chain (void)
   hp_symbolizer_free (symbolizer);
 }
 
-static void
-test_symtab_fallback (void)
+/* A copy of the test target without its DWARF (objcopy --strip-debug),
+ * in a new folder *@dir; NULL, with the test skipped, without objcopy. */
+static char *
+strip_debug_copy (char **dir)
 {
   g_autofree char *objcopy = g_find_program_in_path ("objcopy");
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *stripped = NULL;
-  HpSymbolizer *symbolizer;
-  HpModule *module;
-  guint64 offset, size;
+  char *stripped;
   int status;
 
   if (objcopy == NULL)
     {
       g_test_skip ("objcopy not installed");
-      return;
+      return NULL;
     }
-
-  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", &error);
+  *dir = g_dir_make_tmp ("hp-symtest-XXXXXX", &error);
   g_assert_no_error (error);
-  stripped = g_build_filename (dir, "symtest-stripped", NULL);
+  stripped = g_build_filename (*dir, "symtest-stripped", NULL);
   {
     const char *argv[] = { objcopy, "--strip-debug", SYMTEST_TARGET, stripped, NULL };
 
@@ -175,6 +172,21 @@ test_symtab_fallback (void)
     g_spawn_check_wait_status (status, &error);
     g_assert_no_error (error);
   }
+  return stripped;
+}
+
+static void
+test_symtab_fallback (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *stripped = NULL;
+  HpSymbolizer *symbolizer;
+  HpModule *module;
+  guint64 offset, size;
+
+  stripped = strip_debug_copy (&dir);
+  if (stripped == NULL)
+    return;
 
   g_assert_true (hp_test_elf_function (stripped, "outer", &offset, &size));
 
@@ -230,8 +242,6 @@ test_symtab_classes (void)
     .find_debuginfo = dwfl_standard_find_debuginfo,
     .section_address = dwfl_offline_section_address,
   };
-  g_autofree char *objcopy = g_find_program_in_path ("objcopy");
-  g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *stripped = NULL;
   HpSymbolizer *symbolizer;
@@ -242,25 +252,10 @@ test_symtab_classes (void)
   Dwarf_Addr bias;
   size_t phnum;
   guint n_addresses = 0, n_named = 0;
-  int status;
 
-  if (objcopy == NULL)
-    {
-      g_test_skip ("objcopy not installed");
-      return;
-    }
-
-  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", &error);
-  g_assert_no_error (error);
-  stripped = g_build_filename (dir, "symtest-stripped", NULL);
-  {
-    const char *argv[] = { objcopy, "--strip-debug", SYMTEST_TARGET, stripped, NULL };
-
-    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error);
-    g_assert_no_error (error);
-    g_spawn_check_wait_status (status, &error);
-    g_assert_no_error (error);
-  }
+  stripped = strip_debug_copy (&dir);
+  if (stripped == NULL)
+    return;
 
   dwfl = dwfl_begin (&callbacks);
   g_assert_nonnull (dwfl);
