@@ -493,7 +493,7 @@ is_suggest_button (GtkWidget    *widget,
 static int
 function_column_width (HpWindow *window)
 {
-  GtkWidget *cell = find_widget (GTK_WIDGET (hp_window_get_tree_view (window)), is_inscription_of, "main");
+  GtkWidget *cell = display_find_widget (GTK_WIDGET (hp_window_get_tree_view (window)), is_inscription_of, "main");
 
   g_assert_nonnull (cell);
   while (g_strcmp0 (gtk_widget_get_css_name (cell), "cell") != 0)
@@ -505,7 +505,7 @@ static gboolean
 suggest_in_view (gpointer data)
 {
   HpWindow *window = data;
-  GtkWidget *suggest = find_widget (GTK_WIDGET (hp_window_get_suggest_box (window)), is_suggest_button, NULL);
+  GtkWidget *suggest = display_find_widget (GTK_WIDGET (hp_window_get_suggest_box (window)), is_suggest_button, NULL);
   GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)),
                                                  GTK_TYPE_SCROLLED_WINDOW);
   graphene_rect_t bounds;
@@ -521,7 +521,7 @@ assert_summary_usable (HpWindow *window,
                        int       width)
 {
   GtkWidget *pane = GTK_WIDGET (hp_window_get_summary_pane (window));
-  GtkWidget *suggest = find_widget (GTK_WIDGET (hp_window_get_suggest_box (window)), is_suggest_button, NULL);
+  GtkWidget *suggest = display_find_widget (GTK_WIDGET (hp_window_get_suggest_box (window)), is_suggest_button, NULL);
   GtkWidget *scrolled = gtk_widget_get_ancestor (pane, GTK_TYPE_SCROLLED_WINDOW);
   graphene_rect_t bounds;
 
