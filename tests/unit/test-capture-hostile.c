@@ -100,17 +100,6 @@ write_capture (const char *path,
     }
 }
 
-static HpCaptureData *
-load (const char  *path,
-      GError     **error)
-{
-  g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, error);
-
-  if (capture == NULL)
-    return NULL;
-  return hp_capture_load (capture, error);
-}
-
 /* Asserts that loading @path fails as corrupt with a message holding
  * every one of the NULL-terminated @fragments: with hp_capture_load(),
  * and with hp_capture_load_stack_totals(), which checks every row as it
