@@ -574,6 +574,29 @@ get_jit_module (HpProcessor *self,
   return *id;
 }
 
+/* Whether a line table's file name looks like a script's: a path, or a
+ * URL such as node's "node:internal/x" whose scheme is ASCII letters and
+ * digits. node 20's garbled bytes held a ':' too ("W\xde\x9f:"), so a
+ * colon alone is not enough. */
+static gboolean
+looks_like_script_file (const char *file)
+{
+  const char *p = file;
+
+  if (file[0] == '/')
+    return TRUE;
+  if (!g_ascii_isalpha (*p))
+    return FALSE;
+  while (g_ascii_isalnum (*p) || *p == '+' || *p == '-' || *p == '.')
+    p++;
+  if (*p != ':' || p[1] == '\0')
+    return FALSE;
+  for (p++; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      return FALSE;
+  return TRUE;
+}
+
 /* The function that @entry names, and the source position of @address in
  * it: from the line table (jitdump) or else from what the name says (V8's
  * "JS:*fib /x.js:3:10"). */
@@ -620,7 +643,7 @@ jit_function (HpProcessor          *self,
        * look like one (a path, or node's "node:internal/x") to be used. A
        * row without a usable file is still a line of the named one. */
       if (line_file != NULL && parsed.file != NULL && strcmp (line_file, parsed.file) != 0 &&
-          line_file[0] != '/' && strchr (line_file, ':') == NULL)
+          !looks_like_script_file (line_file))
         line_file = NULL;
       *file = g_strdup (line_file != NULL ? line_file : parsed.file);
       *line = line_file != NULL || parsed.file != NULL ? line_no : 0;

@@ -913,6 +913,8 @@ test_processor_garbled_file (void)
   static const guint64 addrs[] = { 0x7f0000005000, 0x7f0000005040 };
   static const guint lines[] = { 3, 5 };
   static const guint64 addrs2[] = { 0x7f0000006000 };
+  static const guint64 addrs3[] = { 0x7f0000007000 };
+  static const guint64 addrs4[] = { 0x7f0000008000 };
   g_auto(Recording) r = recording_start ();
   g_autofree char *dump = g_build_filename (r.dir, "jit-4247.dump", NULL);
   g_autoptr(GByteArray) b = jd_header (4247);
@@ -924,11 +926,19 @@ test_processor_garbled_file (void)
   /* garbled into printable bytes */
   jd_debug (b, 0x7f0000006000, 1, addrs2, lines + 1, "<LT(");
   jd_load (b, 0x7f0000006000, 0x100, 2, "JS:*fast /src/x.js:3:10");
+  /* garbled bytes with a colon, as if a URL: seen once in CI */
+  jd_debug (b, 0x7f0000007000, 1, addrs3, lines + 1, "W\xde\x9f:");
+  jd_load (b, 0x7f0000007000, 0x100, 3, "JS:*fast /src/x.js:3:10");
+  /* a real URL-like name stays: node's own scripts */
+  jd_debug (b, 0x7f0000008000, 1, addrs4, lines + 1, "node:internal/main");
+  jd_load (b, 0x7f0000008000, 0x100, 4, "JS:*fast /src/x.js:3:10");
   write_bytes (dump, b, b->len);
   process_mmap (r.processor, 4247, 0x7effff000000, 0x1000, dump);
   process_mmap (r.processor, 4247, 0x7f0000000000, 0x10000, "//anon");
   process_sample (r.processor, 4247, 1, 0x7f0000005048, 0x7f0000005010);
   process_sample (r.processor, 4247, 2, 0x7f0000006048, 0x7f0000005010);
+  process_sample (r.processor, 4247, 3, 0x7f0000007048, 0x7f0000005010);
+  process_sample (r.processor, 4247, 4, 0x7f0000008048, 0x7f0000005010);
   recording_finish (&r, dump, NULL);
 
   s1 = stack_at (r.db, 1);
@@ -936,6 +946,12 @@ test_processor_garbled_file (void)
   g_free (s1);
   s1 = stack_at (r.db, 2);
   g_assert_cmpstr (s1, ==, "[truncated]@ fast@[jit]:/src/x.js:3 fast@[jit]:/src/x.js:5");
+  g_free (s1);
+  s1 = stack_at (r.db, 3);
+  g_assert_cmpstr (s1, ==, "[truncated]@ fast@[jit]:/src/x.js:3 fast@[jit]:/src/x.js:5");
+  g_free (s1);
+  s1 = stack_at (r.db, 4);
+  g_assert_cmpstr (s1, ==, "[truncated]@ fast@[jit]:/src/x.js:3 fast@[jit]:node:internal/main:5");
 }
 
 int
