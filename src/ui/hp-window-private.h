@@ -59,7 +59,7 @@ struct _HpWindow {
   char                 *page_before_summary;
   guint                 place_source;
   guint                 fit_source;
-  int                   side_position_before_summary;  /* -1: not moved for it */
+  int                   side_position_before_fit;      /* -1: not moved for a page */
   HpSourceView         *source_view;
   HpCallsView          *calls_view;
   HpFunctionList       *function_list;

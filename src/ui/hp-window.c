@@ -81,49 +81,78 @@ display_basename (GFile *file)
 
 /* The summary pane's place ------------------------------------------ */
 
-/* The Summary page of a small screen, given the height its summary and
- * Suggest need (at 1024×700 the source's share was 170 px of the 212
- * they need): the call tree above gives it up, up to half of their
- * height, and takes it back when another page is shown. */
-static gboolean
-fit_summary_page_cb (gpointer data)
+/* How much taller the bottom pane's page would like to be than it is:
+ * the Summary page of a small screen, for its summary and Suggest (at
+ * 1024×700 the source's share was 170 px of the 212 they need), and the
+ * Timeline, for its lanes (at 1024×700 the last lane was cut, its
+ * overlay scrollbar hidden); 0 for the other pages, which scroll. */
+static int
+bottom_page_shortfall (HpWindow *self)
 {
-  HpWindow *self = data;
-  GtkWidget *content = gtk_widget_get_parent (GTK_WIDGET (self->summary_pane));
-  int side = gtk_widget_get_height (GTK_WIDGET (self->side_paned));
-  int stack = gtk_widget_get_height (GTK_WIDGET (self->bottom_stack));
+  GtkWidget *page = gtk_stack_get_visible_child (self->bottom_stack);
   int natural = 0;
 
-  self->fit_source = 0;
-  if (!self->summary_below || side <= 0 || stack <= 0 ||
-      gtk_stack_get_visible_child (self->bottom_stack) != GTK_WIDGET (self->summary_paned))
-    return G_SOURCE_REMOVE;
-  gtk_widget_measure (content, GTK_ORIENTATION_VERTICAL, gtk_paned_get_position (self->summary_paned),
-                      NULL, &natural, NULL, NULL);
-  natural = MIN (natural, side / 2);
-  if (natural > stack)
+  if (self->summary_below && page == GTK_WIDGET (self->summary_paned))
     {
-      if (self->side_position_before_summary < 0)
-        self->side_position_before_summary = gtk_paned_get_position (self->side_paned);
-      gtk_paned_set_position (self->side_paned, gtk_paned_get_position (self->side_paned) - (natural - stack));
+      GtkWidget *content = gtk_widget_get_parent (GTK_WIDGET (self->summary_pane));
+
+      gtk_widget_measure (content, GTK_ORIENTATION_VERTICAL, gtk_paned_get_position (self->summary_paned),
+                          NULL, &natural, NULL, NULL);
+      return natural - gtk_widget_get_height (GTK_WIDGET (self->bottom_stack));
+    }
+  if (page == GTK_WIDGET (self->timeline_view))
+    {
+      GtkWidget *lanes = GTK_WIDGET (hp_timeline_view_get_timeline (self->timeline_view));
+      GtkWidget *scrolled = gtk_widget_get_ancestor (lanes, GTK_TYPE_SCROLLED_WINDOW);
+
+      /* still reading the samples: the lanes are not there yet */
+      if (scrolled == NULL || !gtk_widget_get_mapped (scrolled))
+        return 0;
+      gtk_widget_measure (lanes, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+      return natural - gtk_widget_get_height (scrolled);
+    }
+  return 0;
+}
+
+/* The call tree above gives the bottom page the height it lacks, up to
+ * half of their height, and takes it back when another page is shown. */
+static gboolean
+fit_bottom_page_cb (gpointer data)
+{
+  HpWindow *self = data;
+  int side = gtk_widget_get_height (GTK_WIDGET (self->side_paned));
+  int stack = gtk_widget_get_height (GTK_WIDGET (self->bottom_stack));
+  int target;
+
+  self->fit_source = 0;
+  if (side <= 0 || stack <= 0)
+    return G_SOURCE_REMOVE;
+  target = MIN (stack + bottom_page_shortfall (self), side / 2);
+  if (target > stack)
+    {
+      if (self->side_position_before_fit < 0)
+        self->side_position_before_fit = gtk_paned_get_position (self->side_paned);
+      gtk_paned_set_position (self->side_paned, gtk_paned_get_position (self->side_paned) - (target - stack));
     }
   return G_SOURCE_REMOVE;
 }
 
 static void
-fit_summary_page (HpWindow *self)
+fit_bottom_page (HpWindow *self)
 {
-  if (self->summary_below &&
-      gtk_stack_get_visible_child (self->bottom_stack) == GTK_WIDGET (self->summary_paned))
+  GtkWidget *page = gtk_stack_get_visible_child (self->bottom_stack);
+
+  if ((self->summary_below && page == GTK_WIDGET (self->summary_paned)) ||
+      page == GTK_WIDGET (self->timeline_view))
     {
-      /* once laid out: the page may just have been added */
+      /* once laid out: the page may just have been added, or filled */
       if (self->fit_source == 0)
-        self->fit_source = g_idle_add (fit_summary_page_cb, self);
+        self->fit_source = g_idle_add (fit_bottom_page_cb, self);
     }
-  else if (self->side_position_before_summary >= 0)
+  else if (self->side_position_before_fit >= 0)
     {
-      gtk_paned_set_position (self->side_paned, self->side_position_before_summary);
-      self->side_position_before_summary = -1;
+      gtk_paned_set_position (self->side_paned, self->side_position_before_fit);
+      self->side_position_before_fit = -1;
     }
 }
 
@@ -173,7 +202,7 @@ place_summary (HpWindow *self,
                                           self->page_before_summary ? self->page_before_summary : "source");
       self->summary_below = FALSE;
       gtk_stack_remove (self->bottom_stack, paned);
-      fit_summary_page (self);
+      fit_bottom_page (self);
       gtk_orientable_set_orientation (GTK_ORIENTABLE (paned), GTK_ORIENTATION_VERTICAL);
       gtk_paned_set_resize_start_child (self->summary_paned, TRUE);
       gtk_paned_set_position (self->summary_paned, self->summary_side_position);
@@ -721,6 +750,7 @@ on_timeline_samples_loaded (HpTimelineView *view,
 {
   /* a range chosen before the samples were read (a test, an action) */
   hp_window_rebuild_profile (self);
+  fit_bottom_page (self);
 }
 
 /* Selection ---------------------------------------------------------- */
@@ -836,7 +866,7 @@ on_bottom_pane_changed (GtkStack   *stack,
       self->page_before_summary = g_strdup (page);
     }
   update_bottom_pane (self);
-  fit_summary_page (self);
+  fit_bottom_page (self);
   if (self->summary_below)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SUMMARY]);
 }
@@ -1294,7 +1324,7 @@ hp_window_init (HpWindow *self)
   g_autoptr(GSettingsSchema) schema = NULL;
 
   self->offer_library_summaries = TRUE;
-  self->side_position_before_summary = -1;
+  self->side_position_before_fit = -1;
   self->filters = g_ptr_array_new_with_free_func (free_filter);
   self->process_pids = g_array_new (FALSE, FALSE, sizeof (gint32));
 

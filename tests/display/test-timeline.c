@@ -163,6 +163,85 @@ test_timeline (void)
   display_close (window);
 }
 
+/* A capture of @n_threads threads in two processes, each with samples
+ * all along: more lanes than the bottom pane's share of 1024×700 shows. */
+static void
+write_many_threads (const char *path,
+                    guint       n_threads)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, stack;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata_int (w, "frequency", 1000);
+  hp_capture_writer_set_process (w, 100, "app");
+  hp_capture_writer_set_process (w, 200, "child");
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  stack = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (
+                                            w, hp_capture_writer_intern_function (w, "compute", module, NULL, 0),
+                                            NULL, 0, FALSE, 0x1000));
+  for (guint t = 0; t < n_threads; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker-%u", t);
+      gint64 pid = t < n_threads / 2 ? 100 : 200;
+
+      hp_capture_writer_set_thread (w, pid + t, pid, name);
+      for (guint ms = 0; ms < 500; ms++)
+        hp_capture_writer_add_sample (w, (guint64) FIRST + ms * G_GUINT64_CONSTANT (1000000), pid + t, 0, stack, 1000000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+lanes_fit (gpointer data)
+{
+  GtkWidget *lanes = GTK_WIDGET (hp_timeline_view_get_timeline (data));
+  GtkWidget *scrolled = gtk_widget_get_ancestor (lanes, GTK_TYPE_SCROLLED_WINDOW);
+  int natural = 0;
+
+  gtk_widget_measure (lanes, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  return gtk_widget_get_mapped (scrolled) && gtk_widget_get_height (scrolled) >= natural;
+}
+
+/* At 1024×700 the bottom pane showed four lanes and cut the fifth, its
+ * overlay scrollbar hidden: the call tree gives the Timeline the height
+ * its lanes need (up to half), and takes it back for the other pages. */
+static void
+test_lanes_fit (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "many-threads.hotpath", NULL);
+  HpWindow *window;
+  HpTimelineView *view;
+  GtkPaned *side;
+  int side_position;
+
+  write_many_threads (path, 6);
+  window = display_open_sized (app, path, 1024, 700);
+  view = hp_window_get_timeline_view (window);
+  side = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_PANED));
+  side_position = gtk_paned_get_position (side);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+  g_assert_true (display_wait (samples_loaded, view, 10000));
+  g_assert_true (display_wait (lanes_fit, view, 5000));
+  g_test_message ("call tree %d px, then %d px with the timeline",
+                  side_position, gtk_paned_get_position (side));
+  g_assert_cmpint (gtk_paned_get_position (side), <, side_position);
+  /* the pane's page takes at most half, so the tree keeps well over a
+   * third with the pane's tabs */
+  g_assert_cmpint (gtk_paned_get_position (side), >=, gtk_widget_get_height (GTK_WIDGET (side)) / 3);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "source"));
+  display_spin (100);
+  g_assert_cmpint (gtk_paned_get_position (side), ==, side_position);
+
+  display_close (window);
+}
+
 static const char *
 status_count (HpTimelineView *view)
 {
@@ -350,6 +429,7 @@ run (HpApplication *application)
   app = application;
   g_test_add_func ("/timeline/window", test_timeline);
   g_test_add_func ("/timeline/merge-recursion", test_merge_recursion);
+  g_test_add_func ("/timeline/lanes-fit", test_lanes_fit);
   g_test_add_func ("/timeline/events", test_events);
   g_test_add_func ("/overview/unsymbolized", test_unsymbolized);
   return g_test_run ();
