@@ -60,6 +60,7 @@ struct _HpWindow {
   guint                 place_source;
   guint                 fit_source;
   int                   side_position_before_fit;      /* -1: not moved for a page */
+  gboolean              fitting;                       /* moving the side paned for a page */
   HpSourceView         *source_view;
   HpCallsView          *calls_view;
   HpFunctionList       *function_list;

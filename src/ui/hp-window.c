@@ -114,6 +114,18 @@ bottom_page_shortfall (HpWindow *self)
   return 0;
 }
 
+/* A move for a page is not the user's choice: it is neither saved as
+ * the pane's position (the next window opened with the call tree cut to
+ * the Timeline's share) nor undone as one (see on_paned_moved). */
+static void
+move_side_paned (HpWindow *self,
+                 int       position)
+{
+  self->fitting = TRUE;
+  gtk_paned_set_position (self->side_paned, position);
+  self->fitting = FALSE;
+}
+
 /* The call tree above gives the bottom page the height it lacks, up to
  * half of their height, and takes it back when another page is shown. */
 static gboolean
@@ -132,7 +144,7 @@ fit_bottom_page_cb (gpointer data)
     {
       if (self->side_position_before_fit < 0)
         self->side_position_before_fit = gtk_paned_get_position (self->side_paned);
-      gtk_paned_set_position (self->side_paned, gtk_paned_get_position (self->side_paned) - (target - stack));
+      move_side_paned (self, gtk_paned_get_position (self->side_paned) - (target - stack));
     }
   return G_SOURCE_REMOVE;
 }
@@ -151,7 +163,7 @@ fit_bottom_page (HpWindow *self)
     }
   else if (self->side_position_before_fit >= 0)
     {
-      gtk_paned_set_position (self->side_paned, self->side_position_before_fit);
+      move_side_paned (self, self->side_position_before_fit);
       self->side_position_before_fit = -1;
     }
 }
@@ -1044,6 +1056,14 @@ on_paned_moved (GtkPaned   *paned,
 {
   const char *key = g_object_get_data (G_OBJECT (paned), "hp-settings-key");
 
+  if (paned == self->side_paned)
+    {
+      if (self->fitting)
+        return;
+      /* the user moved it while a page had it: that position stays */
+      if (gtk_widget_get_mapped (GTK_WIDGET (paned)))
+        self->side_position_before_fit = -1;
+    }
   /* only a position the user chose, not the initial layout */
   if (key != NULL && self->settings != NULL && gtk_widget_get_mapped (GTK_WIDGET (paned)) &&
       gtk_paned_get_position (paned) != g_settings_get_int (self->settings, key))
