@@ -144,6 +144,7 @@ struct _HpProcessor {
 
   GHashTable *event_ids;       /* perf id -> EventMap* */
   GHashTable *off_cpu_since;   /* tid -> OffCpu*: where and when it left the CPU */
+  guint64     start_time;      /* samples before it are dropped (set_start_time) */
 
   HpProcessorStats stats;
 };
@@ -988,10 +989,13 @@ static void
 process_sample (HpProcessor        *self,
                 const HpPerfRecord *rec)
 {
-  Process *process = get_process (self, rec->pid);
   const EventMap *map = g_hash_table_lookup (self->event_ids, &rec->id);
   const StackInfo *stack;
+  Process *process;
 
+  if (rec->time < self->start_time)
+    return;
+  process = get_process (self, rec->pid);
   if (!g_hash_table_contains (self->known_threads, GUINT_TO_POINTER (rec->tid)))
     {
       const char *name = g_hash_table_lookup (self->thread_names, GUINT_TO_POINTER (rec->pid));
@@ -1375,6 +1379,15 @@ hp_processor_write_stats (HpProcessor *self)
   append_jit_warnings (self, notes);
   if (notes->len > 0)
     hp_capture_writer_set_metadata (self->writer, HP_META_SYMBOL_NOTES, notes->str);
+}
+
+void
+hp_processor_set_start_time (HpProcessor *self,
+                             guint64      time)
+{
+  g_return_if_fail (self != NULL);
+
+  self->start_time = time;
 }
 
 void

@@ -70,6 +70,13 @@ void         hp_processor_map_event      (HpProcessor           *self,
 void         hp_processor_set_live       (HpProcessor           *self,
                                           gboolean               live);
 
+/* Samples taken before @time (perf clock, ns) are not kept. A recording
+ * that attaches reads /proc while its events already run, so that what
+ * starts meanwhile is not missed; its samples count from the end of that
+ * reading, where its duration counts from. Default 0: every sample. */
+void         hp_processor_set_start_time (HpProcessor           *self,
+                                          guint64                time);
+
 /* The symbolizer the processor resolves with (owned by it): to tell it
  * where files recorded elsewhere are, before the first record. */
 HpSymbolizer *hp_processor_get_symbolizer (HpProcessor          *self);

@@ -1328,6 +1328,9 @@ finish_capture (HpRecorder *self,
 
   g_mutex_lock (&self->progress_lock);
   self->progress.samples = hp_capture_writer_get_n_committed_samples (self->writer);
+  /* the recording's length, as the capture's duration says, not the time
+   * it then took to write what the rings held */
+  self->progress.elapsed = (end_time - self->start_time) / (gdouble) G_USEC_PER_SEC;
   g_mutex_unlock (&self->progress_lock);
 }
 
@@ -1398,14 +1401,28 @@ run_recording (HpRecorder  *self,
   hp_symbolizer_set_fetch_func (hp_processor_get_symbolizer (self->processor),
                                 self->options.fetch_func, self->options.fetch_data);
   write_metadata_start (self);
+
+  /* Attached or system-wide, the events run from their opening, so that
+   * what starts or maps code while /proc is read is not missed; the rings
+   * are drained meanwhile, for reading every process of a system takes
+   * a second or more. The recording (its duration, --duration and its
+   * samples) starts once that reading ends, as perf record -a enables its
+   * events after its own: before, the samples spanned a second and a half
+   * more than the duration said. The processing thread starts then too,
+   * after the records read from /proc. */
+  self->queue = g_async_queue_new ();
+  self->start_time = g_get_monotonic_time ();
+  drain = g_thread_new ("hp-drain", drain_thread, self);
   if (self->options.system_wide)
     synthesize_all (self);
   else if (!self->spawned)
     synthesize_process (self, self->options.pid);
-
-  self->queue = g_async_queue_new ();
-  self->start_time = g_get_monotonic_time ();
-  drain = g_thread_new ("hp-drain", drain_thread, self);
+  if (!self->spawned)
+    {
+      self->start_time = g_get_monotonic_time ();
+      /* CLOCK_MONOTONIC, as the events' use_clockid asks */
+      hp_processor_set_start_time (self->processor, (guint64) self->start_time * 1000);
+    }
   processing = g_thread_new ("hp-process", processing_thread, self);
 
   if (self->spawned)

@@ -11,6 +11,8 @@
  *   the same with cpu-clock in the same capture     the same
  *   wall-clock time under sleep_half (--off-cpu)    50 ± 5 %
  *   two busy programs recorded system-wide (-a)     both, each with a share
+ *   the same, its duration (--duration 1.5)         1.5 s, and its samples
+ *                                                   span no more
  *
  * The thread that empties the rings runs at a raised priority as root.
  * And the refusals must say what is missing: -a and --off-cpu as a user
@@ -22,6 +24,7 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +203,46 @@ test_off_cpu (void)
   it_tmpdir_free (g_steal_pointer (&dir));
 }
 
+/* --duration @seconds recorded that long, and the samples span what the
+ * capture's duration says: reading /proc for every process took 1.4 s
+ * with the events already running, and those samples were kept, so a
+ * capture of "3.16 s" held 4.58 s of samples. The end may trail by the
+ * time it takes to disable the events on a loaded machine. @said is what
+ * hotpath-cli record wrote on stderr. */
+static void
+check_duration (ItCapture  *cap,
+                const char *said,
+                double      seconds)
+{
+  const char *text = g_hash_table_lookup (cap->data->metadata, "duration_ns");
+  const char *in = strstr (said, " Hz in ");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) samples = hp_capture_load_samples (cap->capture, cap->data, &error);
+  guint64 first = G_MAXUINT64, last = 0;
+  double duration, span;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (text);
+  g_assert_cmpuint (samples->len, >, 0);
+  for (guint i = 0; i < samples->len; i++)
+    {
+      const HpCaptureSample *s = &g_array_index (samples, HpCaptureSample, i);
+
+      first = MIN (first, s->time);
+      last = MAX (last, s->time);
+    }
+  duration = g_ascii_strtod (text, NULL) / 1e9;
+  span = (last - first) / 1e9;
+  g_test_message ("--duration %.2f: duration %.3f s, samples over %.3f s", seconds, duration, span);
+  g_assert_cmpfloat (fabs (duration - seconds), <, 0.25);
+  g_assert_cmpfloat (span, <, duration + 0.25);
+  g_assert_cmpfloat (span, >, duration / 2);
+  /* and hotpath-cli's last line says that length too, not the time it
+   * took to write the samples afterwards */
+  g_assert_nonnull (in);
+  g_assert_cmpfloat (fabs (g_ascii_strtod (in + strlen (" Hz in "), NULL) - duration), <, 0.01);
+}
+
 static GPid
 start_busy (const char *workload)
 {
@@ -247,6 +290,7 @@ test_system_wide (void)
   g_autofree char *path = g_build_filename (dir, "all.hotpath", NULL);
   g_autofree char *workload = it_workload_path ("events-fp");
   g_autoptr(ItCapture) cap = NULL;
+  g_autoptr(ItResult) recorded = NULL;
   GPid busy[2];
 
   if (!it_require_perf_events ())
@@ -259,16 +303,19 @@ test_system_wide (void)
   busy[0] = start_busy (workload);
   busy[1] = start_busy (workload);
   g_usleep (200 * 1000);
-  record ((const char *[]) { "record", "-a", "--duration", "1.5", "--call-graph", "fp", "-o", path, NULL });
+  recorded = it_run_cli ((const char *[]) { "record", "-a", "--duration", "1.5", "--call-graph", "fp",
+                                             "-o", path, NULL });
   for (guint i = 0; i < 2; i++)
     {
       kill (busy[i], SIGKILL);
       waitpid (busy[i], NULL, 0);
     }
+  g_assert_cmpint (recorded->status, ==, 0);
 
   cap = it_capture_open (path);
   g_assert_cmpstr (g_hash_table_lookup (cap->data->metadata, "system_wide"), ==, "1");
   g_assert_cmpstr (g_hash_table_lookup (cap->data->metadata, "command"), ==, "the whole system");
+  check_duration (cap, recorded->err, 1.5);
   g_assert_cmpint (it_total_percent (cap->profile, "busy_loop"), >, 2.0);
   for (guint i = 0; i < 2; i++)
     {
