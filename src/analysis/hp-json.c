@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "analysis/hp-json.h"
 #include "analysis/hp-text.h"
@@ -64,4 +65,210 @@ hp_json_add_number (JsonBuilder *builder,
     json_builder_add_double_value (builder, value);
   else
     json_builder_add_null_value (builder);
+}
+
+/* Writer ---------------------------------------------------------------- */
+
+/* Nesting deeper than this is a bug of the caller, not of a capture. */
+#define MAX_DEPTH 63
+
+void
+hp_json_writer_init (HpJsonWriter *writer,
+                     GString      *out)
+{
+  g_return_if_fail (writer != NULL);
+  g_return_if_fail (out != NULL);
+
+  writer->out = out;
+  writer->depth = 0;
+  writer->started = 0;
+  writer->after_member = FALSE;
+}
+
+/* The comma before an element of an array (a member's value has its own,
+ * before its name). */
+static void
+separate (HpJsonWriter *writer)
+{
+  guint64 bit = (guint64) 1 << writer->depth;
+
+  if (writer->after_member)
+    {
+      writer->after_member = FALSE;
+      return;
+    }
+  if (writer->started & bit)
+    g_string_append_c (writer->out, ',');
+  writer->started |= bit;
+}
+
+static void
+begin (HpJsonWriter *writer,
+       char          open)
+{
+  g_return_if_fail (writer->depth < MAX_DEPTH);
+
+  separate (writer);
+  g_string_append_c (writer->out, open);
+  writer->depth++;
+  writer->started &= ~((guint64) 1 << writer->depth);
+}
+
+static void
+end (HpJsonWriter *writer,
+     char          close)
+{
+  g_return_if_fail (writer->depth > 0);
+  g_return_if_fail (!writer->after_member);
+
+  writer->depth--;
+  g_string_append_c (writer->out, close);
+}
+
+void
+hp_json_writer_begin_object (HpJsonWriter *writer)
+{
+  begin (writer, '{');
+}
+
+void
+hp_json_writer_end_object (HpJsonWriter *writer)
+{
+  end (writer, '}');
+}
+
+void
+hp_json_writer_begin_array (HpJsonWriter *writer)
+{
+  begin (writer, '[');
+}
+
+void
+hp_json_writer_end_array (HpJsonWriter *writer)
+{
+  end (writer, ']');
+}
+
+/* @text between quotes, escaped: what json-glib escapes (\" \\ \b \f \n
+ * \r \t, \u00XX for the other controls and DEL), U+001F that it forgets,
+ * and what hp_text_escape_json_controls() adds (the C1 controls, U+2028
+ * and U+2029, which some readers take for line ends). @text is valid
+ * UTF-8. */
+static void
+append_quoted (GString    *out,
+               const char *text)
+{
+  const guchar *p = (const guchar *) text;
+  const guchar *run = p;
+
+  g_string_append_c (out, '"');
+  for (; *p != 0; p++)
+    {
+      const char *short_form = NULL;
+      guint c = 0, n = 0;
+
+      switch (*p)
+        {
+        case '"': short_form = "\\\""; break;
+        case '\\': short_form = "\\\\"; break;
+        case '\b': short_form = "\\b"; break;
+        case '\f': short_form = "\\f"; break;
+        case '\n': short_form = "\\n"; break;
+        case '\r': short_form = "\\r"; break;
+        case '\t': short_form = "\\t"; break;
+        default:
+          if (*p < 0x20 || *p == 0x7f)
+            c = *p, n = 1;
+          else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            c = p[1], n = 2;
+          else if (*p == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+            c = 0x2000 | (p[2] - 0xa8 + 0x28), n = 3;
+          break;
+        }
+      if (short_form == NULL && n == 0)
+        continue;
+      g_string_append_len (out, (const char *) run, (const char *) p - (const char *) run);
+      if (short_form != NULL)
+        g_string_append (out, short_form);
+      else
+        {
+          g_string_append_printf (out, "\\u%04x", c);
+          p += n - 1;
+        }
+      run = p + 1;
+    }
+  g_string_append_len (out, (const char *) run, (const char *) p - (const char *) run);
+  g_string_append_c (out, '"');
+}
+
+void
+hp_json_writer_member (HpJsonWriter *writer,
+                       const char   *member)
+{
+  g_return_if_fail (writer != NULL);
+  g_return_if_fail (member != NULL);
+  g_return_if_fail (!writer->after_member);
+
+  separate (writer);
+  append_quoted (writer->out, member);
+  g_string_append_c (writer->out, ':');
+  writer->after_member = TRUE;
+}
+
+void
+hp_json_writer_string (HpJsonWriter *writer,
+                       const char   *value)
+{
+  g_return_if_fail (writer != NULL);
+
+  separate (writer);
+  if (value == NULL)
+    g_string_append (writer->out, "null");
+  else if (g_utf8_validate (value, -1, NULL))
+    append_quoted (writer->out, value);
+  else
+    {
+      g_autofree char *valid = hp_text_make_valid (value);
+
+      append_quoted (writer->out, valid);
+    }
+}
+
+void
+hp_json_writer_int (HpJsonWriter *writer,
+                    gint64        value)
+{
+  g_return_if_fail (writer != NULL);
+
+  separate (writer);
+  g_string_append_printf (writer->out, "%" G_GINT64_FORMAT, value);
+}
+
+void
+hp_json_writer_count (HpJsonWriter *writer,
+                      guint64       value)
+{
+  hp_json_writer_int (writer, (gint64) MIN (value, (guint64) G_MAXINT64));
+}
+
+void
+hp_json_writer_number (HpJsonWriter *writer,
+                       double        value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_return_if_fail (writer != NULL);
+
+  separate (writer);
+  if (!isfinite (value))
+    {
+      g_string_append (writer->out, "null");
+      return;
+    }
+  /* as json-glib writes a double: 17 digits, and ".0" when that reads as
+   * an integer (never after an exponent, which json-glib 1.6 did) */
+  g_ascii_dtostr (buffer, sizeof buffer, value);
+  g_string_append (writer->out, buffer);
+  if (strpbrk (buffer, ".eE") == NULL)
+    g_string_append (writer->out, ".0");
 }

@@ -25,4 +25,39 @@ void hp_json_add_number (JsonBuilder *builder,
                          const char  *member,
                          double       value);
 
+/* Writing a document straight into a string, member by member, for the
+ * big ones (hotpath-cli diff of two big captures writes hundreds of
+ * thousands of numbers: a JsonBuilder's tree of them costs more than the
+ * comparison). The text is what JsonGenerator (without pretty printing)
+ * and hp_text_escape_json_controls() make of the same document, except
+ * where json-glib 1.6 writes invalid JSON: a raw U+001F in a string, and
+ * ".0" after a whole number in exponent form ("1e+20.0"). */
+typedef struct {
+  GString *out;
+  guint    depth;
+  guint64  started;       /* bit d: level d has a member or element already */
+  gboolean after_member;  /* a member's name is written, its value not yet */
+} HpJsonWriter;
+
+void hp_json_writer_init         (HpJsonWriter *writer,
+                                  GString      *out);
+void hp_json_writer_begin_object (HpJsonWriter *writer);
+void hp_json_writer_end_object   (HpJsonWriter *writer);
+void hp_json_writer_begin_array  (HpJsonWriter *writer);
+void hp_json_writer_end_array    (HpJsonWriter *writer);
+/* The name of the next member of the object being written. */
+void hp_json_writer_member       (HpJsonWriter *writer,
+                                  const char   *member);
+/* Values, as the hp_json_add_*() functions write them: a string made
+ * valid UTF-8 (null for NULL), a count clamped to gint64, a number null
+ * when it is not finite. */
+void hp_json_writer_string       (HpJsonWriter *writer,
+                                  const char   *value);
+void hp_json_writer_count        (HpJsonWriter *writer,
+                                  guint64       value);
+void hp_json_writer_int          (HpJsonWriter *writer,
+                                  gint64        value);
+void hp_json_writer_number       (HpJsonWriter *writer,
+                                  double        value);
+
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <json-glib/json-glib.h>
 
@@ -145,6 +146,232 @@ test_json_members (void)
   g_assert_cmpfloat (json_object_get_double_member (o, "share"), ==, 0.25);
 }
 
+/* The writer against json-glib --------------------------------------------- */
+
+/* A random string: ASCII, controls, quotes and backslashes, C1 controls,
+ * U+2028/9, other UTF-8 and invalid bytes; never U+001F, which json-glib
+ * 1.6 leaves raw (test_writer_fixes). */
+static char *
+random_text (GRand *rand)
+{
+  static const char *pieces[] = {
+    "a", "Z", "0", " ", "\"", "\\", "/", "\b", "\f", "\n", "\r", "\t", "\x01", "\x1e",
+    "\x7f", "\xc2\x80", "\xc2\x9f", "\xc2\xa0", "\xe2\x80\xa8", "\xe2\x80\xa9",
+    "\xe2\x80\xa7", "é", "世", "\xf0\x9f\x94\xa5", "\xff", "\xc3", "::", "<int>",
+  };
+  GString *s = g_string_new (NULL);
+  guint n = g_rand_int_range (rand, 0, 12);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append (s, pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
+  return g_string_free (s, FALSE);
+}
+
+/* A random double of any magnitude, whole or not, or not finite; never a
+ * whole number that 17 digits write with an exponent, to which json-glib
+ * 1.6 appends ".0" (test_writer_fixes). */
+static double
+random_number (GRand *rand)
+{
+  switch (g_rand_int_range (rand, 0, 6))
+    {
+    case 0:
+      return g_rand_int_range (rand, -1000, 1000);
+    case 1:
+      return g_rand_double_range (rand, -1, 1);
+    case 2:
+      return ldexp (g_rand_double (rand), g_rand_int_range (rand, -1070, 50));
+    case 3:
+      return (double) g_rand_int (rand) * g_rand_int (rand);  /* whole, < 2^64 */
+    case 4:
+      return (const double[]) { NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e16, 0.1 }[g_rand_int_range (rand, 0, 7)];
+    default:
+      return g_rand_double_range (rand, -1e15, 1e15);
+    }
+}
+
+/* The same random document through JsonBuilder, JsonGenerator and
+ * hp_text_escape_json_controls() (what hotpath-cli diff wrote before), and
+ * through the writer: the same bytes. */
+static void
+build_random (GRand        *rand,
+              JsonBuilder  *b,
+              HpJsonWriter *w,
+              guint         depth)
+{
+  guint n = g_rand_int_range (rand, 0, depth < 3 ? 6 : 1);
+  gboolean object = g_rand_boolean (rand);
+
+  if (object)
+    {
+      json_builder_begin_object (b);
+      hp_json_writer_begin_object (w);
+    }
+  else
+    {
+      json_builder_begin_array (b);
+      hp_json_writer_begin_array (w);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *value = random_text (rand);
+      g_autofree char *name = g_strdup_printf ("m%u-%s", i, i % 2 ? "\t\"x" : "é");
+      double number = random_number (rand);
+      guint64 count = g_rand_boolean (rand) ? g_rand_int (rand) : G_MAXUINT64 - g_rand_int (rand);
+      gint64 negative = -(gint64) g_rand_int (rand);
+      const char *string = g_rand_int_range (rand, 0, 8) ? value : NULL;
+      guint kind = g_rand_int_range (rand, 0, 5);
+
+      if (object)
+        {
+          if (kind == 4)
+            {
+              json_builder_set_member_name (b, name);
+              hp_json_writer_member (w, name);
+            }
+          switch (kind)
+            {
+            case 0:
+              hp_json_add_string (b, name, string);
+              hp_json_writer_member (w, name);
+              hp_json_writer_string (w, string);
+              break;
+            case 1:
+              hp_json_add_number (b, name, number);
+              hp_json_writer_member (w, name);
+              hp_json_writer_number (w, number);
+              break;
+            case 2:
+              hp_json_add_count (b, name, count);
+              hp_json_writer_member (w, name);
+              hp_json_writer_count (w, count);
+              break;
+            case 3:
+              json_builder_set_member_name (b, name);
+              json_builder_add_int_value (b, negative);
+              hp_json_writer_member (w, name);
+              hp_json_writer_int (w, negative);
+              break;
+            default:
+              build_random (rand, b, w, depth + 1);
+              break;
+            }
+        }
+      else
+        switch (kind)
+          {
+          case 0:
+            {
+              /* what the diff did with its warnings */
+              g_autofree char *valid = hp_text_make_valid (value);
+
+              json_builder_add_string_value (b, valid);
+              hp_json_writer_string (w, value);
+            }
+            break;
+          case 1:
+            if (isfinite (number))
+              json_builder_add_double_value (b, number);
+            else
+              json_builder_add_null_value (b);
+            hp_json_writer_number (w, number);
+            break;
+          default:
+            build_random (rand, b, w, depth + 1);
+            break;
+          }
+    }
+  if (object)
+    {
+      json_builder_end_object (b);
+      hp_json_writer_end_object (w);
+    }
+  else
+    {
+      json_builder_end_array (b);
+      hp_json_writer_end_array (w);
+    }
+}
+
+/* Where json-glib 1.6 writes invalid JSON, the writer does not: U+001F
+ * escaped, and no ".0" after an exponent. Each document parses, and has
+ * no raw control byte. */
+static void
+test_writer_fixes (void)
+{
+  static const struct {
+    double      number;
+    const char *text;
+  } numbers[] = {
+    { 1e20, "1e+20" }, { 1e17, "1e+17" }, { -3e300, "-3.0000000000000002e+300" },
+    { 1e16, "10000000000000000.0" }, { 2, "2.0" }, { 0.5, "0.5" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    {
+      g_autoptr(GString) out = g_string_new (NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      HpJsonWriter w;
+
+      hp_json_writer_init (&w, out);
+      hp_json_writer_begin_array (&w);
+      hp_json_writer_number (&w, numbers[i].number);
+      hp_json_writer_end_array (&w);
+      g_assert_true (g_str_has_prefix (out->str + 1, numbers[i].text));
+      g_assert_cmpuint (out->len, ==, strlen (numbers[i].text) + 2);
+      g_assert_true (json_parser_load_from_data (parser, out->str, -1, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (json_array_get_double_element (json_node_get_array (json_parser_get_root (parser)), 0),
+                         ==, numbers[i].number);
+    }
+
+  {
+    const char *value = "a\x1f\x01" "b\xc2\x85\xe2\x80\xa8";
+    g_autoptr(GString) out = g_string_new (NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+    HpJsonWriter w;
+
+    hp_json_writer_init (&w, out);
+    hp_json_writer_begin_object (&w);
+    hp_json_writer_member (&w, "s\x1f");
+    hp_json_writer_string (&w, value);
+    hp_json_writer_end_object (&w);
+    g_assert_cmpstr (out->str, ==, "{\"s\\u001f\":\"a\\u001f\\u0001b\\u0085\\u2028\"}");
+    for (gsize i = 0; i < out->len; i++)
+      g_assert_cmpint ((guchar) out->str[i], >=, 0x20);
+    g_assert_true (json_parser_load_from_data (parser, out->str, -1, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)), "s\x1f"),
+                     ==, value);
+  }
+}
+
+static void
+test_writer_as_json_glib (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261202);
+
+  for (guint round = 0; round < 2000; round++)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(GString) expected = g_string_new (NULL);
+      g_autoptr(GString) written = g_string_new (NULL);
+      HpJsonWriter w;
+
+      hp_json_writer_init (&w, written);
+      build_random (rand, b, &w, 0);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_to_gstring (gen, expected);
+      hp_text_escape_json_controls (expected);
+      g_assert_cmpstr (written->str, ==, expected->str);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -155,5 +382,7 @@ main (int argc, char **argv)
   g_test_add_func ("/text/escape/append", test_append);
   g_test_add_func ("/text/json-controls", test_json_controls);
   g_test_add_func ("/text/json-members", test_json_members);
+  g_test_add_func ("/text/json-writer/as-json-glib", test_writer_as_json_glib);
+  g_test_add_func ("/text/json-writer/fixes", test_writer_fixes);
   return g_test_run ();
 }
