@@ -65,9 +65,15 @@ G_DEFINE_QUARK (hp-compare-error-quark, hp_compare_error)
  * cache: enough to cover a miss under the work of those nodes. */
 #define PREFETCH_AHEAD 8
 
+/* find_known_paths(): how many lookups ahead the table's slot is asked
+ * for (each lookup is a few ns when it hits, a miss costs ~100 ns). */
+#define LOOKUP_AHEAD 16
+
 /* The merged tree's root and "no path". */
 #define ROOT 0
 #define NONE G_MAXUINT32
+/* A stack node whose path is still to be found or made. */
+#define PENDING (G_MAXUINT32 - 1)
 
 /* Functions with at least this share of the cost make the summary MDE. */
 #define MDE_SHARE 0.05
@@ -329,6 +335,37 @@ big_new0 (gsize n,
   return p;
 }
 
+/* An array of @n elements of @size bytes, not zeroed, in huge pages where
+ * it spans them: a scratch array written once all over (in 4 kB pages,
+ * the faults of its first writes cost more than the writes). Free it
+ * with g_aligned_free(). */
+static gpointer
+big_new (gsize n,
+         gsize size)
+{
+  gsize bytes;
+  gpointer p;
+
+  if (!g_size_checked_mul (&bytes, MAX (n, 1), size))
+    g_error ("%s: overflow allocating %" G_GSIZE_FORMAT " elements of %" G_GSIZE_FORMAT " bytes",
+             G_STRLOC, n, size);
+  if (bytes < HUGE_PAGE)
+    return g_aligned_alloc (bytes, 1, 64);
+  bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  p = g_aligned_alloc (bytes, 1, HUGE_PAGE);
+  advise_huge (p, bytes);
+  return p;
+}
+
+static void
+aligned_free_ptr (gpointer p)
+{
+  g_aligned_free (*(gpointer *) p);
+}
+
+/* g_autofree for big_new() and big_new0() */
+#define big_autofree __attribute__ ((cleanup (aligned_free_ptr)))
+
 /* Interning --------------------------------------------------------------- */
 
 static guint32
@@ -414,6 +451,18 @@ grow_slots (HpComparison *self,
   g_aligned_free (old);
 }
 
+/* The path (@parent, @ident), or PENDING when there is none yet. */
+static inline guint32
+find_path (HpComparison *self,
+           guint32       parent,
+           guint32       ident)
+{
+  for (gsize i = slot_of (parent, ident, self->slot_mask); self->slots[i].id != 0; i = (i + 1) & self->slot_mask)
+    if (self->slots[i].parent == parent && self->slots[i].ident == ident)
+      return self->slots[i].id;
+  return PENDING;
+}
+
 static guint32
 intern_path (HpComparison *self,
              guint32       parent,
@@ -426,6 +475,7 @@ intern_path (HpComparison *self,
   for (i = slot_of (parent, ident, self->slot_mask); self->slots[i].id != 0; i = (i + 1) & self->slot_mask)
     if (self->slots[i].parent == parent && self->slots[i].ident == ident)
       return self->slots[i].id;
+  g_return_val_if_fail (self->nodes->len < PENDING, NONE);
 
   node.parent = parent;
   node.ident = ident;
@@ -1005,6 +1055,92 @@ program_alias (HpComparison        *self,
 
 /* Adding runs --------------------------------------------------------------- */
 
+typedef struct {
+  guint32 stack;
+  guint32 parent;  /* stack node */
+  guint32 ident;
+} Step;
+
+/* The paths the table has already for the live stack nodes of a run (a
+ * later run of a program has almost all of its paths there): each
+ * lookup is a cache miss, which costs more than the rest of the work on
+ * a node. In the order of the stack ids, a node's parent often comes just
+ * before it (a new stack adds a chain of nodes), so its path is not known
+ * in time to ask for the slot ahead. By depth, every parent's path is
+ * known before its children's are looked up: the slot LOOKUP_AHEAD nodes
+ * further on is asked for meanwhile. Nothing is added: @path holds
+ * PENDING for a live node whose path is not there (or whose frame is
+ * broken), NONE for the others, and the caller makes the new paths in the
+ * order of the stack ids, so that they have the ids they always had. */
+static void
+find_known_paths (HpComparison        *self,
+                  const HpCaptureData *data,
+                  const guint32       *frame_ident,
+                  const guint8        *live,
+                  gsize                n_live,
+                  guint32             *path)
+{
+  guint n_stacks = MAX (data->stacks->len, 1);
+  const HpCaptureStack *stacks = (const HpCaptureStack *) (gpointer) data->stacks->data;
+  big_autofree Step *order = big_new (n_live, sizeof (Step));
+  g_autofree gsize *next = NULL;
+  guint32 max_depth = 0;
+
+  /* each live node's depth, in @path for now (a parent's id is below
+   * its children's, and the parent of a live node is live) */
+  path[0] = 0;
+  for (guint s = 1; s < n_stacks; s++)
+    if (live[s])
+      {
+        path[s] = path[stacks[s].parent_id] + 1;
+        max_depth = MAX (max_depth, path[s]);
+      }
+  /* where each depth starts in @order */
+  next = g_new0 (gsize, (gsize) max_depth + 2);
+  for (guint s = 1; s < n_stacks; s++)
+    if (live[s])
+      next[path[s] + 1]++;
+  for (guint32 d = 1; d <= max_depth; d++)
+    next[d + 1] += next[d];
+  for (guint s = 1; s < n_stacks; s++)
+    {
+      Step *step;
+
+      if (!live[s])
+        {
+          path[s] = NONE;
+          continue;
+        }
+      step = &order[next[path[s]]++];
+      step->stack = s;
+      step->parent = stacks[s].parent_id;
+      step->ident = stack_ident (data, frame_ident, s);
+      path[s] = PENDING;
+    }
+  path[0] = ROOT;
+
+  for (gsize i = 0; i < n_live; i++)
+    {
+      const Step *step = &order[i];
+      guint32 parent;
+
+      if (i + LOOKUP_AHEAD < n_live)
+        {
+          const Step *ahead = &order[i + LOOKUP_AHEAD];
+          guint32 ahead_parent = path[ahead->parent];
+
+          if (ahead_parent < PENDING && ahead->ident != NONE)
+            __builtin_prefetch (&self->slots[slot_of (ahead_parent, ahead->ident, self->slot_mask)]);
+        }
+      if (i + 2 * LOOKUP_AHEAD < n_live)
+        __builtin_prefetch (&path[order[i + 2 * LOOKUP_AHEAD].parent]);
+      parent = path[step->parent];
+      if (parent < PENDING && step->ident != NONE)
+        path[step->stack] = find_path (self, parent, step->ident);
+    }
+}
+
+
 gboolean
 hp_comparison_add_data (HpComparison        *self,
                         HpCompareSide        side,
@@ -1015,8 +1151,8 @@ hp_comparison_add_data (HpComparison        *self,
   guint n_stacks, n_functions;
   g_autofree guint32 *fident = NULL;
   g_autofree guint32 *frame_ident = NULL;
-  g_autofree guint8 *live = NULL;
-  g_autofree guint32 *path = NULL;
+  big_autofree guint8 *live = NULL;
+  big_autofree guint32 *path = NULL;
   const char *alias;
   gint64 program = 0;
   gboolean use_samples;
@@ -1069,7 +1205,7 @@ hp_comparison_add_data (HpComparison        *self,
    * that did not know the period) counts samples. The costs go to the
    * paths below, by count (stack_counts has one per sampled stack), never
    * through arrays of all the stack nodes. */
-  live = g_new0 (guint8, n_stacks);
+  live = big_new0 (n_stacks, sizeof (guint8));
   for (guint i = 0; i < data->stack_counts->len; i++)
     {
       const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
@@ -1116,25 +1252,27 @@ hp_comparison_add_data (HpComparison        *self,
    * its parent's path is known already (it mostly is: a parent comes
    * long before its children in a big capture). */
   reserve_paths (self, n_live);
-  path = g_new (guint32, n_stacks);
+  path = big_new (n_stacks, sizeof (guint32));
+  if (self->nodes->len > 1)
+    find_known_paths (self, data, frame_ident, live, n_live, path);
+  else
+    for (guint s = 0; s < n_stacks; s++)
+      path[s] = live[s] ? PENDING : NONE;
   path[0] = ROOT;
   for (guint s = 1; s < n_stacks; s++)
     {
       guint t = s + PREFETCH_AHEAD;
       guint32 g;
 
-      if (t < n_stacks && live[t])
+      if (path[s] != PENDING)
+        continue;
+      if (t < n_stacks && path[t] == PENDING)
         {
           const HpCaptureStack *ahead = &g_array_index (data->stacks, HpCaptureStack, t);
           guint32 h = stack_ident (data, frame_ident, t);
 
           if (ahead->parent_id < s && h != NONE)
             __builtin_prefetch (&self->slots[slot_of (path[ahead->parent_id], h, self->slot_mask)]);
-        }
-      if (!live[s])
-        {
-          path[s] = NONE;
-          continue;
         }
       g = stack_ident (data, frame_ident, s);
       g_return_val_if_fail (g != NONE, (run_free (run), FALSE));
