@@ -31,8 +31,9 @@ char *hp_debian_package_of  (const char *path);
 
 /* "liblzma5-dbgsym, libsqlite3-0-dbgsym": the -dbgsym packages for the
  * modules hp_unsymbolized_main_modules chooses of @unsymbolized; NULL
- * when none is known. Answers are cached per path for the process.
- * Runs dpkg-query: never call it from a main loop. */
+ * when none is known. Answers are cached per path for the process, and
+ * the paths not asked yet are asked in one dpkg-query: never call it
+ * from a main loop. */
 char *hp_debug_packages_for (const HpCaptureData *data,
                              GArray              *unsymbolized,
                              guint64              n_samples);

@@ -201,6 +201,90 @@ test_debian_package_of (void)
   g_assert_null (hp_debian_package_of (NULL));
 }
 
+/* The packages of the modules named, asked of dpkg in one run: each run
+ * reads dpkg's whole file list (0.4 s of CPU here), and a run per module
+ * made a report take seconds. A dpkg-query of the test's own logs its
+ * runs and answers as dpkg does: merged /usr known by its /lib name, a
+ * path of two packages, and exit status 1 when a path is unknown. */
+static void
+test_debug_packages_one_query (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hp-dpkg-XXXXXX", &error);
+  g_autofree char *script = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *logged = NULL;
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *path = NULL;
+  g_autofree char *packages = NULL;
+  g_autofree char *again = NULL;
+  g_autoptr(GArray) modules = g_array_new (FALSE, TRUE, sizeof (HpCaptureModule));
+  g_autoptr(GArray) unsymbolized = g_array_new (FALSE, FALSE, sizeof (HpUnsymbolized));
+  HpCaptureModule module = { 0, };
+  HpCaptureData data = { 0, };
+  const struct { const char *path, *name; guint64 samples; } files[] = {
+    { "/opt/hp-test/bin/app", "app", 600 },
+    { "/usr/lib/hp-test/libmerged.so.1", "libmerged.so.1", 300 },
+    { "/opt/hp-test/lib/libshared.so", "libshared.so", 50 },
+  };
+
+  g_assert_no_error (error);
+  log = g_build_filename (dir, "runs", NULL);
+  script = g_build_filename (dir, "dpkg-query", NULL);
+  {
+    g_autofree char *text = g_strdup_printf (
+      "#!/bin/sh\n"
+      "echo \"$*\" >> '%s'\n"
+      "shift\n"
+      "status=0\n"
+      "for p; do\n"
+      "  case \"$p\" in\n"
+      "    /opt/hp-test/bin/app) echo \"hp-app:amd64: $p\" ;;\n"
+      "    /lib/hp-test/libmerged.so.1) echo \"libmerged1: $p\" ;;\n"
+      "    /opt/hp-test/lib/libshared.so) echo \"liba, libb: $p\" ;;\n"
+      "    *) echo \"dpkg-query: no path found matching pattern $p\" >&2; status=1 ;;\n"
+      "  esac\n"
+      "done\n"
+      "exit $status\n", log);
+
+    g_assert_true (g_file_set_contents (script, text, -1, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+  }
+
+  g_array_set_size (modules, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      HpUnsymbolized u = { files[i].name, files[i].samples };
+
+      module.path = (char *) files[i].path;
+      module.name = (char *) files[i].name;
+      g_array_append_val (modules, module);
+      g_array_append_val (unsymbolized, u);
+    }
+  data.modules = modules;
+
+  path = g_strconcat (dir, ":", old_path ? old_path : "/usr/bin:/bin", NULL);
+  g_setenv ("PATH", path, TRUE);
+  packages = hp_debug_packages_for (&data, unsymbolized, 1000);
+  again = hp_debug_packages_for (&data, unsymbolized, 1000);
+  if (old_path != NULL)
+    g_setenv ("PATH", old_path, TRUE);
+  else
+    g_unsetenv ("PATH");
+
+  g_assert_cmpstr (packages, ==, "hp-app-dbgsym, libmerged1-dbgsym");
+  g_assert_cmpstr (again, ==, packages);
+  g_assert_true (g_file_get_contents (log, &logged, NULL, &error));
+  g_assert_no_error (error);
+  /* one run for the three modules, none for the second report */
+  g_assert_cmpstr (logged, ==,
+                   "-S /opt/hp-test/bin/app /usr/lib/hp-test/libmerged.so.1 "
+                   "/lib/hp-test/libmerged.so.1 /opt/hp-test/lib/libshared.so\n");
+
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -215,5 +299,6 @@ main (int    argc,
   g_test_add_func ("/document/source-find", test_source_find);
   g_test_add_func ("/document/debug-package/main-modules", test_unsymbolized_main_modules);
   g_test_add_func ("/document/debug-package/debian-package-of", test_debian_package_of);
+  g_test_add_func ("/document/debug-package/one-query", test_debug_packages_one_query);
   return g_test_run ();
 }
