@@ -175,56 +175,6 @@ hp_measure_select (const HpMeasure     *measure,
 
 /* The waiting marker --------------------------------------------------- */
 
-static void
-clear_function (gpointer p)
-{
-  HpCaptureFunction *f = p;
-
-  g_free (f->name);
-  g_free (f->file);
-}
-
-static void
-clear_frame (gpointer p)
-{
-  g_free (((HpCaptureFrame *) p)->file);
-}
-
-static GArray *
-copy_functions (const GArray *from,
-                guint         extra)
-{
-  GArray *to = g_array_sized_new (FALSE, TRUE, sizeof (HpCaptureFunction), from->len + extra);
-
-  g_array_set_clear_func (to, clear_function);
-  for (guint i = 0; i < from->len; i++)
-    {
-      HpCaptureFunction f = g_array_index (from, HpCaptureFunction, i);
-
-      f.name = g_strdup (f.name);
-      f.file = g_strdup (f.file);
-      g_array_append_val (to, f);
-    }
-  return to;
-}
-
-static GArray *
-copy_frames (const GArray *from,
-             guint         extra)
-{
-  GArray *to = g_array_sized_new (FALSE, TRUE, sizeof (HpCaptureFrame), from->len + extra);
-
-  g_array_set_clear_func (to, clear_frame);
-  for (guint i = 0; i < from->len; i++)
-    {
-      HpCaptureFrame f = g_array_index (from, HpCaptureFrame, i);
-
-      f.file = g_strdup (f.file);
-      g_array_append_val (to, f);
-    }
-  return to;
-}
-
 gboolean
 hp_measure_is_waiting (const HpCaptureData *data,
                        gint64               function_id)
@@ -261,8 +211,8 @@ hp_measure_mark_waiting (const HpCaptureData *data)
   g_clear_pointer (&copy->functions, g_array_unref);
   g_clear_pointer (&copy->frames, g_array_unref);
   g_clear_pointer (&copy->stacks, g_array_unref);
-  copy->functions = copy_functions (data->functions, 1);
-  copy->frames = copy_frames (data->frames, 1);
+  copy->functions = hp_capture_functions_copy (data->functions, 1);
+  copy->frames = hp_capture_frames_copy (data->frames, 1);
   copy->stacks = g_array_sized_new (FALSE, TRUE, sizeof (HpCaptureStack), data->stacks->len + 64);
   g_array_append_vals (copy->stacks, data->stacks->data, data->stacks->len);
   {

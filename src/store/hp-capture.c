@@ -2001,6 +2001,57 @@ hp_capture_load_samples (HpCapture           *self,
   return g_steal_pointer (&samples);
 }
 
+/* A copy of the rows of @from, with room for @extra more, that frees
+ * their strings with @clear: the caller duplicates them. */
+static GArray *
+copy_rows (const GArray   *from,
+           guint           extra,
+           GDestroyNotify  clear)
+{
+  GArray *to = g_array_sized_new (FALSE, TRUE, g_array_get_element_size ((GArray *) from), from->len + extra);
+
+  g_array_set_clear_func (to, clear);
+  g_array_append_vals (to, from->data, from->len);
+  return to;
+}
+
+GArray *
+hp_capture_functions_copy (const GArray *functions,
+                           guint         extra)
+{
+  GArray *to;
+
+  g_return_val_if_fail (functions != NULL, NULL);
+
+  to = copy_rows (functions, extra, clear_function);
+  for (guint i = 0; i < to->len; i++)
+    {
+      HpCaptureFunction *f = &g_array_index (to, HpCaptureFunction, i);
+
+      f->name = g_strdup (f->name);
+      f->file = g_strdup (f->file);
+    }
+  return to;
+}
+
+GArray *
+hp_capture_frames_copy (const GArray *frames,
+                        guint         extra)
+{
+  GArray *to;
+
+  g_return_val_if_fail (frames != NULL, NULL);
+
+  to = copy_rows (frames, extra, clear_frame);
+  for (guint i = 0; i < to->len; i++)
+    {
+      HpCaptureFrame *f = &g_array_index (to, HpCaptureFrame, i);
+
+      f->file = g_strdup (f->file);
+    }
+  return to;
+}
+
 HpCaptureData *
 hp_capture_data_new_with_counts (const HpCaptureData *data,
                                  GArray              *stack_counts)

@@ -157,6 +157,15 @@ GArray        *hp_capture_load_samples  (HpCapture           *self,
                                          const HpCaptureData *data,
                                          GError             **error);
 
+/* Deep copies of @data's functions and frames tables, with room for
+ * @extra more rows, that own their strings as the loaded ones do: what
+ * adds rows to a capture seen differently (hp_measure_mark_waiting())
+ * gives the copy its own tables and leaves the shared ones alone. */
+GArray        *hp_capture_functions_copy (const GArray *functions,
+                                          guint         extra);
+GArray        *hp_capture_frames_copy    (const GArray *frames,
+                                          guint         extra);
+
 /* A copy of @data that shares its tables but counts @stack_counts
  * (HpCaptureStackCount, taken) instead: the capture seen through a filter. */
 HpCaptureData *hp_capture_data_new_with_counts (const HpCaptureData *data,
