@@ -81,11 +81,12 @@ parse_call_graph (const char      *value,
   size = value + strlen ("dwarf");
   if (*size == '\0')
     return TRUE;
-  if (*size != ',' || !g_ascii_string_to_unsigned (size + 1, 10, 8, HP_RECORD_MAX_STACK_SIZE, &n, NULL)
+  if (*size != ',' || !g_ascii_string_to_unsigned (size + 1, 10, HP_RECORD_MIN_STACK_SIZE,
+                                                   HP_RECORD_MAX_STACK_SIZE, &n, NULL)
       || n % 8 != 0)
     {
-      hp_cli_error ("record: --call-graph %s: the stack size must be a multiple of 8 from 8 to %u",
-                    value, HP_RECORD_MAX_STACK_SIZE);
+      hp_cli_error ("record: --call-graph %s: the stack size must be a multiple of 8 from %u to %u",
+                    value, HP_RECORD_MIN_STACK_SIZE, HP_RECORD_MAX_STACK_SIZE);
       return FALSE;
     }
   options->stack_size = (guint) n;

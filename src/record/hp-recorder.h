@@ -27,7 +27,12 @@ typedef enum {
   HP_CALL_GRAPH_FP,     /* the kernel's frame-pointer chain */
 } HpCallGraph;
 
-/* Bytes of user stack copied per sample with HP_CALL_GRAPH_DWARF. */
+/* Bytes of user stack copied per sample with HP_CALL_GRAPH_DWARF: a
+ * multiple of 8 in this range. The record dialog's stack size
+ * (data/ui/hp-record-dialog.ui) and its setting (the gschema's
+ * record-stack-size) repeat these numbers; test-record-plan reads both
+ * files and holds them to these. */
+#define HP_RECORD_MIN_STACK_SIZE     8
 #define HP_RECORD_DEFAULT_STACK_SIZE 8192
 #define HP_RECORD_MAX_STACK_SIZE     65528  /* the kernel's limit, less the size field */
 

@@ -417,6 +417,136 @@ test_paranoid (void)
   g_assert_nonnull (strstr (explained, value));
 }
 
+/* The stack size limits of the record dialog's adjustment and of its
+ * setting, read from their files ------------------------------------------ */
+
+typedef struct {
+  const char *element;  /* "object" or "key" that holds what we want */
+  const char *id;       /* its id (.ui) or name (gschema) */
+  gboolean    inside;
+  char       *property; /* the <property> or <default> being read */
+  GHashTable *values;   /* property name, "min", "max", "default" -> text */
+} LimitsReader;
+
+static void
+limits_start (GMarkupParseContext  *context,
+              const char           *element,
+              const char          **names,
+              const char          **values,
+              gpointer              user_data,
+              GError              **error)
+{
+  LimitsReader *r = user_data;
+
+  if (g_str_equal (element, r->element))
+    {
+      for (guint i = 0; names[i] != NULL; i++)
+        if ((g_str_equal (names[i], "id") || g_str_equal (names[i], "name"))
+            && g_str_equal (values[i], r->id))
+          r->inside = TRUE;
+      return;
+    }
+  if (!r->inside)
+    return;
+  if (g_str_equal (element, "default"))
+    r->property = g_strdup ("default");
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      if (g_str_equal (element, "property") && g_str_equal (names[i], "name"))
+        r->property = g_strdup (values[i]);
+      else if (g_str_equal (element, "range"))
+        g_hash_table_insert (r->values, g_strdup (names[i]), g_strdup (values[i]));
+    }
+}
+
+static void
+limits_end (GMarkupParseContext  *context,
+            const char           *element,
+            gpointer              user_data,
+            GError              **error)
+{
+  LimitsReader *r = user_data;
+
+  if (g_str_equal (element, r->element))
+    r->inside = FALSE;
+  g_clear_pointer (&r->property, g_free);
+}
+
+static void
+limits_text (GMarkupParseContext  *context,
+             const char           *text,
+             gsize                 length,
+             gpointer              user_data,
+             GError              **error)
+{
+  LimitsReader *r = user_data;
+  g_autofree char *value = NULL;
+
+  if (!r->inside || r->property == NULL)
+    return;
+  value = g_strstrip (g_strndup (text, length));
+  g_hash_table_insert (r->values, g_strdup (r->property), g_steal_pointer (&value));
+}
+
+/* The values the element @element whose id or name is @id holds in @path:
+ * its <property>s, its <range>'s bounds and its <default> */
+static GHashTable *
+read_limits (const char *path,
+             const char *element,
+             const char *id)
+{
+  static const GMarkupParser parser = { limits_start, limits_end, limits_text, NULL, NULL };
+  LimitsReader r = { element, id, FALSE, NULL, NULL };
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  g_assert_no_error (error);
+  r.values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  context = g_markup_parse_context_new (&parser, 0, &r, NULL);
+  g_assert_true (g_markup_parse_context_parse (context, contents, length, &error));
+  g_assert_true (g_markup_parse_context_end_parse (context, &error));
+  g_assert_no_error (error);
+  return r.values;
+}
+
+static guint64
+limit (GHashTable *values,
+       const char *name)
+{
+  const char *text = g_hash_table_lookup (values, name);
+  g_autoptr(GError) error = NULL;
+  guint64 n = 0;
+
+  g_assert_nonnull (text);
+  g_assert_true (g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, &n, &error));
+  g_assert_no_error (error);
+  return n;
+}
+
+/* The window offers and stores the stack sizes hotpath-cli record
+ * accepts, starting from the same default: the numbers in the dialog's
+ * template and in the settings schema are those of hp-recorder.h */
+static void
+test_stack_size_limits (void)
+{
+  g_autoptr(GHashTable) dialog = read_limits (RECORD_DIALOG_UI, "object", "stack_size_adjustment");
+  g_autoptr(GHashTable) setting = read_limits (GSETTINGS_SCHEMA, "key", "record-stack-size");
+
+  g_assert_cmpuint (limit (dialog, "lower"), ==, HP_RECORD_MIN_STACK_SIZE);
+  g_assert_cmpuint (limit (dialog, "upper"), ==, HP_RECORD_MAX_STACK_SIZE);
+  g_assert_cmpuint (limit (dialog, "value"), ==, HP_RECORD_DEFAULT_STACK_SIZE);
+  g_assert_cmpuint (limit (dialog, "step-increment") % 8, ==, 0);
+  g_assert_cmpuint (limit (setting, "min"), ==, HP_RECORD_MIN_STACK_SIZE);
+  g_assert_cmpuint (limit (setting, "max"), ==, HP_RECORD_MAX_STACK_SIZE);
+  g_assert_cmpuint (limit (setting, "default"), ==, HP_RECORD_DEFAULT_STACK_SIZE);
+  /* the suggestion of a bigger copy stays within what both accept */
+  g_assert_cmpuint (hp_record_bigger_stack_size (HP_RECORD_MAX_STACK_SIZE), ==, HP_RECORD_MAX_STACK_SIZE);
+  g_assert_cmpuint (hp_record_bigger_stack_size (0) % 8, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -427,6 +557,7 @@ main (int    argc,
   g_test_add_func ("/record-plan/command-line", test_command_line);
   g_test_add_func ("/record-plan/check-events", test_check_events);
   g_test_add_func ("/record-plan/paranoid", test_paranoid);
+  g_test_add_func ("/record-plan/stack-size-limits", test_stack_size_limits);
   g_test_add ("/record-plan/resolve-program", Fixture, NULL, hp_test_scratch_set_up, test_resolve_program, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/prepare-errors", Fixture, NULL, hp_test_scratch_set_up, test_prepare_errors, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/prepare-names", Fixture, NULL, hp_test_scratch_set_up, test_prepare_names, hp_test_scratch_tear_down);
