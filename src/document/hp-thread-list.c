@@ -25,6 +25,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
+#include "document/hp-format.h"
 #include "document/hp-thread-list.h"
 #include "store/hp-capture-keys.h"
 
@@ -120,7 +121,7 @@ static char *
 format_samples (guint64  samples,
                 gpointer user_data)
 {
-  g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, samples);
+  g_autofree char *count = hp_format_count (samples);
 
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", samples), count);
 }

@@ -21,7 +21,7 @@
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-call-row.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 
 struct _HpCallRow {
   GObject            parent_instance;

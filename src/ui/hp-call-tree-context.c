@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ui/hp-call-row.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-call-tree-context.h"
 
 HpCallTreeContext *

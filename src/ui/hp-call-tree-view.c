@@ -35,7 +35,7 @@
 #include "ui/hp-call-row.h"
 #include "ui/hp-call-tree-view-private.h"
 #include "ui/hp-cell.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-gtk-compat.h"
 #include "ui/hp-template.h"
 #include "ui/hp-grow-list-model.h"

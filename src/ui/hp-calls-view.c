@@ -19,7 +19,7 @@
 
 #include "ui/hp-calls-view.h"
 #include "ui/hp-cell.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-function-row.h"
 #include "ui/hp-template.h"
 

@@ -22,7 +22,7 @@
 #include "document/hp-debug-package.h"
 #include "store/hp-capture-keys.h"
 #include "ui/hp-capture-overview.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-template.h"
 
 struct _HpCaptureOverview {

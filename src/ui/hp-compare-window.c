@@ -29,7 +29,7 @@
 #include "ui/hp-compare-format.h"
 #include "ui/hp-compare-row.h"
 #include "ui/hp-compare-window.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-file-chooser.h"
 
 /* The bar spans ±this many percent; a longer interval is cut at the edge. */

@@ -21,7 +21,7 @@
 
 #include "ui/hp-event-selector.h"
 #include "ui/hp-template.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 
 struct _HpEventSelector {
   GtkWidget    parent_instance;

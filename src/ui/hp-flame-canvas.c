@@ -32,7 +32,7 @@
 
 #include "ui/hp-draw.h"
 #include "ui/hp-flame-canvas.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 
 #define ROW_HEIGHT   18
 #define LABEL_PAD    3

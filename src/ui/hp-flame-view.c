@@ -28,7 +28,7 @@
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-template.h"
 
 #define MAX_CRUMBS 6

@@ -8,7 +8,7 @@
 
 #include "ui/hp-flame-canvas.h"
 #include "document/hp-loaded-capture.h"
-#include "ui/hp-summary-store.h"
+#include "document/hp-summary-store.h"
 
 G_BEGIN_DECLS
 

@@ -14,7 +14,7 @@
 
 #include "config.h"
 
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-function-row.h"
 
 struct _HpFunctionRow {

@@ -21,7 +21,7 @@
 
 #include "record/hp-recorder.h"
 #include "ui/hp-application.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-record-dialog-private.h"
 #include "ui/hp-window.h"
 

@@ -51,7 +51,7 @@
 #include "record/hp-record-plan.h"
 #include "record/hp-recorder.h"
 #include "ui/hp-file-chooser.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-process-picker.h"
 #include "ui/hp-record-dialog-private.h"
 

@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-source-file.h"
 
 struct _HpSourceFile {

@@ -39,7 +39,7 @@
 #include "record/hp-recorder.h"
 #include "store/hp-capture-keys.h"
 #include "ui/hp-file-chooser.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-gtk-compat.h"
 #include "ui/hp-cell.h"
 #include "ui/hp-source-file.h"

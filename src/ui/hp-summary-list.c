@@ -22,7 +22,7 @@
 
 #include "analysis/hp-summary-match.h"
 #include "document/hp-call-path.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-summary-item.h"
 #include "ui/hp-summary-list.h"
 #include "ui/hp-template.h"

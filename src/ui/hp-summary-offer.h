@@ -7,7 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "document/hp-loaded-capture.h"
-#include "ui/hp-summary-store.h"
+#include "document/hp-summary-store.h"
 
 G_BEGIN_DECLS
 

@@ -21,7 +21,7 @@
 
 #include "analysis/hp-summary-match.h"
 #include "document/hp-call-path.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-summary-pane.h"
 #include "ui/hp-template.h"
 

@@ -20,7 +20,7 @@
 
 #include <glib/gi18n.h>
 
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-template.h"
 #include "ui/hp-timeline-view.h"
 

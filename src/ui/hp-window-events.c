@@ -19,7 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-window-private.h"
 
 /* the longest process command shown in the filter, in characters */

@@ -23,7 +23,7 @@
 #include <glib/gi18n.h>
 
 #include "analysis/hp-capture-filter.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-window-private.h"
 
 /* the longest name shown in the bar for a folded function, in characters */

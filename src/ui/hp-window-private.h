@@ -17,7 +17,7 @@
 #include "ui/hp-summary-list.h"
 #include "ui/hp-summary-offer.h"
 #include "ui/hp-summary-pane.h"
-#include "ui/hp-summary-store.h"
+#include "document/hp-summary-store.h"
 #include "ui/hp-window.h"
 
 G_BEGIN_DECLS

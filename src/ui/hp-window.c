@@ -33,7 +33,7 @@
 #include "ui/hp-application.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-timeline-view.h"
 #include "document/hp-loaded-capture.h"
 #include "ui/hp-record-dialog.h"

@@ -28,7 +28,7 @@
 #include "symbols/hp-symbolizer.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-call-row.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 #include "ui/hp-function-row.h"
 #include "document/hp-loaded-capture.h"
 #include "ui/hp-summary-item.h"

@@ -13,6 +13,7 @@
 
 #include "document/hp-call-path.h"
 #include "document/hp-debug-package.h"
+#include "document/hp-format.h"
 #include "document/hp-source-find.h"
 #include "test-capture-data.h"
 #include "test-common.h"
@@ -285,6 +286,48 @@ test_debug_packages_one_query (void)
   hp_test_remove_tree (dir);
 }
 
+/* Numbers as the window and its lists write them, in the C locale of
+ * this test (no grouping of thousands) */
+static void
+test_format (void)
+{
+  const struct { guint64 part, whole; const char *percent, *share; } shares[] = {
+    { 1, 3, "33.3 %", "33.3 % (1 sample)" },
+    { 416, 1000, "41.6 %", "41.6 % (416 samples)" },
+    { 1, 100000, "<0.1 %", "<0.1 % (1 sample)" },
+    { 0, 5, "", "no samples" },
+    { 3, 0, "", "" },
+  };
+  const struct { guint64 ns; const char *text; } durations[] = {
+    { 500000000, "500 ms" },
+    { 2470000000, "2.47 s" },
+    { G_GUINT64_CONSTANT (63000000000), "1 min 3 s" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
+    {
+      g_autofree char *percent = hp_format_percent (shares[i].part, shares[i].whole);
+      g_autofree char *share = NULL;
+
+      g_assert_cmpstr (percent, ==, shares[i].percent);
+      if (shares[i].whole == 0)
+        continue;
+      share = hp_format_share (shares[i].part, shares[i].whole);
+      g_assert_cmpstr (share, ==, shares[i].share);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
+    {
+      g_autofree char *text = hp_format_duration (durations[i].ns);
+
+      g_assert_cmpstr (text, ==, durations[i].text);
+    }
+  {
+    g_autofree char *count = hp_format_count (G_GUINT64_CONSTANT (12345678901));
+
+    g_assert_cmpstr (count, ==, "12345678901");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -300,5 +343,6 @@ main (int    argc,
   g_test_add_func ("/document/debug-package/main-modules", test_unsymbolized_main_modules);
   g_test_add_func ("/document/debug-package/debian-package-of", test_debian_package_of);
   g_test_add_func ("/document/debug-package/one-query", test_debug_packages_one_query);
+  g_test_add_func ("/document/format", test_format);
   return g_test_run ();
 }

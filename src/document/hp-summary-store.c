@@ -16,7 +16,7 @@
  * thread, after its last write, even when its window closed before.
  */
 
-#define G_LOG_DOMAIN "hp-ui"
+#define G_LOG_DOMAIN "hp-document"
 
 #include "config.h"
 
@@ -26,7 +26,7 @@
 
 #include "store/hp-capture.h"
 #include "store/hp-summary-library.h"
-#include "ui/hp-summary-store.h"
+#include "document/hp-summary-store.h"
 
 typedef struct {
   char      *path;

@@ -1,4 +1,4 @@
-/* hp-format.h - how numbers read in the window
+/* hp-format.h - how numbers read in the window and the lists it fills
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,13 +1,12 @@
-/* hp-format.c - how numbers read in the window
+/* hp-format.c - how numbers read in the window and the lists it fills
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#define G_LOG_DOMAIN "hp-ui"
+#define G_LOG_DOMAIN "hp-document"
 
 #include "config.h"
 
-#include <math.h>
 #include <glib/gi18n.h>
 
 #include <math.h>
@@ -15,7 +14,7 @@
 
 #include "analysis/hp-symbol-name.h"
 #include "store/hp-capture-keys.h"
-#include "ui/hp-format.h"
+#include "document/hp-format.h"
 
 /* a capture name longer than this is cut: it is someone's file name */
 #define MAX_CAPTURE_CHARS 60
