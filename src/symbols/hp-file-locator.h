@@ -5,8 +5,22 @@
 #pragma once
 
 #include <glib.h>
+#include <elfutils/libdwfl.h>
 
 G_BEGIN_DECLS
+
+/* libdwfl's find_debuginfo callback (Dwfl_Callbacks), which libdwfl.h
+ * spells out in the struct but does not name: the symbolizer's (separate
+ * debug files, served decompressed) and the unwinder's (none: CFI is in
+ * the file) are both of this type. */
+typedef int HpFindDebuginfoFunc (Dwfl_Module  *mod,
+                                 void        **userdata,
+                                 const char   *modname,
+                                 Dwarf_Addr    base,
+                                 const char   *file_name,
+                                 const char   *debuglink_file,
+                                 GElf_Word     debuglink_crc,
+                                 char        **debuginfo_file_name);
 
 typedef enum {
   /* Files that hold the code: the binary, or a copy of it. */

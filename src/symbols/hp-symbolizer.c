@@ -256,14 +256,7 @@ hp_module_new (const char *path,
   return module;
 }
 
-static int find_debuginfo (Dwfl_Module  *mod,
-                           void        **userdata,
-                           const char   *modname,
-                           Dwarf_Addr    base,
-                           const char   *file_name,
-                           const char   *debuglink_file,
-                           GElf_Word     debuglink_crc,
-                           char        **debuginfo_file_name);
+static HpFindDebuginfoFunc find_debuginfo;
 
 static HpSymbolizer *
 hp_symbolizer_new_internal (const char *kallsyms_path)
@@ -620,32 +613,32 @@ find_debuginfo (Dwfl_Module  *mod,
   HpModule *module = userdata != NULL ? *userdata : NULL;
   const unsigned char *id = NULL;
   GElf_Addr id_vaddr;
-  g_autofree char *hex = NULL;
   g_autofree char *copy = NULL;
   guint64 size;
   Elf *elf;
-  int id_len;
+  int id_len = 0;
   int fd;
 
-  if (module == NULL || module->symbolizer == NULL || module->symbolizer->debug_copies == NULL
-      || (id_len = dwfl_module_build_id (mod, &id, &id_vaddr)) <= 0)
-    return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
-                                         debuglink_file, debuglink_crc, debuginfo_file_name);
-
-  hex = hp_build_id_to_hex (id, id_len);
-  copy = g_strconcat (module->symbolizer->debug_copies, G_DIR_SEPARATOR_S, hex, ".debug", NULL);
-  fd = open_with_build_id (copy, id, id_len);
-  if (fd >= 0)
+  if (module != NULL && module->symbolizer != NULL && module->symbolizer->debug_copies != NULL
+      && (id_len = dwfl_module_build_id (mod, &id, &id_vaddr)) > 0)
     {
-      /* used: kept from pruning */
-      utimensat (AT_FDCWD, copy, NULL, 0);
-      *debuginfo_file_name = g_steal_pointer (&copy);
-      return fd;
+      g_autofree char *hex = hp_build_id_to_hex (id, id_len);
+
+      copy = g_strconcat (module->symbolizer->debug_copies, G_DIR_SEPARATOR_S, hex, ".debug", NULL);
+      fd = open_with_build_id (copy, id, id_len);
+      if (fd >= 0)
+        {
+          /* used: kept from pruning */
+          utimensat (AT_FDCWD, copy, NULL, 0);
+          *debuginfo_file_name = g_steal_pointer (&copy);
+          return fd;
+        }
     }
 
   fd = dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
                                      debuglink_file, debuglink_crc, debuginfo_file_name);
-  if (fd < 0)
+  /* no copies kept, or none to make */
+  if (fd < 0 || copy == NULL)
     return fd;
 
   elf = elf_begin (fd, ELF_C_READ, NULL);
