@@ -16,9 +16,9 @@
 #                                      [-- PROGRAM [ARGS...]]
 # Needs root or kernel.perf_event_paranoid <= 1, and perf.
 set -euo pipefail
+. "$(dirname "$0")/bench-common.sh"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build="$top/build"
+build="$bench_top/build"
 freq=999
 size=8192
 runs=3
@@ -37,12 +37,7 @@ if [ $# -eq 0 ]; then
   set -- "$build/tests/workloads/paths-nofp" 600
 fi
 
-cli="$build/src/cli/hotpath-cli"
-[ -x "$cli" ] || { echo "dwarf-overhead: build first: $cli is missing" >&2; exit 1; }
-command -v perf >/dev/null || { echo "dwarf-overhead: perf is not installed" >&2; exit 1; }
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_start dwarf-overhead "$build"
 
 now() { date +%s.%N; }
 
@@ -75,8 +70,8 @@ pf=$(median <"$work/perf")
 hp_samples=$(sqlite3 "$work/capture.hotpath" "SELECT count(*) FROM samples")
 hp_lost=$(sqlite3 "$work/capture.hotpath" "SELECT value FROM metadata WHERE key = 'lost_samples'")
 hp_truncated=$(sqlite3 "$work/capture.hotpath" "SELECT value FROM metadata WHERE key = 'truncated_stacks'")
-pf_samples=$(perf report -i "$work/perf.data" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
-pf_lost=$(perf report -i "$work/perf.data" --stats 2>/dev/null | awk '/LOST events:/ { print $3; exit }')
+pf_samples=$(perf_stat "$work/perf.data" SAMPLE)
+pf_lost=$(perf_stat "$work/perf.data" LOST)
 hp_size=$(stat -c %s "$work/capture.hotpath")
 pf_size=$(stat -c %s "$work/perf.data")
 

@@ -15,9 +15,9 @@
 # Usage: tests/bench/record-lost.sh [-b BUILDDIR] [-g dwarf|fp] [-p PAGES] [-n RUNS]
 # Needs root or kernel.perf_event_paranoid <= 1, and perf.
 set -euo pipefail
+. "$(dirname "$0")/bench-common.sh"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build="$top/build"
+build="$bench_top/build"
 graph=dwarf
 pages=20000
 runs=5
@@ -31,29 +31,23 @@ while getopts "b:g:p:n:" opt; do
   esac
 done
 
-cli="$build/src/cli/hotpath-cli"
+bench_start record-lost "$build"
 workload="$build/tests/workloads/events-fp"
-if ! command -v perf >/dev/null; then
-  echo "record-lost: perf is not installed; nothing to compare with" >&2
-  exit 77
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 perf_graph=$graph
 [ "$graph" = fp ] && perf_graph=fp
 
 hp_kept=0 hp_lost=0 perf_kept=0 perf_lost=0
 for i in $(seq "$runs"); do
   # "wrote X: N samples of page-faults, ..., M lost"
-  line=$("$cli" record -e page-faults -c 1 --call-graph "$graph" -f -o "$dir/f.hotpath" \
+  line=$("$cli" record -e page-faults -c 1 --call-graph "$graph" -f -o "$work/f.hotpath" \
            -- "$workload" faults "$pages" 2>&1 | tail -n 1)
   kept=$(sed -E 's/.*: ([0-9]+) samples? .*/\1/' <<<"$line")
   lost=$(sed -E 's/.* ([0-9]+) lost.*/\1/' <<<"$line")
   [[ "$lost" =~ ^[0-9]+$ ]] || lost=0
-  perf record -q -e page-faults -c 1 --call-graph "$perf_graph" -o "$dir/perf.data" \
+  perf record -q -e page-faults -c 1 --call-graph "$perf_graph" -o "$work/perf.data" \
     -- "$workload" faults "$pages" >/dev/null 2>&1
-  pk=$(perf report -i "$dir/perf.data" --stats 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }')
-  pl=$(perf report -i "$dir/perf.data" --stats 2>/dev/null | awk '/LOST_SAMPLES events:/ { n = $3 } END { print n + 0 }')
+  pk=$(perf_stat "$work/perf.data" SAMPLE)
+  pl=$(perf_stat "$work/perf.data" LOST_SAMPLES)
   printf 'run %d: hotpath %d kept, %d lost; perf %d kept, %d lost\n' "$i" "$kept" "$lost" "$pk" "$pl"
   hp_kept=$((hp_kept + kept)) hp_lost=$((hp_lost + lost))
   perf_kept=$((perf_kept + pk)) perf_lost=$((perf_lost + pl))
