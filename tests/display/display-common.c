@@ -520,7 +520,10 @@ display_make_capture (const char  *name,
 /* A perf.data as `perf record` writes it: one thread, a few samples at an
  * address no mapping covers (imported as an unknown frame). */
 char *
-display_make_perf_data (void)
+display_write_perf_data (const char *dir,
+                         const char *program,
+                         guint64     offset,
+                         guint       n)
 {
   const guint64 st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
   const PdAttr attr = {
@@ -531,18 +534,25 @@ display_make_perf_data (void)
     .sample_type = st,
     .sample_id_all = TRUE,
   };
-  g_autofree char *dir = g_build_filename (display_tmpdir (), "perf", NULL);
   char *path = g_build_filename (dir, "perf.data", NULL);
+  g_autofree char *comm = program != NULL ? g_path_get_basename (program) : g_strdup ("dropped");
   PdFile *f = pd_file_new (128);
   PdId id = { 4242, 4242, 10, 0, 0 };
   g_autoptr(GByteArray) bytes = NULL;
 
   pd_file_add_attr (f, &attr, NULL, 0);
-  pd_comm (f->data, st, &id, "dropped", TRUE);
-  for (guint i = 0; i < 20; i++)
+  pd_comm (f->data, st, &id, comm, TRUE);
+  if (program != NULL)
+    {
+      GStatBuf st_buf;
+
+      g_assert_cmpint (g_stat (program, &st_buf), ==, 0);
+      pd_mmap2 (f->data, st, &id, 0x400000, (guint64) st_buf.st_size, 0, program);
+    }
+  for (guint i = 0; i < n; i++)
     {
       id.time = 20 + i;
-      pd_sample (f->data, st, &id, 0x401000, 250000, NULL, 0);
+      pd_sample (f->data, st, &id, 0x400000 + offset, 250000, NULL, 0);
     }
   pd_finished_round (f->data);
   bytes = pd_file_build (f);
@@ -550,4 +560,12 @@ display_make_perf_data (void)
   g_mkdir_with_parents (dir, 0755);
   g_assert_true (g_file_set_contents (path, (const char *) bytes->data, bytes->len, NULL));
   return path;
+}
+
+char *
+display_make_perf_data (void)
+{
+  g_autofree char *dir = g_build_filename (display_tmpdir (), "perf", NULL);
+
+  return display_write_perf_data (dir, NULL, 0x1000, 20);
 }

@@ -98,6 +98,14 @@ char       *display_make_capture (const char    *name,
  * scratch folder: one thread, 20 samples at an address no mapping
  * covers (imported as an unknown frame). */
 char       *display_make_perf_data (void);
+/* A perf.data as `perf record` writes it, as DIR/perf.data: one thread
+ * of @program (its base name), which maps @program at 0x400000 and has @n
+ * samples at @offset in it; a NULL @program maps nothing and its thread
+ * is "dropped". */
+char       *display_write_perf_data (const char *dir,
+                                    const char *program,
+                                    guint64     offset,
+                                    guint       n);
 
 /* A capture of one million samples for the benchmarks, with 20 000 stack
  * nodes, or with @stress 700 000 (a worst case). */

@@ -23,7 +23,6 @@
 #include "display-common.h"
 #include "document/hp-loaded-capture.h"
 #include "symbols/hp-file-locator.h"
-#include "../common/perf-data-builder.h"
 
 static HpApplication *app;
 
@@ -59,45 +58,6 @@ window_loaded (gpointer data)
   const char *state = hp_window_get_state (data);
 
   return g_strcmp0 (state, "capture") == 0 || g_strcmp0 (state, "error") == 0;
-}
-
-/* A perf.data as perf record writes it of @program mapped at 0x400000:
- * @n samples at @offset in it. */
-static char *
-make_perf_data (const char *dir,
-                const char *program,
-                guint64     offset,
-                guint       n)
-{
-  const guint64 st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-  const PdAttr attr = {
-    .type = PERF_TYPE_SOFTWARE,
-    .config = PERF_COUNT_SW_CPU_CLOCK,
-    .period = 4000,
-    .freq = TRUE,
-    .sample_type = st,
-    .sample_id_all = TRUE,
-  };
-  char *path = g_build_filename (dir, "perf.data", NULL);
-  PdFile *f = pd_file_new (128);
-  PdId id = { 4242, 4242, 10, 0, 0 };
-  g_autoptr(GByteArray) bytes = NULL;
-  GStatBuf st_buf;
-
-  g_assert_cmpint (g_stat (program, &st_buf), ==, 0);
-  pd_file_add_attr (f, &attr, NULL, 0);
-  pd_comm (f->data, st, &id, "paths-stripped", TRUE);
-  pd_mmap2 (f->data, st, &id, 0x400000, (guint64) st_buf.st_size, 0, program);
-  for (guint i = 0; i < n; i++)
-    {
-      id.time = 20 + i;
-      pd_sample (f->data, st, &id, 0x400000 + offset, 250000, NULL, 0);
-    }
-  pd_finished_round (f->data);
-  bytes = pd_file_build (f);
-  pd_file_free (f);
-  g_assert_true (g_file_set_contents (path, (const char *) bytes->data, bytes->len, NULL));
-  return path;
 }
 
 static gboolean
@@ -178,7 +138,7 @@ test_fetch_progress (void)
   g_assert_true (hp_test_elf_function (program, "alpha_leaf", &offset, &size));
   id_len = hp_test_elf_build_id (program, id);
   hex = hp_build_id_to_hex (id, id_len);
-  perf_data = make_perf_data (dir, stripped, offset + size / 2, 100000);
+  perf_data = display_write_perf_data (dir, stripped, offset + size / 2, 100000);
 
   /* unset: nothing is fetched or said, and the code has no name */
   g_unsetenv ("DEBUGINFOD_URLS");
@@ -196,7 +156,7 @@ test_fetch_progress (void)
   g_setenv ("DEBUGINFOD_CACHE_PATH", cache, TRUE);
   g_ptr_array_set_size (seen.texts, 0);
   {
-    g_autofree char *again = make_perf_data (dir, stripped, offset + size / 2, 100000);
+    g_autofree char *again = display_write_perf_data (dir, stripped, offset + size / 2, 100000);
     struct utimbuf later = { time (NULL) + 10, time (NULL) + 10 };
 
     g_assert_cmpint (utime (again, &later), ==, 0);
