@@ -230,6 +230,52 @@ reference_symtab_name (Dwfl_Module *module,
   return name;
 }
 
+/* A file as libdwfl reads it offline, to compare the symbolizer's
+ * answers with. */
+typedef struct {
+  Dwfl        *dwfl;
+  Dwfl_Module *module;
+  Elf         *elf;
+  Dwarf_Addr   bias;
+  size_t       phnum;
+} Reference;
+
+static void
+reference_open (Reference  *ref,
+                const char *path)
+{
+  static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+  };
+
+  ref->dwfl = dwfl_begin (&callbacks);
+  g_assert_nonnull (ref->dwfl);
+  ref->module = dwfl_report_offline (ref->dwfl, "reference", path, -1);
+  g_assert_nonnull (ref->module);
+  dwfl_report_end (ref->dwfl, NULL, NULL);
+  ref->elf = dwfl_module_getelf (ref->module, &ref->bias);
+  g_assert_nonnull (ref->elf);
+  g_assert_cmpint (elf_getphdrnum (ref->elf, &ref->phnum), ==, 0);
+}
+
+/* The next segment of code of @ref at or after program header *@i, into
+ * @phdr; FALSE after the last. */
+static gboolean
+reference_next_code (Reference *ref,
+                     size_t    *i,
+                     GElf_Phdr *phdr)
+{
+  for (; *i < ref->phnum; (*i)++)
+    if (gelf_getphdr (ref->elf, (int) *i, phdr) != NULL && phdr->p_type == PT_LOAD && (phdr->p_flags & PF_X))
+      {
+        (*i)++;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* Symbol table answers are shared between the addresses that libdwfl
  * would name alike (hp-symbolizer.c, load_sym_bounds): at every byte of
  * the program's code the name must still be libdwfl's, while the tables
@@ -237,47 +283,27 @@ reference_symtab_name (Dwfl_Module *module,
 static void
 test_symtab_classes (void)
 {
-  static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-  };
   g_autofree char *dir = NULL;
   g_autofree char *stripped = NULL;
   HpSymbolizer *symbolizer;
   HpModule *module;
-  Dwfl *dwfl;
-  Dwfl_Module *reference;
-  Elf *elf;
-  Dwarf_Addr bias;
-  size_t phnum;
+  Reference ref;
+  GElf_Phdr phdr;
   guint n_addresses = 0, n_named = 0;
 
   stripped = strip_debug_copy (&dir);
   if (stripped == NULL)
     return;
 
-  dwfl = dwfl_begin (&callbacks);
-  g_assert_nonnull (dwfl);
-  reference = dwfl_report_offline (dwfl, "reference", stripped, -1);
-  g_assert_nonnull (reference);
-  dwfl_report_end (dwfl, NULL, NULL);
-  elf = dwfl_module_getelf (reference, &bias);
-  g_assert_nonnull (elf);
-  g_assert_cmpint (elf_getphdrnum (elf, &phnum), ==, 0);
-
+  reference_open (&ref, stripped);
   symbolizer = hp_symbolizer_new ();
   module = hp_symbolizer_get_module (symbolizer, stripped, NULL, 0);
-  for (size_t i = 0; i < phnum; i++)
+  for (size_t i = 0; reference_next_code (&ref, &i, &phdr);)
     {
-      GElf_Phdr phdr;
-
-      if (gelf_getphdr (elf, (int) i, &phdr) == NULL || phdr.p_type != PT_LOAD || !(phdr.p_flags & PF_X))
-        continue;
       for (guint64 o = 0; o < phdr.p_filesz; o++)
         {
           const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, phdr.p_offset + o);
-          const char *expected = reference_symtab_name (reference, phdr.p_vaddr + o + bias);
+          const char *expected = reference_symtab_name (ref.module, phdr.p_vaddr + o + ref.bias);
           const char *got = r->frames[r->n_frames - 1].function;
 
           if (expected != NULL)
@@ -297,7 +323,7 @@ test_symtab_classes (void)
   g_assert_cmpuint (hp_symbolizer_get_symtab_searches (symbolizer), <, n_addresses / 10);
 
   hp_symbolizer_free (symbolizer);
-  dwfl_end (dwfl);
+  dwfl_end (ref.dwfl);
   g_unlink (stripped);
   g_rmdir (dir);
 }
@@ -310,11 +336,6 @@ test_symtab_classes (void)
 static void
 test_symtab_system_files (void)
 {
-  static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-  };
   static const char *const candidates[] = {
     "/lib/x86_64-linux-gnu/libc.so.6",
     "/lib/x86_64-linux-gnu/liblzma.so.5",
@@ -329,43 +350,30 @@ test_symtab_system_files (void)
       const char *path = candidates[f];
       HpSymbolizer *symbolizer;
       HpModule *module;
-      Dwfl *dwfl;
-      Dwfl_Module *reference;
-      Elf *elf;
-      Dwarf_Addr bias;
-      size_t phnum;
+      Reference ref;
+      GElf_Phdr phdr;
       guint n_addresses = 0, n_named = 0, n_searches;
       guint64 n_steps;
       int n_syms;
 
       if (!g_file_test (path, G_FILE_TEST_EXISTS))
         continue;
-      dwfl = dwfl_begin (&callbacks);
-      g_assert_nonnull (dwfl);
-      reference = dwfl_report_offline (dwfl, "reference", path, -1);
-      g_assert_nonnull (reference);
-      dwfl_report_end (dwfl, NULL, NULL);
-      elf = dwfl_module_getelf (reference, &bias);
-      g_assert_nonnull (elf);
-      g_assert_cmpint (elf_getphdrnum (elf, &phnum), ==, 0);
-      n_syms = dwfl_module_getsymtab (reference);
+      reference_open (&ref, path);
+      n_syms = dwfl_module_getsymtab (ref.module);
 
       symbolizer = hp_symbolizer_new ();
       module = hp_symbolizer_get_module (symbolizer, path, NULL, 0);
-      for (size_t i = 0; i < phnum; i++)
+      for (size_t i = 0; reference_next_code (&ref, &i, &phdr);)
         {
-          GElf_Phdr phdr;
           guint64 step;
 
-          if (gelf_getphdr (elf, (int) i, &phdr) == NULL || phdr.p_type != PT_LOAD || !(phdr.p_flags & PF_X))
-            continue;
           /* Odd, so that every alignment is hit; fewer addresses in big
            * tables, which libdwfl's own search reads whole each time. */
           step = (phdr.p_filesz / CLAMP (30000000 / MAX (n_syms, 1), 500, 3000)) | 1;
           for (guint64 o = 0; o < phdr.p_filesz; o += step)
             {
               const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, phdr.p_offset + o);
-              const char *expected = reference_symtab_name (reference, phdr.p_vaddr + o + bias);
+              const char *expected = reference_symtab_name (ref.module, phdr.p_vaddr + o + ref.bias);
               const char *got = r->frames[r->n_frames - 1].function;
 
               if (expected != NULL && (r->n_frames == 1 || !r->frames[r->n_frames - 1].is_inline))
@@ -394,7 +402,7 @@ test_symtab_system_files (void)
         g_assert_cmpuint (n_steps, <, (guint64) n_searches * n_syms / 20);
 
       hp_symbolizer_free (symbolizer);
-      dwfl_end (dwfl);
+      dwfl_end (ref.dwfl);
       n_files++;
     }
   if (n_files == 0)
