@@ -101,6 +101,34 @@ probe_addresses (const uint8_t *data,
     }
 }
 
+/* Reads the jitdump (@is_dump) or perf map at @path as the symbolizer
+ * does: twice, the second time for what was appended (nothing here),
+ * then looks addresses up in it and asks what to warn of. */
+static void
+read_map (const char    *path,
+          const uint8_t *data,
+          size_t         size,
+          gboolean       is_dump)
+{
+  gpointer map = is_dump ? (gpointer) hp_jitdump_new (path) : (gpointer) hp_perf_map_new (path);
+  g_autofree char *warning = NULL;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      if (is_dump)
+        hp_jitdump_update (map);
+      else
+        hp_perf_map_update (map);
+    }
+  probe_addresses (data, size, map, is_dump);
+  warning = is_dump ? hp_jitdump_get_warning (map) : hp_perf_map_get_warning (map);
+  hp_fuzz_touch (warning);
+  if (is_dump)
+    hp_jitdump_free (map);
+  else
+    hp_perf_map_free (map);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -140,31 +168,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       break;
 
     case READ_JITDUMP:
-      {
-        HpJitDump *dump = hp_jitdump_new (path);
-        g_autofree char *warning = NULL;
-
-        hp_jitdump_update (dump);
-        hp_jitdump_update (dump);
-        probe_addresses (data + 1, size - 1, dump, TRUE);
-        warning = hp_jitdump_get_warning (dump);
-        hp_fuzz_touch (warning);
-        hp_jitdump_free (dump);
-      }
-      break;
-
     case READ_PERF_MAP:
-      {
-        HpPerfMap *map = hp_perf_map_new (path);
-        g_autofree char *warning = NULL;
-
-        hp_perf_map_update (map);
-        hp_perf_map_update (map);
-        probe_addresses (data + 1, size - 1, map, FALSE);
-        warning = hp_perf_map_get_warning (map);
-        hp_fuzz_touch (warning);
-        hp_perf_map_free (map);
-      }
+      read_map (path, data + 1, size - 1, reader == READ_JITDUMP);
       break;
 
     default:
