@@ -79,10 +79,32 @@ cli_start_full (const char * const *args,
   return cli;
 }
 
+/* hotpath-cli record -o @capture of the spin workload for @seconds,
+ * under a file size limit of @fsize_limit bytes (0: none) */
 static Cli *
-cli_start (const char * const *args)
+cli_record_spin (const char *capture,
+                 const char *seconds,
+                 gsize       fsize_limit)
 {
-  return cli_start_full (args, 0);
+  g_autofree char *spin = it_workload_path ("spin");
+  const char *args[] = { "record", "-o", capture, "--", spin, seconds, NULL };
+
+  return cli_start_full (args, fsize_limit);
+}
+
+/* What most tests here start with: FALSE (skipped) when this process
+ * may not sample; else a new scratch folder in *@dir and the path of
+ * the capture @name in it in *@capture. */
+static gboolean
+record_scratch (const char  *name,
+                char       **dir,
+                char       **capture)
+{
+  if (!it_require_perf_events ())
+    return FALSE;
+  *dir = it_tmpdir_new ();
+  *capture = g_build_filename (*dir, name, NULL);
+  return TRUE;
 }
 
 static gboolean
@@ -261,7 +283,6 @@ test_reader_open_at_end (void)
 {
   g_autofree char *dir = NULL;
   g_autofree char *capture = NULL;
-  g_autofree char *spin = NULL;
   g_autofree char *complete = NULL;
   g_autoptr(Cli) cli = NULL;
   g_autoptr(ItCapture) cap = NULL;
@@ -272,16 +293,9 @@ test_reader_open_at_end (void)
   gint64 deadline;
   gint64 samples;
 
-  if (!it_require_perf_events ())
+  if (!record_scratch ("live.hotpath", &dir, &capture))
     return;
-
-  dir = it_tmpdir_new ();
-  capture = g_build_filename (dir, "live.hotpath", NULL);
-  spin = it_workload_path ("spin");
-  {
-    const char *args[] = { "record", "-o", capture, "--", spin, "6", NULL };
-    cli = cli_start (args);
-  }
+  cli = cli_record_spin (capture, "6", 0);
 
   /* A second connection, with a read transaction open from the start of
    * the recording to after its end. */
@@ -468,7 +482,6 @@ test_disk_full_tmpfs (void)
   g_autofree char *dir = NULL;
   g_autofree char *mnt = NULL;
   g_autofree char *capture = NULL;
-  g_autofree char *spin = NULL;
   g_autoptr(Cli) cli = NULL;
 
   if (!it_require_perf_events ())
@@ -493,11 +506,7 @@ test_disk_full_tmpfs (void)
     }
 
   capture = g_build_filename (mnt, "full.hotpath", NULL);
-  spin = it_workload_path ("spin");
-  {
-    const char *args[] = { "record", "-o", capture, "--", spin, "60", NULL };
-    cli = cli_start (args);
-  }
+  cli = cli_record_spin (capture, "60", 0);
   cli_wait (cli, 120);
   assert_cut_short (cli, capture);
 
@@ -513,19 +522,11 @@ test_file_size_limit (void)
 {
   g_autofree char *dir = NULL;
   g_autofree char *capture = NULL;
-  g_autofree char *spin = NULL;
   g_autoptr(Cli) cli = NULL;
 
-  if (!it_require_perf_events ())
+  if (!record_scratch ("limited.hotpath", &dir, &capture))
     return;
-
-  dir = it_tmpdir_new ();
-  capture = g_build_filename (dir, "limited.hotpath", NULL);
-  spin = it_workload_path ("spin");
-  {
-    const char *args[] = { "record", "-o", capture, "--", spin, "60", NULL };
-    cli = cli_start_full (args, 256 * 1024);
-  }
+  cli = cli_record_spin (capture, "60", 256 * 1024);
   cli_wait (cli, 120);
   assert_cut_short (cli, capture);
   g_clear_pointer (&dir, it_tmpdir_free);
@@ -566,26 +567,17 @@ test_killed_recorder_kills_command (void)
 {
   g_autofree char *dir = NULL;
   g_autofree char *capture = NULL;
-  g_autofree char *spin = NULL;
   g_autoptr(Cli) cli = NULL;
   gint64 deadline;
   pid_t command = 0;
   int wait_status = 0;
   gboolean ended = FALSE;
 
-  if (!it_require_perf_events ())
+  if (!record_scratch ("killed.hotpath", &dir, &capture))
     return;
-
   /* The command, orphaned, comes to us instead of init: we can wait for it. */
   g_assert_cmpint (prctl (PR_SET_CHILD_SUBREAPER, 1), ==, 0);
-
-  dir = it_tmpdir_new ();
-  capture = g_build_filename (dir, "killed.hotpath", NULL);
-  spin = it_workload_path ("spin");
-  {
-    const char *args[] = { "record", "-o", capture, "--", spin, "60", NULL };
-    cli = cli_start (args);
-  }
+  cli = cli_record_spin (capture, "60", 0);
 
   deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
   while (command == 0 || !runs_program (command, "spin"))
@@ -657,11 +649,8 @@ test_record_removes_stale_parts (void)
   g_autofree char *live = NULL;
   g_autofree char *program = NULL;
 
-  if (!it_require_perf_events ())
+  if (!record_scratch ("new.hotpath", &dir, &capture))
     return;
-
-  dir = it_tmpdir_new ();
-  capture = g_build_filename (dir, "new.hotpath", NULL);
   stale = g_strdup_printf ("%s/other.hotpath.%d.part", dir, (int) dead_pid ());
   live = g_strdup_printf ("%s/other.hotpath.%d.part", dir, (int) getpid ());
   write_fake_part (stale, TRUE);
@@ -690,11 +679,8 @@ test_command_killed_by_signal (void)
   g_autofree char *capture = NULL;
   g_autofree char *signal_name = NULL;
 
-  if (!it_require_perf_events ())
+  if (!record_scratch ("crash.hotpath", &dir, &capture))
     return;
-
-  dir = it_tmpdir_new ();
-  capture = g_build_filename (dir, "crash.hotpath", NULL);
   {
     const char *args[] = { "record", "-o", capture, "--", "sh", "-c", "kill -SEGV $$", NULL };
     g_autoptr(ItResult) result = it_run_cli (args);
@@ -753,11 +739,8 @@ test_waits_without_waking (void)
   g_autofree char *after = NULL;
   g_autofree char *script = NULL;
 
-  if (!it_require_perf_events ())
+  if (!record_scratch ("wait.hotpath", &dir, &capture))
     return;
-
-  dir = it_tmpdir_new ();
-  capture = g_build_filename (dir, "wait.hotpath", NULL);
   before = g_build_filename (dir, "before", NULL);
   after = g_build_filename (dir, "after", NULL);
   script = g_strdup_printf ("cat /proc/$PPID/task/$PPID/status > '%s'; sleep 2; "
