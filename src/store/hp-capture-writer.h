@@ -22,7 +22,7 @@ typedef enum {
 /* PRAGMA application_id of every capture: "HPTH" */
 #define HP_CAPTURE_APPLICATION_ID 0x48505448
 /* PRAGMA user_version: the format version this build writes and reads */
-#define HP_CAPTURE_FORMAT_VERSION 4
+#define HP_CAPTURE_FORMAT_VERSION 5
 
 typedef struct _HpCaptureWriter HpCaptureWriter;
 

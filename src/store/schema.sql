@@ -1,4 +1,4 @@
--- schema.sql - the .hotpath capture format, version 3
+-- schema.sql - the .hotpath capture format, version 5
 --
 -- SPDX-License-Identifier: GPL-3.0-or-later
 --
@@ -9,7 +9,7 @@
 --
 -- Identification (set by the writer, checked by every reader):
 --   PRAGMA application_id = 1213224008   -- 0x48505448, "HPTH"
---   PRAGMA user_version   = 3            -- this format version
+--   PRAGMA user_version   = 5            -- this format version
 -- A reader refuses a file whose application_id differs and a file whose
 -- user_version is newer than the one it knows. An older capture still
 -- opens: a reader gives the columns added since their defaults, and the
@@ -23,6 +23,13 @@
 --      samples and stack_counts. A version 1 capture reads as one event,
 --      id 1, described by its metadata, every sample of it.
 --   3  summaries record where they were written: capture, share, found.
+--   4  frames.tier, the compilation tier of run-time compiled code.
+--   5  stack_counts declares its columns in the order of its key
+--      (stack_id, tid, event_id, then samples, weight); the same columns.
+--      SQLite 3.40 and 3.41's PRAGMA integrity_check read the columns of a
+--      WITHOUT ROWID table whose key columns are not declared first at the
+--      wrong place, and reported "NULL value in stack_counts.samples" for
+--      every row of every capture.
 --
 -- A capture is mailed between people, so Hotpath reads it as untrusted
 -- (src/store/hp-capture.c). It refuses a capture that holds a trigger, a
@@ -256,12 +263,13 @@ CREATE TABLE samples (
 -- It is what makes opening a large capture instant: a million samples over
 -- a few thousand stacks become a few thousand rows. Empty in a capture that
 -- was cut short.
+-- The key columns come first, in the key's order (see version 5 above).
 CREATE TABLE stack_counts (
   stack_id INTEGER NOT NULL,
   tid      INTEGER NOT NULL,
+  event_id INTEGER NOT NULL DEFAULT 1,  -- events.id
   samples  INTEGER NOT NULL,     -- number of samples
   weight   INTEGER NOT NULL,     -- sum of their weights
-  event_id INTEGER NOT NULL DEFAULT 1,  -- events.id
   PRIMARY KEY (stack_id, tid, event_id)
 ) WITHOUT ROWID;
 
@@ -332,3 +340,20 @@ ALTER TABLE summaries ADD COLUMN found INTEGER NOT NULL DEFAULT 1;
 -- @version 4
 -- frames: the compilation tier of run-time compiled code (see above)
 ALTER TABLE frames ADD COLUMN tier TEXT;
+
+-- @version 5
+-- stack_counts: the same rows, in a table whose key columns come first
+-- (see above). A version 1 capture's key was (stack_id, tid): event_id,
+-- 1 in every row, joins it.
+CREATE TABLE stack_counts_v5 (
+  stack_id INTEGER NOT NULL,
+  tid      INTEGER NOT NULL,
+  event_id INTEGER NOT NULL DEFAULT 1,
+  samples  INTEGER NOT NULL,
+  weight   INTEGER NOT NULL,
+  PRIMARY KEY (stack_id, tid, event_id)
+) WITHOUT ROWID;
+INSERT INTO stack_counts_v5 (stack_id, tid, event_id, samples, weight)
+  SELECT stack_id, tid, event_id, samples, weight FROM stack_counts;
+DROP TABLE stack_counts;
+ALTER TABLE stack_counts_v5 RENAME TO stack_counts;

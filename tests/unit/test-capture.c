@@ -663,6 +663,25 @@ test_events (Fixture       *fx,
   assert_open_fails (fx->path, HP_STORE_ERROR_CORRUPT, NULL);
 }
 
+/* Rows PRAGMA integrity_check finds fault with (0: "ok"). */
+static gint64
+integrity_faults (const char *path)
+{
+  return hp_test_sql_int (path, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'");
+}
+
+/* Whether stack_counts declares its key columns first, in the key's
+ * order: what keeps SQLite 3.40's integrity_check from reporting NULLs
+ * in it on any SQLite, fixed or not. */
+static gboolean
+key_columns_first (const char *path)
+{
+  return hp_test_sql_int (path, "SELECT count(*) FROM pragma_table_info ('stack_counts') "
+                                "WHERE (cid = 0 AND name = 'stack_id' AND pk = 1) "
+                                "   OR (cid = 1 AND name = 'tid' AND pk = 2) "
+                                "   OR (cid = 2 AND name = 'event_id' AND pk = 3)") == 3;
+}
+
 /* The tables of format version 1 as that version's schema.sql made them:
  * one event, described by the metadata, and no event_id anywhere. */
 static const char v1_schema[] =
@@ -739,6 +758,8 @@ test_version_1 (Fixture       *fx,
       summary = hp_capture_get_summary (capture, "old\tmain\n", &error);
       g_assert_cmpstr (summary, ==, "the entry");
       g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION);
+      g_assert_true (key_columns_first (fx->path));
+      g_assert_cmpint (integrity_faults (fx->path), ==, 0);
       g_clear_pointer (&loaded, hp_capture_data_free);
       g_clear_pointer (&capture, hp_capture_close);
       capture = hp_capture_open (fx->path, FALSE, &error);
@@ -749,6 +770,44 @@ test_version_1 (Fixture       *fx,
       g_assert_cmpstr (g_array_index (loaded->events, HpCaptureEvent, 1).name, ==, "page-faults");
       g_assert_cmpuint (total_samples (loaded), ==, 3);
     }
+}
+
+/* A capture passes PRAGMA integrity_check, and one written by format
+ * version 2 to 4, whose stack_counts declared event_id last, is rebuilt
+ * by the first summary written into it with its counts unchanged. */
+static void
+test_integrity_check (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) loaded = NULL;
+
+  write_known_capture (fx->path, TRUE);
+  g_assert_true (key_columns_first (fx->path));
+  g_assert_cmpint (integrity_faults (fx->path), ==, 0);
+
+  /* the table as versions 2 to 4 made it */
+  hp_test_sql (fx->path,
+               "CREATE TABLE old (stack_id INTEGER NOT NULL, tid INTEGER NOT NULL,"
+               "  samples INTEGER NOT NULL, weight INTEGER NOT NULL, event_id INTEGER NOT NULL DEFAULT 1,"
+               "  PRIMARY KEY (stack_id, tid, event_id)) WITHOUT ROWID;"
+               "INSERT INTO old (stack_id, tid, samples, weight, event_id)"
+               "  SELECT stack_id, tid, samples, weight, event_id FROM stack_counts;"
+               "DROP TABLE stack_counts; ALTER TABLE old RENAME TO stack_counts;"
+               "PRAGMA user_version = 4;");
+  g_assert_false (key_columns_first (fx->path));
+  check_known_capture (fx->path, TRUE);
+
+  capture = hp_capture_open (fx->path, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_true (hp_capture_set_summary (capture, "app\tmain\n", "main", "the entry", &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&capture, hp_capture_close);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA user_version"), ==, HP_CAPTURE_FORMAT_VERSION);
+  g_assert_true (key_columns_first (fx->path));
+  g_assert_cmpint (integrity_faults (fx->path), ==, 0);
+  check_known_capture (fx->path, TRUE);
 }
 
 static void
@@ -1156,6 +1215,7 @@ main (int    argc,
   ADD ("errors", test_errors);
   ADD ("events", test_events);
   ADD ("version-1", test_version_1);
+  ADD ("integrity-check", test_integrity_check);
   ADD ("abort", test_abort);
   ADD ("summaries", test_summaries);
   ADD ("read-only", test_read_only);
