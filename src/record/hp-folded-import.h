@@ -8,10 +8,6 @@
 
 G_BEGIN_DECLS
 
-/* The most samples one import holds: each sample is a row of the capture,
- * and a hostile count must not fill the disk. */
-#define HP_FOLDED_MAX_SAMPLES G_GUINT64_CONSTANT (200000000)
-
 typedef struct {
   guint64 samples;  /* samples written (the sum of the counts) */
   guint64 stacks;   /* lines with a count */

@@ -328,6 +328,7 @@ import_profile (Import               *im,
   gssize count_index = -1, weight_index = -1;
   const char *type, *unit;
   gboolean has_threads = FALSE;
+  guint64 total_weight = 0;
   g_autofree char *event = NULL;
 
   if (p->n_sample_type == 0)
@@ -407,11 +408,13 @@ import_profile (Import               *im,
                        "%s: sample %" G_GSIZE_FORMAT " has a negative value", im->path, i);
           return FALSE;
         }
-      if ((guint64) count > HP_FOLDED_MAX_SAMPLES || result->samples + count > HP_FOLDED_MAX_SAMPLES)
+      if ((guint64) count > HP_CAPTURE_MAX_TOTAL || result->samples + count > HP_CAPTURE_MAX_TOTAL ||
+          (guint64) weight > HP_CAPTURE_MAX_TOTAL || total_weight + weight > HP_CAPTURE_MAX_TOTAL)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: sample %" G_GSIZE_FORMAT " takes the profile past the %" G_GUINT64_FORMAT " samples an import holds",
-                       im->path, i, HP_FOLDED_MAX_SAMPLES);
+                       "%s: sample %" G_GSIZE_FORMAT " takes the profile past the %" G_GUINT64_FORMAT " samples"
+                       " or weight a capture holds",
+                       im->path, i, HP_CAPTURE_MAX_TOTAL);
           return FALSE;
         }
       for (gsize l = 0; l < s->n_label; l++)
@@ -452,11 +455,11 @@ import_profile (Import               *im,
           if (!push_location (im, loc, &stack, error))
             return FALSE;
         }
-      /* the weight spread over the samples, the remainder on the first */
-      for (gint64 n = 0; n < count; n++)
-        hp_capture_writer_add_sample (im->writer, 0, tid, 0, stack,
-                                      (guint64) (weight / count + (n == 0 ? weight % count : 0)));
+      /* a count, not a row per sample: the format has no times to keep
+       * (a sample of count 0 weighs nothing in a profile of samples) */
+      hp_capture_writer_add_count (im->writer, 1, tid, stack, (guint64) count, count > 0 ? (guint64) weight : 0);
       result->samples += count;
+      total_weight += count > 0 ? (guint64) weight : 0;
       if (i % 1024 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
     }

@@ -1120,11 +1120,12 @@ write_pending_samples (HpCaptureWriter *self)
 }
 
 static void
-count_sample (HpCaptureWriter *self,
-              gint64           stack_id,
-              gint32           tid,
-              gint64           event_id,
-              gint64           weight)
+count_samples (HpCaptureWriter *self,
+               gint64           stack_id,
+               gint32           tid,
+               gint64           event_id,
+               gint64           samples,
+               gint64           weight)
 {
   StackCount key = { stack_id, tid, event_id, FALSE, 0, 0 };
   StackCount *count = g_hash_table_lookup (self->counts, &key);
@@ -1135,9 +1136,9 @@ count_sample (HpCaptureWriter *self,
       *count = key;
       g_hash_table_add (self->counts, count);
     }
-  count->samples++;
   /* As SQLite's sum() would: an overflow is an error, at finish(). */
-  if (__builtin_add_overflow (count->weight, weight, &count->weight))
+  if (__builtin_add_overflow (count->samples, samples, &count->samples) ||
+      __builtin_add_overflow (count->weight, weight, &count->weight))
     count->overflow = TRUE;
 }
 
@@ -1173,11 +1174,30 @@ hp_capture_writer_add_event_sample (HpCaptureWriter *self,
   };
   if (self->n_pending == HP_WRITER_SAMPLE_ROWS)
     write_pending_samples (self);
-  count_sample (self, stack_id, tid, event_id, (gint64) weight);
+  count_samples (self, stack_id, tid, event_id, 1, (gint64) weight);
 
   self->n_samples++;
   if (++self->batch_samples >= HP_WRITER_BATCH)
     hp_capture_writer_flush (self, NULL);
+}
+
+void
+hp_capture_writer_add_count (HpCaptureWriter *self,
+                             gint64           event_id,
+                             gint32           tid,
+                             gint64           stack_id,
+                             guint64          samples,
+                             guint64          weight)
+{
+  g_return_if_fail (self != NULL && self->db != NULL);
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (event_id >= 1 && event_id <= MAX (self->n_events, 1));
+  g_return_if_fail (self->bulk);
+  g_return_if_fail (samples <= G_MAXINT64 && weight <= G_MAXINT64);
+
+  if (self->error != NULL || samples == 0)
+    return;
+  count_samples (self, stack_id, tid, event_id, (gint64) samples, (gint64) weight);
 }
 
 guint64
@@ -1337,7 +1357,7 @@ write_counts (HpCaptureWriter *self)
       if (count->overflow)
         {
           fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                                   "%s: cannot write the capture: the weights of stack %" G_GINT64_FORMAT
+                                   "%s: cannot write the capture: the samples or weights of stack %" G_GINT64_FORMAT
                                    " in thread %d (event %" G_GINT64_FORMAT ") add up to more than 2^63",
                                    self->path, count->stack_id, count->tid, count->event_id));
           return FALSE;

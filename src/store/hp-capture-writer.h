@@ -23,6 +23,10 @@ typedef enum {
 #define HP_CAPTURE_APPLICATION_ID 0x48505448
 /* PRAGMA user_version: the format version this build writes and reads */
 #define HP_CAPTURE_FORMAT_VERSION 5
+/* The most a capture's samples, or its weights, add up to: a reader
+ * refuses more. No recording comes near, and the front ends may add a
+ * few such sums (lost samples to all samples) without overflowing. */
+#define HP_CAPTURE_MAX_TOTAL (G_GUINT64_CONSTANT (1) << 62)
 
 typedef struct _HpCaptureWriter HpCaptureWriter;
 
@@ -125,6 +129,21 @@ void             hp_capture_writer_add_sample      (HpCaptureWriter *self,
                                                     gint32           tid,
                                                     gint32           cpu,
                                                     gint64           stack_id,
+                                                    guint64          weight);
+
+/* @samples samples of event @event_id in @stack_id and thread @tid, whose
+ * weights add up to @weight, counted in stack_counts alone, without a row
+ * of samples each: for an import of a format without times (folded
+ * stacks, pprof), where a row per sample would say nothing more and a
+ * count of 10^9 in a 20-byte file must not become 10^9 rows. The capture
+ * then has no timeline of them (schema.sql: samples). Only in a part
+ * (hp_capture_writer_new_part()): the counts are written at finish, so a
+ * capture cut short would not have them. */
+void             hp_capture_writer_add_count       (HpCaptureWriter *self,
+                                                    gint64           event_id,
+                                                    gint32           tid,
+                                                    gint64           stack_id,
+                                                    guint64          samples,
                                                     guint64          weight);
 
 guint64          hp_capture_writer_get_n_samples   (HpCaptureWriter *self);

@@ -705,10 +705,8 @@ hp_capture_get_metadata (HpCapture  *self,
 
 /* Loading ------------------------------------------------------------- */
 
-/* Sums of samples and of weights may reach this and no more: no recording
- * comes near, and the front ends may add a few such sums (lost samples to
- * all samples) without overflowing. */
-#define MAX_TOTAL ((guint64) 1 << 62)
+/* Sums of samples and of weights may reach this and no more. */
+#define MAX_TOTAL HP_CAPTURE_MAX_TOTAL
 
 /* A value that does not belong where it is, for a message. */
 static char *

@@ -137,8 +137,9 @@
 --   source_path        the file imported
 --   lacks              what the format does not hold, comma-separated from:
 --                      addresses (frames have offset 0), modules (module_id
---                      0 but for kernel frames), times (every sample at
---                      time 0: no timeline, no --from/--to), threads (all
+--                      0 but for kernel frames), times (no rows in samples,
+--                      only stack_counts: no timeline, no --from/--to;
+--                      older imports have rows at time 0), threads (all
 --                      samples in one thread named after the file); absent
 --                      when nothing is missing. pprof lacks times, and
 --                      threads unless its samples carry a "tid" label.
@@ -247,6 +248,11 @@ CREATE TABLE stacks (
 --   event_id  the event it belongs to (events.id)
 -- No index: samples are written fast and read whole; opening a finished
 -- capture reads stack_counts instead.
+-- An import of a format without times (folded stacks, pprof: metadata
+-- lacks names "times") writes no rows here, only its counts into
+-- stack_counts: a row per sample would hold nothing but its stack, and a
+-- count of a billion samples in a 20-byte file would become a billion rows.
+-- Such a capture is complete when written; it has no timeline.
 CREATE TABLE samples (
   time     INTEGER NOT NULL,
   tid      INTEGER NOT NULL,

@@ -750,6 +750,69 @@ test_folded_dialects (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A count is a count, not a row per sample: a 20-byte folded file that
+ * says 199999999 samples once wrote 200 million rows (2.8 GB, minutes).
+ * Every reader (report, flamegraph, diff, export, and pprof back in) sees
+ * the counts; the capture holds none of them as rows. */
+static void
+test_huge_counts (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *folded = g_build_filename (dir, "huge.folded", NULL);
+  g_autofree char *capture = g_build_filename (dir, "huge.hotpath", NULL);
+  g_autofree char *pb = g_build_filename (dir, "huge.pb.gz", NULL);
+  g_autofree char *again = g_build_filename (dir, "again.hotpath", NULL);
+  g_autofree char *svg = g_build_filename (dir, "huge.svg", NULL);
+  g_autofree char *exported = NULL, *round_trip = NULL;
+  const char *text = "main;x 199999999\nmain;y;z 3000000000000\n";
+  g_autoptr(ItResult) import = NULL, report = NULL, flame = NULL, diff = NULL, export = NULL, reimport = NULL;
+
+  g_assert_true (g_file_set_contents (folded, text, -1, NULL));
+  {
+    const char *args[] = { "import", folded, "-o", capture, NULL };
+    import = it_run_cli (args);
+  }
+  g_assert_cmpint (import->status, ==, 0);
+  g_assert_cmpint (it_count_sample_rows (capture), <=, 2);
+  g_assert_cmpint (it_json_samples (capture), ==, G_GINT64_CONSTANT (3000199999999));
+  exported = export_folded (capture, NULL, NULL, NULL);
+  g_assert_cmpstr (exported, ==, text);
+
+  {
+    const char *args[] = { "report", capture, "--limit", "3", NULL };
+    report = it_run_cli (args);
+  }
+  g_assert_cmpint (report->status, ==, 0);
+  g_test_message ("%s", report->out);
+  g_assert_nonnull (strstr (report->out, "z"));
+  {
+    const char *args[] = { "flamegraph", capture, "-o", svg, NULL };
+    flame = it_run_cli (args);
+  }
+  g_assert_cmpint (flame->status, ==, 0);
+  {
+    const char *args[] = { "diff", capture, capture, NULL };
+    diff = it_run_cli (args);
+  }
+  g_assert_cmpint (diff->status, ==, 0);
+
+  /* pprof out and in: the same counts, still no rows */
+  {
+    const char *args[] = { "export", capture, "--format", "pprof", "-o", pb, NULL };
+    export = it_run_cli (args);
+  }
+  g_assert_cmpint (export->status, ==, 0);
+  {
+    const char *args[] = { "import", pb, "-o", again, NULL };
+    reimport = it_run_cli (args);
+  }
+  g_assert_cmpint (reimport->status, ==, 0);
+  g_assert_cmpint (it_count_sample_rows (again), <=, 2);
+  round_trip = export_folded (again, NULL, NULL, NULL);
+  g_assert_cmpstr (round_trip, ==, text);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_folded_errors (void)
 {
@@ -763,6 +826,7 @@ test_folded_errors (void)
     { "a 1\nb;c 2.5\n", ":2: no sample count: '2.5'" },
     { "a 1\n\nb\xff 2\n", ":3: not valid UTF-8" },
     { "a 99999999999999999999999\n", ":1: the count 99999999999999999999999 takes the file past" },
+    { "a 4611686018427387903\nb 2\n", ":2: the count 2 takes the file past" },
     { "  7\n", ":1: a count without a stack" },
     { "", "empty" },
     { "\n  \n", "empty" },
@@ -796,6 +860,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-folded-round-trip", test_folded_round_trip);
   g_test_add_func ("/integration/cli/import-folded-dialects", test_folded_dialects);
   g_test_add_func ("/integration/cli/import-folded-errors", test_folded_errors);
+  g_test_add_func ("/integration/cli/import-huge-counts", test_huge_counts);
   g_test_add_func ("/integration/cli/export-speedscope-firefox", test_json_formats);
   g_test_add_func ("/integration/cli/export-pprof", test_pprof);
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
