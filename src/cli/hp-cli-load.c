@@ -248,6 +248,23 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       hp_cli_error ("%s: --from %s is after --to %s", command, filter->from, filter->to);
       return FALSE;
     }
+  if (filter->from != NULL || filter->to != NULL)
+    {
+      /* an import of a format without times has no samples to cut, only
+       * counts (schema.sql): a range would silently hold all or none */
+      g_autofree char *lacks = hp_capture_get_metadata (capture, HP_META_LACKS);
+      g_auto(GStrv) missing = lacks != NULL ? g_strsplit (lacks, ",", -1) : NULL;
+
+      if (missing != NULL && g_strv_contains ((const char * const *) missing, "times"))
+        {
+          g_autofree char *source = hp_capture_get_metadata (capture, HP_META_SOURCE);
+          g_autofree char *safe = hp_text_escape (source != NULL ? source : "another profiler");
+
+          hp_cli_error ("%s: %s has no sample times (imported from %s): --from and --to cannot select a range",
+                        command, hp_capture_get_path (capture), safe);
+          return FALSE;
+        }
+    }
   if (filter->inline_mode != NULL && g_strcmp0 (filter->inline_mode, "own") != 0 &&
       g_strcmp0 (filter->inline_mode, "fold") != 0)
     {

@@ -785,6 +785,14 @@ test_huge_counts (void)
   g_assert_cmpint (report->status, ==, 0);
   g_test_message ("%s", report->out);
   g_assert_nonnull (strstr (report->out, "z"));
+  /* no times to cut: a range is refused, not all or nothing */
+  {
+    const char *args[] = { "report", capture, "--to", "1", NULL };
+    g_autoptr(ItResult) range = it_run_cli (args);
+
+    g_assert_cmpint (range->status, ==, 1);
+    g_assert_nonnull (strstr (range->err, "has no sample times (imported from folded stacks)"));
+  }
   {
     const char *args[] = { "flamegraph", capture, "-o", svg, NULL };
     flame = it_run_cli (args);
