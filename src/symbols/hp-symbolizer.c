@@ -193,6 +193,7 @@ struct _HpSymbolizer
   char         *debuginfo_path; /* for dwfl_standard_find_debuginfo; NULL: default */
   Dwfl_Callbacks callbacks;
   char         *debug_copies;   /* decompressed copies of debug files (see find_debuginfo); NULL: none */
+  guint64       debug_copies_max; /* bytes all copies may take; 0: DEBUG_COPIES_MAX_TOTAL */
 
   /* Whether the records describe processes running now (live recording):
    * only then may a process's memory, or our own vDSO, be read. */
@@ -422,13 +423,17 @@ on_debuginfod_progress (debuginfod_client *client,
  * uncompressed copy in $XDG_CACHE_HOME/hotpath/debug/BUILD-ID.debug, and
  * later ones map the copy instead. A copy is found by the module's build id
  * and used only when its own build id says it is that file: the names are
- * the same as from the original. Copies unused for DEBUG_COPY_MAX_AGE days
- * are removed when a new one is written, and files whose DWARF would
- * inflate beyond DEBUG_COPY_MAX_SIZE are not copied.
+ * the same as from the original. When a new copy is written, copies unused
+ * for DEBUG_COPY_MAX_AGE days are removed, and then the least recently used
+ * ones until all of them together take at most DEBUG_COPIES_MAX_TOTAL (a
+ * copy is touched each time it is used). Files whose DWARF would inflate
+ * beyond DEBUG_COPY_MAX_SIZE, half the total, are not copied: one of them
+ * would otherwise push every other copy out.
  */
 
-#define DEBUG_COPY_MAX_SIZE (512 * 1024 * 1024)
-#define DEBUG_COPY_MAX_AGE  30
+#define DEBUG_COPIES_MAX_TOTAL ((guint64) 512 * 1024 * 1024)
+#define DEBUG_COPY_MAX_SIZE    (DEBUG_COPIES_MAX_TOTAL / 2)
+#define DEBUG_COPY_MAX_AGE     30
 
 void
 hp_symbolizer_set_debug_copies (HpSymbolizer *self,
@@ -439,6 +444,16 @@ hp_symbolizer_set_debug_copies (HpSymbolizer *self,
   g_free (self->debug_copies);
   self->debug_copies = g_strdup (dir);
 }
+
+void
+hp_symbolizer_set_debug_copies_limit (HpSymbolizer *self,
+                                      guint64       max_total)
+{
+  g_return_if_fail (self != NULL);
+
+  self->debug_copies_max = max_total;
+}
+
 
 /* The inflated size of @elf's compressed sections; 0: none compressed. */
 static guint64
@@ -577,24 +592,90 @@ out:
   return ok;
 }
 
-/* Copies nobody used for a month go when a new one is written. */
+typedef struct
+{
+  char   *path;
+  gint64  mtime;
+  guint64 size;
+} DebugCopy;
+
 static void
-prune_debug_copies (const char *dir)
+debug_copy_clear (DebugCopy *copy)
+{
+  g_free (copy->path);
+}
+
+/* Newest first. */
+static int
+compare_debug_copies (gconstpointer a,
+                      gconstpointer b)
+{
+  const DebugCopy *ca = a, *cb = b;
+
+  if (ca->mtime != cb->mtime)
+    return ca->mtime > cb->mtime ? -1 : 1;
+  return g_strcmp0 (ca->path, cb->path);
+}
+
+/* Run after the copy @kept is written: copies nobody used for a month go,
+ * then the least recently used ones until they fit in @max_total bytes
+ * together with @kept. A temporary file that a killed recording left
+ * behind goes after a day. */
+static void
+prune_debug_copies (const char *dir,
+                    const char *kept,
+                    guint64     max_total)
 {
   g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
-  gint64 limit = g_get_real_time () / G_USEC_PER_SEC - DEBUG_COPY_MAX_AGE * 24 * 3600;
+  g_autoptr(GArray) copies = g_array_new (FALSE, FALSE, sizeof (DebugCopy));
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  gint64 limit = now - DEBUG_COPY_MAX_AGE * 24 * 3600;
+  guint64 total = 0;
   const char *name;
+  struct stat kept_st = { 0 };
 
   if (listing == NULL)
     return;
+  if (lstat (kept, &kept_st) == 0)
+    total = (guint64) kept_st.st_size;
+  g_array_set_clear_func (copies, (GDestroyNotify) debug_copy_clear);
   while ((name = g_dir_read_name (listing)) != NULL)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
       struct stat st;
 
-      if (g_str_has_suffix (name, ".debug") && lstat (path, &st) == 0
-          && S_ISREG (st.st_mode) && st.st_mtime < limit)
+      if (lstat (path, &st) != 0 || !S_ISREG (st.st_mode)
+          || (st.st_ino == kept_st.st_ino && st.st_dev == kept_st.st_dev))
+        continue;
+      if (g_str_has_suffix (name, ".debug"))
+        {
+          DebugCopy copy = { NULL, st.st_mtime, (guint64) st.st_size };
+
+          if (st.st_mtime < limit)
+            {
+              g_unlink (path);
+              continue;
+            }
+          copy.path = g_steal_pointer (&path);
+          g_array_append_val (copies, copy);
+        }
+      else if (strstr (name, ".debug.") != NULL && st.st_mtime < now - 24 * 3600)
         g_unlink (path);
+    }
+
+  g_array_sort (copies, compare_debug_copies);
+  for (guint i = 0; i < copies->len; i++)
+    {
+      const DebugCopy *copy = &g_array_index (copies, DebugCopy, i);
+
+      if (total + copy->size > max_total)
+        {
+          g_debug ("%s: removed, the decompressed debug copies are over %" G_GUINT64_FORMAT " bytes",
+                   copy->path, max_total);
+          g_unlink (copy->path);
+        }
+      else
+        total += copy->size;
     }
 }
 
@@ -614,6 +695,7 @@ find_debuginfo (Dwfl_Module  *mod,
   const unsigned char *id = NULL;
   GElf_Addr id_vaddr;
   g_autofree char *copy = NULL;
+  guint64 max_total;
   guint64 size;
   Elf *elf;
   int id_len = 0;
@@ -643,14 +725,17 @@ find_debuginfo (Dwfl_Module  *mod,
 
   elf = elf_begin (fd, ELF_C_READ, NULL);
   size = elf != NULL && elf_kind (elf) == ELF_K_ELF ? compressed_size (elf) : 0;
-  if (size > 0 && size <= DEBUG_COPY_MAX_SIZE
+  max_total = module->symbolizer->debug_copies_max > 0 ? module->symbolizer->debug_copies_max
+                                                      : DEBUG_COPIES_MAX_TOTAL;
+  if (size > 0 && size <= MIN (DEBUG_COPY_MAX_SIZE, max_total / 2)
       && g_mkdir_with_parents (module->symbolizer->debug_copies, 0700) == 0)
     {
-      prune_debug_copies (module->symbolizer->debug_copies);
       if (write_decompressed (elf, copy))
         {
-          int copy_fd = open_with_build_id (copy, id, id_len);
+          int copy_fd;
 
+          prune_debug_copies (module->symbolizer->debug_copies, copy, max_total);
+          copy_fd = open_with_build_id (copy, id, id_len);
           if (copy_fd >= 0)
             {
               close (fd);

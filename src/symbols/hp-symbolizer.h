@@ -69,6 +69,10 @@ void                     hp_symbolizer_set_kallsyms_cache (HpSymbolizer *self,
  * not kept. Call before the first lookup. */
 void                     hp_symbolizer_set_debug_copies (HpSymbolizer *self,
                                                          const char   *dir);
+/* At most @max_total bytes of such copies are kept, the least recently
+ * used going first; 0: the default, 512 MiB. */
+void                     hp_symbolizer_set_debug_copies_limit (HpSymbolizer *self,
+                                                               guint64       max_total);
 
 /* Files recorded on another machine (perf.data): the recorded paths are
  * looked up under @sysroot, and files are found by build id in @dir

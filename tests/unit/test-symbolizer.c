@@ -12,7 +12,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -754,6 +756,142 @@ test_debug_copies (void)
   hp_test_remove_tree (dir);
 }
 
+/* A fake copy in @dir: @size bytes, last used @age seconds ago. */
+static char *
+make_old_file (const char *dir,
+               const char *name,
+               gsize       size,
+               gint64      age)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *contents = g_malloc0 (size);
+  struct timespec times[2];
+
+  g_assert_true (g_file_set_contents (path, contents, size, NULL));
+  times[0].tv_sec = times[1].tv_sec = g_get_real_time () / G_USEC_PER_SEC - age;
+  times[0].tv_nsec = times[1].tv_nsec = 0;
+  g_assert_cmpint (utimensat (AT_FDCWD, path, times, 0), ==, 0);
+  return path;
+}
+
+/* The decompressed copies take at most their limit: writing a new one
+ * removes the least recently used others until all fit, and also copies
+ * unused for a month and temporary files a killed recording left. */
+static void
+test_debug_copies_limit (void)
+{
+  g_autofree char *objcopy = g_find_program_in_path ("objcopy");
+  g_autofree char *dir = NULL;
+  g_autofree char *stripped = NULL;
+  g_autofree char *debug_dir = NULL;
+  g_autofree char *id_dir = NULL;
+  g_autofree char *debug_file = NULL;
+  g_autofree char *copies = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *hex = NULL;
+  g_autofree char *oldest = NULL;
+  g_autofree char *older = NULL;
+  g_autofree char *newer = NULL;
+  g_autofree char *month = NULL;
+  g_autofree char *tmp = NULL;
+  g_autofree char *fresh_tmp = NULL;
+  const gsize fake = 100000;
+  guint8 id[20];
+  gsize id_len;
+  guint64 offset, size;
+  goffset copy_size;
+
+  if (objcopy == NULL)
+    {
+      g_test_skip ("objcopy not installed");
+      return;
+    }
+  dir = g_dir_make_tmp ("hp-debug-limit-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  id_len = hp_test_elf_build_id (SYMTEST_TARGET, id);
+  g_assert_cmpuint (id_len, >, 1);
+  hex = hp_build_id_to_hex (id, id_len);
+  stripped = g_build_filename (dir, "symtest-stripped", NULL);
+  debug_dir = g_build_filename (dir, "debug", NULL);
+  id_dir = g_strdup_printf ("%s/.build-id/%.2s", debug_dir, hex);
+  debug_file = g_strdup_printf ("%s/%s.debug", id_dir, hex + 2);
+  copies = g_build_filename (dir, "copies", NULL);
+  copy = g_strdup_printf ("%s/%s.debug", copies, hex);
+  g_assert_cmpint (g_mkdir_with_parents (id_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (copies, 0700), ==, 0);
+  {
+    const char *strip[] = { "--strip-debug", SYMTEST_TARGET, stripped, NULL };
+    const char *keep[] = { "--only-keep-debug", "--compress-debug-sections=zlib", SYMTEST_TARGET, debug_file, NULL };
+
+    run_objcopy (strip);
+    run_objcopy (keep);
+  }
+  g_assert_true (hp_test_elf_section (SYMTEST_TARGET, ".text", &offset, &size));
+
+  /* the size of the copy, made once with no limit in sight */
+  {
+    HpSymbolizer *symbolizer = hp_symbolizer_new ();
+    g_autofree char *described = NULL;
+    GStatBuf st;
+
+    hp_symbolizer_add_debug_dir (symbolizer, debug_dir);
+    hp_symbolizer_set_debug_copies (symbolizer, copies);
+    described = describe_code (symbolizer, stripped, offset, size);
+    hp_symbolizer_free (symbolizer);
+    g_assert_cmpint (g_stat (copy, &st), ==, 0);
+    copy_size = st.st_size;
+    g_assert_cmpint (copy_size, >, 0);
+    g_assert_cmpint (g_unlink (copy), ==, 0);
+  }
+
+  oldest = make_old_file (copies, "0001.debug", fake, 3 * 3600);
+  older = make_old_file (copies, "0002.debug", fake, 2 * 3600);
+  newer = make_old_file (copies, "0003.debug", fake, 3600);
+  month = make_old_file (copies, "0004.debug", 10, 31 * 24 * 3600);
+  tmp = make_old_file (copies, "0005.debug.Ab12Cd", 10, 2 * 24 * 3600);
+  fresh_tmp = make_old_file (copies, "0006.debug.Ef34Gh", 10, 60);
+
+  /* room for the new copy and two of the three others */
+  {
+    HpSymbolizer *symbolizer = hp_symbolizer_new ();
+    g_autofree char *described = NULL;
+
+    hp_symbolizer_add_debug_dir (symbolizer, debug_dir);
+    hp_symbolizer_set_debug_copies (symbolizer, copies);
+    hp_symbolizer_set_debug_copies_limit (symbolizer, copy_size + 2 * fake + fake / 2);
+    described = describe_code (symbolizer, stripped, offset, size);
+    hp_symbolizer_free (symbolizer);
+    g_assert_nonnull (strstr (described, " outer@"));
+  }
+  g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (oldest, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (older, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (newer, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (month, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (tmp, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (fresh_tmp, G_FILE_TEST_EXISTS));
+
+  /* A copy that alone would take more than half the limit is not made:
+   * the others stay, and the names come from the original. */
+  g_assert_cmpint (g_unlink (copy), ==, 0);
+  {
+    HpSymbolizer *symbolizer = hp_symbolizer_new ();
+    g_autofree char *described = NULL;
+
+    hp_symbolizer_add_debug_dir (symbolizer, debug_dir);
+    hp_symbolizer_set_debug_copies (symbolizer, copies);
+    hp_symbolizer_set_debug_copies_limit (symbolizer, 1000);
+    described = describe_code (symbolizer, stripped, offset, size);
+    hp_symbolizer_free (symbolizer);
+    g_assert_nonnull (strstr (described, " outer@"));
+  }
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (older, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (newer, G_FILE_TEST_EXISTS));
+
+  hp_test_remove_tree (dir);
+}
+
 /* The kernel symbols kept between recordings (hp-symbolizer.c, "Kernel
  * symbols kept between recordings"): a folder with a fake kallsyms, module
  * list and boot id, and the cache. */
@@ -1206,6 +1344,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/kallsyms", test_kallsyms);
   g_test_add_func ("/symbolizer/kallsyms-restricted", test_kallsyms_restricted);
   g_test_add_func ("/symbolizer/debug-copies", test_debug_copies);
+  g_test_add_func ("/symbolizer/debug-copies-limit", test_debug_copies_limit);
   g_test_add_func ("/symbolizer/kallsyms-cache-same-names", test_kallsyms_cache_same_names);
   g_test_add_func ("/symbolizer/kallsyms-cache-invalidated", test_kallsyms_cache_invalidated);
   g_test_add_func ("/symbolizer/kallsyms-cache-bad", test_kallsyms_cache_bad);
