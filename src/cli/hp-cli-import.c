@@ -15,6 +15,7 @@
 #include "record/hp-folded-import.h"
 #include "record/hp-pprof-import.h"
 #include "record/hp-perf-import.h"
+#include "store/hp-capture.h"
 
 static int
 import_folded (const char *input,
@@ -96,6 +97,27 @@ hp_cli_import (int    argc,
   if (!hp_cli_parse_one_file (context, "import", &argc, &argv, &files,
                               "give one perf.data file (or '-' for stdin)"))
     return 2;
+
+  /* what a new user tries first with a capture in hand; without this, it
+   * would be named as the output too, or read as a perf.data with a wrong
+   * magic number */
+  if (strcmp (files[0], "-") != 0)
+    switch (hp_capture_sniff (files[0]))
+      {
+      case HP_CAPTURE_SNIFF_CAPTURE:
+        hp_cli_error ("%s is already a Hotpath capture: nothing to import. Read it as it is "
+                      "(hotpath-cli report %s, or open it in the window: hotpath %s)",
+                      files[0], files[0], files[0]);
+        return 1;
+      case HP_CAPTURE_SNIFF_SQLITE:
+        hp_cli_error ("%s is a SQLite database, not a perf.data file, pprof profile or folded stacks; "
+                      "if it is a Hotpath capture, read it as it is (hotpath-cli report %s)",
+                      files[0], files[0]);
+        return 1;
+      case HP_CAPTURE_SNIFF_OTHER:
+      default:
+        break;
+      }
 
   if (output == NULL)
     output = hp_perf_import_capture_name (files[0]);

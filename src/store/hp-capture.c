@@ -208,6 +208,37 @@ read_be32 (const guint8 *p)
   return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
 }
 
+HpCaptureSniff
+hp_capture_sniff (const char *path)
+{
+  static const char magic[16] = "SQLite format 3";
+  guint8 header[72];
+  struct stat st;
+  gssize n;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, HP_CAPTURE_SNIFF_OTHER);
+
+  /* a FIFO must not block us */
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return HP_CAPTURE_SNIFF_OTHER;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return HP_CAPTURE_SNIFF_OTHER;
+    }
+  do
+    n = read (fd, header, sizeof header);
+  while (n < 0 && errno == EINTR);
+  close (fd);
+  if (n != (gssize) sizeof header || memcmp (header, magic, sizeof magic) != 0)
+    return HP_CAPTURE_SNIFF_OTHER;
+  /* the header's application id, big-endian at offset 68 */
+  return read_be32 (header + 68) == HP_CAPTURE_APPLICATION_ID ? HP_CAPTURE_SNIFF_CAPTURE
+                                                               : HP_CAPTURE_SNIFF_SQLITE;
+}
+
 /* Checks, before SQLite sees it, that @path is a regular file that starts
  * as a SQLite database and holds as many pages as its header announces.
  *

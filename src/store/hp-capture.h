@@ -111,6 +111,19 @@ typedef enum {
 
 HpCaptureWritable hp_capture_check_writable (const char *path);
 
+/* What the file at @path starts as, read without blocking and without
+ * SQLite: for the importers, to say that a file they were given is a
+ * capture already rather than that its magic number is wrong. A capture
+ * whose header was not yet checkpointed from its WAL is only a SQLite
+ * database here. */
+typedef enum {
+  HP_CAPTURE_SNIFF_OTHER,    /* not a SQLite database, or unreadable */
+  HP_CAPTURE_SNIFF_SQLITE,   /* a SQLite database of another application */
+  HP_CAPTURE_SNIFF_CAPTURE,  /* application_id says: a Hotpath capture */
+} HpCaptureSniff;
+
+HpCaptureSniff hp_capture_sniff (const char *path);
+
 /* Opens a capture. @writable for summary edits; read-only otherwise.
  * Errors name the file and the reason (not a capture, newer version, ...). */
 HpCapture     *hp_capture_open          (const char  *path,

@@ -245,6 +245,75 @@ test_report_foreign_and_newer (void)
   g_clear_pointer (&tmpdir, it_tmpdir_free);
 }
 
+/* A capture given to import is named as one, with what to do instead: not
+ * read as a perf.data with a wrong magic number, nor taken as its own
+ * output ("app.hotpath exists"), nor overwritten with --force. Another
+ * SQLite file is named as a database. */
+static void
+test_import_a_capture (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (tmpdir, "app.hotpath", NULL);
+  g_autofree char *foreign = g_build_filename (tmpdir, "places.sqlite", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  gsize before_len = 0, after_len = 0;
+  sqlite3 *db = NULL;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (capture, &error);
+    gint64 module, stack;
+
+    g_assert_no_error (error);
+    module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    stack = hp_capture_writer_intern_stack (w, 0,
+              hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", module, NULL, 0),
+                                              NULL, 0, FALSE, 0x10));
+    hp_capture_writer_add_sample (w, 1000, 1, 0, stack, 1);
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  }
+  g_assert_true (g_file_get_contents (capture, &before, &before_len, NULL));
+
+  for (guint force = 0; force < 2; force++)
+    {
+      const char *args[] = { "import", capture, force ? "--force" : NULL, NULL };
+      g_autoptr(ItResult) result = it_run_cli (args);
+
+      assert_one_error_line (result);
+      g_assert_nonnull (strstr (result->err, "app.hotpath is already a Hotpath capture"));
+      g_assert_nonnull (strstr (result->err, "hotpath-cli report"));
+      g_assert_null (strstr (result->err, "magic"));
+      g_assert_null (strstr (result->err, "exists"));
+    }
+  /* with -o elsewhere too, and nothing written there */
+  {
+    g_autofree char *out = g_build_filename (tmpdir, "copy.hotpath", NULL);
+    const char *args[] = { "import", capture, "-o", out, NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    assert_one_error_line (result);
+    g_assert_nonnull (strstr (result->err, "already a Hotpath capture"));
+    g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  }
+  g_assert_true (g_file_get_contents (capture, &after, &after_len, NULL));
+  g_assert_cmpmem (before, before_len, after, after_len);
+
+  g_assert_cmpint (sqlite3_open (foreign, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE t (x); INSERT INTO t VALUES (1);",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  {
+    const char *args[] = { "import", foreign, NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    assert_one_error_line (result);
+    g_assert_nonnull (strstr (result->err, "places.sqlite is a SQLite database"));
+    g_assert_null (strstr (result->err, "magic"));
+  }
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -256,5 +325,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/existing-output", test_existing_output);
   g_test_add_func ("/integration/cli/report-not-a-capture", test_report_not_a_capture);
   g_test_add_func ("/integration/cli/report-foreign-and-newer", test_report_foreign_and_newer);
+  g_test_add_func ("/integration/cli/import-a-capture", test_import_a_capture);
   return g_test_run ();
 }
