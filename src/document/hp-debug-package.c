@@ -58,11 +58,18 @@ is_queryable (const char *path)
 }
 
 /* The other name of @path on a merged-/usr system: dpkg knows
- * /lib/x/libfoo.so where the loader mapped /usr/lib/x/libfoo.so. */
+ * /lib/x/libfoo.so where the loader mapped /usr/lib/x/libfoo.so, and
+ * /bin/gzip (Debian 12's gzip, sed, dash, grep) where the kernel mapped
+ * /usr/bin/gzip. */
 static const char *
 unmerged_path (const char *path)
 {
-  return g_str_has_prefix (path, "/usr/lib/") ? path + strlen ("/usr") : NULL;
+  static const char *const merged[] = { "/usr/lib/", "/usr/lib64/", "/usr/bin/", "/usr/sbin/" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (merged); i++)
+    if (g_str_has_prefix (path, merged[i]))
+      return path + strlen ("/usr");
+  return NULL;
 }
 
 /* The package in the line of dpkg-query -S's answer that names @path

@@ -197,6 +197,40 @@ test_debian_package_of (void)
       g_assert_cmpstr (dpkg, ==, "dpkg");
       g_assert_null (unknown);
     }
+  /* Merged /usr: the kernel maps /usr/bin/gzip where dpkg knows
+   * /bin/gzip (Debian 12's gzip, sed, dash, ...): the package is found
+   * under either name. Checked for every program that dpkg knows in /bin
+   * only, as dpkg-query itself says. */
+  {
+    const char *programs[] = { "gzip", "sed", "dash", "bash", "grep", "tar" };
+    guint checked = 0;
+
+    for (guint i = 0; i < G_N_ELEMENTS (programs); i++)
+      {
+        g_autofree char *in_bin = g_strconcat ("/bin/", programs[i], NULL);
+        g_autofree char *in_usr = g_strconcat ("/usr/bin/", programs[i], NULL);
+        const char *argv[] = { "dpkg-query", "-S", in_usr, NULL };
+        g_autofree char *expected = NULL;
+        g_autofree char *found = NULL;
+        int status = 0;
+
+        /* dpkg knows only /bin/NAME */
+        g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL,
+                                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                     NULL, NULL, NULL, NULL, &status, NULL));
+        if (g_spawn_check_wait_status (status, NULL) || !g_file_test (in_usr, G_FILE_TEST_EXISTS))
+          continue;
+        expected = hp_debian_package_of (in_bin);
+        if (expected == NULL)
+          continue;
+        found = hp_debian_package_of (in_usr);
+        g_assert_cmpstr (found, ==, expected);
+        checked++;
+      }
+    if (checked == 0)
+      g_test_message ("no program of /bin is known to dpkg under /bin only: merged /usr not checked");
+  }
+
   /* never handed to dpkg-query: it would read it as an option */
   g_assert_null (hp_debian_package_of ("-S"));
   g_assert_null (hp_debian_package_of (NULL));
