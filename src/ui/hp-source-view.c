@@ -815,6 +815,14 @@ hp_source_view_set_source_paths (HpSourceView       *self,
     reload (self);
 }
 
+HpLoadedProfile *
+hp_source_view_get_profile (HpSourceView *self)
+{
+  g_return_val_if_fail (HP_IS_SOURCE_VIEW (self), NULL);
+
+  return self->profile;
+}
+
 gboolean
 hp_source_view_is_loading (HpSourceView *self)
 {

@@ -41,5 +41,7 @@ const char  *hp_source_view_get_path        (HpSourceView    *self);
 /* The text the pane shows (or, above machine code, its bar's tooltip)
  * when the file is missing or has no lines */
 const char  *hp_source_view_get_message     (HpSourceView    *self);
+/* For tests: the profile of the function shown (NULL: none) */
+HpLoadedProfile *hp_source_view_get_profile (HpSourceView    *self);
 
 G_END_DECLS

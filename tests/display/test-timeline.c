@@ -129,6 +129,15 @@ test_timeline (void)
     g_assert_nonnull (strstr (overview, count));
   }
 
+  /* the source pane, hidden behind the timeline, does not read the
+   * source for the new profile; it catches up when shown */
+  g_assert_true (hp_source_view_get_profile (hp_window_get_source_view (window)) !=
+                 hp_call_tree_view_get_profile (hp_window_get_tree_view (window)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "source"));
+  g_assert_true (hp_source_view_get_profile (hp_window_get_source_view (window)) ==
+                 hp_call_tree_view_get_profile (hp_window_get_tree_view (window)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+
   /* a lane: that thread only, within the range */
   hp_timeline_toggle_thread (timeline, 101, FALSE);
   g_assert_true (display_wait (settled, window, 10000));
