@@ -25,6 +25,7 @@
 
 #include <string.h>
 
+#include "analysis/hp-block-pool.h"
 #include "analysis/hp-sample-index.h"
 
 /* The samples of one event in one thread: [begin, end) by time */
@@ -342,8 +343,8 @@ hp_sample_index_count (HpSampleIndex *self,
                        GHashTable    *tids,
                        guint64       *n_samples)
 {
-  g_autofree guint *slot = NULL;
-  g_autofree guint *stamp = NULL;
+  guint *slot, *stamp;
+  gsize slot_size, stamp_size;
   GArray *counts;
   RunIter iter;
   guint thread, begin, end;
@@ -351,11 +352,17 @@ hp_sample_index_count (HpSampleIndex *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  counts = g_array_new (FALSE, FALSE, sizeof (HpCaptureStackCount));
+  /* Room for a count per sample: never more are needed, and pages of it
+   * never written are never touched (growing it instead copied it again
+   * and again). Slots and stamps come from the block pool, in memory
+   * already when a range follows a range (hp-block-pool.c). */
+  counts = g_array_sized_new (FALSE, FALSE, sizeof (HpCaptureStackCount),
+                              (guint) MIN (hp_sample_index_count_samples (self, event_mask, from, to, tids),
+                                           G_MAXUINT / sizeof (HpCaptureStackCount)));
   /* per stack id: its entry in @counts for the thread at hand, valid
    * when its stamp is that thread's (no clearing between threads) */
-  slot = g_new (guint, (gsize) self->max_stack + 1);
-  stamp = g_new0 (guint, (gsize) self->max_stack + 1);
+  slot = hp_block_alloc (((gsize) self->max_stack + 1) * sizeof (guint), &slot_size);
+  stamp = hp_block_alloc0 (((gsize) self->max_stack + 1) * sizeof (guint), &stamp_size);
   run_iter_init (&iter, self, event_mask, from, to, tids, 0, self->threads->len);
   while (run_iter_next (&iter, &thread, &begin, &end))
     {
@@ -380,6 +387,8 @@ hp_sample_index_count (HpSampleIndex *self,
         }
       n += end - begin;
     }
+  hp_block_free (slot, slot_size);
+  hp_block_free (stamp, stamp_size);
   if (n_samples != NULL)
     *n_samples = n;
   return counts;

@@ -396,12 +396,18 @@ filtered_data (HpLoadedCapture       *capture,
                HpSampleIndex         *samples,
                guint64               *hidden_samples)
 {
-  HpCaptureData *data = hp_measure_select (measure, capture->data);
+  HpCaptureData *data;
 
   if (filter != NULL && filter->has_range && samples != NULL)
     {
-      /* the samples index every event: count those the measure counts */
-      guint64 mask = hp_loaded_profile_event_mask (data);
+      /* the samples index every event: count those the measure counts
+       * (the capture's own counts are not copied first: on the stress
+       * capture that was 22 MB copied, faulted in and thrown away) */
+      const HpCaptureData *whole = capture->data;
+      gboolean selects = measure->mask != 0 && whole->events != NULL && whole->all_counts != NULL;
+      guint64 every = selects && whole->events->len - 1 < 64 ? ((guint64) 1 << (whole->events->len - 1)) - 1 : G_MAXUINT64;
+      /* the events hp_measure_select() would have kept */
+      guint64 mask = selects ? measure->mask & every : hp_loaded_profile_event_mask (whole);
       guint off_cpu = hp_capture_data_find_event (capture->data, HP_EVENT_OFF_CPU);
       guint64 off_bit = off_cpu != 0 ? (guint64) 1 << (off_cpu - 1) : 0;
       GArray *counts = hp_sample_index_count (samples, mask & ~off_bit, filter->from, filter->to, NULL, NULL);
@@ -416,10 +422,9 @@ filtered_data (HpLoadedCapture       *capture,
           hp_measure_remap_waiting (capture->data, off);
           g_array_append_vals (counts, off->data, off->len);
         }
-      ranged = hp_capture_data_new_with_counts (data, counts);
-
-      hp_capture_data_free (data);
-      data = ranged;
+      data = hp_capture_data_new_with_counts (capture->data, counts);
+      if (selects)
+        data->event_mask = mask;
       if (measure->by_weight)
         {
           ranged = hp_capture_data_new_weighted (data);
@@ -427,6 +432,8 @@ filtered_data (HpLoadedCapture       *capture,
           data = ranged;
         }
     }
+  else
+    data = hp_measure_select (measure, capture->data);
   if (filter != NULL && filter->merge_recursion)
     {
       HpCaptureData *merged = hp_capture_data_merge_recursion (data);
