@@ -22,6 +22,7 @@
 
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -530,6 +531,26 @@ count_threads (const HpCaptureData *data,
   return amounts;
 }
 
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double
+note_step (HpLoadedProfile *self,
+           HpBuildStep      step,
+           double           since)
+{
+  double now = thread_cpu_ms ();
+
+  self->build_cpu_ms[step] = now - since;
+  return now;
+}
+
 static HpLoadedProfile *
 build_profile (HpLoadedCapture       *capture,
                const HpProfileFilter *filter,
@@ -538,14 +559,17 @@ build_profile (HpLoadedCapture       *capture,
   HpLoadedProfile *self = g_atomic_rc_box_new0 (HpLoadedProfile);
   guint n_functions = MAX (capture->data->functions->len, 1);
   GHashTable *tids = filter != NULL ? filter->tids : NULL;
+  double t;
 
   self->capture = hp_loaded_capture_ref (capture);
   self->tids = tids ? g_hash_table_ref (tids) : NULL;
   /* an event the capture lacks (a stale choice) counts the first */
   if (!hp_measure_init (&self->measure, capture->data, filter != NULL ? filter->event : NULL))
     hp_measure_init (&self->measure, capture->data, NULL);
+  t = thread_cpu_ms ();
   self->data = filtered_data (capture, &self->measure, filter, samples, &self->hidden_samples);
   self->thread_amounts = count_threads (capture->data, &self->measure);
+  t = note_step (self, HP_BUILD_COUNTS, t);
   if (filter != NULL && filter->has_range && samples != NULL)
     {
       self->has_range = TRUE;
@@ -569,9 +593,12 @@ build_profile (HpLoadedCapture       *capture,
   /* fill the lazy caches now: afterwards the profile is only read */
   hp_profile_get_functions (self->profile, FALSE);
   hp_profile_get_functions (self->profile, TRUE);
+  t = note_step (self, HP_BUILD_PROFILE, t);
   self->hottest_node = g_new0 (const HpCallNode *, n_functions);
   find_hottest (hp_profile_get_top_down (self->profile), self->hottest_node, n_functions);
+  t = note_step (self, HP_BUILD_HOTTEST, t);
   build_ratio (self, filter, samples);
+  note_step (self, HP_BUILD_RATIO, t);
   return self;
 }
 

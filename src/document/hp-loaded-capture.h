@@ -59,6 +59,15 @@ typedef struct {
   const char       *event;           /* hp_measure_list_events(); NULL: the first */
 } HpProfileFilter;
 
+/* The steps of building a profile, as HpLoadedProfile times them */
+typedef enum {
+  HP_BUILD_COUNTS,    /* the filters' per-stack counts: range, folds */
+  HP_BUILD_PROFILE,   /* the trees, callers/callees, function lists */
+  HP_BUILD_HOTTEST,   /* each function's hottest node */
+  HP_BUILD_RATIO,     /* the ratio's two events, when the view shows one */
+  HP_BUILD_N_STEPS
+} HpBuildStep;
+
 typedef struct {
   HpLoadedCapture  *capture;         /* a reference */
   HpProfile        *profile;
@@ -89,6 +98,10 @@ typedef struct {
    * thread in the whole capture, whatever the filter keeps (the thread
    * and process filters list every thread by it) */
   guint64          *thread_amounts;
+  /* CPU ms the building thread spent on each step (the bottom-up tree
+   * is built meanwhile in a thread of its own, not counted here), for
+   * the display benchmark */
+  double            build_cpu_ms[HP_BUILD_N_STEPS];
 } HpLoadedProfile;
 
 typedef enum {

@@ -27,6 +27,13 @@ G_BEGIN_DECLS
  * hp-window-dnd.c and hp-window-testing.c, as GNOME Text Editor splits
  * editor-window*.c. */
 
+#define HP_WINDOW_MAX_COSTS 16
+
+typedef struct {
+  const char *view;
+  double      cpu_ms;
+} HpWindowCost;
+
 struct _HpWindow {
   GtkApplicationWindow  parent_instance;
 
@@ -98,6 +105,10 @@ struct _HpWindow {
   guint                 follow_tick;    /* panes catching up with the selection */
   gint64                follow_frame;
   guint                 follow_pending; /* FOLLOW_* */
+  /* main-thread CPU of each view's update to the last profile shown,
+   * for the display benchmark (tests/display/bench-views.c) */
+  HpWindowCost          costs[HP_WINDOW_MAX_COSTS];
+  guint                 n_costs;
 };
 
 void               hp_window_update_title     (HpWindow       *self);
@@ -158,6 +169,11 @@ HpFunctionList    *hp_window_get_function_list (HpWindow *self);
 gboolean           hp_window_is_filtering     (HpWindow *self);
 /* the panes have yet to catch up with the selection (a frame or two) */
 gboolean           hp_window_is_following     (HpWindow *self);
+/* What each view's update to the last profile shown cost the main
+ * thread (CPU ms), in order: the profile's views, then the panes that
+ * followed the selection */
+const HpWindowCost *hp_window_get_costs       (HpWindow *self,
+                                               guint    *n_costs);
 
 /* Renders the window into a PNG file. */
 gboolean           hp_window_save_screenshot  (HpWindow    *self,

@@ -64,6 +64,14 @@ hp_window_is_following (HpWindow *self)
   return self->follow_tick != 0 || hp_call_tree_view_is_selecting (self->tree_view);
 }
 
+const HpWindowCost *
+hp_window_get_costs (HpWindow *self,
+                     guint    *n_costs)
+{
+  *n_costs = self->n_costs;
+  return self->costs;
+}
+
 const char *
 hp_window_get_state (HpWindow *self)
 {

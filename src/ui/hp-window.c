@@ -24,6 +24,7 @@
 
 #include "config.h"
 
+#include <time.h>
 #include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
@@ -491,21 +492,53 @@ set_store (HpWindow       *self,
     self->store_changed_handler = g_signal_connect (store, "changed", G_CALLBACK (on_store_changed), self);
 }
 
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Notes what @view cost since @since (thread_cpu_ms), for the display
+ * benchmark; returns the time now, the next view's start. */
+static double
+note_cost (HpWindow   *self,
+           const char *view,
+           double      since)
+{
+  double now = thread_cpu_ms ();
+
+  if (self->n_costs < HP_WINDOW_MAX_COSTS)
+    self->costs[self->n_costs++] = (HpWindowCost) { view, now - since };
+  return now;
+}
+
 static void
 show_profile (HpWindow        *self,
               HpLoadedProfile *profile,
               const char      *select_key)
 {
+  double t = thread_cpu_ms ();
+
+  self->n_costs = 0;
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
   self->profile = hp_loaded_profile_ref (profile);
 
   hp_window_update_filter_counts (self);
+  t = note_cost (self, "thread and process filters", t);
   hp_capture_overview_set_profile (self->overview, profile);
+  t = note_cost (self, "overview", t);
   if (self->timeline_view != NULL)
     hp_timeline_view_set_profile (self->timeline_view, profile);
+  t = note_cost (self, "timeline", t);
   hp_summary_list_set_store (self->summary_list, self->store, profile);
+  t = note_cost (self, "summary list", t);
   hp_call_tree_view_set_profile (self->tree_view, profile, select_key);
+  t = note_cost (self, "call tree", t);
   hp_function_list_set_profile (self->function_list, profile);
+  t = note_cost (self, "function list", t);
   hp_window_update_filter_bar (self);
   {
     const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
@@ -513,6 +546,7 @@ show_profile (HpWindow        *self,
     if (text[0] != '\0')
       hp_call_tree_view_search (self->tree_view, text);
   }
+  note_cost (self, "filter bar and search", t);
 }
 
 static void
@@ -833,13 +867,21 @@ follow_tick_cb (GtkWidget     *widget,
   self->follow_frame = gdk_frame_clock_get_frame_counter (clock);
   if (self->follow_pending & FOLLOW_SUMMARY)
     {
+      double t = thread_cpu_ms ();
+
       self->follow_pending &= ~FOLLOW_SUMMARY;
       update_summary_pane (self);
+      note_cost (self, "summary pane", t);
       if (self->follow_pending != 0)
         return G_SOURCE_CONTINUE;
     }
   if (self->follow_pending & FOLLOW_BOTTOM)
-    update_bottom_pane (self);
+    {
+      double t = thread_cpu_ms ();
+
+      update_bottom_pane (self);
+      note_cost (self, "bottom pane", t);
+    }
   self->follow_pending = 0;
   self->follow_tick = 0;
   return G_SOURCE_REMOVE;

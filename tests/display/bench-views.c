@@ -15,7 +15,13 @@
  *     redraws an overlay only), and while zooming into a deep box and out;
  *   - reading the samples for the timeline (a worker);
  *   - from selecting a third of the recording in the timeline until every
- *     view shows the filtered profile, and the longest stall meanwhile.
+ *     view shows the filtered profile, and the longest stall meanwhile;
+ *   - another range without the heartbeat, by CPU time: the worker's
+ *     steps, each view's update on the main thread, the rest (the
+ *     bottom-up tree's thread, freeing, drawing); then the panes hidden
+ *     behind the timeline, which catch up when shown (flame graph,
+ *     callers, functions, source), and the sum: what "every view
+ *     follows the range" costs.
  *
  * Stalls are the largest gap between two runs of a 1 ms heartbeat, in
  * wall time and in CPU time of the main thread: on a busy machine the
@@ -23,7 +29,8 @@
  * main loop itself spent without returning. Each step also prints the CPU
  * time of the whole process (workers and renderer included). It prints
  * numbers and asserts nothing (docs/ARCHITECTURE.md, Measuring honestly).
- * Usage: bench-views [DIR] (makes or reuses its captures there).
+ * Usage: bench-views [DIR] (makes or reuses its captures there);
+ * BENCH_CAPTURES=typical or stress runs one of the two.
  */
 
 #define G_LOG_DOMAIN "hp-bench"
@@ -38,6 +45,7 @@
 
 static const char *capture_arg;
 static gint64 last_beat, max_gap;
+static guint beat_source;
 static double last_beat_cpu, max_cpu_gap;
 
 static double
@@ -122,6 +130,51 @@ filtered (gpointer data)
   return !hp_window_is_filtering (data) && !hp_window_is_following (data);
 }
 
+static gboolean
+source_read (gpointer data)
+{
+  return !hp_source_view_is_loading (hp_window_get_source_view (data));
+}
+
+static double
+load_average (void)
+{
+  double load[1] = { 0 };
+
+  return getloadavg (load, 1) == 1 ? load[0] : -1;
+}
+
+/* The range's CPU by where it went: the steps of the worker that built
+ * the profile, the main thread's update of each view, and the rest
+ * (the bottom-up tree's thread, freeing the old profile, drawing).
+ * Returns @cpu (the step's CPU, every thread) less the heartbeat's. */
+static double
+print_costs (HpWindow        *window,
+             HpLoadedProfile *profile,
+             double           cpu)
+{
+  static const char *steps[HP_BUILD_N_STEPS] = { "counts", "trees and lists", "hottest nodes", "ratio" };
+  guint n_costs;
+  const HpWindowCost *costs = hp_window_get_costs (window, &n_costs);
+  double worker = 0, main_thread = 0;
+
+  printf ("  worker:");
+  for (guint i = 0; i < HP_BUILD_N_STEPS; i++)
+    {
+      printf (" %s %.1f ms%s", steps[i], profile->build_cpu_ms[i], i + 1 < HP_BUILD_N_STEPS ? "," : "\n");
+      worker += profile->build_cpu_ms[i];
+    }
+  printf ("  main thread:");
+  for (guint i = 0; i < n_costs; i++)
+    {
+      printf (" %s %.1f ms%s", costs[i].view, costs[i].cpu_ms, i + 1 < n_costs ? "," : "\n");
+      main_thread += costs[i].cpu_ms;
+    }
+  printf ("  worker %.1f ms + views on the main thread %.1f ms + the rest %.1f ms = %.1f ms of CPU\n",
+          worker, main_thread, cpu - worker - main_thread, cpu);
+  return cpu;
+}
+
 static void
 bench_one (HpApplication *app,
            const char    *title,
@@ -136,7 +189,7 @@ bench_one (HpApplication *app,
   gint64 t0;
   guint n_boxes;
   const HpFlameBox *boxes;
-  double ms;
+  double ms, total = 0, total_panes = 0;
 
   printf ("\n## %s\n", title);
 
@@ -238,7 +291,46 @@ bench_one (HpApplication *app,
     printf ("select a third of the recording until every view shows it: %.1f ms (%s), "
             "%" G_GUINT64_FORMAT " samples\n",
             ms, s, hp_profile_get_n_samples (profile->profile));
+    print_costs (window, profile, cpu_ms () - step_cpu);
   }
+
+  /* without the heartbeat: the CPU of the range alone, then of the
+   * panes hidden behind the timeline as each is shown (they catch up
+   * then, not at every range) */
+  g_source_remove (beat_source);
+  display_spin (300);
+  {
+    HpSampleIndex *samples = hp_timeline_view_get_samples (timeline_view);
+    guint64 start = hp_sample_index_get_start (samples), end = hp_sample_index_get_end (samples);
+    double cpu = cpu_ms ();
+    const char *panes[] = { "flame", "calls", "functions", "source", "timeline" };
+
+    hp_timeline_set_selection (hp_timeline_view_get_timeline (timeline_view), TRUE,
+                               start + (end - start) / 4, start + 2 * (end - start) / 3);
+    g_assert_true (display_wait (filtered, window, 60000));
+    profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+    printf ("\nanother range (%" G_GUINT64_FORMAT " samples), no heartbeat: CPU %.1f ms\n",
+            hp_profile_get_n_samples (profile->profile), cpu_ms () - cpu);
+    total = print_costs (window, profile, cpu_ms () - cpu);
+
+    for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
+      {
+        painted.renders = hp_flame_canvas_get_n_renders (canvas);
+        cpu = cpu_ms ();
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", panes[i]);
+        if (g_strcmp0 (panes[i], "flame") == 0)
+          g_assert_true (display_wait (flame_painted, &painted, 30000));
+        else if (g_strcmp0 (panes[i], "source") == 0)
+          g_assert_true (display_wait (source_read, window, 30000));
+        display_spin (100);
+        printf ("  then showing the %s pane: CPU %.1f ms\n", panes[i], cpu_ms () - cpu);
+        if (g_strcmp0 (panes[i], "timeline") != 0)
+          total_panes += cpu_ms () - cpu;
+      }
+    printf ("every view: the range %.1f ms + the hidden panes shown %.1f ms = %.1f ms of CPU (load average %.1f)\n",
+            total, total_panes, total + total_panes, load_average ());
+  }
+  beat_source = g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
   display_close (window);
 }
 
@@ -248,15 +340,18 @@ run (HpApplication *app)
   const char *dir = capture_arg ? capture_arg : display_tmpdir ();
   g_autofree char *typical = g_build_filename (dir, "bench-1m-typical.hotpath", NULL);
   g_autofree char *stress = g_build_filename (dir, "bench-1m-stress.hotpath", NULL);
+  const char *only = g_getenv ("BENCH_CAPTURES");
 
   if (!g_file_test (typical, G_FILE_TEST_EXISTS))
     display_make_big_capture (typical, FALSE);
   if (!g_file_test (stress, G_FILE_TEST_EXISTS))
     display_make_big_capture (stress, TRUE);
-  g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
+  beat_source = g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
 
-  bench_one (app, "1M samples over 10 000 call paths (typical)", typical);
-  bench_one (app, "1M samples over 60 000 random walks, 700 000 stack nodes (stress)", stress);
+  if (only == NULL || g_strcmp0 (only, "typical") == 0)
+    bench_one (app, "1M samples over 10 000 call paths (typical)", typical);
+  if (only == NULL || g_strcmp0 (only, "stress") == 0)
+    bench_one (app, "1M samples over 60 000 random walks, 700 000 stack nodes (stress)", stress);
   return 0;
 }
 
