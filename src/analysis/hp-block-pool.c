@@ -25,10 +25,18 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analysis/hp-block-pool.h"
 
 #define POOL_BLOCKS 32
+
+/* Blocks this big are mapped in huge pages where the kernel allows them
+ * (transparent huge pages, "madvise" or "always"): a fresh profile of a
+ * third of the stress capture touched 100 MB in 25 000 page faults, 80%
+ * of its CPU time in a virtual machine; in 2 MB pages, 50 faults. */
+#define HUGE_PAGE  ((gsize) 2 * 1024 * 1024)
+#define HUGE_BLOCK HUGE_PAGE
 
 typedef struct {
   gpointer mem;
@@ -38,6 +46,47 @@ typedef struct {
 static GMutex pool_lock;
 static Block pool[POOL_BLOCKS];
 static guint reuses;
+
+/* A fresh block of @size bytes or more, mapped on a boundary of huge
+ * pages and marked for them (madvise). Every block of HUGE_BLOCK bytes or
+ * more is one of these, so that its capacity says how to free it. */
+static gpointer
+huge_alloc (gsize  size,
+            gsize *capacity)
+{
+  gsize rounded = (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
+  gsize mapped = rounded + HUGE_PAGE;
+  guint8 *mem = mmap (NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  guint8 *aligned;
+
+  if (mem == MAP_FAILED)
+    g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, mapped);  /* as g_malloc() aborts */
+  /* keep the aligned part of the mapping */
+  aligned = (guint8 *) (((guintptr) mem + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
+  if (aligned > mem)
+    munmap (mem, aligned - mem);
+  if (aligned + rounded < mem + mapped)
+    munmap (aligned + rounded, mem + mapped - (aligned + rounded));
+#ifdef MADV_HUGEPAGE
+  madvise (aligned, rounded, MADV_HUGEPAGE);
+#endif
+  *capacity = rounded;
+  return aligned;
+}
+
+/* Frees a block of hp_block_alloc(): mapped when its capacity says so,
+ * else malloc()ed. */
+static void
+block_release (gpointer block,
+               gsize    capacity)
+{
+  if (block == NULL)
+    return;
+  if (capacity >= HUGE_BLOCK)
+    munmap (block, capacity);
+  else
+    g_free (block);
+}
 
 gpointer
 hp_block_alloc (gsize  size,
@@ -67,6 +116,8 @@ hp_block_alloc (gsize  size,
         }
       g_mutex_unlock (&pool_lock);
     }
+  if (size >= HUGE_BLOCK)
+    return huge_alloc (size, capacity);
   *capacity = size;
   return g_malloc (size);
 }
@@ -94,6 +145,7 @@ hp_block_free (gpointer block,
                gsize    capacity)
 {
   gpointer drop = block;
+  gsize drop_capacity = capacity;
 
   if (block == NULL)
     return;
@@ -117,11 +169,12 @@ hp_block_free (gpointer block,
       if (pool[slot].mem == NULL || pool[slot].size < capacity)
         {
           drop = pool[slot].mem;
+          drop_capacity = pool[slot].size;
           pool[slot] = (Block) { block, capacity };
         }
       g_mutex_unlock (&pool_lock);
     }
-  g_free (drop);
+  block_release (drop, drop_capacity);
 }
 
 void
@@ -130,7 +183,7 @@ hp_block_pool_trim (void)
   g_mutex_lock (&pool_lock);
   for (guint i = 0; i < POOL_BLOCKS; i++)
     {
-      g_free (pool[i].mem);
+      block_release (pool[i].mem, pool[i].size);
       pool[i] = (Block) { NULL, 0 };
     }
   g_mutex_unlock (&pool_lock);
