@@ -23,6 +23,7 @@
 
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -397,12 +398,53 @@ is_openable_path (const char *path)
 
 /* debuginfod ------------------------------------------------------------ */
 
+/* libdebuginfod's functions, looked up in the copy libdw loaded. Hotpath
+ * does not link libdebuginfod itself: it brings libcurl, GnuTLS, Kerberos
+ * and LDAP with it, 25 more libraries whose loading took 26 ms of CPU at
+ * the start of every hotpath-cli and window, 1.3 % of recording a 2 s
+ * program. libdw opens it by itself (dlopen) when DEBUGINFOD_URLS is set,
+ * which is the only time a client exists. */
+typedef struct
+{
+  void *(*get_user_data) (debuginfod_client *client);
+  void  (*set_user_data) (debuginfod_client *client, void *data);
+  void  (*set_progressfn) (debuginfod_client *client, debuginfod_progressfn_t fn);
+} DebuginfodApi;
+
+static const DebuginfodApi *
+debuginfod_api (void)
+{
+  static DebuginfodApi api;
+  static gsize looked_up;
+
+  if (g_once_init_enter (&looked_up))
+    {
+      /* RTLD_NOLOAD: libdw's copy (a client exists, so it is loaded);
+       * never a second one. */
+      void *lib = dlopen ("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+      if (lib != NULL)
+        {
+          *(void **) &api.get_user_data = dlsym (lib, "debuginfod_get_user_data");
+          *(void **) &api.set_user_data = dlsym (lib, "debuginfod_set_user_data");
+          *(void **) &api.set_progressfn = dlsym (lib, "debuginfod_set_progressfn");
+        }
+      if (lib == NULL || api.get_user_data == NULL || api.set_user_data == NULL || api.set_progressfn == NULL)
+        {
+          g_debug ("libdebuginfod: %s; its downloads are not followed", lib == NULL ? dlerror () : "functions missing");
+          memset (&api, 0, sizeof api);
+        }
+      g_once_init_leave (&looked_up, 1);
+    }
+  return api.set_progressfn != NULL ? &api : NULL;
+}
+
 static int
 on_debuginfod_progress (debuginfod_client *client,
                         long               done,
                         long               total)
 {
-  HpModule *module = debuginfod_get_user_data (client);
+  HpModule *module = debuginfod_api ()->get_user_data (client);
 
   if (module != NULL && module->symbolizer != NULL && module->symbolizer->fetch_func != NULL)
     module->symbolizer->fetch_func (module->path,
@@ -761,11 +803,12 @@ follow_debuginfod (HpSymbolizer *self,
                    Dwfl         *dwfl)
 {
   debuginfod_client *client = dwfl_get_debuginfod_client (dwfl);
+  const DebuginfodApi *api;
 
-  if (client == NULL)
+  if (client == NULL || (api = debuginfod_api ()) == NULL)
     return;
-  debuginfod_set_user_data (client, module);
-  debuginfod_set_progressfn (client, on_debuginfod_progress);
+  api->set_user_data (client, module);
+  api->set_progressfn (client, on_debuginfod_progress);
 }
 
 /* Opens @file for @module; FALSE when it is not usable or its build id

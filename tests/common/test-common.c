@@ -196,6 +196,37 @@ hp_test_elf_function (const char *path,
   return found;
 }
 
+gboolean
+hp_test_elf_needs (const char *path,
+                   const char *soname)
+{
+  gboolean found = FALSE;
+  Elf_Scn *scn = NULL;
+  Elf *elf;
+  int fd;
+
+  elf = elf_open (path, &fd);
+  while (!found && (scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+      Elf_Data *data;
+
+      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_DYNAMIC || shdr.sh_entsize == 0)
+        continue;
+      data = elf_getdata (scn, NULL);
+      for (gsize i = 0; data != NULL && !found && i < shdr.sh_size / shdr.sh_entsize; i++)
+        {
+          GElf_Dyn dyn;
+
+          if (gelf_getdyn (data, (int) i, &dyn) != NULL && dyn.d_tag == DT_NEEDED)
+            found = g_strcmp0 (elf_strptr (elf, shdr.sh_link, dyn.d_un.d_val), soname) == 0;
+        }
+    }
+  elf_end (elf);
+  close (fd);
+  return found;
+}
+
 gsize
 hp_test_elf_build_id (const char *path,
                       guint8      id[20])

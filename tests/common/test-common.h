@@ -50,6 +50,11 @@ gboolean   hp_test_elf_section        (const char      *path,
                                        guint64         *offset,
                                        guint64         *size);
 
+/* Whether the ELF file at @path names @soname in its DT_NEEDED entries:
+ * the libraries the loader maps before main. */
+gboolean   hp_test_elf_needs          (const char      *path,
+                                       const char      *soname);
+
 /* The GNU build id of the ELF file at @path, asserting it has one (at
  * most 20 bytes); returns its length. */
 gsize      hp_test_elf_build_id       (const char      *path,

@@ -246,6 +246,18 @@ test_minidebuginfo (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* libdebuginfod is not loaded at start: it brings 25 libraries (libcurl,
+ * GnuTLS, Kerberos, LDAP) whose loading cost every hotpath-cli 26 ms of
+ * CPU, debuginfod or not. libdw loads it when DEBUGINFOD_URLS is set, and
+ * test_debuginfod checks that its downloads are still followed. */
+static void
+test_debuginfod_not_linked (void)
+{
+  g_assert_true (hp_test_elf_needs (HOTPATH_CLI, "libdw.so.1"));
+  g_assert_false (hp_test_elf_needs (HOTPATH_CLI, "libdebuginfod.so.1"));
+  g_assert_false (hp_test_elf_needs (HOTPATH_CLI, "libcurl-gnutls.so.4"));
+}
+
 static void
 test_debuginfod (void)
 {
@@ -347,5 +359,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/vdso", test_vdso);
   g_test_add_func ("/integration/record/minidebuginfo", test_minidebuginfo);
   g_test_add_func ("/integration/record/debuginfod", test_debuginfod);
+  g_test_add_func ("/integration/record/debuginfod-not-linked", test_debuginfod_not_linked);
   return g_test_run ();
 }
