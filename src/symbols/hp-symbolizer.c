@@ -178,6 +178,12 @@ struct _HpSymbolizer
   char         *kallsyms_data;  /* the file, NUL-split in place; names point here */
   GMappedFile  *kallsyms_map;   /* or the cache, mapped; names point there */
   GArray       *kernel_symbols; /* KernelSymbol, sorted by address */
+  /* Or the cache's table, used where it is mapped (n_cached > 0): copying
+   * its 120 000 symbols into kernel_symbols cost a recording more than
+   * all its lookups in them. CachedSymbol, sorted by address and checked. */
+  const char   *cached_symbols;
+  guint32       n_cached;
+  const char   *cached_strings;
   /* Kernel symbols kept between recordings (see "Kernel symbols kept
    * between recordings" below): NULL paths, no cache. */
   char         *kallsyms_cache;
@@ -2564,9 +2570,9 @@ read_kallsyms_cache (HpSymbolizer *self,
                      const char   *key)
 {
   g_autoptr(GMappedFile) map = NULL;
-  g_autoptr(GArray) symbols = NULL;
   g_autoptr(GArray) ranges = NULL;
   guint32 header[4];
+  gsize symbols_at;
   const char *data;
   gsize len;
   gsize pos;
@@ -2608,11 +2614,12 @@ read_kallsyms_cache (HpSymbolizer *self,
   strings = data + len - header[3];
   if (strings[header[3] - 1] != '\0')
     goto bad;
-  symbols = g_array_sized_new (FALSE, FALSE, sizeof (KernelSymbol), header[2]);
+  /* Checked once here, so that lookups may trust it: sorted, and every
+   * name and module inside the strings. */
+  symbols_at = pos;
   for (guint32 i = 0; i < header[2]; i++, pos += sizeof (CachedSymbol))
     {
       CachedSymbol cached;
-      KernelSymbol sym;
 
       memcpy (&cached, data + pos, sizeof cached);
       if (cached.name >= header[3] || cached.address < previous
@@ -2620,17 +2627,15 @@ read_kallsyms_cache (HpSymbolizer *self,
               && (cached.module >= header[3] || strings[cached.module] != '[')))
         goto bad;
       previous = cached.address;
-      sym.address = cached.address;
-      sym.name = strings + cached.name;
-      sym.module = kernel_module_for (self, cached.module == KALLSYMS_NO_MODULE ? NULL : strings + cached.module);
-      g_array_append_val (symbols, sym);
     }
 
-  g_array_unref (self->kernel_symbols);
-  self->kernel_symbols = g_steal_pointer (&symbols);
+  g_array_set_size (self->kernel_symbols, 0);
   g_clear_pointer (&self->kallsyms_data, g_free);
   g_clear_pointer (&self->kallsyms_map, g_mapped_file_unref);
   self->kallsyms_map = g_steal_pointer (&map);
+  self->cached_symbols = data + symbols_at;
+  self->n_cached = header[2];
+  self->cached_strings = strings;
   g_clear_pointer (&self->kernel_ranges, g_array_unref);
   self->kernel_ranges = g_steal_pointer (&ranges);
   self->has_kernel_symbols = TRUE;
@@ -2744,6 +2749,8 @@ read_kallsyms_file (HpSymbolizer *self)
   g_array_set_size (self->kernel_symbols, 0);
   g_clear_pointer (&self->kallsyms_data, g_free);
   g_clear_pointer (&self->kallsyms_map, g_mapped_file_unref);
+  self->cached_symbols = self->cached_strings = NULL;
+  self->n_cached = 0;
   g_clear_pointer (&self->kernel_ranges, g_array_unref);
   self->has_kernel_symbols = FALSE;
 
@@ -2840,26 +2847,51 @@ hp_symbolizer_has_kernel_symbols (HpSymbolizer *self)
   return self->has_kernel_symbols;
 }
 
-static const KernelSymbol *
+/* The symbol of the cache's table at @index. */
+static void
+cached_symbol_at (HpSymbolizer *self,
+                  guint32       index,
+                  KernelSymbol *sym)
+{
+  CachedSymbol cached;
+
+  memcpy (&cached, self->cached_symbols + (gsize) index * sizeof cached, sizeof cached);
+  sym->address = cached.address;
+  sym->name = self->cached_strings + cached.name;
+  sym->module = kernel_module_for (self, cached.module == KALLSYMS_NO_MODULE ? NULL : self->cached_strings + cached.module);
+}
+
+/* The last symbol whose address is <= @address, into @sym; FALSE when
+ * there is none. */
+static gboolean
 find_kernel_symbol (HpSymbolizer *self,
-                    guint64       address)
+                    guint64       address,
+                    KernelSymbol *sym)
 {
   guint lo = 0;
-  guint hi = self->kernel_symbols->len;
+  guint hi = self->n_cached > 0 ? self->n_cached : self->kernel_symbols->len;
 
-  /* The last symbol whose address is <= @address. */
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
+      guint64 at;
 
-      if (g_array_index (self->kernel_symbols, KernelSymbol, mid).address <= address)
+      if (self->n_cached > 0)
+        memcpy (&at, self->cached_symbols + (gsize) mid * sizeof (CachedSymbol) + G_STRUCT_OFFSET (CachedSymbol, address), sizeof at);
+      else
+        at = g_array_index (self->kernel_symbols, KernelSymbol, mid).address;
+      if (at <= address)
         lo = mid + 1;
       else
         hi = mid;
     }
   if (lo == 0)
-    return NULL;
-  return &g_array_index (self->kernel_symbols, KernelSymbol, lo - 1);
+    return FALSE;
+  if (self->n_cached > 0)
+    cached_symbol_at (self, lo - 1, sym);
+  else
+    *sym = g_array_index (self->kernel_symbols, KernelSymbol, lo - 1);
+  return TRUE;
 }
 
 static const HpResolvedAddress *
@@ -2867,6 +2899,7 @@ lookup_kernel (HpSymbolizer *self,
                guint64       address)
 {
   HpResolvedAddress *resolved;
+  KernelSymbol symbol;
   const KernelSymbol *sym = NULL;
 
   /* Kernel results are cached in the kernel image's module, keyed by
@@ -2885,8 +2918,8 @@ lookup_kernel (HpSymbolizer *self,
                address, self->kallsyms_path);
       read_kallsyms_file (self);
     }
-  if (self->has_kernel_symbols)
-    sym = find_kernel_symbol (self, address);
+  if (self->has_kernel_symbols && find_kernel_symbol (self, address, &symbol))
+    sym = &symbol;
 
   resolved = resolved_new (sym != NULL ? sym->module : self->kernel, address, 1);
   if (sym != NULL)
