@@ -2456,6 +2456,9 @@ hp_comparison_get_path_stat (HpComparison *self,
   return &self->path_stats[i];
 }
 
+/* Flagged first, then by cost: the window opens the tree on the top
+ * children, and a slower function under a bigger unchanged sibling was
+ * below the fold, behind that sibling's children. */
 static int
 compare_children (gconstpointer a,
                   gconstpointer b,
@@ -2463,9 +2466,14 @@ compare_children (gconstpointer a,
 {
   HpComparison *self = user_data;
   guint ia = *(const guint *) a, ib = *(const guint *) b;
+  /* a path that is not material has no statistics yet, and is never flagged */
+  gboolean fa = self->path_state[ia] && is_flagged (&self->path_stats[ia]);
+  gboolean fb = self->path_state[ib] && is_flagged (&self->path_stats[ib]);
   double ca = MAX (self->path_base[ia], self->path_new[ia]);
   double cb = MAX (self->path_base[ib], self->path_new[ib]);
 
+  if (fa != fb)
+    return fa ? -1 : 1;
   if (ca != cb)
     return ca > cb ? -1 : 1;
   return ia < ib ? -1 : ia > ib;

@@ -189,7 +189,9 @@ const HpComparePath *hp_comparison_get_path (HpComparison       *self,
                                             guint                i);
 const HpCompareStat *hp_comparison_get_path_stat (HpComparison  *self,
                                             guint                i);
-/* The children of path @i (-1: the roots), by total cost, descending. */
+/* The children of path @i (-1: the roots): those judged slower or faster
+ * first, then by total cost, descending (so that a tree shows a change
+ * where it opens, not below the children that cost more). */
 GArray         *hp_comparison_get_path_children (HpComparison   *self,
                                             gint                 i);
 /* The paths that can be flagged (their cost reaches the floor on one

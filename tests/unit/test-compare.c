@@ -366,6 +366,21 @@ test_welch_verdicts (void)
   g_assert_cmpfloat (noisy->self.q, >, 0.05);
   g_assert_cmpint (find_function (cmp, "main", "app")->self.verdict, ==, HP_VERDICT_UNCHANGED);
   g_assert_cmpfloat (hp_comparison_get_mde (cmp), >, 0);
+
+  /* in the tree, main's slower child comes before warm, which costs more */
+  {
+    g_autoptr(GArray) roots = hp_comparison_get_path_children (cmp, -1);
+    g_autoptr(GArray) children = NULL;
+    const HpComparePath *first, *second;
+
+    g_assert_cmpuint (roots->len, ==, 1);
+    children = hp_comparison_get_path_children (cmp, g_array_index (roots, guint, 0));
+    g_assert_cmpuint (children->len, ==, 3);
+    first = hp_comparison_get_path (cmp, g_array_index (children, guint, 0));
+    second = hp_comparison_get_path (cmp, g_array_index (children, guint, 1));
+    g_assert_cmpstr (first->name, ==, "hot");
+    g_assert_cmpstr (second->name, ==, "warm");
+  }
 }
 
 /* A significant change under the materiality floor is not flagged. */
