@@ -363,6 +363,46 @@ hp_cell_set_column_width_for_count (GtkColumnViewColumn *column,
   hp_cell_set_column_width (column, &narrowed);
 }
 
+static void
+setup_dropdown_item (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item,
+                     gpointer                  in_button)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  if (GPOINTER_TO_INT (in_button))
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), 8);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_dropdown_item (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item,
+                    gpointer                  in_button)
+{
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  const char *text = gtk_string_object_get_string (gtk_list_item_get_item (item));
+
+  gtk_label_set_text (label, text);
+  if (GPOINTER_TO_INT (in_button))
+    gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
+}
+
+GtkListItemFactory *
+hp_cell_dropdown_factory_new (gboolean in_button)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_dropdown_item), GINT_TO_POINTER (in_button));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_dropdown_item), GINT_TO_POINTER (in_button));
+  return factory;
+}
+
 GtkListItemFactory *
 hp_cell_factory_new (const HpCellSpec *spec)
 {

@@ -38,6 +38,13 @@ typedef struct {
 /* A factory for cells of @spec; @spec must outlive it (a static). */
 GtkListItemFactory *hp_cell_factory_new (const HpCellSpec *spec);
 
+/* A factory of a dropdown's entries (GtkStringObjects). With @in_button,
+ * for the button that shows the chosen one: a label that ellipsizes, with
+ * the whole text as its tooltip; GtkDropDown's own label asks for the
+ * whole text, and a long entry then took the room of the widgets beside it
+ * or widened the window. Without, for the list: each entry whole. */
+GtkListItemFactory *hp_cell_dropdown_factory_new (gboolean in_button);
+
 /* Gives @column a fixed width: the natural width of a cell of @spec
  * (an inscription at its text_chars), or its minimum if the column
  * expands. A column view measures every cell

@@ -19,6 +19,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ui/hp-cell.h"
 #include "ui/hp-event-selector.h"
 #include "ui/hp-template.h"
 #include "document/hp-format.h"
@@ -45,6 +46,42 @@ on_selected (GtkDropDown     *dropdown,
              HpEventSelector *self)
 {
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* The button shows the chosen event by its name alone ("page-faults",
+ * "wall"), and the list each with what it counts: beside the process and
+ * thread filters and the search, in the 850 pixels the call tree's side of
+ * the window has, the whole label ("page-faults: page faults") was cut
+ * to "page-fa…". */
+static void
+setup_button_item (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   HpEventSelector          *self)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* "page-faults" whole; a long tracepoint's name is cut */
+  gtk_label_set_width_chars (GTK_LABEL (label), 11);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_button_item (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  HpEventSelector          *self)
+{
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  guint position = gtk_list_item_get_position (item);
+  const char *text = gtk_string_object_get_string (gtk_list_item_get_item (item));
+
+  if (self->events != NULL && position < self->events->len)
+    gtk_label_set_text (label, g_ptr_array_index (self->events, position));
+  else
+    gtk_label_set_text (label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
 }
 
 void
@@ -143,6 +180,15 @@ hp_event_selector_class_init (HpEventSelectorClass *klass)
 static void
 hp_event_selector_init (HpEventSelector *self)
 {
+  g_autoptr(GtkListItemFactory) button = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) list = hp_cell_dropdown_factory_new (FALSE);
+
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self->dropdown, "notify::selected", G_CALLBACK (on_selected), self);
+  /* GtkDropDown's own label asked for "wall: time on and off the CPU"
+   * whole, and the window grew past 1024 pixels */
+  g_signal_connect (button, "setup", G_CALLBACK (setup_button_item), self);
+  g_signal_connect (button, "bind", G_CALLBACK (bind_button_item), self);
+  gtk_drop_down_set_factory (self->dropdown, button);
+  gtk_drop_down_set_list_factory (self->dropdown, list);
 }

@@ -20,6 +20,7 @@
 
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-format.h"
+#include "ui/hp-cell.h"
 #include "ui/hp-window-private.h"
 
 /* the longest process command shown in the filter, in characters */
@@ -215,4 +216,11 @@ hp_window_events_init (HpWindow *self)
 {
   g_signal_connect (self->event_selector, "changed", G_CALLBACK (on_event_changed), self);
   g_signal_connect (self->process_dropdown, "notify::selected", G_CALLBACK (on_process_filter_changed), self);
+  {
+    g_autoptr(GtkListItemFactory) button = hp_cell_dropdown_factory_new (TRUE);
+    g_autoptr(GtkListItemFactory) list = hp_cell_dropdown_factory_new (FALSE);
+
+    gtk_drop_down_set_factory (self->process_dropdown, button);
+    gtk_drop_down_set_list_factory (self->process_dropdown, list);
+  }
 }

@@ -32,6 +32,7 @@
 #include "store/hp-capture-keys.h"
 #include "ui/hp-window-png.h"
 #include "ui/hp-application.h"
+#include "ui/hp-cell.h"
 #include "document/hp-call-path.h"
 #include "ui/hp-flame-view.h"
 #include "document/hp-format.h"
@@ -374,50 +375,6 @@ hp_window_update_title (HpWindow *self)
 
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), path);
     }
-}
-
-/* The thread dropdown's entries. Its button shows the chosen one in a
- * label that ellipsizes: GtkDropDown's own label asks for the whole text,
- * and a long thread or process name then took the search field's room, or
- * widened the window. The list shows each entry whole. */
-static void
-setup_thread_item (GtkSignalListItemFactory *factory,
-                   GtkListItem              *item,
-                   gpointer                  in_button)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  if (GPOINTER_TO_INT (in_button))
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), 8);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_thread_item (GtkSignalListItemFactory *factory,
-                  GtkListItem              *item,
-                  gpointer                  in_button)
-{
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
-  const char *text = gtk_string_object_get_string (gtk_list_item_get_item (item));
-
-  gtk_label_set_text (label, text);
-  if (GPOINTER_TO_INT (in_button))
-    gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
-}
-
-static GtkListItemFactory *
-thread_item_factory (gboolean in_button)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_thread_item), GINT_TO_POINTER (in_button));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_thread_item), GINT_TO_POINTER (in_button));
-  return factory;
 }
 
 static void on_thread_filter_changed (GtkDropDown *dropdown,
@@ -1449,8 +1406,8 @@ hp_window_init (HpWindow *self)
   g_signal_connect (self->thread_dropdown, "notify::selected", G_CALLBACK (on_thread_filter_changed), self);
   hp_window_events_init (self);
   {
-    g_autoptr(GtkListItemFactory) button = thread_item_factory (TRUE);
-    g_autoptr(GtkListItemFactory) list = thread_item_factory (FALSE);
+    g_autoptr(GtkListItemFactory) button = hp_cell_dropdown_factory_new (TRUE);
+    g_autoptr(GtkListItemFactory) list = hp_cell_dropdown_factory_new (FALSE);
 
     gtk_drop_down_set_factory (self->thread_dropdown, button);
     gtk_drop_down_set_list_factory (self->thread_dropdown, list);

@@ -398,8 +398,11 @@ display_save_png (GtkWindow  *window,
 {
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (hp_window_save_png (window, path, &error));
+  gboolean saved = hp_window_save_png (window, path, &error);
+
+  /* the reason first: "should be TRUE" alone says nothing */
   g_assert_no_error (error);
+  g_assert_true (saved);
 }
 
 static const char source_text[] =

@@ -508,6 +508,58 @@ test_events (void)
   display_close (window);
 }
 
+static gboolean
+is_shown_label (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+/* At 1024x700, the smallest screen the window is made for, no choice of
+ * event or process widens the window: the event and process filters
+ * asked for their whole text ("wall: time on and off the CPU", "other
+ * (200, 200 ms)"), and the window grew to 1095 pixels, past the screen.
+ * And the event chosen can be read there. */
+static void
+test_narrow_window (void)
+{
+  g_autofree char *path = make_capture ();
+  static const char *events[] = { "cpu-clock", "page-faults", "off-cpu", "wall" };
+  HpWindow *window = display_open_sized (app, path, 1024, 700);
+  GtkDropDown *processes = hp_window_get_process_dropdown (window);
+  /* 1024 and the frame the window draws around itself */
+  int width = gtk_widget_get_width (GTK_WIDGET (window));
+
+  for (guint e = 0; e < G_N_ELEMENTS (events); e++)
+    {
+      GtkLabel *chosen;
+
+      choose_event (window, events[e]);
+      /* the button names the event whole; what it counts is in the list
+       * and the tooltip ("page-faults: page faults" read "page-fa…") */
+      chosen = GTK_LABEL (display_find_widget (GTK_WIDGET (hp_event_selector_get_dropdown (hp_window_get_event_selector (window))),
+                                               is_shown_label, events[e]));
+      g_assert_nonnull (chosen);
+      g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (chosen)));
+      for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (processes)); i++)
+        {
+          int min_width = 0;
+
+          gtk_drop_down_set_selected (processes, i);
+          g_assert_true (display_wait (not_filtering, window, 10000));
+          display_spin (50);
+          gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1,
+                              &min_width, NULL, NULL, NULL);
+          g_test_message ("%s, %s: window %d wide, at least %d", events[e],
+                          entry (processes, i), gtk_widget_get_width (GTK_WIDGET (window)), min_width);
+          g_assert_cmpint (min_width, <=, width);
+          g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, width);
+        }
+    }
+  display_close (window);
+}
+
 /* Hiding kernel frames names what it left out in the event's unit:
  * page-faults, 30 samples of 10 faults in main > fault_in and 5 of 40
  * in the kernel alone (a kernel thread): 200 page faults left out. */
@@ -699,6 +751,7 @@ run (HpApplication *application)
   g_test_add_func ("/events/selector-units-ratio-wall-processes", test_events);
   g_test_add_func ("/events/record-dialog", test_record_dialog);
   g_test_add_func ("/events/hidden-kernel", test_hidden_kernel);
+  g_test_add_func ("/events/narrow-window", test_narrow_window);
   return g_test_run ();
 }
 
