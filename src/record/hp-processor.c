@@ -88,6 +88,7 @@ typedef struct {
 typedef struct {
   gint64   event_id;
   gboolean off_cpu;
+  guint64  period;    /* weight of a sample without PERF_SAMPLE_PERIOD */
 } EventMap;
 
 typedef struct {
@@ -1029,8 +1030,9 @@ process_sample (HpProcessor        *self,
       return;
     }
   hp_capture_writer_add_event_sample (self->writer, map ? map->event_id : 1,
-                                      rec->time, (gint32) rec->tid, (gint32) rec->cpu,
-                                      stack->stack_id, rec->sample.period ? rec->sample.period : 1);
+                                      rec->time, (gint32) rec->tid, (gint32) rec->cpu, stack->stack_id,
+                                      rec->sample.period ? rec->sample.period
+                                      : map != NULL && map->period > 0 ? map->period : 1);
   self->stats.samples++;
 }
 
@@ -1063,7 +1065,8 @@ void
 hp_processor_map_event (HpProcessor *self,
                         guint64      perf_id,
                         gint64       event_id,
-                        gboolean     off_cpu)
+                        gboolean     off_cpu,
+                        guint64      period)
 {
   EventMap *map = g_new (EventMap, 1);
 
@@ -1071,6 +1074,7 @@ hp_processor_map_event (HpProcessor *self,
 
   map->event_id = event_id;
   map->off_cpu = off_cpu;
+  map->period = period;
   g_hash_table_insert (self->event_ids, g_memdup2 (&perf_id, sizeof perf_id), map);
 }
 

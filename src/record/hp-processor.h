@@ -58,11 +58,13 @@ void         hp_processor_process        (HpProcessor           *self,
  * With @off_cpu, each sample of @perf_id (taken at sched:sched_switch)
  * marks where a thread left the CPU, and the PERF_RECORD_SWITCH that
  * brings the thread back writes one sample there weighted by the ns it
- * was away. */
+ * was away. A sample that does not carry its period (PERF_SAMPLE_PERIOD)
+ * weighs @period: the event was sampled every @period occurrences (0: 1). */
 void         hp_processor_map_event      (HpProcessor           *self,
                                           guint64                perf_id,
                                           gint64                 event_id,
-                                          gboolean               off_cpu);
+                                          gboolean               off_cpu,
+                                          guint64                period);
 
 /* Whether the records describe processes running on this machine now (a
  * live recording rather than an import): only then may the symbolizer read

@@ -94,7 +94,9 @@ struct _HpRecorder {
   char           **argv;
   char            *working_directory;
 
-  HpPerfEventInfo  info;
+  HpPerfEventInfo  info;       /* of every record but samples: the same for all events */
+  HpPerfEventInfo  infos[HP_CAPTURE_MAX_EVENTS]; /* of each event's samples */
+  GHashTable      *id_infos;   /* perf id -> its event's HpPerfEventInfo, in infos */
   const char      *event_name;
   const char      *event_unit;
   GArray          *events;    /* HpEvent asked for; empty: the default event */
@@ -149,6 +151,7 @@ hp_recorder_new (const HpRecordOptions *options)
     self->options.stack_size = HP_RECORD_DEFAULT_STACK_SIZE;
   self->fds = g_array_new (FALSE, FALSE, sizeof (int));
   self->fd_events = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->id_infos = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->events = g_array_new (FALSE, TRUE, sizeof (HpEvent));
   g_array_set_clear_func (self->events, (GDestroyNotify) hp_event_clear);
   self->options.events = NULL;  /* resolved into events by hp_recorder_run() */
@@ -166,6 +169,7 @@ close_events (HpRecorder *self)
     close (g_array_index (self->fds, int, i));
   g_array_set_size (self->fds, 0);
   g_array_set_size (self->fd_events, 0);
+  g_hash_table_remove_all (self->id_infos);
 }
 
 void
@@ -179,6 +183,7 @@ hp_recorder_free (HpRecorder *self)
   g_array_unref (self->events);
   g_strfreev (self->event_names);
   g_free (self->events_text);
+  g_hash_table_unref (self->id_infos);
   g_ptr_array_unref (self->rings);
   g_strfreev (self->argv);
   g_free (self->working_directory);
@@ -368,8 +373,15 @@ init_attr (HpRecorder             *self,
   /* off-CPU: the switch back in ends each interval (PERF_RECORD_SWITCH) */
   attr->context_switch = event->kind == HP_EVENT_KIND_OFF_CPU;
   attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-                      PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-                      PERF_SAMPLE_CALLCHAIN;
+                      PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+  /* The period of a sample taken by frequency varies: it is its weight.
+   * Sampled by period, a software event or a tracepoint that carries its
+   * period is sampled at every occurrence, each of period 1 (Linux,
+   * perf_swevent_event; perf record -c 10 --period does the same): -c 10
+   * took 20053 samples of 20053 page faults. Its weight is the period
+   * asked for (hp_processor_map_event). */
+  if (frequency > 0)
+    attr->sample_type |= PERF_SAMPLE_PERIOD;
   /* system-wide: every task from the start, the command's too */
   attr->disabled = self->spawned && !self->options.system_wide;
   attr->enable_on_exec = self->spawned && !self->options.system_wide;
@@ -499,7 +511,6 @@ open_events (HpRecorder *self,
       gboolean ok = TRUE;
       guint first = 0, n_events = events->len;
       struct perf_event_attr attrs[HP_CAPTURE_MAX_EVENTS];
-      struct perf_event_attr attr;
 
       /* the default: one event per try; events asked for: all of them */
       if (defaults != NULL)
@@ -520,7 +531,6 @@ open_events (HpRecorder *self,
           for (guint e = 0; e < n_events; e++)
             init_attr (self, &attrs[e], &g_array_index (events, HpEvent, e), tries[t].exclude_kernel);
         }
-      attr = attrs[0];
 
       for (guint c = 0; c < cpus->len && ok; c++)
         {
@@ -587,10 +597,14 @@ open_events (HpRecorder *self,
             }
           self->event_name = g_array_index (self->events, HpEvent, 0).name;
           self->event_unit = g_array_index (self->events, HpEvent, 0).unit;
-          self->info.sample_type = attr.sample_type;
-          self->info.read_format = attr.read_format;
-          self->info.sample_id_all = attr.sample_id_all;
-          self->info.sample_regs_user = attr.sample_regs_user;
+          for (guint e = 0; e < n_events; e++)
+            {
+              self->infos[e].sample_type = attrs[e].sample_type;
+              self->infos[e].read_format = attrs[e].read_format;
+              self->infos[e].sample_id_all = attrs[e].sample_id_all;
+              self->infos[e].sample_regs_user = attrs[e].sample_regs_user;
+            }
+          self->info = self->infos[0];
           return TRUE;
         }
 
@@ -914,9 +928,22 @@ processing_thread (gpointer data)
             {
               const struct perf_event_header *h = (gconstpointer) p;
 
+              const HpPerfEventInfo *info = &self->info;
+              guint64 id;
+
               if (h->size < sizeof *h || h->size > left)
                 break;
-              hp_processor_push (self->processor, &self->info, p, h->size);
+              /* a sample starts with its event's id (PERF_SAMPLE_IDENTIFIER),
+               * and events differ in what their samples carry */
+              if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof *h + sizeof id)
+                {
+                  const HpPerfEventInfo *of_event;
+
+                  memcpy (&id, p + sizeof *h, sizeof id);
+                  if ((of_event = g_hash_table_lookup (self->id_infos, &id)) != NULL)
+                    info = of_event;
+                }
+              hp_processor_push (self->processor, info, p, h->size);
               p += h->size;
               left -= h->size;
             }
@@ -1089,8 +1116,15 @@ map_events (HpRecorder *self)
       guint64 id = 0;
 
       if (ioctl (g_array_index (self->fds, int, i), PERF_EVENT_IOC_ID, &id) == 0)
-        hp_processor_map_event (self->processor, id, e + 1,
-                                g_array_index (self->events, HpEvent, e).kind == HP_EVENT_KIND_OFF_CPU);
+        {
+          const HpEvent *event = &g_array_index (self->events, HpEvent, e);
+          guint64 frequency, period;
+
+          event_rate (self, event, &frequency, &period);
+          hp_processor_map_event (self->processor, id, e + 1, event->kind == HP_EVENT_KIND_OFF_CPU,
+                                  frequency > 0 ? 0 : period);
+          g_hash_table_insert (self->id_infos, g_memdup2 (&id, sizeof id), &self->infos[e]);
+        }
     }
 }
 

@@ -7,7 +7,8 @@
  * sleep_half, or a busy loop in busy_loop. The recordings here must find
  * those numbers, read through `report --format json --event`:
  *
- *   page-faults of touch_pages (every 10th fault)   N ± 10 %
+ *   page-faults of touch_pages (every 10th fault)   N ± 10 %, in N/10
+ *                                                   samples ± 10 %
  *   the same with cpu-clock in the same capture     the same
  *   wall-clock time under sleep_half (--off-cpu)    50 ± 5 %
  *   two busy programs recorded system-wide (-a)     both, each with a share
@@ -122,6 +123,16 @@ test_page_faults (void)
   g_test_message ("page-faults of touch_pages: %" G_GINT64_FORMAT " (touched %d pages)", n1, PAGES);
   g_assert_cmpint (n1, >=, PAGES * 0.9);
   g_assert_cmpint (n1, <=, PAGES * 1.1);
+  /* in a tenth as many samples: a page-faults sample that carried its
+   * period was taken at every fault, -c 10 or not */
+  {
+    JsonObject *f = find_function (faults, "touch_pages");
+    gint64 samples = json_object_get_int_member (f, "total");
+
+    g_test_message ("in %" G_GINT64_FORMAT " samples", samples);
+    g_assert_cmpint (samples, >=, PAGES / 10 * 0.9);
+    g_assert_cmpint (samples, <=, PAGES / 10 * 1.1);
+  }
 
   /* two events in one capture: the faults are the same, and cpu-clock is
    * there beside them, each counted alone */
