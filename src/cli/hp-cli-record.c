@@ -329,6 +329,11 @@ hp_cli_record (int    argc,
              " events, in %.2f s, %" G_GUINT64_FORMAT " lost\n",
              output, progress.samples, hp_recorder_get_events (recorder), count,
              progress.elapsed, progress.lost);
+  else if (!hp_recorder_get_by_frequency (recorder))
+    /* a tracepoint: every one is a sample, not -F a second */
+    fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s, one at every event, in %.2f s, %"
+             G_GUINT64_FORMAT " lost\n",
+             output, progress.samples, hp_recorder_get_events (recorder), progress.elapsed, progress.lost);
   else
     fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s at %d Hz in %.2f s, %" G_GUINT64_FORMAT " lost\n",
              output, progress.samples, hp_recorder_get_events (recorder), frequency,

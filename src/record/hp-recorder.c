@@ -227,6 +227,25 @@ hp_recorder_get_event (HpRecorder *self)
   return self->event_name;
 }
 
+static void event_rate (HpRecorder    *self,
+                        const HpEvent *event,
+                        guint64       *frequency,
+                        guint64       *period);
+
+gboolean
+hp_recorder_get_by_frequency (HpRecorder *self)
+{
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      guint64 frequency, period;
+
+      event_rate (self, &g_array_index (self->events, HpEvent, i), &frequency, &period);
+      if (frequency > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 const char *
 hp_recorder_get_events (HpRecorder *self)
 {

@@ -142,6 +142,9 @@ void        hp_recorder_get_progress (HpRecorder            *self,
 const char *hp_recorder_get_event    (HpRecorder            *self);
 /* Every event sampled, comma-separated ("cpu-clock, off-cpu"), once running. */
 const char *hp_recorder_get_events   (HpRecorder            *self);
+/* Whether an event was sampled so many times a second (-F), rather than
+ * every so many occurrences (-c, or every one: tracepoints), once running. */
+gboolean    hp_recorder_get_by_frequency (HpRecorder        *self);
 
 /* kernel.perf_event_paranoid as the kernel says it now, or 2 (the
  * kernel's default) when it cannot be read. */

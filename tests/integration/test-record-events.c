@@ -433,6 +433,20 @@ test_event_names (void)
     g_assert_nonnull (strstr (r->out, "context-switches"));
     g_assert_nonnull (strstr (r->out, "off-cpu"));
   }
+  /* a tracepoint is sampled at every event, and the last line says so,
+   * not "at 999 Hz" */
+  if (geteuid () == 0)
+    {
+      g_autofree char *dir = it_tmpdir_new ();
+      g_autofree char *path = g_build_filename (dir, "exec.hotpath", NULL);
+      g_autoptr(ItResult) r = it_run_cli ((const char *[]) { "record", "-e", "sched:sched_process_exec",
+                                                             "-g", "fp", "-o", path, "--", "/bin/true", NULL });
+
+      g_assert_cmpint (r->status, ==, 0);
+      g_assert_nonnull (strstr (r->err, "samples of sched:sched_process_exec, one at every event, in "));
+      g_assert_null (strstr (r->err, "Hz"));
+      it_tmpdir_free (g_steal_pointer (&dir));
+    }
   /* never a silent fallback: a hardware event without counters is refused */
   if (!hp_event_hardware_available (&why))
     {
