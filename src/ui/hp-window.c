@@ -240,8 +240,22 @@ place_summary_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The width the summary pane beside the call tree gets until the user
+ * moves it: a fixed 850 px for the call tree left the summary more than
+ * half of a 1920 px screen (Function 350 px, the thread filter "All
+ * thre…"). A profile is read in its call tree; the summary's text wraps. */
+static int
+summary_share (int width)
+{
+  return CLAMP (width * 3 / 10, 400, 640);
+}
+
 /* Moves the summary pane when the window crosses WIDE_WINDOW: after this
- * layout, since moving it lays the window out again. */
+ * layout, since moving it lays the window out again. The call tree's
+ * share is set before the main paned is first laid out with both its
+ * children, after which GtkPaned keeps its proportion as the window is
+ * resized; moves during a layout are not the user's, and are not saved
+ * (see on_paned_moved). */
 static void
 hp_window_size_allocate (GtkWidget *widget,
                          int        width,
@@ -250,7 +264,13 @@ hp_window_size_allocate (GtkWidget *widget,
 {
   HpWindow *self = HP_WINDOW (widget);
 
+  self->allocating = TRUE;
+  if (!self->main_paned_placed)
+    gtk_paned_set_position (self->main_paned, width - summary_share (width));
   GTK_WIDGET_CLASS (hp_window_parent_class)->size_allocate (widget, width, height, baseline);
+  self->allocating = FALSE;
+  if (!self->summary_below && gtk_widget_get_width (GTK_WIDGET (self->main_paned)) > 0)
+    self->main_paned_placed = TRUE;
   if ((gtk_widget_get_width (widget) < WIDE_WINDOW) != self->summary_below && self->place_source == 0)
     self->place_source = g_idle_add (place_summary_cb, self);
 }
@@ -1047,7 +1067,11 @@ bind_paned (HpWindow   *self,
   /* -1 lets the window choose, which a plain binding cannot express */
   position = g_settings_get_int (self->settings, key);
   if (position >= 0)
-    gtk_paned_set_position (paned, position);
+    {
+      gtk_paned_set_position (paned, position);
+      if (paned == self->main_paned)
+        self->main_paned_placed = TRUE;
+    }
   g_object_set_data_full (G_OBJECT (paned), "hp-settings-key", g_strdup (key), g_free);
 }
 
@@ -1058,6 +1082,10 @@ on_paned_moved (GtkPaned   *paned,
 {
   const char *key = g_object_get_data (G_OBJECT (paned), "hp-settings-key");
 
+  /* GtkPaned keeping its proportion in a resized window, or the call
+   * tree's first share: the user chose neither */
+  if (self->allocating)
+    return;
   if (paned == self->side_paned)
     {
       if (self->fitting)

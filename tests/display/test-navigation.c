@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 #include <gdk/x11/gdkx.h>
 
 #include "analysis/hp-profile.h"
@@ -493,7 +494,9 @@ is_suggest_button (GtkWidget    *widget,
 static int
 function_column_width (HpWindow *window)
 {
-  GtkWidget *cell = display_find_widget (GTK_WIDGET (hp_window_get_tree_view (window)), is_inscription_of, "main");
+  /* (the selected row is in view, however deep) */
+  GtkWidget *cell = display_find_widget (GTK_WIDGET (hp_window_get_tree_view (window)), is_inscription_of,
+                                         display_selected_name (window));
 
   g_assert_nonnull (cell);
   while (g_strcmp0 (gtk_widget_get_css_name (cell), "cell") != 0)
@@ -626,6 +629,137 @@ test_small_screen_summary (void)
   display_close (window);
 }
 
+/* A capture of two processes, as `hotpath-cli record` of a program that
+ * starts another writes it: the process filter is shown. */
+static char *
+make_two_process_capture (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "two-processes.hotpath", NULL);
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 mod, stack;
+  guint64 t = 0;
+
+  g_unlink (path);
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "./threads-fp");
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_process (w, 28903, "hp-main");
+  hp_capture_writer_set_thread (w, 28903, 28903, "hp-main");
+  hp_capture_writer_set_thread (w, 28904, 28903, "hp-worker-1");
+  hp_capture_writer_set_process (w, 28909, "threads-child-fp");
+  hp_capture_writer_set_thread (w, 28909, 28909, "threads-child-f");
+  mod = hp_capture_writer_intern_module (w, "/opt/display-test/threads-fp", NULL, FALSE);
+  stack = hp_capture_writer_intern_stack (w, 0,
+            hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", mod, NULL, 0),
+                                            NULL, 0, FALSE, 0x100));
+  stack = hp_capture_writer_intern_stack (w, stack,
+            hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "worker_one_work", mod, NULL, 0),
+                                            NULL, 0, FALSE, 0x200));
+  for (guint n = 0; n < 2958; n++)
+    hp_capture_writer_add_sample (w, t += 1000, n % 3 == 0 ? 28909 : n % 3 == 1 ? 28904 : 28903, 0, stack, 1000);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  return g_steal_pointer (&path);
+}
+
+static gboolean
+is_label (GtkWidget    *widget,
+          gconstpointer data)
+{
+  return GTK_IS_LABEL (widget);
+}
+
+/* The label a dropdown's button shows */
+static GtkLabel *
+dropdown_label (GtkDropDown *dropdown)
+{
+  GtkWidget *label = display_find_widget (GTK_WIDGET (dropdown), is_label, NULL);
+
+  g_assert_nonnull (label);
+  return GTK_LABEL (label);
+}
+
+static void
+assert_label_whole (GtkLabel *label)
+{
+  g_test_message ("\"%s\": %d px, %s", gtk_label_get_text (label), gtk_widget_get_width (GTK_WIDGET (label)),
+                  pango_layout_is_ellipsized (gtk_label_get_layout (label)) ? "ellipsized" : "whole");
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (label)));
+}
+
+static gboolean
+window_resized (gpointer data)
+{
+  return gtk_widget_get_width (data) <= 1600;
+}
+
+/* At 1920×1080 (issue 14) the call tree keeps most of the width: the
+ * summary pane beside it a third or less, the process and thread filters
+ * and the search field whole (850 px for the call tree left the summary
+ * more than half, and the thread filter read "All thre…"). That share is
+ * the window's, not the user's: neither it nor GtkPaned keeping it as the
+ * window is resized is saved as the pane's position; a move is. */
+static void
+test_wide_screen (void)
+{
+  g_autofree char *path = make_two_process_capture ();
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  HpWindow *window;
+  GtkWidget *entry;
+  GtkPaned *main_paned;
+  GtkWidget *pane;
+  g_autofree char *placeholder = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  int text_width;
+
+  /* whatever an earlier test of this process left (memory backend) */
+  g_settings_reset (settings, "main-paned-position");
+  window = display_open_sized (app, path, 1920, 1080);
+  entry = GTK_WIDGET (hp_window_get_search_entry (window));
+  main_paned = GTK_PANED (gtk_widget_get_ancestor (entry, GTK_TYPE_PANED));
+  pane = gtk_paned_get_end_child (main_paned);
+  g_assert_true (display_wait (summary_beside_tree, window, 5000));
+  display_spin (200);
+  g_test_message ("window %d px: call tree %d px, summary %d px, Function column %d px",
+                  gtk_widget_get_width (GTK_WIDGET (window)), gtk_paned_get_position (main_paned),
+                  gtk_widget_get_width (pane), function_column_width (window));
+  /* (the screen is as wide: X gives no window more) */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, 1900);
+  g_assert_cmpint (gtk_widget_get_width (pane), <=, gtk_widget_get_width (GTK_WIDGET (window)) / 3);
+  g_assert_cmpint (gtk_widget_get_width (pane), >=, 400);
+  g_assert_cmpint (function_column_width (window), >=, 700);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hp_window_get_process_dropdown (window))));
+  assert_label_whole (dropdown_label (hp_window_get_process_dropdown (window)));
+  assert_label_whole (dropdown_label (hp_window_get_thread_dropdown (window)));
+  g_object_get (entry, "placeholder-text", &placeholder, NULL);
+  layout = gtk_widget_create_pango_layout (entry, placeholder);
+  pango_layout_get_pixel_size (layout, &text_width, NULL);
+  g_assert_cmpint (gtk_widget_get_width (entry), >=, text_width + 32);
+  shot (window, "wide-screen");
+
+  /* the window's choice, kept as it is resized: not saved */
+  g_assert_cmpint (g_settings_get_int (settings, "main-paned-position"), ==, -1);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  g_assert_true (display_wait (window_resized, window, 5000));
+  display_spin (200);
+  g_test_message ("resized to 1600 px: call tree %d px", gtk_paned_get_position (main_paned));
+  g_assert_cmpint (gtk_widget_get_width (pane), <=, 1600 / 3);
+  g_assert_cmpint (g_settings_get_int (settings, "main-paned-position"), ==, -1);
+
+  /* the user's move is kept, and the next window opens with it */
+  gtk_paned_set_position (main_paned, 1000);
+  display_spin (100);
+  g_assert_cmpint (g_settings_get_int (settings, "main-paned-position"), ==, 1000);
+  display_close (window);
+  window = display_open_sized (app, path, 1920, 1080);
+  main_paned = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_search_entry (window)), GTK_TYPE_PANED));
+  g_assert_true (display_wait (summary_beside_tree, window, 5000));
+  g_assert_cmpint (gtk_paned_get_position (main_paned), ==, 1000);
+  display_close (window);
+  g_settings_reset (settings, "main-paned-position");
+}
+
 static int
 run (HpApplication *application)
 {
@@ -635,6 +769,7 @@ run (HpApplication *application)
   g_test_add_func ("/navigation/search", test_search);
   g_test_add_func ("/navigation/small-screen", test_small_screen);
   g_test_add_func ("/navigation/small-screen-summary", test_small_screen_summary);
+  g_test_add_func ("/navigation/wide-screen", test_wide_screen);
   return g_test_run ();
 }
 
