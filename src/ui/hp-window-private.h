@@ -68,6 +68,7 @@ struct _HpWindow {
   guint                 fit_source;
   int                   side_position_before_fit;      /* -1: not moved for a page */
   gboolean              fitting;                       /* moving the side paned for a page */
+  gboolean              side_moved_by_user;            /* since the bottom page was shown */
   gboolean              allocating;                    /* in size_allocate: panes move, not by the user */
   gboolean              main_paned_placed;             /* the call tree's share set, or the user's */
   HpSourceView         *source_view;

@@ -151,18 +151,32 @@ fit_bottom_page_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-fit_bottom_page (HpWindow *self)
+/* Whether the shown page of the bottom pane is one that is fitted */
+static gboolean
+bottom_page_fits (HpWindow *self)
 {
   GtkWidget *page = gtk_stack_get_visible_child (self->bottom_stack);
 
-  if ((self->summary_below && page == GTK_WIDGET (self->summary_paned)) ||
-      page == GTK_WIDGET (self->timeline_view))
-    {
-      /* once laid out: the page may just have been added, or filled */
-      if (self->fit_source == 0)
-        self->fit_source = g_idle_add (fit_bottom_page_cb, self);
-    }
+  return (self->summary_below && page == GTK_WIDGET (self->summary_paned)) ||
+         page == GTK_WIDGET (self->timeline_view);
+}
+
+/* Fits the page once laid out: it may just have been added, or filled.
+ * Before the next frame rather than when the main loop is idle: while
+ * the call tree grew to a deep selection, an idle waited seconds for its
+ * turn on a loaded machine. */
+static void
+queue_fit (HpWindow *self)
+{
+  if (self->fit_source == 0)
+    self->fit_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 15, fit_bottom_page_cb, self, NULL);
+}
+
+static void
+fit_bottom_page (HpWindow *self)
+{
+  if (bottom_page_fits (self))
+    queue_fit (self);
   else if (self->side_position_before_fit >= 0)
     {
       move_side_paned (self, self->side_position_before_fit);
@@ -271,6 +285,12 @@ hp_window_size_allocate (GtkWidget *widget,
   self->allocating = FALSE;
   if (!self->summary_below && gtk_widget_get_width (GTK_WIDGET (self->main_paned)) > 0)
     self->main_paned_placed = TRUE;
+  /* The page's content may have grown since it was shown: the summary
+   * pane is filled for the path selected at opening after the page was
+   * fitted (on a 200-deep recursion at 1024×700 Suggest stayed below the
+   * fold), Suggest's row comes later. Not once the user moved the pane. */
+  if (!self->side_moved_by_user && bottom_page_fits (self))
+    queue_fit (self);
   if ((gtk_widget_get_width (widget) < WIDE_WINDOW) != self->summary_below && self->place_source == 0)
     self->place_source = g_idle_add (place_summary_cb, self);
 }
@@ -900,6 +920,7 @@ on_bottom_pane_changed (GtkStack   *stack,
       self->page_before_summary = g_strdup (page);
     }
   update_bottom_pane (self);
+  self->side_moved_by_user = FALSE;
   fit_bottom_page (self);
   if (self->summary_below)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SUMMARY]);
@@ -1090,9 +1111,13 @@ on_paned_moved (GtkPaned   *paned,
     {
       if (self->fitting)
         return;
-      /* the user moved it while a page had it: that position stays */
+      /* the user moved it while a page had it: that position stays,
+       * and the page is not fitted again until another is shown */
       if (gtk_widget_get_mapped (GTK_WIDGET (paned)))
-        self->side_position_before_fit = -1;
+        {
+          self->side_position_before_fit = -1;
+          self->side_moved_by_user = TRUE;
+        }
     }
   /* only a position the user chose, not the initial layout */
   if (key != NULL && self->settings != NULL && gtk_widget_get_mapped (GTK_WIDGET (paned)) &&

@@ -298,6 +298,80 @@ test_summarizer (void)
   display_close (window);
 }
 
+static gboolean
+is_button_labelled (GtkWidget    *widget,
+                    gconstpointer label)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
+}
+
+/* At 1024×700 the summary is the bottom pane's Summary page, fitted to
+ * its content when shown. A suggestion then makes the content taller:
+ * the page grows again (up to half the call tree's height), so that
+ * "Use as Summary" needs no scrolling, or less. It stayed as it was: the page was
+ * fitted only when shown, and on a 200-deep recursion Suggest itself
+ * stayed below the fold. A height the user chose stays. */
+static void
+test_small_screen_fit (void)
+{
+  g_autofree char *source = NULL;
+  g_autofree char *capture = display_make_capture ("suggest-small.hotpath", TRUE, &source);
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  HpWindow *window;
+  HpSuggestBox *box;
+  GtkWidget *stack, *scrolled, *accept;
+  GtkPaned *side;
+  graphene_rect_t bounds;
+  int before, moved;
+
+  g_assert_true (g_file_set_contents (source, documented_source, -1, NULL));
+  /* whatever an earlier test of this process left (memory backend) */
+  g_settings_reset (settings, "side-paned-position");
+  window = display_open_sized (the_app, capture, 1024, 700);
+  box = hp_window_get_suggest_box (window);
+  g_object_set (window, "show-summary", TRUE, NULL);
+  display_spin (500);
+  stack = gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)), GTK_TYPE_STACK);
+  scrolled = gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)), GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "summary");
+  before = gtk_widget_get_height (stack);
+
+  suggest (box);
+  g_assert_cmpint (hp_suggest_box_get_state (box), ==, HP_SUGGEST_SHOWN);
+  display_spin (500);
+  accept = display_find_widget (GTK_WIDGET (box), is_button_labelled, "_Use as Summary");
+  g_assert_nonnull (accept);
+  g_assert_true (gtk_widget_compute_bounds (accept, scrolled, &bounds));
+  g_test_message ("Summary page %d px high before the suggestion, %d px after; Use as Summary at y %.0f–%.0f of %d",
+                  before, gtk_widget_get_height (stack), bounds.origin.y, bounds.origin.y + bounds.size.height,
+                  gtk_widget_get_height (scrolled));
+  g_assert_cmpint (gtk_widget_get_height (stack), >, before);
+  /* in view, or the page as tall as it may get: half the height it shares
+   * with the call tree (a long suggestion scrolls) */
+  side = GTK_PANED (gtk_widget_get_ancestor (stack, GTK_TYPE_PANED));
+  if (bounds.origin.y + bounds.size.height > gtk_widget_get_height (scrolled))
+    g_assert_cmpint (gtk_widget_get_height (stack), >=, gtk_widget_get_height (GTK_WIDGET (side)) / 2 - 1);
+  if (screenshot_dir != NULL)
+    {
+      g_autofree char *png = g_build_filename (screenshot_dir, "suggestion-small.png", NULL);
+      g_autoptr(GError) error = NULL;
+
+      if (!hp_window_save_png (GTK_WINDOW (window), png, &error))
+        g_error ("%s", error->message);
+    }
+
+  /* the user's height stays */
+  moved = gtk_paned_get_position (side) + 60;
+  gtk_paned_set_position (side, moved);
+  display_spin (300);
+  g_assert_cmpint (gtk_paned_get_position (side), ==, moved);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (box), "suggest.discard", NULL));
+  display_spin (300);
+  g_assert_cmpint (gtk_paned_get_position (side), ==, moved);
+  display_close (window);
+  g_settings_reset (settings, "side-paned-position");
+}
+
 static int
 run (HpApplication *app)
 {
@@ -306,6 +380,7 @@ run (HpApplication *app)
     g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   g_test_add_func ("/suggest/draft-accept-discard", test_draft_accept_discard);
   g_test_add_func ("/suggest/summarizer", test_summarizer);
+  g_test_add_func ("/suggest/small-screen-fit", test_small_screen_fit);
   return g_test_run ();
 }
 
