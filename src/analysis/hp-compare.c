@@ -312,29 +312,6 @@ advise_huge (gpointer p,
     madvise ((gpointer) start, end - start, MADV_HUGEPAGE);
 }
 
-/* A zeroed array of @n elements of @size bytes. One of 2 MB or more is
- * aligned to huge pages and rounded up to a whole number of them (at most
- * 2 MB more), so that all of it can be in them. Free it with
- * g_aligned_free(). */
-static gpointer
-big_new0 (gsize n,
-          gsize size)
-{
-  gsize bytes;
-  gpointer p;
-
-  if (!g_size_checked_mul (&bytes, MAX (n, 1), size))
-    g_error ("%s: overflow allocating %" G_GSIZE_FORMAT " elements of %" G_GSIZE_FORMAT " bytes",
-             G_STRLOC, n, size);
-  if (bytes < HUGE_PAGE)
-    return g_aligned_alloc0 (bytes, 1, 64);
-  bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-  p = g_aligned_alloc (bytes, 1, HUGE_PAGE);
-  advise_huge (p, bytes);
-  memset (p, 0, bytes);
-  return p;
-}
-
 /* An array of @n elements of @size bytes, not zeroed, in huge pages where
  * it spans them: a scratch array written once all over (in 4 kB pages,
  * the faults of its first writes cost more than the writes). Free it
@@ -354,6 +331,21 @@ big_new (gsize n,
   bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
   p = g_aligned_alloc (bytes, 1, HUGE_PAGE);
   advise_huge (p, bytes);
+  return p;
+}
+
+/* A zeroed array of @n elements of @size bytes. One of 2 MB or more is
+ * aligned to huge pages and rounded up to a whole number of them (at most
+ * 2 MB more), so that all of it can be in them. Free it with
+ * g_aligned_free(). */
+static gpointer
+big_new0 (gsize n,
+          gsize size)
+{
+  gpointer p = big_new (n, size);
+
+  /* big_new checked that n × size does not overflow */
+  memset (p, 0, MAX (n, 1) * size);
   return p;
 }
 
