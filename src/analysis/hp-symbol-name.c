@@ -73,10 +73,19 @@ append_sanitized (GString    *out,
       if ((guchar) *p < 0x80)
         {
           c = (guchar) *p++;
-          if (c < 0x20)
-            g_string_append_unichar (out, 0x2400 + c);  /* ␀ … ␟ */
-          else if (c == 0x7f)
-            g_string_append_unichar (out, 0x2421);      /* ␡ */
+          /* Glyphs that the usual fonts have: the Control Pictures
+           * (U+2400…, "␊") are in none of DejaVu, Cantarell or Noto Sans
+           * and showed as boxes. A newline is "⏎", a tab "⇥", the rest
+           * in caret notation as `cat -v` writes it ("^[" for ESC). */
+          if (c == '\n')
+            g_string_append (out, "\xe2\x8f\x8e");      /* ⏎ U+23CE */
+          else if (c == '\t')
+            g_string_append (out, "\xe2\x87\xa5");      /* ⇥ U+21E5 */
+          else if (c < 0x20 || c == 0x7f)
+            {
+              g_string_append_c (out, '^');
+              g_string_append_c (out, (char) (c ^ 0x40));
+            }
           else
             g_string_append_c (out, (char) c);
           continue;

@@ -28,8 +28,8 @@ typedef enum {
 #define HP_SYMBOL_NAME_TOOLTIP_CHARS 1000
 
 /* @text made safe to show as plain text: valid UTF-8 (U+FFFD for invalid
- * bytes), control characters as their visible pictures (ESC as "␛", a
- * newline as "␊"), C1 controls and bidirectional overrides as U+FFFD, and
+ * bytes), control characters visible in glyphs that fonts have (a newline
+ * as "⏎", a tab as "⇥", others in caret notation: ESC as "^["), C1 controls and bidirectional overrides as U+FFFD, and
  * cut to @max_chars characters with a trailing "…" (0: no limit).
  * @length is in bytes, or -1 for a NUL-terminated @text; NULL gives "". */
 char *hp_symbol_name_sanitize (const char        *text,
