@@ -1,0 +1,230 @@
+/* test-cli-events.c - report, flamegraph and export count what the event counts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A capture written here, whose every number is known:
+ *
+ *   cpu-clock (1 ms a sample): main > compute 600 samples
+ *   page-faults (by frequency, each sample weighs its faults):
+ *     main > fault_in 50 samples of 40 faults (2,000 faults),
+ *     main > compute 100 samples of 1 fault (100 faults)
+ *   off-cpu: main > wait_io 30 intervals of 100 ms (3 s)
+ *
+ * By samples compute has more page-fault samples than fault_in; by page
+ * faults fault_in has 2,000 of all 2,100. Whoever asks for page faults
+ * (perf report's event count, the window) must get the faults, in every
+ * view of the CLI: the text report, its tree and callers, the flame
+ * graph's tooltips and caption, and the folded and speedscope exports.
+ * The JSON keeps "self" and "total" in samples beside the weights.
+ */
+#define G_LOG_DOMAIN "hp-integration"
+
+#include "config.h"
+
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "integration-common.h"
+#include "store/hp-capture-writer.h"
+
+static char *dir;
+static char *path;
+
+static void
+write_capture (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = NULL;
+  gint64 mod, f_main, f_compute, f_fault, f_wait, s_main, s_compute, s_fault, s_wait;
+  gint64 cpu, faults, off;
+  guint64 t = 1000000;
+
+  dir = it_tmpdir_new ();
+  path = g_build_filename (dir, "events.hotpath", NULL);
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "/opt/events/app");
+  hp_capture_writer_set_metadata (w, "call_graph", "fp");
+  hp_capture_writer_set_process (w, 100, "app");
+  hp_capture_writer_set_thread (w, 101, 100, "app");
+  cpu = hp_capture_writer_add_event (w, "cpu-clock", "ns", 1000, 0);
+  faults = hp_capture_writer_add_event (w, "page-faults", "page faults", 1000, 0);
+  off = hp_capture_writer_add_event (w, "off-cpu", "ns", 0, 0);
+
+  mod = hp_capture_writer_intern_module (w, "/opt/events/app", NULL, FALSE);
+  f_main = hp_capture_writer_intern_function (w, "main", mod, NULL, 0);
+  f_compute = hp_capture_writer_intern_function (w, "compute", mod, NULL, 0);
+  f_fault = hp_capture_writer_intern_function (w, "fault_in", mod, NULL, 0);
+  f_wait = hp_capture_writer_intern_function (w, "wait_io", mod, NULL, 0);
+  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_main, NULL, 0, FALSE, 0x100));
+  s_compute = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_compute, NULL, 0, FALSE, 0x200));
+  s_fault = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_fault, NULL, 0, FALSE, 0x300));
+  s_wait = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_wait, NULL, 0, FALSE, 0x400));
+
+  for (guint i = 0; i < 600; i++)
+    hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 101, 0, s_compute, 1000000);
+  for (guint i = 0; i < 50; i++)
+    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_fault, 40);
+  for (guint i = 0; i < 100; i++)
+    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_compute, 1);
+  for (guint i = 0; i < 30; i++)
+    hp_capture_writer_add_event_sample (w, off, t += 1000, 101, 0, s_wait, 100000000);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static ItResult *
+run_ok (const char * const *args)
+{
+  ItResult *r = it_run_cli (args);
+
+  if (r->status != 0)
+    g_error ("hotpath-cli %s failed (%d): %s", args[0], r->status, r->err);
+  return r;
+}
+
+static void
+assert_has (const char *text,
+            const char *part)
+{
+  if (strstr (text, part) == NULL)
+    g_error ("no \"%s\" in:\n%s", part, text);
+}
+
+/* The line of @text that has @part */
+static char *
+line_with (const char *text,
+           const char *part)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], part) != NULL)
+      return g_strdup (lines[i]);
+  g_error ("no line with \"%s\" in:\n%s", part, text);
+}
+
+static void
+test_report_text (void)
+{
+  g_autoptr(ItResult) r = run_ok ((const char *[]) { "report", path, "--event", "page-faults", NULL });
+  g_autoptr(ItResult) tree = run_ok ((const char *[]) { "report", path, "--event", "page-faults", "--tree", NULL });
+  g_autoptr(ItResult) callers = run_ok ((const char *[]) { "report", path, "--event", "page-faults",
+                                                           "--callers", "fault_in", NULL });
+  g_autoptr(ItResult) off = run_ok ((const char *[]) { "report", path, "--event", "off-cpu", NULL });
+  g_autoptr(ItResult) clock = run_ok ((const char *[]) { "report", path, NULL });
+  g_autofree char *first = NULL;
+  g_autofree char *compute = NULL;
+  const char *rows;
+
+  g_test_message ("%s", r->out);
+  assert_has (r->out, "# Functions by self page faults (all; shares of all 2100 page faults, in 150 samples)");
+  /* fault_in first, with its faults; compute after it with its 100 */
+  rows = strstr (r->out, "  Self%");
+  g_assert_nonnull (rows);
+  first = line_with (strchr (rows, '\n') + 1, "%");
+  assert_has (first, " 95.24%      2000  95.24%      2000  fault_in");
+  compute = line_with (rows, "compute");
+  assert_has (compute, "  4.76%       100   4.76%       100  compute");
+
+  assert_has (tree->out, "of all 2100 page faults");
+  assert_has (line_with (tree->out, "fault_in"), " 95.24%  95.24");
+  assert_has (callers->out, "(total 2000 page faults, 95.24% of all page faults); share of its total page faults");
+  assert_has (off->out, "# Functions by self ns off CPU (all; shares of all 3000000000 ns off CPU, in 30 samples)");
+  /* a clock counts samples, as before */
+  assert_has (clock->out, "# Functions by self samples (all of 600)");
+}
+
+static void
+test_report_json (void)
+{
+  g_autoptr(ItResult) r = run_ok ((const char *[]) { "report", path, "--event", "page-faults",
+                                                     "--format", "json", NULL });
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root;
+  JsonArray *functions;
+  gboolean seen = FALSE;
+
+  g_assert_true (json_parser_load_from_data (parser, r->out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "unit"), ==, "page faults");
+  g_assert_cmpint (json_object_get_int_member (root, "samples"), ==, 150);
+  functions = json_object_get_array_member (root, "functions");
+  for (guint i = 0; i < json_array_get_length (functions); i++)
+    {
+      JsonObject *f = json_array_get_object_element (functions, i);
+
+      if (g_strcmp0 (json_object_get_string_member (f, "name"), "fault_in") != 0)
+        continue;
+      /* the contract: self and total in samples, the weights beside */
+      g_assert_cmpint (json_object_get_int_member (f, "self"), ==, 50);
+      g_assert_cmpint (json_object_get_int_member (f, "self_weight"), ==, 2000);
+      g_assert_cmpint (json_object_get_int_member (f, "total_weight"), ==, 2000);
+      seen = TRUE;
+    }
+  g_assert_true (seen);
+}
+
+static void
+test_flamegraph (void)
+{
+  g_autoptr(ItResult) r = run_ok ((const char *[]) { "flamegraph", path, "--event", "page-faults", "-o", "-", NULL });
+  g_autoptr(ItResult) off = run_ok ((const char *[]) { "flamegraph", path, "--event", "off-cpu", "-o", "-", NULL });
+  g_autoptr(ItResult) clock = run_ok ((const char *[]) { "flamegraph", path, "-o", "-", NULL });
+
+  assert_has (r->out, "<title>fault_in (2000 page faults, 95.24% of all page faults)</title>");
+  assert_has (r->out, "<title>compute (100 page faults, 4.76% of all page faults)</title>");
+  assert_has (r->out, "all 2100 page faults (page-faults)");
+  assert_has (off->out, "<title>wait_io (3.000 s off CPU, 100.00% of all time off the CPU)</title>");
+  assert_has (clock->out, "<title>compute (600 samples, 100.00%)</title>");
+  assert_has (clock->out, "600 samples of cpu-clock");
+}
+
+static void
+test_export (void)
+{
+  g_autoptr(ItResult) folded = run_ok ((const char *[]) { "export", path, "--event", "page-faults",
+                                                          "--format", "folded", "-o", "-", NULL });
+  g_autoptr(ItResult) clock = run_ok ((const char *[]) { "export", path, "--format", "folded", "-o", "-", NULL });
+  g_autoptr(ItResult) speedscope = run_ok ((const char *[]) { "export", path, "--event", "page-faults",
+                                                              "--format", "speedscope", "-o", "-", NULL });
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *profile;
+  JsonArray *weights;
+  gint64 sum = 0;
+
+  g_assert_cmpstr (folded->out, ==, "main;compute 100\nmain;fault_in 2000\n");
+  g_assert_cmpstr (clock->out, ==, "main;compute 600\n");
+
+  g_assert_true (json_parser_load_from_data (parser, speedscope->out, -1, &error));
+  g_assert_no_error (error);
+  profile = json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                                                         "profiles"), 0);
+  weights = json_object_get_array_member (profile, "weights");
+  for (guint i = 0; i < json_array_get_length (weights); i++)
+    sum += json_array_get_int_element (weights, i);
+  g_assert_cmpint (sum, ==, 2100);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  write_capture ();
+
+  g_test_add_func ("/cli-events/report-text", test_report_text);
+  g_test_add_func ("/cli-events/report-json", test_report_json);
+  g_test_add_func ("/cli-events/flamegraph", test_flamegraph);
+  g_test_add_func ("/cli-events/export", test_export);
+
+  status = g_test_run ();
+  it_tmpdir_free (dir);
+  g_free (path);
+  return status;
+}
