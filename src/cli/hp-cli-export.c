@@ -6,7 +6,9 @@
 /*
  * Writes a capture (or a perf.data) for the tools people already use:
  *
- *   folded      "a;b;c N", one line per distinct stack, root first, sorted:
+ *   folded      "a;b;c N", one line per distinct stack, root first, sorted,
+ *               N in samples, or in the event's unit for an event counted
+ *               by its weights (page faults, ns off the CPU), as `report`:
  *               flamegraph.pl, speedscope, and `hotpath-cli import`. With
  *               --folded-prefix each stack starts with its process and
  *               thread. Inlined frames end in "_[i]" and kernel frames in
@@ -17,7 +19,8 @@
  *               (https://www.speedscope.app/file-format-schema.json): one
  *               "sampled" profile per thread, its samples in time order, so
  *               that its time-order view is the thread's timeline; weights
- *               in nanoseconds for a time-based event, else one per sample.
+ *               in nanoseconds for a time-based event, in the event's unit
+ *               for one counted by its weights, else one per sample.
  *
  *   firefox     the Gecko profile format (version 28) that the Firefox
  *               Profiler opens with "Load a profile from file": per thread,
@@ -233,7 +236,9 @@ write_folded (Export  *ex,
           count = g_new0 (guint64, 1);
           g_hash_table_insert (counts, g_strdup (line->str), count);
         }
-      *count += sc->samples;
+      /* what the report counts: the weights of an event counted by them
+       * (page faults sampled every N, ns off the CPU), else samples */
+      *count += ex->filter->weighted ? sc->weight : sc->samples;
     }
 
   /* each value is a g_new0'd count, freed with the table's keys below */
@@ -480,7 +485,7 @@ write_speedscope (Export  *ex,
       for (guint i = 0; i < te->entries->len; i++)
         {
           const Entry *e = &g_array_index (te->entries, Entry, i);
-          guint64 w = nanoseconds ? e->weight : e->samples;
+          guint64 w = nanoseconds || ex->filter->weighted ? e->weight : e->samples;
 
           json_builder_add_int_value (b, (gint64) w);
           total += w;

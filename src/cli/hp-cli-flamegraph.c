@@ -7,7 +7,9 @@
  * Writes the flame graph that the window shows as one SVG file that any
  * browser opens, in the form people know from flamegraph.pl: one box per
  * call-tree node, the root at the bottom, each box with a
- * <title>NAME (N samples, P%)</title> that browsers show on hover. A small
+ * <title>NAME (N samples, P%)</title> that browsers show on hover (for an
+ * event counted by its weights, "N page faults, P% of all page faults",
+ * as the report counts it). A small
  * embedded script adds click-to-zoom and search; without scripts the file
  * is still the whole picture.
  *
@@ -41,7 +43,9 @@ typedef struct {
   GString      *out;
   HpFlameColors colors;
   guint64       n_samples;
-  const char   *quantity;    /* what the widths count: "samples", or a unit */
+  const char   *quantity;    /* what the widths count: "samples", "page faults" */
+  HpCliFilter  *filter;      /* what they count, for hp_cli_filter_amount() */
+  char         *whole;       /* what the shares are of, escaped: "all page faults" */
   gdouble       scale;       /* pixels per sample */
   guint         image_height;
 } Svg;
@@ -107,14 +111,17 @@ write_box (const HpFlameBox *box,
   g_autofree char *title = xml_text (name);
   g_autofree char *label = fit_label (name, w);
   g_autofree char *label_xml = label ? xml_text (label) : NULL;
+  g_autofree char *amount_text = hp_cli_filter_amount (svg->filter, box->width);
+  g_autofree char *amount = xml_text (amount_text);
   gdouble rgb[3];
 
   hp_flame_graph_box_color (svg->graph, box, svg->colors, rgb);
   g_string_append_printf (svg->out,
-                          "<g class=\"f\"><title>%s (%" G_GUINT64_FORMAT " %s, %.2f%%)</title>"
+                          "<g class=\"f\"><title>%s (%s, %.2f%%%s%s)</title>"
                           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>",
-                          title, box->width, svg->quantity,
+                          title, amount,
                           svg->n_samples ? 100.0 * box->width / svg->n_samples : 0.0,
+                          svg->whole ? " of " : "", svg->whole ? svg->whole : "",
                           x, y, w, ROW_HEIGHT - 1,
                           (int) (rgb[0] * 255), (int) (rgb[1] * 255), (int) (rgb[2] * 255));
   g_string_append_printf (svg->out, "<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n",
@@ -216,6 +223,8 @@ hp_cli_flamegraph (int    argc,
   g_autoptr(HpFlameGraph) graph = NULL;
   g_autofree char *event = NULL;
   g_autofree char *quantity = NULL;
+  g_autofree char *counted = NULL;
+  g_autofree char *whole_xml = NULL;
   const char *event_name = NULL, *unit = NULL;
   g_autofree char *heading = NULL;
   g_autofree char *base = NULL;
@@ -254,19 +263,25 @@ hp_cli_flamegraph (int    argc,
     return 1;
   hp_capture_data_get_event (data, &event_name, &unit);
   svg.quantity = "samples";
-  /* off-CPU time: a box's width is the time, not the number of switches */
+  /* an event counted by its weights (page faults sampled every N, ns off
+   * the CPU): a box's width is its weight, not its number of samples */
   if (filter.weighted)
     {
       HpCaptureData *weighted = hp_capture_data_new_weighted (data);
+      g_autofree char *what = hp_cli_filter_quantity (&filter);
 
       hp_capture_data_free (data);
       data = weighted;
-      svg.quantity = quantity = xml_text (unit ? unit : "ns");
+      g_autofree char *whole = hp_cli_filter_whole (&filter);
+
+      svg.quantity = quantity = xml_text (what);
+      svg.whole = whole_xml = xml_text (whole);
     }
   profile = hp_profile_new (data, tids);
   graph = hp_flame_graph_new (profile, reverse);
 
   svg.graph = graph;
+  svg.filter = &filter;
   svg.profile = profile;
   svg.n_samples = hp_profile_get_n_samples (profile);
   svg.scale = svg.n_samples ? (width - 2.0 * PAD_X) / svg.n_samples : 0;
@@ -274,6 +289,16 @@ hp_cli_flamegraph (int    argc,
   svg.out = g_string_sized_new (1 << 16);
 
   event = xml_text (event_name ? event_name : "samples");
+  /* what the widths are of: "5040 samples of cpu-clock", "all 5040 page faults (page-faults)" */
+  if (svg.whole != NULL)
+    {
+      g_autofree char *amount = hp_cli_filter_amount (&filter, svg.n_samples);
+      g_autofree char *amount_xml = xml_text (amount);
+
+      counted = g_strdup_printf ("all %s (%s)", amount_xml, event);
+    }
+  else
+    counted = g_strdup_printf ("%" G_GUINT64_FORMAT " samples of %s", svg.n_samples, event);
   base = g_path_get_basename (files[0]);
   heading = xml_text (title ? title : base);
 
@@ -286,7 +311,7 @@ hp_cli_flamegraph (int    argc,
                           ".h { font-size: 17px; } .s { fill: #555; }</style>\n"
                           "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
                           "<text class=\"h\" x=\"%d\" y=\"24\" text-anchor=\"middle\">%s</text>\n"
-                          "<text class=\"s\" x=\"%d\" y=\"%u\">%s%s, %" G_GUINT64_FORMAT " %s of %s%s%s; "
+                          "<text class=\"s\" x=\"%d\" y=\"%u\">%s%s, %s%s%s; "
                           "click a box to zoom, Escape to zoom out</text>\n"
                           "<text id=\"search\" class=\"s\" x=\"%d\" y=\"24\" text-anchor=\"end\" "
                           "style=\"pointer-events: all; cursor: pointer\">Search</text>\n"
@@ -296,7 +321,7 @@ hp_cli_flamegraph (int    argc,
                           PAD_X, svg.image_height - 10,
                           reverse ? "Bottom-up (callers above)" : "Top-down (callees above)",
                           svg.colors == HP_FLAME_COLORS_MODULE ? ", coloured by module" : "",
-                          svg.n_samples, svg.quantity, event,
+                          counted,
                           filter.description ? " in " : "", filter.description ? filter.description : "",
                           width - PAD_X, width - PAD_X, svg.image_height - 10);
   if (svg.n_samples > 0)

@@ -176,6 +176,62 @@ hp_cli_filter_clear (HpCliFilter *filter)
   g_clear_pointer (&filter->inline_mode, g_free);
   g_clear_pointer (&filter->fold, g_strfreev);
   g_clear_pointer (&filter->description, g_free);
+  hp_measure_clear (&filter->measure);
+}
+
+char *
+hp_cli_filter_quantity (const HpCliFilter *filter)
+{
+  const HpMeasure *m = &filter->measure;
+
+  if (!m->by_weight)
+    return g_strdup ("samples");
+  if (g_strcmp0 (m->event, HP_EVENT_WALL) == 0)
+    return g_strdup ("ns of wall-clock time");
+  if (m->off_cpu)
+    return g_strdup ("ns off CPU");
+  return hp_text_make_valid (m->unit != NULL && m->unit[0] != '\0' ? m->unit : "events");
+}
+
+char *
+hp_cli_filter_amount (const HpCliFilter *filter,
+                      guint64            amount)
+{
+  const HpMeasure *m = &filter->measure;
+  g_autofree char *quantity = NULL;
+
+  if (m->by_weight && m->is_time)
+    {
+      const char *where = m->off_cpu && g_strcmp0 (m->event, HP_EVENT_WALL) != 0 ? " off CPU" : "";
+
+      if (amount >= 1000000000)
+        return g_strdup_printf ("%.3f s%s", amount / 1e9, where);
+      if (amount >= 1000000)
+        return g_strdup_printf ("%.3f ms%s", amount / 1e6, where);
+      if (amount >= 1000)
+        return g_strdup_printf ("%.3f us%s", amount / 1e3, where);
+      return g_strdup_printf ("%" G_GUINT64_FORMAT " ns%s", amount, where);
+    }
+  if (!m->by_weight)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", amount, amount == 1 ? "sample" : "samples");
+  quantity = hp_cli_filter_quantity (filter);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", amount, quantity);
+}
+
+char *
+hp_cli_filter_whole (const HpCliFilter *filter)
+{
+  const HpMeasure *m = &filter->measure;
+  g_autofree char *quantity = NULL;
+
+  if (!m->by_weight)
+    return g_strdup ("samples");
+  if (g_strcmp0 (m->event, HP_EVENT_WALL) == 0)
+    return g_strdup ("all wall-clock time");
+  if (m->off_cpu)
+    return g_strdup ("all time off the CPU");
+  quantity = hp_cli_filter_quantity (filter);
+  return g_strdup_printf ("all %s", quantity);
 }
 
 guint64
@@ -286,9 +342,17 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       *data = selected;
     }
   {
-    guint off = hp_capture_data_find_event (*data, HP_EVENT_OFF_CPU);
+    const char *name, *unit;
 
-    filter->weighted = off != 0 && ((*data)->event_mask & ((guint64) 1 << (off - 1)));
+    /* what the chosen event counts: the samples of a clock, the weights
+     * of every other event (page faults, ns off the CPU, cycles), as the
+     * window counts them (hp-measure.c) and perf report does (its event
+     * count is the sum of the periods) */
+    hp_capture_data_get_event (*data, &name, &unit);
+    hp_measure_clear (&filter->measure);
+    if (!hp_measure_init (&filter->measure, *data, filter->event != NULL ? filter->event : name))
+      hp_measure_init (&filter->measure, *data, NULL);
+    filter->weighted = filter->measure.by_weight;
   }
 
   if (filter->tid != 0 || filter->pid != 0)

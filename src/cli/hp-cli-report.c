@@ -152,8 +152,12 @@ print_unsymbolized (Report                *r,
 
       g_string_append_printf (where, "%s%s %.1f%%", i ? ", " : "", esc (r, u->module, "?"), percent (u->samples, r->n_samples));
     }
-  printf ("# Without symbols: %.1f%% of samples are in code without symbols (%s)",
-          percent (total, r->n_samples), where->str);
+  if (r->profile != r->sample_profile)
+    printf ("# Without symbols: %.1f%% of all %s are in code without symbols (%s)",
+            percent (total, r->n_samples), esc (r, r->quantity, "samples"), where->str);
+  else
+    printf ("# Without symbols: %.1f%% of samples are in code without symbols (%s)",
+            percent (total, r->n_samples), where->str);
   if (packages != NULL)
     printf ("; Debian's %s would name it", esc (r, packages, ""));
   printf (".\n");
@@ -329,14 +333,23 @@ print_functions (Report *r)
   const GArray *functions = hp_profile_get_functions (r->profile, r->by_total);
   const HpCaptureData *data = hp_profile_get_data (r->profile);
   guint n = functions->len;
+  /* as wide as the largest count: a weight may be ns or cycles */
+  g_autofree char *largest = g_strdup_printf ("%" G_GUINT64_FORMAT, r->n_samples);
+  int width = MAX (9, (int) strlen (largest));
 
   if (r->limit > 0)
     n = MIN (n, (guint) r->limit);
 
-  printf ("# Functions by %s %s (%s of %" G_GUINT64_FORMAT ")\n",
-          r->by_total ? "total" : "self", esc (r, r->quantity, "samples"),
-          n == functions->len ? "all" : "top", r->n_samples);
-  printf ("%7s %9s %7s %9s  %-40s %s\n", "Self%", "Self", "Total%", "Total", "Function", "Module");
+  if (r->profile != r->sample_profile)
+    /* counted in a unit: say what the shares are of, and in how many samples */
+    printf ("# Functions by %s %s (%s; shares of all %" G_GUINT64_FORMAT " %s, in %" G_GUINT64_FORMAT " samples)\n",
+            r->by_total ? "total" : "self", esc (r, r->quantity, "samples"),
+            n == functions->len ? "all" : "top", r->n_samples, esc (r, r->quantity, "samples"), r->n_counted);
+  else
+    printf ("# Functions by %s %s (%s of %" G_GUINT64_FORMAT ")\n",
+            r->by_total ? "total" : "self", esc (r, r->quantity, "samples"),
+            n == functions->len ? "all" : "top", r->n_samples);
+  printf ("%7s %*s %7s %*s  %-40s %s\n", "Self%", width, "Self", "Total%", width, "Total", "Function", "Module");
   for (guint i = 0; i < n; i++)
     {
       const HpFunctionStats *s = &g_array_index (functions, HpFunctionStats, i);
@@ -346,9 +359,9 @@ print_functions (Report *r)
       /* Padded to 40 characters, not bytes. */
       int pad = 40 - (int) MIN (g_utf8_strlen (name, -1), 40);
 
-      printf ("%6.2f%% %9" G_GUINT64_FORMAT " %6.2f%% %9" G_GUINT64_FORMAT "  %s%*s %s\n",
-              percent (s->self, r->n_samples), s->self,
-              percent (s->total, r->n_samples), s->total,
+      printf ("%6.2f%% %*" G_GUINT64_FORMAT " %6.2f%% %*" G_GUINT64_FORMAT "  %s%*s %s\n",
+              percent (s->self, r->n_samples), width, s->self,
+              percent (s->total, r->n_samples), width, s->total,
               name, pad, "",
               esc (r, hp_profile_get_module_name (r->profile, s->function_id), "?"));
       done_line (r);
@@ -590,10 +603,12 @@ relations (Report      *r,
         }
       else
         {
-          printf ("# %s of %s [%s] (total %" G_GUINT64_FORMAT " samples, %.2f%%); share of its total samples\n",
+          const char *quantity = esc (r, r->quantity, "samples");
+
+          printf ("# %s of %s [%s] (total %" G_GUINT64_FORMAT " %s, %.2f%% of all %s); share of its total %s\n",
                   callers ? "Callers" : "Callees", esc (r, hp_profile_get_function_name (r->profile, id), "?"),
                   esc (r, hp_profile_get_module_name (r->profile, id), "?"),
-                  total, percent (total, r->n_samples));
+                  total, quantity, percent (total, r->n_samples), quantity, quantity);
           done_line (r);
         }
 
@@ -720,12 +735,14 @@ hp_cli_report (int    argc,
   r.n_samples = hp_profile_get_n_samples (profile);
   r.n_counted = r.n_samples;
   r.quantity = "samples";
+  /* an event whose samples weigh differently (page faults sampled every
+   * N, ns off the CPU): the text counts what the user asked to count, as
+   * perf report counts periods; the JSON's self and total stay samples */
   if (filter.weighted && !json)
     {
       r.profile = weights;
       r.n_samples = hp_profile_get_n_samples (weights);
-      r.quantity = quantity = g_strdup_printf ("%s %s", r.unit ? r.unit : "",
-                                               g_strcmp0 (r.event, HP_EVENT_WALL) == 0 ? "of wall-clock time" : "off CPU");
+      r.quantity = quantity = hp_cli_filter_quantity (&filter);
     }
   r.filter = filter.description;
   r.tiers = tiers = hp_jit_tiers_new (data, tids);
@@ -780,7 +797,8 @@ hp_cli_report (int    argc,
         {
           g_autoptr(GString) indent = g_string_new (NULL);
 
-          printf ("# Call tree, top-down: total%% self%% of %" G_GUINT64_FORMAT " %s (paths under %.1f%% hidden)\n",
+          printf ("# Call tree, top-down: total%% self%% of %s%" G_GUINT64_FORMAT " %s (paths under %.1f%% hidden)\n",
+                  r.profile != r.sample_profile ? "all " : "",
                   r.n_samples, esc (&r, r.quantity, "samples"), r.threshold);
           print_tree_node (&r, hp_profile_get_top_down (r.profile), indent);
         }

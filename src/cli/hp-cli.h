@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "analysis/hp-measure.h"
 #include "store/hp-capture.h"
 
 G_BEGIN_DECLS
@@ -78,8 +79,10 @@ typedef struct {
   gboolean hide_kernel;
   GStrv fold;         /* --fold NAME: modules or functions folded into their callers */
   char *description;  /* what the filter kept, once applied; NULL: everything */
-  gboolean weighted;  /* once applied: samples weigh differently (off-CPU
-                       * time), so shares are of weights, not of samples */
+  gboolean weighted;  /* once applied: what is counted is the samples'
+                       * weights (page faults, ns off CPU), not the samples:
+                       * measure.by_weight */
+  HpMeasure measure;  /* once applied: what the shown event counts (hp-measure.h) */
 } HpCliFilter;
 
 void     hp_cli_filter_add_options (HpCliFilter    *filter,
@@ -94,6 +97,16 @@ gboolean hp_cli_filter_apply       (HpCliFilter    *filter,
                                     HpCaptureData **data,
                                     GHashTable    **tids);
 void     hp_cli_filter_clear       (HpCliFilter    *filter);
+/* What the numbers of the applied @filter count, for a caption:
+ * "samples", "page faults", "ns off CPU", "ns of wall-clock time" */
+char    *hp_cli_filter_quantity    (const HpCliFilter *filter);
+/* @amount of what the applied @filter counts, as people read it: "12
+ * samples", "5040 page faults", "1.234 s off CPU", "15.2 ms" */
+char    *hp_cli_filter_amount      (const HpCliFilter *filter,
+                                    guint64            amount);
+/* What its shares are of: "samples", "all page faults", "all time off
+ * the CPU", "all wall-clock time" */
+char    *hp_cli_filter_whole       (const HpCliFilter *filter);
 
 /* The events mask of @name in @data ("wall": cpu-clock and off-cpu), or 0
  * after printing why not, for @command. */
