@@ -6,7 +6,10 @@
  * input Suggest hands a summarizer write their members through these, so
  * that every one of them says a missing string and a non-finite number
  * the same way (null), never writes invalid UTF-8 from a capture, and
- * never wraps a count past gint64.
+ * never wraps a count past gint64. The documents built with a JsonBuilder
+ * (report, export, summary, Suggest) are written by the same writer
+ * (hp_json_append_node), never by JsonGenerator: json-glib 1.6 writes
+ * U+001F raw and "1e+20.0", which no strict reader takes.
  */
 
 #define G_LOG_DOMAIN "hp-analysis"
@@ -69,9 +72,6 @@ hp_json_add_number (JsonBuilder *builder,
 
 /* Writer ---------------------------------------------------------------- */
 
-/* Nesting deeper than this is a bug of the caller, not of a capture. */
-#define MAX_DEPTH 63
-
 void
 hp_json_writer_init (HpJsonWriter *writer,
                      GString      *out)
@@ -81,37 +81,37 @@ hp_json_writer_init (HpJsonWriter *writer,
 
   writer->out = out;
   writer->depth = 0;
-  writer->started = 0;
+  writer->need_comma = FALSE;
   writer->after_member = FALSE;
 }
 
-/* The comma before an element of an array (a member's value has its own,
- * before its name). */
+/* The comma before an element of an array or a member of an object (a
+ * member's value has its own, before its name). Whatever was written last
+ * at this level says whether one is needed: a value, or the end of a
+ * container, needs one after it; an opening bracket does not. So no
+ * stack of levels is kept, and nesting has no limit. */
 static void
 separate (HpJsonWriter *writer)
 {
-  guint64 bit = (guint64) 1 << writer->depth;
-
   if (writer->after_member)
     {
       writer->after_member = FALSE;
       return;
     }
-  if (writer->started & bit)
+  if (writer->need_comma)
     g_string_append_c (writer->out, ',');
-  writer->started |= bit;
 }
 
 static void
 begin (HpJsonWriter *writer,
        char          open)
 {
-  g_return_if_fail (writer->depth < MAX_DEPTH);
+  g_return_if_fail (writer->depth < G_MAXUINT);
 
   separate (writer);
   g_string_append_c (writer->out, open);
   writer->depth++;
-  writer->started &= ~((guint64) 1 << writer->depth);
+  writer->need_comma = FALSE;
 }
 
 static void
@@ -123,6 +123,7 @@ end (HpJsonWriter *writer,
 
   writer->depth--;
   g_string_append_c (writer->out, close);
+  writer->need_comma = TRUE;
 }
 
 void
@@ -213,6 +214,7 @@ hp_json_writer_member (HpJsonWriter *writer,
   append_quoted (writer->out, member);
   g_string_append_c (writer->out, ':');
   writer->after_member = TRUE;
+  writer->need_comma = FALSE;
 }
 
 void
@@ -222,6 +224,7 @@ hp_json_writer_string (HpJsonWriter *writer,
   g_return_if_fail (writer != NULL);
 
   separate (writer);
+  writer->need_comma = TRUE;
   if (value == NULL)
     g_string_append (writer->out, "null");
   else if (g_utf8_validate (value, -1, NULL))
@@ -241,6 +244,7 @@ hp_json_writer_int (HpJsonWriter *writer,
   g_return_if_fail (writer != NULL);
 
   separate (writer);
+  writer->need_comma = TRUE;
   g_string_append_printf (writer->out, "%" G_GINT64_FORMAT, value);
 }
 
@@ -260,6 +264,7 @@ hp_json_writer_number (HpJsonWriter *writer,
   g_return_if_fail (writer != NULL);
 
   separate (writer);
+  writer->need_comma = TRUE;
   if (!isfinite (value))
     {
       g_string_append (writer->out, "null");
@@ -271,4 +276,125 @@ hp_json_writer_number (HpJsonWriter *writer,
   g_string_append (writer->out, buffer);
   if (strpbrk (buffer, ".eE") == NULL)
     g_string_append (writer->out, ".0");
+}
+
+void
+hp_json_writer_boolean (HpJsonWriter *writer,
+                        gboolean      value)
+{
+  g_return_if_fail (writer != NULL);
+
+  separate (writer);
+  writer->need_comma = TRUE;
+  g_string_append (writer->out, value ? "true" : "false");
+}
+
+static void
+write_value (HpJsonWriter *writer,
+             JsonNode     *node)
+{
+  GType type = json_node_get_value_type (node);
+
+  if (type == G_TYPE_BOOLEAN)
+    hp_json_writer_boolean (writer, json_node_get_boolean (node));
+  else if (type == G_TYPE_DOUBLE)
+    hp_json_writer_number (writer, json_node_get_double (node));
+  else if (type == G_TYPE_STRING)
+    hp_json_writer_string (writer, json_node_get_string (node));
+  else
+    hp_json_writer_int (writer, json_node_get_int (node));
+}
+
+/* A container being written: the members of an object left to write, or
+ * the next element of an array. */
+typedef struct {
+  JsonNode *node;
+  GList    *members;  /* object: owned list, the next member at its head */
+  GList    *all;
+  guint     next;     /* array */
+} Level;
+
+void
+hp_json_writer_node (HpJsonWriter *writer,
+                     JsonNode     *node)
+{
+  g_autoptr(GArray) stack = NULL;
+
+  g_return_if_fail (writer != NULL);
+
+  stack = g_array_new (FALSE, FALSE, sizeof (Level));
+  while (node != NULL || stack->len > 0)
+    {
+      if (node != NULL)
+        {
+          Level level = { node, NULL, NULL, 0 };
+
+          switch (json_node_get_node_type (node))
+            {
+            case JSON_NODE_OBJECT:
+              hp_json_writer_begin_object (writer);
+              level.all = level.members = json_object_get_members (json_node_get_object (node));
+              g_array_append_val (stack, level);
+              break;
+            case JSON_NODE_ARRAY:
+              hp_json_writer_begin_array (writer);
+              g_array_append_val (stack, level);
+              break;
+            case JSON_NODE_VALUE:
+              write_value (writer, node);
+              break;
+            case JSON_NODE_NULL:
+            default:
+              hp_json_writer_string (writer, NULL);
+              break;
+            }
+          node = NULL;
+          continue;
+        }
+
+      /* the next child of the innermost container, or its end */
+      {
+        Level *top = &g_array_index (stack, Level, stack->len - 1);
+
+        if (JSON_NODE_HOLDS_OBJECT (top->node))
+          {
+            if (top->members != NULL)
+              {
+                const char *name = top->members->data;
+
+                hp_json_writer_member (writer, name);
+                node = json_object_get_member (json_node_get_object (top->node), name);
+                top->members = top->members->next;
+                continue;
+              }
+            g_list_free (top->all);
+            hp_json_writer_end_object (writer);
+          }
+        else
+          {
+            JsonArray *array = json_node_get_array (top->node);
+
+            if (top->next < json_array_get_length (array))
+              {
+                node = json_array_get_element (array, top->next++);
+                continue;
+              }
+            hp_json_writer_end_array (writer);
+          }
+        g_array_set_size (stack, stack->len - 1);
+      }
+    }
+}
+
+void
+hp_json_append_node (GString  *out,
+                     JsonNode *root)
+{
+  HpJsonWriter writer;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (root != NULL);
+
+  hp_json_writer_init (&writer, out);
+  hp_json_writer_node (&writer, root);
 }

@@ -35,7 +35,7 @@ void hp_json_add_number (JsonBuilder *builder,
 typedef struct {
   GString *out;
   guint    depth;
-  guint64  started;       /* bit d: level d has a member or element already */
+  gboolean need_comma;    /* a value was written at this level: the next needs a comma */
   gboolean after_member;  /* a member's name is written, its value not yet */
 } HpJsonWriter;
 
@@ -59,5 +59,17 @@ void hp_json_writer_int          (HpJsonWriter *writer,
                                   gint64        value);
 void hp_json_writer_number       (HpJsonWriter *writer,
                                   double        value);
+void hp_json_writer_boolean      (HpJsonWriter *writer,
+                                  gboolean      value);
+/* @node and everything in it, members in the order they were added, as
+ * the functions above write them: a document a JsonBuilder made is
+ * written through here rather than by JsonGenerator, whose JSON 1.6 is
+ * invalid for U+001F and for doubles such as 1e20 (see above). Nesting
+ * has no limit (a call tree of 100 000 levels) and uses no recursion. */
+void hp_json_writer_node         (HpJsonWriter *writer,
+                                  JsonNode     *node);
+/* @root as one document, appended to @out. */
+void hp_json_append_node         (GString      *out,
+                                  JsonNode     *root);
 
 G_END_DECLS

@@ -63,6 +63,7 @@
 
 #include "record/profile.pb-c.h"
 
+#include "analysis/hp-json.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 
@@ -395,14 +396,7 @@ static void
 finish_json (Export    *ex,
              JsonNode  *root)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  gsize length = 0;
-  g_autofree char *text = NULL;
-
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, &length);
-  g_string_append_len (ex->out, text, length);
-  hp_text_escape_json_controls (ex->out);
+  hp_json_append_node (ex->out, root);
   g_string_append_c (ex->out, '\n');
 }
 

@@ -13,7 +13,8 @@
  * Every string a capture holds is untrusted (src/analysis/hp-text.h): the
  * text output escapes control characters so that a name cannot move the
  * cursor, recolour the terminal or start a line of its own, and the JSON
- * is written by json-glib from valid UTF-8, so that it always parses.
+ * is written by hp_json_append_node() from valid UTF-8, so that it always
+ * parses.
  */
 
 #define G_LOG_DOMAIN "hp-cli"
@@ -755,9 +756,9 @@ hp_cli_report (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
       g_autoptr(JsonNode) root = NULL;
       g_autoptr(GString) out = g_string_new (NULL);
+
       json_builder_begin_object (b);
       hp_json_add_count (b, "samples", r.n_samples);
       hp_json_add_count (b, "lost", metadata_u64 (capture, HP_META_LOST_SAMPLES));
@@ -777,10 +778,8 @@ hp_cli_report (int    argc,
       json_builder_end_object (b);
 
       root = json_builder_get_root (b);
-      json_generator_set_root (generator, root);
-      json_generator_to_gstring (generator, out);
+      hp_json_append_node (out, root);
       g_string_append_c (out, '\n');
-      hp_text_escape_json_controls (out);
       fwrite (out->str, 1, out->len, stdout);
     }
   else

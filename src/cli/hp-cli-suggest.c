@@ -383,7 +383,6 @@ json (HpCapture  *capture,
       const char *program)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *event = hp_capture_get_metadata (capture, HP_META_EVENT);
   g_autofree char *capture_path = hp_text_make_valid (hp_capture_get_path (capture));
@@ -444,9 +443,7 @@ json (HpCapture  *capture,
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_to_gstring (generator, out);
-  hp_text_escape_json_controls (out);
+  hp_json_append_node (out, root);
   g_string_append_c (out, '\n');
   return g_string_free (out, FALSE);
 }

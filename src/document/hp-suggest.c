@@ -706,7 +706,6 @@ char *
 hp_suggest_input_to_json (const HpSuggestInput *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   GString *out;
 
@@ -764,13 +763,7 @@ hp_suggest_input_to_json (const HpSuggestInput *self)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
   out = g_string_new (NULL);
-  {
-    g_autofree char *text = json_generator_to_data (generator, NULL);
-
-    g_string_append (out, text);
-  }
-  hp_text_escape_json_controls (out);
+  hp_json_append_node (out, root);
   return g_string_free (out, FALSE);
 }

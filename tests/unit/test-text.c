@@ -369,7 +369,74 @@ test_writer_as_json_glib (void)
       json_generator_to_gstring (gen, expected);
       hp_text_escape_json_controls (expected);
       g_assert_cmpstr (written->str, ==, expected->str);
+
+      /* and a JsonBuilder's tree written through the writer: the same */
+      g_string_truncate (expected, 0);
+      hp_json_append_node (expected, root);
+      g_assert_cmpstr (expected->str, ==, written->str);
     }
+}
+
+/* A document a JsonBuilder made, written by hp_json_append_node(): valid
+ * JSON where JsonGenerator's is not (U+001F raw, "1e+20.0"), as strict a
+ * parser as Python's reads it. */
+static void
+test_node_fixes (void)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  json_builder_begin_object (b);
+  hp_json_add_string (b, "name\x1f", "a\x1f\x01" "b\xc2\x85\xe2\x80\xa8\xff");
+  hp_json_add_number (b, "big", 1e20);
+  hp_json_add_number (b, "two", 2);
+  json_builder_set_member_name (b, "flags");
+  json_builder_begin_array (b);
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_add_null_value (b);
+  json_builder_begin_object (b);
+  json_builder_end_object (b);
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_end_array (b);
+  hp_json_add_count (b, "count", G_MAXUINT64);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+
+  hp_json_append_node (out, root);
+  g_assert_cmpstr (out->str, ==,
+                   "{\"name\\u001f\":\"a\\u001f\\u0001b\\u0085\\u2028\xef\xbf\xbd\","
+                   "\"big\":1e+20,\"two\":2.0,\"flags\":[true,false,null,{},[]],"
+                   "\"count\":9223372036854775807}");
+}
+
+/* Nesting has no limit: a call tree as deep as a recursion of 100 000
+ * levels is written whole, without recursing in C. */
+static void
+test_node_deep (void)
+{
+  const guint depth = 100000;
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+  g_autoptr(GString) out = g_string_new (NULL);
+  JsonArray *array = json_array_new ();
+
+  json_node_take_array (root, array);
+  for (guint i = 1; i < depth; i++)
+    {
+      JsonArray *inner = json_array_new ();
+
+      json_array_add_int_element (array, i);
+      json_array_add_array_element (array, inner);
+      array = inner;
+    }
+  hp_json_append_node (out, root);
+  g_assert_cmpuint (out->len, >, 2 * depth);
+  g_assert_true (g_str_has_prefix (out->str, "[1,[2,[3,"));
+  g_assert_nonnull (strstr (out->str, ",[99999,[]]]]"));
+  for (guint i = 0; i < depth; i++)
+    g_assert_cmpint (out->str[out->len - 1 - i], ==, ']');
 }
 
 int
@@ -384,5 +451,7 @@ main (int argc, char **argv)
   g_test_add_func ("/text/json-members", test_json_members);
   g_test_add_func ("/text/json-writer/as-json-glib", test_writer_as_json_glib);
   g_test_add_func ("/text/json-writer/fixes", test_writer_fixes);
+  g_test_add_func ("/text/json-writer/node-fixes", test_node_fixes);
+  g_test_add_func ("/text/json-writer/node-deep", test_node_deep);
   return g_test_run ();
 }
