@@ -18,6 +18,14 @@
  * a request of at least half its size, so a small request never takes the
  * block a big one will need. What is kept is about one profile's memory;
  * hp_block_pool_trim() frees it.
+ *
+ * What is kept serves the next build of the same capture only: an open
+ * capture holds the pool (hp_block_pool_hold), and when the last one is
+ * closed the pool gives everything back, kept blocks and the free memory
+ * of malloc's heap, and keeps nothing more until a capture is open again.
+ * Without that, a window whose capture was closed kept about one
+ * profile's memory for as long as it ran. The blocks freed later (the
+ * last profile is freed by a worker) are then unmapped at once.
  */
 
 #define G_LOG_DOMAIN "hp-analysis"
@@ -26,6 +34,9 @@
 
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "analysis/hp-block-pool.h"
 
@@ -46,6 +57,8 @@ typedef struct {
 static GMutex pool_lock;
 static Block pool[POOL_BLOCKS];
 static guint reuses;
+static guint holders;
+static gboolean closed;  /* the last holder let go: keep nothing */
 
 /* A fresh block of @size bytes or more, mapped on a boundary of huge
  * pages and marked for them (madvise). Every block of HUGE_BLOCK bytes or
@@ -156,6 +169,12 @@ hp_block_free (gpointer block,
       /* an empty place, or else the place of the smallest block if this
        * one is bigger: big blocks cost the most to fault in again */
       g_mutex_lock (&pool_lock);
+      if (closed)
+        {
+          g_mutex_unlock (&pool_lock);
+          block_release (block, capacity);
+          return;
+        }
       for (guint i = 0; i < POOL_BLOCKS; i++)
         {
           if (pool[i].mem == NULL)
@@ -177,16 +196,70 @@ hp_block_free (gpointer block,
   block_release (drop, drop_capacity);
 }
 
-void
-hp_block_pool_trim (void)
+/* Empties the pool; pool_lock held. */
+static void
+trim_locked (void)
 {
-  g_mutex_lock (&pool_lock);
   for (guint i = 0; i < POOL_BLOCKS; i++)
     {
       block_release (pool[i].mem, pool[i].size);
       pool[i] = (Block) { NULL, 0 };
     }
+}
+
+void
+hp_block_pool_trim (void)
+{
+  g_mutex_lock (&pool_lock);
+  trim_locked ();
   g_mutex_unlock (&pool_lock);
+}
+
+void
+hp_block_pool_hold (void)
+{
+  g_mutex_lock (&pool_lock);
+  holders++;
+  closed = FALSE;
+  g_mutex_unlock (&pool_lock);
+}
+
+void
+hp_block_pool_release (void)
+{
+  gboolean last;
+
+  g_mutex_lock (&pool_lock);
+  if (holders == 0)
+    {
+      g_mutex_unlock (&pool_lock);
+      g_return_if_reached ();
+    }
+  last = --holders == 0;
+  if (last)
+    {
+      closed = TRUE;
+      trim_locked ();
+    }
+  g_mutex_unlock (&pool_lock);
+#ifdef __GLIBC__
+  /* the smaller blocks, and the profile's own arrays, were malloc()ed:
+   * the heap keeps freed pages mapped until asked */
+  if (last)
+    malloc_trim (0);
+#endif
+}
+
+gsize
+hp_block_pool_get_kept_size (void)
+{
+  gsize size = 0;
+
+  g_mutex_lock (&pool_lock);
+  for (guint i = 0; i < POOL_BLOCKS; i++)
+    size += pool[i].size;
+  g_mutex_unlock (&pool_lock);
+  return size;
 }
 
 guint

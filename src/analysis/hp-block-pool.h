@@ -26,6 +26,17 @@ void     hp_block_free           (gpointer block,
 /* Frees every kept block. */
 void     hp_block_pool_trim      (void);
 
+/* An open capture holds the pool while its profiles may be rebuilt;
+ * when the last holder releases it, every kept block and malloc's free
+ * memory go back to the system, and blocks freed afterwards are not
+ * kept until the pool is held again. Without any hold (the CLI, the
+ * tests), the pool keeps blocks as before. */
+void     hp_block_pool_hold      (void);
+void     hp_block_pool_release   (void);
+
+/* Bytes kept for reuse now (for tests). */
+gsize    hp_block_pool_get_kept_size (void);
+
 /* Blocks handed out again since the start (for tests). */
 guint    hp_block_pool_get_reuses (void);
 

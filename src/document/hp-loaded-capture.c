@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "analysis/hp-block-pool.h"
 #include "analysis/hp-summary-match.h"
 #include "analysis/hp-symbol-name.h"
 #include "record/hp-perf-import.h"
@@ -58,6 +59,8 @@ loaded_capture_clear (gpointer p)
   g_clear_pointer (&self->shown_strings, g_string_chunk_free);
   g_clear_pointer (&self->jit_tiers, hp_jit_tiers_free);
   g_clear_pointer (&self->tier_modules, g_hash_table_unref);
+  /* the last capture closed gives the pool's memory back */
+  hp_block_pool_release ();
 }
 
 void
@@ -903,6 +906,8 @@ load_thread_run (GTask        *task,
 
   report (task, HP_LOAD_STAGE_READING, 0.2);
   loaded = g_atomic_rc_box_new0 (HpLoadedCapture);
+  /* its profiles' blocks are kept for the next filter until it closes */
+  hp_block_pool_hold ();
   loaded->path = g_strdup (capture_path);
   loaded->display_name = g_path_get_basename (ld->path);
   loaded->data = hp_capture_load (capture, &error);

@@ -9,11 +9,15 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gstdio.h>
 
+#include "analysis/hp-block-pool.h"
 #include "document/hp-call-path.h"
 #include "document/hp-debug-package.h"
 #include "document/hp-format.h"
+#include "document/hp-loaded-capture.h"
+#include "store/hp-capture-writer.h"
 #include "document/hp-source-find.h"
 #include "test-capture-data.h"
 #include "test-common.h"
@@ -362,6 +366,139 @@ test_format (void)
   }
 }
 
+static void
+on_done (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* The profile of the capture that tests/unit/test-document.c writes at
+ * @path, or of its thread @tid alone. */
+static HpLoadedProfile *
+load_or_filter (const char      *path,
+                HpLoadedCapture *capture,
+                gint32           tid)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  HpLoadedProfile *profile;
+
+  if (capture == NULL)
+    {
+      hp_loaded_capture_load_async (path, NULL, NULL, NULL, on_done, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      profile = hp_loaded_capture_load_finish (result, &error);
+    }
+  else
+    {
+      g_autoptr(GHashTable) tids = g_hash_table_new (NULL, NULL);
+      HpProfileFilter filter = { .tids = tids };
+
+      g_hash_table_add (tids, GINT_TO_POINTER (tid));
+      hp_loaded_profile_build_filtered_async (capture, &filter, NULL, NULL, on_done, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      profile = hp_loaded_profile_build_finish (result, &error);
+    }
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  return profile;
+}
+
+/* Whether the pool keeps nothing, once the workers that hold the
+ * capture have let it go (a GTask's thread drops its reference a moment
+ * after its result is handed over). */
+static gboolean
+pool_emptied (void)
+{
+  for (guint i = 0; i < 1000 && hp_block_pool_get_kept_size () != 0; i++)
+    g_usleep (10000);
+  return hp_block_pool_get_kept_size () == 0;
+}
+
+/* While a capture is open, the blocks of its replaced profiles are kept
+ * for the next filter (hp-block-pool.c); once it is closed, the pool
+ * gives them back and keeps nothing, not even the blocks of the last
+ * profile, which a worker frees afterwards. 40 000 stacks make the
+ * profile's per-stack arrays big enough for the pool. */
+static void
+test_closed_capture_trims_pool (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-pool-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "pool.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *w = hp_capture_writer_new (path, &error);
+  HpLoadedProfile *whole, *one;
+  gint64 module;
+  gsize size;
+  gpointer block;
+  guint reuses;
+
+  g_assert_no_error (error);
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  hp_capture_writer_set_process (w, 1, "app");
+  hp_capture_writer_set_thread (w, 1, 1, "app");
+  hp_capture_writer_set_thread (w, 2, 1, "worker");
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+      gint64 frame = hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, name, module, NULL, 0),
+                                                     NULL, 0, FALSE, i);
+      gint64 root = hp_capture_writer_intern_stack (w, 0, frame);
+
+      for (guint j = 0; j < 200; j++)
+        {
+          g_autofree char *callee = g_strdup_printf ("g%u", j);
+          gint64 leaf = hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, callee, module, NULL, 0),
+                                                        NULL, 0, FALSE, 1000 + j);
+
+          hp_capture_writer_add_sample (w, (i * 200 + j) * 1000, 1 + j % 2, 0,
+                                        hp_capture_writer_intern_stack (w, root, leaf), 1);
+        }
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  hp_capture_writer_free (w);
+
+  hp_block_pool_trim ();
+  whole = load_or_filter (path, NULL, 0);
+  g_assert_cmpuint (hp_profile_get_n_samples (whole->profile), ==, 40000);
+  /* a filter builds from the blocks of the profiles before it */
+  one = load_or_filter (NULL, whole->capture, 2);
+  g_assert_cmpuint (hp_profile_get_n_samples (one->profile), ==, 20000);
+  block = hp_block_alloc (4 * HP_BLOCK_POOL_MIN_SIZE, &size);
+  memset (block, 1, size);
+  hp_block_free (block, size);
+  g_assert_cmpuint (hp_block_pool_get_kept_size (), >=, size);
+  reuses = hp_block_pool_get_reuses ();
+  hp_loaded_profile_unref (one);
+  one = load_or_filter (NULL, whole->capture, 1);
+  g_assert_cmpuint (hp_profile_get_n_samples (one->profile), ==, 20000);
+  g_assert_cmpuint (hp_block_pool_get_reuses (), >, reuses);
+
+  /* closed: the last references go */
+  block = hp_block_alloc (4 * HP_BLOCK_POOL_MIN_SIZE, &size);
+  hp_loaded_profile_unref (one);
+  hp_loaded_profile_unref (whole);
+  g_assert_true (pool_emptied ());
+  /* what is freed afterwards goes back at once */
+  hp_block_free (block, size);
+  g_assert_cmpuint (hp_block_pool_get_kept_size (), ==, 0);
+
+  /* a capture open again keeps blocks again */
+  whole = load_or_filter (path, NULL, 0);
+  block = hp_block_alloc (4 * HP_BLOCK_POOL_MIN_SIZE, &size);
+  hp_block_free (block, size);
+  g_assert_cmpuint (hp_block_pool_get_kept_size (), >=, size);
+  hp_loaded_profile_unref (whole);
+  g_assert_true (pool_emptied ());
+
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -378,5 +515,6 @@ main (int    argc,
   g_test_add_func ("/document/debug-package/debian-package-of", test_debian_package_of);
   g_test_add_func ("/document/debug-package/one-query", test_debug_packages_one_query);
   g_test_add_func ("/document/format", test_format);
+  g_test_add_func ("/document/closed-capture-trims-pool", test_closed_capture_trims_pool);
   return g_test_run ();
 }
