@@ -99,6 +99,7 @@ struct _HpRecordDialog {
   char                 *capture_path;
   char                 *log_path;
   char                 *message;
+  gboolean              events_error;  /* message is about the events chosen */
   gboolean              capture_kept;
 
   HpLogWindow          *log_window;    /* weak */

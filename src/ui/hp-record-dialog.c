@@ -244,6 +244,7 @@ hide_errors (HpRecordDialog *self)
   hp_process_picker_show_error (self->process_picker, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->setup_error), FALSE);
   g_clear_pointer (&self->message, g_free);
+  self->events_error = FALSE;
 }
 
 /* beside the choice @field (an HpRecordPlanError) */
@@ -257,6 +258,7 @@ show_field_error (HpRecordDialog    *self,
 
   g_free (self->message);
   self->message = g_strdup (message);
+  self->events_error = field == HP_RECORD_PLAN_ERROR_EVENTS;
   switch (field)
     {
     case HP_RECORD_PLAN_ERROR_COMMAND:   label = self->command_error;   focus = GTK_WIDGET (self->command_entry);   break;
@@ -285,6 +287,15 @@ on_events_changed (HpRecordDialog *self)
   g_autofree char *text = hp_event_chooser_describe (self->event_chooser);
 
   gtk_menu_button_set_label (self->events_button, text);
+  /* a refusal of the events chosen before (a tracepoint that does not
+   * exist) is about choices that changed: it goes, as the chooser's own
+   * did; pressing Record checks the new ones */
+  if (self->events_error)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->setup_error), FALSE);
+      g_clear_pointer (&self->message, g_free);
+      self->events_error = FALSE;
+    }
 }
 
 static void

@@ -695,7 +695,13 @@ test_record_dialog (void)
   g_assert_nonnull (strstr (hp_record_dialog_get_message (dialog), "nosuch:nothing"));
   g_assert_nonnull (hp_event_chooser_get_error (chooser));
   g_assert_nonnull (strstr (hp_event_chooser_get_error (chooser), "nosuch:nothing"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->setup_error)));
+  /* the field cleared, its error goes, under the choices and the dialog's */
   gtk_editable_set_text (GTK_EDITABLE (hp_event_chooser_get_tracepoints_entry (chooser)), "");
+  display_spin (50);
+  g_assert_null (hp_event_chooser_get_error (chooser));
+  g_assert_null (hp_record_dialog_get_message (dialog));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->setup_error)));
 
   /* off-CPU time, checked when ticked: here (root, tracefs) allowed */
   gtk_check_button_set_active (hp_event_chooser_get_off_cpu_check (chooser), TRUE);
