@@ -533,7 +533,8 @@ hp_flame_canvas_snapshot (GtkWidget   *widget,
     return;
   if (self->layer == NULL)
     self->layer = render_layer (self);
-  gtk_snapshot_append_node (snapshot, self->layer);
+  if (self->layer != NULL)
+    gtk_snapshot_append_node (snapshot, self->layer);
 
   selected = self->selected_box;
   if (selected >= 0 && hp_flame_canvas_get_box_area (self, (guint) selected, &area))

@@ -21,6 +21,7 @@
 #include <glib/gi18n.h>
 
 #include "document/hp-format.h"
+#include "store/hp-capture-keys.h"
 #include "ui/hp-template.h"
 #include "ui/hp-timeline-view.h"
 
@@ -39,6 +40,7 @@ struct _HpTimelineView {
   HpLoadedProfile *profile;
   HpSampleIndex   *samples;
   GCancellable    *cancellable;
+  gboolean         timeless;   /* the capture has no sample times (an import) */
 };
 
 G_DEFINE_FINAL_TYPE (HpTimelineView, hp_timeline_view, GTK_TYPE_WIDGET)
@@ -50,12 +52,42 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+/* Whether @capture was imported from a format without sample times
+ * (folded stacks, pprof): it holds counts per stack, no samples in time. */
+static gboolean
+lacks_times (HpLoadedCapture *capture)
+{
+  const char *lacks = hp_loaded_capture_get_metadata (capture, HP_META_LACKS);
+  g_auto(GStrv) parts = lacks != NULL ? g_strsplit (lacks, ",", -1) : NULL;
+
+  return parts != NULL && g_strv_contains ((const char * const *) parts, "times");
+}
+
+/* Says plainly that there is no timeline, and why; no range is offered. */
+static void
+show_timeless (HpTimelineView *self)
+{
+  const char *source = hp_loaded_capture_get_metadata (self->capture, HP_META_SOURCE);
+  g_autofree char *safe = g_utf8_make_valid (source != NULL ? source : _("another profiler"), -1);
+  g_autofree char *text = NULL;
+
+  /* Translators: %s is the format it was imported from, "folded stacks" or "pprof" */
+  text = g_strdup_printf (_("This capture has no sample times: it was imported from %s, a format that "
+                            "holds a count per call stack but not when each sample was taken. "
+                            "There is no timeline to show, and no time range to select."), safe);
+  gtk_label_set_text (self->loading_label, text);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+}
+
 static void
 update_status (HpTimelineView *self)
 {
   g_autofree char *text = NULL;
   guint64 from, to;
 
+  gtk_widget_set_visible (GTK_WIDGET (self->zoom_button), !self->timeless);
+  gtk_widget_set_visible (GTK_WIDGET (self->zoom_out_button), !self->timeless);
+  gtk_widget_set_visible (GTK_WIDGET (self->clear_button), !self->timeless);
   if (self->samples == NULL)
     text = NULL;
   else if (hp_timeline_get_selection (self->timeline, &from, &to))
@@ -116,7 +148,7 @@ samples_done (GObject      *object,
 static void
 load_samples (HpTimelineView *self)
 {
-  if (self->capture == NULL || self->samples != NULL || self->cancellable != NULL ||
+  if (self->capture == NULL || self->samples != NULL || self->cancellable != NULL || self->timeless ||
       !gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;
   self->cancellable = g_cancellable_new ();
@@ -149,6 +181,9 @@ hp_timeline_view_set_profile (HpTimelineView  *self,
       gtk_stack_set_visible_child_name (self->stack, "loading");
       if (profile != NULL)
         self->capture = hp_loaded_capture_ref (profile->capture);
+      self->timeless = self->capture != NULL && lacks_times (self->capture);
+      if (self->timeless)
+        show_timeless (self);
       load_samples (self);
     }
   else if (self->samples != NULL)
@@ -180,6 +215,24 @@ hp_timeline_view_get_timeline (HpTimelineView *self)
   g_return_val_if_fail (HP_IS_TIMELINE_VIEW (self), NULL);
 
   return self->timeline;
+}
+
+const char *
+hp_timeline_view_get_notice (HpTimelineView *self)
+{
+  g_return_val_if_fail (HP_IS_TIMELINE_VIEW (self), NULL);
+
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "loading") == 0
+         ? gtk_label_get_text (self->loading_label) : NULL;
+}
+
+gboolean
+hp_timeline_view_offers_range (HpTimelineView *self)
+{
+  g_return_val_if_fail (HP_IS_TIMELINE_VIEW (self), FALSE);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->clear_button)) &&
+         g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "lanes") == 0;
 }
 
 const char *

@@ -27,5 +27,10 @@ void           hp_timeline_view_set_event_mask (HpTimelineView *self,
 HpSampleIndex *hp_timeline_view_get_samples (HpTimelineView  *self);
 HpTimeline    *hp_timeline_view_get_timeline (HpTimelineView *self);
 const char    *hp_timeline_view_get_status  (HpTimelineView  *self);
+/* For tests: the text shown instead of the lanes (reading them, an
+ * error, a capture without sample times), NULL when the lanes show; and
+ * whether a range can be selected (the lanes and their buttons show). */
+const char    *hp_timeline_view_get_notice  (HpTimelineView  *self);
+gboolean       hp_timeline_view_offers_range (HpTimelineView *self);
 
 G_END_DECLS

@@ -315,7 +315,9 @@ hp_timeline_snapshot (GtkWidget   *widget,
     return;
   if (self->layer == NULL)
     self->layer = render_lanes (self);
-  gtk_snapshot_append_node (snapshot, self->layer);
+  /* no lanes (no samples of the event shown) draw nothing at all */
+  if (self->layer != NULL)
+    gtk_snapshot_append_node (snapshot, self->layer);
 
   if (self->dragging)
     {

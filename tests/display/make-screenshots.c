@@ -23,11 +23,20 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "display-common.h"
 
 static char **args;
+
+static gboolean
+timeless (HpTimelineView *view)
+{
+  const char *notice = hp_timeline_view_get_notice (view);
+
+  return notice != NULL && strstr (notice, "no sample times") != NULL;
+}
 
 static void
 shot (HpWindow   *window,
@@ -112,8 +121,12 @@ run (HpApplication *app)
   {
     HpTimelineView *view = hp_window_get_timeline_view (window);
 
-    for (guint i = 0; i < 100 && hp_timeline_view_get_samples (view) == NULL; i++)
+    for (guint i = 0; i < 100 && hp_timeline_view_get_samples (view) == NULL &&
+                      hp_timeline_view_get_notice (view) != NULL && !timeless (view); i++)
       display_spin (50);
+    /* an import without times says why it has no timeline */
+    if (timeless (view))
+      shot (window, outdir, "timeline.png");
     if (hp_timeline_view_get_samples (view) != NULL)
       {
         HpSampleIndex *samples = hp_timeline_view_get_samples (view);

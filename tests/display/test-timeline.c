@@ -381,6 +381,62 @@ test_merge_recursion (void)
   display_close (window);
 }
 
+/* An import of folded stacks has counts, no sample times: the timeline
+ * says so and why, reads no samples and offers no range, and a range set
+ * anyway filters nothing. */
+static void
+test_timeless (void)
+{
+  g_autofree char *folded = g_build_filename (display_tmpdir (), "app.folded", NULL);
+  g_autofree char *path = g_build_filename (display_tmpdir (), "app-folded.hotpath", NULL);
+  const char *argv[] = { HOTPATH_CLI, "import", "--force", "-o", path, folded, NULL };
+  g_autoptr(GError) error = NULL;
+  HpWindow *window;
+  HpTimelineView *view;
+  const char *notice;
+  int status;
+
+  g_assert_true (g_file_set_contents (folded, "main;parse;lex 30\nmain;eval 70\n", -1, NULL));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  window = display_open (app, path);
+  view = hp_window_get_timeline_view (window);
+  g_assert_cmpuint (shown_samples (window), ==, 100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+  display_spin (300);
+  notice = hp_timeline_view_get_notice (view);
+  g_test_message ("%s", notice);
+  g_assert_nonnull (notice);
+  g_assert_nonnull (strstr (notice, "no sample times"));
+  g_assert_nonnull (strstr (notice, "imported from folded stacks"));
+  g_assert_false (hp_timeline_view_offers_range (view));
+  g_assert_null (hp_timeline_view_get_samples (view));
+
+  /* a range chosen all the same (an action, a test) keeps every count */
+  hp_timeline_set_selection (hp_timeline_view_get_timeline (view), TRUE, 0, 1);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_false (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->has_range);
+  g_assert_cmpuint (shown_samples (window), ==, 100);
+  display_close (window);
+
+  /* a capture with times offers the range again in a new window */
+  {
+    g_autofree char *timed = g_build_filename (display_tmpdir (), "timed.hotpath", NULL);
+
+    write_capture (timed);
+    window = display_open (app, timed);
+    view = hp_window_get_timeline_view (window);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+    g_assert_true (display_wait (samples_loaded, view, 10000));
+    g_assert_null (hp_timeline_view_get_notice (view));
+    g_assert_true (hp_timeline_view_offers_range (view));
+    display_close (window);
+  }
+}
+
 static gboolean
 overview_names_package (gpointer window)
 {
@@ -445,6 +501,7 @@ run (HpApplication *application)
   app = application;
   g_test_add_func ("/timeline/window", test_timeline);
   g_test_add_func ("/timeline/merge-recursion", test_merge_recursion);
+  g_test_add_func ("/timeline/timeless", test_timeless);
   g_test_add_func ("/timeline/lanes-fit", test_lanes_fit);
   g_test_add_func ("/timeline/events", test_events);
   g_test_add_func ("/overview/unsymbolized", test_unsymbolized);
