@@ -112,6 +112,15 @@ struct _HpModule
    * ones (SizelessEntry, by start), [0] the globals, [1] the locals */
   GArray      *sym_sized[2];
   GArray      *sym_sizeless[2];
+
+  /* The .eh_frame_hdr search table (PT_GNU_EH_FRAME): pairs of 32-bit
+   * (FDE start, FDE) relative to hdr_vaddr, sorted by start; read on
+   * first need (eh_loaded), NULL when absent or in another encoding. */
+  gboolean        eh_loaded;
+  const guint8   *eh_table;
+  guint32         eh_count;
+  guint64         eh_hdr_vaddr;
+  gboolean        eh_big_endian;
 };
 
 typedef struct
@@ -2176,25 +2185,136 @@ plt_name (HpSymbolizer *self,
   return NULL;
 }
 
-/* Where the function around @address starts, as a file offset: the FDE
- * that covers it (.eh_frame, kept by strip for unwinding, else
- * .debug_frame) starts at the function's first instruction. @offset when
- * no FDE covers it. */
+static guint64
+read_eh_value (const guint8 *p,
+               guint         size,
+               gboolean      big_endian)
+{
+  guint64 v = 0;
+
+  for (guint i = 0; i < size; i++)
+    v |= (guint64) p[big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
+  return v;
+}
+
+/* Reads the FDE search table of .eh_frame_hdr, found by its program
+ * header (stripped files may lack section headers). Only the table
+ * encoding that binutils, gold, lld and the kernel's vDSO write
+ * (DW_EH_PE_datarel | DW_EH_PE_sdata4) is read; another leaves none. */
+static void
+load_eh_table (HpModule *module)
+{
+  Dwarf_Addr bias;
+  Elf *elf = dwfl_module_getelf (module->dwfl_module, &bias);
+  GElf_Ehdr ehdr;
+  size_t n_phdrs;
+
+  module->eh_loaded = TRUE;
+  if (elf == NULL || gelf_getehdr (elf, &ehdr) == NULL || elf_getphdrnum (elf, &n_phdrs) != 0)
+    return;
+  for (size_t i = 0; i < n_phdrs; i++)
+    {
+      GElf_Phdr phdr;
+      Elf_Data *data;
+      const guint8 *p;
+      gsize size, pos = 4, ptr_size;
+      gboolean big = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+      guint64 count;
+
+      if (gelf_getphdr (elf, (int) i, &phdr) == NULL || phdr.p_type != PT_GNU_EH_FRAME)
+        continue;
+      data = elf_getdata_rawchunk (elf, (int64_t) phdr.p_offset, phdr.p_filesz, ELF_T_BYTE);
+      if (data == NULL || data->d_buf == NULL || data->d_size < 4)
+        return;
+      p = data->d_buf;
+      size = data->d_size;
+      /* version 1; eh_frame_ptr of 4 or 8 bytes; fde_count udata4; table */
+      if (p[0] != 1 || p[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4) || p[2] != DW_EH_PE_udata4)
+        return;
+      switch (p[1] & 0x0f)
+        {
+        case DW_EH_PE_udata4: case DW_EH_PE_sdata4: ptr_size = 4; break;
+        case DW_EH_PE_udata8: case DW_EH_PE_sdata8: ptr_size = 8; break;
+        case DW_EH_PE_absptr: ptr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4; break;
+        default: return;
+        }
+      pos += ptr_size;
+      if (pos + 4 > size)
+        return;
+      count = read_eh_value (p + pos, 4, big);
+      pos += 4;
+      if (count == 0 || count > (size - pos) / 8)
+        return;
+      module->eh_table = p + pos;
+      module->eh_count = (guint32) count;
+      module->eh_hdr_vaddr = phdr.p_vaddr;
+      module->eh_big_endian = big;
+      return;
+    }
+}
+
+/* The ELF vaddr where the FDE of .eh_frame_hdr's table that starts last
+ * at or before @vaddr starts; FALSE when there is no table or no FDE
+ * starts before. FDEs do not overlap, so when an FDE covers @vaddr it is
+ * this one. */
+static gboolean
+eh_table_start (HpModule *module,
+                guint64   vaddr,
+                guint64  *start)
+{
+  guint32 lo = 0, hi;
+
+  if (!module->eh_loaded)
+    load_eh_table (module);
+  if (module->eh_table == NULL)
+    return FALSE;
+  hi = module->eh_count;
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      guint64 s = module->eh_hdr_vaddr
+                  + (guint64) (gint64) (gint32) read_eh_value (module->eh_table + 8 * (gsize) mid, 4, module->eh_big_endian);
+
+      if (s <= vaddr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return FALSE;
+  *start = module->eh_hdr_vaddr
+           + (guint64) (gint64) (gint32) read_eh_value (module->eh_table + 8 * (gsize) (lo - 1), 4, module->eh_big_endian);
+  return TRUE;
+}
+
+/* Where the function around @address starts, as a file offset: the start
+ * of the FDE that covers it (.eh_frame, kept by strip for unwinding, else
+ * .debug_frame), the function's first instruction. @offset when no FDE
+ * covers it. libdw gives the range of the CFI row of @address, which
+ * starts after each push of the prologue: with .eh_frame, the FDE is
+ * found in .eh_frame_hdr's table. */
 static guint64
 unnamed_function_start (HpModule   *module,
                         guint64     offset,
+                        guint64     vaddr,
                         Dwarf_Addr  address)
 {
   Dwarf_Addr cfi_bias = 0, start = 0, end = 0;
   Dwarf_CFI *cfi = dwfl_module_eh_cfi (module->dwfl_module, &cfi_bias);
   Dwarf_Frame *frame = NULL;
-  guint64 start_address;
+  guint64 start_address, fde_vaddr;
 
   if (cfi == NULL || dwarf_cfi_addrframe (cfi, address - cfi_bias, &frame) != 0)
     {
       cfi = dwfl_module_dwarf_cfi (module->dwfl_module, &cfi_bias);
       if (cfi == NULL || dwarf_cfi_addrframe (cfi, address - cfi_bias, &frame) != 0)
         return offset;
+    }
+  else if (eh_table_start (module, vaddr, &fde_vaddr) && fde_vaddr <= vaddr
+           && vaddr - fde_vaddr <= offset)
+    {
+      free (frame);
+      return offset - (vaddr - fde_vaddr);
     }
   dwarf_frame_info (frame, &start, &end, NULL);
   free (frame);
@@ -2317,7 +2437,7 @@ resolve (HpSymbolizer *self,
       /* Unresolved: one frame with no function, per the header. */
       resolved->n_frames = 1;
       memset (&resolved->frames[0], 0, sizeof resolved->frames[0]);
-      resolved->function_offset = unnamed_function_start (module, offset, address);
+      resolved->function_offset = unnamed_function_start (module, offset, vaddr, address);
     }
 
   return resolved;
