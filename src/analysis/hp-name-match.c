@@ -57,6 +57,9 @@ hp_name_strip_parameters (const char *name)
   return g_strdup (name);
 }
 
+/* what the C library puts before the names of its aliases, longest first */
+static const char * const libc_prefixes[] = { "__gi_", "__libc_", "__", "_" };
+
 /* Is @name an implementation or alias of the C library function @query? */
 static gboolean
 is_alias (const char *name,
@@ -198,6 +201,104 @@ distance (const char *a,
   return prev[lb];
 }
 
+/* The components of a C++ name without its parameter list, split at the
+ * "::" outside template arguments: "unsigned long ns::walk<int>" gives
+ * "unsigned long ns", "walk<int>". */
+static GPtrArray *
+name_components (const char *bare)
+{
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  const char *start = bare;
+  int depth = 0;
+
+  for (const char *p = bare; *p != '\0'; p++)
+    {
+      if (*p == '<' || *p == '(')
+        depth++;
+      else if ((*p == '>' || *p == ')') && depth > 0)
+        depth--;
+      else if (depth == 0 && p[0] == ':' && p[1] == ':')
+        {
+          g_ptr_array_add (parts, g_strndup (start, p - start));
+          start = p + 2;
+          p++;
+        }
+    }
+  g_ptr_array_add (parts, g_strdup (start));
+  return parts;
+}
+
+/* A component as people type it: without the template arguments at its
+ * end ("walk<int>" is "walk"; "operator<" stays) and without a return
+ * type before it ("unsigned long walk" is "walk"). */
+static char *
+plain_component (const char *part)
+{
+  g_autofree char *name = g_strdup (part);
+  gsize len = strlen (name);
+  char *space;
+
+  if (g_str_has_prefix (name, "operator") || strstr (name, " operator") != NULL)
+    return g_steal_pointer (&name);
+  if (len > 0 && name[len - 1] == '>')
+    {
+      int depth = 0;
+
+      for (gsize i = len; i > 0; i--)
+        {
+          if (name[i - 1] == '>')
+            depth++;
+          else if (name[i - 1] == '<' && --depth == 0)
+            {
+              name[i - 1] = '\0';
+              break;
+            }
+        }
+    }
+  if (strchr (name, '<') == NULL && (space = strrchr (name, ' ')) != NULL)
+    return g_strdup (space + 1);
+  return g_steal_pointer (&name);
+}
+
+/* How far @name is from @query (both case-folded), by the closest of the
+ * ways one names a function: the whole name without parameters, its last
+ * component alone ("parse" for "ns::Parser::parse(int)"), or as many of
+ * its last components as the query has ("Parser::parse"). */
+static guint
+name_distance (const char *name,
+               const char *folded_query,
+               guint       query_parts)
+{
+  g_autofree char *bare = hp_name_strip_parameters (name);
+  g_autofree char *folded = g_utf8_casefold (bare, -1);
+  g_autoptr(GPtrArray) parts = name_components (folded);
+  g_autofree char *last = plain_component (g_ptr_array_index (parts, parts->len - 1));
+  guint best = distance (folded, folded_query);
+
+  best = MIN (best, distance (last, folded_query));
+  /* __libc_malloc, __GI_memset: the name the C library documents */
+  for (guint i = 0; i < G_N_ELEMENTS (libc_prefixes); i++)
+    if (g_str_has_prefix (folded, libc_prefixes[i]) && folded[strlen (libc_prefixes[i])] != '\0')
+      {
+        best = MIN (best, distance (folded + strlen (libc_prefixes[i]), folded_query));
+        break;
+      }
+  if (query_parts > 1 && query_parts < parts->len)
+    {
+      g_autoptr(GString) tail = g_string_new (NULL);
+
+      for (guint i = parts->len - query_parts; i < parts->len; i++)
+        {
+          if (i + 1 < parts->len)
+            g_string_append_printf (tail, "%s::", (char *) g_ptr_array_index (parts, i));
+          else
+            g_string_append (tail, last);
+        }
+      best = MIN (best, distance (tail->str, folded_query));
+    }
+  return best;
+}
+
 typedef struct {
   const char *name;
   guint       distance;
@@ -224,28 +325,29 @@ hp_profile_suggest_functions (HpProfile  *profile,
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree char *folded_query = NULL;
   const GArray *functions;
-  guint limit;
+  guint limit, query_parts;
 
   g_return_val_if_fail (profile != NULL, names);
   g_return_val_if_fail (query != NULL, names);
 
   folded_query = g_utf8_casefold (query, -1);
+  {
+    g_autoptr(GPtrArray) parts = name_components (folded_query);
+
+    query_parts = parts->len;
+  }
   limit = MAX (2, (guint) strlen (query) / 3);
   functions = hp_profile_get_functions (profile, TRUE);
   for (guint i = 0; i < functions->len; i++)
     {
       const char *name = hp_profile_get_function_name (profile, g_array_index (functions, HpFunctionStats, i).function_id);
-      g_autofree char *bare = NULL;
-      g_autofree char *folded = NULL;
       Candidate c;
 
       if (name == NULL || g_hash_table_contains (seen, name) || strlen (name) > 200)
         continue;
       g_hash_table_add (seen, (gpointer) name);
-      bare = hp_name_strip_parameters (name);
-      folded = g_utf8_casefold (bare, -1);
       c.name = name;
-      c.distance = distance (folded, folded_query);
+      c.distance = name_distance (name, folded_query, query_parts);
       if (c.distance <= limit)
         g_array_append_val (candidates, c);
     }

@@ -510,18 +510,17 @@ json_tree_node (Report           *r,
   json_builder_end_object (b);
 }
 
-/* Callers or callees of every function called NAME, merged: in JSON
- * (@b not NULL) as the member "callers"/"callees", else as text. */
-static gboolean
-relations (Report      *r,
-           const char  *name,
-           gboolean     callers,
-           JsonBuilder *b)
+/* The functions that NAME stands for (hp-name-match.c), or NULL after
+ * saying why none: no match (with close names), or several different
+ * ones by a loose rule (listed, for the user to choose). Before anything
+ * is printed, so that a failed lookup prints no half report. */
+static GArray *
+resolve_name (Report     *r,
+              const char *name)
 {
   HpNameMatch how = HP_NAME_MATCH_NONE;
   g_autoptr(GArray) ids = hp_profile_match_functions (r->profile, name, &how);
   g_autoptr(GHashTable) distinct = g_hash_table_new (g_str_hash, g_str_equal);
-  const char *what = callers ? "callers" : "callees";
 
   /* A name that is not UTF-8 may be held with U+FFFD in its place. */
   if (ids->len == 0 && !g_utf8_validate (name, -1, NULL))
@@ -534,17 +533,29 @@ relations (Report      *r,
 
   if (ids->len == 0)
     {
-      g_autoptr(GPtrArray) close = hp_profile_suggest_functions (r->profile, name, 5);
+      g_autoptr(GPtrArray) close = hp_profile_suggest_functions (r->profile, name, 12);
+      g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
       g_autoptr(GString) message = g_string_new (NULL);
 
+      /* as they can be typed: C++ names without their parameter lists,
+       * each once (overloads and template instances share one) */
+      for (guint i = 0; i < close->len && shown->len < 5; i++)
+        {
+          char *bare = hp_name_strip_parameters (g_ptr_array_index (close, i));
+
+          if (g_ptr_array_find_with_equal_func (shown, bare, g_str_equal, NULL))
+            g_free (bare);
+          else
+            g_ptr_array_add (shown, bare);
+        }
       g_string_append_printf (message, "no function named '%s' in %s", name, hp_capture_get_path (r->capture));
-      for (guint i = 0; i < close->len; i++)
-        g_string_append_printf (message, "%s'%s'", i == 0 ? "; did you mean " : i + 1 == close->len ? " or " : ", ",
-                                (char *) g_ptr_array_index (close, i));
-      if (close->len > 0)
+      for (guint i = 0; i < shown->len; i++)
+        g_string_append_printf (message, "%s'%s'", i == 0 ? "; did you mean " : i + 1 == shown->len ? " or " : ", ",
+                                (char *) g_ptr_array_index (shown, i));
+      if (shown->len > 0)
         g_string_append_c (message, '?');
       hp_cli_error ("%s", message->str);
-      return FALSE;
+      return NULL;
     }
 
   for (guint i = 0; i < ids->len; i++)
@@ -576,8 +587,20 @@ relations (Report      *r,
         for (guint i = 0; lines[i] != NULL; i++)
           hp_cli_error ("%s", lines[i]);
       }
-      return FALSE;
+      return NULL;
     }
+  return g_steal_pointer (&ids);
+}
+
+/* Callers or callees of the functions @ids, merged: in JSON (@b not
+ * NULL) as the member "callers"/"callees", else as text. */
+static void
+relations (Report       *r,
+           const GArray *ids,
+           gboolean      callers,
+           JsonBuilder  *b)
+{
+  const char *what = callers ? "callers" : "callees";
 
   if (b != NULL)
     {
@@ -644,7 +667,6 @@ relations (Report      *r,
 
   if (b != NULL)
     json_builder_end_array (b);
-  return TRUE;
 }
 
 int
@@ -685,6 +707,8 @@ hp_cli_report (int    argc,
   g_autoptr(GHashTable) summaries = NULL;
   g_auto(HpCliFilter) filter = { 0 };
   g_autoptr(GHashTable) tids = NULL;
+  g_autoptr(GArray) caller_ids = NULL;
+  g_autoptr(GArray) callee_ids = NULL;
   gboolean json;
   Report r = { 0 };
 
@@ -752,6 +776,10 @@ hp_cli_report (int    argc,
   r.threshold = threshold;
   if (tree)
     r.summaries = summaries = hp_capture_list_summaries (capture, NULL);
+  if (callers != NULL && (caller_ids = resolve_name (&r, callers)) == NULL)
+    return 1;
+  if (callees != NULL && (callee_ids = resolve_name (&r, callees)) == NULL)
+    return 1;
 
   if (json)
     {
@@ -771,10 +799,10 @@ hp_cli_report (int    argc,
           json_builder_set_member_name (b, "tree");
           json_tree_node (&r, hp_profile_get_top_down (profile), b);
         }
-      if (callers != NULL && !relations (&r, callers, TRUE, b))
-        return 1;
-      if (callees != NULL && !relations (&r, callees, FALSE, b))
-        return 1;
+      if (caller_ids != NULL)
+        relations (&r, caller_ids, TRUE, b);
+      if (callee_ids != NULL)
+        relations (&r, callee_ids, FALSE, b);
       json_builder_end_object (b);
 
       root = json_builder_get_root (b);
@@ -787,10 +815,10 @@ hp_cli_report (int    argc,
       print_header (&r);
       if (callers != NULL || callees != NULL)
         {
-          if (callers != NULL && !relations (&r, callers, TRUE, NULL))
-            return 1;
-          if (callees != NULL && !relations (&r, callees, FALSE, NULL))
-            return 1;
+          if (caller_ids != NULL)
+            relations (&r, caller_ids, TRUE, NULL);
+          if (callee_ids != NULL)
+            relations (&r, callee_ids, FALSE, NULL);
         }
       else if (tree)
         {

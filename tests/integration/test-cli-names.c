@@ -102,6 +102,29 @@ test_names (void)
   typo = report (path, "--callers", "load_flie", NULL);
   g_assert_cmpint (typo->status, !=, 0);
   g_assert_nonnull (strstr (typo->err, "did you mean 'load_file'?"));
+  /* a failed lookup prints no half report */
+  g_assert_cmpstr (typo->out, ==, "");
+
+  /* a typo of a C++ method: compared with its last component, and
+   * suggested as it can be typed, without the parameter list */
+  {
+    const char *typos[] = { "prase", "Parser::prase", "ns::Parser::prse" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (typos); i++)
+      {
+        g_autoptr(ItResult) res = report (path, "--callers", typos[i], NULL);
+
+        g_test_message ("%s: %s", typos[i], res->err);
+        g_assert_cmpint (res->status, !=, 0);
+        g_assert_nonnull (strstr (res->err, "did you mean 'ns::Parser::parse'?"));
+      }
+  }
+  /* and a C library function by the name it documents */
+  {
+    g_autoptr(ItResult) res = report (path, "--callers", "memmvoe_avx_unaligned_erms", NULL);
+
+    g_assert_nonnull (strstr (res->err, "did you mean '__memmove_avx_unaligned_erms'?"));
+  }
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
