@@ -49,6 +49,8 @@ format_cost (double      value,
 {
   double a = fabs (value);
 
+  if (value == 1.0 && g_strcmp0 (unit, "samples") == 0)
+    return g_strdup ("1 sample");
   if (g_strcmp0 (unit, "ns") == 0)
     {
       if (a >= 1e9)
@@ -159,9 +161,11 @@ print_side (const char              *title,
   g_autofree char *command = printable (info->command ? info->command : "(unknown)");
   g_autofree char *where = printable (path);
 
-  printf ("# %-5s %s: %u capture%s, %" G_GUINT64_FORMAT " samples, %s per run; command: %s\n",
-          title, where, info->n_captures, info->n_captures == 1 ? "" : "s",
-          info->n_samples, cost, command);
+  g_autofree char *samples = hp_cli_samples (info->n_samples);
+
+  printf (g_dngettext (GETTEXT_PACKAGE, "# %-5s %s: %u capture, %s, %s per run; command: %s\n",
+                       "# %-5s %s: %u captures, %s, %s per run; command: %s\n", info->n_captures),
+          title, where, info->n_captures, samples, cost, command);
 }
 
 static void

@@ -298,7 +298,11 @@ hp_cli_flamegraph (int    argc,
       counted = g_strdup_printf ("all %s (%s)", amount_xml, event);
     }
   else
-    counted = g_strdup_printf ("%" G_GUINT64_FORMAT " samples of %s", svg.n_samples, event);
+    {
+      g_autofree char *samples = hp_cli_samples (svg.n_samples);
+
+      counted = g_strdup_printf ("%s of %s", samples, event);
+    }
   base = g_path_get_basename (files[0]);
   heading = xml_text (title ? title : base);
 

@@ -33,9 +33,17 @@ import_folded (const char *input,
         hp_cli_error ("%s", error->message);
       return 1;
     }
-  fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples in %" G_GUINT64_FORMAT
-           " stacks from folded stacks (no addresses, modules, times or threads)\n",
-           output, result.samples, result.stacks);
+  {
+    g_autofree char *samples = hp_cli_samples (result.samples);
+
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                  "hotpath-cli: wrote %s: %s in %" G_GUINT64_FORMAT
+                                  " stack from folded stacks (no addresses, modules, times or threads)\n",
+                                  "hotpath-cli: wrote %s: %s in %" G_GUINT64_FORMAT
+                                  " stacks from folded stacks (no addresses, modules, times or threads)\n",
+                                  result.stacks),
+             output, samples, result.stacks);
+  }
   return 0;
 }
 
@@ -55,8 +63,12 @@ import_pprof (const char *input,
         hp_cli_error ("%s", error->message);
       return 1;
     }
-  fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s from a pprof profile (no sample times)\n",
-           output, result.samples, result.event);
+  {
+    g_autofree char *samples = hp_cli_samples (result.samples);
+
+    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s from a pprof profile (no sample times)\n",
+             output, samples, result.event);
+  }
   hp_pprof_import_result_clear (&result);
   return 0;
 }
@@ -146,11 +158,22 @@ hp_cli_import (int    argc,
       return 1;
     }
 
-  fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s, %" G_GUINT64_FORMAT " lost, in %.2f s\n",
-           output, result.samples, result.event, result.lost, result.seconds);
+  {
+    g_autofree char *samples = hp_cli_samples (result.samples);
+
+    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s, %" G_GUINT64_FORMAT " lost, in %.2f s\n",
+             output, samples, result.event, result.lost, result.seconds);
+  }
   if (result.other_samples > 0)
-    fprintf (stderr, "hotpath-cli: %" G_GUINT64_FORMAT " samples of other events were not imported (choose with --event)\n",
-             result.other_samples);
+    {
+      g_autofree char *others = hp_cli_samples (result.other_samples);
+
+      fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                    "hotpath-cli: %s of other events was not imported (choose with --event)\n",
+                                    "hotpath-cli: %s of other events were not imported (choose with --event)\n",
+                                    result.other_samples),
+               others);
+    }
   hp_perf_import_result_clear (&result);
   return 0;
 }

@@ -449,9 +449,12 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       hp_capture_data_free (*data);
       *data = folded;
       if (filter->hide_kernel)
-        g_string_append_printf (description, "%skernel frames hidden (%" G_GUINT64_FORMAT
-                                " samples in the kernel only left out)",
-                                description->len > 0 ? ", " : "", dropped);
+        {
+          g_autofree char *samples = hp_cli_samples (dropped);
+
+          g_string_append_printf (description, "%skernel frames hidden (%s in the kernel only left out)",
+                                  description->len > 0 ? ", " : "", samples);
+        }
       if (what->len > 0)
         g_string_append_printf (description, "%s%s folded into their callers",
                                 description->len > 0 ? ", " : "", what->str);

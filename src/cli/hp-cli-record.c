@@ -168,6 +168,7 @@ hp_cli_record (int    argc,
 {
   g_autofree char *output = NULL;
   g_autofree char *call_graph = NULL;
+  g_autofree char *samples = NULL;
   g_auto(GStrv) command = NULL;
   gint frequency = 999;
   gdouble duration = 0;
@@ -311,32 +312,32 @@ hp_cli_record (int    argc,
   current_recorder = NULL;
 
   hp_recorder_get_progress (recorder, &progress);
+  samples = hp_cli_samples (progress.samples);
   if (options.argv != NULL)
     report_command_status (&result, options.argv[0]);
   if (hp_recorder_get_write_error (recorder) != NULL)
     {
       /* One line: what failed, and what is kept. */
-      hp_cli_error ("%s; recording stopped after %.2f s. %s keeps the %" G_GUINT64_FORMAT
-                    " samples written until then (cut short)",
+      hp_cli_error ("%s; recording stopped after %.2f s. %s keeps the %s written until then (cut short)",
                     hp_recorder_get_write_error (recorder)->message, progress.elapsed,
-                    output, progress.samples);
+                    output, samples);
       return 1;
     }
   if (hp_recorder_get_note (recorder) != NULL)
     hp_cli_error ("%s: %s", output, hp_recorder_get_note (recorder));
   if (count > 0)
-    fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s, one every %" G_GINT64_FORMAT
+    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s, one every %" G_GINT64_FORMAT
              " events, in %.2f s, %" G_GUINT64_FORMAT " lost\n",
-             output, progress.samples, hp_recorder_get_events (recorder), count,
+             output, samples, hp_recorder_get_events (recorder), count,
              progress.elapsed, progress.lost);
   else if (!hp_recorder_get_by_frequency (recorder))
     /* a tracepoint: every one is a sample, not -F a second */
-    fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s, one at every event, in %.2f s, %"
+    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s, one at every event, in %.2f s, %"
              G_GUINT64_FORMAT " lost\n",
-             output, progress.samples, hp_recorder_get_events (recorder), progress.elapsed, progress.lost);
+             output, samples, hp_recorder_get_events (recorder), progress.elapsed, progress.lost);
   else
-    fprintf (stderr, "hotpath-cli: wrote %s: %" G_GUINT64_FORMAT " samples of %s at %d Hz in %.2f s, %" G_GUINT64_FORMAT " lost\n",
-             output, progress.samples, hp_recorder_get_events (recorder), frequency,
+    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s at %d Hz in %.2f s, %" G_GUINT64_FORMAT " lost\n",
+             output, samples, hp_recorder_get_events (recorder), frequency,
              progress.elapsed, progress.lost);
   return 0;
 }

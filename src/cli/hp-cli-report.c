@@ -94,6 +94,20 @@ done_line (Report *r)
   g_ptr_array_set_size (r->escaped, 0);
 }
 
+/* "1 sample", "12 samples"; in a unit ("5040 ns off CPU") when the
+ * report counts weights */
+static char *
+counted (Report  *r,
+         guint64  amount)
+{
+  g_autofree char *quantity = NULL;
+
+  if (r->profile == r->sample_profile)
+    return hp_cli_samples (amount);
+  quantity = hp_text_escape (r->quantity ? r->quantity : "");
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", amount, quantity);
+}
+
 static guint64
 metadata_u64 (HpCapture  *capture,
               const char *key)
@@ -628,11 +642,12 @@ relations (Report       *r,
       else
         {
           const char *quantity = esc (r, r->quantity, "samples");
+          g_autofree char *amount = counted (r, total);
 
-          printf ("# %s of %s [%s] (total %" G_GUINT64_FORMAT " %s, %.2f%% of all %s); share of its total %s\n",
+          printf ("# %s of %s [%s] (total %s, %.2f%% of all %s); share of its total %s\n",
                   callers ? "Callers" : "Callees", esc (r, hp_profile_get_function_name (r->profile, id), "?"),
                   esc (r, hp_profile_get_module_name (r->profile, id), "?"),
-                  total, quantity, percent (total, r->n_samples), quantity, quantity);
+                  amount, percent (total, r->n_samples), quantity, quantity);
           done_line (r);
         }
 
@@ -824,9 +839,10 @@ hp_cli_report (int    argc,
         {
           g_autoptr(GString) indent = g_string_new (NULL);
 
-          printf ("# Call tree, top-down: total%% self%% of %s%" G_GUINT64_FORMAT " %s (paths under %.1f%% hidden)\n",
-                  r.profile != r.sample_profile ? "all " : "",
-                  r.n_samples, esc (&r, r.quantity, "samples"), r.threshold);
+          g_autofree char *amount = counted (&r, r.n_samples);
+
+          printf ("# Call tree, top-down: total%% self%% of %s%s (paths under %.1f%% hidden)\n",
+                  r.profile != r.sample_profile ? "all " : "", amount, r.threshold);
           print_tree_node (&r, hp_profile_get_top_down (r.profile), indent);
         }
       else

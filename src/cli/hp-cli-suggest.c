@@ -317,13 +317,18 @@ markdown (HpCapture  *capture,
     }
   g_string_append (out, "\n\nCapture: ");
   append_code_span (out, hp_capture_get_path (capture));
-  g_string_append_printf (out, " — %" G_GUINT64_FORMAT " samples", n_samples);
+  {
+    g_autofree char *samples = hp_cli_samples (n_samples);
+
+    g_string_append_printf (out, " — %s", samples);
+  }
   if (event != NULL)
     {
       g_string_append (out, " of ");
       append_code_span (out, event);
     }
-  g_string_append_printf (out, ", %u %s.\n", entries->len, entries->len == 1 ? "summary" : "summaries");
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, ", %u summary.\n", ", %u summaries.\n", entries->len),
+                          entries->len);
 
   for (guint i = 0; i < entries->len; i++)
     {

@@ -209,7 +209,8 @@ hp_cli_summary_import (const char *new_path,
       return 1;
     }
   hp_cli_summary_mirror (data, capture, to_write, TRUE);
-  fprintf (stderr, "hotpath-cli: %u of %u summaries of %s placed in %s",
+  fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "hotpath-cli: %u of %u summary of %s placed in %s",
+                                "hotpath-cli: %u of %u summaries of %s placed in %s", old_rows->len),
            n_placed, old_rows->len, old_path, new_path);
   if (n_lost > 0)
     fprintf (stderr, "; %u not found in this capture, kept as such", n_lost);

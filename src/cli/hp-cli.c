@@ -53,6 +53,12 @@ hp_cli_parse_one_file (GOptionContext *context,
   return TRUE;
 }
 
+char *
+hp_cli_samples (guint64 n)
+{
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " sample", "%" G_GUINT64_FORMAT " samples", n), n);
+}
+
 void
 hp_cli_error (const char *format,
               ...)

@@ -38,6 +38,10 @@ int  hp_cli_export (int argc, char **argv);
  * Call before any other thread is started. */
 GCancellable *hp_cli_cancel_on_signals (void);
 
+/* "1 sample", "12 samples": a count of samples as a sentence says it
+ * (ngettext), for the lines people read. */
+char *hp_cli_samples (guint64 n);
+
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
 void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);
 

@@ -208,6 +208,70 @@ test_unsymbolized (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* No line says "1 samples": every count of samples, summaries, stacks
+ * and captures goes through ngettext. */
+static void
+test_plurals (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *folded = g_build_filename (dir, "one.folded", NULL);
+  g_autofree char *path = g_build_filename (dir, "one.hotpath", NULL);
+  g_autofree char *copy = g_build_filename (dir, "copy.hotpath", NULL);
+  g_autofree char *svg = g_build_filename (dir, "one.svg", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) all = g_string_new (NULL);
+  g_autoptr(GRegex) wrong = g_regex_new ("(^|[^0-9.])1 (samples|summaries|stacks|captures)\\b", G_REGEX_MULTILINE, 0, NULL);
+  const char *import[] = { "import", folded, "-o", path, NULL };
+  const char *import_copy[] = { "import", folded, "-o", copy, NULL };
+  const char *set[] = { "summary", path, "main;work", "--set", "the work", NULL };
+  const char *runs[][8] = {
+    { "report", path, NULL },
+    { "report", path, "--tree", NULL },
+    { "report", path, "--callers", "work", NULL },
+    { "summary", path, "--format", "markdown", NULL },
+    { "summary", copy, "--import", path, NULL },
+    { "diff", path, path, NULL },
+    { "flamegraph", path, "-o", svg, NULL },
+  };
+
+  g_file_set_contents (folded, "main;work 1\n", -1, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(ItResult) res = it_run_cli (import);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_nonnull (strstr (res->err, ": 1 sample in 1 stack from"));
+  }
+  {
+    g_autoptr(ItResult) res = it_run_cli (import_copy);
+    g_autoptr(ItResult) s = it_run_cli (set);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_cmpint (s->status, ==, 0);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autoptr(ItResult) res = it_run_cli (runs[i]);
+
+      g_assert_cmpint (res->status, ==, 0);
+      g_string_append_printf (all, "%s\n%s\n", res->out, res->err);
+    }
+  {
+    g_autofree char *text = NULL;
+
+    g_file_get_contents (svg, &text, NULL, &error);
+    g_assert_no_error (error);
+    g_string_append (all, text);
+  }
+  g_test_message ("%s", all->str);
+  g_assert_false (g_regex_match (wrong, all->str, 0, NULL));
+  g_assert_nonnull (strstr (all->str, "(total 1 sample, "));
+  g_assert_nonnull (strstr (all->str, "self% of 1 sample ("));
+  g_assert_nonnull (strstr (all->str, "1 sample of `samples`, 1 summary."));
+  g_assert_nonnull (strstr (all->str, "1 capture, 1 sample, 1 sample per run"));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_help (void)
 {
@@ -247,6 +311,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/cli/names", test_names);
   g_test_add_func ("/integration/cli/help", test_help);
+  g_test_add_func ("/integration/cli/plurals", test_plurals);
   g_test_add_func ("/integration/cli/summary-paths", test_summary_paths);
   g_test_add_func ("/integration/cli/unsymbolized", test_unsymbolized);
   return g_test_run ();
