@@ -443,7 +443,7 @@ test_event_names (void)
                                                              "-g", "fp", "-o", path, "--", "/bin/true", NULL });
 
       g_assert_cmpint (r->status, ==, 0);
-      g_assert_nonnull (strstr (r->err, "samples of sched:sched_process_exec, one at every event, in "));
+      g_assert_nonnull (strstr (r->err, " of sched:sched_process_exec, one at every event, in "));
       g_assert_null (strstr (r->err, "Hz"));
       it_tmpdir_free (g_steal_pointer (&dir));
     }
