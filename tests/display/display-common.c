@@ -405,6 +405,50 @@ display_save_png (GtkWindow  *window,
   g_assert_true (saved);
 }
 
+void
+display_save_png_with_popover (GtkWindow  *window,
+                               GtkPopover *popover,
+                               const char *path)
+{
+  GtkWidget *widget = GTK_WIDGET (window);
+  g_autoptr(GdkPaintable) under = gtk_widget_paintable_new (widget);
+  g_autoptr(GdkPaintable) over = gtk_widget_paintable_new (GTK_WIDGET (popover));
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (popover));
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  double wx, wy, px, py;
+  float x, y, left, top, right, bottom;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  int pw = gtk_widget_get_width (GTK_WIDGET (popover)), ph = gtk_widget_get_height (GTK_WIDGET (popover));
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+  g_assert_true (GDK_IS_POPUP (surface));
+  g_assert_nonnull (renderer);
+  /* the popup's place is of its surface in the window's surface; each
+   * widget is drawn from its own origin, inside its surface's margins
+   * (the window's decorations, the popover's shadow) */
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &wx, &wy);
+  gtk_native_get_surface_transform (GTK_NATIVE (popover), &px, &py);
+  x = gdk_popup_get_position_x (GDK_POPUP (surface)) + px - wx;
+  y = gdk_popup_get_position_y (GDK_POPUP (surface)) + py - wy;
+  left = MIN (0, x);
+  top = MIN (0, y);
+  right = MAX (width, x + pw);
+  bottom = MAX (height, y + ph);
+
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-left, -top));
+  gdk_paintable_snapshot (under, snapshot, width, height);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gdk_paintable_snapshot (over, snapshot, pw, ph);
+  node = gtk_snapshot_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, right - left, bottom - top));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
 static const char source_text[] =
   "/* paths.c - the display tests' synthetic program */\n"   /*  1 */
   "\n"

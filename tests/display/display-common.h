@@ -66,6 +66,12 @@ const char *display_take_screenshots_option (int   *argc,
 /* Renders @window (a dialog as well as an HpWindow) into a PNG file. */
 void        display_save_png     (GtkWindow     *window,
                                   const char    *path);
+/* Renders @window with @popover open over it into a PNG file: a popover
+ * is a surface of its own, which the window's rendering leaves out. The
+ * picture grows to hold a popover that reaches past the window. */
+void        display_save_png_with_popover (GtkWindow  *window,
+                                           GtkPopover *popover,
+                                           const char *path);
 
 /* For a failing size check: the widgets under @widget whose minimum
  * width is above @limit, one a line, indented by depth. */

@@ -5,16 +5,20 @@
 
 /*
  * Usage: make-record-screenshots OUTDIR
- * (under xvfb-run -s "-screen 0 1280x800x24", GSK_RENDERER=cairo, with
- * GSETTINGS_SCHEMA_DIR set; `meson devenv` does that)
+ * (under xvfb-run -s "-screen 0 1920x1080x24", GSK_RENDERER=cairo, with
+ * GSETTINGS_SCHEMA_DIR set; `meson devenv` does that: the events' popover
+ * opens under the dialog, and a screen of 800 rows leaves it three)
  *
  * Records the paths workload from the window's record dialog and saves:
- * record-setup.png (before), record-attach.png (the process list),
+ * record-setup.png (before), record-events.png (the list of what can be
+ * counted, with a hardware event this machine cannot count and why),
+ * record-attach.png (the process list),
  * record-error.png (a misspelled program), record-running.png (during),
  * record-done.png (after), record-failed.png (a program that exits at
  * once) and record-refused.png (perf_event_open refused, by a seccomp
  * filter). HOME is a scratch folder, so that the paths shown are short
  * and the same on every run.
+ * SCREENSHOT_DARK=1 takes them in the dark style.
  * These are for people to look at, not a test.
  */
 
@@ -26,6 +30,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
+#include "ui/hp-event-chooser.h"
 #include "ui/hp-record-dialog-private.h"
 #include "display-common.h"
 
@@ -65,6 +70,8 @@ run (HpApplication *app)
   HpWindow *window;
   HpRecordDialog *dialog;
 
+  if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+    g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   /* ~/src/paths is the workloads' build folder */
   g_mkdir_with_parents (parent, 0755);
   g_assert_cmpint (symlink (WORKLOAD_DIR, project), ==, 0);
@@ -82,6 +89,33 @@ run (HpApplication *app)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL);
   dialog = hp_window_get_record_dialog (window);
   shot (GTK_WINDOW (dialog), "record-setup.png");
+
+  /* what to count: the list, as the button opens it, scrolled to the
+   * hardware events, which a machine without counters lists with why */
+  gtk_menu_button_popup (dialog->events_button);
+  display_spin (400);
+  {
+    HpEventChooser *chooser = hp_record_dialog_get_event_chooser (dialog);
+    GtkWidget *check = GTK_WIDGET (hp_event_chooser_get_check (chooser, "minor-faults"));
+    GtkWidget *row = gtk_widget_get_ancestor (check, GTK_TYPE_LIST_BOX_ROW);
+    GtkWidget *scrolled = gtk_widget_get_ancestor (check, GTK_TYPE_SCROLLED_WINDOW);
+    GtkWidget *list = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
+    GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+    graphene_rect_t bounds;
+
+    /* the last software events at the top, the hardware ones below */
+    if (gtk_widget_compute_bounds (row, list, &bounds))
+      gtk_adjustment_set_value (adjustment, bounds.origin.y);
+    display_spin (300);
+  }
+  {
+    g_autofree char *path = g_build_filename (outdir, "record-events.png", NULL);
+
+    display_save_png_with_popover (GTK_WINDOW (dialog), gtk_menu_button_get_popover (dialog->events_button), path);
+    printf ("wrote %s\n", path);
+  }
+  gtk_menu_button_popdown (dialog->events_button);
+  display_spin (100);
 
   gtk_widget_activate_action (GTK_WIDGET (dialog), "record.target", "s", "attach");
   display_wait (listed, dialog, 10000);

@@ -715,9 +715,10 @@ test_record_dialog (void)
     {
       g_autofree char *path = g_build_filename (screenshot_dir, "events-record-dialog.png", NULL);
 
+      g_mkdir_with_parents (screenshot_dir, 0755);
       gtk_menu_button_popup (dialog->events_button);
       display_spin (400);
-      display_save_png (GTK_WINDOW (dialog), path);
+      display_save_png_with_popover (GTK_WINDOW (dialog), gtk_menu_button_get_popover (dialog->events_button), path);
       gtk_menu_button_popdown (dialog->events_button);
     }
   g_assert_nonnull (strstr (gtk_menu_button_get_label (dialog->events_button), "cpu-clock, page-faults"));
