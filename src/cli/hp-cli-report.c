@@ -245,8 +245,20 @@ print_header (Report *r)
                                 g_array_index (r->data->events, HpCaptureEvent, i).name);
       printf ("# Events:    %s (choose with --event)\n", esc (r, others->str, "?"));
     }
-  printf ("# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); code locations without symbols: %" G_GUINT64_FORMAT "\n",
-          truncated, percent (truncated, r->all_samples), unresolved);
+  {
+    guint64 unnamed = 0;
+    g_autoptr(GArray) modules = hp_profile_get_unsymbolized (r->sample_profile, &unnamed);
+
+    /* a count of code locations says little on its own (one hot unnamed
+     * loop is one location): the share of samples whose leaf is there */
+    printf (g_dngettext (GETTEXT_PACKAGE,
+                         "# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); code without symbols: "
+                         "%" G_GUINT64_FORMAT " location, %.1f%% of samples\n",
+                         "# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); code without symbols: "
+                         "%" G_GUINT64_FORMAT " locations, %.1f%% of samples\n", unresolved),
+            truncated, percent (truncated, r->all_samples), unresolved,
+            percent (unnamed, hp_profile_get_n_samples (r->sample_profile)));
+  }
   print_unsymbolized (r, &health);
   {
     g_auto(GStrv) notes = hp_capture_health_symbol_notes (&health);

@@ -200,6 +200,7 @@ test_unsymbolized (void)
     g_autoptr(ItResult) res = it_run_cli (args);
 
     g_assert_cmpint (res->status, ==, 0);
+    g_assert_nonnull (strstr (res->out, " locations, 75.0% of samples\n"));
     g_assert_nonnull (strstr (res->out, "# Without symbols: 75.0% of samples are in code without symbols (liblzma.so.5 75.0%)"));
     /* the same package the window's overview names (document/hp-debug-package) */
     if (g_find_program_in_path ("dpkg-query") != NULL)
