@@ -27,6 +27,7 @@
 #include "analysis/hp-json.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
+#include "store/hp-capture-keys.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
 
@@ -188,8 +189,12 @@ print_text (HpComparison *cmp,
 
   print_side ("Base:", base_path, base);
   print_side ("New:", new_path, new_side);
-  printf ("# Event: %s (unit: %s); costs are mean %s per run (samples × period)\n",
-          base->event ? base->event : "(unknown)", unit ? unit : "?", unit ? unit : "units");
+  /* off-CPU time weighs each switch by the time away, not by a period */
+  printf ("# Event: %s (unit: %s); costs are mean %s per run (%s)\n",
+          base->event ? base->event : "(unknown)", unit ? unit : "?", unit ? unit : "units",
+          g_strcmp0 (base->event, HP_EVENT_OFF_CPU) == 0 ? "the time each thread was off the CPU"
+          : g_strcmp0 (base->event, HP_EVENT_WALL) == 0 ? "time on the CPU, samples × period, and off it"
+          : "samples × period");
   switch (hp_comparison_get_method (cmp))
     {
     case HP_COMPARE_METHOD_WELCH:

@@ -14,7 +14,8 @@
  * faults fault_in has 2,000 of all 2,100. Whoever asks for page faults
  * (perf report's event count, the window) must get the faults, in every
  * view of the CLI: the text report, its tree and callers, the flame
- * graph's tooltips and caption, and the folded and speedscope exports.
+ * graph's tooltips and caption, and the folded and speedscope exports;
+ * diff says that off-CPU costs are times away, not samples × period.
  * The JSON keeps "self" and "total" in samples beside the weights.
  */
 #define G_LOG_DOMAIN "hp-integration"
@@ -209,6 +210,17 @@ test_export (void)
   g_assert_cmpint (sum, ==, 2100);
 }
 
+/* diff says how off-CPU costs add up: by the time away, not by a period */
+static void
+test_diff (void)
+{
+  g_autoptr(ItResult) off = run_ok ((const char *[]) { "diff", path, path, "--event", "off-cpu", NULL });
+  g_autoptr(ItResult) faults = run_ok ((const char *[]) { "diff", path, path, "--event", "page-faults", NULL });
+
+  assert_has (off->out, "# Event: off-cpu (unit: ns); costs are mean ns per run (the time each thread was off the CPU)");
+  assert_has (faults->out, "# Event: page-faults (unit: page faults); costs are mean page faults per run (samples × period)");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -222,6 +234,7 @@ main (int    argc,
   g_test_add_func ("/cli-events/report-json", test_report_json);
   g_test_add_func ("/cli-events/flamegraph", test_flamegraph);
   g_test_add_func ("/cli-events/export", test_export);
+  g_test_add_func ("/cli-events/diff", test_diff);
 
   status = g_test_run ();
   it_tmpdir_free (dir);
