@@ -121,6 +121,8 @@ struct _HpRecorder {
   gint             stop_requested;  /* atomic */
   int              stop_fd;         /* eventfd written at a stop, to wake wait_for_end; -1: none */
   gint             drain_stop;      /* atomic */
+  int              drain_wake_fd;   /* eventfd written with drain_stop, so the drain
+                                     * thread ends without waiting out its poll; -1: none */
   gint             write_failed;    /* atomic: the writer failed, sampling stops */
   GError          *write_error;     /* why the capture was cut short */
   char            *note;            /* how the capture was kept */
@@ -140,6 +142,7 @@ hp_recorder_new (const HpRecordOptions *options)
 
   self = g_new0 (HpRecorder, 1);
   self->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  self->drain_wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   self->options = *options;
   self->argv = g_strdupv (options->argv);
   self->working_directory = g_strdup (options->working_directory);
@@ -193,6 +196,8 @@ hp_recorder_free (HpRecorder *self)
   g_mutex_clear (&self->progress_lock);
   if (self->stop_fd >= 0)
     close (self->stop_fd);
+  if (self->drain_wake_fd >= 0)
+    close (self->drain_wake_fd);
   g_free (self);
 }
 
@@ -849,7 +854,8 @@ drain_thread (gpointer data)
 {
   HpRecorder *self = data;
   guint n = self->rings->len;
-  g_autofree struct pollfd *pfds = g_new0 (struct pollfd, n);
+  /* the rings, then the wake-up at the end (drain_wake_fd) */
+  g_autofree struct pollfd *pfds = g_new0 (struct pollfd, n + 1);
 
   /* The kernel drops what does not fit in a ring, and a ring of DWARF
    * samples (8 KiB each) taken at every page fault (-c 1) fills in a few
@@ -868,13 +874,17 @@ drain_thread (gpointer data)
       pfds[i].fd = hp_perf_ring_get_fd (g_ptr_array_index (self->rings, i));
       pfds[i].events = POLLIN;
     }
+  pfds[n].fd = self->drain_wake_fd;
+  pfds[n].events = POLLIN;
 
   for (;;)
     {
       gboolean last = g_atomic_int_get (&self->drain_stop);
       Chunk *round;
 
-      if (!last && poll (pfds, n, 50) > 0)
+      /* The end wakes the poll at once: waiting out its timeout after the
+       * program's exit added up to 50 ms to every recording. */
+      if (!last && poll (pfds, n + 1, 50) > 0)
         {
           /* An event whose task exited reports POLLHUP from then on, at
            * once: polling it again would spin. Its ring is still read on
@@ -1510,7 +1520,21 @@ run_recording (HpRecorder  *self,
     ioctl (g_array_index (self->fds, int, i), PERF_EVENT_IOC_DISABLE, 0);
 
   g_atomic_int_set (&self->drain_stop, 1);
+  if (self->drain_wake_fd >= 0)
+    {
+      guint64 one = 1;
+
+      if (write (self->drain_wake_fd, &one, sizeof one) < 0)
+        g_debug ("cannot wake the drain thread: %s", g_strerror (errno));
+    }
   g_thread_join (drain);
+  if (self->drain_wake_fd >= 0)
+    {
+      guint64 count;
+
+      /* read back, for a next recording with this recorder */
+      if (read (self->drain_wake_fd, &count, sizeof count) < 0) {}
+    }
   g_thread_join (processing);
   g_async_queue_unref (self->queue);
   self->queue = NULL;
