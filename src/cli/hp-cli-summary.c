@@ -156,6 +156,66 @@ path_hint (HpProfile *profile,
   return g_string_free (hint, FALSE);
 }
 
+static int
+by_total (gconstpointer a,
+          gconstpointer b)
+{
+  const HpCallNode *na = *(const HpCallNode * const *) a, *nb = *(const HpCallNode * const *) b;
+
+  return na->total > nb->total ? -1 : na->total < nb->total;
+}
+
+/* The call paths that @names end, each name taken as `report --callers`
+ * takes it (hp-name-match.c: aliases, C++ names without parameters,
+ * globs, parts of names), hottest first: for a PATH that names no path
+ * exactly. Several different functions for one name give several paths,
+ * which writing refuses and lists. */
+static GPtrArray *
+find_paths_loosely (HpProfile  *profile,
+                    char      **names)
+{
+  guint n = g_strv_length (names);
+  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GArray) ids = hp_profile_match_functions (profile, names[i], NULL);
+      GHashTable *set = g_hash_table_new (NULL, NULL);
+
+      for (guint k = 0; k < ids->len; k++)
+        g_hash_table_add (set, GSIZE_TO_POINTER ((gsize) g_array_index (ids, gint64, k)));
+      g_ptr_array_add (sets, set);
+      if (ids->len == 0)
+        return found;
+    }
+  if (n == 0)
+    return found;
+  /* iterative: a deep recursion is a deep tree */
+  g_ptr_array_add (pending, (gpointer) hp_profile_get_top_down (profile));
+  while (pending->len > 0)
+    {
+      const HpCallNode *node = g_ptr_array_steal_index_fast (pending, pending->len - 1);
+      const HpCallNode *step = node;
+      guint k = n;
+
+      while (k > 0 && step != NULL && step->function_id != 0 &&
+             g_hash_table_contains (g_ptr_array_index (sets, k - 1), GSIZE_TO_POINTER ((gsize) step->function_id)))
+        {
+          k--;
+          step = step->parent;
+        }
+      if (k == 0)
+        g_ptr_array_add (found, (gpointer) node);
+      if (node->children != NULL)
+        for (guint i = 0; i < node->children->len; i++)
+          g_ptr_array_add (pending, g_ptr_array_index (node->children, i));
+    }
+  g_ptr_array_sort (found, by_total);
+  return found;
+}
+
 /* Lists every summary; one written in another capture says where, and how
  * its path's share moved since. */
 static int
@@ -260,7 +320,8 @@ hp_cli_summary (int    argc,
 
   g_option_context_set_summary (context,
                                 "List the summaries of a capture, or read or write the summary of one call path.\n"
-                                "PATH names functions from the root side, separated by ';' (e.g. main;parse;lex).\n"
+                                "PATH names functions from the root side, separated by ';' (e.g. main;parse;lex),\n"
+                                "each as report --callers takes it (memcpy, ns::Parser::parse, 'parse*').\n"
                                 "--import OLD places the summaries of the capture OLD on the same call paths of\n"
                                 "FILE (a rebuild or a new recording of the program), saying which rule matched\n"
                                 "each, and keeps those it cannot place as \"not found in this capture\".\n\n"
@@ -378,6 +439,11 @@ hp_cli_summary (int    argc,
   profile = hp_profile_new (data, NULL);
   names = g_strsplit (args[1], ";", -1);
   candidates = hp_profile_find_paths (profile, (const char * const *) names);
+  if (candidates->len == 0)
+    {
+      g_clear_pointer (&candidates, g_ptr_array_unref);
+      candidates = find_paths_loosely (profile, names);
+    }
   if (candidates->len == 0)
     {
       g_autofree char *hint = path_hint (profile, names);

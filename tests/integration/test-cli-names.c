@@ -153,6 +153,25 @@ test_summary_paths (void)
     g_assert_cmpint (res->status, ==, 0);
     g_assert_null (strstr (res->err, "without symbols"));
   }
+  /* names as report --callers takes them: a C++ name without its
+   * parameters, memcpy for its ifunc; several functions for one name
+   * give several paths, refused and listed */
+  {
+    const char *args[] = { "summary", path, "Parser::parse;load_file;memcpy", "--set", "loading", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_nonnull (strstr (res->err, "saved the summary of main → ns::Parser::parse(std::vector<int, std::allocator<int> > const&) const → load_file → __memmove_avx_unaligned_erms"));
+  }
+  {
+    const char *args[] = { "summary", path, "parse;word;memcpy", "--set", "words", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, !=, 0);
+    g_assert_nonnull (strstr (res->err, "2 call paths end with parse;word;memcpy"));
+    g_assert_nonnull (strstr (res->err, "hash_word → __memmove_avx_unaligned_erms"));
+    g_assert_nonnull (strstr (res->err, "count_word → __memmove_avx_unaligned_erms"));
+  }
   {
     const char *args[] = { "summary", path, "leafy", "--set", "a leaf", NULL };
     g_autoptr(ItResult) res = it_run_cli (args);
