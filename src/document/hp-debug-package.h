@@ -25,15 +25,16 @@ guint hp_unsymbolized_main_modules (GArray  *unsymbolized,
                                     guint64  n_samples);
 
 /* The Debian package that ships @path ("liblzma5"), or NULL when dpkg
- * does not know the file (or this is not a Debian system). Runs
- * dpkg-query: never call it from a main loop. */
+ * does not know the file, or several packages ship it (or this is not a
+ * Debian system). Reads dpkg's file lists ($DPKG_ADMINDIR, else
+ * /var/lib/dpkg): never call it from a main loop. */
 char *hp_debian_package_of  (const char *path);
 
 /* "liblzma5-dbgsym, libsqlite3-0-dbgsym": the -dbgsym packages for the
  * modules hp_unsymbolized_main_modules chooses of @unsymbolized; NULL
  * when none is known. Answers are cached per path for the process, and
- * the paths not asked yet are asked in one dpkg-query: never call it
- * from a main loop. */
+ * the paths not asked yet are looked up in one pass over dpkg's file
+ * lists: never call it from a main loop. */
 char *hp_debug_packages_for (const HpCaptureData *data,
                              GArray              *unsymbolized,
                              guint64              n_samples);

@@ -27,7 +27,9 @@
  *
  * It prints numbers, it asserts nothing (docs/ARCHITECTURE.md: speed is measured by
  * benchmarks, never by timed assertions). Usage: bench-ui-open [DIR]
- * (makes its captures in DIR, or reuses them from there).
+ * (makes its captures in DIR, or reuses them from there), or
+ * bench-ui-open CAPTURE to time one existing capture, such as the import
+ * of tests/bench/import-speed.py's 1.2M-sample perf.data.
  */
 
 #define G_LOG_DOMAIN "hp-bench"
@@ -431,6 +433,12 @@ run (HpApplication *app)
   g_autofree char *stress = g_build_filename (dir, "bench-1m-stress.hotpath", NULL);
   guint rounds = g_getenv ("BENCH_ROUNDS") ? MAX (1, atoi (g_getenv ("BENCH_ROUNDS"))) : 5;
 
+  if (capture_arg != NULL && g_file_test (capture_arg, G_FILE_TEST_IS_REGULAR))
+    {
+      g_timeout_add_full (G_PRIORITY_DEFAULT, 1, beat, NULL, NULL);
+      bench_one (app, capture_arg, capture_arg, rounds);
+      return 0;
+    }
   if (!g_file_test (typical, G_FILE_TEST_EXISTS))
     display_make_big_capture (typical, FALSE);
   if (!g_file_test (stress, G_FILE_TEST_EXISTS))
