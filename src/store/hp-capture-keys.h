@@ -14,6 +14,7 @@
 #define HP_META_DURATION_NS          "duration_ns"
 #define HP_META_EVENT                "event"
 #define HP_META_EVENT_UNIT           "event_unit"
+#define HP_META_EVENTS               "events"
 #define HP_META_FREQUENCY            "frequency"
 #define HP_META_PERIOD               "period"
 #define HP_META_CALL_GRAPH           "call_graph"

@@ -148,6 +148,7 @@ struct _HpCaptureWriter {
   gint64 n_frames;
   gint64 n_stacks;
   gint64 n_events;
+  GString *event_names;  /* the events' names, comma-separated (metadata "events") */
 
   guint64 n_samples;
   guint64 n_committed_samples;
@@ -1071,6 +1072,13 @@ hp_capture_writer_add_event (HpCaptureWriter *self,
   sqlite3_bind_int64 (self->insert_event, 5, (gint64) MIN (period, G_MAXINT64));
   step (self, self->insert_event, "cannot write an event");
 
+  /* every event in the metadata too, for a look at the file without the
+   * events table: "cpu-clock,page-faults,off-cpu" */
+  if (self->event_names == NULL)
+    self->event_names = g_string_new (NULL);
+  g_string_append_printf (self->event_names, "%s%s", id > 1 ? "," : "", name);
+  hp_capture_writer_set_metadata (self, HP_META_EVENTS, self->event_names->str);
+
   if (id == 1)
     {
       hp_capture_writer_set_metadata (self, HP_META_EVENT, name);
@@ -1498,6 +1506,8 @@ hp_capture_writer_free (HpCaptureWriter *self)
   g_clear_error (&self->error);
   g_clear_pointer (&self->deferred_indexes, g_ptr_array_unref);
   g_free (self->note);
+  if (self->event_names != NULL)
+    g_string_free (self->event_names, TRUE);
   g_free (self->path);
   g_free (self);
 }

@@ -74,6 +74,8 @@
 --   event              the first sampled event ("cpu-clock", "cycles", ...):
 --                      events row 1, for scripts that know one event
 --   event_unit         its unit, the unit of its samples' weight
+--   events             every event of the table events, in its order,
+--                      comma-separated ("cpu-clock,page-faults,off-cpu")
 --   frequency          its sampling frequency in Hz (when sampling by frequency)
 --   period             its sampling period in event units (when by period)
 --   call_graph         unwinding method: "fp", "dwarf" or "lbr"

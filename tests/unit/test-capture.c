@@ -597,6 +597,8 @@ check_two_events (const char *path)
   /* the first event is the metadata's, for scripts that know one */
   g_assert_cmpstr (g_hash_table_lookup (data->metadata, "event"), ==, "cpu-clock");
   g_assert_cmpstr (g_hash_table_lookup (data->metadata, "event_unit"), ==, "ns");
+  /* and every event, for a look at the metadata alone */
+  g_assert_cmpstr (g_hash_table_lookup (data->metadata, "events"), ==, "cpu-clock,page-faults");
   g_assert_cmpuint (hp_capture_data_find_event (data, "page-faults"), ==, 2);
   g_assert_cmpuint (hp_capture_data_find_event (data, "cycles"), ==, 0);
 
