@@ -210,6 +210,25 @@ get_label (HpFlameCanvas *self,
 
 /* Rendering the box layer ----------------------------------------------- */
 
+/* The colour a box is filled with, before dimming */
+static GdkRGBA
+box_fill (HpFlameCanvas    *self,
+          const HpFlameBox *box)
+{
+  gdouble rgb[3];
+
+  /* search matches stand out of any scheme */
+  if (matches_search (self, box))
+    return (GdkRGBA) { 0.85, 0.2, 0.85, 1 };
+  /* time a thread waited (wall and off-CPU views): grey, apart from
+   * the warm colours of time on the CPU */
+  if (self->names != NULL && box->node != NULL && box->node->function_id != 0 &&
+      hp_measure_is_waiting (self->names->data, box->node->function_id))
+    return (GdkRGBA) { 0.62, 0.66, 0.72, 1 };
+  hp_flame_graph_box_color (self->graph, box, self->colors, rgb);
+  return (GdkRGBA) { rgb[0], rgb[1], rgb[2], 1 };
+}
+
 typedef struct {
   HpFlameCanvas  *self;
   GtkSnapshot    *snapshot;
@@ -230,19 +249,9 @@ draw_box (Render           *r,
 {
   HpFlameCanvas *self = r->self;
   graphene_rect_t rect;
-  GdkRGBA fill, ink = { 0.1, 0.1, 0.1, 1 };
-  gdouble rgb[3];
+  GdkRGBA fill = box_fill (self, box), ink = { 0.1, 0.1, 0.1, 1 };
   double y = row_y (self, box->depth);
 
-  hp_flame_graph_box_color (self->graph, box, self->colors, rgb);
-  fill = (GdkRGBA) { rgb[0], rgb[1], rgb[2], 1 };
-  /* time a thread waited (wall and off-CPU views): grey, apart from
-   * the warm colours of time on the CPU */
-  if (self->names != NULL && box->node != NULL && box->node->function_id != 0 &&
-      hp_measure_is_waiting (self->names->data, box->node->function_id))
-    fill = (GdkRGBA) { 0.62, 0.66, 0.72, 1 };
-  if (matches_search (self, box))
-    fill = (GdkRGBA) { 0.85, 0.2, 0.85, 1 };
   if (dim)
     fill.alpha = 0.55;
 
@@ -375,6 +384,22 @@ hp_flame_canvas_get_box_area (HpFlameCanvas   *self,
     return FALSE;
   graphene_rect_init (area, x, row_y (self, b->depth), w, ROW_HEIGHT - 1);
   return TRUE;
+}
+
+void
+hp_flame_canvas_get_box_fill (HpFlameCanvas *self,
+                              guint          index,
+                              GdkRGBA       *fill)
+{
+  guint n = 0;
+
+  g_return_if_fail (HP_IS_FLAME_CANVAS (self));
+  g_return_if_fail (fill != NULL);
+  g_return_if_fail (self->graph != NULL);
+
+  hp_flame_graph_get_boxes (self->graph, &n);
+  g_return_if_fail (index < n);
+  *fill = box_fill (self, get_box (self, index));
 }
 
 gint

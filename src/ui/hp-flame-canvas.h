@@ -62,6 +62,10 @@ gint              hp_flame_canvas_box_at        (HpFlameCanvas    *self,
 gboolean          hp_flame_canvas_get_box_area  (HpFlameCanvas    *self,
                                                  guint             index,
                                                  graphene_rect_t  *area);
+/* The colour box @index is filled with (undimmed): for tests. */
+void              hp_flame_canvas_get_box_fill  (HpFlameCanvas    *self,
+                                                 guint             index,
+                                                 GdkRGBA          *fill);
 /* Text of the tooltip for box @index. */
 char             *hp_flame_canvas_describe_box  (HpFlameCanvas    *self,
                                                  guint             index);

@@ -8,7 +8,11 @@
  * on a box selects its node in the call tree, a selection in the tree
  * outlines its box, a zoom puts a box across the whole width, and
  * hovering or selecting redraws only the overlay, never the box layer.
- * And the call tree's Right and Left keys (its actions).
+ * A double click zooms and the breadcrumbs zoom back out, to the root or
+ * to a box between; Icicle draws the root at the top; Colour by Module
+ * gives a module's functions one colour, and the colours by name stay
+ * the same across windows and captures. And the call tree's Right and
+ * Left keys (its actions).
  */
 
 #define G_LOG_DOMAIN "hp-test"
@@ -167,6 +171,299 @@ test_flame (void)
   display_close (window);
 }
 
+static gboolean
+is_button_labelled (GtkWidget     *widget,
+                    gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), data) == 0;
+}
+
+/* The button of @view labelled @label (a breadcrumb, a toggle), or NULL */
+static GtkButton *
+find_button (HpFlameView *view,
+             const char  *label)
+{
+  return (GtkButton *) display_find_widget (GTK_WIDGET (view), is_button_labelled, label);
+}
+
+/* Presses the canvas @n times at the middle of box @index, as the
+ * pointer does: through its click gesture. */
+static void
+press_box (HpFlameCanvas *canvas,
+           guint          index,
+           int            n)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (canvas));
+  graphene_rect_t area;
+
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, index, &area));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        {
+          g_signal_emit_by_name (controller, "pressed", n,
+                                 (double) (area.origin.x + area.size.width / 2),
+                                 (double) (area.origin.y + area.size.height / 2));
+          return;
+        }
+    }
+  g_error ("the canvas has no click gesture");
+}
+
+/* Double-click zooms into a box; the breadcrumbs name the path to it and
+ * zoom back out, to an intermediate box or to the root. */
+static void
+test_zoom_crumbs (void)
+{
+  g_autofree char *path = display_make_capture ("crumbs.hotpath", FALSE, NULL);
+  HpWindow *window = display_open (app, path);
+  HpFlameView *view = hp_window_get_flame_view (window);
+  HpFlameCanvas *canvas = hp_flame_view_get_canvas (view);
+  graphene_rect_t area;
+  GtkButton *crumb;
+  gint alpha, leaf;
+
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  render (window);
+  alpha = box_of (canvas, "run_alpha");
+  leaf = box_of (canvas, "alpha_leaf");
+  /* at the root, the only crumb is the current one, not a button */
+  g_assert_null (find_button (view, "All"));
+
+  /* a double click on alpha_leaf zooms into it: it spans the width */
+  press_box (canvas, (guint) leaf, 2);
+  render (window);
+  g_assert_cmpuint (hp_flame_canvas_get_zoom (canvas), ==, (guint) leaf);
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) leaf, &area));
+  g_assert_cmpfloat_with_epsilon (area.size.width, gtk_widget_get_width (GTK_WIDGET (canvas)), 0.5);
+  /* All › main › run_alpha › alpha_leaf: the ancestors are buttons */
+  g_assert_nonnull (find_button (view, "All"));
+  g_assert_nonnull (find_button (view, "main"));
+  g_assert_nonnull (find_button (view, "run_alpha"));
+  g_assert_null (find_button (view, "alpha_leaf"));
+
+  /* the intermediate crumb zooms out to run_alpha: alpha_leaf is 600 of its 750 */
+  crumb = find_button (view, "run_alpha");
+  g_signal_emit_by_name (crumb, "clicked");
+  render (window);
+  g_assert_cmpuint (hp_flame_canvas_get_zoom (canvas), ==, (guint) alpha);
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) leaf, &area));
+  g_assert_cmpfloat_with_epsilon (area.size.width, 0.8 * gtk_widget_get_width (GTK_WIDGET (canvas)), 1);
+  g_assert_null (find_button (view, "run_alpha"));
+  g_assert_nonnull (find_button (view, "main"));
+
+  /* and All to the root: run_beta is back in view */
+  g_signal_emit_by_name (find_button (view, "All"), "clicked");
+  render (window);
+  g_assert_cmpuint (hp_flame_canvas_get_zoom (canvas), ==, 0);
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) box_of (canvas, "run_beta"), &area));
+  g_assert_null (find_button (view, "All"));
+
+  /* a single click selects without zooming */
+  press_box (canvas, (guint) leaf, 1);
+  g_assert_true (display_wait (not_following, window, 5000));
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
+  g_assert_cmpuint (hp_flame_canvas_get_zoom (canvas), ==, 0);
+  display_close (window);
+}
+
+/* Icicle: the root at the top and callees below it; flame: the root at
+ * the bottom. The boxes' areas, the hit test and the scroll follow. */
+static void
+test_icicle (void)
+{
+  g_autofree char *path = display_make_capture ("icicle.hotpath", FALSE, NULL);
+  HpWindow *window = display_open (app, path);
+  HpFlameView *view = hp_window_get_flame_view (window);
+  HpFlameCanvas *canvas = hp_flame_view_get_canvas (view);
+  GtkToggleButton *icicle;
+  graphene_rect_t root, main_area, leaf_area;
+  gint leaf;
+  int height;
+
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  render (window);
+  leaf = box_of (canvas, "alpha_leaf");
+  height = gtk_widget_get_height (GTK_WIDGET (canvas));
+
+  /* flame: the root is the bottom row, each level one row higher */
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, 0, &root));
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) box_of (canvas, "main"), &main_area));
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) leaf, &leaf_area));
+  g_assert_cmpfloat_with_epsilon (root.origin.y + root.size.height + 1, height, 0.5);
+  g_assert_cmpfloat (main_area.origin.y, <, root.origin.y);
+  g_assert_cmpfloat (leaf_area.origin.y, <, main_area.origin.y);
+
+  icicle = GTK_TOGGLE_BUTTON (find_button (view, "_Icicle"));
+  g_assert_nonnull (icicle);
+  gtk_toggle_button_set_active (icicle, TRUE);
+  render (window);
+  /* icicle: drawn top-down, the root first */
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, 0, &root));
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) box_of (canvas, "main"), &main_area));
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) leaf, &leaf_area));
+  g_assert_cmpfloat_with_epsilon (root.origin.y, 0, 0.01);
+  g_assert_cmpfloat_with_epsilon (main_area.origin.y, root.size.height + 1, 0.5);
+  g_assert_cmpfloat (leaf_area.origin.y, >, main_area.origin.y);
+  /* what is under the pointer is what is drawn there */
+  g_assert_cmpint (hp_flame_canvas_box_at (canvas, leaf_area.origin.x + 2, leaf_area.origin.y + 2), ==, leaf);
+  g_assert_cmpint (hp_flame_canvas_box_at (canvas, 2, 2), ==, 0);
+  /* the root row is in view: the scroller is at its top */
+  g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (
+                       GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (canvas), GTK_TYPE_SCROLLED_WINDOW)))), ==, 0);
+
+  gtk_toggle_button_set_active (icicle, FALSE);
+  render (window);
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, 0, &root));
+  g_assert_cmpfloat_with_epsilon (root.origin.y + root.size.height + 1, gtk_widget_get_height (GTK_WIDGET (canvas)), 0.5);
+  display_close (window);
+}
+
+/* A capture over two modules: app (main, parse, lex) and libc (memcpy,
+ * strlen). @reverse interns the functions in the other order, so that
+ * each has another id than in the first. */
+static void
+write_modules (const char *path,
+               gboolean    reverse)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  const char *names[] = { "main", "parse", "lex", "memcpy", "strlen" };
+  gint64 app_module, libc, fn[5], frames[5], s_main, s_parse;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  if (reverse)
+    {
+      libc = hp_capture_writer_intern_module (w, "/usr/lib/libc.so.6", NULL, FALSE);
+      app_module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    }
+  else
+    {
+      app_module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+      libc = hp_capture_writer_intern_module (w, "/usr/lib/libc.so.6", NULL, FALSE);
+    }
+  for (guint k = 0; k < 5; k++)
+    {
+      guint i = reverse ? 4 - k : k;
+
+      fn[i] = hp_capture_writer_intern_function (w, names[i], i < 3 ? app_module : libc, NULL, 0);
+      frames[i] = hp_capture_writer_intern_frame (w, fn[i], NULL, 0, FALSE, 0x100 * (i + 1));
+    }
+  s_main = hp_capture_writer_intern_stack (w, 0, frames[0]);
+  s_parse = hp_capture_writer_intern_stack (w, s_main, frames[1]);
+  for (guint i = 0; i < 100; i++)
+    {
+      gint64 leaf = i < 40 ? hp_capture_writer_intern_stack (w, s_parse, frames[2])
+                  : i < 70 ? hp_capture_writer_intern_stack (w, s_parse, frames[3])
+                  : hp_capture_writer_intern_stack (w, s_main, frames[4]);
+
+      hp_capture_writer_add_sample (w, 1000 + i, 1, 0, leaf, 1);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+same_color (const GdkRGBA *a,
+            const GdkRGBA *b)
+{
+  return G_APPROX_VALUE (a->red, b->red, 1e-6) && G_APPROX_VALUE (a->green, b->green, 1e-6) &&
+         G_APPROX_VALUE (a->blue, b->blue, 1e-6);
+}
+
+static void
+fill_of (HpFlameCanvas *canvas,
+         const char    *name,
+         GdkRGBA       *fill)
+{
+  hp_flame_canvas_get_box_fill (canvas, (guint) box_of (canvas, name), fill);
+}
+
+/* Opens @path's flame graph and gives the by-name fills of lex and strlen */
+static HpWindow *
+open_flame (const char *path,
+            GdkRGBA    *lex,
+            GdkRGBA    *strlen_fill)
+{
+  HpWindow *window = display_open (app, path);
+  HpFlameView *view = hp_window_get_flame_view (window);
+
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  render (window);
+  fill_of (hp_flame_view_get_canvas (view), "lex", lex);
+  fill_of (hp_flame_view_get_canvas (view), "strlen", strlen_fill);
+  return window;
+}
+
+/* Colour by Module: the functions of one module share a colour, those of
+ * different modules differ; by name (the default), colours differ per
+ * function and stay the same when the capture is opened again, and in a
+ * capture where the same names have other ids. */
+static void
+test_colors (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "modules.hotpath", NULL);
+  g_autofree char *other = g_build_filename (display_tmpdir (), "modules-reversed.hotpath", NULL);
+  HpWindow *window;
+  HpFlameView *view;
+  HpFlameCanvas *canvas;
+  GtkToggleButton *by_module;
+  GdkRGBA lex, parse, memcpy_fill, strlen_fill, main_fill, again_lex, again_strlen;
+
+  write_modules (path, FALSE);
+  write_modules (other, TRUE);
+  window = open_flame (path, &lex, &strlen_fill);
+  view = hp_window_get_flame_view (window);
+  canvas = hp_flame_view_get_canvas (view);
+
+  /* by name: each function its own colour */
+  fill_of (canvas, "parse", &parse);
+  fill_of (canvas, "memcpy", &memcpy_fill);
+  g_assert_false (same_color (&lex, &parse));
+  g_assert_false (same_color (&lex, &strlen_fill));
+  g_assert_false (same_color (&memcpy_fill, &strlen_fill));
+
+  by_module = GTK_TOGGLE_BUTTON (find_button (view, "Colour by _Module"));
+  g_assert_nonnull (by_module);
+  gtk_toggle_button_set_active (by_module, TRUE);
+  render (window);
+  fill_of (canvas, "main", &main_fill);
+  fill_of (canvas, "parse", &parse);
+  fill_of (canvas, "lex", &lex);
+  fill_of (canvas, "memcpy", &memcpy_fill);
+  fill_of (canvas, "strlen", &strlen_fill);
+  g_assert_true (same_color (&main_fill, &parse));
+  g_assert_true (same_color (&parse, &lex));
+  g_assert_true (same_color (&memcpy_fill, &strlen_fill));
+  g_assert_false (same_color (&lex, &strlen_fill));
+  /* a search match stands out of the module colours too */
+  hp_flame_view_set_search (view, "memcpy");
+  fill_of (canvas, "memcpy", &memcpy_fill);
+  g_assert_false (same_color (&memcpy_fill, &strlen_fill));
+  hp_flame_view_set_search (view, NULL);
+  gtk_toggle_button_set_active (by_module, FALSE);
+  render (window);
+  fill_of (canvas, "lex", &lex);
+  fill_of (canvas, "strlen", &strlen_fill);
+  display_close (window);
+
+  /* opened again, and the same names under other ids: the same colours */
+  window = open_flame (path, &again_lex, &again_strlen);
+  g_assert_true (same_color (&lex, &again_lex));
+  g_assert_true (same_color (&strlen_fill, &again_strlen));
+  display_close (window);
+  window = open_flame (other, &again_lex, &again_strlen);
+  g_assert_true (same_color (&lex, &again_lex));
+  g_assert_true (same_color (&strlen_fill, &again_strlen));
+  display_close (window);
+}
+
 static GtkTreeListRow *
 selected_row (HpWindow *window)
 {
@@ -235,6 +532,9 @@ run (HpApplication *application)
   app = application;
   g_test_add_func ("/flame/window", test_flame);
   g_test_add_func ("/flame/tree-keys", test_tree_keys);
+  g_test_add_func ("/flame/zoom-crumbs", test_zoom_crumbs);
+  g_test_add_func ("/flame/icicle", test_icicle);
+  g_test_add_func ("/flame/colors", test_colors);
   return g_test_run ();
 }
 
