@@ -103,7 +103,19 @@ matches (const char  *name,
     case HP_NAME_MATCH_EXACT:
       return strcmp (name, query) == 0;
     case HP_NAME_MATCH_ALIAS:
-      return is_alias (name, query);
+      if (is_alias (name, query))
+        return TRUE;
+      /* __GI_memset, __libc_malloc asked for by that name: the function
+       * of the C library under any of its names */
+      for (guint i = 0; i < 2; i++)
+        if (g_ascii_strncasecmp (query, libc_prefixes[i], strlen (libc_prefixes[i])) == 0 &&
+            query[strlen (libc_prefixes[i])] != '\0')
+          {
+            const char *base = query + strlen (libc_prefixes[i]);
+
+            return strcmp (name, base) == 0 || is_alias (name, base);
+          }
+      return FALSE;
     case HP_NAME_MATCH_NO_PARAMS:
       {
         g_autofree char *bare = hp_name_strip_parameters (name);

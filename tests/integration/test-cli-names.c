@@ -83,6 +83,14 @@ test_names (void)
   g_assert_nonnull (strstr (memcpy_callers->out, "load_file"));
   g_assert_nonnull (strstr (memcpy_callers->out, "count_word"));
 
+  /* the C library's internal name finds its ifunc variant too */
+  {
+    g_autoptr(ItResult) gi = report (path, "--callers", "__GI_memmove", NULL);
+
+    g_assert_cmpint (gi->status, ==, 0);
+    g_assert_nonnull (strstr (gi->out, "Callers of __memmove_avx_unaligned_erms"));
+  }
+
   /* --limit 1: the heaviest caller only */
   limited = report (path, "--callers", "memcpy", "--limit");
   g_assert_cmpint (limited->status, ==, 0);
