@@ -33,6 +33,8 @@ typedef enum {
  * record-stack-size) repeat these numbers; test-record-plan reads both
  * files and holds them to these. */
 #define HP_RECORD_MIN_STACK_SIZE     8
+/* perf's default: what it cuts of sqlite3, python3 and cc1, and what more
+ * costs, is in README (Using hotpath-cli) and docs/ARCHITECTURE.md. */
 #define HP_RECORD_DEFAULT_STACK_SIZE 8192
 #define HP_RECORD_MAX_STACK_SIZE     65528  /* the kernel's limit, less the size field */
 
