@@ -562,12 +562,16 @@ update_caption (HpCallTreeView *self)
         event = _("unknown event");
       if (self->bottom_up)
         /* Translators: %s are a sample count and an event name such as cpu-clock */
-        text = g_strdup_printf (_("Bottom-up: each top-level function is where samples were taken, its children are the callers. "
-                                  "Self and Total count the samples ending in that path, as a share of all %s %s samples."),
+        text = g_strdup_printf (ngettext ("Bottom-up: each top-level function is where samples were taken, its children are the callers. "
+                                          "Self and Total count the samples ending in that path, as a share of all %s %s sample.",
+                                          "Bottom-up: each top-level function is where samples were taken, its children are the callers. "
+                                          "Self and Total count the samples ending in that path, as a share of all %s %s samples.", n),
                                 count, event);
       else
-        text = g_strdup_printf (_("Top-down from the program’s entry. Self: samples taken in the function itself; "
-                                  "Total: in it and in what it calls. Shares of all %s %s samples."),
+        text = g_strdup_printf (ngettext ("Top-down from the program’s entry. Self: samples taken in the function itself; "
+                                          "Total: in it and in what it calls. Shares of all %s %s sample.",
+                                          "Top-down from the program’s entry. Self: samples taken in the function itself; "
+                                          "Total: in it and in what it calls. Shares of all %s %s samples.", n),
                                 count, event);
     }
   if (self->profile->ratio.kind != HP_RATIO_NONE)

@@ -163,18 +163,26 @@ hp_calls_view_set_function (HpCallsView     *self,
     markup = g_strdup_printf (_("<b>Callers of %s</b>: none; the sampled stacks start here."), escaped);
   else
     /* Translators: %s are a function name and a sample count */
-    markup = g_strdup_printf (_("<b>Callers of %s</b>, merged over all call sites. "
-                                "Samples: in how many of its %s samples each caller is the one calling it."),
+    markup = g_strdup_printf (ngettext ("<b>Callers of %s</b>, merged over all call sites. "
+                                        "Samples: in how many of its %s sample each caller is the one calling it.",
+                                        "<b>Callers of %s</b>, merged over all call sites. "
+                                        "Samples: in how many of its %s samples each caller is the one calling it.",
+                                        whole),
                               escaped, total);
   gtk_label_set_markup (self->callers_caption, markup);
   g_clear_pointer (&markup, g_free);
 
   if (callees->len == 0)
-    markup = g_strdup_printf (_("<b>Callees of %s</b>: none; all its %s samples are in the function itself."),
+    markup = g_strdup_printf (ngettext ("<b>Callees of %s</b>: none; its %s sample is in the function itself.",
+                                        "<b>Callees of %s</b>: none; all its %s samples are in the function itself.",
+                                        whole),
                               escaped, total);
   else
-    markup = g_strdup_printf (_("<b>Callees of %s</b>. Samples: how many of its %s samples are spent in each callee; "
-                                "the rest, %s, is in the function itself."),
+    markup = g_strdup_printf (ngettext ("<b>Callees of %s</b>. Samples: how many of its %s sample are spent in each callee; "
+                                        "the rest, %s, is in the function itself.",
+                                        "<b>Callees of %s</b>. Samples: how many of its %s samples are spent in each callee; "
+                                        "the rest, %s, is in the function itself.",
+                                        whole),
                               escaped, total, self_share);
   gtk_label_set_markup (self->callees_caption, markup);
   gtk_stack_set_visible_child_name (self->stack, "calls");

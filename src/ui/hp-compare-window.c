@@ -317,9 +317,11 @@ show_overview (HpCompareWindow *self)
       g_autofree char *joined = g_strjoinv (", ", paths[s]);
       g_autofree char *where = hp_text_escape (joined);
       g_autofree char *cost = hp_compare_format_cost (sides[s]->cost, sides[s]->unit);
-      g_autofree char *samples = hp_format_count (sides[s]->n_samples);
+      g_autofree char *samples = hp_format_amount (NULL, sides[s]->n_samples);
 
-      g_string_append_printf (text, _("%s: %s — %u runs, %s samples, %s per run\n"),
+      /* Translators: side, folders, number of runs, "1,234 samples", cost per run */
+      g_string_append_printf (text, ngettext ("%s: %s — %u run, %s, %s per run\n",
+                                              "%s: %s — %u runs, %s, %s per run\n", sides[s]->n_captures),
                               titles[s], where, sides[s]->n_captures, samples, cost);
     }
   /* lines short enough for a 1024 px window: one wrapped word reads as

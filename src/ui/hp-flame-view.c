@@ -299,6 +299,7 @@ update_caption (HpFlameView *self)
   g_autofree char *text = NULL;
   g_autofree char *count = NULL;
   const char *event = NULL;
+  guint64 n;
 
   if (self->profile == NULL)
     {
@@ -322,17 +323,22 @@ update_caption (HpFlameView *self)
       gtk_inscription_set_text (self->caption, text);
       return;
     }
-  count = hp_format_count (hp_profile_get_n_samples (self->profile->profile));
+  n = hp_profile_get_n_samples (self->profile->profile);
+  count = hp_format_count (n);
   event = self->profile->measure.event;
   if (self->bottom_up)
     /* Translators: the first %s is a sample count, the second the event, e.g. "cpu-clock" */
-    text = g_strdup_printf (_("Bottom-up: each function with its callers above it. Width is samples, of all %s %s samples. "
-                              "Click a box to select it, double-click to zoom."),
+    text = g_strdup_printf (ngettext ("Bottom-up: each function with its callers above it. Width is samples, of all %s %s sample. "
+                                      "Click a box to select it, double-click to zoom.",
+                                      "Bottom-up: each function with its callers above it. Width is samples, of all %s %s samples. "
+                                      "Click a box to select it, double-click to zoom.", n),
                             count, event ? event : "");
   else
     /* Translators: the first %s is a sample count, the second the event, e.g. "cpu-clock" */
-    text = g_strdup_printf (_("Top-down: each function with its callees above it. Width is samples, of all %s %s samples. "
-                              "Click a box to select it, double-click to zoom."),
+    text = g_strdup_printf (ngettext ("Top-down: each function with its callees above it. Width is samples, of all %s %s sample. "
+                                      "Click a box to select it, double-click to zoom.",
+                                      "Top-down: each function with its callees above it. Width is samples, of all %s %s samples. "
+                                      "Click a box to select it, double-click to zoom.", n),
                             count, event ? event : "");
   gtk_inscription_set_text (self->caption, text);
 }

@@ -84,12 +84,12 @@ fill (HpFunctionList *self)
     }
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        rows->pdata, rows->len);
-  n_text = hp_format_count (whole);
-  /* Translators: %u functions, %s samples */
+  n_text = hp_format_amount (NULL, whole);
+  /* Translators: %u functions, %s an amount ("1,234 samples") */
   caption = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                          "%u function, as shares of all %s samples. Self: in the function itself; "
+                                          "%u function, as shares of all %s. Self: in the function itself; "
                                           "Total: in it and what it calls. Click a column to sort.",
-                                          "%u functions, as shares of all %s samples. Self: in the function itself; "
+                                          "%u functions, as shares of all %s. Self: in the function itself; "
                                           "Total: in it and what it calls. Click a column to sort.",
                                           functions->len),
                              functions->len, n_text);

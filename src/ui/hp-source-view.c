@@ -533,9 +533,12 @@ show_disassembly (HpSourceView *self,
     }
   else
     /* Translators: %s are a function name and a sample count */
-    caption = g_strdup_printf (_("Samples of %s by source line, as a share of its %s total samples, at the row "
-                                 "naming each line: the capture keeps a location per line, not per instruction. "
-                                 "▸ marks the address each sampled line was first seen at."),
+    caption = g_strdup_printf (ngettext ("Samples of %s by source line, as a share of its %s total sample, at the row "
+                                         "naming each line: the capture keeps a location per line, not per instruction. "
+                                         "▸ marks the address each sampled line was first seen at.",
+                                         "Samples of %s by source line, as a share of its %s total samples, at the row "
+                                         "naming each line: the capture keeps a location per line, not per instruction. "
+                                         "▸ marks the address each sampled line was first seen at.", whole),
                                name, whole_text);
   gtk_inscription_set_text (self->caption, caption);
 

@@ -403,7 +403,10 @@ import_done (GObject      *object,
                                                "%u summary was here already, or this capture has its own for the path.",
                                                "%u summaries were here already, or this capture has its own for their paths.",
                                                n_skipped), n_skipped);
-  primary = g_strdup_printf (_("%u of %u summaries of %s placed; %u not found in this capture"),
+  /* Translators: placed, offered, the capture they come from, not found */
+  primary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u summary of %s placed; %u not found in this capture",
+                                          "%u of %u summaries of %s placed; %u not found in this capture",
+                                          work->placements->len),
                              n_placed, work->placements->len, from, n_lost);
   g_free (self->report);
   self->report = g_strdup_printf ("%s\n%s", primary, list->str);

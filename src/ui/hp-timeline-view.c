@@ -100,7 +100,8 @@ update_status (HpTimelineView *self)
 
       /* Translators: a time range of the recording and what it holds,
        * "0.500 s to 1.250 s (0.750 s): 3,012 samples" */
-      text = g_strdup_printf (_("%.3f s to %.3f s (%.3f s): %s samples"),
+      text = g_strdup_printf (ngettext ("%.3f s to %.3f s (%.3f s): %s sample",
+                                        "%.3f s to %.3f s (%.3f s): %s samples", n),
                               (from - start) / 1e9, (to - start) / 1e9, (to - from) / 1e9, count);
     }
   else

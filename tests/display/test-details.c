@@ -45,6 +45,13 @@ is_label_of (GtkWidget    *widget,
 }
 
 static gboolean
+is_label_starting (GtkWidget    *widget,
+                   gconstpointer prefix)
+{
+  return GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix);
+}
+
+static gboolean
 is_inscription_starting (GtkWidget    *widget,
                          gconstpointer prefix)
 {
@@ -553,6 +560,88 @@ test_fits_1024 (void)
   display_close (window);
 }
 
+/* main → leaf, one sample: a capture whose every count is 1 */
+static char *
+make_one_sample_capture (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "one-sample.hotpath", NULL);
+  g_autofree char *src = g_build_filename (display_tmpdir (), "one.c", NULL);
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 mod, f_main, f_leaf, s_main, s_leaf;
+
+  g_assert_true (g_file_set_contents (src, "static void leaf (void) {\n  for (;;) ;\n}\n"
+                                           "int main (void) {\n  leaf ();\n}\n", -1, NULL));
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, HP_META_EVENT, "cpu-clock");
+  hp_capture_writer_set_process (w, 100, "one");
+  hp_capture_writer_set_thread (w, 100, 100, "one");
+  mod = hp_capture_writer_intern_module (w, "/opt/display-test/one", NULL, FALSE);
+  f_main = hp_capture_writer_intern_function (w, "main", mod, src, 4);
+  f_leaf = hp_capture_writer_intern_function (w, "leaf", mod, src, 1);
+  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_main, src, 5, FALSE, 0x100));
+  s_leaf = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_leaf, src, 2, FALSE, 0x200));
+  hp_capture_writer_add_sample (w, 1000, 100, 0, s_leaf, 1000);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  return g_steal_pointer (&path);
+}
+
+/* Every label and inscription under @widget, shown or not, that counts
+ * one thing in the plural ("its 1 samples"), one a line */
+static void
+find_one_plural (GtkWidget *widget,
+                 GString   *found)
+{
+  static GRegex *plural = NULL;
+  const char *text = NULL;
+
+  if (plural == NULL)
+    plural = g_regex_new ("(^|[^0-9.,])1 [a-z-]* ?samples", 0, 0, NULL);
+  if (GTK_IS_LABEL (widget))
+    text = gtk_label_get_text (GTK_LABEL (widget));
+  else if (GTK_IS_INSCRIPTION (widget))
+    text = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+  if (text != NULL && g_regex_match (plural, text, 0, NULL))
+    g_string_append_printf (found, "%s: %s\n", G_OBJECT_TYPE_NAME (gtk_widget_get_parent (widget)), text);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    find_one_plural (child, found);
+}
+
+/* A capture of one sample: every caption and header says "1 sample"
+ * ("(total 1 samples" was in the callers' header), in each pane. */
+static void
+test_one_sample (void)
+{
+  static const char *panes[] = { "calls", "source", "flame", "functions", "timeline" };
+  g_autofree char *path = make_one_sample_capture ();
+  HpWindow *window = display_open (app, path);
+  g_autoptr(GString) found = g_string_new (NULL);
+  GtkWidget *callers;
+
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  display_activate (window, "win.select-function", g_variant_new_string ("leaf"));
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      display_activate (window, "win.tree-mode", g_variant_new_string (mode ? "bottom-up" : "top-down"));
+      for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
+        {
+          display_activate (window, "win.show-pane", g_variant_new_string (panes[i]));
+          g_assert_true (display_wait (source_settled, window, 10000));
+          display_spin (100);
+          find_one_plural (GTK_WIDGET (window), found);
+        }
+    }
+  g_assert_cmpstr (found->str, ==, "");
+  display_activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  display_spin (100);
+  callers = display_find_widget (GTK_WIDGET (hp_window_get_calls_view (window)), is_label_starting, "Callers of");
+  g_assert_nonnull (callers);
+  g_test_message ("%s", gtk_label_get_text (GTK_LABEL (callers)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (callers)), "its 1 sample "));
+  display_close (window);
+}
+
 /* The one filter of every chooser of captures (Open, Compare, Import
  * Summaries From): captures, and for Open the files the window imports. */
 static void
@@ -596,6 +685,7 @@ run (HpApplication *application)
   g_test_add_func ("/details/save-as-capture", test_save_as_capture);
   g_test_add_func ("/details/capture-chooser-filter", test_capture_chooser_filter);
   g_test_add_func ("/details/fits-1024", test_fits_1024);
+  g_test_add_func ("/details/one-sample", test_one_sample);
   return g_test_run ();
 }
 
