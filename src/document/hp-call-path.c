@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-call-path.h"
@@ -108,12 +109,46 @@ hp_call_path_key_modules (const char *key)
   return key_steps (key, TRUE);
 }
 
+/* "main → run → recurse ×200 → leaf": one step per run of the same name,
+ * as the breadcrumbs show it, and a path of more runs than HEAD_STEPS +
+ * TAIL_STEPS + 1 keeps its first and last ones. */
+static GString *
+join_steps (GPtrArray *names)
+{
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint));
+  GString *s = g_string_new (NULL);
+
+  /* the index of the last step of each run */
+  for (guint i = 0; i < names->len; i++)
+    if (i + 1 == names->len || strcmp (g_ptr_array_index (names, i), g_ptr_array_index (names, i + 1)) != 0)
+      g_array_append_val (runs, i);
+  for (guint r = 0; r < runs->len; r++)
+    {
+      guint last = g_array_index (runs, guint, r);
+      guint repeats = last + 1 - (r > 0 ? g_array_index (runs, guint, r - 1) + 1 : 0);
+
+      if (r > 0)
+        g_string_append (s, " → ");
+      if (runs->len > HEAD_STEPS + TAIL_STEPS + 1 && r == HEAD_STEPS)
+        {
+          g_string_append (s, "…");
+          r = runs->len - TAIL_STEPS - 1;
+          continue;
+        }
+      if (repeats > 1)
+        /* Translators: a function that calls itself, and how many times in a row */
+        g_string_append_printf (s, _("%s ×%u"), (const char *) g_ptr_array_index (names, last), repeats);
+      else
+        g_string_append (s, g_ptr_array_index (names, last));
+    }
+  return s;
+}
+
 char *
 hp_call_path_readable (const char *key)
 {
   g_auto(GStrv) steps = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GString *s = g_string_new (NULL);
 
   g_return_val_if_fail (key != NULL, NULL);
 
@@ -121,19 +156,7 @@ hp_call_path_readable (const char *key)
   steps = hp_call_path_key_names (key);
   for (guint i = 0; steps[i] != NULL; i++)
     g_ptr_array_add (names, hp_symbol_name_shorten (steps[i], HP_SYMBOL_NAME_SHORT, HP_SHOWN_SHORT_CHARS));
-  for (guint i = 0; i < names->len; i++)
-    {
-      if (s->len > 0)
-        g_string_append (s, " → ");
-      if (names->len > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
-        {
-          g_string_append (s, "…");
-          i = names->len - TAIL_STEPS - 1;
-          continue;
-        }
-      g_string_append (s, g_ptr_array_index (names, i));
-    }
-  return g_string_free (s, FALSE);
+  return g_string_free (join_steps (names), FALSE);
 }
 
 char *
@@ -142,7 +165,8 @@ hp_call_path_shown (HpLoadedCapture  *capture,
                     guint             max_chars)
 {
   g_autoptr(GPtrArray) steps = NULL;
-  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GString) s = NULL;
 
   g_return_val_if_fail (capture != NULL, NULL);
 
@@ -151,16 +175,9 @@ hp_call_path_shown (HpLoadedCapture  *capture,
     {
       const HpCallNode *step = g_ptr_array_index (steps, i);
 
-      if (i > 0)
-        g_string_append (s, " → ");
-      if (steps->len > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
-        {
-          g_string_append (s, "…");
-          i = steps->len - TAIL_STEPS - 1;
-          continue;
-        }
-      g_string_append (s, hp_loaded_capture_get_shown_name (capture, step->function_id, TRUE));
+      g_ptr_array_add (names, (gpointer) hp_loaded_capture_get_shown_name (capture, step->function_id, TRUE));
     }
+  s = join_steps (names);
   return hp_symbol_name_sanitize (s->str, s->len, max_chars);
 }
 

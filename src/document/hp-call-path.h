@@ -21,10 +21,12 @@ GStrv             hp_call_path_key_names (const char *key);
  * as many as hp_call_path_key_names() gives names. */
 GStrv             hp_call_path_key_modules (const char *key);
 /* "main → run → parse" from a key, for paths not in the profile, in the
- * short names the window shows (a deep path keeps its ends). */
+ * short names the window shows: a run of one function is one step
+ * ("recurse ×200"), and a deep path keeps its ends. */
 char             *hp_call_path_readable (const char *key);
 /* "main → run → parse" for @node, with the names the window shows in
- * narrow places; a deep path keeps its first and last steps, and the
+ * narrow places, a run of one function as one step ("recurse ×200"); a
+ * deep path keeps its first and last steps, and the
  * whole is at most @max_chars characters. */
 char             *hp_call_path_shown    (HpLoadedCapture  *capture,
                                          const HpCallNode *node,

@@ -21,6 +21,8 @@
 #include "analysis/hp-profile.h"
 #include "ui/hp-call-row.h"
 #include "ui/hp-cell.h"
+#include "ui/hp-summary-item.h"
+#include "ui/hp-summary-list.h"
 #include "document/hp-loaded-capture.h"
 #include "display-common.h"
 
@@ -158,6 +160,25 @@ send_keys (HpWindow   *window,
   return TRUE;
 }
 
+/* The tree's row of the selected node; (transfer full) */
+static HpCallRow *
+selected_row (HpWindow *window)
+{
+  HpCallTreeView *tree = hp_window_get_tree_view (window);
+  const HpCallNode *node = hp_call_tree_view_get_selected (tree);
+  GListModel *model = hp_call_tree_view_get_model (tree);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) r = g_list_model_get_item (model, i);
+      g_autoptr(HpCallRow) row = gtk_tree_list_row_get_item (r);
+
+      if (hp_call_row_get_node (row) == node)
+        return g_steal_pointer (&row);
+    }
+  return NULL;
+}
+
 /* Tests -------------------------------------------------------------- */
 
 /* The leaf 201 calls deep shows its name inside the Function
@@ -223,6 +244,27 @@ test_deep_tree (void)
   g_assert_nonnull (strstr (text, "recurse ×" G_STRINGIFY (DEEP)));
   g_assert_null (strstr (text, "recurse › recurse"));
   g_assert_nonnull (strstr (text, "main › recurse"));
+
+  /* so do the Summaries list and the row's tooltip */
+  {
+    HpSummaryPane *pane = hp_window_get_summary_pane (window);
+    GListModel *summaries = hp_summary_list_get_model (hp_window_get_summary_list (window));
+    g_autoptr(HpSummaryItem) item = NULL;
+    g_autoptr(HpCallRow) row = NULL;
+    g_autofree char *tooltip = NULL;
+
+    hp_summary_pane_set_text (pane, "the leaf of a deep recursion");
+    hp_summary_pane_flush (pane);
+    display_spin (100);
+    g_assert_cmpuint (g_list_model_get_n_items (summaries), ==, 1);
+    item = g_list_model_get_item (summaries, 0);
+    g_test_message ("Summaries list: %s", hp_summary_item_get_path (item));
+    g_assert_cmpstr (hp_summary_item_get_path (item), ==, "main → recurse ×" G_STRINGIFY (DEEP) " → work_leaf");
+    row = selected_row (window);
+    g_object_get (row, "tooltip", &tooltip, NULL);
+    g_test_message ("tooltip: %s", tooltip);
+    g_assert_nonnull (strstr (tooltip, "main → recurse ×" G_STRINGIFY (DEEP) " → work_leaf"));
+  }
   display_close (window);
 }
 

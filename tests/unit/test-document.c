@@ -123,6 +123,15 @@ test_readable (void)
   deep = hp_call_path_readable (key->str);
   g_assert_cmpstr (short_path, ==, "main → run");
   g_assert_cmpstr (deep, ==, "f0 → f1 → f2 → … → f12 → f13 → f14 → f15 → f16 → f17 → f18 → f19");
+
+  /* a recursion is one step, as in the breadcrumbs: the ends are runs */
+  g_string_assign (key, "app\tmain\n");
+  for (guint i = 0; i < 200; i++)
+    g_string_append (key, "app\trecurse\n");
+  g_string_append (key, "app\tleaf\n");
+  g_clear_pointer (&deep, g_free);
+  deep = hp_call_path_readable (key->str);
+  g_assert_cmpstr (deep, ==, "main → recurse ×200 → leaf");
 }
 
 static void
