@@ -47,6 +47,7 @@ struct _HpSuggestBox {
   GtkLabel         *error_label;
   GtkLabel         *stderr_label;
   GtkWidget        *suggestion_box;
+  GtkWidget        *suggestion_actions;
   GtkTextView      *text_view;
 
   HpLoadedProfile  *profile;
@@ -100,6 +101,7 @@ update_actions (HpSuggestBox *self)
   gtk_spinner_set_spinning (self->spinner, running);
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), running);
   gtk_widget_set_visible (self->suggestion_box, shown);
+  gtk_widget_set_visible (self->suggestion_actions, shown);
 }
 
 static void
@@ -512,6 +514,7 @@ hp_suggest_box_class_init (HpSuggestBoxClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpSuggestBox, error_label);
   gtk_widget_class_bind_template_child (widget_class, HpSuggestBox, stderr_label);
   gtk_widget_class_bind_template_child (widget_class, HpSuggestBox, suggestion_box);
+  gtk_widget_class_bind_template_child (widget_class, HpSuggestBox, suggestion_actions);
   gtk_widget_class_bind_template_child (widget_class, HpSuggestBox, text_view);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
