@@ -337,6 +337,14 @@ test_events (void)
   display_close (window);
 }
 
+static gboolean
+flame_shown (gpointer data)
+{
+  HpFlameGraph *graph = hp_flame_canvas_get_graph (hp_flame_view_get_canvas (data));
+
+  return !hp_flame_view_is_busy (data) && graph != NULL;
+}
+
 /* Merge Recursion in the main menu rebuilds every view with f → f → f as f */
 static void
 test_merge_recursion (void)
@@ -378,6 +386,15 @@ test_merge_recursion (void)
     }
   g_assert_cmpstr (hp_profile_get_function_name (profile->profile, node->function_id), ==, "g");
   g_assert_null (node->children);
+  /* and the flame graph draws that profile: All, main, f, g */
+  {
+    HpFlameView *flame = hp_window_get_flame_view (window);
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "flame"));
+    g_assert_true (display_wait (flame_shown, flame, 10000));
+    g_assert_true (hp_flame_graph_get_profile (hp_flame_canvas_get_graph (hp_flame_view_get_canvas (flame))) == profile->profile);
+    g_assert_cmpuint (hp_flame_graph_get_depth (hp_flame_canvas_get_graph (hp_flame_view_get_canvas (flame))), ==, 3);
+  }
   display_close (window);
 }
 
