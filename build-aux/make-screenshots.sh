@@ -15,7 +15,8 @@
 # With UPDATE_DATA=1 it also copies the main view, the flame graph, the
 # timeline and the offer of each size and style into data/screenshots/
 # sizes/, and the demo of the README's quick start at 1280x800 into
-# data/screenshots/ (main.png, flame.png, timeline.png).
+# data/screenshots/ (main.png, flame.png, timeline.png), and the merged
+# recursion's flame graph as data/screenshots/recursion-merged.png.
 #
 # The programs are built and recorded in a folder of their own,
 # SCREENSHOT_SRC (default /tmp/hotpath-demo), and run from there: the
@@ -121,3 +122,6 @@ xvfb-run -a -s "-screen 0 1280x800x24" \
       SCREENSHOT_SUMMARY="The leaf of a 150-deep recursion: with Merge Recursion on, descend shows once, with all of its levels' samples." \
   dbus-run-session -- "$build/tests/display/make-screenshots" "$recursion" "$out/recursion-merged" recurse_leaf \
   2>/dev/null | sed "s|^|recursion merged: |"
+if [ "${UPDATE_DATA:-0}" = 1 ]; then
+  cp "$out/recursion-merged/flame.png" "$top/data/screenshots/recursion-merged.png"
+fi
