@@ -16,8 +16,11 @@
  * into parents. Each tree is then built by one depth-first expansion (see
  * Tree): the top-down one over the stacks, crediting the functions and
  * call pairs on the way; the bottom-up one over the leaf stacks with
- * samples, step by step up to their roots. The two share only their
- * read-only input, so the bottom-up tree is built in a second thread.
+ * samples, step by step up to their roots. The bottom-up tree costs as
+ * much as the top-down one and is seldom shown: it is built when first
+ * asked for (hp_profile_get_bottom_up), from what the build kept, unless
+ * hp_profile_new_full() is told to build it at once (then in a second
+ * thread: the two share only their read-only input).
  * A tree's nodes, and the lists of their children, are each one block
  * (see CallTree): an allocation per node once cost a third of the time.
  *
@@ -80,9 +83,17 @@ struct _HpProfile {
   GArray *by_self;   /* HpFunctionStats, lazily */
   GArray *by_total;
 
-  /* Each tree is one array of nodes, its root first (see Tree) */
+  /* Each tree is one array of nodes, its root first (see Tree). The
+   * bottom-up one is built on demand under bottom_up_lock, from up and
+   * rank, which are freed then; bottom_up_built is set once it is. */
   CallTree top_down;
   CallTree bottom_up;
+  GMutex bottom_up_lock;
+  gint bottom_up_built;
+  gpointer up;
+  gsize up_size;
+  guint32 *rank;
+  gsize rank_size;
 
   /* indexed by function id: GArray of HpCallEdge, NULL when none */
   GArray **callers;
@@ -678,6 +689,14 @@ HpProfile *
 hp_profile_new (const HpCaptureData *data,
                 GHashTable          *tids)
 {
+  return hp_profile_new_full (data, tids, FALSE);
+}
+
+HpProfile *
+hp_profile_new_full (const HpCaptureData *data,
+                     GHashTable          *tids,
+                     gboolean             bottom_up_now)
+{
   HpProfile *self;
   const HpCaptureStack *stacks;
   guint n_stacks;
@@ -734,25 +753,71 @@ hp_profile_new (const HpCaptureData *data,
   rank = rank_functions (self, &rank_size);
   in = (Input) { up, cnt, sub, n_stacks, self->n_functions, self->n_samples, rank };
 
-  /* The two trees share nothing but their read-only input, and take
-   * about as long each: build the bottom-up one in a second thread. */
-  bottom_up = (BottomUp) { &in, { NULL, 0, NULL, NULL } };
-  thread = g_thread_try_new ("hp-bottom-up", build_bottom_up, &bottom_up, NULL);
-  if (thread == NULL)
-    build_bottom_up (&bottom_up);
-  build_top_down (self, &in);
-  if (thread != NULL)
-    g_thread_join (thread);
-  self->bottom_up = bottom_up.tree;
+  g_mutex_init (&self->bottom_up_lock);
+  if (bottom_up_now)
+    {
+      /* The two trees share nothing but their read-only input, and take
+       * about as long each: build the bottom-up one in a second thread. */
+      bottom_up = (BottomUp) { &in, { NULL, 0, NULL, NULL } };
+      thread = g_thread_try_new ("hp-bottom-up", build_bottom_up, &bottom_up, NULL);
+      if (thread == NULL)
+        build_bottom_up (&bottom_up);
+      build_top_down (self, &in);
+      if (thread != NULL)
+        g_thread_join (thread);
+      self->bottom_up = bottom_up.tree;
+      hp_block_free (up, up_size);
+      hp_block_free (rank, rank_size);
+      g_atomic_int_set (&self->bottom_up_built, TRUE);
+    }
+  else
+    {
+      build_top_down (self, &in);
+      /* what the bottom-up tree will be built from, with cnt */
+      self->up = up;
+      self->up_size = up_size;
+      self->rank = rank;
+      self->rank_size = rank_size;
+    }
 
   self->stack_samples = cnt;
   self->stack_samples_size = cnt_size;
   self->n_stacks = n_stacks;
   hp_block_free (sub, sub_size);
-  hp_block_free (up, up_size);
-  hp_block_free (rank, rank_size);
 
   return self;
+}
+
+/* The bottom-up tree, built now if it was not yet. */
+static const CallTree *
+ensure_bottom_up (HpProfile *self)
+{
+  if (g_atomic_int_get (&self->bottom_up_built))
+    return &self->bottom_up;
+
+  g_mutex_lock (&self->bottom_up_lock);
+  if (!g_atomic_int_get (&self->bottom_up_built))
+    {
+      Input in = { self->up, self->stack_samples, NULL, self->n_stacks, self->n_functions,
+                   self->n_samples, self->rank };
+      BottomUp job = { &in, { NULL, 0, NULL, NULL } };
+
+      build_bottom_up (&job);
+      self->bottom_up = job.tree;
+      hp_block_free (g_steal_pointer (&self->up), self->up_size);
+      hp_block_free (g_steal_pointer (&self->rank), self->rank_size);
+      g_atomic_int_set (&self->bottom_up_built, TRUE);
+    }
+  g_mutex_unlock (&self->bottom_up_lock);
+  return &self->bottom_up;
+}
+
+gboolean
+hp_profile_has_bottom_up (HpProfile *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return g_atomic_int_get (&self->bottom_up_built);
 }
 
 void
@@ -763,6 +828,9 @@ hp_profile_free (HpProfile *self)
 
   call_tree_clear (&self->top_down);
   call_tree_clear (&self->bottom_up);
+  hp_block_free (self->up, self->up_size);
+  hp_block_free (self->rank, self->rank_size);
+  g_mutex_clear (&self->bottom_up_lock);
   for (guint f = 0; f < self->n_functions; f++)
     {
       g_clear_pointer (&self->callers[f], g_array_unref);
@@ -896,7 +964,7 @@ hp_profile_get_bottom_up (HpProfile *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return self->bottom_up.nodes;
+  return ensure_bottom_up (self)->nodes;
 }
 
 guint
@@ -905,7 +973,7 @@ hp_profile_get_n_nodes (HpProfile *self,
 {
   g_return_val_if_fail (self != NULL, 0);
 
-  return bottom_up ? self->bottom_up.n_nodes : self->top_down.n_nodes;
+  return bottom_up ? ensure_bottom_up (self)->n_nodes : self->top_down.n_nodes;
 }
 
 static GArray *

@@ -56,6 +56,13 @@ typedef struct _HpProfile HpProfile;
  * only samples of these threads (a set of GINT_TO_POINTER (tid)) count. */
 HpProfile        *hp_profile_new                (const HpCaptureData *data,
                                                  GHashTable          *tids);
+/* Like hp_profile_new(), and builds the bottom-up tree now (in a second
+ * thread) when @bottom_up_now; otherwise it is built by the first call
+ * that needs it (hp_profile_get_bottom_up, hp_profile_get_n_nodes), in
+ * that caller's thread, as long as the top-down tree took. */
+HpProfile        *hp_profile_new_full           (const HpCaptureData *data,
+                                                 GHashTable          *tids,
+                                                 gboolean             bottom_up_now);
 void              hp_profile_free               (HpProfile           *self);
 
 const HpCaptureData *hp_profile_get_data        (HpProfile           *self);
@@ -74,7 +81,11 @@ const HpFunctionStats *hp_profile_get_function_stats (HpProfile      *self,
                                                  gint64               function_id);
 
 const HpCallNode *hp_profile_get_top_down       (HpProfile           *self);
+/* Built on the first call (thread-safe; see hp_profile_new_full): a
+ * window asks for it off the main thread, or after
+ * hp_profile_has_bottom_up() says it is there. */
 const HpCallNode *hp_profile_get_bottom_up      (HpProfile           *self);
+gboolean          hp_profile_has_bottom_up      (HpProfile           *self);
 /* How many nodes a tree has, its root included: what a walk over it may
  * reserve at once (the flame graph's boxes) */
 guint             hp_profile_get_n_nodes        (HpProfile           *self,

@@ -592,7 +592,9 @@ build_profile (HpLoadedCapture       *capture,
           self->fold_modules = hp_id_set_copy (filter->fold_modules);
         }
     }
-  self->profile = hp_profile_new (self->data, tids);
+  /* the first profile of a capture has both trees, so that the window
+   * can prepare the hidden one; a filter's, only the one shown */
+  self->profile = hp_profile_new_full (self->data, tids, filter == NULL || filter->bottom_up);
   /* fill the lazy caches now: afterwards the profile is only read */
   hp_profile_get_functions (self->profile, FALSE);
   hp_profile_get_functions (self->profile, TRUE);

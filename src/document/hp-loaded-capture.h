@@ -57,6 +57,10 @@ typedef struct {
   GHashTable       *fold_functions;  /* GSIZE_TO_POINTER (function id) folded into callers; NULL: none */
   GHashTable       *fold_modules;    /* GSIZE_TO_POINTER (module id) folded into callers; NULL: none */
   const char       *event;           /* hp_measure_list_events(); NULL: the first */
+  /* Not a filter: build the bottom-up tree in the worker too, because it
+   * is shown. Otherwise it is built when first asked for
+   * (hp_profile_get_bottom_up), which a window does off the main thread. */
+  gboolean          bottom_up;
 } HpProfileFilter;
 
 /* The steps of building a profile, as HpLoadedProfile times them */

@@ -62,6 +62,10 @@ struct _HpCallTreeView {
   guint                 match_index;
   GCancellable         *search_cancellable;
 
+  /* asked for bottom-up while a worker builds that tree of a big profile */
+  gboolean              waiting_bottom_up;
+  GCancellable         *bottom_up_cancellable;
+
   gboolean              preparing;      /* building the hidden tree: no signals */
   gboolean              unselecting;    /* on the way to another row: no signal */
   guint                 prepare_source;

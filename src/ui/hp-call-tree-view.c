@@ -1044,6 +1044,10 @@ prepare_other_cb (gpointer user_data)
   self->prepare_source = 0;
   if (self->profile == NULL || self->trees[other ? 1 : 0].tree_model != NULL)
     return G_SOURCE_REMOVE;
+  /* a filter's profile has the bottom-up tree only when it is shown:
+   * building it here would cost as much as the profile did */
+  if (other && !hp_profile_has_bottom_up (self->profile->profile))
+    return G_SOURCE_REMOVE;
 
   self->preparing = TRUE;
   self->bottom_up = other;
@@ -1067,6 +1071,68 @@ prepare_other_cb (gpointer user_data)
       t->hide_tick = gtk_widget_add_tick_callback (t->scroller, on_hide_tick, self, NULL);
   }
   return G_SOURCE_REMOVE;
+}
+
+/* The bottom-up tree of a big profile is built in a worker when first
+ * shown (a filter's profile has only the tree shown, see
+ * HpProfileFilter.bottom_up); the view switches when it is there. A
+ * small one is built at once: a few milliseconds. */
+#define BOTTOM_UP_AT_ONCE_NODES 50000
+
+static void
+bottom_up_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  HpLoadedProfile *profile = task_data;
+
+  hp_profile_get_bottom_up (profile->profile);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+bottom_up_built (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  HpCallTreeView *self = HP_CALL_TREE_VIEW (object);
+
+  if (!g_task_propagate_boolean (G_TASK (result), NULL) ||
+      !self->waiting_bottom_up || self->profile != g_task_get_task_data (G_TASK (result)))
+    return;
+  self->waiting_bottom_up = FALSE;
+  hp_call_tree_view_set_bottom_up (self, TRUE);
+}
+
+/* Whether switching to bottom-up must wait for a worker; starts it. */
+static gboolean
+wait_for_bottom_up (HpCallTreeView *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->profile == NULL || hp_profile_has_bottom_up (self->profile->profile) ||
+      hp_profile_get_n_nodes (self->profile->profile, FALSE) <= BOTTOM_UP_AT_ONCE_NODES)
+    return FALSE;
+  if (self->bottom_up_cancellable != NULL)
+    g_cancellable_cancel (self->bottom_up_cancellable);
+  g_clear_object (&self->bottom_up_cancellable);
+  self->bottom_up_cancellable = g_cancellable_new ();
+  self->waiting_bottom_up = TRUE;
+  task = g_task_new (self, self->bottom_up_cancellable, bottom_up_built, NULL);
+  g_task_set_task_data (task, hp_loaded_profile_ref (self->profile), (GDestroyNotify) hp_loaded_profile_unref);
+  g_task_set_check_cancellable (task, TRUE);
+  g_task_run_in_thread (task, bottom_up_thread);
+  return TRUE;
+}
+
+static void
+stop_waiting_for_bottom_up (HpCallTreeView *self)
+{
+  self->waiting_bottom_up = FALSE;
+  if (self->bottom_up_cancellable != NULL)
+    g_cancellable_cancel (self->bottom_up_cancellable);
+  g_clear_object (&self->bottom_up_cancellable);
 }
 
 /* API ---------------------------------------------------------------- */
@@ -1094,6 +1160,16 @@ hp_call_tree_view_set_profile (HpCallTreeView  *self,
     return;
 
   self->profile = hp_loaded_profile_ref (profile);
+  if (self->waiting_bottom_up)
+    {
+      /* still asked for: for this profile now */
+      stop_waiting_for_bottom_up (self);
+      if (!wait_for_bottom_up (self))
+        {
+          self->bottom_up = TRUE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOTTOM_UP]);
+        }
+    }
   update_ratio_columns (self);
   show_current (self);
   if (self->search != NULL)
@@ -1134,7 +1210,11 @@ hp_call_tree_view_set_bottom_up (HpCallTreeView *self,
   g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
 
   bottom_up = !!bottom_up;
-  if (self->bottom_up == bottom_up)
+  if (!bottom_up)
+    stop_waiting_for_bottom_up (self);
+  if (self->bottom_up == bottom_up || (bottom_up && self->waiting_bottom_up))
+    return;
+  if (bottom_up && wait_for_bottom_up (self))
     return;
   self->bottom_up = bottom_up;
   self->pending_select = NULL;
@@ -1266,6 +1346,7 @@ hp_call_tree_view_dispose (GObject *object)
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
+  stop_waiting_for_bottom_up (self);
   if (self->pending_model != NULL)
     g_clear_signal_handler (&self->pending_handler, self->pending_model);
   self->pending_model = NULL;

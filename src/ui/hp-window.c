@@ -729,6 +729,8 @@ hp_window_rebuild_profile (HpWindow *self)
   filter.fold_functions = self->fold_functions;
   filter.fold_modules = self->fold_modules;
   filter.event = self->event;
+  /* the callers' tree costs as much as the rest: only when it is shown */
+  filter.bottom_up = hp_call_tree_view_get_bottom_up (self->tree_view);
   if (hp_id_set_equal (filter.tids, self->profile->tids) && hp_loaded_profile_has_folds (self->profile, &filter) &&
       (self->event == NULL || g_strcmp0 (self->event, self->profile->measure.event) == 0) &&
       filter.has_range == self->profile->has_range &&

@@ -926,6 +926,57 @@ render_profile (HpProfile *profile,
   return g_string_free (out, FALSE);
 }
 
+
+static gpointer
+ask_bottom_up (gpointer profile)
+{
+  return (gpointer) hp_profile_get_bottom_up (profile);
+}
+
+/* A profile builds its bottom-up tree when first asked for, once, even
+ * when several threads ask at the same time, and it is the tree that
+ * hp_profile_new_full() builds at once, node for node. */
+static void
+test_bottom_up_later (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261202);
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(TestData) data = build_random_data (rand, 300, 20000, strings);
+
+  for (guint with_tids = 0; with_tids < 2; with_tids++)
+    {
+      g_autoptr(GHashTable) tids = NULL;
+      g_autoptr(HpProfile) now = NULL;
+      g_autoptr(HpProfile) later = NULL;
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+      GThread *threads[4];
+      gpointer trees[4];
+
+      if (with_tids)
+        {
+          tids = g_hash_table_new (NULL, NULL);
+          g_hash_table_add (tids, GINT_TO_POINTER (2));
+        }
+      now = hp_profile_new_full (data, tids, TRUE);
+      later = hp_profile_new (data, tids);
+      g_assert_true (hp_profile_has_bottom_up (now));
+      g_assert_false (hp_profile_has_bottom_up (later));
+      for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+        threads[i] = g_thread_new ("ask", ask_bottom_up, later);
+      for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+        trees[i] = g_thread_join (threads[i]);
+      for (guint i = 1; i < G_N_ELEMENTS (threads); i++)
+        g_assert_true (trees[i] == trees[0]);
+      g_assert_true (hp_profile_has_bottom_up (later));
+      g_assert_true (hp_profile_get_bottom_up (later) == trees[0]);
+      g_assert_cmpuint (hp_profile_get_n_nodes (later, TRUE), ==, hp_profile_get_n_nodes (now, TRUE));
+      want = render_profile (now, data->functions->len);
+      got = render_profile (later, data->functions->len);
+      g_assert_cmpstr (got, ==, want);
+    }
+}
+
 static int
 by_thread_and_time (gconstpointer a,
                     gconstpointer b)
@@ -1076,6 +1127,7 @@ main (int    argc,
   g_test_add_func ("/profile/time-range", test_time_range);
   g_test_add_func ("/profile/reused-blocks", test_reused_blocks);
   g_test_add_func ("/profile/block-pool", test_block_pool);
+  g_test_add_func ("/profile/bottom-up-later", test_bottom_up_later);
 
   return g_test_run ();
 }
