@@ -1077,7 +1077,13 @@ prepare_other_cb (gpointer user_data)
  * shown (a filter's profile has only the tree shown, see
  * HpProfileFilter.bottom_up); the view switches when it is there. A
  * small one is built at once: a few milliseconds. */
-#define BOTTOM_UP_AT_ONCE_NODES 50000
+static guint bottom_up_at_once_nodes = 50000;
+
+void
+hp_call_tree_view_set_bottom_up_at_once (guint max_nodes)
+{
+  bottom_up_at_once_nodes = max_nodes;
+}
 
 static void
 bottom_up_thread (GTask        *task,
@@ -1112,7 +1118,7 @@ wait_for_bottom_up (HpCallTreeView *self)
   g_autoptr(GTask) task = NULL;
 
   if (self->profile == NULL || hp_profile_has_bottom_up (self->profile->profile) ||
-      hp_profile_get_n_nodes (self->profile->profile, FALSE) <= BOTTOM_UP_AT_ONCE_NODES)
+      hp_profile_get_n_nodes (self->profile->profile, FALSE) <= bottom_up_at_once_nodes)
     return FALSE;
   if (self->bottom_up_cancellable != NULL)
     g_cancellable_cancel (self->bottom_up_cancellable);

@@ -25,6 +25,11 @@ HpLoadedProfile  *hp_call_tree_view_get_profile      (HpCallTreeView  *self);
 gboolean          hp_call_tree_view_get_bottom_up    (HpCallTreeView  *self);
 void              hp_call_tree_view_set_bottom_up    (HpCallTreeView  *self,
                                                       gboolean         bottom_up);
+/* The largest profile (in top-down nodes) whose bottom-up tree is built
+ * on the main thread when first shown; a bigger one is built in a worker
+ * and the view switches when it is there. 50 000 by default; the display
+ * tests lower it. */
+void              hp_call_tree_view_set_bottom_up_at_once (guint      max_nodes);
 
 /* The selected node of the shown tree (top-down or bottom-up), or NULL. */
 const HpCallNode *hp_call_tree_view_get_selected     (HpCallTreeView  *self);

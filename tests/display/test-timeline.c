@@ -401,6 +401,76 @@ test_merge_recursion (void)
 /* An import of folded stacks has counts, no sample times: the timeline
  * says so and why, reads no samples and offers no range, and a range set
  * anyway filters nothing. */
+
+static gboolean
+shows_bottom_up (gpointer data)
+{
+  return hp_call_tree_view_get_bottom_up (hp_window_get_tree_view (data));
+}
+
+/* A range's profile has the callers' tree only when the call tree shows
+ * it: switching to bottom-up then builds it, in a worker for a profile
+ * over the limit (lowered here to 0 nodes), and the view switches when
+ * it is there. While the tree is bottom-up, a range's worker builds it. */
+static void
+test_bottom_up_later (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "timeline-bottom-up.hotpath", NULL);
+  HpWindow *window;
+  HpTimelineView *view;
+  HpTimeline *timeline;
+  HpCallTreeView *tree;
+  HpLoadedProfile *profile;
+  gint64 expected;
+
+  write_capture (path);
+  window = display_open (app, path);
+  view = hp_window_get_timeline_view (window);
+  timeline = hp_timeline_view_get_timeline (view);
+  tree = hp_window_get_tree_view (window);
+  /* the first profile has both trees */
+  g_assert_true (hp_profile_has_bottom_up (hp_call_tree_view_get_profile (tree)->profile));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+  g_assert_true (display_wait (samples_loaded, view, 10000));
+
+  hp_timeline_set_selection (timeline, TRUE, FIRST + 500000000, FIRST + 1250000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  display_spin (100);  /* the idle that prepares the hidden tree */
+  profile = hp_call_tree_view_get_profile (tree);
+  g_assert_false (hp_profile_has_bottom_up (profile->profile));
+
+  hp_call_tree_view_set_bottom_up_at_once (0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "bottom-up"));
+  g_assert_false (hp_call_tree_view_get_bottom_up (tree));
+  g_assert_true (display_wait (shows_bottom_up, window, 10000));
+  g_assert_true (hp_call_tree_view_get_profile (tree) == profile);
+  g_assert_true (hp_profile_has_bottom_up (profile->profile));
+  expected = hp_test_sql_count (path, "time >= 1500000000 AND time <= 2250000000");
+  g_assert_cmpuint (hp_profile_get_bottom_up (profile->profile)->total, ==, expected);
+  g_assert_cmpuint (g_list_model_get_n_items (hp_call_tree_view_get_model (tree)), >, 0);
+
+  /* shown: the next range's worker builds it */
+  hp_timeline_set_selection (timeline, TRUE, FIRST, FIRST + 1000000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  profile = hp_call_tree_view_get_profile (tree);
+  g_assert_true (hp_call_tree_view_get_bottom_up (tree));
+  g_assert_true (hp_profile_has_bottom_up (profile->profile));
+  g_assert_cmpuint (hp_profile_get_bottom_up (profile->profile)->total, ==,
+                    hp_test_sql_count (path, "time >= 1000000000 AND time <= 2000000000"));
+
+  /* asked for and taken back before the worker is done: top-down */
+  display_activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
+  hp_timeline_set_selection (timeline, TRUE, FIRST + 500000000, FIRST + 1250000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "bottom-up"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.tree-mode", "s", "top-down"));
+  display_spin (300);
+  g_assert_false (hp_call_tree_view_get_bottom_up (tree));
+
+  hp_call_tree_view_set_bottom_up_at_once (50000);
+  display_close (window);
+}
+
 static void
 test_timeless (void)
 {
@@ -519,6 +589,7 @@ run (HpApplication *application)
   g_test_add_func ("/timeline/window", test_timeline);
   g_test_add_func ("/timeline/merge-recursion", test_merge_recursion);
   g_test_add_func ("/timeline/timeless", test_timeless);
+  g_test_add_func ("/timeline/bottom-up-later", test_bottom_up_later);
   g_test_add_func ("/timeline/lanes-fit", test_lanes_fit);
   g_test_add_func ("/timeline/events", test_events);
   g_test_add_func ("/overview/unsymbolized", test_unsymbolized);
