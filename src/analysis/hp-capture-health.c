@@ -90,13 +90,15 @@ hp_capture_health_judge (HpCaptureHealth *health,
   health->lost_many = health->lost > 0 &&
                       hp_capture_health_percent (health->lost, all_samples + health->lost) > HP_HEALTH_LOST_PERCENT;
 
-  health->truncated = metadata_u64 (data->metadata, HP_META_TRUNCATED_STACKS);
+  /* counts of the capture's own samples: a file that claims more says
+   * nothing true, and a share above 100 % is not shown */
+  health->truncated = MIN (metadata_u64 (data->metadata, HP_META_TRUNCATED_STACKS), all_samples);
   health->truncated_many = hp_capture_health_percent (health->truncated, all_samples) > HP_HEALTH_TRUNCATED_PERCENT;
 
   /* Only when the copies were too small: more of them does not help a
    * stack cut by a missing file or code without CFI. */
   by_copy = g_hash_table_lookup (data->metadata, HP_META_TRUNCATED_STACK_COPY);
-  health->stack_copy_ended = by_copy != NULL ? g_ascii_strtoull (by_copy, NULL, 10) : health->truncated;
+  health->stack_copy_ended = by_copy != NULL ? MIN (g_ascii_strtoull (by_copy, NULL, 10), all_samples) : health->truncated;
   if (g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_CALL_GRAPH), "dwarf") == 0 &&
       hp_capture_health_percent (health->truncated, all_samples) > HP_HEALTH_STACK_COPY_PERCENT &&
       hp_capture_health_percent (health->stack_copy_ended, all_samples) > HP_HEALTH_STACK_COPY_PERCENT)

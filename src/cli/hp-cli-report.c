@@ -189,7 +189,7 @@ print_header (Report *r)
   g_autofree char *start = hp_capture_get_metadata (r->capture, HP_META_START_TIME);
   g_autofree char *exit_signal = hp_capture_get_metadata (r->capture, HP_META_EXIT_SIGNAL);
   g_autofree char *exit_status = hp_capture_get_metadata (r->capture, HP_META_EXIT_STATUS);
-  guint64 duration_ns = metadata_u64 (r->capture, HP_META_DURATION_NS);
+  g_autofree char *duration = hp_capture_get_metadata (r->capture, HP_META_DURATION_NS);
   guint64 throttled = metadata_u64 (r->capture, HP_META_THROTTLE_EVENTS);
   HpCaptureHealth health;
   guint64 lost, truncated, unresolved;
@@ -225,13 +225,19 @@ print_header (Report *r)
     rate = g_strdup ("at every switch off the CPU, weighted by the time away");
   else if (freq == NULL && period != NULL)
     rate = g_strdup_printf ("every %s %s", esc (r, period, NULL), esc (r, unit, "events"));
+  else if (freq != NULL)
+    rate = g_strdup_printf ("at %s Hz", esc (r, freq, NULL));
   else
-    rate = g_strdup_printf ("at %s Hz", esc (r, freq, "?"));
+    /* not said, or not a rate (hp_capture_get_metadata) */
+    rate = g_strdup ("at an unknown rate");
   printf ("# Event:     %s (unit: %s), sampled %s, call graph: %s\n",
           esc (r, event, "(unknown)"), esc (r, unit, "?"), rate,
           esc (r, call_graph, "?"));
   done_line (r);
-  printf ("# Duration:  %.3f s\n", duration_ns / 1e9);
+  if (duration != NULL)
+    printf ("# Duration:  %.3f s\n", g_ascii_strtoull (duration, NULL, 10) / 1e9);
+  else
+    printf ("# Duration:  unknown\n");
   if (r->filter != NULL)
     printf ("# Filter:    %s\n", r->filter);
   printf ("# Samples:   %" G_GUINT64_FORMAT "%s (lost: %" G_GUINT64_FORMAT ", throttled: %" G_GUINT64_FORMAT ")\n",

@@ -714,6 +714,9 @@ hp_capture_get_path (HpCapture *self)
   return self->path;
 }
 
+static char *checked_metadata (const char *key,
+                               char       *value);
+
 char *
 hp_capture_get_metadata (HpCapture  *self,
                          const char *key)
@@ -729,7 +732,7 @@ hp_capture_get_metadata (HpCapture  *self,
     return NULL;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
   if (sqlite3_step (stmt) == SQLITE_ROW)
-    value = column_strdup (stmt, 0);
+    value = checked_metadata (key, column_strdup (stmt, 0));
   sqlite3_finalize (stmt);
   return value;
 }
@@ -940,13 +943,89 @@ next_id_row (HpCapture     *self,
   return &g_array_index (array, guint8, (gsize) id * g_array_get_element_size (array));
 }
 
+/* The metadata keys that hold a number, and the numbers that make sense
+ * there (schema.sql). A capture may come from anywhere: its "-5" Hz, its
+ * duration of -1 ns read as 584 years, its 10^23 lost samples are not
+ * figures to show. Such a value reads as absent, that is unknown, as in a
+ * capture whose writer did not know it. */
+#define YEAR_NS (G_GINT64_CONSTANT (366) * 24 * 3600 * 1000000000)
+
+static const struct {
+  const char *key;
+  gint64      min;
+  gint64      max;
+} numeric_metadata[] = {
+  { HP_META_DURATION_NS,          0, 100 * YEAR_NS },
+  { HP_META_FREQUENCY,            1, HP_CAPTURE_MAX_FREQUENCY },
+  { HP_META_PERIOD,               1, G_MAXINT64 },
+  { HP_META_STACK_SIZE,           1, 1 << 20 },
+  { HP_META_CPU_COUNT,            1, 1 << 20 },
+  { HP_META_LOST_SAMPLES,         0, (gint64) MAX_TOTAL },
+  { HP_META_THROTTLE_EVENTS,      0, (gint64) MAX_TOTAL },
+  { HP_META_TRUNCATED_STACKS,     0, (gint64) MAX_TOTAL },
+  { HP_META_COMPLETE_STACKS,      0, (gint64) MAX_TOTAL },
+  { HP_META_TRUNCATED_STACK_COPY, 0, (gint64) MAX_TOTAL },
+  { HP_META_TRUNCATED_AT_JIT,     0, (gint64) MAX_TOTAL },
+  { HP_META_UNRESOLVED_FRAMES,    0, (gint64) MAX_TOTAL },
+  { HP_META_OTHER_EVENT_SAMPLES,  0, (gint64) MAX_TOTAL },
+  { HP_META_EXIT_STATUS,          0, 255 },
+  { HP_META_ATTACHED_PID,         1, G_MAXINT32 },
+};
+
+/* @value (owned) of the metadata @key as the rest of Hotpath gets it:
+ * NULL when it makes no sense there (see above; a start_time that is no
+ * ISO 8601 time), and cut to HP_CAPTURE_MAX_METADATA_BYTES, on a
+ * character, with "…" (a command line of 64 MB is not a header line). */
+static char *
+checked_metadata (const char *key,
+                  char       *value)
+{
+  if (value == NULL || key == NULL)
+    return value;
+  for (guint i = 0; i < G_N_ELEMENTS (numeric_metadata); i++)
+    if (strcmp (key, numeric_metadata[i].key) == 0)
+      {
+        gint64 number;
+
+        if (!g_ascii_string_to_signed (value, 10, numeric_metadata[i].min, numeric_metadata[i].max,
+                                       &number, NULL))
+          {
+            g_debug ("metadata %s: %.40s is not a number that makes sense there", key, value);
+            g_clear_pointer (&value, g_free);
+          }
+        return value;
+      }
+  if (strcmp (key, HP_META_START_TIME) == 0)
+    {
+      g_autoptr(GDateTime) time = g_date_time_new_from_iso8601 (value, NULL);
+
+      if (time == NULL)
+        g_clear_pointer (&value, g_free);
+      return value;
+    }
+  if (strlen (value) > HP_CAPTURE_MAX_METADATA_BYTES)
+    {
+      const char *end = g_utf8_find_prev_char (value, value + HP_CAPTURE_MAX_METADATA_BYTES + 1);
+      g_autofree char *whole = value;
+
+      value = g_strdup_printf ("%.*s…", (int) (end - whole), whole);
+    }
+  return value;
+}
+
 static gboolean
 load_metadata_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError **error)
 {
-  if (sqlite3_column_type (stmt, 0) != SQLITE_NULL)
-    g_hash_table_replace (data->metadata,
-                          column_strdup (stmt, 0),
-                          column_strdup (stmt, 1) ?: g_strdup (""));
+  char *key, *value;
+
+  if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
+    return TRUE;
+  key = column_strdup (stmt, 0);
+  value = checked_metadata (key, column_strdup (stmt, 1) ?: g_strdup (""));
+  if (value != NULL)
+    g_hash_table_replace (data->metadata, key, value);
+  else
+    g_free (key);
   return TRUE;
 }
 
@@ -1148,7 +1227,8 @@ load_event_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError
     return FALSE;
   e->name = column_strdup (stmt, 1) ?: g_strdup ("");
   e->unit = column_strdup (stmt, 2) ?: g_strdup ("");
-  e->frequency = (guint64) frequency;
+  /* as the metadata's frequency: a rate no kernel samples at is unknown */
+  e->frequency = frequency <= HP_CAPTURE_MAX_FREQUENCY ? (guint64) frequency : 0;
   e->period = (guint64) period;
   return TRUE;
 }

@@ -62,6 +62,13 @@ typedef struct {
  * bit mask (bit id - 1). */
 #define HP_CAPTURE_MAX_EVENTS 64
 
+/* The highest sampling frequency a capture's metadata or events may
+ * state, in Hz: a hundred times what perf_event_max_sample_rate allows by
+ * default. A higher one reads as unknown. */
+#define HP_CAPTURE_MAX_FREQUENCY (10 * 1000 * 1000)
+/* A metadata value is read cut to this many bytes (and "…"). */
+#define HP_CAPTURE_MAX_METADATA_BYTES (16 * 1024)
+
 /* One sample, as hp_capture_load_samples() returns it. */
 typedef struct {
   guint64 time;      /* ns of the perf clock */
@@ -90,7 +97,10 @@ typedef struct {
   GArray *stack_counts; /* HpCaptureStackCount of the selected events */
   GArray *threads;      /* HpCaptureThread */
   GArray *processes;    /* HpCaptureProcess */
-  GHashTable *metadata; /* char* -> char* */
+  GHashTable *metadata; /* char* -> char*; without the values that make
+                         * no sense for their key (a frequency of -5 Hz, a
+                         * start time that is no time), cut to
+                         * HP_CAPTURE_MAX_METADATA_BYTES */
   GArray *events;       /* HpCaptureEvent, [0] unused; at least one */
   GArray *all_counts;   /* HpCaptureStackCount of every event */
   guint64 event_mask;   /* the events stack_counts counts: bit id - 1 */
@@ -139,7 +149,8 @@ void           hp_capture_set_cancellable (HpCapture    *self,
                                            GCancellable *cancellable);
 
 const char    *hp_capture_get_path      (HpCapture   *self);
-/* NULL when absent */
+/* NULL when absent, or when the value makes no sense for @key (a negative
+ * frequency: see HpCaptureData.metadata) */
 char          *hp_capture_get_metadata  (HpCapture   *self,
                                          const char  *key);
 

@@ -399,7 +399,9 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   set_value (self->started_value, text);
   g_clear_pointer (&text, g_free);
 
-  text = hp_format_duration (metadata_u64 (capture, HP_META_DURATION_NS));
+  /* absent when unknown, or when it was no duration (hp_capture_load) */
+  if (hp_loaded_capture_get_metadata (capture, HP_META_DURATION_NS) != NULL)
+    text = hp_format_duration (metadata_u64 (capture, HP_META_DURATION_NS));
   set_value (self->duration_value, text);
   g_clear_pointer (&text, g_free);
 

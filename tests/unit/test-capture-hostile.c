@@ -672,6 +672,89 @@ test_invalid_utf8 (Fixture       *fx,
   g_assert_true (summary == NULL || g_utf8_validate (summary, -1, NULL));
 }
 
+/* Metadata that makes no sense for its key reads as absent (unknown),
+ * through hp_capture_load() and hp_capture_get_metadata() alike; text is
+ * cut to HP_CAPTURE_MAX_METADATA_BYTES; an event sampled at an absurd
+ * frequency is sampled at an unknown one. */
+static void
+test_absurd_metadata (Fixture       *fx,
+                      gconstpointer  data)
+{
+  static const struct {
+    const char *key;
+    const char *value;
+    gboolean    kept;
+  } cases[] = {
+    { "frequency", "-5", FALSE }, { "frequency", "999", TRUE }, { "frequency", "100000000000", FALSE },
+    { "duration_ns", "-1000000000", FALSE }, { "duration_ns", "2500000000", TRUE },
+    { "lost_samples", "99999999999999999999999", FALSE }, { "lost_samples", "12", TRUE },
+    { "truncated_stacks", "-4", FALSE }, { "period", "0", FALSE }, { "period", "100003", TRUE },
+    { "exit_status", "-300", FALSE }, { "exit_status", "3", TRUE }, { "cpu_count", "0x10", FALSE },
+    { "stack_size", "8192 bytes", FALSE }, { "start_time", "not a time", FALSE },
+    { "start_time", "2026-12-02T10:00:00+00:00", TRUE }, { "attached_pid", "", FALSE },
+  };
+
+  RUN_BOUNDED ();
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpCapture) capture = NULL;
+      g_autoptr(HpCaptureData) loaded = NULL;
+      g_autofree char *value = NULL;
+      g_autofree char *sql = g_strdup_printf ("INSERT OR REPLACE INTO metadata VALUES ('%s', '%s');",
+                                              cases[i].key, cases[i].value);
+
+      g_remove (fx->path);
+      write_capture (fx->path, TRUE);
+      hp_test_sql (fx->path, sql);
+      capture = hp_capture_open (fx->path, FALSE, &error);
+      g_assert_no_error (error);
+      loaded = hp_capture_load (capture, &error);
+      g_assert_no_error (error);
+      value = hp_capture_get_metadata (capture, cases[i].key);
+      g_test_message ("%s = %s", cases[i].key, cases[i].value);
+      if (cases[i].kept)
+        {
+          g_assert_cmpstr (g_hash_table_lookup (loaded->metadata, cases[i].key), ==, cases[i].value);
+          g_assert_cmpstr (value, ==, cases[i].value);
+        }
+      else
+        {
+          g_assert_null (g_hash_table_lookup (loaded->metadata, cases[i].key));
+          g_assert_null (value);
+        }
+    }
+
+  /* text cut on a character, and an event's absurd frequency unknown */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = NULL;
+    g_autoptr(HpCaptureData) loaded = NULL;
+    g_autofree char *command = NULL;
+    const char *shown;
+
+    g_remove (fx->path);
+    write_capture (fx->path, TRUE);
+    hp_test_sql (fx->path,
+                 "INSERT OR REPLACE INTO metadata VALUES ('command', 'a' || replace (printf ('%.100000c', 'x'), 'x', 'é'));"
+                 "INSERT INTO events (id, name, unit, frequency, period) VALUES (1, 'cycles', 'cycles', 9000000000000000000, 0);");
+    capture = hp_capture_open (fx->path, FALSE, &error);
+    g_assert_no_error (error);
+    loaded = hp_capture_load (capture, &error);
+    g_assert_no_error (error);
+    shown = g_hash_table_lookup (loaded->metadata, "command");
+    g_assert_true (g_utf8_validate (shown, -1, NULL));
+    g_assert_cmpuint (strlen (shown), <=, HP_CAPTURE_MAX_METADATA_BYTES + strlen ("…"));
+    g_assert_cmpuint (strlen (shown), >, HP_CAPTURE_MAX_METADATA_BYTES - 4);
+    g_assert_true (g_str_has_prefix (shown, "aéé"));
+    g_assert_true (g_str_has_suffix (shown, "é…"));
+    command = hp_capture_get_metadata (capture, "command");
+    g_assert_cmpstr (command, ==, shown);
+    g_assert_cmpuint (loaded->events->len, ==, 2);
+    g_assert_cmpuint (g_array_index (loaded->events, HpCaptureEvent, 1).frequency, ==, 0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -701,6 +784,7 @@ main (int    argc,
   ADD ("sparse-ids", test_sparse_ids);
   ADD ("missing-reference", test_missing_reference);
   ADD ("invalid-utf8", test_invalid_utf8);
+  ADD ("absurd-metadata", test_absurd_metadata);
 #undef ADD
 
   return g_test_run ();
