@@ -1397,6 +1397,24 @@ finish_capture (HpRecorder *self,
   g_mutex_unlock (&self->progress_lock);
 }
 
+/* The writer names the file it writes; when that is the part that
+ * replaces an existing capture (NAME.PID.part), the user knows it by the
+ * name they asked for, which is where the part is renamed to and where
+ * its samples are: @error says that name instead. */
+static void
+name_capture_in_error (GError     *error,
+                       const char *part,
+                       const char *capture)
+{
+  g_auto(GStrv) pieces = NULL;
+
+  if (error == NULL || part == NULL || strstr (error->message, part) == NULL)
+    return;
+  pieces = g_strsplit (error->message, part, -1);
+  g_free (error->message);
+  error->message = g_strjoinv (capture, pieces);
+}
+
 static gboolean
 run_recording (HpRecorder  *self,
                const char  *output_path,
@@ -1441,7 +1459,12 @@ run_recording (HpRecorder  *self,
 
   self->writer = hp_capture_writer_new (path, error);
   if (self->writer == NULL)
-    return FALSE;
+    {
+      /* nothing was written: the old capture is as it was */
+      if (error != NULL)
+        name_capture_in_error (*error, part, output_path);
+      return FALSE;
+    }
 
   if (self->spawned && !spawn_child (self, &go_fd, &err_fd, error))
     goto fail;
@@ -1556,6 +1579,8 @@ run_recording (HpRecorder  *self,
       g_prefix_error (error, "the recording is kept as %s: ", part);
       return FALSE;
     }
+  /* a full disk: the samples committed until then are in output_path now */
+  name_capture_in_error (self->write_error, part, output_path);
   return TRUE;
 
 fail:

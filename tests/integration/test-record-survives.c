@@ -457,6 +457,14 @@ assert_cut_short (Cli        *cli,
   g_assert_cmpuint (cli_lines (cli->err), ==, 1);
   g_assert_nonnull (strstr (cli->err, "cut short"));
   g_assert_nonnull (strstr (cli->err, "stopped"));
+  {
+    /* the capture asked for, never the part it was written as */
+    g_autofree char *named = g_strdup_printf ("hotpath-cli: %s: ", capture);
+
+    g_test_message ("%s", cli->err);
+    g_assert_true (g_str_has_prefix (cli->err, named));
+    g_assert_null (strstr (cli->err, ".part"));
+  }
 
   cap = hp_capture_open (capture, FALSE, &error);
   g_assert_no_error (error);
@@ -509,6 +517,19 @@ test_disk_full_tmpfs (void)
   cli = cli_record_spin (capture, "60", 0);
   cli_wait (cli, 120);
   assert_cut_short (cli, capture);
+
+  /* record --force over a capture: written as NAME.PID.part beside it,
+   * renamed over it once the recording ends, full disk or not */
+  hp_capture_writer_remove_files (capture);
+  it_write_small_capture (capture, "old");
+  {
+    g_autofree char *spin = it_workload_path ("spin");
+    const char *args[] = { "record", "--force", "-o", capture, "--", spin, "60", NULL };
+    g_autoptr(Cli) replacing = cli_start_full (args, 0);
+
+    cli_wait (replacing, 120);
+    assert_cut_short (replacing, capture);
+  }
 
   umount2 (mnt, MNT_DETACH);
   g_rmdir (mnt);
