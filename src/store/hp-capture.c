@@ -155,7 +155,11 @@ set_error_db (GError     **error,
   if (set_error_stopped (error, self))
     return;
   /* SQLite's message may quote names from the file */
-  message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
+  if ((sqlite3_errcode (self->db) & 0xff) == SQLITE_TOOBIG)
+    message = g_strdup_printf ("a value is over %d MiB, more than a capture holds (a hostile or broken file)",
+                               MAX_VALUE_LENGTH / (1024 * 1024));
+  else
+    message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
   g_set_error (error, HP_STORE_ERROR, code, "%s: %s: %s", self->path, what, message);
 }
 
@@ -1643,6 +1647,30 @@ hp_capture_data_free (HpCaptureData *data)
 
 /* Summaries ----------------------------------------------------------- */
 
+/* The most of a summary's text that is read, in characters: a summary is
+ * what a person wrote about a call path, a paragraph or a page; a
+ * hostile capture's text of 60 MB is read this far (SQLite holds it
+ * whole meanwhile, up to MAX_VALUE_LENGTH; a longer one fails the read
+ * with a message that says so), and says where it was cut. */
+#define MAX_SUMMARY_CHARS (256 * 1024)
+#define SUMMARY_TEXT_COLUMN "substr (text, 1, 262145)"
+G_STATIC_ASSERT (MAX_SUMMARY_CHARS + 1 == 262145);
+
+static char *
+column_summary_text (sqlite3_stmt *stmt,
+                     int           i)
+{
+  char *text = column_strdup (stmt, i);
+  g_autofree char *whole = NULL;
+
+  if (text == NULL || g_utf8_strlen (text, MAX_SUMMARY_CHARS + 1) <= MAX_SUMMARY_CHARS)
+    return text;
+  whole = text;
+  return g_strdup_printf ("%.*s\n\n[\u2026 cut: Hotpath reads the first %d characters of a summary]",
+                          (int) (g_utf8_offset_to_pointer (whole, MAX_SUMMARY_CHARS) - whole), whole,
+                          MAX_SUMMARY_CHARS);
+}
+
 char *
 hp_capture_get_summary (HpCapture   *self,
                         const char  *path_key,
@@ -1657,7 +1685,8 @@ hp_capture_get_summary (HpCapture   *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   begin_operation (self);
-  if (sqlite3_prepare_v2 (self->db, "SELECT text FROM summaries WHERE path_key = ?", -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (self->db, "SELECT " SUMMARY_TEXT_COLUMN " FROM summaries WHERE path_key = ?",
+                          -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
       return NULL;
@@ -1665,7 +1694,7 @@ hp_capture_get_summary (HpCapture   *self,
   sqlite3_bind_text (stmt, 1, path_key, -1, SQLITE_STATIC);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    text = column_strdup (stmt, 0);
+    text = column_summary_text (stmt, 0);
   else if (rc != SQLITE_DONE)
     set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read summaries");
   sqlite3_finalize (stmt);
@@ -1880,9 +1909,9 @@ hp_capture_list_summary_rows (HpCapture  *self,
   begin_operation (self);
   if (sqlite3_prepare_v2 (self->db,
                           self->version >= 3 ?
-                          "SELECT path_key, path, text, created, updated, capture, share, found "
+                          "SELECT path_key, path, " SUMMARY_TEXT_COLUMN ", created, updated, capture, share, found "
                           "FROM summaries ORDER BY path_key" :
-                          "SELECT path_key, path, text, created, updated, NULL, NULL, 1 "
+                          "SELECT path_key, path, " SUMMARY_TEXT_COLUMN ", created, updated, NULL, NULL, 1 "
                           "FROM summaries ORDER BY path_key",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
@@ -1899,7 +1928,7 @@ hp_capture_list_summary_rows (HpCapture  *self,
       summary = g_new0 (HpCaptureSummary, 1);
       summary->path_key = column_strdup (stmt, 0);
       summary->path = column_strdup (stmt, 1) ?: g_strdup ("");
-      summary->text = column_strdup (stmt, 2) ?: g_strdup ("");
+      summary->text = column_summary_text (stmt, 2) ?: g_strdup ("");
       summary->created = column_strdup (stmt, 3);
       summary->updated = column_strdup (stmt, 4);
       summary->capture = column_strdup (stmt, 5);
@@ -1961,7 +1990,7 @@ hp_capture_list_summaries (HpCapture  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   begin_operation (self);
-  if (sqlite3_prepare_v2 (self->db, "SELECT path_key, text FROM summaries", -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (self->db, "SELECT path_key, " SUMMARY_TEXT_COLUMN " FROM summaries", -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
       return NULL;
@@ -1972,7 +2001,7 @@ hp_capture_list_summaries (HpCapture  *self,
       char *key = column_strdup (stmt, 0);
 
       if (key != NULL)
-        g_hash_table_replace (table, key, column_strdup (stmt, 1) ?: g_strdup (""));
+        g_hash_table_replace (table, key, column_summary_text (stmt, 1) ?: g_strdup (""));
     }
   sqlite3_finalize (stmt);
   if (rc != SQLITE_DONE)

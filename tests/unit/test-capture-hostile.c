@@ -755,6 +755,32 @@ test_absurd_metadata (Fixture       *fx,
   }
 }
 
+/* A summary of 300 000 characters is read cut, and says so. */
+static void
+test_huge_summary (Fixture       *fx,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *text = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "INSERT INTO summaries (path_key, path, text, created, updated) "
+                         "VALUES ('k', 'p', printf ('%.300000c', 'x'), '', '');");
+  capture = hp_capture_open (fx->path, FALSE, &error);
+  g_assert_no_error (error);
+  rows = hp_capture_list_summary_rows (capture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, 1);
+  text = hp_capture_get_summary (capture, "k", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, ((HpCaptureSummary *) rows->pdata[0])->text);
+  g_assert_cmpuint (strlen (text), <, 262144 + 100);
+  g_assert_nonnull (strstr (text, "cut: Hotpath reads the first 262144 characters"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -785,6 +811,7 @@ main (int    argc,
   ADD ("missing-reference", test_missing_reference);
   ADD ("invalid-utf8", test_invalid_utf8);
   ADD ("absurd-metadata", test_absurd_metadata);
+  ADD ("huge-summary", test_huge_summary);
 #undef ADD
 
   return g_test_run ();
