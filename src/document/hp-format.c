@@ -132,6 +132,16 @@ shown_event (const HpMeasure *measure)
   return g_steal_pointer (&valid);
 }
 
+/* An import of folded stacks or of a pprof profile whose sample type is
+ * "samples" names its event "samples": no event was counted but samples
+ * themselves, which read "samples", not "samples samples". */
+static gboolean
+counts_bare_samples (const HpMeasure *measure)
+{
+  return measure == NULL || measure->event == NULL ||
+         (!measure->by_weight && g_ascii_strcasecmp (measure->event, "samples") == 0);
+}
+
 /* down to ns: off-CPU intervals are often microseconds */
 static char *
 format_time (guint64 ns)
@@ -151,7 +161,7 @@ hp_format_measure_name (const HpMeasure *measure)
 {
   g_autofree char *event = NULL;
 
-  if (measure == NULL || measure->event == NULL)
+  if (counts_bare_samples (measure))
     return g_strdup (_("samples"));
   if (g_strcmp0 (measure->event, HP_EVENT_WALL) == 0)
     return g_strdup (_("wall-clock time (on and off the CPU)"));
@@ -170,7 +180,7 @@ hp_format_measure_label (const HpMeasure *measure)
   g_autofree char *event = NULL;
   g_autofree char *unit = NULL;
 
-  if (measure == NULL || measure->event == NULL)
+  if (counts_bare_samples (measure))
     return g_strdup (_("samples"));
   event = shown_event (measure);
   if (g_strcmp0 (measure->event, HP_EVENT_WALL) == 0)

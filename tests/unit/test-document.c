@@ -331,6 +331,30 @@ test_debug_packages_lists (void)
   g_assert_cmpstr (again, ==, packages);
 }
 
+
+/* What the shares count, as the captions and the event selector name it: an
+ * import whose event is "samples" (folded stacks, pprof) reads "samples",
+ * never "samples samples" or "samples: samples". */
+static void
+test_format_bare_samples (void)
+{
+  HpMeasure bare = { .event = (char *) "samples", .unit = (char *) "samples" };
+  HpMeasure clock = { .event = (char *) "cpu-clock", .unit = (char *) "ns" };
+  HpMeasure faults = { .event = (char *) "page-faults", .unit = (char *) "page faults", .by_weight = TRUE };
+  g_autofree char *bare_name = hp_format_measure_name (&bare);
+  g_autofree char *bare_label = hp_format_measure_label (&bare);
+  g_autofree char *clock_name = hp_format_measure_name (&clock);
+  g_autofree char *clock_label = hp_format_measure_label (&clock);
+  g_autofree char *faults_name = hp_format_measure_name (&faults);
+  g_autofree char *faults_label = hp_format_measure_label (&faults);
+
+  g_assert_cmpstr (bare_name, ==, "samples");
+  g_assert_cmpstr (bare_label, ==, "samples");
+  g_assert_cmpstr (clock_name, ==, "cpu-clock samples");
+  g_assert_cmpstr (clock_label, ==, "cpu-clock: samples");
+  g_assert_cmpstr (faults_name, ==, "page faults");
+  g_assert_cmpstr (faults_label, ==, "page-faults: page faults");
+}
 /* Numbers as the window and its lists write them, in the C locale of
  * this test (no grouping of thousands) */
 static void
@@ -522,6 +546,7 @@ main (int    argc,
   g_test_add_func ("/document/debug-package/debian-package-of", test_debian_package_of);
   g_test_add_func ("/document/debug-package/lists", test_debug_packages_lists);
   g_test_add_func ("/document/format", test_format);
+  g_test_add_func ("/document/format/bare-samples", test_format_bare_samples);
   g_test_add_func ("/document/closed-capture-trims-pool", test_closed_capture_trims_pool);
   return g_test_run ();
 }
