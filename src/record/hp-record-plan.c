@@ -87,6 +87,7 @@ hp_record_outcome_free (HpRecordOutcome *outcome)
   g_clear_error (&outcome->error);
   g_free (outcome->event);
   g_free (outcome->output_tail);
+  g_free (outcome->warning);
   g_free (outcome);
 }
 
@@ -463,6 +464,16 @@ hp_record_job_run (HpRecordJob *job)
       outcome->lost = progress.lost;
       outcome->elapsed = progress.elapsed;
       outcome->event = g_strdup (hp_recorder_get_event (job->recorder));
+      /* The window must say what the CLI says: a capture cut short by a
+       * full disk is not a recording that went well. */
+      if (hp_recorder_get_write_error (job->recorder) != NULL)
+        {
+          outcome->cut_short = TRUE;
+          outcome->warning = g_strdup_printf (_("%s. The recording stopped there: the capture holds what was written until then."),
+                                              hp_recorder_get_write_error (job->recorder)->message);
+        }
+      else if (hp_recorder_get_note (job->recorder) != NULL)
+        outcome->warning = g_strdup (hp_recorder_get_note (job->recorder));
 
       /* a capture without a sample would only open to an empty window */
       outcome->kept = outcome->samples > 0;

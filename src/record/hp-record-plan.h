@@ -65,6 +65,8 @@ typedef struct {
   char            *event;
   gboolean         kept;        /* the capture is on disk */
   char            *output_tail; /* the last lines of the program's output, or NULL */
+  gboolean         cut_short;   /* kept, but a write error (a full disk) stopped it early */
+  char            *warning;     /* kept cut short or in an unusual way: a sentence, or NULL */
 } HpRecordOutcome;
 
 void              hp_record_plan_free        (HpRecordPlan       *plan);

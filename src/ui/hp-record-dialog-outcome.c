@@ -45,6 +45,7 @@ show_result (HpRecordDialog *self,
              const char     *note)
 {
   gtk_image_set_from_icon_name (self->result_icon, ok ? "object-select-symbolic" : "dialog-error-symbolic");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->result_icon), "warning-icon");
   if (ok)
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->result_icon), "error-icon");
@@ -228,16 +229,31 @@ hp_record_dialog_show_outcome (HpRecordDialog  *self,
         g_string_append (note, _("Samples were lost because the kernel’s buffers filled faster than they were read: "
                                  "a lower frequency or a smaller stack copy loses fewer."));
       }
+    /* a full disk, or a capture kept beside its -wal file: said first */
+    if (outcome->warning != NULL)
+      {
+        g_string_prepend_c (note, ' ');
+        g_string_prepend (note, outcome->warning);
+      }
     if (!self->spawned || !outcome->result.exited || outcome->result.exit_status == 0 || self->stopped || by_limit)
       show_output_tail (self, NULL);
-    show_result (self, TRUE, _("Recording Saved"), message, note->str);
+    show_result (self, TRUE, outcome->cut_short ? _("Recording Cut Short") : _("Recording Saved"),
+                 message, note->str);
+    if (outcome->cut_short)
+      {
+        /* kept, so not a failure; but not a recording that went well */
+        gtk_image_set_from_icon_name (self->result_icon, "dialog-warning-symbolic");
+        gtk_widget_remove_css_class (GTK_WIDGET (self->result_icon), "success-icon");
+        gtk_widget_add_css_class (GTK_WIDGET (self->result_icon), "warning-icon");
+      }
   }
 
   hp_record_dialog_open_capture (self);
   /* The capture says the rest (the overview: samples, lost ones): the
    * dialog goes, rather than pile up beside the windows it opened.
    * A program that failed keeps it open, for its output. */
-  if (self->close_when_done ||
-      (!program_failed && (self->settings == NULL || g_settings_get_boolean (self->settings, "record-close-when-done"))))
+  if (outcome->warning == NULL &&
+      (self->close_when_done ||
+       (!program_failed && (self->settings == NULL || g_settings_get_boolean (self->settings, "record-close-when-done")))))
     gtk_window_destroy (GTK_WINDOW (self));
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <glib/gstdio.h>
 
 #include "record/hp-record-plan.h"
@@ -281,6 +283,56 @@ test_run_rate_limit (Fixture       *f,
   outcome = run_command (f, "sh -c true", 99);
   g_assert_no_error (outcome->error);
   g_assert_cmpuint (outcome->result.max_sample_rate, ==, 0);
+}
+
+/* A full disk stops a recording early: the capture is kept, cut short,
+ * and the outcome says so in a sentence that names the capture (not its
+ * .part), so that the window does not call it a recording that went
+ * well. A small tmpfs, in a mount namespace of our own where we can. */
+static void
+test_run_disk_full (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *small = g_build_filename (f->dir, "small", NULL);
+  g_autoptr(HpRecordPlan) plan = NULL;
+  g_autoptr(HpRecordPrepared) prep = NULL;
+  g_autoptr(HpRecordJob) job = NULL;
+  g_autoptr(HpRecordOutcome) outcome = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+
+  g_assert_cmpint (g_mkdir (small, 0755), ==, 0);
+  if (unshare (CLONE_NEWNS) == 0)
+    mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+  if (mount ("hotpath-test", small, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k") != 0)
+    {
+      g_test_skip ("cannot mount a small tmpfs (needs root)");
+      return;
+    }
+
+  plan = launch_plan ("sh -c 'while :; do :; done'", f->dir, small);
+  plan->call_graph = HP_CALL_GRAPH_DWARF;
+  plan->duration = 30;
+  prep = hp_record_plan_prepare (plan, NULL, &error);
+  g_assert_no_error (error);
+  job = hp_record_job_new (plan, prep);
+  outcome = hp_record_job_run (job);
+  umount2 (small, MNT_DETACH);
+  if (g_error_matches (outcome->error, HP_RECORD_ERROR, HP_RECORD_ERROR_PERMISSION))
+    {
+      g_test_skip (outcome->error->message);
+      return;
+    }
+  /* 256 KiB hold a few dozen 8 KiB stacks: far less than 30 s */
+  g_assert_no_error (outcome->error);
+  g_assert_cmpfloat (outcome->elapsed, <, 25);
+  g_assert_true (outcome->kept);
+  g_assert_true (outcome->cut_short);
+  g_assert_nonnull (outcome->warning);
+  name = g_path_get_basename (prep->capture_path);
+  g_assert_nonnull (strstr (outcome->warning, name));
+  g_assert_null (strstr (outcome->warning, ".part"));
+  g_assert_nonnull (strstr (outcome->warning, "stopped"));
 }
 
 /* A child's command line, as the process list and a capture's metadata
@@ -563,6 +615,7 @@ main (int    argc,
   g_test_add ("/record-plan/prepare-names", Fixture, NULL, hp_test_scratch_set_up, test_prepare_names, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/output-tail", Fixture, NULL, hp_test_scratch_set_up, test_output_tail, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/run-exit", Fixture, NULL, hp_test_scratch_set_up, test_run_exit, hp_test_scratch_tear_down);
+  g_test_add ("/record-plan/run-disk-full", Fixture, NULL, hp_test_scratch_set_up, test_run_disk_full, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/run-rate-limit", Fixture, NULL, hp_test_scratch_set_up, test_run_rate_limit, hp_test_scratch_tear_down);
   return g_test_run ();
 }
