@@ -124,8 +124,10 @@ hp_event_hardware_available (char **why)
   if (why != NULL)
     {
       if (errsv == ENOENT || errsv == EOPNOTSUPP || errsv == ENODEV)
-        *why = g_strdup_printf ("this machine has no hardware performance counters (%s; "
-                                "usual in a virtual machine)", g_strerror (errsv));
+        /* the kernel's ENOENT ("No such file or directory") says nothing
+         * to a user: the sentence is the reason */
+        *why = g_strdup ("this machine has no hardware performance counters "
+                         "(usual in a virtual machine)");
       else
         *why = g_strdup_printf ("its hardware performance counters cannot be opened: %s",
                                 g_strerror (errsv));
