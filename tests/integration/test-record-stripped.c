@@ -31,6 +31,41 @@ nm_lines (const char *program)
   return g_strsplit (out, "\n", -1);
 }
 
+/* Whether an FDE of @program's .eh_frame covers @address (readelf's
+ * "FDE ... pc=START..END" lines). The C runtime's own functions (crtstuff:
+ * deregister_tm_clones, __do_global_dtors_aux, frame_dummy) are built
+ * without unwind tables: a stray sample in them, at exit, has no function
+ * start to find in a stripped program, and stays at its address. */
+static gboolean
+fde_covers (const char *program,
+            guint64     address)
+{
+  const char *argv[] = { "readelf", "--debug-dump=frames", program, NULL };
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *pc = strstr (lines[i], " FDE ") != NULL ? strstr (lines[i], "pc=") : NULL;
+      char *end = NULL;
+      guint64 start, stop;
+
+      if (pc == NULL)
+        continue;
+      start = g_ascii_strtoull (pc + 3, &end, 16);
+      if (end == NULL || !g_str_has_prefix (end, ".."))
+        continue;
+      stop = g_ascii_strtoull (end + 2, NULL, 16);
+      if (address >= start && address < stop)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* nm's address of @symbol in @program: its file offset in a PIE whose
  * text is mapped at the offset it has in the file. */
 static guint64
@@ -136,6 +171,11 @@ test_stripped (void)
                      && g_ascii_strtoull (fields[0], NULL, 16) == start;
         }
       g_test_message ("%s: %s a function's start", name, is_start ? "is" : "is not");
+      if (!is_start && !fde_covers (program, start))
+        {
+          g_test_message ("%s: no FDE covers it (the C runtime's code without unwind tables)", name);
+          continue;
+        }
       g_assert_true (is_start);
     }
   g_test_message ("%u rows of unnamed functions in the stripped program", unnamed_rows);
