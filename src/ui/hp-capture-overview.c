@@ -33,6 +33,7 @@ struct _HpCaptureOverview {
   GtkLabel  *duration_value;
   GtkLabel  *event_value;
   GtkLabel  *rate_value;
+  GtkLabel  *samples_heading;
   GtkLabel  *samples_value;
   GtkLabel  *processes_label;
   GtkLabel  *lost_value;
@@ -465,6 +466,12 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     text = g_strdup (count);
   set_value (self->samples_value, text);
   keep_samples_width (self, all);
+  {
+    /* what the value counts: "Time" in the wall view, "Page faults" */
+    g_autofree char *heading = hp_format_measure_column (&profile->measure);
+
+    gtk_label_set_text (self->samples_heading, heading);
+  }
   g_clear_pointer (&text, g_free);
 
   hp_capture_health_judge (&health, profile->profile, all_samples);
@@ -589,6 +596,7 @@ hp_capture_overview_get_value (HpCaptureOverview *self,
     { "event", self->event_value },
     { "rate", self->rate_value },
     { "samples", self->samples_value },
+    { "samples-heading", self->samples_heading },
     { "lost", self->lost_value },
     { "truncated", self->truncated_value },
     { "threads", self->threads_value },
@@ -633,6 +641,7 @@ hp_capture_overview_class_init (HpCaptureOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, duration_value);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, event_value);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, rate_value);
+  gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, samples_heading);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, samples_value);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, processes_label);
   gtk_widget_class_bind_template_child (widget_class, HpCaptureOverview, lost_value);

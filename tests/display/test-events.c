@@ -316,6 +316,7 @@ test_events (void)
   g_assert_nonnull (strstr (hp_call_tree_view_get_caption (hp_window_get_tree_view (window)), "2100 page faults"));
   g_assert_null (strstr (hp_call_tree_view_get_caption (hp_window_get_tree_view (window)), "samples"));
   g_assert_nonnull (strstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), "2100 page faults"));
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples-heading"), ==, "Page faults");
   g_assert_nonnull (strstr (hp_capture_overview_get_value (hp_window_get_overview (window), "event"), "page-faults: page faults"));
   /* the same ratio whatever the view counts */
   ratio = ratio_of (p, fault);
@@ -370,6 +371,8 @@ test_events (void)
   p = shown (window);
   /* 1 s on the CPU, 3 s off it */
   g_assert_cmpuint (hp_profile_get_n_samples (p->profile), ==, 4000000000);
+  /* the overview's figure is a time, and its heading says so */
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples-heading"), ==, "Time");
   main_node = child (p, hp_profile_get_top_down (p->profile), "main");
   wait = child (p, main_node, "wait_io");
   waiting = child (p, wait, "[waiting]");
