@@ -499,6 +499,55 @@ test_drain_priority (void)
   it_tmpdir_free (g_steal_pointer (&dir));
 }
 
+/* Self share of @name among @report's samples, in percent */
+static double
+self_share (JsonObject *report,
+            const char *name)
+{
+  JsonObject *f = find_function (report, name);
+  gint64 all = json_object_get_int_member (report, "samples");
+
+  g_assert_nonnull (f);
+  g_assert_cmpint (all, >, 0);
+  return 100.0 * (double) json_object_get_int_member (f, "self") / (double) all;
+}
+
+/* Two events in one capture: the cpu-clock profile of paths-fp (60/20/20
+ * by construction) is the one a cpu-clock recording alone gives, within
+ * sampling noise, with page faults counted beside it. */
+static void
+test_two_events_clock (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *one = g_build_filename (dir, "clock.hotpath", NULL);
+  g_autofree char *two = g_build_filename (dir, "both.hotpath", NULL);
+  g_autofree char *workload = it_workload_path ("paths-fp");
+  const char *leaves[] = { "alpha_leaf", "beta_leaf", "shared_leaf" };
+  const double expected[] = { 60.0, 20.0, 20.0 };
+  g_autoptr(JsonObject) alone = NULL;
+  g_autoptr(JsonObject) beside = NULL;
+
+  if (!it_require_perf_events ())
+    return;
+  record ((const char *[]) { "record", "-e", "cpu-clock", "--call-graph", "fp", "-o", one, "--", workload, NULL });
+  record ((const char *[]) { "record", "-e", "cpu-clock,page-faults", "--call-graph", "fp", "-o", two, "--", workload, NULL });
+  alone = report_json (one, NULL);
+  beside = report_json (two, "cpu-clock");
+  g_assert_cmpstr (json_object_get_string_member (beside, "event"), ==, "cpu-clock");
+  for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
+    {
+      double a = self_share (alone, leaves[i]);
+      double b = self_share (beside, leaves[i]);
+
+      g_test_message ("%s: %.1f %% alone, %.1f %% beside page-faults (by construction %.0f %%)",
+                      leaves[i], a, b, expected[i]);
+      it_assert_percent (leaves[i], a, expected[i], 8.0);
+      it_assert_percent (leaves[i], b, expected[i], 8.0);
+      g_assert_cmpfloat (fabs (a - b), <=, 8.0);
+    }
+  it_tmpdir_free (g_steal_pointer (&dir));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -506,6 +555,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/record-events/page-faults", test_page_faults);
+  g_test_add_func ("/record-events/two-events-clock", test_two_events_clock);
   g_test_add_func ("/record-events/off-cpu", test_off_cpu);
   g_test_add_func ("/record-events/system-wide", test_system_wide);
   g_test_add_func ("/record-events/refusals", test_refusals);
