@@ -32,6 +32,9 @@
 
 #include "symbols/hp-file-locator.h"
 
+/* Kernel versions looked at for vDSO images: more is not a machine. */
+#define VDSO_MAX_KERNELS 64
+
 struct _HpFileLocator
 {
   char      *sysroot;     /* canonical; NULL: the host's root */
@@ -140,6 +143,74 @@ hp_file_locator_find (const HpFileLocator *self,
 
   if (path[0] == '/')
     g_ptr_array_add (files, self->sysroot ? g_build_filename (self->sysroot, path, NULL) : g_strdup (path));
+  return files;
+}
+
+/* The vDSO images in DIR/VERSION/vdso whose names start with "vdso" and hold
+ * ".so" (vdso64.so, vdso32.so, vdsox32.so, vdso.so, vdso64.so.dbg). */
+static void
+add_vdso_images (GPtrArray  *files,
+                 const char *modules_dir)
+{
+  g_autoptr(GDir) kernels = g_dir_open (modules_dir, 0, NULL);
+  const char *release;
+  guint n_kernels = 0;
+
+  while (kernels != NULL && (release = g_dir_read_name (kernels)) != NULL
+         && n_kernels++ < VDSO_MAX_KERNELS)
+    {
+      g_autofree char *vdso_dir = g_build_filename (modules_dir, release, "vdso", NULL);
+      g_autoptr(GDir) images = g_dir_open (vdso_dir, 0, NULL);
+      const char *name;
+
+      while (images != NULL && (name = g_dir_read_name (images)) != NULL)
+        {
+          char *file;
+
+          if (!g_str_has_prefix (name, "vdso") || strstr (name, ".so") == NULL)
+            continue;
+          file = g_build_filename (vdso_dir, name, NULL);
+          if (g_file_test (file, G_FILE_TEST_IS_REGULAR))
+            g_ptr_array_add (files, file);
+          else
+            g_free (file);
+        }
+    }
+}
+
+GPtrArray *
+hp_file_locator_find_vdso_images (const HpFileLocator *self)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) dirs = NULL;
+  const char *root;
+
+  g_return_val_if_fail (self != NULL, files);
+
+  root = self->sysroot ? self->sysroot : "/";
+  dirs = hp_file_locator_get_build_id_dirs (self);
+  /* Debian's linux-image-VERSION-dbg: /usr/lib/debug/lib/modules/VERSION/vdso */
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      g_autofree char *modules = g_build_filename (g_ptr_array_index (dirs, i), "lib", "modules", NULL);
+
+      add_vdso_images (files, modules);
+    }
+  /* Fedora's kernel-core, and any kernel's make vdso_install:
+   * /lib/modules/VERSION/vdso, and /usr/lib/modules unless /lib is a
+   * link to /usr/lib (a merged /usr, as Debian 12's). */
+  {
+    g_autofree char *lib = g_build_filename (root, "lib", NULL);
+    g_autofree char *modules = g_build_filename (lib, "modules", NULL);
+
+    add_vdso_images (files, modules);
+    if (!g_file_test (lib, G_FILE_TEST_IS_SYMLINK))
+      {
+        g_autofree char *usr_modules = g_build_filename (root, "usr", "lib", "modules", NULL);
+
+        add_vdso_images (files, usr_modules);
+      }
+  }
   return files;
 }
 

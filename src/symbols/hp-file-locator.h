@@ -62,6 +62,14 @@ GPtrArray     *hp_file_locator_find                (const HpFileLocator *self,
                                                     const char        *build_id,
                                                     HpFileLocateFlags  flags);
 
+/* vDSO images with their symbol tables, which the vDSO in memory lacks
+ * (its static functions are named only there), best first: Debian's
+ * linux-image-VERSION-dbg (DIR/lib/modules/VERSION/vdso/vdso64.so in each
+ * build-id directory: /usr/lib/debug under the sysroot), then
+ * SYSROOT/lib/modules/VERSION/vdso/ (Fedora; make vdso_install). Every
+ * kernel version's: the caller keeps the one with the recorded build id. */
+GPtrArray     *hp_file_locator_find_vdso_images    (const HpFileLocator *self);
+
 /* The search path for libdwfl's dwfl_standard_find_debuginfo (separate
  * debug files by debug link and build id): its defaults beside the main
  * file, the debug directories, the sysroot's /usr/lib/debug and the host's. */

@@ -758,6 +758,26 @@ find_debuginfo (Dwfl_Module  *mod,
   int id_len = 0;
   int fd;
 
+  /* The vDSO in memory has only its exported symbols: the image it was
+   * made from, with the same build id, names its static functions too. */
+  if (module != NULL && module->locator != NULL && strcmp (module->path, VDSO_MODULE_NAME) == 0
+      && (id_len = dwfl_module_build_id (mod, &id, &id_vaddr)) > 0)
+    {
+      g_autoptr(GPtrArray) images = hp_file_locator_find_vdso_images (module->locator);
+
+      for (guint i = 0; i < images->len; i++)
+        {
+          const char *image = g_ptr_array_index (images, i);
+
+          fd = open_with_build_id (image, id, id_len);
+          if (fd >= 0)
+            {
+              *debuginfo_file_name = strdup (image);
+              return fd;
+            }
+        }
+    }
+
   if (module != NULL && module->symbolizer != NULL && module->symbolizer->debug_copies != NULL
       && (id_len = dwfl_module_build_id (mod, &id, &id_vaddr)) > 0)
     {

@@ -1221,6 +1221,67 @@ dynamic_symbol (const char *path,
   return 0;
 }
 
+/* The start of every FDE of @path's .eh_frame, from readelf's
+ * "FDE ... pc=START..END" lines. */
+static GArray *
+fde_starts (const char *path)
+{
+  const char *argv[] = { "readelf", "--debug-dump=frames", path, NULL };
+  GArray *starts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *pc = strstr (lines[i], " FDE ") != NULL ? strstr (lines[i], "pc=") : NULL;
+      guint64 start;
+
+      if (pc == NULL)
+        continue;
+      start = g_ascii_strtoull (pc + 3, NULL, 16);
+      g_array_append_val (starts, start);
+    }
+  return starts;
+}
+
+/* A copy of the vDSO image @image at @path with a symbol table, as the
+ * kernel's build leaves it (vdso64.so.dbg): every FDE's function named
+ * "full_START". */
+static void
+write_full_vdso (const char *image,
+                 const char *path)
+{
+  g_autoptr(GArray) starts = fde_starts (image);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = g_path_get_dirname (path);
+  guint64 text, text_size;
+  int status;
+
+  g_assert_cmpuint (starts->len, >, 0);
+  g_assert_true (hp_test_elf_section (image, ".text", &text, &text_size));
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_ptr_array_add (argv, g_strdup ("objcopy"));
+  for (guint i = 0; i < starts->len; i++)
+    {
+      guint64 start = g_array_index (starts, guint64, i);
+
+      g_assert_cmpuint (start, >=, text);
+      g_ptr_array_add (argv, g_strdup ("--add-symbol"));
+      g_ptr_array_add (argv, g_strdup_printf ("full_%" G_GINT64_MODIFIER "x=.text:0x%" G_GINT64_MODIFIER "x,function,global",
+                                              start, start - text));
+    }
+  g_ptr_array_add (argv, g_strdup (image));
+  g_ptr_array_add (argv, g_strdup (path));
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH,
+                               NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
 static void
 test_vdso (void)
 {
@@ -1319,6 +1380,53 @@ test_vdso (void)
     g_assert_cmpuint (notes->len, ==, 1);
     hp_symbolizer_free (symbolizer);
   }
+
+  /* The vDSO in memory has only its exported symbols; the image it was
+   * made from names its static functions too (the one clock_gettime
+   * reads the clock in, here): found by build id where Debian's
+   * linux-image-VERSION-dbg (/usr/lib/debug/lib/modules/VERSION/vdso)
+   * and Fedora (/lib/modules/VERSION/vdso) keep it, under the sysroot
+   * or in a debug directory; an image with another build id beside it
+   * is not taken. */
+  for (guint layout = 0; layout < 2; layout++)
+    {
+      g_autofree char *root = g_build_filename (dir, "root", NULL);
+      g_autofree char *debug_dir = g_build_filename (root, "usr/lib/debug", NULL);
+      g_autofree char *full = g_build_filename (root, layout == 0 ? "usr/lib/debug/lib" : "lib",
+                                                "modules/6.1.0-test/vdso/vdso64.so", NULL);
+      g_autofree char *other = g_build_filename (root, layout == 0 ? "usr/lib/debug/lib" : "lib",
+                                                 "modules/6.1.0-test/vdso/vdso32.so", NULL);
+      g_autofree char *expected = g_strdup_printf ("full_%" G_GINT64_MODIFIER "x", clock_offset);
+      g_autoptr(GArray) starts = fde_starts (own);
+      g_autofree char *contents = NULL;
+      gsize length;
+      HpSymbolizer *symbolizer = hp_symbolizer_new ();
+      const HpResolvedAddress *r;
+      HpModule *module;
+
+      write_full_vdso (own, full);
+      g_assert_true (g_file_get_contents (SYMTEST_TARGET, &contents, &length, NULL));
+      g_assert_true (g_file_set_contents (other, contents, (gssize) length, NULL));
+      if (layout == 0)
+        hp_symbolizer_add_debug_dir (symbolizer, debug_dir);
+      else
+        hp_symbolizer_set_sysroot (symbolizer, root);
+      hp_symbolizer_set_live (symbolizer, TRUE);
+      module = hp_symbolizer_get_vdso_module (symbolizer, getpid (), start, size, NULL, 0);
+      r = hp_symbolizer_lookup (symbolizer, module, clock_offset);
+      g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, expected);
+      /* every function has its name, those the dynamic symbols lack too */
+      for (guint i = 0; i < starts->len; i++)
+        {
+          guint64 fde = g_array_index (starts, guint64, i);
+          g_autofree char *name = g_strdup_printf ("full_%" G_GINT64_MODIFIER "x", fde);
+
+          r = hp_symbolizer_lookup (symbolizer, module, fde + 1);
+          g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, name);
+        }
+      hp_symbolizer_free (symbolizer);
+      hp_test_remove_tree (root);
+    }
 
   g_unlink (own);
   g_rmdir (dir);
