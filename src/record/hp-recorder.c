@@ -1415,6 +1415,23 @@ name_capture_in_error (GError     *error,
   error->message = g_strjoinv (capture, pieces);
 }
 
+/* Once both threads ended: what ended this recording (the drain thread's
+ * stop and its wake-up, a stop request, a write error) is taken back, so
+ * that a next run of this recorder does not end at once. The drain thread
+ * would otherwise stop after its first pass, before the program had run,
+ * and that recording would lose every later sample. */
+static void
+end_threads_for_next_run (HpRecorder *self)
+{
+  guint64 count;
+
+  g_atomic_int_set (&self->drain_stop, 0);
+  g_atomic_int_set (&self->write_failed, 0);
+  g_atomic_int_set (&self->stop_requested, 0);
+  if (self->drain_wake_fd >= 0 && read (self->drain_wake_fd, &count, sizeof count) < 0) {}
+  if (self->stop_fd >= 0 && read (self->stop_fd, &count, sizeof count) < 0) {}
+}
+
 static gboolean
 run_recording (HpRecorder  *self,
                const char  *output_path,
@@ -1551,14 +1568,8 @@ run_recording (HpRecorder  *self,
         g_debug ("cannot wake the drain thread: %s", g_strerror (errno));
     }
   g_thread_join (drain);
-  if (self->drain_wake_fd >= 0)
-    {
-      guint64 count;
-
-      /* read back, for a next recording with this recorder */
-      if (read (self->drain_wake_fd, &count, sizeof count) < 0) {}
-    }
   g_thread_join (processing);
+  end_threads_for_next_run (self);
   g_async_queue_unref (self->queue);
   self->queue = NULL;
   close_events (self);

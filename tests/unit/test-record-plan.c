@@ -335,6 +335,78 @@ test_run_disk_full (Fixture       *f,
   g_assert_nonnull (strstr (outcome->warning, "stopped"));
 }
 
+/* Records with @recorder into @name in @f's folder; returns the samples
+ * the capture holds, or -1 (the test skipped) where sampling is refused. */
+static gint64
+run_recorder (Fixture        *f,
+              HpRecorder     *recorder,
+              const char     *name,
+              HpRecordResult *result)
+{
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  HpRecordProgress progress;
+
+  if (!hp_recorder_run (recorder, path, result, &error)
+      && g_error_matches (error, HP_RECORD_ERROR, HP_RECORD_ERROR_PERMISSION))
+    {
+      g_test_skip (error->message);
+      return -1;
+    }
+  g_assert_no_error (error);
+  hp_recorder_get_progress (recorder, &progress);
+  g_assert_false (progress.running);
+  return (gint64) progress.samples;
+}
+
+/* One recorder run again records the whole program again: what ended a
+ * recording (the drain thread's stop, a stop request) does not end the
+ * next one at once. The drain thread's stop was never taken back, and a
+ * second run kept only what its first pass found, before the program ran. */
+static void
+test_run_twice (Fixture       *f,
+                gconstpointer  data)
+{
+  /* about 0.2-0.5 s of CPU time in the shell: hundreds of samples at 999 Hz */
+  const char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done", NULL };
+  HpRecordOptions options = { 0 };
+  HpRecorder *recorder;
+  HpRecordResult result;
+  gint64 first, second, stopped, after_stop;
+
+  options.argv = (char **) argv;
+  options.working_directory = f->dir;
+  options.frequency = 999;
+  options.output_fd = -1;
+  options.call_graph = HP_CALL_GRAPH_FP;
+  recorder = hp_recorder_new (&options);
+
+  if ((first = run_recorder (f, recorder, "first.hotpath", &result)) < 0)
+    {
+      hp_recorder_free (recorder);
+      return;
+    }
+  g_assert_true (result.exited);
+  g_assert_false (result.stopped);
+  g_assert_cmpint (first, >=, 20);
+  second = run_recorder (f, recorder, "second.hotpath", &result);
+  g_assert_true (result.exited);
+  g_assert_false (result.stopped);
+  /* the same program: the same CPU time, within what a busy machine moves */
+  g_assert_cmpint (second, >=, first / 4);
+
+  /* a stop ends the run it was asked in, and only that one */
+  hp_recorder_stop (recorder);
+  stopped = run_recorder (f, recorder, "stopped.hotpath", &result);
+  g_assert_true (result.stopped);
+  g_assert_cmpint (stopped, <, first);
+  after_stop = run_recorder (f, recorder, "after-stop.hotpath", &result);
+  g_assert_true (result.exited);
+  g_assert_false (result.stopped);
+  g_assert_cmpint (after_stop, >=, first / 4);
+  hp_recorder_free (recorder);
+}
+
 /* A child's command line, as the process list and a capture's metadata
  * show it: arguments joined by spaces, its first argument apart; nothing
  * for a process that is gone. */
@@ -616,6 +688,7 @@ main (int    argc,
   g_test_add ("/record-plan/output-tail", Fixture, NULL, hp_test_scratch_set_up, test_output_tail, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/run-exit", Fixture, NULL, hp_test_scratch_set_up, test_run_exit, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/run-disk-full", Fixture, NULL, hp_test_scratch_set_up, test_run_disk_full, hp_test_scratch_tear_down);
+  g_test_add ("/record-plan/run-twice", Fixture, NULL, hp_test_scratch_set_up, test_run_twice, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/run-rate-limit", Fixture, NULL, hp_test_scratch_set_up, test_run_rate_limit, hp_test_scratch_tear_down);
   return g_test_run ();
 }
