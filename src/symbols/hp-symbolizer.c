@@ -2112,21 +2112,112 @@ find_code_scopes (Dwarf_Die  *parent,
 
 /* PLT stubs ------------------------------------------------------------ */
 
-/* The stubs of .plt (lazy binding: entry 0 is the resolver, entry i + 1
- * jumps through the slot of relocation i of .rela.plt) or of .plt.sec
- * (IBT: entry i for relocation i), named after the symbol of their
- * relocation and "@plt", as perf names them. No symbol table covers them,
- * and naming them after the nearest symbol would be wrong. */
+/* One jump slot of .rela.plt: its GOT slot and what it names. */
+typedef struct
+{
+  guint64     got;
+  const char *name;  /* interned, without "@plt" */
+} PltSlot;
+
+static int
+compare_plt_slots (gconstpointer a,
+                   gconstpointer b)
+{
+  const PltSlot *x = a, *y = b;
+
+  return x->got < y->got ? -1 : x->got > y->got;
+}
+
+static int
+compare_plt_stubs (gconstpointer a,
+                   gconstpointer b)
+{
+  const PltStub *x = a, *y = b;
+
+  return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+/* The name of the IFUNC symbol of @symtab whose resolver is at @resolver
+ * (an IRELATIVE relocation names no symbol, only the resolver as its
+ * addend: libc's internal calls to memcpy, strlen... go through such
+ * slots); objdump's "*ABS*+0xADDR" when no symbol says. */
+static const char *
+ifunc_name (HpSymbolizer *self,
+            Elf          *elf,
+            Elf_Data     *sym_data,
+            GElf_Shdr    *symtab_shdr,
+            guint64       resolver)
+{
+  g_autofree char *abs_name = NULL;
+  const char *weak = NULL;
+
+  for (gsize j = 0; symtab_shdr->sh_entsize > 0 && j < symtab_shdr->sh_size / symtab_shdr->sh_entsize; j++)
+    {
+      GElf_Sym sym;
+      const char *name;
+
+      if (gelf_getsym (sym_data, (int) j, &sym) == NULL || GELF_ST_TYPE (sym.st_info) != STT_GNU_IFUNC
+          || sym.st_value != resolver
+          || (name = elf_strptr (elf, symtab_shdr->sh_link, sym.st_name)) == NULL || name[0] == '\0')
+        continue;
+      /* memcpy rather than a weak alias */
+      if (GELF_ST_BIND (sym.st_info) == STB_GLOBAL)
+        return intern_symbol_name (self, name);
+      if (weak == NULL)
+        weak = name;
+    }
+  if (weak != NULL)
+    return intern_symbol_name (self, weak);
+  abs_name = g_strdup_printf ("*ABS*+0x%" G_GINT64_MODIFIER "x", resolver);
+  return intern (self, abs_name);
+}
+
+/* The GOT slot that the x86-64 stub at @code (@size bytes, at @vaddr)
+ * jumps through: jmp *disp(%rip), after an endbr64 and with a bnd prefix
+ * under IBT. FALSE for any other code. */
+static gboolean
+stub_got_slot (const guint8 *code,
+               gsize         size,
+               guint64       vaddr,
+               guint64      *got)
+{
+  static const guint8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+  gsize at = 0;
+  gint32 disp;
+
+  if (size >= sizeof endbr64 && memcmp (code, endbr64, sizeof endbr64) == 0)
+    at += sizeof endbr64;
+  if (at < size && code[at] == 0xf2)  /* bnd */
+    at++;
+  if (at + 6 > size || code[at] != 0xff || code[at + 1] != 0x25)
+    return FALSE;
+  disp = (gint32) ((guint32) code[at + 2] | (guint32) code[at + 3] << 8
+                   | (guint32) code[at + 4] << 16 | (guint32) code[at + 5] << 24);
+  *got = vaddr + at + 6 + (guint64) (gint64) disp;
+  return TRUE;
+}
+
+/* The stubs of .plt (lazy binding: entry 0 is the resolver, entry k + 1
+ * jumps through the k-th jump slot in GOT order) or of .plt.sec (IBT:
+ * entry k for the k-th slot), named after the symbol of the slot's
+ * relocation and "@plt", as perf names them. The relocations of .rela.plt
+ * are not in GOT order where IRELATIVE ones are among them (libc.so.6:
+ * realloc is the first relocation and the third stub), so the slots are
+ * sorted first. The stubs of .plt.got (no lazy binding: malloc and free
+ * in libc.so.6, __cxa_finalize in programs) are named after the
+ * GLOB_DAT relocation of the slot they jump through. No symbol table
+ * covers stubs, and naming them after the nearest symbol would be wrong. */
 static void
 load_plt (HpSymbolizer *self,
           HpModule     *module)
 {
   Dwarf_Addr bias;
   Elf *elf = dwfl_module_getelf (module->dwfl_module, &bias);
-  Elf_Scn *scn = NULL, *rela = NULL, *plt = NULL, *plt_sec = NULL;
+  Elf_Scn *scn = NULL, *rela = NULL, *rela_dyn = NULL, *plt = NULL, *plt_sec = NULL, *plt_got = NULL;
   GElf_Shdr rela_shdr, plt_shdr, symtab_shdr;
   Elf_Scn *symtab;
   Elf_Data *rela_data, *sym_data;
+  g_autoptr(GArray) slots = NULL;
   size_t shstrndx;
 
   module->plt = g_array_new (FALSE, FALSE, sizeof (PltStub));
@@ -2141,40 +2232,120 @@ load_plt (HpSymbolizer *self,
         continue;
       if (strcmp (name, ".rela.plt") == 0 && shdr.sh_type == SHT_RELA)
         rela = scn;
+      else if (strcmp (name, ".rela.dyn") == 0 && shdr.sh_type == SHT_RELA)
+        rela_dyn = scn;
       else if (strcmp (name, ".plt") == 0)
         plt = scn;
       else if (strcmp (name, ".plt.sec") == 0)
         plt_sec = scn;
+      else if (strcmp (name, ".plt.got") == 0 && shdr.sh_type == SHT_PROGBITS)
+        plt_got = scn;
     }
-  if (rela == NULL || (plt == NULL && plt_sec == NULL) ||
-      gelf_getshdr (rela, &rela_shdr) == NULL ||
-      gelf_getshdr (plt_sec != NULL ? plt_sec : plt, &plt_shdr) == NULL ||
-      (symtab = elf_getscn (elf, rela_shdr.sh_link)) == NULL ||
-      gelf_getshdr (symtab, &symtab_shdr) == NULL ||
-      (rela_data = elf_getdata (rela, NULL)) == NULL ||
-      (sym_data = elf_getdata (symtab, NULL)) == NULL)
-    return;
 
-  for (gsize i = 0; rela_shdr.sh_entsize > 0 && i < rela_shdr.sh_size / rela_shdr.sh_entsize; i++)
+  slots = g_array_new (FALSE, FALSE, sizeof (PltSlot));
+  if (rela != NULL && (plt != NULL || plt_sec != NULL)
+      && gelf_getshdr (rela, &rela_shdr) != NULL
+      && gelf_getshdr (plt_sec != NULL ? plt_sec : plt, &plt_shdr) != NULL
+      && (symtab = elf_getscn (elf, rela_shdr.sh_link)) != NULL
+      && gelf_getshdr (symtab, &symtab_shdr) != NULL
+      && (rela_data = elf_getdata (rela, NULL)) != NULL
+      && (sym_data = elf_getdata (symtab, NULL)) != NULL)
     {
-      GElf_Rela r;
-      GElf_Sym sym;
-      const char *name;
-      g_autofree char *stub_name = NULL;
-      PltStub stub;
+      for (gsize i = 0; rela_shdr.sh_entsize > 0 && i < rela_shdr.sh_size / rela_shdr.sh_entsize; i++)
+        {
+          GElf_Rela r;
+          GElf_Sym sym;
+          const char *name = NULL;
+          PltSlot slot;
 
-      if (gelf_getrela (rela_data, (int) i, &r) == NULL ||
-          gelf_getsym (sym_data, (int) GELF_R_SYM (r.r_info), &sym) == NULL ||
-          (name = elf_strptr (elf, symtab_shdr.sh_link, sym.st_name)) == NULL || name[0] == '\0')
-        continue;
-      stub.size = 16;
-      stub.vaddr = plt_shdr.sh_addr + (plt_sec != NULL ? i : i + 1) * stub.size;
-      if (stub.vaddr + stub.size > plt_shdr.sh_addr + plt_shdr.sh_size)
-        break;
-      stub_name = g_strconcat (intern_symbol_name (self, name), "@plt", NULL);
-      stub.name = intern (self, stub_name);
-      g_array_append_val (module->plt, stub);
+          if (gelf_getrela (rela_data, (int) i, &r) == NULL)
+            continue;
+          if (GELF_R_SYM (r.r_info) == 0)
+            name = r.r_addend > 0 ? ifunc_name (self, elf, sym_data, &symtab_shdr, (guint64) r.r_addend) : NULL;
+          else if (gelf_getsym (sym_data, (int) GELF_R_SYM (r.r_info), &sym) != NULL
+                   && (name = elf_strptr (elf, symtab_shdr.sh_link, sym.st_name)) != NULL && name[0] != '\0')
+            name = intern_symbol_name (self, name);
+          else
+            name = NULL;
+          slot.got = r.r_offset;
+          slot.name = name;
+          g_array_append_val (slots, slot);
+        }
+      g_array_sort (slots, compare_plt_slots);
+      for (guint k = 0; k < slots->len; k++)
+        {
+          const PltSlot *slot = &g_array_index (slots, PltSlot, k);
+          g_autofree char *stub_name = NULL;
+          PltStub stub;
+
+          stub.size = 16;
+          stub.vaddr = plt_shdr.sh_addr + (plt_sec != NULL ? k : k + 1) * stub.size;
+          if (stub.vaddr + stub.size > plt_shdr.sh_addr + plt_shdr.sh_size)
+            break;
+          if (slot->name == NULL)
+            continue;
+          stub_name = g_strconcat (slot->name, "@plt", NULL);
+          stub.name = intern (self, stub_name);
+          g_array_append_val (module->plt, stub);
+        }
     }
+
+  if (plt_got != NULL && rela_dyn != NULL)
+    {
+      GElf_Shdr got_shdr, dyn_shdr, dynsym_shdr;
+      Elf_Data *code, *dyn_data, *dynsym_data;
+      Elf_Scn *dynsym;
+      g_autoptr(GHashTable) by_slot = g_hash_table_new (g_int64_hash, g_int64_equal);
+      g_autoptr(GArray) got_slots = g_array_new (FALSE, FALSE, sizeof (PltSlot));
+      gsize entry;
+
+      if (gelf_getshdr (plt_got, &got_shdr) == NULL || gelf_getshdr (rela_dyn, &dyn_shdr) == NULL
+          || (dynsym = elf_getscn (elf, dyn_shdr.sh_link)) == NULL || gelf_getshdr (dynsym, &dynsym_shdr) == NULL
+          || (code = elf_getdata (plt_got, NULL)) == NULL || code->d_buf == NULL
+          || (dyn_data = elf_getdata (rela_dyn, NULL)) == NULL || (dynsym_data = elf_getdata (dynsym, NULL)) == NULL)
+        goto sort;
+      /* GLOB_DAT relocations by slot */
+      for (gsize i = 0; dyn_shdr.sh_entsize > 0 && i < dyn_shdr.sh_size / dyn_shdr.sh_entsize; i++)
+        {
+          GElf_Rela r;
+          GElf_Sym sym;
+          const char *name;
+          PltSlot slot;
+
+          if (gelf_getrela (dyn_data, (int) i, &r) == NULL || GELF_R_SYM (r.r_info) == 0
+              || gelf_getsym (dynsym_data, (int) GELF_R_SYM (r.r_info), &sym) == NULL
+              || (name = elf_strptr (elf, dynsym_shdr.sh_link, sym.st_name)) == NULL || name[0] == '\0')
+            continue;
+          slot.got = r.r_offset;
+          slot.name = intern_symbol_name (self, name);
+          g_array_append_val (got_slots, slot);
+        }
+      for (guint i = 0; i < got_slots->len; i++)
+        {
+          PltSlot *slot = &g_array_index (got_slots, PltSlot, i);
+
+          g_hash_table_insert (by_slot, &slot->got, slot);
+        }
+      entry = got_shdr.sh_entsize == 8 || got_shdr.sh_entsize == 16 ? got_shdr.sh_entsize : 8;
+      for (gsize at = 0; at + entry <= code->d_size && at + entry <= got_shdr.sh_size; at += entry)
+        {
+          guint64 got;
+          const PltSlot *slot;
+          g_autofree char *stub_name = NULL;
+          PltStub stub;
+
+          if (!stub_got_slot ((const guint8 *) code->d_buf + at, entry, got_shdr.sh_addr + at, &got)
+              || (slot = g_hash_table_lookup (by_slot, &got)) == NULL)
+            continue;
+          stub.vaddr = got_shdr.sh_addr + at;
+          stub.size = entry;
+          stub_name = g_strconcat (slot->name, "@plt", NULL);
+          stub.name = intern (self, stub_name);
+          g_array_append_val (module->plt, stub);
+        }
+    }
+sort:
+  g_array_sort (module->plt, compare_plt_stubs);
 }
 
 static const char *
@@ -2187,8 +2358,8 @@ plt_name (HpSymbolizer *self,
 
   if (module->plt == NULL)
     load_plt (self, module);
-  /* in vaddr order: entries follow their relocations; a stripped cc1 has
-   * about 500 and every unnamed address asks */
+  /* in vaddr order (load_plt sorts them); a stripped cc1 has about 500
+   * and every unnamed address asks */
   stubs = (const PltStub *) (gconstpointer) module->plt->data;
   hi = module->plt->len;
   while (lo < hi)
