@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # check-potfiles.py [--update] SOURCE_ROOT - fails when po/POTFILES.in is not sorted,
 # names a file that does not exist, or misses a file under src/ or data/
-# that holds translatable strings: _("…"), N_("…"), C_("…"), NC_("…") in C,
+# that holds translatable strings: _("…"), N_("…"), C_("…"), NC_("…") and the
+# gettext calls (ngettext, g_dngettext, g_dpgettext2, …) in C,
 # translatable="yes" in GtkBuilder files, and the desktop, metainfo, MIME
 # and GSettings files, which are translated whole. po/POTFILES.skip lists
 # files that match but are not to be translated. --update rewrites
@@ -13,7 +14,9 @@ import os
 import re
 import sys
 
-MARKERS = re.compile(rb'(?<![A-Za-z0-9_])(?:N|C|NC)?_\s*\(\s*"|translatable\s*=\s*["\'](?:yes|true|1)["\']')
+MARKERS = re.compile(rb'(?<![A-Za-z0-9_])(?:N|C|NC|Q)?_\s*\(\s*"'
+                     rb'|(?<![A-Za-z0-9_])(?:g_)?d?c?n?p?gettext2?\s*\('
+                     rb'|translatable\s*=\s*["\'](?:yes|true|1)["\']')
 WHOLE = ('.desktop.in', '.metainfo.xml.in', '.appdata.xml.in', '.mime.xml.in', '.gschema.xml')
 SCANNED = ('src', 'data')
 SKIP_DIRS = {'.git', '__pycache__'}

@@ -19,6 +19,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,10 +59,10 @@ format_cost (double      value,
       if (a >= 1e9)
         return g_strdup_printf ("%.3g s", value / 1e9);
       if (a >= 1e6)
-        return g_strdup_printf ("%.4g ms", value / 1e6);
+        return g_strdup_printf (_("%.4g ms"), value / 1e6);
       if (a >= 1e3)
         return g_strdup_printf ("%.4g µs", value / 1e3);
-      return g_strdup_printf ("%.4g ns", value);
+      return g_strdup_printf (_("%.4g ns"), value);
     }
   if (a >= 1e9)
     return g_strdup_printf ("%.4g G%s%s", value / 1e9, unit ? " " : "", unit ? unit : "");
@@ -190,7 +192,7 @@ print_text (HpComparison *cmp,
   print_side ("Base:", base_path, base);
   print_side ("New:", new_path, new_side);
   /* off-CPU time weighs each switch by the time away, not by a period */
-  printf ("# Event: %s (unit: %s); costs are mean %s per run (%s)\n",
+  printf (_("# Event: %s (unit: %s); costs are mean %s per run (%s)\n"),
           base->event ? base->event : "(unknown)", unit ? unit : "?", unit ? unit : "units",
           g_strcmp0 (base->event, HP_EVENT_OFF_CPU) == 0 ? "the time each thread was off the CPU"
           : g_strcmp0 (base->event, HP_EVENT_WALL) == 0 ? "time on the CPU, samples × period, and off it"
@@ -198,19 +200,19 @@ print_text (HpComparison *cmp,
   switch (hp_comparison_get_method (cmp))
     {
     case HP_COMPARE_METHOD_WELCH:
-      printf ("# Method: Welch's t test on the per-run costs (%u and %u runs), so run-to-run noise is measured;\n"
-              "#         95%% intervals (Fieller) of the change; q-values: Benjamini–Hochberg false discovery rate\n",
+      printf (_("# Method: Welch's t test on the per-run costs (%u and %u runs), so run-to-run noise is measured;\n"
+              "#         95%% intervals (Fieller) of the change; q-values: Benjamini–Hochberg false discovery rate\n"),
               base->n_captures, new_side->n_captures);
       break;
     case HP_COMPARE_METHOD_ONE_RUN:
-      printf ("# Method: t test with the run-to-run variance of the side that has several runs (%u and %u runs),\n"
-              "#         assumed the same for the side with one; 95%% intervals; q-values: Benjamini–Hochberg\n",
+      printf (_("# Method: t test with the run-to-run variance of the side that has several runs (%u and %u runs),\n"
+              "#         assumed the same for the side with one; 95%% intervals; q-values: Benjamini–Hochberg\n"),
               base->n_captures, new_side->n_captures);
       break;
     case HP_COMPARE_METHOD_COUNTS:
-      printf ("# Method: one run per side: only the sampling error of the counts (Poisson) is accounted for,\n"
+      printf (_("# Method: one run per side: only the sampling error of the counts (Poisson) is accounted for,\n"
               "#         NOT the run-to-run noise of the machine; compare folders of repeated runs for that.\n"
-              "#         95%% intervals; q-values: Benjamini–Hochberg false discovery rate\n");
+              "#         95%% intervals; q-values: Benjamini–Hochberg false discovery rate\n"));
       break;
     }
   {
@@ -219,31 +221,31 @@ print_text (HpComparison *cmp,
     g_autofree char *interval = format_interval (program);
     guint n_reference = hp_comparison_get_n_reference (cmp);
 
-    printf ("# Whole program: %s per run, %s, %s (as measured: the machine's speed and the code's together)\n",
+    printf (_("# Whole program: %s per run, %s, %s (as measured: the machine's speed and the code's together)\n"),
             change, interval, hp_verdict_to_string (program->verdict));
     if (n_reference > 0)
-      printf ("# Runs scaled by their speed (median over %u functions present in every run), so that each\n"
-              "#         function is compared at the speed of the whole program\n", n_reference);
+      printf (_("# Runs scaled by their speed (median over %u functions present in every run), so that each\n"
+              "#         function is compared at the speed of the whole program\n"), n_reference);
     else
-      printf ("# Runs not scaled by their speed (the noise is not common to the functions, or too few runs or functions)\n");
+      printf (_("# Runs not scaled by their speed (the noise is not common to the functions, or too few runs or functions)\n"));
   }
-  printf ("# Materiality floor: %g%% of the total (%s per run): smaller changes are never flagged\n",
+  printf (_("# Materiality floor: %g%% of the total (%s per run): smaller changes are never flagged\n"),
           100 * hp_comparison_get_floor (cmp) / ((base->cost + new_side->cost) / 2), floor);
   if (isnan (mde))
-    printf ("# Minimum detectable effect: none can be given (no function has samples in the base)\n");
+    printf (_("# Minimum detectable effect: none can be given (no function has samples in the base)\n"));
   else
-    printf ("# Minimum detectable effect: %.1f%% of a hot function's cost (median over the functions with ≥ 5%% of\n"
-            "#         the time; 80%% power at the 5%% level); per function in the MDE column\n", mde);
+    printf (_("# Minimum detectable effect: %.1f%% of a hot function's cost (median over the functions with ≥ 5%% of\n"
+            "#         the time; 80%% power at the 5%% level); per function in the MDE column\n"), mde);
   for (guint i = 0; warnings[i] != NULL; i++)
-    printf ("# Warning: %s\n", warnings[i]);
+    printf (_("# Warning: %s\n"), warnings[i]);
   count_verdicts (cmp, counts);
-  printf ("# Verdicts (functions, self cost): %u slower, %u faster, %u unchanged, %u unresolved\n",
+  printf (_("# Verdicts (functions, self cost): %u slower, %u faster, %u unchanged, %u unresolved\n"),
           counts[HP_VERDICT_SLOWER], counts[HP_VERDICT_FASTER], counts[HP_VERDICT_UNCHANGED],
           counts[HP_VERDICT_UNRESOLVED]);
   printf ("#\n");
 
   n = limit > 0 ? MIN (n_functions, (guint) limit) : n_functions;
-  printf ("# Functions by self cost (%s of %u)\n", n == n_functions ? "all" : "top", n_functions);
+  printf (_("# Functions by self cost (%s of %u)\n"), n == n_functions ? "all" : "top", n_functions);
   print_table_header ();
   for (guint i = 0; i < n; i++)
     {
@@ -253,7 +255,7 @@ print_text (HpComparison *cmp,
       print_row (&fn->self, unit, label);
     }
 
-  printf ("#\n# Functions by total cost, callees included (%s of %u)\n", n == n_functions ? "all" : "top", n_functions);
+  printf (_("#\n# Functions by total cost, callees included (%s of %u)\n"), n == n_functions ? "all" : "top", n_functions);
   print_table_header ();
   for (guint i = 0; i < n; i++)
     {
@@ -264,7 +266,7 @@ print_text (HpComparison *cmp,
     }
 
   n = limit > 0 ? MIN (paths->len, (guint) limit) : paths->len;
-  printf ("#\n# Call paths by total cost, those over the floor on either side (%s of %u)\n",
+  printf (_("#\n# Call paths by total cost, those over the floor on either side (%s of %u)\n"),
           n == paths->len ? "all" : "top", paths->len);
   printf ("%-10s %8s  %-20s %8s %11s %11s %7s  %s\n",
           "Verdict", "Change", "95% interval", "q", "Base", "New", "MDE", "Path");
@@ -449,7 +451,7 @@ add_side_path (HpComparison  *cmp,
 {
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: no such file or folder", path);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, _("%s: no such file or folder"), path);
       return FALSE;
     }
   if (!g_file_test (path, G_FILE_TEST_IS_DIR) && hp_perf_file_sniff (path))
@@ -476,17 +478,17 @@ hp_cli_diff (int    argc,
   g_autofree char *event = NULL;
   GOptionEntry entries[] = {
     { "event", 0, 0, G_OPTION_ARG_STRING, &event,
-      "Compare EVENT of captures that hold several (default the first); wall: cpu-clock and off-cpu", "EVENT" },
-    { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output format (default text)", "text|json" },
+      N_("Compare EVENT of captures that hold several (default the first); wall: cpu-clock and off-cpu"), N_("EVENT") },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("Output format (default text)"), N_("text|json") },
     { "fail-on-regression", 0, 0, G_OPTION_ARG_NONE, &fail_on_regression,
-      "Exit with status 3 when anything is judged slower (for CI)", NULL },
-    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, "Text: show the first N rows of each table (default 20, 0: all)", "N" },
+      N_("Exit with status 3 when anything is judged slower (for CI)"), NULL },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_("Text: show the first N rows of each table (default 20, 0: all)"), N_("N") },
     { "floor", 0, 0, G_OPTION_ARG_DOUBLE, &floor_percent,
-      "Never flag a change smaller than PCT% of the total cost (default 1)", "PCT" },
+      N_("Never flag a change smaller than PCT% of the total cost (default 1)"), N_("PCT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("BASE NEW");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("BASE NEW"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpComparison) cmp = NULL;
   HpCompareOptions options = HP_COMPARE_OPTIONS_DEFAULT;
@@ -494,31 +496,31 @@ hp_cli_diff (int    argc,
   gboolean json;
 
   g_option_context_set_summary (context,
-                                "Compare captures: which functions and call paths got slower or faster, and\n"
+                                N_("Compare captures: which functions and call paths got slower or faster, and\n"
                                 "whether that is more than noise. BASE and NEW are each a capture, or a folder\n"
                                 "of captures of repeated runs (then the run-to-run noise is measured).\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli diff before.hotpath after.hotpath\n"
-                                "  hotpath-cli diff runs-before/ runs-after/ --format json");
-  g_option_context_add_main_entries (context, entries, NULL);
+                                "  hotpath-cli diff runs-before/ runs-after/ --format json"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      hp_cli_error ("diff: %s", error->message);
+      hp_cli_error (_("diff: %s"), error->message);
       return 2;
     }
   if (files == NULL || g_strv_length (files) != 2)
     {
-      hp_cli_error ("diff: give two sides, BASE and NEW (each a capture or a folder of captures)");
+      hp_cli_error (_("diff: give two sides, BASE and NEW (each a capture or a folder of captures)"));
       return 2;
     }
   if (format != NULL && strcmp (format, "text") != 0 && strcmp (format, "json") != 0)
     {
-      hp_cli_error ("diff: --format must be text or json, not '%s'", format);
+      hp_cli_error (_("diff: --format must be text or json, not '%s'"), format);
       return 2;
     }
   if (!(floor_percent >= 0 && floor_percent < 100))
     {
-      hp_cli_error ("diff: --floor must be a percentage from 0 to 100, not %g", floor_percent);
+      hp_cli_error (_("diff: --floor must be a percentage from 0 to 100, not %g"), floor_percent);
       return 2;
     }
   json = g_strcmp0 (format, "json") == 0;
@@ -533,7 +535,7 @@ hp_cli_diff (int    argc,
     {
       g_autofree char *message = hp_text_escape (error->message);
 
-      hp_cli_error ("diff: %s", message);
+      hp_cli_error (_("diff: %s"), message);
       return 1;
     }
 
@@ -542,7 +544,7 @@ hp_cli_diff (int    argc,
     {
       g_autofree char *warning = hp_text_escape (warnings[i]);
 
-      hp_cli_error ("diff: warning: %s", warning);
+      hp_cli_error (_("diff: warning: %s"), warning);
     }
 
   if (json)

@@ -53,6 +53,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
 #include "store/hp-capture-keys.h"
 
 #include <stdio.h>
@@ -249,7 +252,7 @@ write_folded (Export  *ex,
     {
       guint64 *count = g_hash_table_lookup (counts, keys[i]);
 
-      g_string_append_printf (ex->out, "%s %" G_GUINT64_FORMAT "\n", (const char *) keys[i], *count);
+      g_string_append_printf (ex->out, "%s %" PRIu64 "\n", (const char *) keys[i], *count);
       g_free (count);
     }
   return TRUE;
@@ -944,7 +947,7 @@ pprof_location (Pprof  *pp,
   gpointer found;
 
   for (guint i = 0; i < frames->len; i++)
-    g_string_append_printf (key, "%" G_GINT64_FORMAT ",", g_array_index (frames, gint64, i));
+    g_string_append_printf (key, "%" PRId64 ",", g_array_index (frames, gint64, i));
   if (g_hash_table_lookup_extended (pp->locations, key->str, NULL, &found))
     return GPOINTER_TO_SIZE (found);
 
@@ -1198,14 +1201,14 @@ hp_cli_export (int    argc,
   g_autofree char *format = NULL;
   gboolean folded_prefix = FALSE;
   GOptionEntry entries[] = {
-    { "format", 'F', 0, G_OPTION_ARG_STRING, &format, "Format to write: folded, speedscope, firefox or pprof", "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE ('-' for standard output)", "FILE" },
+    { "format", 'F', 0, G_OPTION_ARG_STRING, &format, N_("Format to write: folded, speedscope, firefox or pprof"), N_("FORMAT") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to FILE ('-' for standard output)"), N_("FILE") },
     { "folded-prefix", 0, 0, G_OPTION_ARG_NONE, &folded_prefix,
-      "folded: start each stack with 'PROGRAM (PID);THREAD (TID)'", NULL },
+      N_("folded: start each stack with 'PROGRAM (PID);THREAD (TID)'"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("CAPTURE");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("CAPTURE"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;
@@ -1216,21 +1219,21 @@ hp_cli_export (int    argc,
   gboolean ok;
 
   g_option_context_set_summary (context,
-                                "Write a capture (or a perf.data) in the format of another tool.\n\n"
+                                N_("Write a capture (or a perf.data) in the format of another tool.\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli export app.hotpath --format folded -o app.folded\n"
                                 "  hotpath-cli export app.hotpath --format folded --folded-prefix --tid 1234 -o -\n"
                                 "  hotpath-cli export app.hotpath --format speedscope -o app.speedscope.json\n"
                                 "  hotpath-cli export app.hotpath --format firefox --from 2 --to 3 -o app.gecko.json\n"
-                                "  hotpath-cli export app.hotpath --format pprof -o app.pb.gz && go tool pprof -top app.pb.gz");
-  g_option_context_add_main_entries (context, entries, NULL);
+                                "  hotpath-cli export app.hotpath --format pprof -o app.pb.gz && go tool pprof -top app.pb.gz"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   hp_cli_filter_add_options (&filter, context);
   if (!hp_cli_parse_one_file (context, "export", &argc, &argv, &files,
                               "give one capture file"))
     return 2;
   if (format == NULL)
     {
-      hp_cli_error ("export: give the format with --format (folded, speedscope, firefox or pprof)");
+      hp_cli_error (_("export: give the format with --format (folded, speedscope, firefox or pprof)"));
       return 2;
     }
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
@@ -1238,12 +1241,12 @@ hp_cli_export (int    argc,
       write = formats[i].write;
   if (write == NULL)
     {
-      hp_cli_error ("export: unknown format '%s'; the formats are folded, speedscope, firefox and pprof", format);
+      hp_cli_error (_("export: unknown format '%s'; the formats are folded, speedscope, firefox and pprof"), format);
       return 2;
     }
   if (output == NULL)
     {
-      hp_cli_error ("export: give the file to write with -o FILE ('-' for standard output)");
+      hp_cli_error (_("export: give the file to write with -o FILE ('-' for standard output)"));
       return 2;
     }
 
@@ -1270,7 +1273,7 @@ hp_cli_export (int    argc,
   g_string_free (ex.out, TRUE);
   if (!ok)
     {
-      hp_cli_error ("export: %s", error->message);
+      hp_cli_error (_("export: %s"), error->message);
       return 1;
     }
   return 0;

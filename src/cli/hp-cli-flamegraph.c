@@ -21,6 +21,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "store/hp-capture-keys.h"
 
 #include <stdio.h>
@@ -207,15 +209,15 @@ hp_cli_flamegraph (int    argc,
   gboolean reverse = FALSE;
   gint width = 1200;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the SVG to FILE ('-' for standard output)", "FILE" },
-    { "reverse", 0, 0, G_OPTION_ARG_NONE, &reverse, "Bottom-up: each function with its callers above it", NULL },
-    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Width of the image in pixels (default 1200)", "PX" },
-    { "colors", 0, 0, G_OPTION_ARG_STRING, &colors_name, "Colour boxes by function name (hot, the default) or by module", "hot|module" },
-    { "title", 0, 0, G_OPTION_ARG_STRING, &title, "Title at the top of the image (default: the capture's name)", "TEXT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the SVG to FILE ('-' for standard output)"), N_("FILE") },
+    { "reverse", 0, 0, G_OPTION_ARG_NONE, &reverse, N_("Bottom-up: each function with its callers above it"), NULL },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width of the image in pixels (default 1200)"), N_("PX") },
+    { "colors", 0, 0, G_OPTION_ARG_STRING, &colors_name, N_("Colour boxes by function name (hot, the default) or by module"), N_("hot|module") },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title, N_("Title at the top of the image (default: the capture's name)"), N_("TEXT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("CAPTURE");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("CAPTURE"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;
@@ -233,28 +235,28 @@ hp_cli_flamegraph (int    argc,
   Svg svg = { 0 };
 
   g_option_context_set_summary (context,
-                                "Write the flame graph of a capture (or a perf.data) as a standalone SVG.\n\n"
+                                N_("Write the flame graph of a capture (or a perf.data) as a standalone SVG.\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli flamegraph app.hotpath -o app.svg\n"
-                                "  hotpath-cli flamegraph app.hotpath --reverse --colors module -o callers.svg");
-  g_option_context_add_main_entries (context, entries, NULL);
+                                "  hotpath-cli flamegraph app.hotpath --reverse --colors module -o callers.svg"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   hp_cli_filter_add_options (&filter, context);
   if (!hp_cli_parse_one_file (context, "flamegraph", &argc, &argv, &files,
                               "give one capture file"))
     return 2;
   if (output == NULL)
     {
-      hp_cli_error ("flamegraph: give the SVG file to write with -o FILE ('-' for standard output)");
+      hp_cli_error (_("flamegraph: give the SVG file to write with -o FILE ('-' for standard output)"));
       return 2;
     }
   if (width < 200 || width > 100000)
     {
-      hp_cli_error ("flamegraph: --width must be between 200 and 100000 pixels, not %d", width);
+      hp_cli_error (_("flamegraph: --width must be between 200 and 100000 pixels, not %d"), width);
       return 2;
     }
   if (!parse_colors (colors_name, &svg.colors))
     {
-      hp_cli_error ("flamegraph: --colors must be hot or module, not '%s'", colors_name);
+      hp_cli_error (_("flamegraph: --colors must be hot or module, not '%s'"), colors_name);
       return 2;
     }
 
@@ -295,13 +297,13 @@ hp_cli_flamegraph (int    argc,
       g_autofree char *amount = hp_cli_filter_amount (&filter, svg.n_samples);
       g_autofree char *amount_xml = xml_text (amount);
 
-      counted = g_strdup_printf ("all %s (%s)", amount_xml, event);
+      counted = g_strdup_printf (_("all %s (%s)"), amount_xml, event);
     }
   else
     {
       g_autofree char *samples = hp_cli_samples (svg.n_samples);
 
-      counted = g_strdup_printf ("%s of %s", samples, event);
+      counted = g_strdup_printf (_("%s of %s"), samples, event);
     }
   base = g_path_get_basename (files[0]);
   heading = xml_text (title ? title : base);
@@ -340,7 +342,7 @@ hp_cli_flamegraph (int    argc,
     }
   else if (!g_file_set_contents (output, svg.out->str, (gssize) svg.out->len, &error))
     {
-      hp_cli_error ("flamegraph: %s", error->message);
+      hp_cli_error (_("flamegraph: %s"), error->message);
       g_string_free (svg.out, TRUE);
       return 1;
     }

@@ -7,6 +7,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +31,7 @@ import_folded (const char *input,
   if (!hp_folded_import (input, output, &result, cancellable, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        hp_cli_error ("import of %s interrupted; %s was not written", input, output);
+        hp_cli_error (_("import of %s interrupted; %s was not written"), input, output);
       else
         hp_cli_error ("%s", error->message);
       return 1;
@@ -37,9 +40,9 @@ import_folded (const char *input,
     g_autofree char *samples = hp_cli_samples (result.samples);
 
     fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
-                                  "hotpath-cli: wrote %s: %s in %" G_GUINT64_FORMAT
+                                  "hotpath-cli: wrote %s: %s in %" PRIu64
                                   " stack from folded stacks (no addresses, modules, times or threads)\n",
-                                  "hotpath-cli: wrote %s: %s in %" G_GUINT64_FORMAT
+                                  "hotpath-cli: wrote %s: %s in %" PRIu64
                                   " stacks from folded stacks (no addresses, modules, times or threads)\n",
                                   result.stacks),
              output, samples, result.stacks);
@@ -58,7 +61,7 @@ import_pprof (const char *input,
   if (!hp_pprof_import (input, output, &result, cancellable, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        hp_cli_error ("import of %s interrupted; %s was not written", input, output);
+        hp_cli_error (_("import of %s interrupted; %s was not written"), input, output);
       else
         hp_cli_error ("%s", error->message);
       return 1;
@@ -66,7 +69,7 @@ import_pprof (const char *input,
   {
     g_autofree char *samples = hp_cli_samples (result.samples);
 
-    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s from a pprof profile (no sample times)\n",
+    fprintf (stderr, _("hotpath-cli: wrote %s: %s of %s from a pprof profile (no sample times)\n"),
              output, samples, result.event);
   }
   hp_pprof_import_result_clear (&result);
@@ -84,28 +87,28 @@ hp_cli_import (int    argc,
   g_autofree char *event = NULL;
   gboolean force = FALSE;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the capture to FILE (default: PERF.DATA with .hotpath for .data)", "FILE" },
-    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
-    { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot, "Look up the recorded files under DIR (recorded on another machine)", "DIR" },
-    { "debug-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &debug_dirs, "Find files by build id in DIR/.build-id too (repeatable)", "DIR" },
-    { "event", 'e', 0, G_OPTION_ARG_STRING, &event, "Import the samples of EVENT (default: the first sampling event)", "EVENT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the capture to FILE (default: PERF.DATA with .hotpath for .data)"), N_("FILE") },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Overwrite an existing output file"), NULL },
+    { "sysroot", 0, 0, G_OPTION_ARG_FILENAME, &sysroot, N_("Look up the recorded files under DIR (recorded on another machine)"), N_("DIR") },
+    { "debug-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &debug_dirs, N_("Find files by build id in DIR/.build-id too (repeatable)"), N_("DIR") },
+    { "event", 'e', 0, G_OPTION_ARG_STRING, &event, N_("Import the samples of EVENT (default: the first sampling event)"), N_("EVENT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("PERF.DATA");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("PERF.DATA"));
   g_autoptr(GError) error = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
   HpPerfImportOptions options = { 0 };
   HpPerfImportResult result = { 0 };
 
   g_option_context_set_summary (context,
-                                "Import a perf.data file written by 'perf record', a pprof profile, or folded stacks\n"
+                                N_("Import a perf.data file written by 'perf record', a pprof profile, or folded stacks\n"
                                 "(flamegraph.pl, async-profiler collapsed, py-spy --format raw), into a capture.\n"
                                 "Give '-' to read a pipe-mode stream: perf record -o - … | hotpath-cli import - -o FILE\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli import perf.data -o app.hotpath\n"
-                                "  hotpath-cli import profile.pb.gz -o service.hotpath");
-  g_option_context_add_main_entries (context, entries, NULL);
+                                "  hotpath-cli import profile.pb.gz -o service.hotpath"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!hp_cli_parse_one_file (context, "import", &argc, &argv, &files,
                               "give one perf.data file (or '-' for stdin)"))
     return 2;
@@ -117,13 +120,13 @@ hp_cli_import (int    argc,
     switch (hp_capture_sniff (files[0]))
       {
       case HP_CAPTURE_SNIFF_CAPTURE:
-        hp_cli_error ("%s is already a Hotpath capture: nothing to import. Read it as it is "
-                      "(hotpath-cli report %s, or open it in the window: hotpath %s)",
+        hp_cli_error (_("%s is already a Hotpath capture: nothing to import. Read it as it is "
+                      "(hotpath-cli report %s, or open it in the window: hotpath %s)"),
                       files[0], files[0], files[0]);
         return 1;
       case HP_CAPTURE_SNIFF_SQLITE:
-        hp_cli_error ("%s is a SQLite database, not a perf.data file, pprof profile or folded stacks; "
-                      "if it is a Hotpath capture, read it as it is (hotpath-cli report %s)",
+        hp_cli_error (_("%s is a SQLite database, not a perf.data file, pprof profile or folded stacks; "
+                      "if it is a Hotpath capture, read it as it is (hotpath-cli report %s)"),
                       files[0], files[0]);
         return 1;
       case HP_CAPTURE_SNIFF_OTHER:
@@ -135,7 +138,7 @@ hp_cli_import (int    argc,
     output = hp_perf_import_capture_name (files[0]);
   if (g_file_test (output, G_FILE_TEST_EXISTS) && !force)
     {
-      hp_cli_error ("%s exists; use --force to overwrite it", output);
+      hp_cli_error (_("%s exists; use --force to overwrite it"), output);
       return 1;
     }
 
@@ -152,7 +155,7 @@ hp_cli_import (int    argc,
   if (!hp_perf_import (files[0], output, &options, &result, cancellable, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        hp_cli_error ("import of %s interrupted; %s was not written", files[0], output);
+        hp_cli_error (_("import of %s interrupted; %s was not written"), files[0], output);
       else
         hp_cli_error ("%s", error->message);
       return 1;
@@ -161,7 +164,7 @@ hp_cli_import (int    argc,
   {
     g_autofree char *samples = hp_cli_samples (result.samples);
 
-    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s, %" G_GUINT64_FORMAT " lost, in %.2f s\n",
+    fprintf (stderr, _("hotpath-cli: wrote %s: %s of %s, %" PRIu64 " lost, in %.2f s\n"),
              output, samples, result.event, result.lost, result.seconds);
   }
   if (result.other_samples > 0)

@@ -15,6 +15,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
 #include <math.h>
 
 #include "analysis/hp-capture-filter.h"
@@ -128,14 +131,14 @@ resolve_folds (const char          *command,
 
               g_string_append_printf (hint, "%s%s", k > 0 ? ", " : "; did you mean ", name);
             }
-          hp_cli_error ("%s: --fold %s names no module and no function of the capture%s", command, safe, hint->str);
+          hp_cli_error (_("%s: --fold %s names no module and no function of the capture%s"), command, safe, hint->str);
           return FALSE;
         }
       for (guint k = 0; k < ids->len; k++)
         g_hash_table_add (spec->functions, GSIZE_TO_POINTER ((gsize) g_array_index (ids, gint64, k)));
       g_string_append_printf (what, "%s%s", what->len > 0 ? ", " : "", safe);
       if (ids->len > 1)
-        g_string_append_printf (what, " (%u functions)", ids->len);
+        g_string_append_printf (what, g_dngettext (GETTEXT_PACKAGE, " (%u function)", " (%u functions)", ids->len), ids->len);
     }
   return TRUE;
 }
@@ -146,25 +149,25 @@ hp_cli_filter_add_options (HpCliFilter    *filter,
 {
   GOptionEntry entries[] = {
     { "event", 0, 0, G_OPTION_ARG_STRING, &filter->event,
-      "Show EVENT of a capture that holds several (default the first); wall: cpu-clock and off-cpu time together", "EVENT" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &filter->from, "Only samples from SECONDS after the first sample", "SECONDS" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &filter->to, "Only samples up to SECONDS after the first sample", "SECONDS" },
-    { "tid", 0, 0, G_OPTION_ARG_INT, &filter->tid, "Only samples of thread TID", "TID" },
-    { "pid", 0, 0, G_OPTION_ARG_INT, &filter->pid, "Only samples of the threads of process PID", "PID" },
+      N_("Show EVENT of a capture that holds several (default the first); wall: cpu-clock and off-cpu time together"), N_("EVENT") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &filter->from, N_("Only samples from SECONDS after the first sample"), N_("SECONDS") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &filter->to, N_("Only samples up to SECONDS after the first sample"), N_("SECONDS") },
+    { "tid", 0, 0, G_OPTION_ARG_INT, &filter->tid, N_("Only samples of thread TID"), N_("TID") },
+    { "pid", 0, 0, G_OPTION_ARG_INT, &filter->pid, N_("Only samples of the threads of process PID"), N_("PID") },
     { "merge-recursion", 0, 0, G_OPTION_ARG_NONE, &filter->merge_recursion,
-      "Fold directly recursive calls (f → f → f) into one f", NULL },
+      N_("Fold directly recursive calls (f → f → f) into one f"), NULL },
     { "inline", 0, 0, G_OPTION_ARG_STRING, &filter->inline_mode,
-      "Inlined functions as rows of their own (own, the default) or folded into the function "
-      "they were inlined into (fold), as perf report --sort sym counts them", "own|fold" },
+      N_("Inlined functions as rows of their own (own, the default) or folded into the function "
+      "they were inlined into (fold), as perf report --sort sym counts them"), N_("own|fold") },
     { "hide-kernel", 0, 0, G_OPTION_ARG_NONE, &filter->hide_kernel,
-      "Count kernel frames in the function that entered the kernel; leave out samples in the kernel only", NULL },
+      N_("Count kernel frames in the function that entered the kernel; leave out samples in the kernel only"), NULL },
     { "fold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &filter->fold,
-      "Count a module (libc: libc.so.6) or a function (a name, alias or glob) in its callers; repeatable",
-      "NAME" },
+      N_("Count a module (libc: libc.so.6) or a function (a name, alias or glob) in its callers; repeatable"),
+      N_("NAME") },
     { NULL }
   };
 
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 }
 
 void
@@ -207,15 +210,15 @@ hp_cli_filter_amount (const HpCliFilter *filter,
       if (amount >= 1000000000)
         return g_strdup_printf ("%.3f s%s", amount / 1e9, where);
       if (amount >= 1000000)
-        return g_strdup_printf ("%.3f ms%s", amount / 1e6, where);
+        return g_strdup_printf (_("%.3f ms%s"), amount / 1e6, where);
       if (amount >= 1000)
-        return g_strdup_printf ("%.3f us%s", amount / 1e3, where);
-      return g_strdup_printf ("%" G_GUINT64_FORMAT " ns%s", amount, where);
+        return g_strdup_printf (_("%.3f us%s"), amount / 1e3, where);
+      return g_strdup_printf (_("%" PRIu64 " ns%s"), amount, where);
     }
   if (!m->by_weight)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", amount, amount == 1 ? "sample" : "samples");
+    return g_strdup_printf ("%" PRIu64 " %s", amount, amount == 1 ? "sample" : "samples");
   quantity = hp_cli_filter_quantity (filter);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", amount, quantity);
+  return g_strdup_printf ("%" PRIu64 " %s", amount, quantity);
 }
 
 char *
@@ -231,7 +234,7 @@ hp_cli_filter_whole (const HpCliFilter *filter)
   if (m->off_cpu)
     return g_strdup ("all time off the CPU");
   quantity = hp_cli_filter_quantity (filter);
-  return g_strdup_printf ("all %s", quantity);
+  return g_strdup_printf (_("all %s"), quantity);
 }
 
 guint64
@@ -247,8 +250,8 @@ hp_cli_event_mask (const char          *command,
     return mask;
   if (g_strcmp0 (name, HP_EVENT_WALL) == 0)
     {
-      hp_cli_error ("%s: --event wall needs cpu-clock and off-cpu, and %s has no %s "
-                    "(record with --off-cpu)", command, file,
+      hp_cli_error (_("%s: --event wall needs cpu-clock and off-cpu, and %s has no %s "
+                    "(record with --off-cpu)"), command, file,
                     hp_capture_data_find_event (data, HP_EVENT_CPU_CLOCK) == 0 ? HP_EVENT_CPU_CLOCK : HP_EVENT_OFF_CPU);
       return 0;
     }
@@ -258,7 +261,7 @@ hp_cli_event_mask (const char          *command,
   {
     g_autofree char *valid = hp_text_make_valid (names->str);
 
-    hp_cli_error ("%s: %s has no event %s; it has %s", command, file, name, valid);
+    hp_cli_error (_("%s: %s has no event %s; it has %s"), command, file, name, valid);
   }
   return 0;
 }
@@ -274,7 +277,7 @@ parse_seconds (const char *command,
 
   if (end == text || *end != '\0' || !isfinite (value) || value < 0 || value > 1e9)
     {
-      hp_cli_error ("%s: %s must be a number of seconds, 0 or more, not '%s'", command, option, text);
+      hp_cli_error (_("%s: %s must be a number of seconds, 0 or more, not '%s'"), command, option, text);
       return FALSE;
     }
   *seconds = value;
@@ -301,7 +304,7 @@ hp_cli_filter_apply (HpCliFilter    *filter,
     return FALSE;
   if (from > to)
     {
-      hp_cli_error ("%s: --from %s is after --to %s", command, filter->from, filter->to);
+      hp_cli_error (_("%s: --from %s is after --to %s"), command, filter->from, filter->to);
       return FALSE;
     }
   if (filter->from != NULL || filter->to != NULL)
@@ -316,7 +319,7 @@ hp_cli_filter_apply (HpCliFilter    *filter,
           g_autofree char *source = hp_capture_get_metadata (capture, HP_META_SOURCE);
           g_autofree char *safe = hp_text_escape (source != NULL ? source : "another profiler");
 
-          hp_cli_error ("%s: %s has no sample times (imported from %s): --from and --to cannot select a range",
+          hp_cli_error (_("%s: %s has no sample times (imported from %s): --from and --to cannot select a range"),
                         command, hp_capture_get_path (capture), safe);
           return FALSE;
         }
@@ -326,7 +329,7 @@ hp_cli_filter_apply (HpCliFilter    *filter,
     {
       g_autofree char *safe = hp_text_escape (filter->inline_mode);
 
-      hp_cli_error ("%s: --inline must be 'own' or 'fold', not '%s'", command, safe);
+      hp_cli_error (_("%s: --inline must be 'own' or 'fold', not '%s'"), command, safe);
       return FALSE;
     }
 
@@ -368,18 +371,20 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       if (g_hash_table_size (set) == 0)
         {
           if (filter->tid != 0 && filter->pid != 0)
-            hp_cli_error ("%s: %s has no thread %d in process %d", command,
+            hp_cli_error (_("%s: %s has no thread %d in process %d"), command,
                           hp_capture_get_path (capture), filter->tid, filter->pid);
           else if (filter->tid != 0)
-            hp_cli_error ("%s: %s has no thread %d", command, hp_capture_get_path (capture), filter->tid);
+            hp_cli_error (_("%s: %s has no thread %d"), command, hp_capture_get_path (capture), filter->tid);
           else
-            hp_cli_error ("%s: %s has no process %d", command, hp_capture_get_path (capture), filter->pid);
+            hp_cli_error (_("%s: %s has no process %d"), command, hp_capture_get_path (capture), filter->pid);
           return FALSE;
         }
       if (filter->tid != 0)
-        g_string_append_printf (description, "thread %d", filter->tid);
+        g_string_append_printf (description, _("thread %d"), filter->tid);
       else
-        g_string_append_printf (description, "process %d (%u threads)", filter->pid, g_hash_table_size (set));
+        g_string_append_printf (description, g_dngettext (GETTEXT_PACKAGE, "process %d (%u thread)", "process %d (%u threads)",
+                                                            g_hash_table_size (set)),
+                                filter->pid, g_hash_table_size (set));
     }
 
   if (filter->from != NULL || filter->to != NULL)
@@ -409,9 +414,9 @@ hp_cli_filter_apply (HpCliFilter    *filter,
       if (description->len > 0)
         g_string_append (description, ", ");
       if (filter->to != NULL)
-        g_string_append_printf (description, "%.3f s to %.3f s after the first sample", from, to);
+        g_string_append_printf (description, _("%.3f s to %.3f s after the first sample"), from, to);
       else
-        g_string_append_printf (description, "from %.3f s after the first sample", from);
+        g_string_append_printf (description, _("from %.3f s after the first sample"), from);
     }
 
   if (filter->merge_recursion)
@@ -420,7 +425,7 @@ hp_cli_filter_apply (HpCliFilter    *filter,
 
       hp_capture_data_free (*data);
       *data = merged;
-      g_string_append_printf (description, "%srecursion merged", description->len > 0 ? ", " : "");
+      g_string_append_printf (description, _("%srecursion merged"), description->len > 0 ? ", " : "");
     }
 
   if (g_strcmp0 (filter->inline_mode, "fold") == 0)
@@ -429,7 +434,7 @@ hp_cli_filter_apply (HpCliFilter    *filter,
 
       hp_capture_data_free (*data);
       *data = folded;
-      g_string_append_printf (description, "%sinlined functions folded into their callers",
+      g_string_append_printf (description, _("%sinlined functions folded into their callers"),
                               description->len > 0 ? ", " : "");
     }
 
@@ -452,11 +457,11 @@ hp_cli_filter_apply (HpCliFilter    *filter,
         {
           g_autofree char *samples = hp_cli_samples (dropped);
 
-          g_string_append_printf (description, "%skernel frames hidden (%s in the kernel only left out)",
+          g_string_append_printf (description, _("%skernel frames hidden (%s in the kernel only left out)"),
                                   description->len > 0 ? ", " : "", samples);
         }
       if (what->len > 0)
-        g_string_append_printf (description, "%s%s folded into their callers",
+        g_string_append_printf (description, _("%s%s folded into their callers"),
                                 description->len > 0 ? ", " : "", what->str);
     }
 

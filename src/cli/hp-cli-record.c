@@ -7,6 +7,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -52,10 +55,10 @@ report_command_status (const HpRecordResult *result,
   if (result->stopped)
     return;
   if (result->exit_signal != 0)
-    hp_cli_error ("%s was killed by signal %d (%s)%s", name, result->exit_signal,
+    hp_cli_error (_("%s was killed by signal %d (%s)%s"), name, result->exit_signal,
                   g_strsignal (result->exit_signal), result->core_dumped ? ", core dumped" : "");
   else if (result->exited && result->exit_status != 0)
-    hp_cli_error ("%s exited with status %d", name, result->exit_status);
+    hp_cli_error (_("%s exited with status %d"), name, result->exit_status);
 }
 
 /* Parses "dwarf", "dwarf,SIZE" or "fp", as perf record --call-graph does. */
@@ -73,7 +76,7 @@ parse_call_graph (const char      *value,
     }
   if (!g_str_has_prefix (value, "dwarf"))
     {
-      hp_cli_error ("record: --call-graph %s: use dwarf, dwarf,SIZE or fp", value);
+      hp_cli_error (_("record: --call-graph %s: use dwarf, dwarf,SIZE or fp"), value);
       return FALSE;
     }
   options->call_graph = HP_CALL_GRAPH_DWARF;
@@ -85,7 +88,7 @@ parse_call_graph (const char      *value,
                                                    HP_RECORD_MAX_STACK_SIZE, &n, NULL)
       || n % 8 != 0)
     {
-      hp_cli_error ("record: --call-graph %s: the stack size must be a multiple of 8 from %u to %u",
+      hp_cli_error (_("record: --call-graph %s: the stack size must be a multiple of 8 from %u to %u"),
                     value, HP_RECORD_MIN_STACK_SIZE, HP_RECORD_MAX_STACK_SIZE);
       return FALSE;
     }
@@ -103,7 +106,7 @@ list_events (void)
   g_autofree char *why = NULL;
   gboolean hardware = hp_event_hardware_available (&why);
 
-  printf ("Software events:\n");
+  printf (_("Software events:\n"));
   for (guint i = 0; i < known->len; i++)
     {
       const HpEvent *e = &g_array_index (known, HpEvent, i);
@@ -111,7 +114,7 @@ list_events (void)
       if (e->kind == HP_EVENT_KIND_SOFTWARE)
         printf ("  %-18s %s (%s)\n", e->name, e->description, e->unit);
     }
-  printf ("\nOff-CPU time (also --off-cpu):\n");
+  printf (_("\nOff-CPU time (also --off-cpu):\n"));
   for (guint i = 0; i < known->len; i++)
     {
       const HpEvent *e = &g_array_index (known, HpEvent, i);
@@ -119,9 +122,9 @@ list_events (void)
       if (e->kind == HP_EVENT_KIND_OFF_CPU)
         printf ("  %-18s %s (%s)\n", e->name, e->description, e->unit);
     }
-  printf ("\nHardware events:\n");
+  printf (_("\nHardware events:\n"));
   if (!hardware)
-    printf ("  none: %s\n", why);
+    printf (_("  none: %s\n"), why);
   for (guint i = 0; i < known->len && hardware; i++)
     {
       const HpEvent *e = &g_array_index (known, HpEvent, i);
@@ -129,10 +132,10 @@ list_events (void)
       if (e->kind == HP_EVENT_KIND_HARDWARE)
         printf ("  %-18s %s (%s)\n", e->name, e->description, e->unit);
     }
-  printf ("\nTracepoints (subsystem:name, counted in events):\n");
+  printf (_("\nTracepoints (subsystem:name, counted in events):\n"));
   tracepoints = hp_event_list_tracepoints (&error);
   if (tracepoints == NULL)
-    printf ("  not listed: %s\n", error->message);
+    printf (_("  not listed: %s\n"), error->message);
   else
     for (guint i = 0; i < tracepoints->len; i++)
       printf ("  %s\n", (const char *) tracepoints->pdata[i]);
@@ -181,31 +184,31 @@ hp_cli_record (int    argc,
   gboolean off_cpu = FALSE;
   gboolean list = FALSE;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the capture to FILE (default hotpath-YYYYMMDD-HHMMSS.hotpath)", "FILE" },
-    { "freq", 'F', 0, G_OPTION_ARG_INT, &frequency, "Sample HZ times a second per CPU (default 999)", "HZ" },
-    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, "Stop after S seconds", "S" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the capture to FILE (default hotpath-YYYYMMDD-HHMMSS.hotpath)"), N_("FILE") },
+    { "freq", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Sample HZ times a second per CPU (default 999)"), N_("HZ") },
+    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after S seconds"), N_("S") },
     { "call-graph", 'g', 0, G_OPTION_ARG_STRING, &call_graph,
       "How to record user call stacks: dwarf (copy SIZE bytes of stack per sample and unwind "
       "them with CFI; default, SIZE " G_STRINGIFY (HP_RECORD_DEFAULT_STACK_SIZE) ", up to "
       G_STRINGIFY (HP_RECORD_MAX_STACK_SIZE) ") or fp (frame pointers)", "dwarf[,SIZE]|fp" },
-    { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, "Attach to the running process PID", "PID" },
-    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing output file", NULL },
+    { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_("Attach to the running process PID"), N_("PID") },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Overwrite an existing output file"), NULL },
     { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &event_args,
-      "What to count: cpu-clock, page-faults, context-switches, …, cycles (with hardware "
+      N_("What to count: cpu-clock, page-faults, context-switches, …, cycles (with hardware "
       "counters), a tracepoint subsystem:name; several, comma-separated, in one capture "
-      "(default cycles, or cpu-clock without hardware counters)", "EVENT[,EVENT…]" },
-    { "count", 'c', 0, G_OPTION_ARG_INT64, &count, "Sample every N occurrences of the counted events (page faults, …) instead of -F times a "
-      "second; cpu-clock and task-clock keep -F", "N" },
+      "(default cycles, or cpu-clock without hardware counters)"), N_("EVENT[,EVENT…]") },
+    { "count", 'c', 0, G_OPTION_ARG_INT64, &count, N_("Sample every N occurrences of the counted events (page faults, …) instead of -F times a "
+      "second; cpu-clock and task-clock keep -F"), N_("N") },
     { "all-cpus", 'a', 0, G_OPTION_ARG_NONE, &all_cpus,
-      "Record the whole system, every process (root, or kernel.perf_event_paranoid <= 0)", NULL },
+      N_("Record the whole system, every process (root, or kernel.perf_event_paranoid <= 0)"), NULL },
     { "off-cpu", 0, 0, G_OPTION_ARG_NONE, &off_cpu,
-      "Also record the time threads spend blocked, where they block (event off-cpu, in ns; root)", NULL },
-    { "list-events", 0, 0, G_OPTION_ARG_NONE, &list, "List the events this machine offers", NULL },
+      N_("Also record the time threads spend blocked, where they block (event off-cpu, in ns; root)"), NULL },
+    { "list-events", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the events this machine offers"), NULL },
     /* FILENAME: the bytes as given, whatever the locale (LC_ALL=C and "café") */
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &command, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("-- COMMAND [ARG…] | -p PID | -a");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("-- COMMAND [ARG…] | -p PID | -a"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpRecorder) recorder = NULL;
   HpRecordOptions options = { 0 };
@@ -214,15 +217,15 @@ hp_cli_record (int    argc,
   struct sigaction sa = { 0 };
 
   g_option_context_set_summary (context,
-                                "Record perf samples of a command, or of a running process, into a capture.\n\n"
+                                N_("Record perf samples of a command, or of a running process, into a capture.\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli record -o app.hotpath -- ./app --input data.txt\n"
                                 "  hotpath-cli record -p 4242 --duration 10\n"
-                                "  hotpath-cli record --call-graph dwarf,32768 -- python3 script.py");
-  g_option_context_add_main_entries (context, entries, NULL);
+                                "  hotpath-cli record --call-graph dwarf,32768 -- python3 script.py"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      hp_cli_error ("record: %s", error->message);
+      hp_cli_error (_("record: %s"), error->message);
       return 2;
     }
 
@@ -230,38 +233,38 @@ hp_cli_record (int    argc,
     return list_events ();
   if ((command == NULL || command[0] == NULL) && pid <= 0 && !all_cpus)
     {
-      hp_cli_error ("record: give a command after '--', -p PID or -a");
+      hp_cli_error (_("record: give a command after '--', -p PID or -a"));
       return 2;
     }
   if (all_cpus && pid > 0)
     {
-      hp_cli_error ("record: -a records every process; give -p PID or -a, not both");
+      hp_cli_error (_("record: -a records every process; give -p PID or -a, not both"));
       return 2;
     }
   if (count < 0)
     {
-      hp_cli_error ("record: -c %" G_GINT64_FORMAT ": give a number of events, 1 or more", count);
+      hp_cli_error (_("record: -c %" PRId64 ": give a number of events, 1 or more"), count);
       return 2;
     }
   events = split_events (event_args);
   if (event_args != NULL && events == NULL)
     {
-      hp_cli_error ("record: -e: give an event name (hotpath-cli record --list-events)");
+      hp_cli_error (_("record: -e: give an event name (hotpath-cli record --list-events)"));
       return 2;
     }
   if (command != NULL && command[0] != NULL && pid > 0)
     {
-      hp_cli_error ("record: give either a command or -p PID, not both");
+      hp_cli_error (_("record: give either a command or -p PID, not both"));
       return 2;
     }
   if (frequency <= 0 || frequency > 100000)
     {
-      hp_cli_error ("record: -F %d is out of range (1 to 100000 Hz)", frequency);
+      hp_cli_error (_("record: -F %d is out of range (1 to 100000 Hz)"), frequency);
       return 2;
     }
   if (isnan (duration) || duration < 0)
     {
-      hp_cli_error ("record: --duration %g: give a number of seconds, 0 or more", duration);
+      hp_cli_error (_("record: --duration %g: give a number of seconds, 0 or more"), duration);
       return 2;
     }
   if (!parse_call_graph (call_graph != NULL ? call_graph : "dwarf", &options))
@@ -275,12 +278,12 @@ hp_cli_record (int    argc,
     {
       if (!force)
         {
-          hp_cli_error ("%s exists; use --force to overwrite it", output);
+          hp_cli_error (_("%s exists; use --force to overwrite it"), output);
           return 1;
         }
       if (!g_file_test (output, G_FILE_TEST_IS_REGULAR))
         {
-          hp_cli_error ("cannot overwrite %s: it is not a regular file", output);
+          hp_cli_error (_("cannot overwrite %s: it is not a regular file"), output);
           return 1;
         }
     }
@@ -318,7 +321,7 @@ hp_cli_record (int    argc,
   if (hp_recorder_get_write_error (recorder) != NULL)
     {
       /* One line: what failed, and what is kept. */
-      hp_cli_error ("%s; recording stopped after %.2f s. %s keeps the %s written until then (cut short)",
+      hp_cli_error (_("%s; recording stopped after %.2f s. %s keeps the %s written until then (cut short)"),
                     hp_recorder_get_write_error (recorder)->message, progress.elapsed,
                     output, samples);
       return 1;
@@ -326,17 +329,17 @@ hp_cli_record (int    argc,
   if (hp_recorder_get_note (recorder) != NULL)
     hp_cli_error ("%s: %s", output, hp_recorder_get_note (recorder));
   if (count > 0)
-    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s, one every %" G_GINT64_FORMAT
-             " events, in %.2f s, %" G_GUINT64_FORMAT " lost\n",
+    fprintf (stderr, _("hotpath-cli: wrote %s: %s of %s, one every %" PRId64
+             " events, in %.2f s, %" PRIu64 " lost\n"),
              output, samples, hp_recorder_get_events (recorder), count,
              progress.elapsed, progress.lost);
   else if (!hp_recorder_get_by_frequency (recorder))
     /* a tracepoint: every one is a sample, not -F a second */
-    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s, one at every event, in %.2f s, %"
-             G_GUINT64_FORMAT " lost\n",
+    fprintf (stderr, _("hotpath-cli: wrote %s: %s of %s, one at every event, in %.2f s, %"
+             PRIu64 " lost\n"),
              output, samples, hp_recorder_get_events (recorder), progress.elapsed, progress.lost);
   else
-    fprintf (stderr, "hotpath-cli: wrote %s: %s of %s at %d Hz in %.2f s, %" G_GUINT64_FORMAT " lost\n",
+    fprintf (stderr, _("hotpath-cli: wrote %s: %s of %s at %d Hz in %.2f s, %" PRIu64 " lost\n"),
              output, samples, hp_recorder_get_events (recorder), frequency,
              progress.elapsed, progress.lost);
   return 0;

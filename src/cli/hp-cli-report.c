@@ -21,6 +21,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
 #include "store/hp-capture-keys.h"
 
 #include <signal.h>
@@ -105,7 +108,7 @@ counted (Report  *r,
   if (r->profile == r->sample_profile)
     return hp_cli_samples (amount);
   quantity = hp_text_escape (r->quantity ? r->quantity : "");
-  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", amount, quantity);
+  return g_strdup_printf ("%" PRIu64 " %s", amount, quantity);
 }
 
 static guint64
@@ -132,13 +135,13 @@ describe_signal (const char *value)
       abbrev = sigabbrev_np (signo);
 #endif
       if (abbrev != NULL)
-        return g_strdup_printf ("signal %d (SIG%s)", signo, abbrev);
-      return g_strdup_printf ("signal %d", signo);
+        return g_strdup_printf (_("signal %d (SIG%s)"), signo, abbrev);
+      return g_strdup_printf (_("signal %d"), signo);
     }
   {
     g_autofree char *escaped = hp_text_escape (value);
 
-    return g_strdup_printf ("the signal \u201c%s\u201d", escaped);
+    return g_strdup_printf (_("the signal \u201c%s\u201d"), escaped);
   }
 }
 
@@ -168,13 +171,13 @@ print_unsymbolized (Report                *r,
       g_string_append_printf (where, "%s%s %.1f%%", i ? ", " : "", esc (r, u->module, "?"), percent (u->samples, r->n_samples));
     }
   if (r->profile != r->sample_profile)
-    printf ("# Without symbols: %.1f%% of all %s are in code without symbols (%s)",
+    printf (_("# Without symbols: %.1f%% of all %s are in code without symbols (%s)"),
             percent (total, r->n_samples), esc (r, r->quantity, "samples"), where->str);
   else
-    printf ("# Without symbols: %.1f%% of samples are in code without symbols (%s)",
+    printf (_("# Without symbols: %.1f%% of samples are in code without symbols (%s)"),
             percent (total, r->n_samples), where->str);
   if (packages != NULL)
-    printf ("; Debian's %s would name it", esc (r, packages, ""));
+    printf (_("; Debian's %s would name it"), esc (r, packages, ""));
   printf (".\n");
 }
 
@@ -199,10 +202,10 @@ print_header (Report *r)
   truncated = health.truncated;
   unresolved = health.unresolved;
 
-  printf ("# Capture:   %s\n", esc (r, hp_capture_get_path (r->capture), "?"));
-  printf ("# Command:   %s\n", esc (r, command, "(unknown)"));
+  printf (_("# Capture:   %s\n"), esc (r, hp_capture_get_path (r->capture), "?"));
+  printf (_("# Command:   %s\n"), esc (r, command, "(unknown)"));
   if (start)
-    printf ("# Started:   %s\n", esc (r, start, NULL));
+    printf (_("# Started:   %s\n"), esc (r, start, NULL));
   g_autofree char *period = hp_capture_get_metadata (r->capture, HP_META_PERIOD);
   g_autofree char *rate = NULL;
 
@@ -216,31 +219,31 @@ print_header (Report *r)
       g_clear_pointer (&freq, g_free);
       g_clear_pointer (&period, g_free);
       if (e->frequency > 0)
-        freq = g_strdup_printf ("%" G_GUINT64_FORMAT, e->frequency);
+        freq = g_strdup_printf ("%" PRIu64, e->frequency);
       else if (e->period > 0)
-        period = g_strdup_printf ("%" G_GUINT64_FORMAT, e->period);
+        period = g_strdup_printf ("%" PRIu64, e->period);
     }
   /* A recording sampled by period (perf record -c N) has no frequency. */
   if (g_strcmp0 (event, HP_EVENT_OFF_CPU) == 0 || g_strcmp0 (event, HP_EVENT_WALL) == 0)
     rate = g_strdup ("at every switch off the CPU, weighted by the time away");
   else if (freq == NULL && period != NULL)
-    rate = g_strdup_printf ("every %s %s", esc (r, period, NULL), esc (r, unit, "events"));
+    rate = g_strdup_printf (_("every %s %s"), esc (r, period, NULL), esc (r, unit, "events"));
   else if (freq != NULL)
-    rate = g_strdup_printf ("at %s Hz", esc (r, freq, NULL));
+    rate = g_strdup_printf (_("at %s Hz"), esc (r, freq, NULL));
   else
     /* not said, or not a rate (hp_capture_get_metadata) */
     rate = g_strdup ("at an unknown rate");
-  printf ("# Event:     %s (unit: %s), sampled %s, call graph: %s\n",
+  printf (_("# Event:     %s (unit: %s), sampled %s, call graph: %s\n"),
           esc (r, event, "(unknown)"), esc (r, unit, "?"), rate,
           esc (r, call_graph, "?"));
   done_line (r);
   if (duration != NULL)
-    printf ("# Duration:  %.3f s\n", g_ascii_strtoull (duration, NULL, 10) / 1e9);
+    printf (_("# Duration:  %.3f s\n"), g_ascii_strtoull (duration, NULL, 10) / 1e9);
   else
-    printf ("# Duration:  unknown\n");
+    printf (_("# Duration:  unknown\n"));
   if (r->filter != NULL)
-    printf ("# Filter:    %s\n", r->filter);
-  printf ("# Samples:   %" G_GUINT64_FORMAT "%s (lost: %" G_GUINT64_FORMAT ", throttled: %" G_GUINT64_FORMAT ")\n",
+    printf (_("# Filter:    %s\n"), r->filter);
+  printf (_("# Samples:   %" PRIu64 "%s (lost: %" PRIu64 ", throttled: %" PRIu64 ")\n"),
           r->n_counted, r->filter != NULL ? " in the filter" : "", lost, throttled);
   if (r->data->events->len > 2)
     {
@@ -249,7 +252,7 @@ print_header (Report *r)
       for (guint i = 1; i < r->data->events->len; i++)
         g_string_append_printf (others, "%s%s", i > 1 ? ", " : "",
                                 g_array_index (r->data->events, HpCaptureEvent, i).name);
-      printf ("# Events:    %s (choose with --event)\n", esc (r, others->str, "?"));
+      printf (_("# Events:    %s (choose with --event)\n"), esc (r, others->str, "?"));
     }
   {
     guint64 unnamed = 0;
@@ -258,10 +261,10 @@ print_header (Report *r)
     /* a count of code locations says little on its own (one hot unnamed
      * loop is one location): the share of samples whose leaf is there */
     printf (g_dngettext (GETTEXT_PACKAGE,
-                         "# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); code without symbols: "
-                         "%" G_GUINT64_FORMAT " location, %.1f%% of samples\n",
-                         "# Truncated stacks: %" G_GUINT64_FORMAT " (%.1f%%); code without symbols: "
-                         "%" G_GUINT64_FORMAT " locations, %.1f%% of samples\n", unresolved),
+                         "# Truncated stacks: %" PRIu64 " (%.1f%%); code without symbols: "
+                         "%" PRIu64 " location, %.1f%% of samples\n",
+                         "# Truncated stacks: %" PRIu64 " (%.1f%%); code without symbols: "
+                         "%" PRIu64 " locations, %.1f%% of samples\n", unresolved),
             truncated, percent (truncated, r->all_samples), unresolved,
             percent (unnamed, hp_profile_get_n_samples (r->sample_profile)));
   }
@@ -271,16 +274,16 @@ print_header (Report *r)
 
     /* why some code has no names: a capture's text, escaped like all of it */
     for (guint i = 0; notes[i] != NULL && i < 16; i++)
-      printf ("# Note: %s\n", esc (r, notes[i], NULL));
+      printf (_("# Note: %s\n"), esc (r, notes[i], NULL));
   }
   if (exit_signal != NULL)
     {
       g_autofree char *signal = describe_signal (exit_signal);
 
-      printf ("# Note: the program was killed by %s; the profile ends there.\n", signal);
+      printf (_("# Note: the program was killed by %s; the profile ends there.\n"), signal);
     }
   else if (exit_status != NULL && g_ascii_strtoll (exit_status, NULL, 10) != 0)
-    printf ("# Note: the program exited with status %" G_GINT64_FORMAT ".\n",
+    printf (_("# Note: the program exited with status %" PRId64 ".\n"),
             g_ascii_strtoll (exit_status, NULL, 10));
   {
     g_autofree char *source = hp_capture_get_metadata (r->capture, HP_META_SOURCE);
@@ -292,30 +295,30 @@ print_header (Report *r)
         g_auto(GStrv) parts = g_strsplit (lacks, ",", -1);
         g_autofree char *list = g_strjoinv (", ", parts);
 
-        printf ("# Note: imported from %s, which has no %s: what needs them is empty.\n",
+        printf (_("# Note: imported from %s, which has no %s: what needs them is empty.\n"),
                 esc (r, source, "another format"), esc (r, list, NULL));
       }
   }
   if (health.cut_short)
-    printf ("# Note: the recording was cut short; this capture holds what was written until then.\n");
+    printf (_("# Note: the recording was cut short; this capture holds what was written until then.\n"));
   if (health.lost_many)
-    printf ("# Note: %.1f%% of the samples were lost; the shares may be biased toward the time before the losses.\n",
+    printf (_("# Note: %.1f%% of the samples were lost; the shares may be biased toward the time before the losses.\n"),
             percent (lost, r->all_samples + lost));
   if (health.truncated_many)
-    printf ("# Note: many stacks are truncated; callers and totals above them are incomplete.\n");
+    printf (_("# Note: many stacks are truncated; callers and totals above them are incomplete.\n"));
   if (health.truncated_at_jit > 0)
     {
       g_autofree char *advice = hp_capture_health_jit_advice (&health);
 
       printf (g_dngettext (GETTEXT_PACKAGE,
-                           "# Note: %" G_GUINT64_FORMAT " of the truncated stacks was cut at code compiled at run time. %s\n",
-                           "# Note: %" G_GUINT64_FORMAT " of the truncated stacks were cut at code compiled at run time. %s\n",
+                           "# Note: %" PRIu64 " of the truncated stacks was cut at code compiled at run time. %s\n",
+                           "# Note: %" PRIu64 " of the truncated stacks were cut at code compiled at run time. %s\n",
                            health.truncated_at_jit),
               health.truncated_at_jit, advice);
     }
   if (health.stack_copy_small)
-    printf ("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
-            "e.g. --call-graph dwarf,%" G_GUINT64_FORMAT ".\n",
+    printf (_("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
+            "e.g. --call-graph dwarf,%" PRIu64 ".\n"),
             percent (health.stack_copy_ended, r->all_samples),
             hp_record_bigger_stack_size (metadata_u64 (r->capture, HP_META_STACK_SIZE)));
   printf ("#\n");
@@ -345,7 +348,7 @@ print_tiers (Report       *r,
       if (sum == 0)
         continue;
       if (first)
-        printf ("#\n# Compiled at run time: the share of each function's samples per tier\n");
+        printf (_("#\n# Compiled at run time: the share of each function's samples per tier\n"));
       first = FALSE;
       printf ("  %-40s ", esc (r, f->name, "?"));
       /* the most optimized tier first */
@@ -367,7 +370,7 @@ print_functions (Report *r)
   const HpCaptureData *data = hp_profile_get_data (r->profile);
   guint n = functions->len;
   /* as wide as the largest count: a weight may be ns or cycles */
-  g_autofree char *largest = g_strdup_printf ("%" G_GUINT64_FORMAT, r->n_samples);
+  g_autofree char *largest = g_strdup_printf ("%" PRIu64, r->n_samples);
   int width = MAX (9, (int) strlen (largest));
 
   if (r->limit > 0)
@@ -375,13 +378,19 @@ print_functions (Report *r)
 
   if (r->profile != r->sample_profile)
     /* counted in a unit: say what the shares are of, and in how many samples */
-    printf ("# Functions by %s %s (%s; shares of all %" G_GUINT64_FORMAT " %s, in %" G_GUINT64_FORMAT " samples)\n",
-            r->by_total ? "total" : "self", esc (r, r->quantity, "samples"),
-            n == functions->len ? "all" : "top", r->n_samples, esc (r, r->quantity, "samples"), r->n_counted);
+    /* Translators: "# Functions by self ns off CPU (top; shares of all 52 ns off CPU, in 3 samples)" */
+    printf (r->by_total ? (n == functions->len ? _("# Functions by total %s (all; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n")
+                                               : _("# Functions by total %s (top; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n"))
+                        : (n == functions->len ? _("# Functions by self %s (all; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n")
+                                               : _("# Functions by self %s (top; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n")),
+            esc (r, r->quantity, "samples"), r->n_samples, esc (r, r->quantity, "samples"), r->n_counted);
   else
-    printf ("# Functions by %s %s (%s of %" G_GUINT64_FORMAT ")\n",
-            r->by_total ? "total" : "self", esc (r, r->quantity, "samples"),
-            n == functions->len ? "all" : "top", r->n_samples);
+    /* Translators: "# Functions by self samples (top of 1234)" */
+    printf (r->by_total ? (n == functions->len ? _("# Functions by total %s (all of %" PRIu64 ")\n")
+                                               : _("# Functions by total %s (top of %" PRIu64 ")\n"))
+                        : (n == functions->len ? _("# Functions by self %s (all of %" PRIu64 ")\n")
+                                               : _("# Functions by self %s (top of %" PRIu64 ")\n")),
+            esc (r, r->quantity, "samples"), r->n_samples);
   printf ("%7s %*s %7s %*s  %-40s %s\n", "Self%", width, "Self", "Total%", width, "Total", "Function", "Module");
   for (guint i = 0; i < n; i++)
     {
@@ -392,7 +401,7 @@ print_functions (Report *r)
       /* Padded to 40 characters, not bytes. */
       int pad = 40 - (int) MIN (g_utf8_strlen (name, -1), 40);
 
-      printf ("%6.2f%% %*" G_GUINT64_FORMAT " %6.2f%% %*" G_GUINT64_FORMAT "  %s%*s %s\n",
+      printf ("%6.2f%% %*" PRIu64 " %6.2f%% %*" PRIu64 "  %s%*s %s\n",
               percent (s->self, r->n_samples), width, s->self,
               percent (s->total, r->n_samples), width, s->total,
               name, pad, "",
@@ -580,7 +589,7 @@ resolve_name (Report     *r,
           else
             g_ptr_array_add (shown, bare);
         }
-      g_string_append_printf (message, "no function named '%s' in %s", name, hp_capture_get_path (r->capture));
+      g_string_append_printf (message, _("no function named '%s' in %s"), name, hp_capture_get_path (r->capture));
       for (guint i = 0; i < shown->len; i++)
         g_string_append_printf (message, "%s'%s'", i == 0 ? "; did you mean " : i + 1 == shown->len ? " or " : ", ",
                                 (char *) g_ptr_array_index (shown, i));
@@ -598,7 +607,7 @@ resolve_name (Report     *r,
       g_autoptr(GString) message = g_string_new (NULL);
       guint shown = 0;
 
-      g_string_append_printf (message, "'%s' matches %u functions; give one of them (its full name, or a glob):",
+      g_string_append_printf (message, _("'%s' matches %u functions; give one of them (its full name, or a glob):"),
                               name, g_hash_table_size (distinct));
       g_hash_table_remove_all (distinct);
       for (guint i = 0; i < ids->len && shown < 20; i++)
@@ -662,8 +671,9 @@ relations (Report       *r,
           const char *quantity = esc (r, r->quantity, "samples");
           g_autofree char *amount = counted (r, total);
 
-          printf ("# %s of %s [%s] (total %s, %.2f%% of all %s); share of its total %s\n",
-                  callers ? "Callers" : "Callees", esc (r, hp_profile_get_function_name (r->profile, id), "?"),
+          printf (callers ? _("# Callers of %s [%s] (total %s, %.2f%% of all %s); share of its total %s\n")
+                          : _("# Callees of %s [%s] (total %s, %.2f%% of all %s); share of its total %s\n"),
+                  esc (r, hp_profile_get_function_name (r->profile, id), "?"),
                   esc (r, hp_profile_get_module_name (r->profile, id), "?"),
                   amount, percent (total, r->n_samples), quantity, quantity);
           done_line (r);
@@ -683,7 +693,7 @@ relations (Report       *r,
             }
           else
             {
-              printf ("%6.2f%% %9" G_GUINT64_FORMAT "  %s [%s]\n", percent (e->samples, total), e->samples,
+              printf ("%6.2f%% %9" PRIu64 "  %s [%s]\n", percent (e->samples, total), e->samples,
                       esc (r, hp_profile_get_function_name (r->profile, e->function_id), "?"),
                       esc (r, hp_profile_get_module_name (r->profile, e->function_id), "?"));
               done_line (r);
@@ -695,7 +705,7 @@ relations (Report       *r,
           json_builder_end_object (b);
         }
       else if (edges->len == 0)
-        printf ("  (none: %s)\n", callers ? "it is where the stacks start" : "all its samples are its own");
+        printf ("%s\n", callers ? _("  (none: it is where the stacks start)") : _("  (none: all its samples are its own)"));
     }
 
   if (b != NULL)
@@ -715,19 +725,19 @@ hp_cli_report (int    argc,
   gint limit = -1;
   gdouble threshold = 0.5;
   GOptionEntry entries[] = {
-    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, "Show the first N functions (text default 30, JSON default all)", "N" },
-    { "sort", 's', 0, G_OPTION_ARG_STRING, &sort, "Rank functions by self or total samples (default self)", "self|total" },
-    { "tree", 't', 0, G_OPTION_ARG_NONE, &tree, "Print the top-down call tree", NULL },
-    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, "Tree: hide paths under PCT% of samples (default 0.5)", "PCT" },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_("Show the first N functions (text default 30, JSON default all)"), N_("N") },
+    { "sort", 's', 0, G_OPTION_ARG_STRING, &sort, N_("Rank functions by self or total samples (default self)"), N_("self|total") },
+    { "tree", 't', 0, G_OPTION_ARG_NONE, &tree, N_("Print the top-down call tree"), NULL },
+    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, N_("Tree: hide paths under PCT% of samples (default 0.5)"), N_("PCT") },
     /* Names as bytes, whatever the locale: they are matched against the
      * capture's names, not shown. */
-    { "callers", 0, 0, G_OPTION_ARG_FILENAME, &callers, "Print the callers of function NAME", "NAME" },
-    { "callees", 0, 0, G_OPTION_ARG_FILENAME, &callees, "Print the callees of function NAME", "NAME" },
-    { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output format (default text)", "text|json" },
+    { "callers", 0, 0, G_OPTION_ARG_FILENAME, &callers, N_("Print the callers of function NAME"), N_("NAME") },
+    { "callees", 0, 0, G_OPTION_ARG_FILENAME, &callees, N_("Print the callees of function NAME"), N_("NAME") },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("Output format (default text)"), N_("text|json") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;
@@ -746,25 +756,25 @@ hp_cli_report (int    argc,
   Report r = { 0 };
 
   g_option_context_set_summary (context,
-                                "Print what a capture measured.\n\n"
+                                N_("Print what a capture measured.\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli report app.hotpath\n"
                                 "  hotpath-cli report app.hotpath --sort total --limit 10\n"
                                 "  hotpath-cli report app.hotpath --callers memcpy      # aliases and globs: 'parse*'\n"
-                                "  hotpath-cli report perf.data --inline fold           # counts as perf report --sort sym");
-  g_option_context_add_main_entries (context, entries, NULL);
+                                "  hotpath-cli report perf.data --inline fold           # counts as perf report --sort sym"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   hp_cli_filter_add_options (&filter, context);
   if (!hp_cli_parse_one_file (context, "report", &argc, &argv, &files,
                               "give one capture file"))
     return 2;
   if (sort != NULL && strcmp (sort, "self") != 0 && strcmp (sort, "total") != 0)
     {
-      hp_cli_error ("report: --sort must be self or total, not '%s'", sort);
+      hp_cli_error (_("report: --sort must be self or total, not '%s'"), sort);
       return 2;
     }
   if (format != NULL && strcmp (format, "text") != 0 && strcmp (format, "json") != 0)
     {
-      hp_cli_error ("report: --format must be text or json, not '%s'", format);
+      hp_cli_error (_("report: --format must be text or json, not '%s'"), format);
       return 2;
     }
   json = g_strcmp0 (format, "json") == 0;
@@ -859,7 +869,7 @@ hp_cli_report (int    argc,
 
           g_autofree char *amount = counted (&r, r.n_samples);
 
-          printf ("# Call tree, top-down: total%% self%% of %s%s (paths under %.1f%% hidden)\n",
+          printf (_("# Call tree, top-down: total%% self%% of %s%s (paths under %.1f%% hidden)\n"),
                   r.profile != r.sample_profile ? "all " : "", amount, r.threshold);
           print_tree_node (&r, hp_profile_get_top_down (r.profile), indent);
         }

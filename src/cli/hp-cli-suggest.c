@@ -19,6 +19,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,9 +50,12 @@ hp_cli_summary_suggest (HpProfile          *profile,
       g_autofree char *first = hp_text_escape (g_ptr_array_index (input->missing, 0));
 
       if (input->missing->len == 1)
-        hp_cli_error ("note: source file %s not found; --source-dir DIR looks for it in DIR", first);
+        hp_cli_error (_("note: source file %s not found; --source-dir DIR looks for it in DIR"), first);
       else
-        hp_cli_error ("note: %u source files not found (%s, …); --source-dir DIR looks for them in DIR",
+        hp_cli_error (g_dngettext (GETTEXT_PACKAGE,
+                                   "note: %u source file not found (%s, …); --source-dir DIR looks for it in DIR",
+                                   "note: %u source files not found (%s, …); --source-dir DIR looks for them in DIR",
+                                   input->missing->len),
                       input->missing->len, first);
     }
 
@@ -68,7 +74,7 @@ hp_cli_summary_suggest (HpProfile          *profile,
             {
               g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
 
-              hp_cli_error ("its stderr:");
+              hp_cli_error (_("its stderr:"));
               for (guint i = 0; lines[i] != NULL; i++)
                 {
                   g_autofree char *line = hp_text_escape (lines[i]);
@@ -94,7 +100,7 @@ hp_cli_summary_suggest (HpProfile          *profile,
         printf ("%s\n", line);
       }
   }
-  fprintf (stderr, "hotpath-cli: a suggestion for %s, not saved (save it with --set)\n", input->readable);
+  fprintf (stderr, _("hotpath-cli: a suggestion for %s, not saved (save it with --set)\n"), input->readable);
   return 0;
 }
 
@@ -340,7 +346,7 @@ markdown (HpCapture  *capture,
       append_code_span (out, path);
       g_string_append (out, "\n\n");
       if (e->node != NULL)
-        g_string_append_printf (out, "**%.1f %%** of the samples now (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ").\n\n",
+        g_string_append_printf (out, _("**%.1f %%** of the samples now (%" PRIu64 " of %" PRIu64 ").\n\n"),
                                 n_samples ? 100.0 * e->node->total / n_samples : 0.0,
                                 e->node->total, n_samples);
       else
@@ -354,12 +360,12 @@ markdown (HpCapture  *capture,
             {
               g_autofree char *date = hp_text_escape (e->row->updated);
 
-              g_string_append_printf (out, " on %.10s", date);
+              g_string_append_printf (out, _(" on %.10s"), date);
             }
           if (isfinite (e->row->share))
-            g_string_append_printf (out, ", %.1f %% then", e->row->share);
+            g_string_append_printf (out, _(", %.1f %% then"), e->row->share);
           if (e->node != NULL)
-            g_string_append_printf (out, ", %.1f %% now", n_samples ? 100.0 * e->node->total / n_samples : 0.0);
+            g_string_append_printf (out, _(", %.1f %% now"), n_samples ? 100.0 * e->node->total / n_samples : 0.0);
           g_string_append (out, ".\n\n");
         }
       append_summary_lines (out, (const char * const *) lines);
@@ -466,7 +472,7 @@ hp_cli_summary_review (HpCapture  *capture,
   g_autofree char *out = NULL;
   if (g_strcmp0 (format, "markdown") != 0 && g_strcmp0 (format, "json") != 0)
     {
-      hp_cli_error ("summary: unknown --format %s; use text, markdown or json", format);
+      hp_cli_error (_("summary: unknown --format %s; use text, markdown or json"), format);
       return 2;
     }
   summaries = hp_capture_list_summary_rows (capture, &error);

@@ -19,6 +19,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,7 +59,7 @@ hp_cli_summary_mirror (const HpCaptureData *data,
         hp_summary_library_put (library, program, summary, &error);
     }
   if (error != NULL)
-    hp_cli_error ("warning: %s (the summaries are saved in %s all the same)",
+    hp_cli_error (_("warning: %s (the summaries are saved in %s all the same)"),
                   error->message, hp_capture_get_path (capture));
 }
 
@@ -92,14 +94,14 @@ capture_for_perf_data (const char *perf_data,
 
   if (g_file_test (target, G_FILE_TEST_EXISTS))
     {
-      hp_cli_error ("summary: %s is %s, which cannot hold summaries, and %s (where "
+      hp_cli_error (_("summary: %s is %s, which cannot hold summaries, and %s (where "
                     "'hotpath-cli import %s' writes its capture) exists already; if it is the capture "
-                    "of %s, run: hotpath-cli summary %s --import %s",
+                    "of %s, run: hotpath-cli summary %s --import %s"),
                     perf_data, hp_cli_profile_kind (perf_data), target, perf_data, perf_data, target, old_path);
       return NULL;
     }
-  fprintf (stderr, "hotpath-cli: %s is %s, which cannot hold summaries: "
-           "importing it into %s, which will hold them\n", perf_data, hp_cli_profile_kind (perf_data), target);
+  fprintf (stderr, _("hotpath-cli: %s is %s, which cannot hold summaries: "
+           "importing it into %s, which will hold them\n"), perf_data, hp_cli_profile_kind (perf_data), target);
   if (hp_cli_import (G_N_ELEMENTS (argv) - 1, argv) != 0)
     return NULL;
   return g_steal_pointer (&target);
@@ -124,8 +126,8 @@ hp_cli_summary_import (const char *new_path,
 
   if (hp_perf_import_is_perf_data (old_path))
     {
-      hp_cli_error ("summary: %s is %s, which holds no summaries; summaries are "
-                    "written into captures (.hotpath files): give one as --import OLD",
+      hp_cli_error (_("summary: %s is %s, which holds no summaries; summaries are "
+                    "written into captures (.hotpath files): give one as --import OLD"),
                     old_path, hp_cli_profile_kind (old_path));
       return 1;
     }
@@ -160,7 +162,7 @@ hp_cli_summary_import (const char *new_path,
     }
   if (old_rows->len == 0)
     {
-      printf ("# no summaries in %s\n", old_path);
+      printf (_("# no summaries in %s\n"), old_path);
       return 0;
     }
   profile = hp_profile_new (data, NULL);
@@ -175,13 +177,13 @@ hp_cli_summary_import (const char *new_path,
       if (p->present)
         {
           n_present++;
-          printf ("already here  %s\n", new_readable);
+          printf (_("already here  %s\n"), new_readable);
           continue;
         }
       if (p->conflict)
         {
           n_conflict++;
-          printf ("kept this capture's own summary of %s (%s's differs):\n", new_readable, old_name);
+          printf (_("kept this capture's own summary of %s (%s's differs):\n"), new_readable, old_name);
           print_text (p->summary->text);
           continue;
         }
@@ -189,16 +191,16 @@ hp_cli_summary_import (const char *new_path,
       if (p->how == HP_SUMMARY_MATCH_NONE)
         {
           n_lost++;
-          printf ("not found in this capture (kept)  %s\n", old_readable);
+          printf (_("not found in this capture (kept)  %s\n"), old_readable);
         }
       else
         {
           n_placed++;
-          printf ("placed (%s)  %s", hp_summary_match_to_string (p->how), new_readable);
+          printf (_("placed (%s)  %s"), hp_summary_match_to_string (p->how), new_readable);
           if (strcmp (p->old_path, p->summary->path) != 0)
-            printf ("  [was %s]", old_readable);
+            printf (_("  [was %s]"), old_readable);
           if (isfinite (p->summary->share) && isfinite (p->share_now))
-            printf ("  %.1f %% then, %.1f %% now", p->summary->share, p->share_now);
+            printf (_("  %.1f %% then, %.1f %% now"), p->summary->share, p->share_now);
           printf ("\n");
         }
     }
@@ -213,11 +215,13 @@ hp_cli_summary_import (const char *new_path,
                                 "hotpath-cli: %u of %u summaries of %s placed in %s", old_rows->len),
            n_placed, old_rows->len, old_path, new_path);
   if (n_lost > 0)
-    fprintf (stderr, "; %u not found in this capture, kept as such", n_lost);
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "; %u not found in this capture, kept as such",
+                                  "; %u not found in this capture, kept as such", n_lost), n_lost);
   if (n_present > 0)
-    fprintf (stderr, "; %u already there", n_present);
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "; %u already there", "; %u already there", n_present), n_present);
   if (n_conflict > 0)
-    fprintf (stderr, "; %u not copied over a different summary of the same path", n_conflict);
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "; %u not copied over a different summary of the same path",
+                                  "; %u not copied over a different summary of the same path", n_conflict), n_conflict);
   fprintf (stderr, "\n");
   return 0;
 }

@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -82,7 +84,7 @@ path_hint (HpProfile *profile,
         {
           g_string_append_printf (unknown, "%s'%s'", n_unknown > 1 ? ", nor " : "", names[i]);
           if (close->len > 0)
-            g_string_append_printf (unknown, " (did you mean '%s'?)", (char *) g_ptr_array_index (close, 0));
+            g_string_append_printf (unknown, _(" (did you mean '%s'?)"), (char *) g_ptr_array_index (close, 0));
         }
       if (close->len > 0)
         {
@@ -96,10 +98,10 @@ path_hint (HpProfile *profile,
         {
           g_autofree char *joined = g_strjoinv (";", corrected);
 
-          g_string_append_printf (hint, "; did you mean '%s'?", joined);
+          g_string_append_printf (hint, _("; did you mean '%s'?"), joined);
         }
       else
-        g_string_append_printf (hint, "; no function is named %s", unknown->str);
+        g_string_append_printf (hint, _("; no function is named %s"), unknown->str);
       return g_string_free (hint, FALSE);
     }
 
@@ -114,7 +116,7 @@ path_hint (HpProfile *profile,
         {
           g_autofree char *joined = g_strjoinv (";", reversed);
 
-          g_string_append_printf (hint, "; did you mean '%s' (root side first)?", joined);
+          g_string_append_printf (hint, _("; did you mean '%s' (root side first)?"), joined);
           return g_string_free (hint, FALSE);
         }
     }
@@ -139,7 +141,7 @@ path_hint (HpProfile *profile,
       corrected[k] = NULL;
       joined = g_strjoinv (";", corrected);
       corrected[k] = cut;
-      g_string_append_printf (hint, "; '%s' is one, and calls ", joined);
+      g_string_append_printf (hint, _("; '%s' is one, and calls "), joined);
       /* the children are sorted hottest first */
       for (guint i = 0; node->children != NULL && i < node->children->len && shown < 5; i++, shown++)
         {
@@ -151,7 +153,7 @@ path_hint (HpProfile *profile,
       if (shown == 0)
         g_string_append (hint, "nothing");
       else if (node->children->len > shown)
-        g_string_append_printf (hint, " and %u more", node->children->len - shown);
+        g_string_append_printf (hint, _(" and %u more"), node->children->len - shown);
     }
   return g_string_free (hint, FALSE);
 }
@@ -266,10 +268,10 @@ list_summaries (HpCapture *capture)
           printf ("  (%s)\n", safe_origin);
         }
       else if (!summary->found)
-        printf ("  (not found in this capture)\n");
+        printf (_("  (not found in this capture)\n"));
     }
   if (rows->len == 0)
-    printf ("# no summaries in %s\n", hp_capture_get_path (capture));
+    printf (_("# no summaries in %s\n"), hp_capture_get_path (capture));
   return 0;
 }
 
@@ -290,22 +292,22 @@ hp_cli_summary (int    argc,
   GOptionEntry entries[] = {
     /* FILENAME: the bytes as given, converted below; STRING would refuse
      * "café" under LC_ALL=C ("Invalid byte sequence") */
-    { "set", 0, 0, G_OPTION_ARG_FILENAME, &raw_text, "Write TEXT as the summary of PATH", "TEXT" },
-    { "clear", 0, 0, G_OPTION_ARG_NONE, &clear, "Delete the summary of PATH", NULL },
+    { "set", 0, 0, G_OPTION_ARG_FILENAME, &raw_text, N_("Write TEXT as the summary of PATH"), N_("TEXT") },
+    { "clear", 0, 0, G_OPTION_ARG_NONE, &clear, N_("Delete the summary of PATH"), NULL },
     { "import", 0, 0, G_OPTION_ARG_FILENAME, &import,
-      "Copy every summary of OLD onto the matching call paths of FILE", "OLD" },
+      N_("Copy every summary of OLD onto the matching call paths of FILE"), N_("OLD") },
     { "suggest", 0, 0, G_OPTION_ARG_NONE, &suggest,
-      "Print a suggested summary of PATH, from the code or from the command $" HP_SUMMARIZER_ENV " (never saved)", NULL },
+      N_("Print a suggested summary of PATH, from the code or from the command $HOTPATH_SUMMARIZER (never saved)"), NULL },
     { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &source_dirs,
-      "With --suggest: a folder to look for source files in (repeatable)", "DIR" },
+      N_("With --suggest: a folder to look for source files in (repeatable)"), N_("DIR") },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout,
-      "With --suggest: seconds the summarizer may run (default 120; 0: no limit)", "SECONDS" },
+      N_("With --suggest: seconds the summarizer may run (default 120; 0: no limit)"), N_("SECONDS") },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format,
-      "Without PATH: list the summaries as text (default), markdown (a review document) or json", "FORMAT" },
+      N_("Without PATH: list the summaries as text (default), markdown (a review document) or json"), N_("FORMAT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE [PATH]");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE [PATH]"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;
@@ -319,7 +321,7 @@ hp_cli_summary (int    argc,
   gboolean writing;
 
   g_option_context_set_summary (context,
-                                "List the summaries of a capture, or read or write the summary of one call path.\n"
+                                N_("List the summaries of a capture, or read or write the summary of one call path.\n"
                                 "PATH names functions from the root side, separated by ';' (e.g. main;parse;lex),\n"
                                 "each as report --callers takes it (memcpy, ns::Parser::parse, 'parse*').\n"
                                 "--import OLD places the summaries of the capture OLD on the same call paths of\n"
@@ -328,16 +330,16 @@ hp_cli_summary (int    argc,
                                 "Examples:\n"
                                 "  hotpath-cli summary app.hotpath\n"
                                 "  hotpath-cli summary app.hotpath 'main;parse;lex' --set 'Tokenizing: one pass over the input.'\n"
-                                "  hotpath-cli summary new.hotpath --import old.hotpath");
-  g_option_context_add_main_entries (context, entries, NULL);
+                                "  hotpath-cli summary new.hotpath --import old.hotpath"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      hp_cli_error ("summary: %s", error->message);
+      hp_cli_error (_("summary: %s"), error->message);
       return 2;
     }
   if (args == NULL || args[0] == NULL || (args[1] != NULL && args[2] != NULL))
     {
-      hp_cli_error ("summary: give a capture file and at most one call path");
+      hp_cli_error (_("summary: give a capture file and at most one call path"));
       return 2;
     }
   if (raw_text != NULL)
@@ -348,21 +350,21 @@ hp_cli_summary (int    argc,
         text = g_steal_pointer (&raw_text);
       else if ((text = g_locale_to_utf8 (raw_text, -1, NULL, NULL, NULL)) == NULL)
         {
-          hp_cli_error ("summary: --set: the text is neither UTF-8 nor in the encoding of the locale");
+          hp_cli_error (_("summary: --set: the text is neither UTF-8 nor in the encoding of the locale"));
           return 2;
         }
     }
   if (text != NULL && text[strspn (text, " \t\n\r")] == '\0')
     {
       /* An empty summary would delete the one there: say it. */
-      hp_cli_error ("summary: --set needs a text; use --clear to delete a summary");
+      hp_cli_error (_("summary: --set needs a text; use --clear to delete a summary"));
       return 2;
     }
   if (import != NULL)
     {
       if (args[1] != NULL || text != NULL || clear)
         {
-          hp_cli_error ("summary: --import takes a capture file and nothing else");
+          hp_cli_error (_("summary: --import takes a capture file and nothing else"));
           return 2;
         }
       return hp_cli_summary_import (args[0], import);
@@ -370,27 +372,27 @@ hp_cli_summary (int    argc,
   writing = text != NULL || clear;
   if (suggest && (writing || args[1] == NULL))
     {
-      hp_cli_error ("summary: --suggest needs a call path, and goes without --set and --clear");
+      hp_cli_error (_("summary: --suggest needs a call path, and goes without --set and --clear"));
       return 2;
     }
   if (format != NULL && (writing || suggest || args[1] != NULL))
     {
-      hp_cli_error ("summary: --format lists every summary: give no call path, --set, --clear or --suggest");
+      hp_cli_error (_("summary: --format lists every summary: give no call path, --set, --clear or --suggest"));
       return 2;
     }
   if (timeout < 0)
     {
-      hp_cli_error ("summary: --timeout must be 0 (no limit) or more seconds");
+      hp_cli_error (_("summary: --timeout must be 0 (no limit) or more seconds"));
       return 2;
     }
   if (writing && args[1] == NULL)
     {
-      hp_cli_error ("summary: --set and --clear need a call path");
+      hp_cli_error (_("summary: --set and --clear need a call path"));
       return 2;
     }
   if (text != NULL && clear)
     {
-      hp_cli_error ("summary: give either --set or --clear");
+      hp_cli_error (_("summary: give either --set or --clear"));
       return 2;
     }
 
@@ -401,9 +403,11 @@ hp_cli_summary (int    argc,
       if (!suggest)
         {
           /* a summary written into the import's cache would be lost with it */
-          hp_cli_error ("summary: %s is %s, which %s summaries; they are written into captures: "
-                        "'hotpath-cli import %s' writes %s, then run hotpath-cli summary %s …",
-                        args[0], hp_cli_profile_kind (args[0]), writing ? "cannot hold" : "holds no",
+          hp_cli_error (writing ? _("summary: %s is %s, which cannot hold summaries; they are written into captures: "
+                                    "'hotpath-cli import %s' writes %s, then run hotpath-cli summary %s …")
+                                : _("summary: %s is %s, which holds no summaries; they are written into captures: "
+                                    "'hotpath-cli import %s' writes %s, then run hotpath-cli summary %s …"),
+                        args[0], hp_cli_profile_kind (args[0]),
                         args[0], target, target);
           return 1;
         }
@@ -448,7 +452,7 @@ hp_cli_summary (int    argc,
     {
       g_autofree char *hint = path_hint (profile, names);
 
-      hp_cli_error ("no call path %s in %s%s", args[1], args[0], hint);
+      hp_cli_error (_("no call path %s in %s%s"), args[1], args[0], hint);
       return 1;
     }
   node = g_ptr_array_index (candidates, 0);
@@ -458,8 +462,8 @@ hp_cli_summary (int    argc,
     {
       guint64 n_samples = hp_profile_get_n_samples (profile);
 
-      hp_cli_error ("summary: %u call paths end with %s; give more of the path, root side first, "
-                    "separated by ';':", candidates->len, args[1]);
+      hp_cli_error (_("summary: %u call paths end with %s; give more of the path, root side first, "
+                    "separated by ';':"), candidates->len, args[1]);
       for (guint i = 0; i < candidates->len && i < 10; i++)
         {
           const HpCallNode *c = g_ptr_array_index (candidates, i);
@@ -469,7 +473,7 @@ hp_cli_summary (int    argc,
           hp_cli_error ("  %5.1f%%  %s", n_samples ? 100.0 * c->total / n_samples : 0.0, path);
         }
       if (candidates->len > 10)
-        hp_cli_error ("  … and %u more", candidates->len - 10);
+        hp_cli_error (_("  … and %u more"), candidates->len - 10);
       return 1;
     }
   if (suggest)
@@ -486,8 +490,8 @@ hp_cli_summary (int    argc,
 
           if (plus != NULL && plus[3] != '\0' && strspn (plus + 3, "0123456789abcdef") == strlen (plus + 3))
             {
-              hp_cli_error ("warning: this path runs through code without symbols (%s); "
-                            "after a rebuild the summary will not find it again", name);
+              hp_cli_error (_("warning: this path runs through code without symbols (%s); "
+                            "after a rebuild the summary will not find it again"), name);
               break;
             }
         }
@@ -509,7 +513,7 @@ hp_cli_summary (int    argc,
       if (current != NULL)
         print_text (current);
       else
-        printf ("  (no summary)\n");
+        printf (_("  (no summary)\n"));
       return 0;
     }
 
@@ -531,7 +535,8 @@ hp_cli_summary (int    argc,
   {
     g_autofree char *safe_readable = hp_text_escape (readable);
 
-    fprintf (stderr, "hotpath-cli: %s the summary of %s\n", clear ? "deleted" : "saved", safe_readable);
+    fprintf (stderr, clear ? _("hotpath-cli: deleted the summary of %s\n") : _("hotpath-cli: saved the summary of %s\n"),
+             safe_readable);
   }
   return 0;
 }

@@ -7,6 +7,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,13 +24,13 @@ static const struct {
   int       (*run) (int argc, char **argv);
   const char *summary;
 } commands[] = {
-  { "record", hp_cli_record, "Record perf samples of a command or process into a capture" },
-  { "import", hp_cli_import, "Import a perf.data file, a pprof profile or folded stacks into a capture" },
-  { "report", hp_cli_report, "Print what a capture measured: functions, call tree, callers, callees" },
-  { "summary", hp_cli_summary, "List, read or write the summaries of call paths in a capture" },
-  { "flamegraph", hp_cli_flamegraph, "Write the flame graph of a capture as a standalone SVG" },
-  { "diff", hp_cli_diff, "Compare captures: what got slower or faster, with statistics" },
-  { "export", hp_cli_export, "Write a capture as folded stacks, speedscope, Firefox Profiler or pprof" },
+  { "record", hp_cli_record, N_("Record perf samples of a command or process into a capture") },
+  { "import", hp_cli_import, N_("Import a perf.data file, a pprof profile or folded stacks into a capture") },
+  { "report", hp_cli_report, N_("Print what a capture measured: functions, call tree, callers, callees") },
+  { "summary", hp_cli_summary, N_("List, read or write the summaries of call paths in a capture") },
+  { "flamegraph", hp_cli_flamegraph, N_("Write the flame graph of a capture as a standalone SVG") },
+  { "diff", hp_cli_diff, N_("Compare captures: what got slower or faster, with statistics") },
+  { "export", hp_cli_export, N_("Write a capture as folded stacks, speedscope, Firefox Profiler or pprof") },
 };
 
 gboolean
@@ -56,7 +59,7 @@ hp_cli_parse_one_file (GOptionContext *context,
 char *
 hp_cli_samples (guint64 n)
 {
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " sample", "%" G_GUINT64_FORMAT " samples", n), n);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " sample", "%" PRIu64 " samples", n), n);
 }
 
 void
@@ -92,16 +95,16 @@ hp_cli_fetch_progress (const char *path,
       g_free (current);
       current = g_strdup (path);
       finished = FALSE;
-      fprintf (stderr, "hotpath-cli: asking debuginfod for the debug info of %s\n", escaped);
+      fprintf (stderr, _("hotpath-cli: asking debuginfod for the debug info of %s\n"), escaped);
     }
   if (!finished && total > 0 && done >= total)
     {
       finished = TRUE;
-      fprintf (stderr, "hotpath-cli: debuginfod sent the debug info of %s (%" G_GUINT64_FORMAT " KiB)\n",
+      fprintf (stderr, _("hotpath-cli: debuginfod sent the debug info of %s (%" PRIu64 " KiB)\n"),
                escaped, (total + 1023) / 1024);
     }
   else if (!finished && total > 0 && isatty (STDERR_FILENO))
-    fprintf (stderr, "\r%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " KiB\033[K\r", done / 1024, (total + 1023) / 1024);
+    fprintf (stderr, "\r%" PRIu64 " of %" PRIu64 " KiB\033[K\r", done / 1024, (total + 1023) / 1024);
 }
 
 /* Signals are blocked in every thread and taken by sigwait() in one, which
@@ -138,10 +141,10 @@ hp_cli_cancel_on_signals (void)
 static void
 usage (FILE *out)
 {
-  fprintf (out, "Usage: hotpath-cli COMMAND [OPTION…]\n\nCommands:\n");
+  fprintf (out, _("Usage: hotpath-cli COMMAND [OPTION…]\n\nCommands:\n"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf (out, "\nRun 'hotpath-cli COMMAND --help' for the options of a command.\n");
+    fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, _("\nRun 'hotpath-cli COMMAND --help' for the options of a command.\n"));
 }
 
 int
@@ -149,6 +152,11 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  /* as the window does (src/ui/main.c): messages, --help and the reports'
+   * headings in the user's language */
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   /* Past a file size limit (ulimit -f) a write then fails with EFBIG, which
    * the recorder reports and survives, instead of killing the process with
    * the capture half written. */
@@ -180,6 +188,6 @@ main (int    argc,
         return commands[i].run (argc - 1, argv + 1);
       }
 
-  hp_cli_error ("unknown command '%s'; try 'hotpath-cli --help'", argv[1]);
+  hp_cli_error (_("unknown command '%s'; try 'hotpath-cli --help'"), argv[1]);
   return 2;
 }
