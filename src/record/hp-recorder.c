@@ -16,8 +16,9 @@
  * every record the kernel wrote is in the capture.
  *
  * Once sampling started the capture is never removed: the processing thread
- * commits after every round (which also leaves the write lock free between
- * rounds, for a summary saved into the live capture), and the first write
+ * commits what it wrote every COMMIT_INTERVAL_US (which also leaves the write
+ * lock free between commits, for a summary saved into the live capture), and
+ * the first write
  * error (a full disk) stops the recording like a stop request, leaving the
  * capture cut short with what was committed. The spawned command dies with
  * the recorder (PR_SET_PDEATHSIG) should the recorder be killed.
@@ -83,6 +84,12 @@ static const guint dwarf_ring_pages[] = { 512, 128, 16 };
 /* How long a spawned command has, after SIGTERM at a stop, to exit on its
  * own (and flush what it writes) before SIGKILL: 2 s. */
 #define STOP_GRACE_POLLS 100
+/* How often the processing thread commits what it wrote. A commit after
+ * every drain pass (up to 20 a second, and more while the rings fill)
+ * took and released SQLite's file locks each time: 1151 fcntl calls for
+ * one gcc. A quarter of a second is what a kill may lose, and what a
+ * summary saved into the live capture may wait (its busy timeout is 5 s). */
+#define COMMIT_INTERVAL_US (250 * 1000)
 
 typedef struct {
   GByteArray *bytes;   /* whole records; NULL marks the end of a drain pass */
@@ -877,9 +884,10 @@ drain_thread (gpointer data)
   pfds[n].fd = self->drain_wake_fd;
   pfds[n].events = POLLIN;
 
-  for (;;)
+  for (gboolean had_records = FALSE;;)
     {
       gboolean last = g_atomic_int_get (&self->drain_stop);
+      gboolean has_records = FALSE;
       Chunk *round;
 
       /* The end wakes the poll at once: waiting out its timeout after the
@@ -905,14 +913,24 @@ drain_thread (gpointer data)
 
               chunk->bytes = bytes;
               g_async_queue_push (self->queue, chunk);
+              has_records = TRUE;
             }
           else
             g_byte_array_unref (bytes);
         }
 
-      round = g_new0 (Chunk, 1);
-      round->end = last;
-      g_async_queue_push (self->queue, round);
+      /* The end of a round lets the processor handle what the round
+       * before it brought (hp_processor_finish_round holds a round back
+       * to order the CPUs' records), so one follows each round with
+       * records. More empty rounds would change nothing: an idle program
+       * no longer wakes the processing thread 20 times a second. */
+      if (has_records || had_records || last)
+        {
+          round = g_new0 (Chunk, 1);
+          round->end = last;
+          g_async_queue_push (self->queue, round);
+        }
+      had_records = has_records;
 
       if (last)
         break;
@@ -920,9 +938,9 @@ drain_thread (gpointer data)
   return NULL;
 }
 
-/* After each round: commit, so that the write lock is free until the next
- * round (a summary saved into the live capture meanwhile gets in), and a
- * kill loses little. The first write error ends the recording. */
+/* Every COMMIT_INTERVAL_US: commit, so that the write lock is free until
+ * the next row (a summary saved into the live capture meanwhile gets in),
+ * and a kill loses little. The first write error ends the recording. */
 static void
 commit_round (HpRecorder *self)
 {
@@ -936,11 +954,32 @@ static gpointer
 processing_thread (gpointer data)
 {
   HpRecorder *self = data;
+  gint64 committed = g_get_monotonic_time ();  /* when the last commit was */
+  gboolean uncommitted = FALSE;  /* rounds processed since then */
 
   for (;;)
     {
-      Chunk *chunk = g_async_queue_pop (self->queue);
-      gboolean end = chunk->end;
+      Chunk *chunk;
+      gboolean end;
+
+      if (uncommitted)
+        {
+          gint64 left = committed + COMMIT_INTERVAL_US - g_get_monotonic_time ();
+
+          /* No more rounds come while the program idles: what was
+           * written is committed when its time comes all the same. */
+          if (left <= 0 || (chunk = g_async_queue_timeout_pop (self->queue, left)) == NULL)
+            {
+              if (!g_atomic_int_get (&self->write_failed))
+                commit_round (self);
+              committed = g_get_monotonic_time ();
+              uncommitted = FALSE;
+              continue;
+            }
+        }
+      else
+        chunk = g_async_queue_pop (self->queue);
+      end = chunk->end;
 
       if (g_atomic_int_get (&self->write_failed))
         {
@@ -981,7 +1020,7 @@ processing_thread (gpointer data)
       else if (!end)
         {
           hp_processor_finish_round (self->processor);
-          commit_round (self);
+          uncommitted = TRUE;
           update_progress (self, TRUE);
         }
       g_free (chunk);

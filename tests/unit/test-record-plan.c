@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "record/hp-record-plan.h"
 #include "record/hp-recorder.h"
@@ -407,6 +408,98 @@ test_run_twice (Fixture       *f,
   hp_recorder_free (recorder);
 }
 
+typedef struct {
+  HpRecorder *recorder;
+  const char *path;
+  gboolean    ok;
+} RunInThread;
+
+static gpointer
+run_in_thread (gpointer data)
+{
+  RunInThread *run = data;
+
+  run->ok = hp_recorder_run (run->recorder, run->path, NULL, NULL);
+  return NULL;
+}
+
+/* Samples committed in the capture at @path, as another program reads
+ * it; -1 before it has its tables. */
+static gint64
+committed_samples (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n = -1;
+
+  if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
+      && sqlite3_prepare_v2 (db, "SELECT count(*) FROM samples", -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return n;
+}
+
+/* The recorder commits on a timer, not after every drain pass, and skips
+ * empty passes: what a program did before it went idle is in the capture
+ * for another program to read while the recording goes on, not only at
+ * its end (or after 8192 samples). */
+static void
+test_run_commits_while_idle (Fixture       *f,
+                             gconstpointer  data)
+{
+  /* some hundred samples, then a long sleep, which a stop cuts short */
+  const char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; exec sleep 30", NULL };
+  g_autofree char *path = g_build_filename (f->dir, "idle.hotpath", NULL);
+  HpRecordOptions options = { 0 };
+  RunInThread run = { 0 };
+  GThread *thread;
+  gint64 seen = -1, deadline;
+  gboolean caught_up = FALSE;
+  HpRecordProgress progress;
+
+  if (geteuid () != 0 && hp_recorder_read_paranoid () > 1)
+    {
+      g_test_skip ("this machine does not allow sampling");
+      return;
+    }
+  options.argv = (char **) argv;
+  options.working_directory = f->dir;
+  options.frequency = 999;
+  options.output_fd = -1;
+  options.call_graph = HP_CALL_GRAPH_FP;
+  run.recorder = hp_recorder_new (&options);
+  run.path = path;
+  thread = g_thread_new ("record", run_in_thread, &run);
+
+  /* the shell's loop takes well under a second of CPU; wait for the sleep */
+  deadline = g_get_monotonic_time () + 25 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_usleep (100 * 1000);
+      hp_recorder_get_progress (run.recorder, &progress);
+      /* every sample is processed; has the capture got them all? */
+      if (progress.running && progress.samples > 0)
+        {
+          seen = committed_samples (path);
+          if ((caught_up = seen >= 0 && (guint64) seen == progress.samples))
+            break;
+        }
+    }
+  hp_recorder_stop (run.recorder);
+  g_thread_join (thread);
+  g_assert_true (run.ok);
+  hp_recorder_get_progress (run.recorder, &progress);
+  hp_recorder_free (run.recorder);
+  g_assert_true (caught_up);
+  g_assert_cmpint (seen, >, 0);
+  /* the recording went on after those were read: they were committed
+   * while it ran, and the end added none the program made after */
+  g_assert_cmpint (seen, <=, (gint64) progress.samples);
+  g_assert_cmpint (committed_samples (path), ==, (gint64) progress.samples);
+}
+
 /* A child's command line, as the process list and a capture's metadata
  * show it: arguments joined by spaces, its first argument apart; nothing
  * for a process that is gone. */
@@ -689,6 +782,7 @@ main (int    argc,
   g_test_add ("/record-plan/run-exit", Fixture, NULL, hp_test_scratch_set_up, test_run_exit, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/run-disk-full", Fixture, NULL, hp_test_scratch_set_up, test_run_disk_full, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/run-twice", Fixture, NULL, hp_test_scratch_set_up, test_run_twice, hp_test_scratch_tear_down);
+  g_test_add ("/record-plan/run-commits-while-idle", Fixture, NULL, hp_test_scratch_set_up, test_run_commits_while_idle, hp_test_scratch_tear_down);
   g_test_add ("/record-plan/run-rate-limit", Fixture, NULL, hp_test_scratch_set_up, test_run_rate_limit, hp_test_scratch_tear_down);
   return g_test_run ();
 }
