@@ -407,23 +407,6 @@ quote_name (const char *name)
   return g_strdup_printf ("\"%s\"", valid);
 }
 
-/* Text of the file as the rest of Hotpath gets it: valid UTF-8, with
- * U+FFFD for each invalid byte and for each NUL inside the value, so the
- * CLI's JSON is valid and the window shows replacement characters. */
-static char *
-column_strdup (sqlite3_stmt *stmt,
-               int           i)
-{
-  const char *text;
-
-  if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
-    return NULL;
-  text = (const char *) sqlite3_column_text (stmt, i);
-  if (text == NULL)  /* out of memory */
-    return g_strdup ("");
-  return g_utf8_make_valid (text, sqlite3_column_bytes (stmt, i));
-}
-
 /* Refuses a schema that holds what could run code (triggers, views,
  * virtual tables, generated columns), naming each, and one that lacks a
  * table or column of the format. With triggers and views disabled on the
@@ -736,7 +719,7 @@ hp_capture_get_metadata (HpCapture  *self,
     return NULL;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
   if (sqlite3_step (stmt) == SQLITE_ROW)
-    value = checked_metadata (key, column_strdup (stmt, 0));
+    value = checked_metadata (key, hp_store_db_column_text (stmt, 0));
   sqlite3_finalize (stmt);
   return value;
 }
@@ -759,7 +742,7 @@ describe_value (sqlite3_stmt *stmt,
       return g_strdup_printf ("%g (a real number)", sqlite3_column_double (stmt, i));
     case SQLITE_TEXT:
       {
-        g_autofree char *text = column_strdup (stmt, i);
+        g_autofree char *text = hp_store_db_column_text (stmt, i);
         g_autofree char *quoted = quote_name (text);
 
         return g_strdup_printf ("%s (text)", quoted);
@@ -1024,8 +1007,8 @@ load_metadata_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GEr
 
   if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
     return TRUE;
-  key = column_strdup (stmt, 0);
-  value = checked_metadata (key, column_strdup (stmt, 1) ?: g_strdup (""));
+  key = hp_store_db_column_text (stmt, 0);
+  value = checked_metadata (key, hp_store_db_column_text (stmt, 1) ?: g_strdup (""));
   if (value != NULL)
     g_hash_table_replace (data->metadata, key, value);
   else
@@ -1042,8 +1025,8 @@ load_module_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GErro
 
   if (m == NULL || !column_integer (self, stmt, 3, &row, G_MININT64, G_MAXINT64, &is_kernel, error))
     return FALSE;
-  m->path = column_strdup (stmt, 1);
-  m->build_id = column_strdup (stmt, 2);
+  m->path = hp_store_db_column_text (stmt, 1);
+  m->build_id = hp_store_db_column_text (stmt, 2);
   m->is_kernel = is_kernel != 0;
   if (m->path == NULL)
     m->name = g_strdup ("[unknown]");
@@ -1068,9 +1051,9 @@ load_function_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GEr
   /* 0: unknown module; modules are loaded first */
   if (module_id < 0 || module_id >= (gint64) data->modules->len)
     return corrupt_ref (self, error, &row, "module", module_id, "modules");
-  f->name = column_strdup (stmt, 1) ?: g_strdup ("");
+  f->name = hp_store_db_column_text (stmt, 1) ?: g_strdup ("");
   f->module_id = module_id;
-  f->file = column_strdup (stmt, 3);
+  f->file = hp_store_db_column_text (stmt, 3);
   f->line = (guint) line;
   return TRUE;
 }
@@ -1092,7 +1075,7 @@ load_frame_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError
   if (function_id <= 0 || function_id >= (gint64) data->functions->len)
     return corrupt_ref (self, error, &row, "function", function_id, "functions");
   f->function_id = function_id;
-  f->file = column_strdup (stmt, 2);
+  f->file = hp_store_db_column_text (stmt, 2);
   f->line = (guint) line;
   f->is_inline = is_inline != 0;
   f->offset = (guint64) offset;
@@ -1229,8 +1212,8 @@ load_event_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError
       !column_integer (self, stmt, 3, &row, 0, G_MAXINT64, &frequency, error) ||
       !column_integer (self, stmt, 4, &row, 0, G_MAXINT64, &period, error))
     return FALSE;
-  e->name = column_strdup (stmt, 1) ?: g_strdup ("");
-  e->unit = column_strdup (stmt, 2) ?: g_strdup ("");
+  e->name = hp_store_db_column_text (stmt, 1) ?: g_strdup ("");
+  e->unit = hp_store_db_column_text (stmt, 2) ?: g_strdup ("");
   /* as the metadata's frequency: a rate no kernel samples at is unknown */
   e->frequency = frequency <= HP_CAPTURE_MAX_FREQUENCY ? (guint64) frequency : 0;
   e->period = (guint64) period;
@@ -1269,7 +1252,7 @@ load_thread_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GErro
     return FALSE;
   t.tid = (gint32) tid;
   t.pid = (gint32) pid;
-  t.name = column_strdup (stmt, 2);
+  t.name = hp_store_db_column_text (stmt, 2);
   g_array_append_val (data->threads, t);
   return TRUE;
 }
@@ -1284,7 +1267,7 @@ load_process_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GErr
   if (!column_integer (self, stmt, 0, &row, G_MININT32, G_MAXINT32, &pid, error))
     return FALSE;
   p.pid = (gint32) pid;
-  p.command = column_strdup (stmt, 1);
+  p.command = hp_store_db_column_text (stmt, 1);
   g_array_append_val (data->processes, p);
   return TRUE;
 }
@@ -1647,30 +1630,10 @@ hp_capture_data_free (HpCaptureData *data)
 
 /* Summaries ----------------------------------------------------------- */
 
-/* The most of a summary's text that is read, in characters: a summary is
- * what a person wrote about a call path, a paragraph or a page; a
- * hostile capture's text of 60 MB is read this far (SQLite holds it
- * whole meanwhile, up to MAX_VALUE_LENGTH; a longer one fails the read
- * with a message that says so), and says where it was cut. */
-#define MAX_SUMMARY_CHARS (256 * 1024)
-#define SUMMARY_TEXT_COLUMN "substr (text, 1, 262145)"
-G_STATIC_ASSERT (MAX_SUMMARY_CHARS + 1 == 262145);
-
-static char *
-column_summary_text (sqlite3_stmt *stmt,
-                     int           i)
-{
-  char *text = column_strdup (stmt, i);
-  g_autofree char *whole = NULL;
-
-  if (text == NULL || g_utf8_strlen (text, MAX_SUMMARY_CHARS + 1) <= MAX_SUMMARY_CHARS)
-    return text;
-  whole = text;
-  return g_strdup_printf ("%.*s\n\n[\u2026 cut: Hotpath reads the first %d characters of a summary]",
-                          (int) (g_utf8_offset_to_pointer (whole, MAX_SUMMARY_CHARS) - whole), whole,
-                          MAX_SUMMARY_CHARS);
-}
-
+/* A hostile capture's text of 60 MB is read as far as
+ * HP_STORE_MAX_SUMMARY_CHARS (SQLite holds it whole meanwhile, up to
+ * MAX_VALUE_LENGTH; a longer one fails the read with a message that says
+ * so), and says where it was cut. */
 char *
 hp_capture_get_summary (HpCapture   *self,
                         const char  *path_key,
@@ -1685,7 +1648,7 @@ hp_capture_get_summary (HpCapture   *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   begin_operation (self);
-  if (sqlite3_prepare_v2 (self->db, "SELECT " SUMMARY_TEXT_COLUMN " FROM summaries WHERE path_key = ?",
+  if (sqlite3_prepare_v2 (self->db, "SELECT " HP_STORE_SUMMARY_TEXT_COLUMN " FROM summaries WHERE path_key = ?",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
@@ -1694,7 +1657,7 @@ hp_capture_get_summary (HpCapture   *self,
   sqlite3_bind_text (stmt, 1, path_key, -1, SQLITE_STATIC);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    text = column_summary_text (stmt, 0);
+    text = hp_store_db_column_summary_text (stmt, 0);
   else if (rc != SQLITE_DONE)
     set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read summaries");
   sqlite3_finalize (stmt);
@@ -1909,9 +1872,9 @@ hp_capture_list_summary_rows (HpCapture  *self,
   begin_operation (self);
   if (sqlite3_prepare_v2 (self->db,
                           self->version >= 3 ?
-                          "SELECT path_key, path, " SUMMARY_TEXT_COLUMN ", created, updated, capture, share, found "
+                          "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", created, updated, capture, share, found "
                           "FROM summaries ORDER BY path_key" :
-                          "SELECT path_key, path, " SUMMARY_TEXT_COLUMN ", created, updated, NULL, NULL, 1 "
+                          "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", created, updated, NULL, NULL, 1 "
                           "FROM summaries ORDER BY path_key",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
@@ -1926,12 +1889,12 @@ hp_capture_list_summary_rows (HpCapture  *self,
       if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
         continue;
       summary = g_new0 (HpCaptureSummary, 1);
-      summary->path_key = column_strdup (stmt, 0);
-      summary->path = column_strdup (stmt, 1) ?: g_strdup ("");
-      summary->text = column_summary_text (stmt, 2) ?: g_strdup ("");
-      summary->created = column_strdup (stmt, 3);
-      summary->updated = column_strdup (stmt, 4);
-      summary->capture = column_strdup (stmt, 5);
+      summary->path_key = hp_store_db_column_text (stmt, 0);
+      summary->path = hp_store_db_column_text (stmt, 1) ?: g_strdup ("");
+      summary->text = hp_store_db_column_summary_text (stmt, 2) ?: g_strdup ("");
+      summary->created = hp_store_db_column_text (stmt, 3);
+      summary->updated = hp_store_db_column_text (stmt, 4);
+      summary->capture = hp_store_db_column_text (stmt, 5);
       summary->share = column_share (stmt, 6);
       summary->found = sqlite3_column_type (stmt, 7) != SQLITE_INTEGER || sqlite3_column_int64 (stmt, 7) != 0;
       g_ptr_array_add (rows, summary);
@@ -1990,7 +1953,7 @@ hp_capture_list_summaries (HpCapture  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   begin_operation (self);
-  if (sqlite3_prepare_v2 (self->db, "SELECT path_key, " SUMMARY_TEXT_COLUMN " FROM summaries", -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (self->db, "SELECT path_key, " HP_STORE_SUMMARY_TEXT_COLUMN " FROM summaries", -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
       return NULL;
@@ -1998,10 +1961,10 @@ hp_capture_list_summaries (HpCapture  *self,
   table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      char *key = column_strdup (stmt, 0);
+      char *key = hp_store_db_column_text (stmt, 0);
 
       if (key != NULL)
-        g_hash_table_replace (table, key, column_summary_text (stmt, 1) ?: g_strdup (""));
+        g_hash_table_replace (table, key, hp_store_db_column_summary_text (stmt, 1) ?: g_strdup (""));
     }
   sqlite3_finalize (stmt);
   if (rc != SQLITE_DONE)

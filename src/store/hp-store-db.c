@@ -69,3 +69,34 @@ hp_store_db_check_version (const char  *path,
                "update Hotpath", path, what, version, supported);
   return FALSE;
 }
+
+G_STATIC_ASSERT (HP_STORE_MAX_SUMMARY_CHARS + 1 == 262145);
+
+char *
+hp_store_db_column_text (sqlite3_stmt *stmt,
+                         int           i)
+{
+  const char *text;
+
+  if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
+    return NULL;
+  text = (const char *) sqlite3_column_text (stmt, i);
+  if (text == NULL)  /* out of memory */
+    return g_strdup ("");
+  return g_utf8_make_valid (text, sqlite3_column_bytes (stmt, i));
+}
+
+char *
+hp_store_db_column_summary_text (sqlite3_stmt *stmt,
+                                 int           i)
+{
+  char *text = hp_store_db_column_text (stmt, i);
+  g_autofree char *whole = NULL;
+
+  if (text == NULL || g_utf8_strlen (text, HP_STORE_MAX_SUMMARY_CHARS + 1) <= HP_STORE_MAX_SUMMARY_CHARS)
+    return text;
+  whole = text;
+  return g_strdup_printf ("%.*s\n\n[\u2026 cut: Hotpath reads the first %d characters of a summary]",
+                          (int) (g_utf8_offset_to_pointer (whole, HP_STORE_MAX_SUMMARY_CHARS) - whole), whole,
+                          HP_STORE_MAX_SUMMARY_CHARS);
+}

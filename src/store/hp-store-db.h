@@ -31,4 +31,23 @@ gboolean  hp_store_db_check_version (const char  *path,
                                      int          supported,
                                      GError     **error);
 
+/* The most of a summary's text that is read, in characters: a summary is
+ * what a person wrote about a call path, a paragraph or a page. A query
+ * selects HP_STORE_SUMMARY_TEXT_COLUMN (one character more than that, so
+ * that a longer text is known to be longer) and reads it with
+ * hp_store_db_column_summary_text(). */
+#define HP_STORE_MAX_SUMMARY_CHARS (256 * 1024)
+#define HP_STORE_SUMMARY_TEXT_COLUMN "substr (text, 1, 262145)"
+
+/* Column @i of @stmt as the rest of Hotpath takes text: valid UTF-8, with
+ * U+FFFD for each invalid byte and for each NUL inside the value; NULL for
+ * SQL NULL. */
+char     *hp_store_db_column_text   (sqlite3_stmt *stmt,
+                                     int           i);
+/* A summary's text (HP_STORE_SUMMARY_TEXT_COLUMN): as
+ * hp_store_db_column_text(), cut to HP_STORE_MAX_SUMMARY_CHARS with a note
+ * that says so when longer. */
+char     *hp_store_db_column_summary_text (sqlite3_stmt *stmt,
+                                           int           i);
+
 G_END_DECLS

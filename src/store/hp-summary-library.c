@@ -38,6 +38,15 @@ extern const char hp_summary_library_sql[];
 #define MAX_VALUE_LENGTH (16 * 1024 * 1024)
 /* A program with more summaries than this is not one a person wrote. */
 #define MAX_ROWS 10000
+/* What one list of a program's summaries reads at most, as a capture's
+ * summaries are read (hp-capture.c): each text to
+ * HP_STORE_MAX_SUMMARY_CHARS, a path key or path of at most MAX_KEY_BYTES
+ * (a call path 10 000 calls deep of long C++ names; a longer one is no
+ * summary), times and the capture's name cut, and rows after
+ * MAX_LIST_BYTES in all left out, as rows after MAX_ROWS are: a library
+ * of 10 000 rows of 16 MB each is read as 64 MB, not 160 GB. */
+#define MAX_KEY_BYTES  (1024 * 1024)
+#define MAX_LIST_BYTES (64 * 1024 * 1024)
 
 struct _HpSummaryLibrary {
   char    *path;
@@ -304,18 +313,6 @@ hp_summary_library_put_copy (HpSummaryLibrary        *self,
   return put (self, program, summary, TRUE, error);
 }
 
-static char *
-column_strdup (sqlite3_stmt *stmt,
-               int           i)
-{
-  const char *text;
-
-  if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
-    return NULL;
-  text = (const char *) sqlite3_column_text (stmt, i);
-  return g_utf8_make_valid (text ? text : "", text ? sqlite3_column_bytes (stmt, i) : 0);
-}
-
 GPtrArray *
 hp_summary_library_list (HpSummaryLibrary  *self,
                          const char        *program,
@@ -323,39 +320,51 @@ hp_summary_library_list (HpSummaryLibrary  *self,
 {
   g_autoptr(GPtrArray) rows = NULL;
   sqlite3_stmt *stmt = NULL;
-  int rc;
+  gint64 bytes = 0;
+  int rc = SQLITE_DONE;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (program != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  /* Rows that are no summary (a key or text that is not text, a key too
+   * long) are left out by SQLite, within the LIMIT, so that millions of
+   * them are not stepped through one by one either. */
   if (sqlite3_prepare_v2 (self->db,
-                          "SELECT path_key, path, text, created, updated, capture, share "
-                          "FROM summaries WHERE program = ?1 ORDER BY path_key",
+                          "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", "
+                          "substr (created, 1, 64), substr (updated, 1, 64), substr (capture, 1, 4096), share "
+                          "FROM summaries WHERE program = ?1 AND typeof (path_key) = 'text' "
+                          "AND typeof (text) = 'text' "
+                          "AND length (CAST (path_key AS BLOB)) <= ?2 AND length (CAST (path AS BLOB)) <= ?2 "
+                          "ORDER BY path_key LIMIT ?3",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, "cannot read the summary library");
       return NULL;
     }
   sqlite3_bind_text (stmt, 1, program, -1, SQLITE_STATIC);
+  sqlite3_bind_int (stmt, 2, MAX_KEY_BYTES);
+  sqlite3_bind_int (stmt, 3, MAX_ROWS);
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_capture_summary_free);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW && rows->len < MAX_ROWS)
+  while (bytes <= MAX_LIST_BYTES && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       HpCaptureSummary *summary;
       double share = NAN;
       int type = sqlite3_column_type (stmt, 6);
 
-      if (sqlite3_column_type (stmt, 0) != SQLITE_TEXT || sqlite3_column_type (stmt, 2) != SQLITE_TEXT)
-        continue;
+      for (int i = 0; i < 6; i++)
+        bytes += sqlite3_column_bytes (stmt, i);
+      if (bytes > MAX_LIST_BYTES)
+        break;
       if (type == SQLITE_FLOAT || type == SQLITE_INTEGER)
         share = sqlite3_column_double (stmt, 6);
       summary = g_new0 (HpCaptureSummary, 1);
-      summary->path_key = column_strdup (stmt, 0);
-      summary->path = column_strdup (stmt, 1) ?: g_strdup ("");
-      summary->text = column_strdup (stmt, 2);
-      summary->created = column_strdup (stmt, 3);
-      summary->updated = column_strdup (stmt, 4);
-      summary->capture = column_strdup (stmt, 5);
+      summary->path_key = hp_store_db_column_text (stmt, 0);
+      summary->path = hp_store_db_column_text (stmt, 1) ?: g_strdup ("");
+      summary->text = hp_store_db_column_summary_text (stmt, 2);
+      summary->created = hp_store_db_column_text (stmt, 3);
+      summary->updated = hp_store_db_column_text (stmt, 4);
+      summary->capture = hp_store_db_column_text (stmt, 5);
       summary->share = isfinite (share) && share >= 0 && share <= 100 ? share : NAN;
       summary->found = TRUE;
       g_ptr_array_add (rows, summary);

@@ -160,6 +160,62 @@ test_hostile_rows (void)
   hp_test_remove_tree (dir);
 }
 
+/* Values as long as the library's length limit lets SQLite hold, in rows
+ * for one program: each is read as a capture's summary is, and the list
+ * holds at most 64 MB of them. Before, every text was read whole, 10 000
+ * rows of 16 MB each (160 GB) if the file held them. */
+static void
+test_huge_rows (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-library-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "hotpath", "summaries.db", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpSummaryLibrary) library = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) many = NULL;
+  const HpCaptureSummary *row;
+  gsize bytes = 0;
+
+  library = hp_summary_library_open (path, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&library, hp_summary_library_close);
+  sql (path,
+       "INSERT INTO summaries VALUES ('demo', 'long text', 'p', printf ('%.1000000c', 'x'), "
+       "  printf ('%.1000000c', 'c'), printf ('%.1000000c', 'u'), printf ('%.1000000c', 'a'), NULL);"
+       "INSERT INTO summaries VALUES ('demo', 'long key' || printf ('%.2000000c', 'k'), 'p', 't', 'c', 'u', NULL, NULL);"
+       "INSERT INTO summaries VALUES ('demo', 'long path', printf ('%.2000000c', 'p'), 't', 'c', 'u', NULL, NULL);"
+       "INSERT INTO summaries VALUES ('demo', 'short', 'p', 'A summary.', 'c', 'u', NULL, NULL);"
+       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
+       "  INSERT INTO summaries SELECT 'big', 'key' || i, 'p', printf ('%.300000c', 'x'), 'c', 'u', NULL, NULL FROM n;");
+
+  library = hp_summary_library_open (path, &error);
+  g_assert_no_error (error);
+  rows = hp_summary_library_list (library, "demo", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, 2);
+  row = find (rows, "long text");
+  g_assert_nonnull (row);
+  g_assert_cmpuint (strlen (row->text), <, 262144 + 100);
+  g_assert_nonnull (strstr (row->text, "cut: Hotpath reads the first 262144 characters"));
+  g_assert_cmpuint (strlen (row->created), <=, 64);
+  g_assert_cmpuint (strlen (row->updated), <=, 64);
+  g_assert_cmpuint (strlen (row->capture), <=, 4096);
+  g_assert_cmpstr (find (rows, "short")->text, ==, "A summary.");
+
+  /* 300 texts read as 256 Ki characters each are 77 MB: those past
+   * 64 MB are left out */
+  many = hp_summary_library_list (library, "big", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (many->len, >, 200);
+  g_assert_cmpuint (many->len, <, 300);
+  for (guint i = 0; i < many->len; i++)
+    bytes += strlen (((HpCaptureSummary *) many->pdata[i])->text);
+  g_assert_cmpuint (bytes, <=, 64 * 1024 * 1024);
+
+  g_clear_pointer (&library, hp_summary_library_close);
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -167,5 +223,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/summary-library/hostile-rows", test_hostile_rows);
+  g_test_add_func ("/summary-library/huge-rows", test_huge_rows);
   return g_test_run ();
 }
