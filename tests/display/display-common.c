@@ -26,6 +26,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -447,6 +449,57 @@ display_save_png_with_popover (GtkWindow  *window,
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, right - left, bottom - top));
   g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+guchar *
+display_render_pixels (GtkWidget *widget,
+                       int       *width,
+                       int       *height)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  guchar *pixels;
+
+  g_assert_nonnull (renderer);
+  if (w <= 0 || h <= 0)
+    return NULL;
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_to_node (snapshot);
+  if (node == NULL)
+    return NULL;  /* nothing drawn yet */
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  pixels = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  *width = w;
+  *height = h;
+  return pixels;
+}
+
+static double
+relative_luminance (const guchar *bgr)
+{
+  double l[3];
+
+  for (guint i = 0; i < 3; i++)
+    {
+      double c = bgr[2 - i] / 255.0;
+
+      l[i] = c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+    }
+  return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+}
+
+double
+display_contrast_ratio (const guchar *bgr1,
+                        const guchar *bgr2)
+{
+  double a = relative_luminance (bgr1), b = relative_luminance (bgr2);
+
+  return (MAX (a, b) + 0.05) / (MIN (a, b) + 0.05);
 }
 
 static const char source_text[] =

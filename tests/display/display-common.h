@@ -73,6 +73,18 @@ void        display_save_png_with_popover (GtkWindow  *window,
                                            GtkPopover *popover,
                                            const char *path);
 
+/* The pixels of @widget as its window's renderer draws it, in
+ * GDK_MEMORY_DEFAULT order (premultiplied B, G, R, A per pixel, rows of
+ * 4 × width bytes); the size in @width and @height. What a user sees of
+ * a colour, where a widget's state flags only say what should be seen.
+ * NULL while @widget has nothing drawn (not laid out yet). */
+guchar     *display_render_pixels (GtkWidget    *widget,
+                                   int          *width,
+                                   int          *height);
+/* WCAG 2 contrast ratio of two sRGB colours (0-255): 1 to 21 */
+double      display_contrast_ratio (const guchar *bgr1,
+                                    const guchar *bgr2);
+
 /* For a failing size check: the widgets under @widget whose minimum
  * width is above @limit, one a line, indented by depth. */
 char       *display_describe_wide (GtkWidget    *widget,

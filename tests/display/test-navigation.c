@@ -69,6 +69,8 @@ make_deep_capture (void)
   gint64 mod, recurse, stack, s_main;
   guint64 t = 0;
 
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return g_steal_pointer (&path);  /* made by an earlier test */
   w = hp_capture_writer_new (path, &error);
   g_assert_no_error (error);
   hp_capture_writer_set_metadata (w, "event", "cpu-clock");
@@ -281,6 +283,34 @@ focus_on_selected (gpointer data)
   return FALSE;
 }
 
+/* The row with the keyboard focus is ringed (style.css) */
+static gboolean
+focus_ringed (gpointer window)
+{
+  GtkWidget *row = gtk_window_get_focus (GTK_WINDOW (window));
+
+  while (row != NULL && g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0)
+    row = gtk_widget_get_parent (row);
+  g_autofree guchar *pixels = NULL;
+  int width, height;
+  double ratio;
+
+  if (row == NULL ||
+      !(gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_FOCUS_VISIBLE) ||
+      !(gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_FOCUS_WITHIN))
+    return FALSE;
+  /* and the ring is drawn: the row's edge (the outline, 2 px inside it)
+   * stands out from the row's own background beside it (the indentation
+   * of the Function cell) */
+  pixels = display_render_pixels (row, &width, &height);
+  if (pixels == NULL)
+    return FALSE;
+  ratio = display_contrast_ratio (pixels + ((gsize) (height / 2) * width + 1) * 4,
+                                  pixels + ((gsize) (height / 2) * width + 8) * 4);
+  g_test_message ("focus ring: contrast %.2f with the row beside it", ratio);
+  return ratio >= 1.5;
+}
+
 /* Keys pressed on the keyboard: the first Down after opening goes from
  * the hot row the window selected, not from the top; Right and Left
  * follow GtkTreeExpander's conventions. */
@@ -328,6 +358,7 @@ test_keys (void)
     g_assert_true (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_FOCUS_VISIBLE);
     g_assert_true (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_FOCUS_WITHIN);
     display_spin (400);  /* (the theme fades the ring in) */
+    g_assert_true (display_wait (focus_ringed, window, 2000));
     shot (window, "focus-ring");
   }
 
@@ -356,6 +387,56 @@ test_keys (void)
     g_assert_true (search);
     g_assert_true (back);
   }
+  display_close (window);
+}
+
+/* Left and Right in a deep tree: closing the recursion under the
+ * selected row (200 rows go) kept the selection but dropped the keyboard
+ * focus out of the rows, so the ring went away until the next Up or
+ * Down. */
+static void
+test_deep_keys (void)
+{
+  g_autofree char *path = make_deep_capture ();
+  HpWindow *window = display_open (app, path);
+  GtkWidget *tree = GTK_WIDGET (hp_window_get_tree_view (window));
+
+  g_assert_true (display_wait (leaf_selected, window, 10000));
+  g_assert_true (display_wait (leaf_shown, tree, 10000));
+  g_assert_true (display_wait (focus_on_selected, window, 5000));
+  if (!send_keys (window, "Left"))
+    {
+      g_test_skip ("xdotool is not installed");
+      display_close (window);
+      return;
+    }
+  g_assert_cmpstr (display_selected_name (window), ==, "recurse");
+  g_assert_cmpuint (selected_depth (window), ==, DEEP + 1);
+  g_assert_true (display_wait (focus_on_selected, window, 2000));
+  g_assert_true (display_wait (focus_ringed, window, 2000));
+
+  /* fold it: it stays selected, focused and ringed */
+  send_keys (window, "Left");
+  g_assert_cmpuint (selected_depth (window), ==, DEEP + 1);
+  g_assert_true (display_wait (focus_on_selected, window, 2000));
+  g_assert_true (display_wait (focus_ringed, window, 2000));
+  /* its parent, folded: the recursion below goes */
+  for (guint i = 0; i < 4; i++)
+    send_keys (window, "Left");
+  g_assert_cmpuint (selected_depth (window), ==, DEEP - 1);
+  g_assert_true (display_wait (focus_on_selected, window, 2000));
+  g_assert_true (display_wait (focus_ringed, window, 2000));
+  shot (window, "deep-keys");
+
+  /* and open it again: Right, Right goes to the child */
+  send_keys (window, "Right");
+  g_assert_cmpuint (selected_depth (window), ==, DEEP - 1);
+  g_assert_true (display_wait (focus_on_selected, window, 2000));
+  g_assert_true (display_wait (focus_ringed, window, 2000));
+  send_keys (window, "Right");
+  g_assert_cmpuint (selected_depth (window), ==, DEEP);
+  g_assert_true (display_wait (focus_on_selected, window, 2000));
+  g_assert_true (display_wait (focus_ringed, window, 2000));
   display_close (window);
 }
 
@@ -808,6 +889,7 @@ run (HpApplication *application)
   app = application;
   g_test_add_func ("/navigation/deep-tree", test_deep_tree);
   g_test_add_func ("/navigation/keys", test_keys);
+  g_test_add_func ("/navigation/deep-keys", test_deep_keys);
   g_test_add_func ("/navigation/search", test_search);
   g_test_add_func ("/navigation/small-screen", test_small_screen);
   g_test_add_func ("/navigation/small-screen-summary", test_small_screen_summary);
