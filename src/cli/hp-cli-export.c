@@ -586,21 +586,38 @@ gecko_stack (Export *ex,
              Gecko  *g,
              gint64  stack_id)
 {
-  guint index;
-  gint64 row[2];
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64 parent = -1;
+  guint index = 0;
 
-  if (stack_id == 0)
-    return -1;
-  index = GPOINTER_TO_UINT (g_hash_table_lookup (g->stacks, GSIZE_TO_POINTER ((gsize) stack_id)));
-  if (index != 0)
-    return index - 1;
-  /* parent_id < id: the recursion is as deep as the stack */
-  row[0] = gecko_stack (ex, g, g_array_index (ex->data->stacks, HpCaptureStack, stack_id).parent_id);
-  row[1] = gecko_frame (g, g_array_index (ex->data->stacks, HpCaptureStack, stack_id).frame_id);
-  g_array_append_vals (g->stack_rows, row, 2);
-  index = g->stack_rows->len / 2;
-  g_hash_table_insert (g->stacks, GSIZE_TO_POINTER ((gsize) stack_id), GUINT_TO_POINTER (index));
-  return index - 1;
+  /* Up to the root or to a node already written; then down again, each
+   * node after its parent. A loop, not recursion: a stack is as deep as
+   * the file makes it (parent_id < id holds; its depth is not bounded). */
+  for (gint64 id = stack_id; id != 0; id = g_array_index (ex->data->stacks, HpCaptureStack, id).parent_id)
+    {
+      index = GPOINTER_TO_UINT (g_hash_table_lookup (g->stacks, GSIZE_TO_POINTER ((gsize) id)));
+      if (index != 0)
+        {
+          parent = index - 1;
+          break;
+        }
+      g_array_append_val (path, id);
+    }
+  if (path->len == 0)
+    return parent;
+  for (guint i = path->len; i-- > 0;)
+    {
+      gint64 id = g_array_index (path, gint64, i);
+      gint64 row[2];
+
+      row[0] = parent;
+      row[1] = gecko_frame (g, g_array_index (ex->data->stacks, HpCaptureStack, id).frame_id);
+      g_array_append_vals (g->stack_rows, row, 2);
+      index = g->stack_rows->len / 2;
+      g_hash_table_insert (g->stacks, GSIZE_TO_POINTER ((gsize) id), GUINT_TO_POINTER (index));
+      parent = index - 1;
+    }
+  return parent;
 }
 
 static void
