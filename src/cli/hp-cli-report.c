@@ -475,80 +475,179 @@ json_functions (Report      *r,
   json_builder_end_array (b);
 }
 
+/* The text tree indents a level by two spaces up to this depth, and then
+ * says the depth instead: the indentation of a stack 100 000 calls deep
+ * would be 10^10 bytes of spaces. */
+#define MAX_INDENT_DEPTH 64
+
+typedef void (*TreeVisit) (Report           *r,
+                           const HpCallNode *node,
+                           guint             depth,
+                           const char       *summary,
+                           gpointer          data);
+
+typedef struct {
+  const HpCallNode *node;
+  guint             next;     /* the next child to look at */
+  gsize             key_len;  /* the path key's length without this node */
+} TreeStep;
+
+/* Walks the top-down tree depth first, children by total, leaving out
+ * those under the threshold: @enter on each node (the root at depth 0)
+ * with its summary, @leave after its children. A loop, not recursion, and
+ * each node's path key made from its parent's: a stack is as deep as the
+ * capture makes it, and a recursion or a key per node from the root was
+ * a crash or quadratic time at 100 000 calls deep. */
 static void
-print_tree_node (Report           *r,
-                 const HpCallNode *node,
-                 GString          *indent)
+walk_tree (Report    *r,
+           TreeVisit  enter,
+           TreeVisit  leave,
+           gpointer   data)
 {
-  if (node->function_id != 0)
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (TreeStep));
+  g_autoptr(GString) key = g_string_new (NULL);
+  gboolean keys = r->summaries != NULL && g_hash_table_size (r->summaries) > 0;
+  TreeStep root = { hp_profile_get_top_down (r->profile), 0, 0 };
+
+  enter (r, root.node, 0, NULL, data);
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
     {
-      g_autofree char *key = hp_call_node_path_key (r->profile, node);
-      const char *summary = r->summaries ? g_hash_table_lookup (r->summaries, key) : NULL;
+      TreeStep *top = &g_array_index (stack, TreeStep, stack->len - 1);
+      const HpCallNode *node = top->node;
+      const HpCallNode *child = NULL;
+      TreeStep step;
+      const char *summary = NULL;
 
-      printf ("%6.2f%% %6.2f%%  %s%s  [%s]\n",
-              percent (node->total, r->n_samples), percent (node->self, r->n_samples),
-              indent->str, esc (r, hp_profile_get_function_name (r->profile, node->function_id), "?"),
-              esc (r, hp_profile_get_module_name (r->profile, node->function_id), "?"));
-      done_line (r);
-      if (summary != NULL)
+      while (child == NULL && node->children != NULL && top->next < node->children->len)
         {
-          /* A summary has lines of its own; each is escaped like a name. */
-          g_auto(GStrv) lines = g_strsplit (summary, "\n", -1);
+          const HpCallNode *c = g_ptr_array_index (node->children, top->next++);
 
-          for (guint i = 0; lines[i] != NULL; i++)
-            {
-              printf ("%16s%s  │ %s\n", "", indent->str, esc (r, lines[i], ""));
-              done_line (r);
-            }
+          if (percent (c->total, r->n_samples) >= r->threshold)
+            child = c;
         }
-      g_string_append (indent, "  ");
-    }
-
-  if (node->children != NULL)
-    for (guint i = 0; i < node->children->len; i++)
-      {
-        const HpCallNode *child = g_ptr_array_index (node->children, i);
-
-        if (percent (child->total, r->n_samples) < r->threshold)
+      if (child == NULL)
+        {
+          g_string_truncate (key, top->key_len);
+          leave (r, node, stack->len - 1, NULL, data);
+          g_array_set_size (stack, stack->len - 1);
           continue;
-        print_tree_node (r, child, indent);
-      }
-
-  if (node->function_id != 0)
-    g_string_truncate (indent, indent->len - 2);
+        }
+      step.node = child;
+      step.next = 0;
+      step.key_len = key->len;
+      if (keys)
+        {
+          g_string_append (key, hp_profile_get_module_name (r->profile, child->function_id));
+          g_string_append_c (key, '\t');
+          g_string_append (key, hp_profile_get_function_name (r->profile, child->function_id));
+          g_string_append_c (key, '\n');
+          summary = g_hash_table_lookup (r->summaries, key->str);
+        }
+      enter (r, child, stack->len, summary, data);
+      g_array_append_val (stack, step);
+    }
 }
 
 static void
-json_tree_node (Report           *r,
-                const HpCallNode *node,
-                JsonBuilder      *b)
+print_tree_enter (Report           *r,
+                  const HpCallNode *node,
+                  guint             depth,
+                  const char       *summary,
+                  gpointer          data)
 {
-  json_builder_begin_object (b);
-  hp_json_add_string (b, "name", node->function_id ? hp_profile_get_function_name (r->profile, node->function_id) : "[root]");
-  hp_json_add_string (b, "module", node->function_id ? hp_profile_get_module_name (r->profile, node->function_id) : NULL);
-  hp_json_add_count (b, "self", node->self);
-  hp_json_add_count (b, "total", node->total);
-  if (node->function_id != 0 && r->summaries != NULL)
+  GString *indent = data;
+  char shown[32] = "";
+
+  if (node->function_id == 0)
+    return;
+  g_string_truncate (indent, 0);
+  for (guint i = 1; i < depth && i <= MAX_INDENT_DEPTH; i++)
+    g_string_append (indent, "  ");
+  if (depth > MAX_INDENT_DEPTH)
+    g_snprintf (shown, sizeof shown, "[depth %u] ", depth);
+
+  printf ("%6.2f%% %6.2f%%  %s%s%s  [%s]\n",
+          percent (node->total, r->n_samples), percent (node->self, r->n_samples),
+          indent->str, shown, esc (r, hp_profile_get_function_name (r->profile, node->function_id), "?"),
+          esc (r, hp_profile_get_module_name (r->profile, node->function_id), "?"));
+  done_line (r);
+  if (summary != NULL)
     {
-      g_autofree char *key = hp_call_node_path_key (r->profile, node);
-      const char *summary = g_hash_table_lookup (r->summaries, key);
+      /* A summary has lines of its own; each is escaped like a name. */
+      g_auto(GStrv) lines = g_strsplit (summary, "\n", -1);
 
-      if (summary != NULL)
-        hp_json_add_string (b, "summary", summary);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          printf ("%16s%s  │ %s\n", "", indent->str, esc (r, lines[i], ""));
+          done_line (r);
+        }
     }
-  json_builder_set_member_name (b, "children");
-  json_builder_begin_array (b);
-  if (node->children != NULL)
-    for (guint i = 0; i < node->children->len; i++)
-      {
-        const HpCallNode *child = g_ptr_array_index (node->children, i);
+}
 
-        if (percent (child->total, r->n_samples) < r->threshold)
-          continue;
-        json_tree_node (r, child, b);
-      }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+static void
+print_tree_leave (Report           *r,
+                  const HpCallNode *node,
+                  guint             depth,
+                  const char       *summary,
+                  gpointer          data)
+{
+}
+
+/* The JSON tree is written as it is walked, never built as a JsonNode
+ * tree: json-glib frees one by recursion, which crashed at 100 000 levels. */
+static void
+json_tree_enter (Report           *r,
+                 const HpCallNode *node,
+                 guint             depth,
+                 const char       *summary,
+                 gpointer          data)
+{
+  HpJsonWriter *w = data;
+
+  hp_json_writer_begin_object (w);
+  hp_json_writer_member (w, "name");
+  hp_json_writer_string (w, node->function_id ? hp_profile_get_function_name (r->profile, node->function_id) : "[root]");
+  hp_json_writer_member (w, "module");
+  hp_json_writer_string (w, node->function_id ? hp_profile_get_module_name (r->profile, node->function_id) : NULL);
+  hp_json_writer_member (w, "self");
+  hp_json_writer_count (w, node->self);
+  hp_json_writer_member (w, "total");
+  hp_json_writer_count (w, node->total);
+  if (summary != NULL)
+    {
+      hp_json_writer_member (w, "summary");
+      hp_json_writer_string (w, summary);
+    }
+  hp_json_writer_member (w, "children");
+  hp_json_writer_begin_array (w);
+}
+
+static void
+json_tree_leave (Report           *r,
+                 const HpCallNode *node,
+                 guint             depth,
+                 const char       *summary,
+                 gpointer          data)
+{
+  HpJsonWriter *w = data;
+
+  hp_json_writer_end_array (w);
+  hp_json_writer_end_object (w);
+}
+
+/* The members of @object, without its braces. */
+static void
+json_write_members (HpJsonWriter *w,
+                    JsonNode     *object)
+{
+  g_autoptr(GList) members = json_object_get_members (json_node_get_object (object));
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      hp_json_writer_member (w, l->data);
+      hp_json_writer_node (w, json_object_get_member (json_node_get_object (object), l->data));
+    }
 }
 
 /* The functions that NAME stands for (hp-name-match.c), or NULL after
@@ -827,8 +926,11 @@ hp_cli_report (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonBuilder) tail = json_builder_new ();
       g_autoptr(JsonNode) root = NULL;
+      g_autoptr(JsonNode) after = NULL;
       g_autoptr(GString) out = g_string_new (NULL);
+      HpJsonWriter w;
 
       json_builder_begin_object (b);
       hp_json_add_count (b, "samples", r.n_samples);
@@ -837,19 +939,26 @@ hp_cli_report (int    argc,
       hp_json_add_string (b, "unit", r.unit);
       hp_json_add_count (b, "truncated", metadata_u64 (capture, HP_META_TRUNCATED_STACKS));
       json_functions (&r, weights, b);
-      if (tree)
-        {
-          json_builder_set_member_name (b, "tree");
-          json_tree_node (&r, hp_profile_get_top_down (profile), b);
-        }
-      if (caller_ids != NULL)
-        relations (&r, caller_ids, TRUE, b);
-      if (callee_ids != NULL)
-        relations (&r, callee_ids, FALSE, b);
       json_builder_end_object (b);
+      json_builder_begin_object (tail);
+      if (caller_ids != NULL)
+        relations (&r, caller_ids, TRUE, tail);
+      if (callee_ids != NULL)
+        relations (&r, callee_ids, FALSE, tail);
+      json_builder_end_object (tail);
 
       root = json_builder_get_root (b);
-      hp_json_append_node (out, root);
+      after = json_builder_get_root (tail);
+      hp_json_writer_init (&w, out);
+      hp_json_writer_begin_object (&w);
+      json_write_members (&w, root);
+      if (tree)
+        {
+          hp_json_writer_member (&w, "tree");
+          walk_tree (&r, json_tree_enter, json_tree_leave, &w);
+        }
+      json_write_members (&w, after);
+      hp_json_writer_end_object (&w);
       g_string_append_c (out, '\n');
       fwrite (out->str, 1, out->len, stdout);
     }
@@ -871,7 +980,7 @@ hp_cli_report (int    argc,
 
           printf (_("# Call tree, top-down: total%% self%% of %s%s (paths under %.1f%% hidden)\n"),
                   r.profile != r.sample_profile ? "all " : "", amount, r.threshold);
-          print_tree_node (&r, hp_profile_get_top_down (r.profile), indent);
+          walk_tree (&r, print_tree_enter, print_tree_leave, indent);
         }
       else
         print_functions (&r);
