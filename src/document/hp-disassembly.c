@@ -23,7 +23,9 @@
  * lines. That offset, made an address through the program headers, lies
  * inside the function, and the ELF symbol table (.symtab, else .dynsym,
  * of the file or of its separate debug file) gives the symbol around it
- * and so the range to disassemble.
+ * and so the range to disassemble. Stripped code without a debug file has
+ * no symbol: the .eh_frame FDE around it, which unwinding needs and strip
+ * keeps, gives the range, as it gave the name module+0xSTART.
  *
  * The samples: a capture keeps a frame per source line, not a count per
  * instruction (schema.sql, frames), so costs are per line. objdump -l
@@ -53,6 +55,7 @@
 #include "document/hp-disassembly.h"
 #include "perf/hp-regular-file.h"
 #include "symbols/hp-file-locator.h"
+#include "symbols/hp-symbolizer.h"
 
 /* objdump's output kept, at most: a function of 100 000 instructions */
 #define MAX_OUTPUT (8 * 1024 * 1024)
@@ -525,8 +528,8 @@ hp_disassembly_new (HpProfile          *profile,
   g_auto(GStrv) lines = NULL;
   g_autoptr(HpSourceAnnotation) annotation = NULL;
   ElfFile code = { -1, NULL };
-  guint64 address = 0;
-  gboolean have_symbol = FALSE;
+  guint64 address = 0, fde_start = 0, fde_end = 0;
+  gboolean have_symbol = FALSE, have_fde = FALSE, unnamed = FALSE;
   Parse p = { 0 };
 
   g_return_val_if_fail (profile != NULL, NULL);
@@ -616,6 +619,8 @@ hp_disassembly_new (HpProfile          *profile,
             {
               address = a;
               have_symbol = find_symbol (code.elf, a, &self->start, &self->end, &self->symbol);
+              if (!have_symbol && !have_fde)
+                have_fde = hp_elf_fde_bounds (code.elf, a, &fde_start, &fde_end);
             }
         }
     }
@@ -630,6 +635,16 @@ hp_disassembly_new (HpProfile          *profile,
             have_symbol = find_symbol (code.elf, address, &self->start, &self->end, &self->symbol);
             elf_file_close (&code);
           }
+    }
+  if (!have_symbol && have_fde && fde_end - fde_start <= MAX_FUNCTION_SIZE)
+    {
+      /* stripped, no debug file: the function's bounds from its unwind
+       * table, the ones that name it module+0xSTART */
+      self->start = fde_start;
+      self->end = fde_end;
+      self->symbol = g_strdup (function->name);
+      unnamed = TRUE;
+      have_symbol = TRUE;
     }
   if (!have_symbol)
     {
@@ -689,22 +704,26 @@ hp_disassembly_new (HpProfile          *profile,
                    self->symbol, self->binary);
       return NULL;
     }
-  {
-    g_autofree char *shown = NULL;
-    /* objdump --demangle names the symbol in its header line */
-    for (guint i = 0; lines[i] != NULL && shown == NULL; i++)
-      if (g_str_has_suffix (lines[i], ">:"))
-        {
-          const char *lt = strchr (lines[i], '<');
+  /* objdump --demangle names the symbol in its header line; in stripped
+   * code that is the nearest dynamic symbol or a section ("<.text+0x...>"),
+   * which is not this function's name */
+  if (!unnamed)
+    {
+      g_autofree char *shown = NULL;
 
-          if (lt != NULL)
-            shown = g_strndup (lt + 1, strlen (lt + 1) - 2);
+      for (guint i = 0; lines[i] != NULL && shown == NULL; i++)
+        if (g_str_has_suffix (lines[i], ">:"))
+          {
+            const char *lt = strchr (lines[i], '<');
+
+            if (lt != NULL)
+              shown = g_strndup (lt + 1, strlen (lt + 1) - 2);
+          }
+      if (shown != NULL)
+        {
+          g_free (self->symbol);
+          self->symbol = g_steal_pointer (&shown);
         }
-    if (shown != NULL)
-      {
-        g_free (self->symbol);
-        self->symbol = g_steal_pointer (&shown);
-      }
-  }
+    }
   return g_steal_pointer (&self);
 }

@@ -2388,21 +2388,29 @@ read_eh_value (const guint8 *p,
   return v;
 }
 
-/* Reads the FDE search table of .eh_frame_hdr, found by its program
- * header (stripped files may lack section headers). Only the table
- * encoding that binutils, gold, lld and the kernel's vDSO write
- * (DW_EH_PE_datarel | DW_EH_PE_sdata4) is read; another leaves none. */
-static void
-load_eh_table (HpModule *module)
+/* The FDE search table of .eh_frame_hdr: pairs of 32-bit (FDE start,
+ * FDE) relative to hdr_vaddr, sorted by start. */
+typedef struct
 {
-  Dwarf_Addr bias;
-  Elf *elf = dwfl_module_getelf (module->dwfl_module, &bias);
+  const guint8 *table;
+  guint32       count;
+  guint64       hdr_vaddr;
+  gboolean      big_endian;
+} EhTable;
+
+/* Reads the FDE search table of .eh_frame_hdr of @elf, found by its
+ * program header (stripped files may lack section headers). Only the
+ * table encoding that binutils, gold, lld and the kernel's vDSO write
+ * (DW_EH_PE_datarel | DW_EH_PE_sdata4) is read; FALSE for another. */
+static gboolean
+eh_table_read (Elf     *elf,
+               EhTable *out)
+{
   GElf_Ehdr ehdr;
   size_t n_phdrs;
 
-  module->eh_loaded = TRUE;
   if (elf == NULL || gelf_getehdr (elf, &ehdr) == NULL || elf_getphdrnum (elf, &n_phdrs) != 0)
-    return;
+    return FALSE;
   for (size_t i = 0; i < n_phdrs; i++)
     {
       GElf_Phdr phdr;
@@ -2416,32 +2424,137 @@ load_eh_table (HpModule *module)
         continue;
       data = elf_getdata_rawchunk (elf, (int64_t) phdr.p_offset, phdr.p_filesz, ELF_T_BYTE);
       if (data == NULL || data->d_buf == NULL || data->d_size < 4)
-        return;
+        return FALSE;
       p = data->d_buf;
       size = data->d_size;
       /* version 1; eh_frame_ptr of 4 or 8 bytes; fde_count udata4; table */
       if (p[0] != 1 || p[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4) || p[2] != DW_EH_PE_udata4)
-        return;
+        return FALSE;
       switch (p[1] & 0x0f)
         {
         case DW_EH_PE_udata4: case DW_EH_PE_sdata4: ptr_size = 4; break;
         case DW_EH_PE_udata8: case DW_EH_PE_sdata8: ptr_size = 8; break;
         case DW_EH_PE_absptr: ptr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4; break;
-        default: return;
+        default: return FALSE;
         }
       pos += ptr_size;
       if (pos + 4 > size)
-        return;
+        return FALSE;
       count = read_eh_value (p + pos, 4, big);
       pos += 4;
       if (count == 0 || count > (size - pos) / 8)
-        return;
-      module->eh_table = p + pos;
-      module->eh_count = (guint32) count;
-      module->eh_hdr_vaddr = phdr.p_vaddr;
-      module->eh_big_endian = big;
-      return;
+        return FALSE;
+      out->table = p + pos;
+      out->count = (guint32) count;
+      out->hdr_vaddr = phdr.p_vaddr;
+      out->big_endian = big;
+      return TRUE;
     }
+  return FALSE;
+}
+
+/* The index of the entry of @t that starts last at or before @vaddr;
+ * FALSE when none does. */
+static gboolean
+eh_table_find (const EhTable *t,
+               guint64        vaddr,
+               guint32       *index)
+{
+  guint32 lo = 0, hi = t->count;
+
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      guint64 s = t->hdr_vaddr + (guint64) (gint64) (gint32) read_eh_value (t->table + 8 * (gsize) mid, 4, t->big_endian);
+
+      if (s <= vaddr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return FALSE;
+  *index = lo - 1;
+  return TRUE;
+}
+
+/* Field @field (0: the FDE's start, 1: the FDE's address) of entry @i. */
+static guint64
+eh_table_value (const EhTable *t,
+                guint32        i,
+                guint          field)
+{
+  return t->hdr_vaddr + (guint64) (gint64) (gint32) read_eh_value (t->table + 8 * (gsize) i + 4 * field, 4, t->big_endian);
+}
+
+static void
+load_eh_table (HpModule *module)
+{
+  Dwarf_Addr bias;
+  EhTable t;
+
+  module->eh_loaded = TRUE;
+  if (eh_table_read (dwfl_module_getelf (module->dwfl_module, &bias), &t))
+    {
+      module->eh_table = t.table;
+      module->eh_count = t.count;
+      module->eh_hdr_vaddr = t.hdr_vaddr;
+      module->eh_big_endian = t.big_endian;
+    }
+}
+
+gboolean
+hp_elf_fde_bounds (Elf     *elf,
+                   guint64  vaddr,
+                   guint64 *start,
+                   guint64 *end)
+{
+  EhTable t;
+  guint32 i;
+  guint64 fde_start, fde, range = 0;
+  size_t n_phdrs;
+  const guint8 *p = NULL;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (start != NULL && end != NULL, FALSE);
+
+  if (!eh_table_read (elf, &t) || !eh_table_find (&t, vaddr, &i) || elf_getphdrnum (elf, &n_phdrs) != 0)
+    return FALSE;
+  fde_start = eh_table_value (&t, i, 0);
+  fde = eh_table_value (&t, i, 1);
+  /* the FDE's bytes, through the segment that loads them */
+  for (size_t k = 0; k < n_phdrs && p == NULL; k++)
+    {
+      GElf_Phdr phdr;
+      Elf_Data *data;
+
+      if (gelf_getphdr (elf, (int) k, &phdr) == NULL || phdr.p_type != PT_LOAD
+          || fde < phdr.p_vaddr || fde - phdr.p_vaddr + 24 > phdr.p_filesz)
+        continue;
+      data = elf_getdata_rawchunk (elf, (int64_t) (phdr.p_offset + (fde - phdr.p_vaddr)), 24, ELF_T_BYTE);
+      if (data != NULL && data->d_buf != NULL && data->d_size >= 24)
+        p = data->d_buf;
+    }
+  /* length (32-bit format only), CIE pointer, pc_begin, pc_range: the
+   * table already says pc_begin, which tells its encoding (the CIE's) as
+   * pcrel sdata4, as compilers write it, or an 8-byte absolute pointer */
+  if (p == NULL || read_eh_value (p, 4, t.big_endian) == 0xffffffff)
+    return FALSE;
+  if (fde + 8 + (guint64) (gint64) (gint32) read_eh_value (p + 8, 4, t.big_endian) == fde_start)
+    {
+      range = read_eh_value (p + 12, 4, t.big_endian);
+      found = TRUE;
+    }
+  else if (read_eh_value (p + 8, 8, t.big_endian) == fde_start)
+    {
+      range = read_eh_value (p + 16, 8, t.big_endian);
+      found = TRUE;
+    }
+  if (!found || vaddr >= fde_start + range)
+    return FALSE;
+  *start = fde_start;
+  *end = fde_start + range;
+  return TRUE;
 }
 
 /* The ELF vaddr where the FDE of .eh_frame_hdr's table that starts last
@@ -2453,28 +2566,17 @@ eh_table_start (HpModule *module,
                 guint64   vaddr,
                 guint64  *start)
 {
-  guint32 lo = 0, hi;
+  EhTable t;
+  guint32 i;
 
   if (!module->eh_loaded)
     load_eh_table (module);
   if (module->eh_table == NULL)
     return FALSE;
-  hi = module->eh_count;
-  while (lo < hi)
-    {
-      guint32 mid = lo + (hi - lo) / 2;
-      guint64 s = module->eh_hdr_vaddr
-                  + (guint64) (gint64) (gint32) read_eh_value (module->eh_table + 8 * (gsize) mid, 4, module->eh_big_endian);
-
-      if (s <= vaddr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == 0)
+  t = (EhTable) { module->eh_table, module->eh_count, module->eh_hdr_vaddr, module->eh_big_endian };
+  if (!eh_table_find (&t, vaddr, &i))
     return FALSE;
-  *start = module->eh_hdr_vaddr
-           + (guint64) (gint64) (gint32) read_eh_value (module->eh_table + 8 * (gsize) (lo - 1), 4, module->eh_big_endian);
+  *start = eh_table_value (&t, i, 0);
   return TRUE;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glib.h>
+#include <libelf.h>
 
 G_BEGIN_DECLS
 
@@ -177,6 +178,15 @@ const char              *hp_module_get_file            (const HpModule *module);
 GPtrArray               *hp_module_find_code_files     (const HpModule *module);
 /* The short name used in reports: basename of the path, or "[kernel.kallsyms]". */
 const char              *hp_module_get_name            (const HpModule *module);
+
+/* The bounds of the function around @vaddr (an ELF virtual address) of
+ * @elf by its unwind information, the only ones a stripped file keeps: the
+ * .eh_frame FDE that covers it, found through .eh_frame_hdr's table. FALSE
+ * when none covers it. */
+gboolean                 hp_elf_fde_bounds             (Elf           *elf,
+                                                        guint64        vaddr,
+                                                        guint64       *start,
+                                                        guint64       *end);
 
 /* Demangles a C++ or Rust symbol with libiberty; returns NULL when @name is not mangled. */
 char                    *hp_demangle                   (const char    *name);

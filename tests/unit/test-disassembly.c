@@ -219,6 +219,52 @@ test_known_function (void)
   fixture_free (&f);
 }
 
+/* A stripped copy (no symbol table, no DWARF, as Debian ships programs):
+ * the function the capture names symtest-target+0xSTART is disassembled
+ * over the .eh_frame FDE around its addresses, the range its name came
+ * from, where it used to be refused for want of a symbol. */
+static void
+test_stripped (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hp-disassembly-XXXXXX", NULL);
+  g_autofree char *stripped = g_build_filename (dir, "symtest-stripped", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr(HpProfile) profile = NULL;
+  g_autoptr(HpDisassembly) d = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { "strip", "--strip-all", stripped, NULL };
+  guint64 offset, size, unused;
+  gsize length;
+  int status;
+  Fixture f;
+
+  g_assert_true (hp_test_elf_function (SYMTEST_TARGET, "outer", &offset, &size));
+  g_assert_true (g_file_get_contents (SYMTEST_TARGET, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (stripped, contents, (gssize) length, NULL));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_false (hp_test_elf_function (stripped, "outer", &unused, &unused));
+
+  fixture_init (&f, stripped);
+  name = g_strdup_printf ("symtest-stripped+0x%" G_GINT64_MODIFIER "x", offset);
+  g_array_index (f.data->functions, HpCaptureFunction, 1).name = name;
+  profile = hp_profile_new (f.data, NULL);
+  d = hp_disassembly_new (profile, 1, NULL, 20000, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (d);
+  g_test_message ("%s", d->text);
+  g_assert_cmpstr (d->symbol, ==, name);
+  g_assert_cmpstr (d->binary, ==, stripped);
+  g_assert_true (d->verified);
+  /* outer's FDE is outer: its size, and all its instructions */
+  g_assert_cmpuint (d->end - d->start, ==, size);
+  g_assert_cmpuint (d->n_instructions, >=, 5);
+  fixture_free (&f);
+  g_unlink (stripped);
+  g_rmdir (dir);
+}
+
 static void
 test_rebuilt (void)
 {
@@ -359,6 +405,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/disassembly/known-function", test_known_function);
+  g_test_add_func ("/disassembly/stripped", test_stripped);
   g_test_add_func ("/disassembly/rebuilt", test_rebuilt);
   g_test_add_func ("/disassembly/missing", test_missing);
   g_test_add_func ("/disassembly/not-regular", test_not_regular);
