@@ -86,6 +86,15 @@ hp_perf_ring_read (HpPerfRing *self,
   guint64 tail = self->meta->data_tail;
   gsize mask = self->data_size - 1;
   gsize appended = 0;
+  guint had = out->len;
+
+  /* Room for all of it at once: appending record by record grew @out
+   * through a dozen reallocations, each copying what it held. */
+  if (head > tail && head - tail <= self->data_size)
+    {
+      g_byte_array_set_size (out, had + (guint) (head - tail));
+      g_byte_array_set_size (out, had);
+    }
 
   while (tail < head)
     {

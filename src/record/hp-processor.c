@@ -71,6 +71,7 @@ typedef struct {
   const guint8          *bytes;
   guint16                size;
   gboolean               owned;  /* a copy, freed with the entry */
+  GByteArray            *holder; /* holds @bytes; a reference, dropped with the entry */
 } Queued;
 
 /* A call chain as the key of the stack cache: its hash is computed once,
@@ -170,6 +171,8 @@ queued_clear (gpointer data)
 
   if (q->owned)
     g_free ((gpointer) q->bytes);
+  if (q->holder != NULL)
+    g_byte_array_unref (q->holder);
 }
 
 /* The chains of one capture differ mostly in a few words: a multiply-xor
@@ -1200,7 +1203,8 @@ push (HpProcessor           *self,
       const HpPerfEventInfo *info,
       const guint8          *data,
       gsize                  size,
-      gboolean               copy)
+      gboolean               copy,
+      GByteArray            *holder)
 {
   HpPerfRecord rec;
   Queued q;
@@ -1220,6 +1224,7 @@ push (HpProcessor           *self,
   q.size = rec.size;
   q.owned = copy;
   q.bytes = copy ? g_memdup2 (data, rec.size) : data;
+  q.holder = holder != NULL ? g_byte_array_ref (holder) : NULL;
   g_array_append_val (self->queue, q);
   self->round_max_time = MAX (self->round_max_time, q.time);
 }
@@ -1232,7 +1237,7 @@ hp_processor_push (HpProcessor           *self,
 {
   g_return_if_fail (self != NULL);
 
-  push (self, info, data, size, TRUE);
+  push (self, info, data, size, TRUE, NULL);
 }
 
 void
@@ -1243,7 +1248,21 @@ hp_processor_push_lasting (HpProcessor           *self,
 {
   g_return_if_fail (self != NULL);
 
-  push (self, info, data, size, FALSE);
+  push (self, info, data, size, FALSE, NULL);
+}
+
+void
+hp_processor_push_held (HpProcessor           *self,
+                        const HpPerfEventInfo *info,
+                        const guint8          *data,
+                        gsize                  size,
+                        GByteArray            *holder)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (holder != NULL);
+  g_return_if_fail (data >= holder->data && data + size <= holder->data + holder->len);
+
+  push (self, info, data, size, FALSE, holder);
 }
 
 static int

@@ -43,6 +43,17 @@ void         hp_processor_push_lasting   (HpProcessor           *self,
                                           const HpPerfEventInfo *info,
                                           const guint8          *data,
                                           gsize                  size);
+/* push() without the copy, for a record inside @holder (the records a
+ * drain pass read from a ring): the queue keeps a reference to @holder
+ * until the record is processed, so @holder must not change meanwhile.
+ * A DWARF sample is 8 KiB or more; copying each a second time, and the
+ * fresh pages the copies needed, cost the recorder more than its ring
+ * copies. */
+void         hp_processor_push_held      (HpProcessor           *self,
+                                          const HpPerfEventInfo *info,
+                                          const guint8          *data,
+                                          gsize                  size,
+                                          GByteArray            *holder);
 void         hp_processor_finish_round   (HpProcessor           *self);
 void         hp_processor_flush          (HpProcessor           *self);
 

@@ -1011,7 +1011,8 @@ processing_thread (gpointer data)
                   if ((of_event = g_hash_table_lookup (self->id_infos, &id)) != NULL)
                     info = of_event;
                 }
-              hp_processor_push (self->processor, info, p, h->size);
+              /* the records stay in the drain pass's bytes, handed over once */
+              hp_processor_push_held (self->processor, info, p, h->size, chunk->bytes);
               p += h->size;
               left -= h->size;
             }
