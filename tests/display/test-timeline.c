@@ -96,6 +96,7 @@ test_timeline (void)
   HpTimeline *timeline;
   g_autoptr(GPtrArray) labels = NULL;
   gint64 expected;
+  guint layers;
 
   write_capture (path);
   window = display_open (app, path);
@@ -114,9 +115,15 @@ test_timeline (void)
   g_assert_cmpstr (g_ptr_array_index (labels, 1), ==, "worker (101) — worker_loop");
   g_assert_cmpstr (g_ptr_array_index (labels, 2), ==, "helper (200) — helper_main");
 
-  /* a range: every view shows exactly its samples */
+  /* a range: every view shows exactly its samples; the lanes, whose
+   * threads stay the same, are not counted and drawn again for it */
+  display_spin (100);
+  layers = hp_timeline_get_n_layers (timeline);
+  g_assert_cmpuint (layers, >, 0);
   hp_timeline_set_selection (timeline, TRUE, FIRST + 500000000, FIRST + 1250000000);
   g_assert_true (display_wait (settled, window, 10000));
+  display_spin (100);
+  g_assert_cmpuint (hp_timeline_get_n_layers (timeline), ==, layers);
   expected = hp_test_sql_count (path, "time >= 1500000000 AND time <= 2250000000");
   g_assert_cmpuint (shown_samples (window), ==, expected);
   g_assert_true (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->has_range);
@@ -141,6 +148,8 @@ test_timeline (void)
   /* a lane: that thread only, within the range */
   hp_timeline_toggle_thread (timeline, 101, FALSE);
   g_assert_true (display_wait (settled, window, 10000));
+  display_spin (100);
+  g_assert_cmpuint (hp_timeline_get_n_layers (timeline), >, layers);  /* the lanes show which */
   g_assert_cmpuint (shown_samples (window), ==,
                     hp_test_sql_count (path, "tid = 101 AND time >= 1500000000 AND time <= 2250000000"));
   /* Ctrl: and the helper too */
