@@ -530,6 +530,38 @@ test_closed_capture_trims_pool (void)
   hp_test_remove_tree (dir);
 }
 
+/* A stack 400 000 calls deep, which nothing in a capture forbids: the
+ * loader's thread (8 MiB of stack) found each function's hottest node by
+ * recursion, once per level, and crashed. */
+static void
+test_deep_stack (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-deep-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "deep.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *w = hp_capture_writer_new (path, &error);
+  HpLoadedProfile *profile;
+  gint64 module, frame, stack = 0;
+
+  g_assert_no_error (error);
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  hp_capture_writer_set_process (w, 1, "app");
+  hp_capture_writer_set_thread (w, 1, 1, "app");
+  frame = hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "recurse", module, NULL, 0),
+                                          NULL, 0, FALSE, 0x10);
+  for (guint i = 0; i < 400000; i++)
+    stack = hp_capture_writer_intern_stack (w, stack, frame);
+  hp_capture_writer_add_sample (w, 1000, 1, 0, stack, 1);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  hp_capture_writer_free (w);
+
+  profile = load_or_filter (path, NULL, 0);
+  g_assert_cmpuint (hp_profile_get_n_samples (profile->profile), ==, 1);
+  hp_loaded_profile_unref (profile);
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -548,5 +580,6 @@ main (int    argc,
   g_test_add_func ("/document/format", test_format);
   g_test_add_func ("/document/format/bare-samples", test_format_bare_samples);
   g_test_add_func ("/document/closed-capture-trims-pool", test_closed_capture_trims_pool);
+  g_test_add_func ("/document/deep-stack", test_deep_stack);
   return g_test_run ();
 }
