@@ -246,6 +246,35 @@ hp_test_elf_build_id (const char *path,
   return len;
 }
 
+GArray *
+hp_test_elf_fdes (const char *path)
+{
+  const char *argv[] = { "readelf", "--debug-dump=frames", path, NULL };
+  GArray *ranges = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *pc = strstr (lines[i], " FDE ") != NULL ? strstr (lines[i], "pc=") : NULL;
+      char *end = NULL;
+      guint64 range[2];
+
+      if (pc == NULL)
+        continue;
+      range[0] = g_ascii_strtoull (pc + 3, &end, 16);
+      if (end == NULL || !g_str_has_prefix (end, ".."))
+        continue;
+      range[1] = g_ascii_strtoull (end + 2, NULL, 16);
+      g_array_append_vals (ranges, range, 2);
+    }
+  return ranges;
+}
+
 /* The benchmarks' captures: a program of BIG_FUNCTIONS functions, one
  * million samples over 8 threads, 250 us apart. */
 #define BIG_SAMPLES   1000000

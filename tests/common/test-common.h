@@ -60,6 +60,11 @@ gboolean   hp_test_elf_needs          (const char      *path,
 gsize      hp_test_elf_build_id       (const char      *path,
                                        guint8           id[20]);
 
+/* The address ranges of the FDEs of @path's .eh_frame, from readelf's
+ * "FDE ... pc=START..END" lines (apart from the code under test): pairs
+ * of guint64, start then end, in the file's order. */
+GArray    *hp_test_elf_fdes           (const char      *path);
+
 /* Runs @statements on the SQLite file @path, straight through SQLite (to
  * build a hostile or an old capture); aborts the test with SQLite's
  * message when one fails. */

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "integration-common.h"
+#include "test-common.h"
 
 /* nm's lines of @program: "ADDRESS TYPE NAME" */
 static GStrv
@@ -31,38 +32,20 @@ nm_lines (const char *program)
   return g_strsplit (out, "\n", -1);
 }
 
-/* Whether an FDE of @program's .eh_frame covers @address (readelf's
- * "FDE ... pc=START..END" lines). The C runtime's own functions (crtstuff:
- * deregister_tm_clones, __do_global_dtors_aux, frame_dummy) are built
- * without unwind tables: a stray sample in them, at exit, has no function
- * start to find in a stripped program, and stays at its address. */
+/* Whether an FDE of @program's .eh_frame covers @address. The C
+ * runtime's own functions (crtstuff: deregister_tm_clones,
+ * __do_global_dtors_aux, frame_dummy) are built without unwind tables: a
+ * stray sample in them, at exit, has no function start to find in a
+ * stripped program, and stays at its address. */
 static gboolean
 fde_covers (const char *program,
             guint64     address)
 {
-  const char *argv[] = { "readelf", "--debug-dump=frames", program, NULL };
-  g_autofree char *out = NULL;
-  g_auto(GStrv) lines = NULL;
-  int status;
+  g_autoptr(GArray) ranges = hp_test_elf_fdes (program);
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, NULL, &status, NULL));
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *pc = strstr (lines[i], " FDE ") != NULL ? strstr (lines[i], "pc=") : NULL;
-      char *end = NULL;
-      guint64 start, stop;
-
-      if (pc == NULL)
-        continue;
-      start = g_ascii_strtoull (pc + 3, &end, 16);
-      if (end == NULL || !g_str_has_prefix (end, ".."))
-        continue;
-      stop = g_ascii_strtoull (end + 2, NULL, 16);
-      if (address >= start && address < stop)
-        return TRUE;
-    }
+  for (guint i = 0; i + 1 < ranges->len; i += 2)
+    if (address >= g_array_index (ranges, guint64, i) && address < g_array_index (ranges, guint64, i + 1))
+      return TRUE;
   return FALSE;
 }
 

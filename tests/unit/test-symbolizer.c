@@ -1340,30 +1340,15 @@ dynamic_symbol (const char *path,
   return 0;
 }
 
-/* The start of every FDE of @path's .eh_frame, from readelf's
- * "FDE ... pc=START..END" lines. */
+/* The start of every FDE of @path's .eh_frame. */
 static GArray *
 fde_starts (const char *path)
 {
-  const char *argv[] = { "readelf", "--debug-dump=frames", path, NULL };
+  g_autoptr(GArray) ranges = hp_test_elf_fdes (path);
   GArray *starts = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_autofree char *out = NULL;
-  g_auto(GStrv) lines = NULL;
-  int status;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, NULL, &status, NULL));
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *pc = strstr (lines[i], " FDE ") != NULL ? strstr (lines[i], "pc=") : NULL;
-      guint64 start;
-
-      if (pc == NULL)
-        continue;
-      start = g_ascii_strtoull (pc + 3, NULL, 16);
-      g_array_append_val (starts, start);
-    }
+  for (guint i = 0; i + 1 < ranges->len; i += 2)
+    g_array_append_val (starts, g_array_index (ranges, guint64, i));
   return starts;
 }
 
