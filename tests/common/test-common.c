@@ -450,6 +450,81 @@ hp_test_make_big_capture (const char             *path,
 }
 
 void
+hp_test_make_events_capture (const char                *path,
+                             const HpTestEventsCapture *how)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = NULL;
+  const char *source = how->source;
+  gint64 mod, f_main, f_compute, f_fault, f_wait, f_other;
+  gint64 s_main, s_compute, s_fault, s_wait, s_other = 0;
+  gint64 cpu, faults, off;
+  guint64 t = 1000000;
+
+  g_unlink (path);
+  if (source != NULL)
+    g_assert_true (g_file_set_contents (source,
+                                        "int main (void);\n"      /* 1 */
+                                        "void compute (void);\n"  /* 2 */
+                                        "void fault_in (void);\n" /* 3 */
+                                        "void wait_io (void);\n"  /* 4 */
+                                        "void other_main (void);\n", -1, NULL));
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "/opt/events/app");
+  hp_capture_writer_set_metadata (w, "call_graph", "fp");
+  if (how->whole_system)
+    {
+      hp_capture_writer_set_metadata_int (w, "duration_ns", 5000000000);
+      hp_capture_writer_set_metadata (w, "system_wide", "1");
+    }
+  hp_capture_writer_set_process (w, 100, "app");
+  hp_capture_writer_set_thread (w, 101, 100, "app");
+  hp_capture_writer_set_thread (w, 102, 100, "helper");
+  if (how->whole_system)
+    {
+      hp_capture_writer_set_process (w, 200, "other");
+      hp_capture_writer_set_thread (w, 201, 200, "other");
+    }
+  cpu = hp_capture_writer_add_event (w, "cpu-clock", "ns", 1000, 0);
+  faults = hp_capture_writer_add_event (w, "page-faults", "page faults", 1000, 0);
+  off = hp_capture_writer_add_event (w, "off-cpu", "ns", 0, 0);
+
+  mod = hp_capture_writer_intern_module (w, "/opt/events/app", NULL, FALSE);
+  f_main = hp_capture_writer_intern_function (w, "main", mod, source, source != NULL ? 1 : 0);
+  f_compute = hp_capture_writer_intern_function (w, "compute", mod, source, source != NULL ? 2 : 0);
+  f_fault = hp_capture_writer_intern_function (w, "fault_in", mod, source, source != NULL ? 3 : 0);
+  f_wait = hp_capture_writer_intern_function (w, "wait_io", mod, source, source != NULL ? 4 : 0);
+  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_main, source, source != NULL ? 1 : 0, FALSE, 0x100));
+  s_compute = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_compute, source, source != NULL ? 2 : 0, FALSE, 0x200));
+  s_fault = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_fault, source, source != NULL ? 3 : 0, FALSE, 0x300));
+  s_wait = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_wait, source, source != NULL ? 4 : 0, FALSE, 0x400));
+  if (how->whole_system)
+    {
+      f_other = hp_capture_writer_intern_function (w, "other_main", mod, source, source != NULL ? 5 : 0);
+      s_other = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_other, source, source != NULL ? 5 : 0, FALSE, 0x500));
+    }
+
+  for (guint i = 0; i < 600; i++)
+    hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 101, 0, s_compute, 1000000);
+  if (how->whole_system)
+    {
+      for (guint i = 0; i < 200; i++)
+        hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 101, 0, s_fault, 1000000);
+      for (guint i = 0; i < 200; i++)
+        hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 201, 1, s_other, 1000000);
+    }
+  for (guint i = 0; i < 50; i++)
+    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_fault, 40);
+  for (guint i = 0; i < 100; i++)
+    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_compute, 1);
+  for (guint i = 0; i < 30; i++)
+    hp_capture_writer_add_event_sample (w, off, t += 1000, 102, 0, s_wait, 100000000);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+void
 hp_test_sql (const char *path,
              const char *statements)
 {

@@ -81,6 +81,29 @@ gint64     hp_test_sql_int            (const char      *path,
 gint64     hp_test_sql_count          (const char      *path,
                                        const char      *where);
 
+/* The events capture of the CLI's and the window's events tests, whose
+ * every number is known:
+ *
+ *   process 100 "app", threads 101 "app" and 102 "helper"
+ *   cpu-clock (1 ms a sample): main > compute 600 samples (tid 101)
+ *   page-faults (1000 Hz, each sample weighs its faults, tid 101):
+ *     main > fault_in 50 samples of 40 faults (2,000 faults),
+ *     main > compute 100 samples of 1 fault (100 faults)
+ *   off-cpu: main > wait_io 30 intervals of 100 ms (3 s), tid 102
+ *
+ * With @whole_system (the window's): a system-wide capture of 5 s that
+ * adds cpu-clock main > fault_in 200 samples (tid 101) and a process 200
+ * "other", thread 201, with other_main 200 cpu-clock samples. With
+ * @source, each function sits at a line of that file (main 1, compute 2,
+ * fault_in 3, wait_io 4, other_main 5), which is written too. */
+typedef struct {
+  gboolean    whole_system;
+  const char *source;
+} HpTestEventsCapture;
+
+void       hp_test_make_events_capture (const char                *path,
+                                        const HpTestEventsCapture *how);
+
 /* The benchmarks' 1M-sample captures (see hp_test_make_big_capture). */
 typedef struct {
   gboolean stress;          /* 700 000 stack nodes, else 20 000 */

@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A capture written through the store API, whose every number is known:
+ * The system-wide events capture of tests/common
+ * (hp_test_make_events_capture), whose every number is known:
  *
  *   process 100 "app", threads 101 "app" and 102 "helper";
  *   process 200 "other", thread 201.
@@ -10,11 +11,11 @@
  *     main > fault_in 200 (tid 101), other_main 200 (tid 201)
  *   page-faults (sampled at 1000 Hz, each sample weighs its faults):
  *     main > fault_in 50 samples of 40 faults (2,000), main > compute
- *     10 of 10 (100), both tid 101
+ *     100 of 1 (100), both tid 101
  *   off-cpu: main > wait_io 30 intervals of 100 ms (3 s), tid 102
  *
  * The event selector lists the four views (wall too); page-faults counts
- * 2,100 page faults, not 60 samples, and says so in the tree's and the
+ * 2,100 page faults, not 150 samples, and says so in the tree's and the
  * flame graph's captions and the callers' column; the ratio column is
  * page faults per ms on the CPU (fault_in: 2,000 / 200 ms = 10.0); the
  * wall view puts wait_io's 3 s under a [waiting] node; the process filter
@@ -62,66 +63,11 @@ shot (HpWindow   *window,
 static char *
 make_capture (void)
 {
-  g_autofree char *path = g_build_filename (display_tmpdir (), "events.hotpath", NULL);
-  g_autoptr(GError) error = NULL;
-  HpCaptureWriter *w;
-  gint64 mod, f_main, f_compute, f_fault, f_wait, f_other, s_main, s_compute, s_fault, s_wait, s_other;
-  gint64 cpu, faults, off;
-  guint64 t = 1000000;
-  g_autofree char *source = NULL;
+  g_autofree char *source = g_build_filename (display_tmpdir (), "app.c", NULL);
+  char *path = g_build_filename (display_tmpdir (), "events.hotpath", NULL);
 
-  g_unlink (path);
-  /* the program's source, for the source pane: one function a line */
-  source = g_build_filename (display_tmpdir (), "app.c", NULL);
-  g_assert_true (g_file_set_contents (source,
-                                      "int main (void);\n"      /* 1 */
-                                      "void compute (void);\n"  /* 2 */
-                                      "void fault_in (void);\n" /* 3 */
-                                      "void wait_io (void);\n"  /* 4 */
-                                      "void other_main (void);\n", -1, NULL));
-  w = hp_capture_writer_new (path, &error);
-  g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "command", "/opt/events/app");
-  hp_capture_writer_set_metadata (w, "call_graph", "fp");
-  hp_capture_writer_set_metadata_int (w, "duration_ns", 5000000000);
-  hp_capture_writer_set_metadata (w, "system_wide", "1");
-  hp_capture_writer_set_process (w, 100, "app");
-  hp_capture_writer_set_thread (w, 101, 100, "app");
-  hp_capture_writer_set_thread (w, 102, 100, "helper");
-  hp_capture_writer_set_process (w, 200, "other");
-  hp_capture_writer_set_thread (w, 201, 200, "other");
-  cpu = hp_capture_writer_add_event (w, "cpu-clock", "ns", 1000, 0);
-  faults = hp_capture_writer_add_event (w, "page-faults", "page faults", 1000, 0);
-  off = hp_capture_writer_add_event (w, "off-cpu", "ns", 0, 0);
-
-  mod = hp_capture_writer_intern_module (w, "/opt/events/app", NULL, FALSE);
-  f_main = hp_capture_writer_intern_function (w, "main", mod, source, 1);
-  f_compute = hp_capture_writer_intern_function (w, "compute", mod, source, 2);
-  f_fault = hp_capture_writer_intern_function (w, "fault_in", mod, source, 3);
-  f_wait = hp_capture_writer_intern_function (w, "wait_io", mod, source, 4);
-  f_other = hp_capture_writer_intern_function (w, "other_main", mod, source, 5);
-  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_main, source, 1, FALSE, 0x100));
-  s_compute = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_compute, source, 2, FALSE, 0x200));
-  s_fault = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_fault, source, 3, FALSE, 0x300));
-  s_wait = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_wait, source, 4, FALSE, 0x400));
-  s_other = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_other, source, 5, FALSE, 0x500));
-
-  for (guint i = 0; i < 600; i++)
-    hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 101, 0, s_compute, 1000000);
-  for (guint i = 0; i < 200; i++)
-    hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 101, 0, s_fault, 1000000);
-  for (guint i = 0; i < 200; i++)
-    hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 201, 1, s_other, 1000000);
-  for (guint i = 0; i < 50; i++)
-    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_fault, 40);
-  for (guint i = 0; i < 10; i++)
-    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_compute, 10);
-  for (guint i = 0; i < 30; i++)
-    hp_capture_writer_add_event_sample (w, off, t += 1000, 102, 0, s_wait, 100000000);
-  g_assert_true (hp_capture_writer_finish (w, &error));
-  g_assert_no_error (error);
-  hp_capture_writer_free (w);
-  return g_steal_pointer (&path);
+  hp_test_make_events_capture (path, &(HpTestEventsCapture) { .whole_system = TRUE, .source = source });
+  return path;
 }
 
 /* The text of entry @i of a dropdown of strings */

@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A capture written here, whose every number is known:
+ * The events capture of tests/common (hp_test_make_events_capture),
+ * whose every number is known:
  *
  *   cpu-clock (1 ms a sample): main > compute 600 samples
  *   page-faults (by frequency, each sample weighs its faults):
@@ -26,7 +27,7 @@
 #include <json-glib/json-glib.h>
 
 #include "integration-common.h"
-#include "store/hp-capture-writer.h"
+#include "test-common.h"
 
 static char *dir;
 static char *path;
@@ -34,44 +35,9 @@ static char *path;
 static void
 write_capture (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HpCaptureWriter) w = NULL;
-  gint64 mod, f_main, f_compute, f_fault, f_wait, s_main, s_compute, s_fault, s_wait;
-  gint64 cpu, faults, off;
-  guint64 t = 1000000;
-
   dir = it_tmpdir_new ();
   path = g_build_filename (dir, "events.hotpath", NULL);
-  w = hp_capture_writer_new (path, &error);
-  g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "command", "/opt/events/app");
-  hp_capture_writer_set_metadata (w, "call_graph", "fp");
-  hp_capture_writer_set_process (w, 100, "app");
-  hp_capture_writer_set_thread (w, 101, 100, "app");
-  cpu = hp_capture_writer_add_event (w, "cpu-clock", "ns", 1000, 0);
-  faults = hp_capture_writer_add_event (w, "page-faults", "page faults", 1000, 0);
-  off = hp_capture_writer_add_event (w, "off-cpu", "ns", 0, 0);
-
-  mod = hp_capture_writer_intern_module (w, "/opt/events/app", NULL, FALSE);
-  f_main = hp_capture_writer_intern_function (w, "main", mod, NULL, 0);
-  f_compute = hp_capture_writer_intern_function (w, "compute", mod, NULL, 0);
-  f_fault = hp_capture_writer_intern_function (w, "fault_in", mod, NULL, 0);
-  f_wait = hp_capture_writer_intern_function (w, "wait_io", mod, NULL, 0);
-  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f_main, NULL, 0, FALSE, 0x100));
-  s_compute = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_compute, NULL, 0, FALSE, 0x200));
-  s_fault = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_fault, NULL, 0, FALSE, 0x300));
-  s_wait = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (w, f_wait, NULL, 0, FALSE, 0x400));
-
-  for (guint i = 0; i < 600; i++)
-    hp_capture_writer_add_event_sample (w, cpu, t += 1000000, 101, 0, s_compute, 1000000);
-  for (guint i = 0; i < 50; i++)
-    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_fault, 40);
-  for (guint i = 0; i < 100; i++)
-    hp_capture_writer_add_event_sample (w, faults, t += 1000, 101, 0, s_compute, 1);
-  for (guint i = 0; i < 30; i++)
-    hp_capture_writer_add_event_sample (w, off, t += 1000, 101, 0, s_wait, 100000000);
-  g_assert_true (hp_capture_writer_finish (w, &error));
-  g_assert_no_error (error);
+  hp_test_make_events_capture (path, &(HpTestEventsCapture) { .whole_system = FALSE });
 }
 
 static ItResult *
