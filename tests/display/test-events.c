@@ -22,6 +22,12 @@
  * lists "app" before "other", narrows the threads to the chosen process,
  * and the overview lists both processes.
  *
+ * And a real recording of the whole system (-a, as root) with two busy
+ * programs: a range of the timeline, a process and its thread, alone and
+ * together, each count what SQL counts over the samples table for the
+ * same bounds and threads, and the overview's list of processes gives
+ * each program its share of the range.
+ *
  * With --screenshots DIR it also writes DIR/events-*.png of each view,
  * at SCREENSHOT_SIZE (WIDTHxHEIGHT), dark with SCREENSHOT_DARK=1.
  */
@@ -30,8 +36,11 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "record/hp-events.h"
@@ -41,6 +50,7 @@
 #include "ui/hp-call-tree-context.h"
 #include "ui/hp-function-row.h"
 #include "ui/hp-source-file.h"
+#include "document/hp-format.h"
 #include "display-common.h"
 
 static HpApplication *app;
@@ -558,6 +568,191 @@ test_hidden_kernel (void)
   display_close (window);
 }
 
+/* SQL over the samples table of @path: what the window must count */
+static gint64
+sql_count (const char *path,
+           guint64     from,
+           guint64     to,
+           GPid        pid)
+{
+  g_autofree char *where = NULL;
+
+  if (pid != 0)
+    where = g_strdup_printf ("time >= %" G_GUINT64_FORMAT " AND time <= %" G_GUINT64_FORMAT
+                             " AND tid IN (SELECT tid FROM threads WHERE pid = %d)", from, to, pid);
+  else
+    where = g_strdup_printf ("time >= %" G_GUINT64_FORMAT " AND time <= %" G_GUINT64_FORMAT, from, to);
+  return hp_test_sql_count (path, where);
+}
+
+static GPid
+start_busy (const char *workload)
+{
+  const char *argv[] = { workload, "busy", "5", NULL };
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  return pid;
+}
+
+static gboolean
+is_label_starting (GtkWidget     *widget,
+                   gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), text);
+}
+
+/* The overview's share of process @pid, as the tooltip of its list of
+ * processes says it (the list itself names the busiest 8 only) */
+static void
+assert_overview_share (HpWindow   *window,
+                       const char *path,
+                       guint64     from,
+                       guint64     to,
+                       GPid        pid)
+{
+  GtkWidget *list = display_find_widget (GTK_WIDGET (hp_window_get_overview (window)), is_label_starting,
+                                         "Processes by share");
+  const char *tip;
+  g_autofree char *share = hp_format_share_of (&shown (window)->measure, sql_count (path, from, to, pid),
+                                               sql_count (path, from, to, 0));
+  g_autofree char *item = g_strdup_printf ("(%d): %s", pid, share);
+
+  g_assert_nonnull (list);
+  tip = gtk_widget_get_tooltip_text (list);
+  g_test_message ("overview: %s; expected %s", tip, item);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, item));
+}
+
+/* A recording of the whole system (-a) with two busy programs: a range
+ * of the timeline, then a process, then its thread, each counts what
+ * SQL counts over the samples table for the same bounds and threads,
+ * and the overview lists each program's share within the range. */
+static void
+test_system_wide_range (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "all.hotpath", NULL);
+  g_autofree char *workload = g_build_filename (WORKLOAD_DIR, "events-fp", NULL);
+  g_autofree char *err = NULL;
+  const char *argv[] = { HOTPATH_CLI, "record", "-a", "--duration", "2", "--call-graph", "fp", "-o", path, NULL };
+  int status = 0;
+  GPid busy[2];
+  HpWindow *window;
+  HpTimelineView *view;
+  HpTimeline *timeline;
+  HpSampleIndex *index;
+  GtkDropDown *processes, *threads;
+  guint64 from, to, start, end;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("recording the whole system needs root");
+      return;
+    }
+  g_unlink (path);
+  busy[0] = start_busy (workload);
+  busy[1] = start_busy (workload);
+  g_usleep (200 * 1000);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, NULL));
+  for (guint i = 0; i < 2; i++)
+    {
+      kill (busy[i], SIGKILL);
+      waitpid (busy[i], NULL, 0);
+    }
+  if (!g_spawn_check_wait_status (status, NULL))
+    {
+      if (strstr (err, "perf_event_paranoid") != NULL || strstr (err, "not supported") != NULL)
+        {
+          g_test_skip (err);
+          return;
+        }
+      g_error ("record -a failed: %s", err);
+    }
+
+  window = display_open (app, path);
+  view = hp_window_get_timeline_view (window);
+  timeline = hp_timeline_view_get_timeline (view);
+  processes = hp_window_get_process_dropdown (window);
+  threads = hp_window_get_thread_dropdown (window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (processes)));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline");
+  g_assert_true (display_wait (samples_loaded, view, 10000));
+  index = hp_timeline_view_get_samples (view);
+  start = hp_sample_index_get_start (index);
+  end = hp_sample_index_get_end (index);
+  g_assert_cmpuint (hp_profile_get_n_samples (shown (window)->profile), ==, sql_count (path, start, end, 0));
+
+  /* the middle half of the recording */
+  from = start + (end - start) / 4;
+  to = start + (end - start) * 3 / 4;
+  hp_timeline_set_selection (timeline, TRUE, from, to);
+  g_assert_true (display_wait (not_filtering, window, 20000));
+  g_assert_true (shown (window)->has_range);
+  g_assert_cmpuint (hp_profile_get_n_samples (shown (window)->profile), ==, sql_count (path, from, to, 0));
+  /* both busy programs, each with its share of the range */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_test_message ("busy %d: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " samples in the range",
+                      busy[i], sql_count (path, from, to, busy[i]), sql_count (path, from, to, 0));
+      g_assert_cmpint (sql_count (path, from, to, busy[i]), >, 0);
+      assert_overview_share (window, path, from, to, busy[i]);
+    }
+
+  /* a process within the range: its threads only */
+  {
+    g_autofree char *part = g_strdup_printf ("(%d, ", busy[0]);
+
+    gtk_drop_down_set_selected (processes, find_entry (processes, part));
+  }
+  g_assert_true (display_wait (not_filtering, window, 20000));
+  display_spin (50);
+  g_assert_true (shown (window)->has_range);
+  g_assert_nonnull (shown (window)->tids);
+  g_assert_cmpuint (hp_profile_get_n_samples (shown (window)->profile), ==, sql_count (path, from, to, busy[0]));
+  /* the overview still lists every process of the range */
+  assert_overview_share (window, path, from, to, busy[1]);
+
+  /* its thread (the program has one) within the range */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (threads)), >=, 1);
+  {
+    g_autofree char *part = g_strdup_printf ("(%d, ", busy[0]);
+    guint n = g_list_model_get_n_items (gtk_drop_down_get_model (threads));
+
+    for (guint i = 0; i < n; i++)
+      if (strstr (entry (threads, i), part) != NULL)
+        {
+          gtk_drop_down_set_selected (threads, i);
+          g_assert_true (display_wait (not_filtering, window, 20000));
+          display_spin (50);
+          break;
+        }
+  }
+  g_assert_cmpuint (hp_profile_get_n_samples (shown (window)->profile), ==, sql_count (path, from, to, busy[0]));
+
+  /* another range keeps the process: its samples in the new range */
+  from = start + (end - start) / 10;
+  to = start + (end - start) / 2;
+  hp_timeline_set_selection (timeline, TRUE, from, to);
+  g_assert_true (display_wait (not_filtering, window, 20000));
+  display_spin (50);
+  g_assert_nonnull (shown (window)->tids);
+  g_assert_cmpuint (hp_profile_get_n_samples (shown (window)->profile), ==, sql_count (path, from, to, busy[0]));
+  assert_overview_share (window, path, from, to, busy[0]);
+
+  /* no range: the process's samples in the whole recording */
+  hp_timeline_set_selection (timeline, FALSE, 0, 0);
+  g_assert_true (display_wait (not_filtering, window, 20000));
+  display_spin (50);
+  g_assert_false (shown (window)->has_range);
+  g_assert_cmpuint (hp_profile_get_n_samples (shown (window)->profile), ==, sql_count (path, start, end, busy[0]));
+  display_close (window);
+}
+
 static gboolean
 not_preparing (gpointer data)
 {
@@ -708,6 +903,7 @@ run (HpApplication *application)
   g_test_add_func ("/events/record-dialog", test_record_dialog);
   g_test_add_func ("/events/hidden-kernel", test_hidden_kernel);
   g_test_add_func ("/events/narrow-window", test_narrow_window);
+  g_test_add_func ("/events/system-wide-range-process", test_system_wide_range);
   return g_test_run ();
 }
 
