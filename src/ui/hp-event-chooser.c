@@ -8,7 +8,8 @@
  * record offers: the events of record/hp-events.c (the list --list-events
  * prints), each with its sentence; tracepoints by name; off-CPU time; the
  * whole system. A hardware event the machine has no counters for is
- * listed, unavailable, with the reason, never swapped for another.
+ * listed, unavailable, never swapped for another; one note above the
+ * hardware events says why, once for the group.
  *
  * Off-CPU time and the whole system need rights the user may lack (root,
  * tracefs, kernel.perf_event_paranoid): ticking one checks at once, with
@@ -35,6 +36,7 @@ struct _HpEventChooser {
   GtkCheckButton *off_cpu_check;
   GtkCheckButton *system_wide_check;
   GtkLabel       *error_label;
+  GtkLabel       *hardware_note;  /* NULL: the machine has counters */
 
   GPtrArray      *names;   /* char*, one per row */
   GPtrArray      *checks;  /* GtkCheckButton*, one per row (borrowed) */
@@ -150,53 +152,82 @@ on_row_activated (GtkListBox     *list,
                   GtkListBoxRow  *row,
                   HpEventChooser *self)
 {
-  guint i = (guint) gtk_list_box_row_get_index (row);
+  GtkCheckButton *check = g_object_get_data (G_OBJECT (gtk_list_box_row_get_child (row)), "check");
 
-  if (i < self->checks->len && gtk_widget_get_sensitive (g_ptr_array_index (self->checks, i)))
-    {
-      GtkCheckButton *check = g_ptr_array_index (self->checks, i);
+  /* the hardware note is a row without a check */
+  if (check != NULL && gtk_widget_get_sensitive (GTK_WIDGET (check)))
+    gtk_check_button_set_active (check, !gtk_check_button_get_active (check));
+}
 
-      gtk_check_button_set_active (check, !gtk_check_button_get_active (check));
-    }
+/* The one note above the hardware events a machine has no counters
+ * for: why, said once for the group rather than on each row. */
+static void
+add_hardware_note (HpEventChooser *self,
+                   const char     *why)
+{
+  GtkWidget *note = gtk_label_new (NULL);
+  GtkWidget *row;
+  /* Translators: above the hardware events of the Record dialog, which
+   * this machine cannot count; then why */
+  g_autofree char *text = g_strdup_printf (_("Hardware events cannot be counted here: %s"), why);
+
+  gtk_label_set_text (GTK_LABEL (note), text);
+  gtk_label_set_xalign (GTK_LABEL (note), 0);
+  gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (note), 64);
+  gtk_widget_add_css_class (note, "dim-text");
+  gtk_widget_set_margin_start (note, 6);
+  gtk_widget_set_margin_end (note, 6);
+  gtk_widget_set_margin_top (note, 8);
+  gtk_widget_set_margin_bottom (note, 2);
+  gtk_list_box_append (self->list, note);
+  row = gtk_widget_get_parent (note);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+  self->hardware_note = GTK_LABEL (note);
 }
 
 static void
 add_row (HpEventChooser *self,
          const HpEvent  *event,
          gboolean        available,
-         const char     *why,
          gboolean        active)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *check = gtk_check_button_new_with_label (event->name);
-  GtkWidget *about = gtk_label_new (NULL);
-  g_autofree char *text = NULL;
+  GtkWidget *about = gtk_label_new (event->description);
 
-  if (available)
-    text = g_strdup (event->description);
-  else
-    /* Translators: an event's description, then why this machine cannot count it */
-    text = g_strdup_printf (_("%s — not here: %s"), event->description, why);
-  gtk_label_set_text (GTK_LABEL (about), text);
   gtk_label_set_xalign (GTK_LABEL (about), 0);
   gtk_label_set_wrap (GTK_LABEL (about), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (about), 48);
   gtk_widget_set_hexpand (about, TRUE);
   gtk_widget_add_css_class (about, "dim-text");
+  /* an event this machine cannot count reads as unavailable, its
+   * reason in the note above the group */
+  gtk_widget_set_sensitive (about, available);
   gtk_widget_set_size_request (check, 150, -1);
   gtk_widget_set_sensitive (check, available);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), active && available);
-  gtk_widget_set_tooltip_text (box, text);
+  gtk_widget_set_tooltip_text (box, event->description);
   gtk_box_append (GTK_BOX (box), check);
   gtk_box_append (GTK_BOX (box), about);
   gtk_widget_set_margin_start (box, 6);
   gtk_widget_set_margin_end (box, 6);
   gtk_widget_set_margin_top (box, 4);
   gtk_widget_set_margin_bottom (box, 4);
+  g_object_set_data (G_OBJECT (box), "check", check);
   gtk_list_box_append (self->list, box);
   g_signal_connect_swapped (check, "toggled", G_CALLBACK (on_changed), self);
   g_ptr_array_add (self->names, g_strdup (event->name));
   g_ptr_array_add (self->checks, check);
+}
+
+const char *
+hp_event_chooser_get_hardware_note (HpEventChooser *self)
+{
+  g_return_val_if_fail (HP_IS_EVENT_CHOOSER (self), NULL);
+
+  return self->hardware_note != NULL ? gtk_label_get_text (self->hardware_note) : NULL;
 }
 
 GtkCheckButton *
@@ -296,8 +327,9 @@ hp_event_chooser_init (HpEventChooser *self)
       /* off-CPU time is its own choice, below */
       if (e->kind == HP_EVENT_KIND_OFF_CPU)
         continue;
-      add_row (self, e, e->kind != HP_EVENT_KIND_HARDWARE || hardware, why,
-               g_strcmp0 (e->name, first) == 0);
+      if (e->kind == HP_EVENT_KIND_HARDWARE && !hardware && self->hardware_note == NULL)
+        add_hardware_note (self, why);
+      add_row (self, e, e->kind != HP_EVENT_KIND_HARDWARE || hardware, g_strcmp0 (e->name, first) == 0);
     }
   g_signal_connect (self->list, "row-activated", G_CALLBACK (on_row_activated), self);
   g_signal_connect_swapped (self->off_cpu_check, "toggled", G_CALLBACK (on_changed), self);

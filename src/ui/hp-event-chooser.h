@@ -32,5 +32,8 @@ GtkCheckButton *hp_event_chooser_get_system_wide_check (HpEventChooser *self);
 GtkEntry       *hp_event_chooser_get_tracepoints_entry (HpEventChooser *self);
 /* The events listed, in order (char*) */
 GPtrArray  *hp_event_chooser_list_events (HpEventChooser *self);
+/* The note above the hardware events, which says once why this machine
+ * cannot count them; NULL when it can. */
+const char *hp_event_chooser_get_hardware_note (HpEventChooser *self);
 
 G_END_DECLS

@@ -773,6 +773,23 @@ window_loaded (gpointer data)
   return g_strcmp0 (hp_window_get_state (data), "capture") == 0 && !hp_window_is_filtering (data);
 }
 
+/* How many labels and tooltips under @widget have @part */
+static guint
+count_text (GtkWidget  *widget,
+            const char *part)
+{
+  const char *tip = gtk_widget_get_tooltip_text (widget);
+  guint n = 0;
+
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), part) != NULL)
+    n++;
+  if (tip != NULL && strstr (tip, part) != NULL)
+    n++;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += count_text (c, part);
+  return n;
+}
+
 /* The Record dialog offers what record --list-events lists, each with its
  * sentence, plus off-CPU time and the whole system; a refusal is shown
  * under the choices; what it records opens with the events chosen. */
@@ -824,9 +841,25 @@ test_record_dialog (void)
     {
       g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (hp_event_chooser_get_check (chooser, "cycles"))));
       g_assert_true (gtk_check_button_get_active (hp_event_chooser_get_check (chooser, "cpu-clock")));
+      /* why is said once, above the group, not on each hardware row;
+       * each row keeps its own short explanation */
+      g_assert_nonnull (hp_event_chooser_get_hardware_note (chooser));
+      g_assert_nonnull (strstr (hp_event_chooser_get_hardware_note (chooser), why));
+      g_assert_cmpuint (count_text (GTK_WIDGET (chooser), why), ==, 1);
+      for (guint i = 0; i < known->len; i++)
+        {
+          const HpEvent *e = &g_array_index (known, HpEvent, i);
+
+          if (e->kind == HP_EVENT_KIND_HARDWARE)
+            g_assert_cmpuint (count_text (GTK_WIDGET (chooser), e->description), >=, 1);
+        }
     }
   else
-    g_assert_true (gtk_check_button_get_active (hp_event_chooser_get_check (chooser, "cycles")));
+    {
+      g_assert_true (gtk_check_button_get_active (hp_event_chooser_get_check (chooser, "cycles")));
+      g_assert_null (hp_event_chooser_get_hardware_note (chooser));
+    }
+
 
   /* a refusal before anything runs, under the choices and the dialog's */
   command = g_strdup_printf ("%s faults 3000", workload);
