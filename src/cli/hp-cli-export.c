@@ -25,7 +25,11 @@
  *   firefox     the Gecko profile format (version 28) that the Firefox
  *               Profiler opens with "Load a profile from file": per thread,
  *               its string, frame and stack tables and every sample with
- *               its time in milliseconds, so its timeline works.
+ *               its time in milliseconds, so its timeline works. For an
+ *               event counted by its weights (page faults sampled every N,
+ *               ns off the CPU) the profiler's processed format instead,
+ *               the one with a weight per sample ("samples" for counts,
+ *               "tracing-ms" for time), which the Gecko format lacks.
  *
  *   pprof       a gzipped profile.proto (src/record/profile.proto), encoded by
  *               protobuf-c: go tool pprof, Pyroscope, Parca, Grafana. Two
@@ -782,6 +786,280 @@ write_gecko_thread (Export        *ex,
   g_array_unref (g.stack_rows);
 }
 
+/* The Firefox Profiler's processed format, for an event counted by its
+ * weights. The Gecko format has no weights (the profiler's import gives
+ * every Gecko sample the weight 1), so a page fault sampled every 10 or
+ * a blocked interval of 100 ms would count as one sample there. The
+ * processed format, which the profiler opens from a file as well, has a
+ * weight per sample: "samples" weights for a count (page faults, events),
+ * "tracing-ms" for time (ns off the CPU, in ms). Tables are per thread,
+ * as struct of arrays; its version is upgraded by the profiler on load. */
+#define PROCESSED_VERSION 46
+
+static void
+add_int_array (JsonBuilder  *b,
+               const char   *name,
+               const gint64 *values,
+               guint         n,
+               gboolean      nullable)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    if (nullable)
+      add_nullable_int (b, values[i]);
+    else
+      json_builder_add_int_value (b, values[i]);
+  json_builder_end_array (b);
+}
+
+/* An array of @n copies of null, false or @value */
+static void
+add_same_array (JsonBuilder *b,
+                const char  *name,
+                guint        n,
+                int          what)   /* -1 null, -2 false, else the int */
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    if (what == -1)
+      json_builder_add_null_value (b);
+    else if (what == -2)
+      json_builder_add_boolean_value (b, FALSE);
+    else
+      json_builder_add_int_value (b, what);
+  json_builder_end_array (b);
+}
+
+static void
+write_processed_thread (Export        *ex,
+                        JsonBuilder   *b,
+                        ThreadEntries *te,
+                        gboolean       timed,
+                        gdouble        interval_ms,
+                        gboolean       nanoseconds)
+{
+  Gecko g = { 0 };
+  gint32 pid;
+  const char *name = thread_name (ex, te->tid, &pid);
+  const char *command = process_command (ex, pid);
+  g_autofree char *vname = hp_text_make_valid (name ? name : "?");
+  g_autofree char *vcommand = hp_text_make_valid (command ? command : "?");
+  g_autofree char *pid_text = g_strdup_printf ("%d", pid);
+  g_autofree char *tid_text = g_strdup_printf ("%d", te->tid);
+  g_autoptr(GArray) sample_stacks = g_array_sized_new (FALSE, FALSE, sizeof (gint64), te->entries->len);
+  g_autoptr(GHashTable) funcs = g_hash_table_new (NULL, NULL);   /* function id -> index + 1 */
+  g_autoptr(GArray) func_names = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) func_files = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) frame_funcs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) frame_lines = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) frame_categories = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) column = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint64 synthetic = 0;
+  guint n_frames, n_stacks, n_funcs;
+
+  g.strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g.string_list = g_ptr_array_new_with_free_func (g_free);
+  g.frames = g_hash_table_new (NULL, NULL);
+  g.frame_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g.stacks = g_hash_table_new (NULL, NULL);
+  g.stack_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint i = 0; i < te->entries->len; i++)
+    {
+      gint64 stack = gecko_stack (ex, &g, g_array_index (te->entries, Entry, i).stack_id);
+
+      g_array_append_val (sample_stacks, stack);
+    }
+  n_frames = g.frame_ids->len;
+  n_stacks = g.stack_rows->len / 2;
+  for (guint i = 0; i < n_frames; i++)
+    {
+      const HpCaptureFrame *frame;
+      const HpCaptureFunction *fn = frame_function (ex, g_array_index (g.frame_ids, gint64, i), &frame);
+      gpointer key = GSIZE_TO_POINTER ((gsize) frame->function_id);
+      gint64 func = GPOINTER_TO_UINT (g_hash_table_lookup (funcs, key));
+      gint64 line = frame->line > 0 ? (gint64) frame->line : -1;
+      gint64 category = is_kernel_function (ex, fn) ? CATEGORY_KERNEL : CATEGORY_USER;
+
+      if (func == 0)
+        {
+          const char *file = fn != NULL ? fn->file : NULL;
+          gint64 name_index = gecko_string (&g, fn ? fn->name : "[unknown]");
+          gint64 file_index = file != NULL ? (gint64) gecko_string (&g, file) : -1;
+
+          g_array_append_val (func_names, name_index);
+          g_array_append_val (func_files, file_index);
+          func = func_names->len;
+          g_hash_table_insert (funcs, key, GSIZE_TO_POINTER ((gsize) func));
+        }
+      func--;
+      g_array_append_val (frame_funcs, func);
+      g_array_append_val (frame_lines, line);
+      g_array_append_val (frame_categories, category);
+    }
+  n_funcs = func_names->len;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, vname);
+  json_builder_set_member_name (b, "isMainThread");
+  json_builder_add_boolean_value (b, te->tid == pid);
+  json_builder_set_member_name (b, "processType");
+  json_builder_add_string_value (b, "default");
+  json_builder_set_member_name (b, "processName");
+  json_builder_add_string_value (b, vcommand);
+  json_builder_set_member_name (b, "processStartupTime");
+  json_builder_add_double_value (b, 0);
+  json_builder_set_member_name (b, "processShutdownTime");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "registerTime");
+  json_builder_add_double_value (b, 0);
+  json_builder_set_member_name (b, "unregisterTime");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "pausedRanges");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "pid");
+  json_builder_add_string_value (b, pid_text);
+  json_builder_set_member_name (b, "tid");
+  json_builder_add_string_value (b, tid_text);
+
+  /* the samples, each with its weight */
+  json_builder_set_member_name (b, "samples");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "length");
+  json_builder_add_int_value (b, te->entries->len);
+  add_int_array (b, "stack", (const gint64 *) (gpointer) sample_stacks->data, sample_stacks->len, TRUE);
+  json_builder_set_member_name (b, "time");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < te->entries->len; i++)
+    json_builder_add_double_value (b, timed ? g_array_index (te->entries, Entry, i).time / 1e6
+                                            : (synthetic++) * interval_ms);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "weightType");
+  json_builder_add_string_value (b, nanoseconds ? "tracing-ms" : "samples");
+  json_builder_set_member_name (b, "weight");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < te->entries->len; i++)
+    {
+      guint64 w = g_array_index (te->entries, Entry, i).weight;
+
+      if (nanoseconds)
+        json_builder_add_double_value (b, w / 1e6);
+      else
+        json_builder_add_int_value (b, (gint64) MIN (w, (guint64) G_MAXINT64));
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "stackTable");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "length");
+  json_builder_add_int_value (b, n_stacks);
+  g_array_set_size (column, 0);
+  for (guint i = 0; i < n_stacks; i++)
+    g_array_append_val (column, g_array_index (g.stack_rows, gint64, 2 * i));
+  add_int_array (b, "prefix", (const gint64 *) (gpointer) column->data, n_stacks, TRUE);
+  g_array_set_size (column, 0);
+  for (guint i = 0; i < n_stacks; i++)
+    g_array_append_val (column, g_array_index (g.stack_rows, gint64, 2 * i + 1));
+  add_int_array (b, "frame", (const gint64 *) (gpointer) column->data, n_stacks, FALSE);
+  g_array_set_size (column, 0);
+  for (guint i = 0; i < n_stacks; i++)
+    g_array_append_val (column, g_array_index (frame_categories, gint64, g_array_index (g.stack_rows, gint64, 2 * i + 1)));
+  add_int_array (b, "category", (const gint64 *) (gpointer) column->data, n_stacks, FALSE);
+  add_same_array (b, "subcategory", n_stacks, 0);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "frameTable");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "length");
+  json_builder_add_int_value (b, n_frames);
+  json_builder_set_member_name (b, "address");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_frames; i++)
+    json_builder_add_int_value (b, -1);
+  json_builder_end_array (b);
+  add_same_array (b, "inlineDepth", n_frames, 0);
+  add_int_array (b, "category", (const gint64 *) (gpointer) frame_categories->data, n_frames, FALSE);
+  add_same_array (b, "subcategory", n_frames, 0);
+  add_int_array (b, "func", (const gint64 *) (gpointer) frame_funcs->data, n_frames, FALSE);
+  add_same_array (b, "nativeSymbol", n_frames, -1);
+  add_same_array (b, "innerWindowID", n_frames, -1);
+  add_same_array (b, "implementation", n_frames, -1);
+  add_int_array (b, "line", (const gint64 *) (gpointer) frame_lines->data, n_frames, TRUE);
+  add_same_array (b, "column", n_frames, -1);
+  add_same_array (b, "optimizations", n_frames, -1);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "funcTable");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "length");
+  json_builder_add_int_value (b, n_funcs);
+  add_int_array (b, "name", (const gint64 *) (gpointer) func_names->data, n_funcs, FALSE);
+  add_same_array (b, "isJS", n_funcs, -2);
+  add_same_array (b, "relevantForJS", n_funcs, -2);
+  /* no resource: -1 */
+  json_builder_set_member_name (b, "resource");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_funcs; i++)
+    json_builder_add_int_value (b, -1);
+  json_builder_end_array (b);
+  add_int_array (b, "fileName", (const gint64 *) (gpointer) func_files->data, n_funcs, TRUE);
+  add_same_array (b, "lineNumber", n_funcs, -1);
+  add_same_array (b, "columnNumber", n_funcs, -1);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "resourceTable");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "length");
+  json_builder_add_int_value (b, 0);
+  add_same_array (b, "lib", 0, 0);
+  add_same_array (b, "name", 0, 0);
+  add_same_array (b, "host", 0, 0);
+  add_same_array (b, "type", 0, 0);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "nativeSymbols");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "length");
+  json_builder_add_int_value (b, 0);
+  add_same_array (b, "address", 0, 0);
+  add_same_array (b, "functionSize", 0, 0);
+  add_same_array (b, "libIndex", 0, 0);
+  add_same_array (b, "name", 0, 0);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "markers");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "length");
+  json_builder_add_int_value (b, 0);
+  add_same_array (b, "category", 0, 0);
+  add_same_array (b, "data", 0, 0);
+  add_same_array (b, "endTime", 0, 0);
+  add_same_array (b, "name", 0, 0);
+  add_same_array (b, "phase", 0, 0);
+  add_same_array (b, "startTime", 0, 0);
+  json_builder_end_object (b);
+
+  /* last: the functions above added their strings */
+  json_builder_set_member_name (b, "stringArray");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g.string_list->len; i++)
+    json_builder_add_string_value (b, g.string_list->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  g_hash_table_unref (g.strings);
+  g_ptr_array_unref (g.string_list);
+  g_hash_table_unref (g.frames);
+  g_array_unref (g.frame_ids);
+  g_hash_table_unref (g.stacks);
+  g_array_unref (g.stack_rows);
+}
+
 static void
 add_category (JsonBuilder *b,
               const char  *name,
@@ -812,6 +1090,10 @@ write_firefox (Export  *ex,
   g_autofree char *misc = NULL;
   gdouble hz = frequency ? g_ascii_strtod (frequency, NULL) : 0;
   gdouble interval_ms = hz >= 1 && hz <= 1e6 ? 1000.0 / hz : 1.0;
+  g_autofree char *unit = event_unit_of (ex->data);
+  gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0;
+  /* weights need the processed format (see write_processed_thread) */
+  gboolean processed = ex->filter->weighted;
   gboolean timed;
 
   threads = collect_entries (ex, &timed, error);
@@ -820,7 +1102,10 @@ write_firefox (Export  *ex,
   {
     g_autofree char *vevent = hp_text_make_valid (event ? event : "?");
 
-    misc = g_strdup_printf ("hotpath %s, %s samples%s", PACKAGE_VERSION, vevent,
+    misc = g_strdup_printf ("hotpath %s, %s %s%s", PACKAGE_VERSION, vevent,
+                            processed ? (nanoseconds ? "samples weighted by their time (ms)"
+                                                     : "samples weighted by their count")
+                                      : "samples",
                             timed ? "" : "; no sample times: one sample per interval, in stack order");
   }
 
@@ -828,7 +1113,25 @@ write_firefox (Export  *ex,
   json_builder_set_member_name (b, "meta");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, GECKO_VERSION);
+  json_builder_add_int_value (b, processed ? 24 : GECKO_VERSION);
+  if (processed)
+    {
+      json_builder_set_member_name (b, "preprocessedProfileVersion");
+      json_builder_add_int_value (b, PROCESSED_VERSION);
+      json_builder_set_member_name (b, "symbolicated");
+      json_builder_add_boolean_value (b, TRUE);
+      json_builder_set_member_name (b, "pausedRanges");
+      json_builder_begin_array (b);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "extensions");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "length");
+      json_builder_add_int_value (b, 0);
+      add_same_array (b, "baseURL", 0, 0);
+      add_same_array (b, "id", 0, 0);
+      add_same_array (b, "name", 0, 0);
+      json_builder_end_object (b);
+    }
   json_builder_set_member_name (b, "startTime");
   json_builder_add_double_value (b, 0);
   json_builder_set_member_name (b, "shutdownTime");
@@ -838,7 +1141,10 @@ write_firefox (Export  *ex,
   json_builder_set_member_name (b, "stackwalk");
   json_builder_add_int_value (b, 1);
   json_builder_set_member_name (b, "debug");
-  json_builder_add_int_value (b, 0);
+  if (processed)
+    json_builder_add_boolean_value (b, FALSE);
+  else
+    json_builder_add_int_value (b, 0);
   json_builder_set_member_name (b, "gcpoison");
   json_builder_add_int_value (b, 0);
   json_builder_set_member_name (b, "processType");
@@ -879,10 +1185,22 @@ write_firefox (Export  *ex,
   json_builder_set_member_name (b, "processes");
   json_builder_begin_array (b);
   json_builder_end_array (b);
+  if (processed)
+    {
+      json_builder_set_member_name (b, "profilerOverhead");
+      json_builder_begin_array (b);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "counters");
+      json_builder_begin_array (b);
+      json_builder_end_array (b);
+    }
   json_builder_set_member_name (b, "threads");
   json_builder_begin_array (b);
   for (guint t = 0; t < threads->len; t++)
-    write_gecko_thread (ex, b, threads->pdata[t], timed, interval_ms);
+    if (processed)
+      write_processed_thread (ex, b, threads->pdata[t], timed, interval_ms, nanoseconds);
+    else
+      write_gecko_thread (ex, b, threads->pdata[t], timed, interval_ms);
   json_builder_end_array (b);
   json_builder_end_object (b);
 

@@ -23,6 +23,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <json-glib/json-glib.h>
 
@@ -176,6 +177,107 @@ test_export (void)
   g_assert_cmpint (sum, ==, 2100);
 }
 
+/* The weights of every sample of a Firefox Profiler file of @event, and
+ * those of the samples whose leaf is @leaf; checks that the file is the
+ * processed format, with weights of @weight_type. */
+static void
+firefox_weights (const char *event,
+                 const char *weight_type,
+                 const char *leaf,
+                 gdouble    *all,
+                 gdouble    *of_leaf)
+{
+  g_autoptr(ItResult) r = run_ok ((const char *[]) { "export", path, "--event", event,
+                                                     "--format", "firefox", "-o", "-", NULL });
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root;
+  JsonArray *threads;
+
+  g_assert_true (json_parser_load_from_data (parser, r->out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_object_has_member (json_object_get_object_member (root, "meta"), "preprocessedProfileVersion"));
+  threads = json_object_get_array_member (root, "threads");
+  *all = *of_leaf = 0;
+  for (guint t = 0; t < json_array_get_length (threads); t++)
+    {
+      JsonObject *thread = json_array_get_object_element (threads, t);
+      JsonObject *samples = json_object_get_object_member (thread, "samples");
+      JsonArray *stack = json_object_get_array_member (samples, "stack");
+      JsonArray *weight = json_object_get_array_member (samples, "weight");
+      JsonObject *stacks = json_object_get_object_member (thread, "stackTable");
+      JsonObject *frames = json_object_get_object_member (thread, "frameTable");
+      JsonObject *funcs = json_object_get_object_member (thread, "funcTable");
+      JsonArray *strings = json_object_get_array_member (thread, "stringArray");
+      guint n = json_object_get_int_member (samples, "length");
+
+      g_assert_cmpstr (json_object_get_string_member (samples, "weightType"), ==, weight_type);
+      g_assert_cmpuint (json_array_get_length (stack), ==, n);
+      g_assert_cmpuint (json_array_get_length (weight), ==, n);
+      for (guint i = 0; i < n; i++)
+        {
+          gdouble w = json_node_get_double (json_array_get_element (weight, i));
+          gint64 s = json_array_get_int_element (stack, i);
+          gint64 frame = json_array_get_int_element (json_object_get_array_member (stacks, "frame"), s);
+          gint64 func = json_array_get_int_element (json_object_get_array_member (frames, "func"), frame);
+          gint64 name = json_array_get_int_element (json_object_get_array_member (funcs, "name"), func);
+
+          *all += w;
+          if (g_strcmp0 (json_array_get_string_element (strings, name), leaf) == 0)
+            *of_leaf += w;
+        }
+    }
+}
+
+/* The Firefox Profiler counts what the report counts: the weights, not
+ * one per sample (the Gecko format has no weights: its import weighs
+ * every sample 1, so 50 samples of 40 faults read as 50) */
+/* The report's weights of @event: all of them, and @leaf's total */
+static void
+report_weights (const char *event,
+                const char *leaf,
+                gdouble    *all,
+                gdouble    *of_leaf)
+{
+  g_autoptr(ItResult) r = run_ok ((const char *[]) { "report", path, "--event", event, "--format", "json", NULL });
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *functions;
+
+  g_assert_true (json_parser_load_from_data (parser, r->out, -1, &error));
+  g_assert_no_error (error);
+  functions = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "functions");
+  *all = *of_leaf = 0;
+  for (guint i = 0; i < json_array_get_length (functions); i++)
+    {
+      JsonObject *f = json_array_get_object_element (functions, i);
+
+      *all += json_object_get_int_member (f, "self_weight");
+      if (g_strcmp0 (json_object_get_string_member (f, "name"), leaf) == 0)
+        *of_leaf = json_object_get_int_member (f, "total_weight");
+    }
+}
+
+static void
+test_export_firefox (void)
+{
+  gdouble all, leaf, report_all, report_leaf;
+
+  firefox_weights ("page-faults", "samples", "fault_in", &all, &leaf);
+  report_weights ("page-faults", "fault_in", &report_all, &report_leaf);
+  g_assert_cmpfloat (all, ==, 2100);
+  g_assert_cmpfloat (all, ==, report_all);
+  g_assert_cmpfloat (leaf, ==, 2000);
+  g_assert_cmpfloat (leaf, ==, report_leaf);
+  /* time, in ms: 30 intervals of 100 ms; the report's in ns */
+  firefox_weights ("off-cpu", "tracing-ms", "wait_io", &all, &leaf);
+  report_weights ("off-cpu", "wait_io", &report_all, &report_leaf);
+  g_assert_cmpfloat (fabs (all - 3000), <, 1e-6);
+  g_assert_cmpfloat (fabs (all - report_all / 1e6), <, 1e-6);
+  g_assert_cmpfloat (fabs (leaf - report_leaf / 1e6), <, 1e-6);
+}
+
 /* diff says how off-CPU costs add up: by the time away, not by a period */
 static void
 test_diff (void)
@@ -200,6 +302,7 @@ main (int    argc,
   g_test_add_func ("/cli-events/report-json", test_report_json);
   g_test_add_func ("/cli-events/flamegraph", test_flamegraph);
   g_test_add_func ("/cli-events/export", test_export);
+  g_test_add_func ("/cli-events/export-firefox", test_export_firefox);
   g_test_add_func ("/cli-events/diff", test_diff);
 
   status = g_test_run ();
