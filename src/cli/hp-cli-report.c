@@ -62,6 +62,7 @@ typedef struct {
   const char *filter;     /* what --from/--to/--tid/--pid kept, or NULL */
   gdouble     threshold;  /* tree: hide nodes under this share of total, % */
   gint        limit;
+  gint        asked_limit; /* --limit as given, -1 when not */
   gboolean    by_total;
   HpJitTiers *tiers;      /* NULL when no code ran in a JIT tier */
 } Report;
@@ -703,30 +704,43 @@ resolve_name (Report     *r,
   /* a loose rule that finds several different functions: ask which */
   if (how >= HP_NAME_MATCH_NO_PARAMS && g_hash_table_size (distinct) > 1)
     {
-      g_autoptr(GString) message = g_string_new (NULL);
-      guint shown = 0;
+      g_autoptr(GHashTable) short_names = hp_cli_short_names_new ();
+      g_autoptr(GArray) listed = g_array_new (FALSE, FALSE, sizeof (gint64));
+      guint n = g_hash_table_size (distinct), shown;
 
-      g_string_append_printf (message, _("'%s' matches %u functions; give one of them (its full name, or a glob):"),
-                              name, g_hash_table_size (distinct));
+      /* one line per function, hottest first (as ids come), by the
+       * shortest name that finds it again: a long list of C++ template
+       * instances is read, not scrolled; --limit N shows more */
       g_hash_table_remove_all (distinct);
-      for (guint i = 0; i < ids->len && shown < 20; i++)
+      for (guint i = 0; i < ids->len; i++)
         {
-          const char *found = hp_profile_get_function_name (r->profile, g_array_index (ids, gint64, i));
+          gint64 id = g_array_index (ids, gint64, i);
+          const char *found = hp_profile_get_function_name (r->profile, id);
 
-          if (g_hash_table_contains (distinct, found))
-            continue;
-          g_hash_table_add (distinct, (gpointer) found);
-          g_string_append_printf (message, "\n  %s [%s]", found,
-                                  hp_profile_get_module_name (r->profile, g_array_index (ids, gint64, i)));
-          shown++;
+          if (!g_hash_table_contains (distinct, found))
+            {
+              g_hash_table_add (distinct, (gpointer) found);
+              g_array_append_val (listed, id);
+            }
         }
-      /* one line per candidate: each is escaped on its own */
-      {
-        g_auto(GStrv) lines = g_strsplit (message->str, "\n", -1);
+      shown = hp_cli_listing_size (r->asked_limit, listed->len);
+      hp_cli_error (g_dngettext (GETTEXT_PACKAGE, "'%s' matches %u function; give one of them (as listed, or a glob):",
+                                 "'%s' matches %u functions; give one of them (as listed, or a glob):", n),
+                    name, n);
+      for (guint i = 0; i < shown; i++)
+        {
+          gint64 id = g_array_index (listed, gint64, i);
+          const HpFunctionStats *stats = hp_profile_get_function_stats (r->profile, id);
 
-        for (guint i = 0; lines[i] != NULL; i++)
-          hp_cli_error ("%s", lines[i]);
-      }
+          /* each line escaped on its own by hp_cli_error() */
+          hp_cli_error ("  %5.1f%%  %s [%s]", percent (stats ? stats->total : 0, r->n_samples),
+                        hp_cli_short_name (r->profile, id, short_names),
+                        hp_profile_get_module_name (r->profile, id));
+        }
+      if (listed->len > shown)
+        hp_cli_error (g_dngettext (GETTEXT_PACKAGE, "  … and %u more (--limit N lists N)", "  … and %u more (--limit N lists N)",
+                                   listed->len - shown),
+                      listed->len - shown);
       return NULL;
     }
   return g_steal_pointer (&ids);
@@ -915,6 +929,7 @@ hp_cli_report (int    argc,
   r.tiers = tiers = hp_jit_tiers_new (data, tids);
   r.by_total = g_strcmp0 (sort, "total") == 0;
   r.limit = limit >= 0 ? limit : (json ? 0 : 30);
+  r.asked_limit = limit;
   r.threshold = threshold;
   if (tree)
     r.summaries = summaries = hp_capture_list_summaries (capture, NULL);

@@ -218,6 +218,90 @@ find_paths_loosely (HpProfile  *profile,
   return found;
 }
 
+/* How many frames of @node, leaf side, tell it from every other node of
+ * @candidates: one more than the longest leaf-side run of names it
+ * shares with any of them (by name, as typed: cc1's and cc1plus's
+ * ggc_internal_alloc are one name), at least @n_given (what the user
+ * typed already narrowed it to the candidates), at most its whole path. */
+static guint
+distinguishing_length (HpProfile        *profile,
+                       GPtrArray        *candidates,
+                       const HpCallNode *node,
+                       guint             n_given)
+{
+  guint depth = 0, longest = 0;
+
+  for (const HpCallNode *s = node; s != NULL && s->function_id != 0; s = s->parent)
+    depth++;
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const HpCallNode *a = node, *b = g_ptr_array_index (candidates, i);
+      guint shared = 0;
+
+      if (b == node)
+        continue;
+      while (a != NULL && b != NULL && a->function_id != 0 && b->function_id != 0 &&
+             (a->function_id == b->function_id ||
+              g_strcmp0 (hp_profile_get_function_name (profile, a->function_id),
+                         hp_profile_get_function_name (profile, b->function_id)) == 0))
+        {
+          shared++;
+          a = a->parent;
+          b = b->parent;
+        }
+      longest = MAX (longest, shared);
+    }
+  return MIN (depth, MAX (longest + 1, n_given));
+}
+
+/* Refuses to write to one of several @candidates (hottest first) that
+ * @given ends: lists them, --limit N of them (10 by default), each as the
+ * shortest PATH that names it alone, in the names report --callers
+ * takes, ready to paste; a C++ template recursion ends hundreds of paths
+ * twenty frames deep with the same name. */
+static void
+refuse_ambiguous (HpProfile  *profile,
+                  GPtrArray  *candidates,
+                  const char *given,
+                  gint        limit)
+{
+  guint64 n_samples = hp_profile_get_n_samples (profile);
+  g_auto(GStrv) given_names = g_strsplit (given, ";", -1);
+  g_autoptr(GHashTable) short_names = hp_cli_short_names_new ();
+  guint shown = hp_cli_listing_size (limit, candidates->len);
+
+  hp_cli_error (g_dngettext (GETTEXT_PACKAGE,
+                             "summary: %u call path ends with %s; give one of these (each the shortest PATH "
+                             "that names it alone), or more of the path, root side first, separated by ';':",
+                             "summary: %u call paths end with %s; give one of these (each the shortest PATH "
+                             "that names it alone), or more of the path, root side first, separated by ';':",
+                             candidates->len),
+                candidates->len, given);
+  for (guint i = 0; i < shown; i++)
+    {
+      const HpCallNode *c = g_ptr_array_index (candidates, i);
+      guint k = distinguishing_length (profile, candidates, c, g_strv_length (given_names));
+      g_autoptr(GPtrArray) steps = g_ptr_array_new ();
+      g_autoptr(GString) path = g_string_new (NULL);
+      const HpCallNode *s = c;
+
+      for (guint j = 0; j < k; j++, s = s->parent)
+        g_ptr_array_add (steps, (gpointer) hp_cli_short_name (profile, s->function_id, short_names));
+      for (guint j = steps->len; j > 0; j--)
+        g_string_append_printf (path, "%s%s", j < steps->len ? ";" : "", (const char *) g_ptr_array_index (steps, j - 1));
+      /* quoted for the shell: C++ names hold < > and the separator is ; */
+      hp_cli_error ("  %5.1f%%  '%s'", n_samples ? 100.0 * c->total / n_samples : 0.0, path->str);
+    }
+  if (candidates->len > shown)
+    {
+      const HpCallNode *next = g_ptr_array_index (candidates, shown);
+
+      hp_cli_error (g_dngettext (GETTEXT_PACKAGE, "  … and %u more, each %.1f%% or less (--limit N lists N)",
+                                 "  … and %u more, each %.1f%% or less (--limit N lists N)", candidates->len - shown),
+                    candidates->len - shown, n_samples ? 100.0 * next->total / n_samples : 0.0);
+    }
+}
+
 /* Lists every summary; one written in another capture says where, and how
  * its path's share moved since. */
 static int
@@ -289,6 +373,7 @@ hp_cli_summary (int    argc,
   g_autofree char *format = NULL;
   g_auto(GStrv) source_dirs = NULL;
   gint timeout = HP_SUMMARIZER_DEFAULT_TIMEOUT;
+  gint limit = -1;
   GOptionEntry entries[] = {
     /* FILENAME: the bytes as given, converted below; STRING would refuse
      * "café" under LC_ALL=C ("Invalid byte sequence") */
@@ -302,6 +387,8 @@ hp_cli_summary (int    argc,
       N_("With --suggest: a folder to look for source files in (repeatable)"), N_("DIR") },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout,
       N_("With --suggest: seconds the summarizer may run (default 120; 0: no limit)"), N_("SECONDS") },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit,
+      N_("With a PATH that ends several call paths: list N of them (default 10)"), N_("N") },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format,
       N_("Without PATH: list the summaries as text (default), markdown (a review document) or json"), N_("FORMAT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, NULL },
@@ -460,20 +547,7 @@ hp_cli_summary (int    argc,
    * would put the summary where the user may not have meant. */
   if (writing && candidates->len > 1)
     {
-      guint64 n_samples = hp_profile_get_n_samples (profile);
-
-      hp_cli_error (_("summary: %u call paths end with %s; give more of the path, root side first, "
-                    "separated by ';':"), candidates->len, args[1]);
-      for (guint i = 0; i < candidates->len && i < 10; i++)
-        {
-          const HpCallNode *c = g_ptr_array_index (candidates, i);
-          g_autofree char *raw = hp_call_node_readable_path (profile, c);
-          g_autofree char *path = hp_text_escape (raw);
-
-          hp_cli_error ("  %5.1f%%  %s", n_samples ? 100.0 * c->total / n_samples : 0.0, path);
-        }
-      if (candidates->len > 10)
-        hp_cli_error (_("  … and %u more"), candidates->len - 10);
+      refuse_ambiguous (profile, candidates, args[1], limit);
       return 1;
     }
   if (suggest)

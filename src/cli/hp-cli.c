@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/hp-name-match.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 
@@ -60,6 +61,50 @@ char *
 hp_cli_samples (guint64 n)
 {
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " sample", "%" PRIu64 " samples", n), n);
+}
+
+const char *
+hp_cli_short_name (HpProfile  *profile,
+                   gint64      id,
+                   GHashTable *cache)
+{
+  const char *name = hp_profile_get_function_name (profile, id);
+  g_autofree char *bare = NULL;
+  g_autoptr(GArray) ids = NULL;
+  char *shortest;
+
+  if (name == NULL)
+    return "?";
+  if ((shortest = g_hash_table_lookup (cache, &id)) != NULL)
+    return shortest;
+  bare = hp_name_strip_parameters (name);
+  if (bare[0] == '\0' || strcmp (bare, name) == 0)
+    shortest = (char *) name;
+  else
+    {
+      /* bare when every function it finds bears this very name */
+      ids = hp_profile_match_functions (profile, bare, NULL);
+      shortest = ids->len > 0 ? bare : (char *) name;
+      for (guint i = 0; i < ids->len; i++)
+        if (g_strcmp0 (hp_profile_get_function_name (profile, g_array_index (ids, gint64, i)), name) != 0)
+          shortest = (char *) name;
+    }
+  shortest = g_strdup (shortest);
+  g_hash_table_insert (cache, g_memdup2 (&id, sizeof id), shortest);
+  return shortest;
+}
+
+GHashTable *
+hp_cli_short_names_new (void)
+{
+  return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+}
+
+guint
+hp_cli_listing_size (gint  limit,
+                     guint n)
+{
+  return MIN (n, limit > 0 ? (guint) limit : 10);
 }
 
 void

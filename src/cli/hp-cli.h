@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "analysis/hp-measure.h"
+#include "analysis/hp-profile.h"
 #include "store/hp-capture.h"
 
 G_BEGIN_DECLS
@@ -41,6 +42,22 @@ GCancellable *hp_cli_cancel_on_signals (void);
 /* "1 sample", "12 samples": a count of samples as a sentence says it
  * (ngettext), for the lines people read. */
 char *hp_cli_samples (guint64 n);
+
+/* The shortest name that finds function @id again, as `report --callers`
+ * and summary PATHs take names: without its C++ parameter list
+ * ("calc::Fib<7>::eval") unless that also names another function (an
+ * overload), else the full name. @cache (gint64 id -> name, made by
+ * hp_cli_short_names_new()) keeps the answers of a listing. */
+const char *hp_cli_short_name (HpProfile  *profile,
+                               gint64      id,
+                               GHashTable *cache);
+
+GHashTable *hp_cli_short_names_new (void);
+
+/* The listing of candidates that are too many to print: how many of
+ * @n to show, --limit N when given (@limit > 0), else 10. */
+guint hp_cli_listing_size (gint  limit,
+                           guint n);
 
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
 void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);

@@ -151,8 +151,9 @@ test_summary_paths (void)
 
     g_assert_cmpint (res->status, !=, 0);
     g_assert_nonnull (strstr (res->err, "3 call paths end with __memmove_avx_unaligned_erms"));
-    g_assert_nonnull (strstr (res->err, "load_file → __memmove_avx_unaligned_erms"));
-    g_assert_nonnull (strstr (res->err, "count_word → __memmove_avx_unaligned_erms"));
+    /* each by the shortest PATH that names it alone, ready to paste */
+    g_assert_nonnull (strstr (res->err, "  'load_file;__memmove_avx_unaligned_erms'\n"));
+    g_assert_nonnull (strstr (res->err, "  'count_word;__memmove_avx_unaligned_erms'\n"));
   }
   {
     const char *args[] = { "summary", path, "load_file;__memmove_avx_unaligned_erms", "--set", "copies", NULL };
@@ -177,8 +178,9 @@ test_summary_paths (void)
 
     g_assert_cmpint (res->status, !=, 0);
     g_assert_nonnull (strstr (res->err, "2 call paths end with parse;word;memcpy"));
-    g_assert_nonnull (strstr (res->err, "hash_word → __memmove_avx_unaligned_erms"));
-    g_assert_nonnull (strstr (res->err, "count_word → __memmove_avx_unaligned_erms"));
+    /* as long as the PATH given, names without their parameter lists */
+    g_assert_nonnull (strstr (res->err, "  'ns::Parser::parse;hash_word;__memmove_avx_unaligned_erms'\n"));
+    g_assert_nonnull (strstr (res->err, "  'ns::Parser::parse;count_word;__memmove_avx_unaligned_erms'\n"));
   }
   {
     const char *args[] = { "summary", path, "leafy", "--set", "a leaf", NULL };
@@ -186,6 +188,140 @@ test_summary_paths (void)
 
     g_assert_cmpint (res->status, ==, 0);
     g_assert_nonnull (strstr (res->err, "without symbols (app+0x1f2e)"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* main → calc::Fib<10>::eval(long) → Fib<9> and Fib<8> → … down to Fib<1>
+ * and Fib<0>, a sample at every leaf: a C++ template recursion, where a
+ * name ends dozens of paths many frames deep. */
+static void
+write_fib_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (gint64) * 2);
+  gint64 app, functions[11], frames[11], main_stack;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  app = hp_capture_writer_intern_module (w, "/usr/bin/fib", NULL, FALSE);
+  for (guint n = 0; n <= 10; n++)
+    {
+      g_autofree char *name = g_strdup_printf ("calc::Fib<%u>::eval(long)", n);
+
+      functions[n] = hp_capture_writer_intern_function (w, name, app, NULL, 0);
+      frames[n] = hp_capture_writer_intern_frame (w, functions[n], NULL, 0, FALSE, 0x100 * (n + 1));
+    }
+  main_stack = hp_capture_writer_intern_stack (w, 0,
+                 hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", app, NULL, 0), NULL, 0, FALSE, 0x10));
+  {
+    gint64 first[2] = { hp_capture_writer_intern_stack (w, main_stack, frames[10]), 10 };
+
+    g_array_append_val (pending, first);
+  }
+  while (pending->len > 0)
+    {
+      gint64 top[2];
+
+      memcpy (top, &g_array_index (pending, gint64, 2 * (pending->len - 1)), sizeof top);
+      g_array_set_size (pending, pending->len - 1);
+      if (top[1] < 2)
+        {
+          hp_capture_writer_add_sample (w, 1000, 1, 0, top[0], 1);
+          continue;
+        }
+      for (gint64 d = 1; d <= 2; d++)
+        {
+          gint64 child[2] = { hp_capture_writer_intern_stack (w, top[0], frames[top[1] - d]), top[1] - d };
+
+          g_array_append_val (pending, child);
+        }
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+}
+
+static guint
+count_listed (const char *err,
+              const char *prefix)
+{
+  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      /* "hotpath-cli:    12.3%  NAME": a share, then what it is of */
+      const char *rest = lines[i] + strlen (prefix);
+
+      if (g_str_has_prefix (lines[i], prefix) && g_ascii_isdigit (rest[strspn (rest, " ")]))
+        n++;
+    }
+  return n;
+}
+
+/* An ambiguous name lists a bounded number of candidates (10, or
+ * --limit N), says how many more there are, and gives each in the
+ * shortest form that names it alone: a PATH that summary then takes,
+ * names without their parameter lists. */
+static void
+test_long_listings (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "fib.hotpath", NULL);
+
+  write_fib_capture (path);
+  {
+    const char *args[] = { "summary", path, "Fib<3>::eval", "--set", "three", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+    g_auto(GStrv) lines = NULL;
+    g_autofree char *first = NULL;
+
+    g_test_message ("%s", res->err);
+    g_assert_cmpint (res->status, !=, 0);
+    /* Fib<3> is reached by 21 paths from Fib<10> */
+    g_assert_nonnull (strstr (res->err, "21 call paths end with Fib<3>::eval"));
+    g_assert_cmpuint (count_listed (res->err, "hotpath-cli:   "), ==, 10);
+    g_assert_nonnull (strstr (res->err, "… and 11 more"));
+    g_assert_null (strstr (res->err, "(long)"));
+    g_assert_null (strstr (res->err, "main"));
+    /* the first one listed, pasted back, is one path */
+    lines = g_strsplit (res->err, "\n", -1);
+    first = g_strndup (strchr (lines[1], '\'') + 1, strrchr (lines[1], '\'') - strchr (lines[1], '\'') - 1);
+    g_assert_true (g_str_has_suffix (first, ";calc::Fib<3>::eval"));
+    {
+      const char *again[] = { "summary", path, first, "--set", "three", NULL };
+      g_autoptr(ItResult) set = it_run_cli (again);
+
+      g_assert_cmpint (set->status, ==, 0);
+    }
+  }
+  {
+    const char *args[] = { "summary", path, "Fib<3>::eval", "--set", "three", "--limit", "3", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, !=, 0);
+    g_assert_cmpuint (count_listed (res->err, "hotpath-cli:   "), ==, 3);
+    g_assert_nonnull (strstr (res->err, "… and 18 more"));
+  }
+  {
+    const char *args[] = { "report", path, "--callers", "eval", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_test_message ("%s", res->err);
+    g_assert_cmpint (res->status, !=, 0);
+    g_assert_nonnull (strstr (res->err, "'eval' matches 11 functions"));
+    g_assert_cmpuint (count_listed (res->err, "hotpath-cli:   "), ==, 10);
+    g_assert_nonnull (strstr (res->err, "… and 1 more"));
+    /* hottest first, as typed */
+    g_assert_nonnull (strstr (res->err, "100.0%  calc::Fib<10>::eval [fib]\n"));
+    g_assert_null (strstr (res->err, "(long)"));
+  }
+  {
+    const char *args[] = { "report", path, "--callers", "eval", "--limit", "2", NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpuint (count_listed (res->err, "hotpath-cli:   "), ==, 2);
+    g_assert_nonnull (strstr (res->err, "… and 9 more"));
   }
   g_clear_pointer (&dir, it_tmpdir_free);
 }
@@ -341,6 +477,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/help", test_help);
   g_test_add_func ("/integration/cli/plurals", test_plurals);
   g_test_add_func ("/integration/cli/summary-paths", test_summary_paths);
+  g_test_add_func ("/integration/cli/long-listings", test_long_listings);
   g_test_add_func ("/integration/cli/unsymbolized", test_unsymbolized);
   return g_test_run ();
 }
