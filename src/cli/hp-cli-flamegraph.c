@@ -30,6 +30,7 @@
 
 #include "analysis/hp-flame-graph.h"
 #include "cli/hp-cli.h"
+#include "document/hp-format.h"
 
 #define ROW_HEIGHT   16
 #define FONT_SIZE    12
@@ -46,7 +47,7 @@ typedef struct {
   HpFlameColors colors;
   guint64       n_samples;
   const char   *quantity;    /* what the widths count: "samples", "page faults" */
-  HpCliFilter  *filter;      /* what they count, for hp_cli_filter_amount() */
+  HpCliFilter  *filter;      /* what they count, for hp_format_amount_full() */
   char         *whole;       /* what the shares are of, escaped: "all page faults" */
   gdouble       scale;       /* pixels per sample */
   guint         image_height;
@@ -113,7 +114,7 @@ write_box (const HpFlameBox *box,
   g_autofree char *title = xml_text (name);
   g_autofree char *label = fit_label (name, w);
   g_autofree char *label_xml = label ? xml_text (label) : NULL;
-  g_autofree char *amount_text = hp_cli_filter_amount (svg->filter, box->width);
+  g_autofree char *amount_text = hp_format_amount_full (&svg->filter->measure, box->width, HP_FORMAT_PLAIN);
   g_autofree char *amount = xml_text (amount_text);
   gdouble rgb[3];
 
@@ -270,11 +271,13 @@ hp_cli_flamegraph (int    argc,
   if (filter.weighted)
     {
       HpCaptureData *weighted = hp_capture_data_new_weighted (data);
-      g_autofree char *what = hp_cli_filter_quantity (&filter);
+      g_autofree char *what = hp_format_measure_name_full (&filter.measure, HP_FORMAT_PLAIN);
 
       hp_capture_data_free (data);
       data = weighted;
-      g_autofree char *whole = hp_cli_filter_whole (&filter);
+      g_autofree char *name = hp_format_measure_name (&filter.measure);
+      /* what the shares are of: "all page faults", "all time off the CPU" */
+      g_autofree char *whole = g_strdup_printf (_("all %s"), name);
 
       svg.quantity = quantity = xml_text (what);
       svg.whole = whole_xml = xml_text (whole);
@@ -294,7 +297,7 @@ hp_cli_flamegraph (int    argc,
   /* what the widths are of: "5040 samples of cpu-clock", "all 5040 page faults (page-faults)" */
   if (svg.whole != NULL)
     {
-      g_autofree char *amount = hp_cli_filter_amount (&filter, svg.n_samples);
+      g_autofree char *amount = hp_format_amount_full (&filter.measure, svg.n_samples, HP_FORMAT_PLAIN);
       g_autofree char *amount_xml = xml_text (amount);
 
       counted = g_strdup_printf (_("all %s (%s)"), amount_xml, event);

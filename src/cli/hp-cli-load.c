@@ -182,61 +182,6 @@ hp_cli_filter_clear (HpCliFilter *filter)
   hp_measure_clear (&filter->measure);
 }
 
-char *
-hp_cli_filter_quantity (const HpCliFilter *filter)
-{
-  const HpMeasure *m = &filter->measure;
-
-  if (!m->by_weight)
-    return g_strdup ("samples");
-  if (g_strcmp0 (m->event, HP_EVENT_WALL) == 0)
-    return g_strdup ("ns of wall-clock time");
-  if (m->off_cpu)
-    return g_strdup ("ns off CPU");
-  return hp_text_make_valid (m->unit != NULL && m->unit[0] != '\0' ? m->unit : "events");
-}
-
-char *
-hp_cli_filter_amount (const HpCliFilter *filter,
-                      guint64            amount)
-{
-  const HpMeasure *m = &filter->measure;
-  g_autofree char *quantity = NULL;
-
-  if (m->by_weight && m->is_time)
-    {
-      const char *where = m->off_cpu && g_strcmp0 (m->event, HP_EVENT_WALL) != 0 ? " off CPU" : "";
-
-      if (amount >= 1000000000)
-        return g_strdup_printf ("%.3f s%s", amount / 1e9, where);
-      if (amount >= 1000000)
-        return g_strdup_printf (_("%.3f ms%s"), amount / 1e6, where);
-      if (amount >= 1000)
-        return g_strdup_printf (_("%.3f us%s"), amount / 1e3, where);
-      return g_strdup_printf (_("%" PRIu64 " ns%s"), amount, where);
-    }
-  if (!m->by_weight)
-    return g_strdup_printf ("%" PRIu64 " %s", amount, amount == 1 ? "sample" : "samples");
-  quantity = hp_cli_filter_quantity (filter);
-  return g_strdup_printf ("%" PRIu64 " %s", amount, quantity);
-}
-
-char *
-hp_cli_filter_whole (const HpCliFilter *filter)
-{
-  const HpMeasure *m = &filter->measure;
-  g_autofree char *quantity = NULL;
-
-  if (!m->by_weight)
-    return g_strdup ("samples");
-  if (g_strcmp0 (m->event, HP_EVENT_WALL) == 0)
-    return g_strdup ("all wall-clock time");
-  if (m->off_cpu)
-    return g_strdup ("all time off the CPU");
-  quantity = hp_cli_filter_quantity (filter);
-  return g_strdup_printf (_("all %s"), quantity);
-}
-
 guint64
 hp_cli_event_mask (const char          *command,
                    const char          *file,

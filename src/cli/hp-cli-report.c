@@ -41,6 +41,7 @@
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "document/hp-debug-package.h"
+#include "document/hp-format.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
 #include "record/hp-recorder.h"
@@ -60,6 +61,7 @@ typedef struct {
   const HpCaptureData *data;
   HpProfile  *sample_profile; /* by samples, whatever profile ranks */
   const char *filter;     /* what --from/--to/--tid/--pid kept, or NULL */
+  const HpMeasure *measure; /* what the shown event counts */
   gdouble     threshold;  /* tree: hide nodes under this share of total, % */
   gint        limit;
   gint        asked_limit; /* --limit as given, -1 when not */
@@ -98,18 +100,16 @@ done_line (Report *r)
   g_ptr_array_set_size (r->escaped, 0);
 }
 
-/* "1 sample", "12 samples"; in a unit ("5040 ns off CPU") when the
- * report counts weights */
+/* "1 sample", "12 samples"; in what the report counts ("2000 page
+ * faults", "1.500 s off CPU") when it counts weights */
 static char *
 counted (Report  *r,
          guint64  amount)
 {
-  g_autofree char *quantity = NULL;
+  g_autofree char *text = hp_format_amount_full (r->profile == r->sample_profile ? NULL : r->measure,
+                                                 amount, HP_FORMAT_PLAIN);
 
-  if (r->profile == r->sample_profile)
-    return hp_cli_samples (amount);
-  quantity = hp_text_escape (r->quantity ? r->quantity : "");
-  return g_strdup_printf ("%" PRIu64 " %s", amount, quantity);
+  return hp_text_escape (text);
 }
 
 static guint64
@@ -923,9 +923,10 @@ hp_cli_report (int    argc,
     {
       r.profile = weights;
       r.n_samples = hp_profile_get_n_samples (weights);
-      r.quantity = quantity = hp_cli_filter_quantity (&filter);
+      r.quantity = quantity = hp_format_measure_name_full (&filter.measure, HP_FORMAT_PLAIN);
     }
   r.filter = filter.description;
+  r.measure = &filter.measure;
   r.tiers = tiers = hp_jit_tiers_new (data, tids);
   r.by_total = g_strcmp0 (sort, "total") == 0;
   r.limit = limit >= 0 ? limit : (json ? 0 : 30);

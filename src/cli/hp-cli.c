@@ -19,6 +19,7 @@
 #include "analysis/hp-name-match.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
+#include "document/hp-format.h"
 
 static const struct {
   const char *name;
@@ -60,7 +61,7 @@ hp_cli_parse_one_file (GOptionContext *context,
 char *
 hp_cli_samples (guint64 n)
 {
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " sample", "%" PRIu64 " samples", n), n);
+  return hp_format_amount_full (NULL, n, HP_FORMAT_PLAIN);
 }
 
 const char *

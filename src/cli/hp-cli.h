@@ -118,17 +118,6 @@ gboolean hp_cli_filter_apply       (HpCliFilter    *filter,
                                     HpCaptureData **data,
                                     GHashTable    **tids);
 void     hp_cli_filter_clear       (HpCliFilter    *filter);
-/* What the numbers of the applied @filter count, for a caption:
- * "samples", "page faults", "ns off CPU", "ns of wall-clock time" */
-char    *hp_cli_filter_quantity    (const HpCliFilter *filter);
-/* @amount of what the applied @filter counts, as people read it: "12
- * samples", "5040 page faults", "1.234 s off CPU", "15.2 ms" */
-char    *hp_cli_filter_amount      (const HpCliFilter *filter,
-                                    guint64            amount);
-/* What its shares are of: "samples", "all page faults", "all time off
- * the CPU", "all wall-clock time" */
-char    *hp_cli_filter_whole       (const HpCliFilter *filter);
-
 /* The events mask of @name in @data ("wall": cpu-clock and off-cpu), or 0
  * after printing why not, for @command. */
 guint64  hp_cli_event_mask         (const char          *command,

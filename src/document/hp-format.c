@@ -144,8 +144,20 @@ counts_bare_samples (const HpMeasure *measure)
 
 /* down to ns: off-CPU intervals are often microseconds */
 static char *
-format_time (guint64 ns)
+format_time (guint64       ns,
+             HpFormatFlags flags)
 {
+  if (flags & HP_FORMAT_PLAIN)
+    {
+      /* one unit, three decimals: columns of them line up */
+      if (ns >= 1000000000)
+        return g_strdup_printf (_("%.3f s"), ns / 1e9);
+      if (ns >= 1000000)
+        return g_strdup_printf (_("%.3f ms"), ns / 1e6);
+      if (ns >= 1000)
+        return g_strdup_printf (_("%.3f us"), ns / 1e3);
+      return g_strdup_printf (_("%u ns"), (guint) ns);
+    }
   /* as a count of nothing reads */
   if (ns == 0)
     return g_strdup ("0");
@@ -159,8 +171,23 @@ format_time (guint64 ns)
 char *
 hp_format_measure_name (const HpMeasure *measure)
 {
+  return hp_format_measure_name_full (measure, HP_FORMAT_DEFAULT);
+}
+
+char *
+hp_format_measure_name_full (const HpMeasure *measure,
+                             HpFormatFlags    flags)
+{
   g_autofree char *event = NULL;
 
+  if ((flags & HP_FORMAT_PLAIN) && (measure == NULL || !measure->by_weight))
+    return g_strdup (_("samples"));
+  if ((flags & HP_FORMAT_PLAIN) && g_strcmp0 (measure->event, HP_EVENT_WALL) == 0)
+    return g_strdup (_("ns of wall-clock time"));
+  if ((flags & HP_FORMAT_PLAIN) && measure->off_cpu)
+    return g_strdup (_("ns off CPU"));
+  if ((flags & HP_FORMAT_PLAIN) && (measure->unit == NULL || measure->unit[0] == '\0'))
+    return g_strdup (_("events"));
   if (counts_bare_samples (measure))
     return g_strdup (_("samples"));
   if (g_strcmp0 (measure->event, HP_EVENT_WALL) == 0)
@@ -217,25 +244,33 @@ char *
 hp_format_amount (const HpMeasure *measure,
                   guint64          amount)
 {
+  return hp_format_amount_full (measure, amount, HP_FORMAT_DEFAULT);
+}
+
+char *
+hp_format_amount_full (const HpMeasure *measure,
+                       guint64          amount,
+                       HpFormatFlags    flags)
+{
   g_autofree char *count = NULL;
   g_autofree char *unit = NULL;
   g_autofree char *time = NULL;
 
+  if (flags & HP_FORMAT_PLAIN)
+    count = g_strdup_printf ("%" G_GUINT64_FORMAT, amount);
+  else
+    count = hp_format_count (amount);
   if (measure == NULL || !measure->by_weight)
-    {
-      count = hp_format_count (amount);
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", amount), count);
-    }
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", amount), count);
   if (measure->is_time)
     {
-      time = format_time (amount);
+      time = format_time (amount, flags);
       if (g_strcmp0 (measure->event, HP_EVENT_WALL) == 0 || !measure->off_cpu)
         return g_steal_pointer (&time);
       /* Translators: an amount of time a thread waited, "1.23 s off CPU" */
       return g_strdup_printf (_("%s off CPU"), time);
     }
-  count = hp_format_count (amount);
-  unit = shown_unit (measure);
+  unit = (flags & HP_FORMAT_PLAIN) ? hp_format_measure_name_full (measure, flags) : shown_unit (measure);
   /* Translators: a count and the unit counted, "1,234 page faults" */
   return g_strdup_printf (_("%s %s"), count, unit);
 }
@@ -245,7 +280,7 @@ hp_format_count_of (const HpMeasure *measure,
                     guint64          amount)
 {
   if (measure != NULL && measure->is_time)
-    return format_time (amount);
+    return format_time (amount, HP_FORMAT_DEFAULT);
   return hp_format_count (amount);
 }
 

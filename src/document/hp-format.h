@@ -11,6 +11,16 @@
 
 G_BEGIN_DECLS
 
+/* How numbers are written */
+typedef enum {
+  HP_FORMAT_DEFAULT = 0,
+  /* for a terminal and for scripts (hotpath-cli): counts without the
+   * locale's grouping ("5040 page faults"), times in one unit to three
+   * decimals ("1.234 s", "15.200 ms", "3.500 us", "12 ns"), and a
+   * measure named by the unit its plain numbers count ("ns off CPU") */
+  HP_FORMAT_PLAIN = 1 << 0,
+} HpFormatFlags;
+
 /* "26.6 %", "<0.1 %" for a small non-zero share, "" for nothing */
 char *hp_format_percent  (guint64 part,
                           guint64 whole);
@@ -35,6 +45,11 @@ char *hp_format_summary_origin (const HpCaptureSummary *row,
 /* What the shares of @measure are of, for captions: "cpu-clock samples",
  * "page faults", "time off the CPU"; NULL: "samples" */
 char *hp_format_measure_name  (const HpMeasure *measure);
+/* ... and with HP_FORMAT_PLAIN, what the plain numbers of @measure count:
+ * "samples", "page faults" (its unit, "events" without one), "ns off
+ * CPU", "ns of wall-clock time" */
+char *hp_format_measure_name_full (const HpMeasure *measure,
+                                   HpFormatFlags    flags);
 /* @measure as the event selector lists it: "page-faults: page faults" */
 char *hp_format_measure_label (const HpMeasure *measure);
 /* A column's title for @measure: "Samples", "Page faults", "Time" */
@@ -42,6 +57,9 @@ char *hp_format_measure_column (const HpMeasure *measure);
 /* "416 samples", "1,234 page faults", "1.23 s off CPU" */
 char *hp_format_amount        (const HpMeasure *measure,
                                guint64          amount);
+char *hp_format_amount_full   (const HpMeasure *measure,
+                               guint64          amount,
+                               HpFormatFlags    flags);
 /* The number a column shows: "1,234", or "1.23 s" for time */
 char *hp_format_count_of      (const HpMeasure *measure,
                                guint64          amount);
