@@ -10,7 +10,8 @@
  * that covers the address may be any alias of it (__memmove_avx_unaligned_
  * erms also is memcpy's). C++ functions carry their parameter lists. So a
  * query goes through rules from the strictest to the loosest and the first
- * that finds anything wins; the caller says which, and asks the user to
+ * that finds anything wins (the exact name and the aliases together: the
+ * dynamic loader's own malloc must not hide the C library's); the caller says which, and asks the user to
  * choose when a loose rule finds several different names.
  */
 
@@ -168,20 +169,35 @@ hp_profile_match_functions (HpProfile   *profile,
 
   for (HpNameMatch rule = HP_NAME_MATCH_EXACT; rule <= HP_NAME_MATCH_SUBSTRING; rule++)
     {
+      gboolean exact = FALSE;
+
       if (rule == HP_NAME_MATCH_GLOB && !has_glob (query))
+        continue;
+      /* the aliases are taken with the exact name, not after it: the
+       * dynamic loader has a malloc and a memset of its own, which would
+       * hide the C library's __libc_malloc and __memset_evex_unaligned_erms
+       * that a program's calls reach */
+      if (rule == HP_NAME_MATCH_ALIAS)
         continue;
       for (guint i = 0; i < functions->len; i++)
         {
           const HpFunctionStats *s = &g_array_index (functions, HpFunctionStats, i);
           const char *name = hp_profile_get_function_name (profile, s->function_id);
 
-          if (name != NULL && matches (name, query, rule, pattern, folded))
+          if (name == NULL)
+            continue;
+          if (matches (name, query, rule, pattern, folded))
+            {
+              g_array_append_val (ids, s->function_id);
+              exact = exact || rule == HP_NAME_MATCH_EXACT;
+            }
+          else if (rule == HP_NAME_MATCH_EXACT && matches (name, query, HP_NAME_MATCH_ALIAS, pattern, folded))
             g_array_append_val (ids, s->function_id);
         }
       if (ids->len > 0)
         {
           if (how != NULL)
-            *how = rule;
+            *how = rule == HP_NAME_MATCH_EXACT && !exact ? HP_NAME_MATCH_ALIAS : rule;
           break;
         }
     }

@@ -192,6 +192,70 @@ test_summary_paths (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* The dynamic loader has a malloc and a memset of its own: asking for
+ * malloc must find the C library's __libc_malloc too, which the program's
+ * calls reach, not only the loader's (python3: 2 samples in ld.so's
+ * malloc hid 33 in __libc_malloc). */
+static void
+test_loader_names (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "loader.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  const struct { const char *caller, *leaf; gboolean in_loader; guint samples; } stacks[] = {
+    { "_dl_init_paths", "malloc", TRUE, 1 },
+    { "xmalloc", "__libc_malloc", FALSE, 5 },
+    { "_dl_map_segments", "memset", TRUE, 1 },
+    { "clear_table", "__memset_evex_unaligned_erms", FALSE, 4 },
+  };
+  gint64 app, ld, libc, main_stack;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  app = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  ld = hp_capture_writer_intern_module (w, "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", NULL, FALSE);
+  libc = hp_capture_writer_intern_module (w, "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL, FALSE);
+  main_stack = hp_capture_writer_intern_stack (w, 0,
+                 hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", app, NULL, 0), NULL, 0, FALSE, 0x10));
+  for (guint i = 0; i < G_N_ELEMENTS (stacks); i++)
+    {
+      gint64 module = stacks[i].in_loader ? ld : libc;
+      gint64 caller = hp_capture_writer_intern_stack (w, main_stack,
+                        hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, stacks[i].caller, stacks[i].in_loader ? ld : app, NULL, 0),
+                                                        NULL, 0, FALSE, 0x100 + i));
+      gint64 leaf = hp_capture_writer_intern_stack (w, caller,
+                      hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, stacks[i].leaf, module, NULL, 0),
+                                                      NULL, 0, FALSE, 0x1000 + i));
+
+      for (guint n = 0; n < stacks[i].samples; n++)
+        hp_capture_writer_add_sample (w, 1000 + n, 1, 0, leaf, 1);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  {
+    g_autoptr(ItResult) res = report (path, "--callers", "malloc", NULL);
+    const char *libc_at, *ld_at;
+
+    g_test_message ("%s%s", res->out, res->err);
+    g_assert_cmpint (res->status, ==, 0);
+    libc_at = strstr (res->out, "# Callers of __libc_malloc [libc.so.6]");
+    ld_at = strstr (res->out, "# Callers of malloc [ld-linux-x86-64.so.2]");
+    g_assert_nonnull (libc_at);
+    g_assert_nonnull (ld_at);
+    /* the hotter first */
+    g_assert_true (libc_at < ld_at);
+    g_assert_nonnull (strstr (res->out, "xmalloc [app]"));
+  }
+  {
+    g_autoptr(ItResult) res = report (path, "--callers", "memset", NULL);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_nonnull (strstr (res->out, "# Callers of __memset_evex_unaligned_erms [libc.so.6]"));
+    g_assert_nonnull (strstr (res->out, "clear_table [app]"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* main → calc::Fib<10>::eval(long) → Fib<9> and Fib<8> → … down to Fib<1>
  * and Fib<0>, a sample at every leaf: a C++ template recursion, where a
  * name ends dozens of paths many frames deep. */
@@ -478,6 +542,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/plurals", test_plurals);
   g_test_add_func ("/integration/cli/summary-paths", test_summary_paths);
   g_test_add_func ("/integration/cli/long-listings", test_long_listings);
+  g_test_add_func ("/integration/cli/loader-names", test_loader_names);
   g_test_add_func ("/integration/cli/unsymbolized", test_unsymbolized);
   return g_test_run ();
 }
