@@ -543,6 +543,211 @@ test_search (void)
   display_close (window);
 }
 
+#define WIDE 150
+
+/* main → f000 … f149, f000 the hottest: the rows of f140 … f149 are
+ * far below the first screen */
+static char *
+make_wide_capture (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "wide.hotpath", NULL);
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 mod, s_main;
+  guint64 t = 0;
+
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_process (w, 100, "wide");
+  hp_capture_writer_set_thread (w, 100, 100, "wide");
+  mod = hp_capture_writer_intern_module (w, "/opt/display-test/wide", NULL, FALSE);
+  s_main = hp_capture_writer_intern_stack (w, 0,
+             hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", mod, NULL, 0),
+                                             NULL, 0, FALSE, 0x100));
+  for (guint f = 0; f < WIDE; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%03u", f);
+      gint64 stack = hp_capture_writer_intern_stack (w, s_main,
+                       hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, name, mod, NULL, 0),
+                                                       NULL, 0, FALSE, 0x200 + f));
+
+      for (guint n = 0; n < 2 * WIDE - f; n++)
+        hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  return g_steal_pointer (&path);
+}
+
+/* The inscription of the shown row of @name, if it is on screen in the
+ * tree's scrolled window */
+static GtkWidget *
+name_on_screen (GtkWidget  *tree,
+                const char *name)
+{
+  GtkWidget *inscription = display_find_widget (tree, is_inscription_of, name);
+  GtkWidget *scrolled;
+  graphene_rect_t bounds;
+
+  if (inscription == NULL || !gtk_widget_get_mapped (inscription) ||
+      (scrolled = gtk_widget_get_ancestor (inscription, GTK_TYPE_SCROLLED_WINDOW)) == NULL ||
+      !gtk_widget_compute_bounds (inscription, scrolled, &bounds))
+    return NULL;
+  return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scrolled) ?
+         inscription : NULL;
+}
+
+static gboolean
+match_on_screen (gpointer window)
+{
+  const char *name = display_selected_name (window);
+
+  return name != NULL && name_on_screen (GTK_WIDGET (hp_window_get_tree_view (window)), name) != NULL;
+}
+
+/* For a failing check: where the row of @name is */
+static void
+describe_row (GtkWidget  *tree,
+              const char *name)
+{
+  GtkWidget *inscription = display_find_widget (tree, is_inscription_of, name);
+  GtkWidget *scrolled = inscription ? gtk_widget_get_ancestor (inscription, GTK_TYPE_SCROLLED_WINDOW) : NULL;
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+
+  if (scrolled != NULL && !gtk_widget_compute_bounds (inscription, scrolled, &bounds))
+    bounds = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+  g_test_message ("%s: %s, mapped %d, y %.1f to %.1f in a scrolled window %d px high", name,
+                  inscription ? "has a row" : "no row", inscription ? gtk_widget_get_mapped (inscription) : 0,
+                  bounds.origin.y, bounds.origin.y + bounds.size.height, scrolled ? gtk_widget_get_height (scrolled) : -1);
+}
+
+/* The contrast of the highlighted text of @inscription, from its pixels:
+ * the colour most of its opaque pixels have (the highlight behind the
+ * text), against the pixel that stands out from it most (the text) */
+static double
+highlight_contrast (GtkWidget *inscription,
+                    char      *background)
+{
+  g_autofree guchar *pixels = NULL;
+  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+  guint32 most = 0;
+  guint best = 0;
+  double ratio = 1;
+  int width, height;
+
+  g_assert_true (display_wait ((gboolean (*) (gpointer)) gtk_widget_get_mapped, inscription, 1000));
+  display_spin (100);
+  pixels = display_render_pixels (inscription, &width, &height);
+  g_assert_nonnull (pixels);
+  for (int i = 0; i < width * height; i++)
+    if (pixels[i * 4 + 3] == 255)
+      {
+        guint32 key = pixels[i * 4] | pixels[i * 4 + 1] << 8 | pixels[i * 4 + 2] << 16;
+        guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (key))) + 1;
+
+        g_hash_table_insert (counts, GUINT_TO_POINTER (key), GUINT_TO_POINTER (n));
+        if (n > best)
+          best = n, most = key;
+      }
+  g_assert_cmpuint (best, >, 0);
+  for (int i = 0; i < width * height; i++)
+    if (pixels[i * 4 + 3] == 255)
+      {
+        guchar bg[3] = { most & 0xff, (most >> 8) & 0xff, (most >> 16) & 0xff };
+
+        ratio = MAX (ratio, display_contrast_ratio (bg, pixels + i * 4));
+      }
+  g_snprintf (background, 8, "#%02x%02x%02x", most >> 16, (most >> 8) & 0xff, most & 0xff);
+  return ratio;
+}
+
+/* Dark style, a match far below the first screen: the current match is
+ * scrolled into view and marked apart; the highlights' text has a
+ * contrast of 4.5:1 at least, measured in pixels; after Escape no row
+ * keeps a highlight, wherever the tree is scrolled and its rows'
+ * widgets reused. */
+static void
+test_search_far_dark (void)
+{
+  g_autofree char *path = make_wide_capture ();
+  HpWindow *window;
+  GtkWidget *tree, *current, *other, *scrolled;
+  g_autofree char *current_markup = NULL, *other_markup = NULL;
+  const char *current_name;
+  char background[8];
+  double ratio;
+
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  window = display_open (app, path);
+  tree = GTK_WIDGET (hp_window_get_tree_view (window));
+  g_assert_cmpstr (display_selected_name (window), ==, "f000");
+  g_assert_true (display_wait (focus_on_selected, window, 5000));
+  g_assert_null (name_on_screen (tree, "f141"));
+  if (!send_keys (window, "ctrl+f f 1 4"))
+    {
+      g_test_skip ("xdotool is not installed");
+      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+      display_close (window);
+      return;
+    }
+  display_spin (300);
+  g_assert_true (display_wait (search_settled, window, 5000));
+  /* matches f140 … f149, the hottest first */
+  current_name = display_selected_name (window);
+  g_assert_cmpstr (current_name, ==, "f140");
+  if (!display_wait (match_on_screen, window, 10000))
+    describe_row (tree, "f140");
+  g_assert_true (match_on_screen (window));
+  /* Enter: the next one is current, on screen, with f140 above it */
+  send_keys (window, "Return");
+  g_assert_true (display_wait (search_settled, window, 5000));
+  g_assert_cmpstr (display_selected_name (window), ==, "f141");
+  if (!display_wait (match_on_screen, window, 10000))
+    describe_row (tree, "f141");
+  g_assert_true (match_on_screen (window));
+  current = name_on_screen (tree, "f141");
+  other = name_on_screen (tree, "f140");
+  g_assert_nonnull (current);
+  g_assert_nonnull (other);
+  current_markup = markup_of (window, "f141", 0);
+  other_markup = markup_of (window, "f140", 0);
+  g_test_message ("current: %s; other: %s", current_markup, other_markup);
+  g_assert_cmpstr (current_markup, !=, other_markup);
+  shot (window, "search-far-dark");
+
+  /* the current match's colour and another's, and each against its text */
+  ratio = highlight_contrast (current, background);
+  g_test_message ("current match: %s behind the text, contrast %.2f", background, ratio);
+  g_assert_cmpfloat (ratio, >=, 4.5);
+  {
+    char other_background[8];
+
+    ratio = highlight_contrast (other, other_background);
+    g_test_message ("other match: %s behind the text, contrast %.2f", other_background, ratio);
+    g_assert_cmpfloat (ratio, >=, 4.5);
+    g_assert_cmpstr (background, !=, other_background);
+  }
+
+  /* Escape: nothing highlighted, here, at the top and back again */
+  send_keys (window, "Escape");
+  display_spin (200);
+  g_assert_cmpuint (count_highlighted (tree), ==, 0);
+  scrolled = gtk_widget_get_ancestor (current, GTK_TYPE_SCROLLED_WINDOW);
+  {
+    GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+    double bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+    for (guint i = 0; i <= 4; i++)
+      {
+        gtk_adjustment_set_value (adjustment, bottom * (i % 2 == 0 ? 0 : 1) * (i == 4 ? 0.5 : 1));
+        display_spin (150);
+        g_assert_cmpuint (count_highlighted (tree), ==, 0);
+      }
+  }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  display_close (window);
+}
+
 static gboolean
 is_text (GtkWidget    *widget,
          gconstpointer data)
@@ -891,6 +1096,7 @@ run (HpApplication *application)
   g_test_add_func ("/navigation/keys", test_keys);
   g_test_add_func ("/navigation/deep-keys", test_deep_keys);
   g_test_add_func ("/navigation/search", test_search);
+  g_test_add_func ("/navigation/search-far-dark", test_search_far_dark);
   g_test_add_func ("/navigation/small-screen", test_small_screen);
   g_test_add_func ("/navigation/small-screen-summary", test_small_screen_summary);
   g_test_add_func ("/navigation/wide-screen", test_wide_screen);
