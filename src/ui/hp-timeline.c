@@ -29,9 +29,12 @@
 #include "ui/hp-draw.h"
 #include "ui/hp-timeline.h"
 
-/* the names' column: a fifth of the width, within bounds */
+/* the names' column: as wide as the widest name, within bounds; names
+ * start LABEL_START from the left and end LABEL_END before the lanes */
 #define MIN_LABEL_WIDTH 200
-#define MAX_LABEL_WIDTH 380
+#define MAX_LABEL_SHARE 0.4
+#define LABEL_START    12
+#define LABEL_END      8
 #define LANE_HEIGHT    24
 #define HEADER_HEIGHT  18
 #define BIN_WIDTH      2
@@ -51,6 +54,7 @@ struct _HpTimeline {
   HpSampleIndex       *samples;   /* borrowed */
   const HpCaptureData *data;      /* borrowed */
   GArray              *lanes;     /* Lane */
+  int                  names_width; /* the widest lane name's, in px */
   guint64              view_from;
   guint64              view_to;
   gboolean             has_range;
@@ -96,10 +100,16 @@ invalidate (HpTimeline *self)
 
 /* Geometry ---------------------------------------------------------------- */
 
+/* The names' column. A fifth of the width cut the start function off
+ * every name at 1024 px ("hp-worker-1 (15082) — w…"): it takes what the
+ * widest name needs, up to MAX_LABEL_SHARE of the width, where a name
+ * too long is cut in its middle so that the start function's end shows. */
 static double
 label_width (HpTimeline *self)
 {
-  return CLAMP (gtk_widget_get_width (GTK_WIDGET (self)) / 5, MIN_LABEL_WIDTH, MAX_LABEL_WIDTH);
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  return MAX (MIN_LABEL_WIDTH, MIN (self->names_width + LABEL_START + LABEL_END, width * MAX_LABEL_SHARE));
 }
 
 static double
@@ -178,6 +188,22 @@ compare_lanes (gconstpointer a,
 }
 
 static void
+measure_names (HpTimeline *self)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+
+  self->names_width = 0;
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      int width;
+
+      pango_layout_set_text (layout, g_array_index (self->lanes, Lane, i).label, -1);
+      pango_layout_get_pixel_size (layout, &width, NULL);
+      self->names_width = MAX (self->names_width, width);
+    }
+}
+
+static void
 build_lanes (HpTimeline *self)
 {
   g_array_set_size (self->lanes, 0);
@@ -235,6 +261,7 @@ build_lanes (HpTimeline *self)
       /* Translators: a process in the timeline, "make (pid 1234)" */
       lane->process = g_strdup_printf (_("%s (pid %d)"), valid, lane->pid);
     }
+  measure_names (self);
 }
 
 /* Drawing ------------------------------------------------------------------ */
@@ -245,6 +272,7 @@ render_lanes (HpTimeline *self)
   GtkWidget *widget = GTK_WIDGET (self);
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   g_autoptr(PangoLayout) layout = hp_draw_line_layout_new (widget);
+  g_autoptr(PangoLayout) name_layout = hp_draw_line_layout_new (widget);
   double width = lanes_width (self);
   guint n_bins = MAX (1, (guint) (width / BIN_WIDTH));
   g_autofree guint32 *bins = g_new0 (guint32, n_bins);
@@ -261,6 +289,7 @@ render_lanes (HpTimeline *self)
   dim.alpha = 0.55;
   line = ink;
   line.alpha = 0.12;
+  pango_layout_set_ellipsize (name_layout, PANGO_ELLIPSIZE_MIDDLE);
 
   for (guint i = 0; i < self->lanes->len; i++)
     {
@@ -290,7 +319,8 @@ render_lanes (HpTimeline *self)
 
           gtk_snapshot_append_color (snapshot, &mark, &GRAPHENE_RECT_INIT (0, y, label_width (self) - 4, LANE_HEIGHT - 1));
         }
-      hp_draw_text (snapshot, layout, lane->label, 12, y, label_width (self) - 20, LANE_HEIGHT, selected ? &ink : &dim);
+      hp_draw_text (snapshot, name_layout, lane->label, LABEL_START, y, label_width (self) - LABEL_START - LABEL_END,
+                    LANE_HEIGHT, selected ? &ink : &dim);
       gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (label_width (self), y + LANE_HEIGHT - 1, width, 1));
       if (!selected)
         fill.alpha = 0.3;
@@ -379,6 +409,27 @@ hp_timeline_size_allocate (GtkWidget *widget,
 }
 
 /* Input ---------------------------------------------------------------------- */
+
+/* A lane's name whole, over the names' column: cut, it is the only way
+ * to read it */
+static gboolean
+on_query_tooltip (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip,
+                  HpTimeline *self)
+{
+  gint lane;
+
+  if (keyboard || self->samples == NULL || x >= label_width (self))
+    return FALSE;
+  lane = lane_at (self, y);
+  if (lane < 0)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, g_array_index (self->lanes, Lane, lane).label);
+  return TRUE;
+}
 
 static void
 on_drag_begin (GtkGestureDrag *gesture,
@@ -486,6 +537,8 @@ hp_timeline_init (HpTimeline *self)
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
   g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
 }
 
 GtkWidget *
@@ -672,4 +725,25 @@ hp_timeline_get_lane_labels (HpTimeline *self)
   for (guint i = 0; i < self->lanes->len; i++)
     g_ptr_array_add (labels, g_array_index (self->lanes, Lane, i).label);
   return labels;
+}
+
+guint
+hp_timeline_count_cut_names (HpTimeline *self)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  guint cut = 0;
+
+  g_return_val_if_fail (HP_IS_TIMELINE (self), 0);
+
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      int width;
+
+      pango_layout_set_text (layout, g_array_index (self->lanes, Lane, i).label, -1);
+      pango_layout_get_pixel_size (layout, &width, NULL);
+      if (width > label_width (self) - LABEL_START - LABEL_END)
+        cut++;
+    }
+  return cut;
 }

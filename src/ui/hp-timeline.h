@@ -55,6 +55,8 @@ void         hp_timeline_zoom_out          (HpTimeline          *self);
 GPtrArray   *hp_timeline_get_lane_labels   (HpTimeline          *self);
 /* For tests: how many times the lanes were counted and drawn. */
 guint        hp_timeline_get_n_layers      (HpTimeline          *self);
+/* How many lanes' names are cut to fit the names' column. */
+guint        hp_timeline_count_cut_names   (HpTimeline          *self);
 /* The time at widget x (in the lanes' area). */
 guint64      hp_timeline_time_at           (HpTimeline          *self,
                                             double               x);

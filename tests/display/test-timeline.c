@@ -181,11 +181,16 @@ test_timeline (void)
   display_close (window);
 }
 
-/* A capture of @n_threads threads in two processes, each with samples
- * all along: more lanes than the bottom pane's share of 1024×700 shows. */
+/* A capture of @n_threads threads in two processes (pids @pid and
+ * @pid + 100), each thread named @prefix and its number, with samples of
+ * @function all along: more lanes than the bottom pane's share of
+ * 1024×700 shows. */
 static void
-write_many_threads (const char *path,
-                    guint       n_threads)
+write_threads (const char *path,
+               guint       n_threads,
+               const char *prefix,
+               const char *function,
+               gint64      first_pid)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
@@ -195,16 +200,16 @@ write_many_threads (const char *path,
   hp_capture_writer_set_metadata (w, "event", "cpu-clock");
   hp_capture_writer_set_metadata (w, "event_unit", "ns");
   hp_capture_writer_set_metadata_int (w, "frequency", 1000);
-  hp_capture_writer_set_process (w, 100, "app");
-  hp_capture_writer_set_process (w, 200, "child");
+  hp_capture_writer_set_process (w, first_pid, "app");
+  hp_capture_writer_set_process (w, first_pid + 100, "child");
   module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
   stack = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (
-                                            w, hp_capture_writer_intern_function (w, "compute", module, NULL, 0),
+                                            w, hp_capture_writer_intern_function (w, function, module, NULL, 0),
                                             NULL, 0, FALSE, 0x1000));
   for (guint t = 0; t < n_threads; t++)
     {
-      g_autofree char *name = g_strdup_printf ("worker-%u", t);
-      gint64 pid = t < n_threads / 2 ? 100 : 200;
+      g_autofree char *name = g_strdup_printf ("%s%u", prefix, t);
+      gint64 pid = t < n_threads / 2 ? first_pid : first_pid + 100;
 
       hp_capture_writer_set_thread (w, pid + t, pid, name);
       for (guint ms = 0; ms < 500; ms++)
@@ -237,7 +242,7 @@ test_lanes_fit (void)
   GtkPaned *side;
   int side_position;
 
-  write_many_threads (path, 6);
+  write_threads (path, 6, "worker-", "compute", 100);
   window = display_open_sized (app, path, 1024, 700);
   view = hp_window_get_timeline_view (window);
   side = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_PANED));
@@ -264,6 +269,37 @@ test_lanes_fit (void)
   display_spin (100);
   g_assert_cmpint (gtk_paned_get_position (side), ==, side_position);
 
+  display_close (window);
+}
+
+/* At 1024×700 every lane's name was cut after its thread id, "hp-worker-1
+ * (15082) — w…": the names' column was a fifth of the width, whatever
+ * the names. It takes the widest name's width now (up to 40 %). */
+static void
+test_names_fit (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "named-threads.hotpath", NULL);
+  HpWindow *window;
+  HpTimelineView *view;
+  HpTimeline *timeline;
+  g_autoptr(GPtrArray) labels = NULL;
+
+  write_threads (path, 4, "hp-worker-", "worker_one_work", 15078);
+  window = display_open_sized (app, path, 1024, 700);
+  view = hp_window_get_timeline_view (window);
+  timeline = hp_timeline_view_get_timeline (view);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+  g_assert_true (display_wait (samples_loaded, view, 10000));
+  display_spin (200);
+  labels = hp_timeline_get_lane_labels (timeline);
+  g_assert_cmpuint (labels->len, ==, 4);
+  g_assert_cmpstr (g_ptr_array_index (labels, 0), ==, "hp-worker-0 (15078) — worker_one_work");
+  g_test_message ("timeline %d px wide: %u of %u names cut", gtk_widget_get_width (GTK_WIDGET (timeline)),
+                  hp_timeline_count_cut_names (timeline), labels->len);
+  g_assert_cmpuint (hp_timeline_count_cut_names (timeline), ==, 0);
+  /* the lanes keep most of the width */
+  g_assert_cmpuint (hp_timeline_time_at (timeline, gtk_widget_get_width (GTK_WIDGET (timeline)) * 0.45), >,
+                    hp_timeline_time_at (timeline, 0));
   display_close (window);
 }
 
@@ -600,6 +636,7 @@ run (HpApplication *application)
   g_test_add_func ("/timeline/timeless", test_timeless);
   g_test_add_func ("/timeline/bottom-up-later", test_bottom_up_later);
   g_test_add_func ("/timeline/lanes-fit", test_lanes_fit);
+  g_test_add_func ("/timeline/names-fit", test_names_fit);
   g_test_add_func ("/timeline/events", test_events);
   g_test_add_func ("/overview/unsymbolized", test_unsymbolized);
   return g_test_run ();
