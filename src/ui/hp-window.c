@@ -83,13 +83,36 @@ display_basename (GFile *file)
 
 /* The summary pane's place ------------------------------------------ */
 
-/* How much taller the bottom pane's page would like to be than it is:
- * the Summary page of a small screen, for its summary and Suggest (at
- * 1024×700 the source's share was 170 px of the 212 they need), and the
- * Timeline, for its lanes (at 1024×700 the last lane was cut, its
- * overlay scrollbar hidden); 0 for the other pages, which scroll. */
+/* A page whose height is not known yet: not fitted until its layout */
+#define NEED_UNKNOWN G_MININT
+
+/* The height @page needs for its @content, which scrolls, to show
+ * whole: its chrome and the content's natural height. Unknown until the
+ * scrolled window has been laid out: just shown, its height is 0, and a
+ * lane of 42 px took the Summary's Suggest out of view at 1280×800 (the
+ * next layout fits the page again). Both heights are of the page's own
+ * last layout, which may be older than the pane's. */
 static int
-bottom_page_shortfall (HpWindow *self)
+scrolled_need (GtkWidget *page,
+               GtkWidget *content)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (content, GTK_TYPE_SCROLLED_WINDOW);
+  int natural = 0;
+
+  if (scrolled == NULL || !gtk_widget_get_mapped (scrolled) || gtk_widget_get_height (scrolled) <= 0)
+    return NEED_UNKNOWN;
+  gtk_widget_measure (content, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (scrolled), NULL, &natural, NULL, NULL);
+  return gtk_widget_get_height (page) - gtk_widget_get_height (scrolled) + natural;
+}
+
+/* The height the bottom pane's page would like to have: the Summary
+ * page of a small screen, for its summary and Suggest (at 1024×700 the
+ * source's share was 170 px of the 212 they need), the Timeline, for
+ * its lanes (at 1024×700 the last lane was cut, its overlay scrollbar
+ * hidden), and the Flame Graph, for its rows (at 1024×700 it showed
+ * four). The other pages scroll, and are not fitted. */
+static int
+bottom_page_need (HpWindow *self)
 {
   GtkWidget *page = gtk_stack_get_visible_child (self->bottom_stack);
   int natural = 0;
@@ -100,20 +123,30 @@ bottom_page_shortfall (HpWindow *self)
 
       gtk_widget_measure (content, GTK_ORIENTATION_VERTICAL, gtk_paned_get_position (self->summary_paned),
                           NULL, &natural, NULL, NULL);
-      return natural - gtk_widget_get_height (GTK_WIDGET (self->bottom_stack));
+      return natural;
     }
+  /* (still reading the samples: the lanes are not there yet) */
   if (page == GTK_WIDGET (self->timeline_view))
-    {
-      GtkWidget *lanes = GTK_WIDGET (hp_timeline_view_get_timeline (self->timeline_view));
-      GtkWidget *scrolled = gtk_widget_get_ancestor (lanes, GTK_TYPE_SCROLLED_WINDOW);
+    return scrolled_need (page, GTK_WIDGET (hp_timeline_view_get_timeline (self->timeline_view)));
+  if (page == GTK_WIDGET (self->flame_view))
+    return scrolled_need (page, GTK_WIDGET (hp_flame_view_get_canvas (self->flame_view)));
+  return NEED_UNKNOWN;
+}
 
-      /* still reading the samples: the lanes are not there yet */
-      if (scrolled == NULL || !gtk_widget_get_mapped (scrolled))
-        return 0;
-      gtk_widget_measure (lanes, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
-      return natural - gtk_widget_get_height (scrolled);
-    }
-  return 0;
+static gboolean get_show_summary (HpWindow *self);
+
+/* The most of the side pane's height the bottom page is fitted to. The
+ * flame graph is read as a whole and gets three fifths, the call tree
+ * keeping a third or more; half while the summary pane is beside the
+ * tree, whose summary and Suggest need their height too. */
+static int
+bottom_page_most (HpWindow *self,
+                  int       side)
+{
+  if (gtk_stack_get_visible_child (self->bottom_stack) == GTK_WIDGET (self->flame_view) &&
+      !(get_show_summary (self) && !self->summary_below))
+    return side * 3 / 5;
+  return side / 2;
 }
 
 /* A move for a page is not the user's choice: it is neither saved as
@@ -128,29 +161,6 @@ move_side_paned (HpWindow *self,
   self->fitting = FALSE;
 }
 
-/* The call tree above gives the bottom page the height it lacks, up to
- * half of their height, and takes it back when another page is shown. */
-static gboolean
-fit_bottom_page_cb (gpointer data)
-{
-  HpWindow *self = data;
-  int side = gtk_widget_get_height (GTK_WIDGET (self->side_paned));
-  int stack = gtk_widget_get_height (GTK_WIDGET (self->bottom_stack));
-  int target;
-
-  self->fit_source = 0;
-  if (side <= 0 || stack <= 0)
-    return G_SOURCE_REMOVE;
-  target = MIN (stack + bottom_page_shortfall (self), side / 2);
-  if (target > stack)
-    {
-      if (self->side_position_before_fit < 0)
-        self->side_position_before_fit = gtk_paned_get_position (self->side_paned);
-      move_side_paned (self, gtk_paned_get_position (self->side_paned) - (target - stack));
-    }
-  return G_SOURCE_REMOVE;
-}
-
 /* Whether the shown page of the bottom pane is one that is fitted */
 static gboolean
 bottom_page_fits (HpWindow *self)
@@ -158,7 +168,47 @@ bottom_page_fits (HpWindow *self)
   GtkWidget *page = gtk_stack_get_visible_child (self->bottom_stack);
 
   return (self->summary_below && page == GTK_WIDGET (self->summary_paned)) ||
-         page == GTK_WIDGET (self->timeline_view);
+         page == GTK_WIDGET (self->timeline_view) || page == GTK_WIDGET (self->flame_view);
+}
+
+/* The call tree above gives the bottom page the height it lacks, up to
+ * half of their height or so (bottom_page_most), and takes it back when
+ * another page is shown. Each page is fitted from the call tree's own
+ * height (the position before any fit), not from the last page's: the
+ * Flame Graph's share is not the Timeline's. */
+static gboolean
+fit_bottom_page_cb (gpointer data)
+{
+  HpWindow *self = data;
+  int side = gtk_widget_get_height (GTK_WIDGET (self->side_paned));
+  int stack = gtk_widget_get_height (GTK_WIDGET (self->bottom_stack));
+  /* the position of the last layout, which the heights measured are of */
+  int laid_out = gtk_widget_get_height (gtk_paned_get_start_child (self->side_paned));
+  int base, base_stack, need, target;
+
+  self->fit_source = 0;
+  /* (another page may have been shown since this was queued) */
+  if (side <= 0 || stack <= 0 || !bottom_page_fits (self))
+    return G_SOURCE_REMOVE;
+  need = bottom_page_need (self);
+  if (need == NEED_UNKNOWN)
+    return G_SOURCE_REMOVE;
+  base = self->side_position_before_fit >= 0 ? self->side_position_before_fit
+                                             : gtk_paned_get_position (self->side_paned);
+  base_stack = stack + (laid_out - base);
+  target = MAX (base_stack, MIN (need, bottom_page_most (self, side)));
+  if (target > base_stack)
+    {
+      if (self->side_position_before_fit < 0)
+        self->side_position_before_fit = base;
+      move_side_paned (self, base - (target - base_stack));
+    }
+  else if (self->side_position_before_fit >= 0)
+    {
+      move_side_paned (self, self->side_position_before_fit);
+      self->side_position_before_fit = -1;
+    }
+  return G_SOURCE_REMOVE;
 }
 
 /* Fits the page once laid out: it may just have been added, or filled.
@@ -214,10 +264,10 @@ place_summary (HpWindow *self,
       self->summary_side_position = gtk_paned_get_position (self->summary_paned);
       gtk_paned_set_end_child (self->main_paned, NULL);
       gtk_orientable_set_orientation (GTK_ORIENTABLE (paned), GTK_ORIENTATION_HORIZONTAL);
-      /* the summary keeps its width, the list takes the rest; else the
-       * paned scales the position by the last height it had (563 px
+      /* the summary keeps its width, the list takes the rest (the
+       * paned does not resize its start child, see hp-window.ui); else
+       * the paned scales the position by the last height it had (563 px
        * became 821, the list left with 200) */
-      gtk_paned_set_resize_start_child (self->summary_paned, FALSE);
       gtk_widget_set_visible (paned, TRUE);
       self->summary_below = TRUE;
       gtk_stack_add_titled (self->bottom_stack, paned, "summary", _("Summary"));
@@ -232,7 +282,6 @@ place_summary (HpWindow *self,
       gtk_stack_remove (self->bottom_stack, paned);
       fit_bottom_page (self);
       gtk_orientable_set_orientation (GTK_ORIENTABLE (paned), GTK_ORIENTATION_VERTICAL);
-      gtk_paned_set_resize_start_child (self->summary_paned, TRUE);
       gtk_paned_set_position (self->summary_paned, self->summary_side_position);
       key = g_object_get_data (G_OBJECT (paned), "hp-side-settings-key");
       g_object_set_data_full (G_OBJECT (paned), "hp-settings-key", g_strdup (key), g_free);

@@ -464,6 +464,100 @@ test_colors (void)
   display_close (window);
 }
 
+/* A capture of one call chain @depth deep (f0 calls f1 ... calls
+ * f<depth-1>), with samples at every depth: a flame graph @depth + 1
+ * rows high, the root's included. */
+static void
+write_chain (const char *path,
+             guint       depth)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, stack = 0;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  for (guint d = 0; d < depth; d++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", d);
+
+      stack = hp_capture_writer_intern_stack (w, stack, hp_capture_writer_intern_frame (
+                                                w, hp_capture_writer_intern_function (w, name, module, NULL, 0),
+                                                NULL, 0, FALSE, 0x100 * (d + 1)));
+      for (guint i = 0; i < 10; i++)
+        hp_capture_writer_add_sample (w, 1000 + d * 10 + i, 1, 0, stack, 1);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+flame_fitted (gpointer data)
+{
+  HpFlameCanvas *canvas = hp_flame_view_get_canvas (hp_window_get_flame_view (data));
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (canvas), GTK_TYPE_SCROLLED_WINDOW);
+
+  return gtk_widget_get_mapped (scroller) && gtk_widget_get_height (scroller) >= 10 * 18;
+}
+
+/* At 1024×700 the Flame Graph page showed four rows of the graph without
+ * scrolling: it had the bottom pane's share like the source. The call
+ * tree gives it the rows it needs, up to three fifths of their height
+ * (a third or more left to the tree), and takes them back for the
+ * Source page. A shallow graph takes only what it needs. */
+static void
+test_fits_small (void)
+{
+  g_autofree char *deep = g_build_filename (display_tmpdir (), "chain-deep.hotpath", NULL);
+  g_autofree char *shallow = g_build_filename (display_tmpdir (), "chain-shallow.hotpath", NULL);
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  HpWindow *window;
+  HpFlameView *view;
+  GtkWidget *scroller;
+  GtkPaned *side;
+  int position, side_height;
+
+  write_chain (deep, 40);
+  write_chain (shallow, 5);
+  /* whatever an earlier test of this process left (memory backend) */
+  g_settings_reset (settings, "side-paned-position");
+  window = display_open_sized (app, deep, 1024, 700);
+  view = hp_window_get_flame_view (window);
+  side = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_PANED));
+  position = gtk_paned_get_position (side);
+
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  scroller = gtk_widget_get_ancestor (GTK_WIDGET (hp_flame_view_get_canvas (view)), GTK_TYPE_SCROLLED_WINDOW);
+  display_wait (flame_fitted, window, 3000);
+  side_height = gtk_widget_get_height (GTK_WIDGET (side));
+  g_test_message ("call tree %d px of %d, then %d px; the flame graph %d px, %d rows",
+                  position, side_height, gtk_paned_get_position (side),
+                  gtk_widget_get_height (scroller), gtk_widget_get_height (scroller) / 18);
+  g_assert_cmpint (gtk_widget_get_height (scroller), >=, 10 * 18);
+  g_assert_cmpint (gtk_paned_get_position (side), >=, side_height / 3);
+
+  /* the Source page has the call tree's height again */
+  display_activate (window, "win.show-pane", g_variant_new_string ("source"));
+  display_spin (200);
+  g_assert_cmpint (gtk_paned_get_position (side), ==, position);
+  display_close (window);
+
+  /* six rows need no more than they have */
+  window = display_open_sized (app, shallow, 1024, 700);
+  view = hp_window_get_flame_view (window);
+  side = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_PANED));
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  display_spin (300);
+  scroller = gtk_widget_get_ancestor (GTK_WIDGET (hp_flame_view_get_canvas (view)), GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_cmpint (gtk_widget_get_height (scroller), >=, 6 * 18);
+  g_assert_cmpint (gtk_widget_get_height (scroller), <, 7 * 18 + 18);
+  display_close (window);
+  g_settings_reset (settings, "side-paned-position");
+}
+
 static GtkTreeListRow *
 selected_row (HpWindow *window)
 {
@@ -535,6 +629,7 @@ run (HpApplication *application)
   g_test_add_func ("/flame/zoom-crumbs", test_zoom_crumbs);
   g_test_add_func ("/flame/icicle", test_icicle);
   g_test_add_func ("/flame/colors", test_colors);
+  g_test_add_func ("/flame/fits-small", test_fits_small);
   return g_test_run ();
 }
 

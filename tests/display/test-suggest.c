@@ -393,6 +393,94 @@ test_small_screen_fit (void)
   g_settings_reset (settings, "side-paned-position");
 }
 
+/* Ten threads of one process, each sampled in a call chain 25 deep: a
+ * timeline and a flame graph taller than the bottom pane's share. */
+static void
+write_tall (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, stack = 0;
+  guint64 t = 1000000000;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata_int (w, "frequency", 1000);
+  hp_capture_writer_set_process (w, 100, "app");
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker-%u", i);
+
+      hp_capture_writer_set_thread (w, 101 + i, 100, name);
+    }
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  for (guint d = 0; d < 25; d++)
+    {
+      g_autofree char *name = g_strdup_printf ("level_%u", d);
+
+      stack = hp_capture_writer_intern_stack (w, stack, hp_capture_writer_intern_frame (
+                                                w, hp_capture_writer_intern_function (w, name, module, NULL, 0),
+                                                NULL, 0, FALSE, 0x100 * (d + 1)));
+      for (guint i = 0; i < 10; i++)
+        for (guint n = 0; n < 20; n++)
+          hp_capture_writer_add_sample (w, t += 1000000, 101 + i, 0, stack, 1000000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+timeline_shown (gpointer data)
+{
+  return hp_timeline_view_get_samples (data) != NULL;
+}
+
+/* At 1280×800 the summary pane is beside the call tree, as high as it.
+ * The Timeline (and now the Flame Graph) take some of the tree's height
+ * for their lanes and rows: the summary and Suggest were squeezed with
+ * the tree, Suggest cut at the bottom of the summary's scrolled area. The
+ * summary keeps its height (the Summaries list gives way), and a page
+ * takes no more than half while the summary is beside it. */
+static void
+test_beside_pages (void)
+{
+  g_autofree char *capture = g_build_filename (display_tmpdir (), "suggest-beside.hotpath", NULL);
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  const char *pages[] = { "timeline", "flame", "calls", "timeline" };
+  HpWindow *window;
+  GtkWidget *scrolled, *suggest_button;
+
+  g_settings_reset (settings, "side-paned-position");
+  g_settings_reset (settings, "summary-paned-position");
+  write_tall (capture);
+  window = display_open_sized (the_app, capture, 1280, 800);
+  g_object_set (window, "show-summary", TRUE, NULL);
+  display_spin (300);
+  scrolled = gtk_widget_get_ancestor (GTK_WIDGET (hp_window_get_summary_pane (window)), GTK_TYPE_SCROLLED_WINDOW);
+  suggest_button = display_find_widget (GTK_WIDGET (hp_window_get_suggest_box (window)), is_button_labelled, "_Suggest");
+  g_assert_nonnull (suggest_button);
+  /* beside the tree, not a page of the bottom pane */
+  g_assert_false (gtk_widget_is_ancestor (scrolled, gtk_widget_get_parent (GTK_WIDGET (hp_window_get_timeline_view (window)))));
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      graphene_rect_t bounds;
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", pages[i]));
+      if (g_str_equal (pages[i], "timeline"))
+        g_assert_true (display_wait (timeline_shown, hp_window_get_timeline_view (window), 10000));
+      display_spin (500);
+      g_assert_true (gtk_widget_compute_bounds (suggest_button, scrolled, &bounds));
+      g_test_message ("%s: Suggest at y %.0f–%.0f of the summary's %d px; the call tree %d px", pages[i],
+                      bounds.origin.y, bounds.origin.y + bounds.size.height, gtk_widget_get_height (scrolled),
+                      gtk_widget_get_height (gtk_widget_get_ancestor (scrolled, GTK_TYPE_PANED)));
+      g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (scrolled));
+    }
+  display_close (window);
+  g_settings_reset (settings, "side-paned-position");
+  g_settings_reset (settings, "summary-paned-position");
+}
+
 static int
 run (HpApplication *app)
 {
@@ -402,6 +490,7 @@ run (HpApplication *app)
   g_test_add_func ("/suggest/draft-accept-discard", test_draft_accept_discard);
   g_test_add_func ("/suggest/summarizer", test_summarizer);
   g_test_add_func ("/suggest/small-screen-fit", test_small_screen_fit);
+  g_test_add_func ("/suggest/beside-pages", test_beside_pages);
   return g_test_run ();
 }
 
