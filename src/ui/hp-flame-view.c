@@ -293,10 +293,26 @@ scroll_to_root (HpFlameView *self)
 
 /* Building the layout --------------------------------------------------- */
 
+/* Where a box's callees (top-down) or callers (bottom-up) are drawn:
+ * above it, or, as an icicle, below it (the caption said "above" in an
+ * icicle) */
+static const char *
+caption_order (HpFlameView *self)
+{
+  gboolean icicle = gtk_toggle_button_get_active (self->icicle_toggle);
+
+  if (self->bottom_up)
+    return icicle ? _("Bottom-up: each function with its callers below it.")
+                  : _("Bottom-up: each function with its callers above it.");
+  return icicle ? _("Top-down: each function with its callees below it.")
+                : _("Top-down: each function with its callees above it.");
+}
+
 static void
 update_caption (HpFlameView *self)
 {
   g_autofree char *text = NULL;
+  g_autofree char *width = NULL;
   g_autofree char *count = NULL;
   const char *event = NULL;
   guint64 n;
@@ -306,40 +322,26 @@ update_caption (HpFlameView *self)
       gtk_inscription_set_text (self->caption, NULL);
       return;
     }
+  n = hp_profile_get_n_samples (self->profile->profile);
   if (self->profile->measure.by_weight)
     {
       /* "1,234 page faults", "2.41 s off CPU": the amount names its unit */
-      g_autofree char *amount = hp_format_amount (&self->profile->measure,
-                                                  hp_profile_get_n_samples (self->profile->profile));
+      g_autofree char *amount = hp_format_amount (&self->profile->measure, n);
       g_autofree char *whole = hp_format_measure_name (&self->profile->measure);
 
-      if (self->bottom_up)
-        /* Translators: an amount with its unit ("1,234 page faults"), and what it is ("page faults", "time off the CPU") */
-        text = g_strdup_printf (_("Bottom-up: each function with its callers above it. Width is a share of all %s (%s). "
-                                  "Click a box to select it, double-click to zoom."), amount, whole);
-      else
-        text = g_strdup_printf (_("Top-down: each function with its callees above it. Width is a share of all %s (%s). "
-                                  "Click a box to select it, double-click to zoom."), amount, whole);
-      gtk_inscription_set_text (self->caption, text);
-      return;
+      /* Translators: an amount with its unit ("1,234 page faults"), and what it is ("page faults", "time off the CPU") */
+      width = g_strdup_printf (_("Width is a share of all %s (%s)."), amount, whole);
     }
-  n = hp_profile_get_n_samples (self->profile->profile);
-  count = hp_format_count (n);
-  event = self->profile->measure.event;
-  if (self->bottom_up)
-    /* Translators: the first %s is a sample count, the second the event, e.g. "cpu-clock" */
-    text = g_strdup_printf (ngettext ("Bottom-up: each function with its callers above it. Width is samples, of all %s %s sample. "
-                                      "Click a box to select it, double-click to zoom.",
-                                      "Bottom-up: each function with its callers above it. Width is samples, of all %s %s samples. "
-                                      "Click a box to select it, double-click to zoom.", n),
-                            count, event ? event : "");
   else
-    /* Translators: the first %s is a sample count, the second the event, e.g. "cpu-clock" */
-    text = g_strdup_printf (ngettext ("Top-down: each function with its callees above it. Width is samples, of all %s %s sample. "
-                                      "Click a box to select it, double-click to zoom.",
-                                      "Top-down: each function with its callees above it. Width is samples, of all %s %s samples. "
-                                      "Click a box to select it, double-click to zoom.", n),
-                            count, event ? event : "");
+    {
+      count = hp_format_count (n);
+      event = self->profile->measure.event;
+      /* Translators: the first %s is a sample count, the second the event, e.g. "cpu-clock" */
+      width = g_strdup_printf (ngettext ("Width is samples, of all %s %s sample.",
+                                         "Width is samples, of all %s %s samples.", n),
+                               count, event ? event : "");
+    }
+  text = g_strjoin (" ", caption_order (self), width, _("Click a box to select it, double-click to zoom."), NULL);
   gtk_inscription_set_text (self->caption, text);
 }
 
@@ -525,6 +527,7 @@ on_icicle_toggled (GtkToggleButton *button,
   hp_flame_canvas_set_icicle (self->canvas, gtk_toggle_button_get_active (button));
   gtk_widget_set_valign (GTK_WIDGET (self->canvas),
                          gtk_toggle_button_get_active (button) ? GTK_ALIGN_START : GTK_ALIGN_END);
+  update_caption (self);
   scroll_to_root (self);
 }
 

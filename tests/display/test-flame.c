@@ -297,6 +297,7 @@ test_icicle (void)
   g_assert_cmpfloat_with_epsilon (root.origin.y + root.size.height + 1, height, 0.5);
   g_assert_cmpfloat (main_area.origin.y, <, root.origin.y);
   g_assert_cmpfloat (leaf_area.origin.y, <, main_area.origin.y);
+  g_assert_true (g_str_has_prefix (hp_flame_view_get_caption (view), "Top-down: each function with its callees above it. "));
 
   icicle = GTK_TOGGLE_BUTTON (find_button (view, "_Icicle"));
   g_assert_nonnull (icicle);
@@ -312,6 +313,14 @@ test_icicle (void)
   /* what is under the pointer is what is drawn there */
   g_assert_cmpint (hp_flame_canvas_box_at (canvas, leaf_area.origin.x + 2, leaf_area.origin.y + 2), ==, leaf);
   g_assert_cmpint (hp_flame_canvas_box_at (canvas, 2, 2), ==, 0);
+  /* and the caption says so (it read "callees above it") */
+  g_assert_true (g_str_has_prefix (hp_flame_view_get_caption (view), "Top-down: each function with its callees below it. "));
+  display_activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  g_assert_true (g_str_has_prefix (hp_flame_view_get_caption (view), "Bottom-up: each function with its callers below it. "));
+  display_activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  render (window);
   /* the root row is in view: the scroller is at its top */
   g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (
                        GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (canvas), GTK_TYPE_SCROLLED_WINDOW)))), ==, 0);
