@@ -52,6 +52,7 @@ struct _HpFlameView {
   HpSummaryStore  *store;
   gulong           store_changed_id;
   guint            scroll_tick;
+  gboolean         at_root;      /* the view shows the root's end of the graph */
 };
 
 G_DEFINE_FINAL_TYPE (HpFlameView, hp_flame_view, GTK_TYPE_WIDGET)
@@ -263,8 +264,50 @@ on_zoom_changed (HpFlameCanvas *canvas,
   update_crumbs (self);
 }
 
-/* In flame orientation the root is at the bottom: once a new graph or
- * orientation is laid out, scroll to the bottom rows. */
+/* In flame orientation the root is at the bottom, as an icicle at the
+ * top: a new graph or orientation is shown from the root's end, and the
+ * view keeps to that end while the graph or the pane changes height, until
+ * the user scrolls away. Scrolled once, before the taller graph was laid
+ * out, a graph grown from 3 rows to 41 showed its top, the root and the
+ * hot boxes below the fold. */
+static gboolean
+root_end (HpFlameView *self,
+          double      *value)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  double end = gtk_toggle_button_get_active (self->icicle_toggle)
+               ? 0 : gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+  if (value != NULL)
+    *value = MAX (0, end);
+  return gtk_adjustment_get_value (adjustment) >= MAX (0, end) - 0.5 &&
+         gtk_adjustment_get_value (adjustment) <= MAX (0, end) + 0.5;
+}
+
+static void
+keep_root_end (HpFlameView *self)
+{
+  double end;
+
+  if (!root_end (self, &end))
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), end);
+}
+
+static void
+on_scroll_bounds_changed (GtkAdjustment *adjustment,
+                          HpFlameView   *self)
+{
+  if (self->at_root)
+    keep_root_end (self);
+}
+
+static void
+on_scrolled (GtkAdjustment *adjustment,
+             HpFlameView   *self)
+{
+  self->at_root = root_end (self, NULL);
+}
+
 static gboolean
 scroll_to_root_cb (GtkWidget     *widget,
                    GdkFrameClock *clock,
@@ -277,16 +320,15 @@ scroll_to_root_cb (GtkWidget     *widget,
   if (gtk_widget_get_height (GTK_WIDGET (self->canvas)) == 0 || gtk_adjustment_get_page_size (adjustment) == 0)
     return G_SOURCE_CONTINUE;
   self->scroll_tick = 0;
-  if (!gtk_toggle_button_get_active (self->icicle_toggle))
-    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
-  else
-    gtk_adjustment_set_value (adjustment, 0);
+  self->at_root = TRUE;
+  keep_root_end (self);
   return G_SOURCE_REMOVE;
 }
 
 static void
 scroll_to_root (HpFlameView *self)
 {
+  self->at_root = TRUE;
   if (self->scroll_tick == 0)
     self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_root_cb, NULL, NULL);
 }
@@ -600,6 +642,11 @@ hp_flame_view_init (HpFlameView *self)
   g_signal_connect (self->canvas, "notify::zoom", G_CALLBACK (on_zoom_changed), self);
   g_signal_connect (self->icicle_toggle, "toggled", G_CALLBACK (on_icicle_toggled), self);
   g_signal_connect (self->module_toggle, "toggled", G_CALLBACK (on_module_toggled), self);
+  self->at_root = TRUE;
+  g_signal_connect (gtk_scrolled_window_get_vadjustment (self->scroller), "changed",
+                    G_CALLBACK (on_scroll_bounds_changed), self);
+  g_signal_connect (gtk_scrolled_window_get_vadjustment (self->scroller), "value-changed",
+                    G_CALLBACK (on_scrolled), self);
 }
 
 const char *

@@ -567,6 +567,99 @@ test_fits_small (void)
   g_settings_reset (settings, "side-paned-position");
 }
 
+static gboolean
+not_filtering (gpointer data)
+{
+  return !hp_window_is_filtering (data);
+}
+
+/* Whether the root's row is within the flame graph's scrolled view */
+static gboolean
+root_in_view (HpFlameView *view)
+{
+  HpFlameCanvas *canvas = hp_flame_view_get_canvas (view);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (
+    GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (canvas), GTK_TYPE_SCROLLED_WINDOW)));
+  graphene_rect_t root;
+
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, 0, &root));
+  g_test_message ("root row at y %.0f of %.0f; in view %.0f–%.0f", root.origin.y, gtk_adjustment_get_upper (adjustment),
+                  gtk_adjustment_get_value (adjustment),
+                  gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment));
+  return root.origin.y >= gtk_adjustment_get_value (adjustment) &&
+         root.origin.y + root.size.height <= gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) + 0.5;
+}
+
+/* A flame graph whose root row is at its bottom keeps that row in view
+ * when the graph grows taller: from one shallow thread's graph to every
+ * thread's, 40 deep, the view stayed at the top of the new graph, the
+ * root and the hot boxes below the fold. */
+static void
+test_root_in_view (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "two-depths.hotpath", NULL);
+  HpWindow *window;
+  HpFlameView *view;
+  GtkDropDown *threads;
+  GListModel *entries;
+  guint shallow = G_MAXUINT;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 module, stack = 0;
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+    hp_capture_writer_set_process (w, 1, "app");
+    hp_capture_writer_set_thread (w, 1, 1, "deep");
+    hp_capture_writer_set_thread (w, 2, 1, "shallow");
+    module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    for (guint d = 0; d < 40; d++)
+      {
+        g_autofree char *name = g_strdup_printf ("f%u", d);
+
+        stack = hp_capture_writer_intern_stack (w, stack, hp_capture_writer_intern_frame (
+                                                  w, hp_capture_writer_intern_function (w, name, module, NULL, 0),
+                                                  NULL, 0, FALSE, 0x100 * (d + 1)));
+        hp_capture_writer_add_sample (w, 1000 + d, 1, 0, stack, 1);
+        /* the shallow thread: f0 → f1 → f2 */
+        if (d < 3)
+          for (guint i = 0; i < 100; i++)
+            hp_capture_writer_add_sample (w, 2000 + d * 100 + i, 2, 0, stack, 1);
+      }
+    g_assert_true (hp_capture_writer_finish (w, &error));
+    g_assert_no_error (error);
+  }
+
+  window = display_open_sized (app, path, 1024, 700);
+  view = hp_window_get_flame_view (window);
+  threads = hp_window_get_thread_dropdown (window);
+  entries = gtk_drop_down_get_model (threads);
+  for (guint i = 0; i < g_list_model_get_n_items (entries); i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (entries, i);
+
+      if (strstr (gtk_string_object_get_string (item), "shallow") != NULL)
+        shallow = i;
+    }
+  g_assert_cmpuint (shallow, !=, G_MAXUINT);
+  gtk_drop_down_set_selected (threads, shallow);
+  g_assert_true (display_wait (not_filtering, window, 10000));
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  display_spin (300);
+  g_assert_true (root_in_view (view));
+
+  gtk_drop_down_set_selected (threads, 0);
+  g_assert_true (display_wait (not_filtering, window, 10000));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  display_spin (500);
+  g_assert_cmpuint (hp_flame_graph_get_depth (hp_flame_canvas_get_graph (hp_flame_view_get_canvas (view))), ==, 40);
+  g_assert_true (root_in_view (view));
+  display_close (window);
+}
+
 static GtkTreeListRow *
 selected_row (HpWindow *window)
 {
@@ -639,6 +732,7 @@ run (HpApplication *application)
   g_test_add_func ("/flame/icicle", test_icicle);
   g_test_add_func ("/flame/colors", test_colors);
   g_test_add_func ("/flame/fits-small", test_fits_small);
+  g_test_add_func ("/flame/root-in-view", test_root_in_view);
   return g_test_run ();
 }
 
