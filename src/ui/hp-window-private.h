@@ -101,6 +101,7 @@ struct _HpWindow {
   HpSummaryStore       *store;
   gulong                store_changed_handler;
   GPtrArray            *filters;       /* per dropdown item: GHashTable* of tids, or NULL */
+  gboolean              lanes_entry;   /* the last item is the threads chosen in the lanes */
   GArray               *process_pids;  /* per process dropdown item: gint32 pid, 0 for all */
   char                 *event;         /* what the views count (hp-measure.h); NULL: the first event */
   char                 *counted_event; /* what the thread and process filters' entries count */

@@ -493,6 +493,7 @@ hp_window_fill_thread_filter (HpWindow *self,
 
   g_ptr_array_set_size (self->filters, 0);
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
+  self->lanes_entry = FALSE;
 
   for (guint i = 0; i < entries->len; i++)
     {
@@ -811,23 +812,43 @@ on_thread_filter_changed (GtkDropDown *dropdown,
 }
 
 /* Threads chosen in the timeline's lanes: the dropdown shows "all" or the
- * entry that holds exactly those threads, when there is one. */
+ * entry that holds exactly those threads, when there is one; else an
+ * entry of its own, last, that says how many (it kept showing the last
+ * thread that had an entry: two threads chosen read "Thread hp-worker-1"). */
 static void
 on_timeline_threads_changed (HpTimeline *timeline,
                              HpWindow   *self)
 {
   GHashTable *tids = hp_timeline_get_selected_tids (timeline);
+  GtkStringList *list = GTK_STRING_LIST (gtk_drop_down_get_model (self->thread_dropdown));
+  guint position = G_MAXUINT;
 
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
   self->filter_tids = hp_id_set_copy (tids);
-  for (guint i = 0; i < self->filters->len; i++)
+  g_signal_handlers_block_by_func (self->thread_dropdown, on_thread_filter_changed, self);
+  if (self->lanes_entry)
+    {
+      gtk_string_list_remove (list, self->filters->len - 1);
+      g_ptr_array_set_size (self->filters, self->filters->len - 1);
+      self->lanes_entry = FALSE;
+    }
+  for (guint i = 0; i < self->filters->len && position == G_MAXUINT; i++)
     if (hp_id_set_equal (g_ptr_array_index (self->filters, i), self->filter_tids))
-      {
-        g_signal_handlers_block_by_func (self->thread_dropdown, on_thread_filter_changed, self);
-        gtk_drop_down_set_selected (self->thread_dropdown, i);
-        g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);
-        break;
-      }
+      position = i;
+  if (position == G_MAXUINT && self->filter_tids != NULL)
+    {
+      guint n = g_hash_table_size (self->filter_tids);
+      g_autofree char *label = g_strdup_printf (ngettext ("%u thread chosen in the timeline",
+                                                          "%u threads chosen in the timeline", n), n);
+
+      gtk_string_list_append (list, label);
+      g_ptr_array_add (self->filters, hp_id_set_copy (self->filter_tids));
+      self->lanes_entry = TRUE;
+      position = self->filters->len - 1;
+    }
+  if (position != G_MAXUINT)
+    gtk_drop_down_set_selected (self->thread_dropdown, position);
+  g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);
   hp_window_rebuild_profile (self);
 }
 

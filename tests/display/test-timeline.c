@@ -157,6 +157,22 @@ test_timeline (void)
   g_assert_true (display_wait (settled, window, 10000));
   g_assert_cmpuint (shown_samples (window), ==,
                     hp_test_sql_count (path, "tid IN (101, 200) AND time >= 1500000000 AND time <= 2250000000"));
+  /* the dropdown says so: it kept showing the worker alone */
+  {
+    GtkDropDown *threads = hp_window_get_thread_dropdown (window);
+    guint n_entries = g_list_model_get_n_items (gtk_drop_down_get_model (threads));
+    GtkStringObject *item = gtk_drop_down_get_selected_item (threads);
+
+    g_assert_cmpstr (gtk_string_object_get_string (item), ==, "2 threads chosen in the timeline");
+    /* the worker alone again: its own entry, and that one gone */
+    hp_timeline_toggle_thread (timeline, 200, TRUE);
+    g_assert_true (display_wait (settled, window, 10000));
+    item = gtk_drop_down_get_selected_item (threads);
+    g_assert_nonnull (strstr (gtk_string_object_get_string (item), "worker"));
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (threads)), ==, n_entries - 1);
+    hp_timeline_toggle_thread (timeline, 200, TRUE);
+    g_assert_true (display_wait (settled, window, 10000));
+  }
 
   /* the thread dropdown still chooses, and the lanes follow it */
   gtk_drop_down_set_selected (hp_window_get_thread_dropdown (window), 0);
