@@ -35,6 +35,7 @@
 #include "document/hp-format.h"
 
 #define ROW_HEIGHT   18
+#define MARK_CORNER  8     /* the folded corner of a summarized path's box */
 #define LABEL_PAD    3
 #define MIN_LABEL_PX 24
 /* The most of a name a box can show: a 17,000-character C++ name costs
@@ -260,6 +261,10 @@ draw_box (Render           *r,
   gtk_snapshot_append_color (r->snapshot, &fill, &rect);
   r->self->n_drawn++;
 
+  /* A summarized path: a strip at the box's start, and a folded corner
+   * at its end, as a note is marked. The strip alone, 4 px of dark blue
+   * at a box's edge, read as the selection's outline (also blue), or
+   * was not seen at all. */
   if (box->node != NULL && self->marks != NULL && g_hash_table_contains (self->marks, box->node))
     {
       GdkRGBA mark = { 0.1, 0.3, 0.75, 1 };
@@ -267,6 +272,15 @@ draw_box (Render           *r,
 
       graphene_rect_init (&strip, x, y, MIN (4, w), ROW_HEIGHT - 1);
       gtk_snapshot_append_color (r->snapshot, &mark, &strip);
+      if (w >= 2 * MARK_CORNER)
+        for (int i = 0; i < MARK_CORNER; i++)
+          {
+            graphene_rect_t step;
+
+            /* its right edge where the box's fill ends, before the gap */
+            graphene_rect_init (&step, x + w - 1 - (MARK_CORNER - i), y + i, MARK_CORNER - i, 1);
+            gtk_snapshot_append_color (r->snapshot, &mark, &step);
+          }
     }
 
   if (w >= MIN_LABEL_PX)

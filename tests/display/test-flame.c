@@ -660,6 +660,64 @@ test_root_in_view (void)
   display_close (window);
 }
 
+/* Whether the pixel at @x, @y of @pixels (display_render_pixels) is
+ * the mark's dark blue */
+static gboolean
+is_mark_blue (const guchar *pixels,
+              int           width,
+              double        x,
+              double        y)
+{
+  const guchar *p = pixels + ((int) y * width + (int) x) * 4;
+
+  /* B, G, R of { 0.1, 0.3, 0.75 } */
+  return ABS (p[0] - 191) <= 2 && ABS (p[1] - 77) <= 2 && ABS (p[2] - 26) <= 2;
+}
+
+/* A summarized path's box carries a mark that shows: a strip at its
+ * start was all there was, 4 px of the selection's blue. It has a folded
+ * corner at its end now, and the tooltip gives the summary's first line
+ * only. */
+static void
+test_summary_mark (void)
+{
+  g_autofree char *path = display_make_capture ("mark.hotpath", TRUE, NULL);
+  HpWindow *window = display_open (app, path);
+  HpFlameView *view = hp_window_get_flame_view (window);
+  HpFlameCanvas *canvas = hp_flame_view_get_canvas (view);
+  graphene_rect_t leaf, beta;
+  g_autofree guchar *pixels = NULL;
+  g_autofree char *tip = NULL;
+  int width, height;
+
+  /* it opens on the hottest path's leaf */
+  g_assert_cmpstr (display_selected_name (window), ==, "alpha_leaf");
+  g_assert_true (hp_summary_pane_get_editable (hp_window_get_summary_pane (window)));
+  hp_summary_pane_set_text (hp_window_get_summary_pane (window), "The alpha loop's leaf.\nA second line.");
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  g_assert_true (display_wait (graph_shown, view, 5000));
+  /* selected elsewhere: the outline is not on the marked box */
+  display_activate (window, "win.select-function", g_variant_new_string ("run_beta"));
+  display_spin (300);
+  render (window);
+
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) box_of (canvas, "alpha_leaf"), &leaf));
+  g_assert_true (hp_flame_canvas_get_box_area (canvas, (guint) box_of (canvas, "run_beta"), &beta));
+  pixels = display_render_pixels (GTK_WIDGET (canvas), &width, &height);
+  g_assert_nonnull (pixels);
+  /* the corner: at the box's top right, under the gap */
+  g_assert_true (is_mark_blue (pixels, width, leaf.origin.x + leaf.size.width - 3, leaf.origin.y + 1));
+  g_assert_false (is_mark_blue (pixels, width, leaf.origin.x + leaf.size.width - 3, leaf.origin.y + 12));
+  g_assert_false (is_mark_blue (pixels, width, beta.origin.x + beta.size.width - 3, beta.origin.y + 1));
+  /* the strip at its start */
+  g_assert_true (is_mark_blue (pixels, width, leaf.origin.x + 1, leaf.origin.y + 8));
+
+  tip = hp_flame_canvas_describe_box (canvas, (guint) box_of (canvas, "alpha_leaf"));
+  g_assert_nonnull (strstr (tip, "Summary: The alpha loop's leaf."));
+  g_assert_null (strstr (tip, "A second line"));
+  display_close (window);
+}
+
 static GtkTreeListRow *
 selected_row (HpWindow *window)
 {
@@ -733,6 +791,7 @@ run (HpApplication *application)
   g_test_add_func ("/flame/colors", test_colors);
   g_test_add_func ("/flame/fits-small", test_fits_small);
   g_test_add_func ("/flame/root-in-view", test_root_in_view);
+  g_test_add_func ("/flame/summary-mark", test_summary_mark);
   return g_test_run ();
 }
 
