@@ -94,6 +94,32 @@ esc (Report     *r,
   return escaped;
 }
 
+/* Whether @module is a name perf already brackets ("[kernel.kallsyms]",
+ * "[vdso]"), which the report shows as it is rather than in a second pair */
+static gboolean
+has_brackets (const char *module)
+{
+  gsize len = module ? strlen (module) : 0;
+
+  return len >= 2 && module[0] == '[' && module[len - 1] == ']';
+}
+
+/* @module escaped as esc() does, in brackets as the report shows modules.
+ * Valid until the next done_line(). */
+static const char *
+bracketed (Report     *r,
+           const char *module)
+{
+  const char *shown = esc (r, module, "?");
+  char *text;
+
+  if (has_brackets (shown))
+    return shown;
+  text = g_strdup_printf ("[%s]", shown);
+  g_ptr_array_add (r->escaped, text);
+  return text;
+}
+
 static void
 done_line (Report *r)
 {
@@ -568,10 +594,10 @@ print_tree_enter (Report           *r,
   if (depth > MAX_INDENT_DEPTH)
     g_snprintf (shown, sizeof shown, "[depth %u] ", depth);
 
-  printf ("%6.2f%% %6.2f%%  %s%s%s  [%s]\n",
+  printf ("%6.2f%% %6.2f%%  %s%s%s  %s\n",
           percent (node->total, r->n_samples), percent (node->self, r->n_samples),
           indent->str, shown, esc (r, hp_profile_get_function_name (r->profile, node->function_id), "?"),
-          esc (r, hp_profile_get_module_name (r->profile, node->function_id), "?"));
+          bracketed (r, hp_profile_get_module_name (r->profile, node->function_id)));
   done_line (r);
   if (summary != NULL)
     {
@@ -733,9 +759,12 @@ resolve_name (Report     *r,
           const HpFunctionStats *stats = hp_profile_get_function_stats (r->profile, id);
 
           /* each line escaped on its own by hp_cli_error() */
-          hp_cli_error ("  %5.1f%%  %s [%s]", percent (stats ? stats->total : 0, r->n_samples),
+          const char *module = hp_profile_get_module_name (r->profile, id);
+          gboolean own = has_brackets (module);
+
+          hp_cli_error ("  %5.1f%%  %s %s%s%s", percent (stats ? stats->total : 0, r->n_samples),
                         hp_cli_short_name (r->profile, id, short_names),
-                        hp_profile_get_module_name (r->profile, id));
+                        own ? "" : "[", module ? module : "?", own ? "" : "]");
         }
       if (listed->len > shown)
         hp_cli_error (g_dngettext (GETTEXT_PACKAGE, "  … and %u more (--limit N lists N)", "  … and %u more (--limit N lists N)",
@@ -784,10 +813,10 @@ relations (Report       *r,
           const char *quantity = esc (r, r->quantity, "samples");
           g_autofree char *amount = counted (r, total);
 
-          printf (callers ? _("# Callers of %s [%s] (total %s, %.2f%% of all %s); share of its total %s\n")
-                          : _("# Callees of %s [%s] (total %s, %.2f%% of all %s); share of its total %s\n"),
+          printf (callers ? _("# Callers of %s %s (total %s, %.2f%% of all %s); share of its total %s\n")
+                          : _("# Callees of %s %s (total %s, %.2f%% of all %s); share of its total %s\n"),
                   esc (r, hp_profile_get_function_name (r->profile, id), "?"),
-                  esc (r, hp_profile_get_module_name (r->profile, id), "?"),
+                  bracketed (r, hp_profile_get_module_name (r->profile, id)),
                   amount, percent (total, r->n_samples), quantity, quantity);
           done_line (r);
         }
@@ -806,9 +835,9 @@ relations (Report       *r,
             }
           else
             {
-              printf ("%6.2f%% %9" PRIu64 "  %s [%s]\n", percent (e->samples, total), e->samples,
+              printf ("%6.2f%% %9" PRIu64 "  %s %s\n", percent (e->samples, total), e->samples,
                       esc (r, hp_profile_get_function_name (r->profile, e->function_id), "?"),
-                      esc (r, hp_profile_get_module_name (r->profile, e->function_id), "?"));
+                      bracketed (r, hp_profile_get_module_name (r->profile, e->function_id)));
               done_line (r);
             }
         }

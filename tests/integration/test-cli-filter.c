@@ -321,6 +321,36 @@ fold_self (const char         *path,
   return -1;
 }
 
+/* A module perf already names in brackets keeps one pair in the text
+ * report: "[kernel.kallsyms]", not "[[kernel.kallsyms]]" */
+static void
+test_module_brackets (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "brackets.hotpath", NULL);
+  const char *forms[][5] = {
+    { "report", NULL, "--tree", NULL },
+    { "report", NULL, "--callers", "sys_write", NULL },
+    { "report", NULL, "--callees", "memcpy", NULL },
+  };
+
+  write_fold_capture (path);
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autoptr(ItResult) res = NULL;
+
+      forms[i][1] = path;
+      res = it_run_cli (forms[i]);
+      if (res->status != 0)
+        g_error ("%s %s failed: %s", forms[i][0], forms[i][2], res->err);
+      g_assert_nonnull (strstr (res->out, "[kernel.kallsyms]"));
+      g_assert_null (strstr (res->out, "[[kernel.kallsyms]]"));
+      /* a path still gets its pair */
+      g_assert_nonnull (strstr (res->out, "[libc.so.6]"));
+    }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_fold (void)
 {
@@ -381,5 +411,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/filter-bad", test_bad_filters);
   g_test_add_func ("/integration/cli/merge-recursion", test_merge_recursion);
   g_test_add_func ("/integration/cli/fold", test_fold);
+  g_test_add_func ("/integration/cli/module-brackets", test_module_brackets);
   return g_test_run ();
 }
