@@ -832,6 +832,21 @@ add_same_array (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* A table with no rows: "length": 0 and an empty array per column */
+static void
+add_empty_table (JsonBuilder        *b,
+                 const char         *name,
+                 const char * const *columns)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "length");
+  json_builder_add_int_value (b, 0);
+  for (guint i = 0; columns[i] != NULL; i++)
+    add_same_array (b, columns[i], 0, 0);
+  json_builder_end_object (b);
+}
+
 static void
 write_processed_thread (Export        *ex,
                         JsonBuilder   *b,
@@ -1012,37 +1027,11 @@ write_processed_thread (Export        *ex,
   add_same_array (b, "columnNumber", n_funcs, -1);
   json_builder_end_object (b);
 
-  json_builder_set_member_name (b, "resourceTable");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "length");
-  json_builder_add_int_value (b, 0);
-  add_same_array (b, "lib", 0, 0);
-  add_same_array (b, "name", 0, 0);
-  add_same_array (b, "host", 0, 0);
-  add_same_array (b, "type", 0, 0);
-  json_builder_end_object (b);
+  add_empty_table (b, "resourceTable", (const char * const[]) { "lib", "name", "host", "type", NULL });
 
-  json_builder_set_member_name (b, "nativeSymbols");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "length");
-  json_builder_add_int_value (b, 0);
-  add_same_array (b, "address", 0, 0);
-  add_same_array (b, "functionSize", 0, 0);
-  add_same_array (b, "libIndex", 0, 0);
-  add_same_array (b, "name", 0, 0);
-  json_builder_end_object (b);
+  add_empty_table (b, "nativeSymbols", (const char * const[]) { "address", "functionSize", "libIndex", "name", NULL });
 
-  json_builder_set_member_name (b, "markers");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "length");
-  json_builder_add_int_value (b, 0);
-  add_same_array (b, "category", 0, 0);
-  add_same_array (b, "data", 0, 0);
-  add_same_array (b, "endTime", 0, 0);
-  add_same_array (b, "name", 0, 0);
-  add_same_array (b, "phase", 0, 0);
-  add_same_array (b, "startTime", 0, 0);
-  json_builder_end_object (b);
+  add_empty_table (b, "markers", (const char * const[]) { "category", "data", "endTime", "name", "phase", "startTime", NULL });
 
   /* last: the functions above added their strings */
   json_builder_set_member_name (b, "stringArray");
@@ -1123,14 +1112,7 @@ write_firefox (Export  *ex,
       json_builder_set_member_name (b, "pausedRanges");
       json_builder_begin_array (b);
       json_builder_end_array (b);
-      json_builder_set_member_name (b, "extensions");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "length");
-      json_builder_add_int_value (b, 0);
-      add_same_array (b, "baseURL", 0, 0);
-      add_same_array (b, "id", 0, 0);
-      add_same_array (b, "name", 0, 0);
-      json_builder_end_object (b);
+      add_empty_table (b, "extensions", (const char * const[]) { "baseURL", "id", "name", NULL });
     }
   json_builder_set_member_name (b, "startTime");
   json_builder_add_double_value (b, 0);
