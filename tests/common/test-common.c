@@ -658,3 +658,17 @@ hp_test_debuginfod_stop (GPid pid)
   waitpid (pid, NULL, 0);
   g_spawn_close_pid (pid);
 }
+
+GPid
+hp_test_start_busy (const char *workload,
+                    const char *seconds)
+{
+  const char *argv[] = { workload, "busy", seconds, NULL };
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  return pid;
+}

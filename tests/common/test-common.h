@@ -154,4 +154,9 @@ char      *hp_test_debuginfod_start   (const char             *served,
                                        GPid                   *pid);
 void       hp_test_debuginfod_stop    (GPid                    pid);
 
+/* Starts "@workload busy @seconds" (a test workload's busy loop) without
+ * reaping it; the caller waits for it (waitpid) and closes its pid. */
+GPid       hp_test_start_busy         (const char             *workload,
+                                       const char             *seconds);
+
 G_END_DECLS

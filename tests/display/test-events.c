@@ -585,19 +585,6 @@ sql_count (const char *path,
   return hp_test_sql_count (path, where);
 }
 
-static GPid
-start_busy (const char *workload)
-{
-  const char *argv[] = { workload, "busy", "5", NULL };
-  g_autoptr(GError) error = NULL;
-  GPid pid;
-
-  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
-                                NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
-  return pid;
-}
-
 static gboolean
 is_label_starting (GtkWidget     *widget,
                    gconstpointer  text)
@@ -654,8 +641,8 @@ test_system_wide_range (void)
       return;
     }
   g_unlink (path);
-  busy[0] = start_busy (workload);
-  busy[1] = start_busy (workload);
+  busy[0] = hp_test_start_busy (workload, "5");
+  busy[1] = hp_test_start_busy (workload, "5");
   g_usleep (200 * 1000);
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
                                NULL, &err, &status, NULL));

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "integration-common.h"
+#include "test-common.h"
 #include "record/hp-events.h"
 
 #define PAGES 5000
@@ -254,19 +255,6 @@ check_duration (ItCapture  *cap,
   g_assert_cmpfloat (fabs (g_ascii_strtod (in + strlen (" Hz in "), NULL) - duration), <, 0.01);
 }
 
-static GPid
-start_busy (const char *workload)
-{
-  const char *argv[] = { workload, "busy", "4", NULL };
-  g_autoptr(GError) error = NULL;
-  GPid pid;
-
-  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
-                                NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
-  return pid;
-}
-
 static guint64
 samples_of_pid (const HpCaptureData *data,
                 GPid                 pid,
@@ -311,8 +299,8 @@ test_system_wide (void)
       g_test_skip ("recording the whole system needs root");
       return;
     }
-  busy[0] = start_busy (workload);
-  busy[1] = start_busy (workload);
+  busy[0] = hp_test_start_busy (workload, "4");
+  busy[1] = hp_test_start_busy (workload, "4");
   g_usleep (200 * 1000);
   recorded = it_run_cli ((const char *[]) { "record", "-a", "--duration", "1.5", "--call-graph", "fp",
                                              "-o", path, NULL });
