@@ -959,6 +959,32 @@ hp_call_tree_view_get_selected (HpCallTreeView *self)
   return item ? hp_call_row_get_node (item) : NULL;
 }
 
+/* Scrolls the selected row back into view after the tree's height
+ * changed (a page below took some of it), once that is laid out. */
+void
+hp_call_tree_view_show_selected (HpCallTreeView *self)
+{
+  TreeModels *t;
+  guint pos;
+
+  g_return_if_fail (HP_IS_CALL_TREE_VIEW (self));
+
+  t = hp_call_tree_view_current (self);
+  if (t->selection == NULL || self->preparing)
+    return;
+  pos = gtk_single_selection_get_selected (t->selection);
+  if (pos == GTK_INVALID_LIST_POSITION)
+    return;
+  /* the row under it, when there is one: GTK 4.8 scrolls a row to the
+   * foot of the column view without counting the header's height, which
+   * left the selected row cut in half at the bottom */
+  if (pos + 1 < g_list_model_get_n_items (G_LIST_MODEL (t->selection)))
+    pos++;
+  self->scroll_position = pos;
+  if (self->scroll_source == 0)
+    self->scroll_source = g_timeout_add_full (GDK_PRIORITY_REDRAW + 10, 16, scroll_cb, self, NULL);
+}
+
 /* A module of the system (libraries, the kernel) rather than of the
  * program that was profiled: its code is rarely what the user can change. */
 static gboolean

@@ -33,6 +33,7 @@ void              hp_call_tree_view_set_bottom_up_at_once (guint      max_nodes)
 
 /* The selected node of the shown tree (top-down or bottom-up), or NULL. */
 const HpCallNode *hp_call_tree_view_get_selected     (HpCallTreeView  *self);
+void              hp_call_tree_view_show_selected    (HpCallTreeView  *self);
 /* Expands the ancestors of @node (of the shown tree), selects and shows it. */
 void              hp_call_tree_view_select_node      (HpCallTreeView  *self,
                                                       const HpCallNode *node);

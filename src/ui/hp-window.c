@@ -202,6 +202,8 @@ fit_bottom_page_cb (gpointer data)
       if (self->side_position_before_fit < 0)
         self->side_position_before_fit = base;
       move_side_paned (self, base - (target - base_stack));
+      /* the selected row may have been in the height given away */
+      hp_call_tree_view_show_selected (self->tree_view);
     }
   else if (self->side_position_before_fit >= 0)
     {

@@ -223,6 +223,38 @@ display_selected_name (HpWindow *window)
   return node ? hp_profile_get_function_name (p->profile, node->function_id) : NULL;
 }
 
+static gboolean
+is_inscription_of (GtkWidget    *widget,
+                   gconstpointer text)
+{
+  return GTK_IS_INSCRIPTION (widget) &&
+         g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (widget)), text) == 0;
+}
+
+GtkWidget *
+display_row_on_screen (GtkWidget  *tree,
+                       const char *name)
+{
+  GtkWidget *inscription = display_find_widget (tree, is_inscription_of, name);
+  GtkWidget *scrolled;
+  graphene_rect_t bounds;
+
+  if (inscription == NULL || !gtk_widget_get_mapped (inscription) ||
+      (scrolled = gtk_widget_get_ancestor (inscription, GTK_TYPE_SCROLLED_WINDOW)) == NULL ||
+      !gtk_widget_compute_bounds (inscription, scrolled, &bounds))
+    return NULL;
+  return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scrolled) ?
+         inscription : NULL;
+}
+
+gboolean
+display_selected_on_screen (gpointer window)
+{
+  const char *name = display_selected_name (window);
+
+  return name != NULL && display_row_on_screen (GTK_WIDGET (hp_window_get_tree_view (window)), name) != NULL;
+}
+
 GtkWidget *
 display_find_widget (GtkWidget    *widget,
                      gboolean    (*match) (GtkWidget *, gconstpointer),

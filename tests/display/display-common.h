@@ -51,6 +51,13 @@ const char *display_selected_name (HpWindow     *window);
 
 /* The first mapped widget under @widget (itself included), depth first
  * and through visible children only, for which @match holds. */
+/* The name cell (a GtkInscription) of the call tree row showing @name,
+ * if it is whole within the tree's scrolled window; NULL otherwise */
+GtkWidget  *display_row_on_screen (GtkWidget    *tree,
+                                   const char   *name);
+/* Whether the selected row of @window's call tree is whole on screen
+ * (a condition for display_wait) */
+gboolean    display_selected_on_screen (gpointer window);
 GtkWidget  *display_find_widget  (GtkWidget     *widget,
                                   gboolean     (*match) (GtkWidget *, gconstpointer),
                                   gconstpointer  data);

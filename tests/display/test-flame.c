@@ -546,6 +546,10 @@ test_fits_small (void)
                   gtk_widget_get_height (scroller), gtk_widget_get_height (scroller) / 18);
   g_assert_cmpint (gtk_widget_get_height (scroller), >=, 10 * 18);
   g_assert_cmpint (gtk_paned_get_position (side), >=, side_height / 3);
+  /* the selected row (the end of the hot path, f38, at the foot of the
+   * tree before) is scrolled back into the smaller tree: it was cut */
+  g_assert_cmpstr (display_selected_name (window), ==, "f38");
+  g_assert_true (display_wait (display_selected_on_screen, window, 3000));
 
   /* the Source page has the call tree's height again */
   display_activate (window, "win.show-pane", g_variant_new_string ("source"));

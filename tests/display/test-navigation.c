@@ -579,32 +579,6 @@ make_wide_capture (void)
   return g_steal_pointer (&path);
 }
 
-/* The inscription of the shown row of @name, if it is on screen in the
- * tree's scrolled window */
-static GtkWidget *
-name_on_screen (GtkWidget  *tree,
-                const char *name)
-{
-  GtkWidget *inscription = display_find_widget (tree, is_inscription_of, name);
-  GtkWidget *scrolled;
-  graphene_rect_t bounds;
-
-  if (inscription == NULL || !gtk_widget_get_mapped (inscription) ||
-      (scrolled = gtk_widget_get_ancestor (inscription, GTK_TYPE_SCROLLED_WINDOW)) == NULL ||
-      !gtk_widget_compute_bounds (inscription, scrolled, &bounds))
-    return NULL;
-  return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scrolled) ?
-         inscription : NULL;
-}
-
-static gboolean
-match_on_screen (gpointer window)
-{
-  const char *name = display_selected_name (window);
-
-  return name != NULL && name_on_screen (GTK_WIDGET (hp_window_get_tree_view (window)), name) != NULL;
-}
-
 /* For a failing check: where the row of @name is */
 static void
 describe_row (GtkWidget  *tree,
@@ -682,7 +656,7 @@ test_search_far_dark (void)
   tree = GTK_WIDGET (hp_window_get_tree_view (window));
   g_assert_cmpstr (display_selected_name (window), ==, "f000");
   g_assert_true (display_wait (focus_on_selected, window, 5000));
-  g_assert_null (name_on_screen (tree, "f141"));
+  g_assert_null (display_row_on_screen (tree, "f141"));
   if (!send_keys (window, "ctrl+f f 1 4"))
     {
       g_test_skip ("xdotool is not installed");
@@ -695,18 +669,18 @@ test_search_far_dark (void)
   /* matches f140 … f149, the hottest first */
   current_name = display_selected_name (window);
   g_assert_cmpstr (current_name, ==, "f140");
-  if (!display_wait (match_on_screen, window, 10000))
+  if (!display_wait (display_selected_on_screen, window, 10000))
     describe_row (tree, "f140");
-  g_assert_true (match_on_screen (window));
+  g_assert_true (display_selected_on_screen (window));
   /* Enter: the next one is current, on screen, with f140 above it */
   send_keys (window, "Return");
   g_assert_true (display_wait (search_settled, window, 5000));
   g_assert_cmpstr (display_selected_name (window), ==, "f141");
-  if (!display_wait (match_on_screen, window, 10000))
+  if (!display_wait (display_selected_on_screen, window, 10000))
     describe_row (tree, "f141");
-  g_assert_true (match_on_screen (window));
-  current = name_on_screen (tree, "f141");
-  other = name_on_screen (tree, "f140");
+  g_assert_true (display_selected_on_screen (window));
+  current = display_row_on_screen (tree, "f141");
+  other = display_row_on_screen (tree, "f140");
   g_assert_nonnull (current);
   g_assert_nonnull (other);
   current_markup = markup_of (window, "f141", 0);
