@@ -552,6 +552,28 @@ typedef struct {
   GArray     *stack_rows;   /* gint64 pairs: prefix (-1: none), frame */
 } Gecko;
 
+static void
+gecko_init (Gecko *g)
+{
+  g->strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g->string_list = g_ptr_array_new_with_free_func (g_free);
+  g->frames = g_hash_table_new (NULL, NULL);
+  g->frame_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g->stacks = g_hash_table_new (NULL, NULL);
+  g->stack_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+}
+
+static void
+gecko_clear (Gecko *g)
+{
+  g_hash_table_unref (g->strings);
+  g_ptr_array_unref (g->string_list);
+  g_hash_table_unref (g->frames);
+  g_array_unref (g->frame_ids);
+  g_hash_table_unref (g->stacks);
+  g_array_unref (g->stack_rows);
+}
+
 static guint
 gecko_string (Gecko      *g,
               const char *text)
@@ -648,38 +670,27 @@ add_nullable_int (JsonBuilder *b,
     json_builder_add_int_value (b, value);
 }
 
+/* Opens thread @tid's object and writes what both formats say of a
+ * thread before its tables: its name, its process, and times that a
+ * capture does not have (0 and null). The processed format writes pid
+ * and tid as strings, the Gecko format as numbers. */
 static void
-write_gecko_thread (Export        *ex,
-                    JsonBuilder   *b,
-                    ThreadEntries *te,
-                    gboolean       timed,
-                    gdouble        interval_ms)
+begin_thread (Export      *ex,
+              JsonBuilder *b,
+              gint32       tid,
+              gboolean     ids_as_strings)
 {
-  static const char * const sample_schema[] = { "stack", "time", "eventDelay", NULL };
-  static const char * const frame_schema[] = { "location", "relevantForJS", "innerWindowID", "implementation",
-                                               "optimizations", "line", "column", "category", "subcategory", NULL };
-  static const char * const stack_schema[] = { "prefix", "frame", NULL };
-  static const char * const marker_schema[] = { "name", "startTime", "endTime", "phase", "category", "data", NULL };
-  Gecko g = { 0 };
   gint32 pid;
-  const char *name = thread_name (ex, te->tid, &pid);
+  const char *name = thread_name (ex, tid, &pid);
   const char *command = process_command (ex, pid);
   g_autofree char *vname = hp_text_make_valid (name ? name : "?");
   g_autofree char *vcommand = hp_text_make_valid (command ? command : "?");
-  guint64 synthetic = 0;
-
-  g.strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g.string_list = g_ptr_array_new_with_free_func (g_free);
-  g.frames = g_hash_table_new (NULL, NULL);
-  g.frame_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g.stacks = g_hash_table_new (NULL, NULL);
-  g.stack_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, vname);
   json_builder_set_member_name (b, "isMainThread");
-  json_builder_add_boolean_value (b, te->tid == pid);
+  json_builder_add_boolean_value (b, tid == pid);
   json_builder_set_member_name (b, "processType");
   json_builder_add_string_value (b, "default");
   json_builder_set_member_name (b, "processName");
@@ -695,10 +706,56 @@ write_gecko_thread (Export        *ex,
   json_builder_set_member_name (b, "pausedRanges");
   json_builder_begin_array (b);
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "pid");
-  json_builder_add_int_value (b, pid);
-  json_builder_set_member_name (b, "tid");
-  json_builder_add_int_value (b, te->tid);
+  if (ids_as_strings)
+    {
+      g_autofree char *pid_text = g_strdup_printf ("%d", pid);
+      g_autofree char *tid_text = g_strdup_printf ("%d", tid);
+
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_string_value (b, pid_text);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_string_value (b, tid_text);
+    }
+  else
+    {
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, pid);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, tid);
+    }
+}
+
+/* A thread's string table, as @member */
+static void
+add_strings (JsonBuilder *b,
+             const char  *member,
+             Gecko       *g)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g->string_list->len; i++)
+    json_builder_add_string_value (b, g->string_list->pdata[i]);
+  json_builder_end_array (b);
+}
+
+static void
+write_gecko_thread (Export        *ex,
+                    JsonBuilder   *b,
+                    ThreadEntries *te,
+                    gboolean       timed,
+                    gdouble        interval_ms)
+{
+  static const char * const sample_schema[] = { "stack", "time", "eventDelay", NULL };
+  static const char * const frame_schema[] = { "location", "relevantForJS", "innerWindowID", "implementation",
+                                               "optimizations", "line", "column", "category", "subcategory", NULL };
+  static const char * const stack_schema[] = { "prefix", "frame", NULL };
+  static const char * const marker_schema[] = { "name", "startTime", "endTime", "phase", "category", "data", NULL };
+  Gecko g = { 0 };
+  guint64 synthetic = 0;
+
+  gecko_init (&g);
+
+  begin_thread (ex, b, te->tid, FALSE);
 
   json_builder_set_member_name (b, "samples");
   json_builder_begin_object (b);
@@ -771,19 +828,10 @@ write_gecko_thread (Export        *ex,
   json_builder_end_object (b);
 
   /* last: the frames above added their strings */
-  json_builder_set_member_name (b, "stringTable");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < g.string_list->len; i++)
-    json_builder_add_string_value (b, g.string_list->pdata[i]);
-  json_builder_end_array (b);
+  add_strings (b, "stringTable", &g);
   json_builder_end_object (b);
 
-  g_hash_table_unref (g.strings);
-  g_ptr_array_unref (g.string_list);
-  g_hash_table_unref (g.frames);
-  g_array_unref (g.frame_ids);
-  g_hash_table_unref (g.stacks);
-  g_array_unref (g.stack_rows);
+  gecko_clear (&g);
 }
 
 /* The Firefox Profiler's processed format, for an event counted by its
@@ -856,13 +904,6 @@ write_processed_thread (Export        *ex,
                         gboolean       nanoseconds)
 {
   Gecko g = { 0 };
-  gint32 pid;
-  const char *name = thread_name (ex, te->tid, &pid);
-  const char *command = process_command (ex, pid);
-  g_autofree char *vname = hp_text_make_valid (name ? name : "?");
-  g_autofree char *vcommand = hp_text_make_valid (command ? command : "?");
-  g_autofree char *pid_text = g_strdup_printf ("%d", pid);
-  g_autofree char *tid_text = g_strdup_printf ("%d", te->tid);
   g_autoptr(GArray) sample_stacks = g_array_sized_new (FALSE, FALSE, sizeof (gint64), te->entries->len);
   g_autoptr(GHashTable) funcs = g_hash_table_new (NULL, NULL);   /* function id -> index + 1 */
   g_autoptr(GArray) func_names = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -874,12 +915,7 @@ write_processed_thread (Export        *ex,
   guint64 synthetic = 0;
   guint n_frames, n_stacks, n_funcs;
 
-  g.strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g.string_list = g_ptr_array_new_with_free_func (g_free);
-  g.frames = g_hash_table_new (NULL, NULL);
-  g.frame_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g.stacks = g_hash_table_new (NULL, NULL);
-  g.stack_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gecko_init (&g);
 
   for (guint i = 0; i < te->entries->len; i++)
     {
@@ -916,30 +952,7 @@ write_processed_thread (Export        *ex,
     }
   n_funcs = func_names->len;
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, vname);
-  json_builder_set_member_name (b, "isMainThread");
-  json_builder_add_boolean_value (b, te->tid == pid);
-  json_builder_set_member_name (b, "processType");
-  json_builder_add_string_value (b, "default");
-  json_builder_set_member_name (b, "processName");
-  json_builder_add_string_value (b, vcommand);
-  json_builder_set_member_name (b, "processStartupTime");
-  json_builder_add_double_value (b, 0);
-  json_builder_set_member_name (b, "processShutdownTime");
-  json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "registerTime");
-  json_builder_add_double_value (b, 0);
-  json_builder_set_member_name (b, "unregisterTime");
-  json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "pausedRanges");
-  json_builder_begin_array (b);
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "pid");
-  json_builder_add_string_value (b, pid_text);
-  json_builder_set_member_name (b, "tid");
-  json_builder_add_string_value (b, tid_text);
+  begin_thread (ex, b, te->tid, TRUE);
 
   /* the samples, each with its weight */
   json_builder_set_member_name (b, "samples");
@@ -1034,19 +1047,10 @@ write_processed_thread (Export        *ex,
   add_empty_table (b, "markers", (const char * const[]) { "category", "data", "endTime", "name", "phase", "startTime", NULL });
 
   /* last: the functions above added their strings */
-  json_builder_set_member_name (b, "stringArray");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < g.string_list->len; i++)
-    json_builder_add_string_value (b, g.string_list->pdata[i]);
-  json_builder_end_array (b);
+  add_strings (b, "stringArray", &g);
   json_builder_end_object (b);
 
-  g_hash_table_unref (g.strings);
-  g_ptr_array_unref (g.string_list);
-  g_hash_table_unref (g.frames);
-  g_array_unref (g.frame_ids);
-  g_hash_table_unref (g.stacks);
-  g_array_unref (g.stack_rows);
+  gecko_clear (&g);
 }
 
 static void
