@@ -399,25 +399,26 @@ print_functions (Report *r)
   /* as wide as the largest count: a weight may be ns or cycles */
   g_autofree char *largest = g_strdup_printf ("%" PRIu64, r->n_samples);
   int width = MAX (9, (int) strlen (largest));
+  /* [counted in a unit][by total][all of them] */
+  static const char * const headings[2][2][2] = {
+    /* Translators: "# Functions by self samples (top of 1234)" */
+    { { N_("# Functions by self %s (top of %" PRIu64 ")\n"), N_("# Functions by self %s (all of %" PRIu64 ")\n") },
+      { N_("# Functions by total %s (top of %" PRIu64 ")\n"), N_("# Functions by total %s (all of %" PRIu64 ")\n") } },
+    /* counted in a unit: say what the shares are of, and in how many samples */
+    /* Translators: "# Functions by self ns off CPU (top; shares of all 52 ns off CPU, in 3 samples)" */
+    { { N_("# Functions by self %s (top; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n"),
+        N_("# Functions by self %s (all; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n") },
+      { N_("# Functions by total %s (top; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n"),
+        N_("# Functions by total %s (all; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n") } },
+  };
+  gboolean in_unit = r->profile != r->sample_profile;
+  const char *quantity = esc (r, r->quantity, "samples");
 
   if (r->limit > 0)
     n = MIN (n, (guint) r->limit);
 
-  if (r->profile != r->sample_profile)
-    /* counted in a unit: say what the shares are of, and in how many samples */
-    /* Translators: "# Functions by self ns off CPU (top; shares of all 52 ns off CPU, in 3 samples)" */
-    printf (r->by_total ? (n == functions->len ? _("# Functions by total %s (all; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n")
-                                               : _("# Functions by total %s (top; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n"))
-                        : (n == functions->len ? _("# Functions by self %s (all; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n")
-                                               : _("# Functions by self %s (top; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n")),
-            esc (r, r->quantity, "samples"), r->n_samples, esc (r, r->quantity, "samples"), r->n_counted);
-  else
-    /* Translators: "# Functions by self samples (top of 1234)" */
-    printf (r->by_total ? (n == functions->len ? _("# Functions by total %s (all of %" PRIu64 ")\n")
-                                               : _("# Functions by total %s (top of %" PRIu64 ")\n"))
-                        : (n == functions->len ? _("# Functions by self %s (all of %" PRIu64 ")\n")
-                                               : _("# Functions by self %s (top of %" PRIu64 ")\n")),
-            esc (r, r->quantity, "samples"), r->n_samples);
+  /* the arguments past those of its format are not read */
+  printf (_(headings[in_unit][r->by_total][n == functions->len]), quantity, r->n_samples, quantity, r->n_counted);
   printf ("%7s %*s %7s %*s  %-40s %s\n", "Self%", width, "Self", "Total%", width, "Total", "Function", "Module");
   for (guint i = 0; i < n; i++)
     {
