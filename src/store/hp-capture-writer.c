@@ -70,6 +70,7 @@
 
 #include "store/hp-capture-writer.h"
 #include "store/hp-capture-schema.h"
+#include "store/hp-store-db.h"
 
 #define HP_WRITER_BATCH 8192
 /* Samples are inserted this many rows per statement: one statement per
@@ -459,27 +460,6 @@ pid_is_running (pid_t pid)
   return kill (pid, 0) == 0 || errno != ESRCH;
 }
 
-/* Whether @path (a regular file, not followed) starts with @magic;
- * *missing tells a file that is not there. */
-static gboolean
-starts_with (const char   *path,
-             const guint8 *magic,
-             gsize         n,
-             gboolean     *missing)
-{
-  guint8 header[16];
-  gssize got;
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
-
-  g_assert (n <= sizeof header);
-  *missing = fd < 0 && errno == ENOENT;
-  if (fd < 0)
-    return FALSE;
-  got = read (fd, header, n);
-  close (fd);
-  return got == (gssize) n && memcmp (header, magic, n) == 0;
-}
-
 /* Whether @part and its companions are what a writer leaves: a SQLite
  * database, or, when that is gone, a WAL (or the index of one) or a
  * journal. Another program's "name.123.part" (a download) is not. */
@@ -488,21 +468,20 @@ looks_like_a_part (const char *part)
 {
   static const guint8 db_magic[16] = "SQLite format 3";
   static const guint8 wal_magic[2][4] = { { 0x37, 0x7f, 0x06, 0x82 }, { 0x37, 0x7f, 0x06, 0x83 } };
-  static const guint8 journal_magic[8] = { 0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7 };
   const guint32 shm_version = 3007000;  /* the first field of a WAL index, native order */
   g_autofree char *wal = g_strconcat (part, "-wal", NULL);
   g_autofree char *shm = g_strconcat (part, "-shm", NULL);
   g_autofree char *journal = g_strconcat (part, "-journal", NULL);
   gboolean missing;
 
-  if (starts_with (part, db_magic, sizeof db_magic, &missing))
+  if (hp_store_db_file_starts_with (part, db_magic, sizeof db_magic, &missing))
     return TRUE;
   if (!missing)
     return FALSE;
-  return starts_with (wal, wal_magic[0], 4, &missing)
-         || starts_with (wal, wal_magic[1], 4, &missing)
-         || starts_with (shm, (const guint8 *) &shm_version, 4, &missing)
-         || starts_with (journal, journal_magic, sizeof journal_magic, &missing);
+  return hp_store_db_file_starts_with (wal, wal_magic[0], 4, NULL)
+         || hp_store_db_file_starts_with (wal, wal_magic[1], 4, NULL)
+         || hp_store_db_file_starts_with (shm, (const guint8 *) &shm_version, 4, NULL)
+         || hp_store_db_is_journal (journal);
 }
 
 guint

@@ -589,6 +589,71 @@ set_work_limit (HpCapture *self)
   self->work_limit = MAX (file_bytes (self) * WORK_PER_BYTE, WORK_MIN) / PROGRESS_STEPS;
 }
 
+/* A rollback journal beside the capture ("NAME-journal") that is not
+ * empty is hot: a write stopped before its commit (a summary being saved
+ * when the process was killed or the machine went down), and the
+ * capture's pages may be half written. SQLite reads such a file only
+ * after rolling the journal back, which puts the pages of the last
+ * commit in place again and removes the journal; a journal without
+ * SQLite's header (hp_store_db_is_journal) was written before SQLite
+ * touched the file and holds nothing to put back, so it is just removed.
+ * Both take write access: a read-only connection stops with "attempt to
+ * write a readonly database", which named the capture and not the
+ * journal. With the capture and its folder writable, one read-write
+ * connection lets SQLite do its own recovery, exactly as any program
+ * opening the file would; nothing committed is lost. Otherwise the
+ * message says what is in the way. */
+static gboolean
+roll_back_journal (const char  *path,
+                   GError     **error)
+{
+  g_autofree char *journal = g_strconcat (path, "-journal", NULL);
+  gboolean real = hp_store_db_is_journal (journal);
+  sqlite3 *db;
+  int rc;
+
+  switch (hp_capture_check_writable (path))
+    {
+    case HP_CAPTURE_WRITABLE:
+      break;
+    case HP_CAPTURE_FILE_READ_ONLY:
+    case HP_CAPTURE_FOLDER_READ_ONLY:
+    default:
+      if (real)
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                     "%s: cannot read the capture: %s holds a write that was cut short, which SQLite must "
+                     "roll back before the capture can be read, and the capture or its folder is read-only; "
+                     "make both writable and open it again (do not remove the journal: it holds the "
+                     "capture's last committed pages)", path, journal);
+      else
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                     "%s: cannot read the capture: %s beside it is not a SQLite journal (damaged, or not "
+                     "SQLite's) and SQLite will not read past it while the capture or its folder is read-only; "
+                     "it holds nothing to roll back: remove it, or make the capture and its folder writable",
+                     path, journal);
+      return FALSE;
+    }
+  db = hp_store_db_open (path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, "the capture",
+                         MAX_VALUE_LENGTH, READER_BUSY_TIMEOUT_MS, error);
+  if (db == NULL)
+    return FALSE;
+  /* the first read takes the shared lock, and rolls back */
+  rc = sqlite3_exec (db, "PRAGMA application_id", NULL, NULL, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (db), -1);
+
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   "%s: cannot read the capture: rolling back the write that was cut short (%s) failed: %s",
+                   path, journal, message);
+      sqlite3_close_v2 (db);
+      return FALSE;
+    }
+  sqlite3_close_v2 (db);
+  g_debug ("%s: rolled back %s (%s)", path, journal, real ? "a write cut short" : "not a journal: removed");
+  return TRUE;
+}
+
 HpCapture *
 hp_capture_open (const char  *path,
                  gboolean     writable,
@@ -616,16 +681,26 @@ hp_capture_open (const char  *path,
 
   flags = (self->read_only_reason == NULL ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY)
           | SQLITE_OPEN_NOMUTEX;
-  /* no value of a capture comes near MAX_VALUE_LENGTH; the recorder may
-   * still be committing batches while we wait */
-  self->db = hp_store_db_open (path, flags, "the capture", MAX_VALUE_LENGTH, READER_BUSY_TIMEOUT_MS, error);
-  if (self->db == NULL)
-    return NULL;
-  set_work_limit (self);
-  sqlite3_progress_handler (self->db, PROGRESS_STEPS, on_progress, self);
-  begin_operation (self);
-
-  if (!query_int (self, "PRAGMA application_id", &app_id, &rc))
+  for (guint attempt = 0;; attempt++)
+    {
+      /* no value of a capture comes near MAX_VALUE_LENGTH; the recorder
+       * may still be committing batches while we wait */
+      self->db = hp_store_db_open (path, flags, "the capture", MAX_VALUE_LENGTH, READER_BUSY_TIMEOUT_MS, error);
+      if (self->db == NULL)
+        return NULL;
+      set_work_limit (self);
+      sqlite3_progress_handler (self->db, PROGRESS_STEPS, on_progress, self);
+      begin_operation (self);
+      if (query_int (self, "PRAGMA application_id", &app_id, &rc))
+        break;
+      if (rc != SQLITE_READONLY_ROLLBACK || attempt > 0)
+        break;
+      /* a journal left by a write cut short: rolled back, then read again */
+      sqlite3_close_v2 (g_steal_pointer (&self->db));
+      if (!roll_back_journal (path, error))
+        return NULL;
+    }
+  if (rc != SQLITE_OK)
     {
       if ((rc & 0xff) == SQLITE_NOTADB)
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,

@@ -14,8 +14,16 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
 #include "store/hp-capture-writer.h"
 #include "store/hp-store-db.h"
+
+const guint8 hp_store_db_journal_magic[8] = { 0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7 };
 
 sqlite3 *
 hp_store_db_open (const char  *path,
@@ -53,6 +61,36 @@ hp_store_db_open (const char  *path,
   sqlite3_limit (db, SQLITE_LIMIT_LENGTH, max_value_length);
   sqlite3_busy_timeout (db, busy_ms);
   return db;
+}
+
+gboolean
+hp_store_db_file_starts_with (const char   *path,
+                              const guint8 *magic,
+                              gsize         n,
+                              gboolean     *missing)
+{
+  guint8 header[16];
+  gssize got;
+  int fd;
+
+  g_return_val_if_fail (n <= sizeof header, FALSE);
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+  if (missing != NULL)
+    *missing = fd < 0 && errno == ENOENT;
+  if (fd < 0)
+    return FALSE;
+  do
+    got = read (fd, header, n);
+  while (got < 0 && errno == EINTR);
+  close (fd);
+  return got == (gssize) n && memcmp (header, magic, n) == 0;
+}
+
+gboolean
+hp_store_db_is_journal (const char *path)
+{
+  return hp_store_db_file_starts_with (path, hp_store_db_journal_magic, sizeof hp_store_db_journal_magic, NULL);
 }
 
 gboolean

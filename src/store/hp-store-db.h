@@ -22,6 +22,23 @@ sqlite3  *hp_store_db_open          (const char  *path,
                                      int          busy_ms,
                                      GError     **error);
 
+/* Whether @path (a regular file; a symbolic link is not followed) starts
+ * with the @n (at most 16) bytes of @magic, without blocking on a FIFO;
+ * *@missing, when given, tells a file that is not there. */
+gboolean  hp_store_db_file_starts_with (const char   *path,
+                                        const guint8 *magic,
+                                        gsize         n,
+                                        gboolean     *missing);
+
+/* The first bytes of a rollback journal's header, once SQLite has synced
+ * it: before they are there, SQLite has not touched the database. */
+extern const guint8 hp_store_db_journal_magic[8];
+
+/* Whether @path starts with hp_store_db_journal_magic: a journal that
+ * SQLite would roll back into its database, rather than a file it
+ * discards unread. */
+gboolean  hp_store_db_is_journal    (const char  *path);
+
 /* FALSE, with @error set, when the file's @version (its user_version) is
  * newer than this build's @supported; @what names the format ("capture
  * format"). */

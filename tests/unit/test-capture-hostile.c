@@ -24,12 +24,14 @@
 #include <sqlite3.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "perf/hp-perf-file.h"
 #include "store/hp-capture-private.h"
+#include "store/hp-store-db.h"
 #include "test-common.h"
 
 #define MEMORY_LIMIT   (300 * 1024 * 1024)
@@ -454,6 +456,111 @@ test_truncated (Fixture       *fx,
   assert_open_refused (fx->path, FALSE, "the file is empty", NULL);
 }
 
+/* Journals ------------------------------------------------------------ */
+
+/* @path opens read-only and loads whole, as write_capture() made it,
+ * with no journal left beside it. */
+static void
+assert_capture_whole (const char *path)
+{
+  g_autofree char *journal = g_strconcat (path, "-journal", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
+  g_autoptr(HpCaptureData) loaded = NULL;
+  g_autofree char *command = NULL;
+
+  g_assert_no_error (error);
+  loaded = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (loaded->stacks->len, ==, 5);
+  command = hp_capture_get_metadata (capture, "command");
+  g_assert_cmpstr (command, ==, "./app --fast");
+  g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (hp_test_sql_int (path, "SELECT count(*) FROM metadata WHERE key = 'filler'"), ==, 0);
+  g_assert_cmpint (hp_test_sql_int (path, "SELECT count(*) FROM pragma_integrity_check "
+                                          "WHERE integrity_check = 'ok'"), ==, 1);
+}
+
+/* Leaves @path with a hot journal as a process killed in the middle of a
+ * write does: a transaction that rewrote the command, spilled to the file
+ * (so the file holds pages of a write never committed), and no commit. */
+static void
+cut_a_write_short (const char *path)
+{
+  pid_t pid = fork ();
+  int status;
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      sqlite3 *db = NULL;
+
+      if (sqlite3_open (path, &db) != SQLITE_OK ||
+          sqlite3_exec (db, "PRAGMA journal_mode=DELETE; PRAGMA cache_size=2; BEGIN;"
+                            "UPDATE metadata SET value = printf ('%.300000c', 'z') WHERE key = 'command';"
+                            "INSERT INTO metadata VALUES ('filler', printf ('%.300000c', 'f'));",
+                        NULL, NULL, NULL) != SQLITE_OK)
+        _exit (2);
+      _exit (0);  /* killed before the commit: no rollback, no close */
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+}
+
+/* A write cut short leaves a hot journal beside the capture; a reader
+ * that opened it read-only got "attempt to write a readonly database",
+ * which named the capture and not the problem. It is rolled back now as
+ * SQLite rolls back for any program that opens it for writing: the last
+ * committed capture comes back whole. A read-only capture gets a message
+ * that names the journal and says not to remove it. */
+static void
+test_hot_journal (Fixture       *fx,
+                  gconstpointer  data)
+{
+  g_autofree char *journal = g_strconcat (fx->path, "-journal", NULL);
+  GStatBuf st;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  cut_a_write_short (fx->path);
+  g_assert_true (hp_store_db_is_journal (journal));
+  g_assert_cmpint (g_stat (fx->path, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, 300000);  /* the pages of the cut write are in the file */
+
+  /* read-only file: nothing is touched, the message says why */
+  g_assert_cmpint (g_chmod (fx->path, 0444), ==, 0);
+  assert_open_refused (fx->path, FALSE, journal, "cut short", "read-only", "do not remove", NULL);
+  g_assert_true (hp_store_db_is_journal (journal));
+  g_assert_cmpint (g_chmod (fx->path, 0644), ==, 0);
+
+  /* read-only open of a writable file: rolled back, the capture whole */
+  assert_capture_whole (fx->path);
+}
+
+/* Random bytes as a journal: SQLite finds no header in it, so nothing to
+ * roll back, but a read-only connection still stopped at it. */
+static void
+test_garbage_journal (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_autofree char *journal = g_strconcat (fx->path, "-journal", NULL);
+  g_autofree char *garbage = g_malloc (4096);
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  for (guint i = 0; i < 4096; i++)
+    garbage[i] = (char) g_test_rand_int_range (1, 256);
+  g_assert_true (g_file_set_contents (journal, garbage, 4096, NULL));
+
+  g_assert_cmpint (g_chmod (fx->path, 0444), ==, 0);
+  assert_open_refused (fx->path, FALSE, journal, "not a SQLite journal", "remove it", NULL);
+  assert_open_refused (fx->path, TRUE, journal, "not a SQLite journal", NULL);
+  g_assert_true (g_file_test (journal, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_chmod (fx->path, 0644), ==, 0);
+
+  assert_capture_whole (fx->path);
+}
+
 /* Absurd rows ----------------------------------------------------------- */
 
 static void
@@ -802,6 +909,8 @@ main (int    argc,
   ADD ("device", test_device);
   ADD ("symlink-loop", test_symlink_loop);
   ADD ("truncated", test_truncated);
+  ADD ("hot-journal", test_hot_journal);
+  ADD ("garbage-journal", test_garbage_journal);
   ADD ("negative-count", test_negative_count);
   ADD ("huge-counts", test_huge_counts);
   ADD ("text-in-counts", test_text_in_counts);
