@@ -1136,22 +1136,34 @@ path_ends_with (HpProfile          *self,
   return TRUE;
 }
 
-static void
+/* The node whose path ends with names[0..n-1] with the most samples, the
+ * first in depth-first order of those with as many. A loop, as
+ * find_paths_in(): the tree is as deep as a capture's deepest stack. */
+static const HpCallNode *
 find_path_in (HpProfile          *self,
-              const HpCallNode   *node,
+              const HpCallNode   *root,
               const char * const *names,
-              guint               n,
-              const HpCallNode  **best)
+              guint               n)
 {
-  if (node->function_id != 0 &&
-      (*best == NULL || node->total > (*best)->total) &&
-      g_strcmp0 (function_name (self, node->function_id), names[n - 1]) == 0 &&
-      path_ends_with (self, node, names, n))
-    *best = node;
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+  const HpCallNode *best = NULL;
 
-  if (node->children != NULL)
-    for (guint i = 0; i < node->children->len; i++)
-      find_path_in (self, g_ptr_array_index (node->children, i), names, n, best);
+  g_ptr_array_add (pending, (gpointer) root);
+  while (pending->len > 0)
+    {
+      const HpCallNode *node = g_ptr_array_steal_index_fast (pending, pending->len - 1);
+
+      if (node->function_id != 0 &&
+          (best == NULL || node->total > best->total) &&
+          g_strcmp0 (function_name (self, node->function_id), names[n - 1]) == 0 &&
+          path_ends_with (self, node, names, n))
+        best = node;
+      /* the first child on top: depth-first order, as a recursion */
+      if (node->children != NULL)
+        for (guint i = node->children->len; i > 0; i--)
+          g_ptr_array_add (pending, g_ptr_array_index (node->children, i - 1));
+    }
+  return best;
 }
 
 static void
@@ -1208,7 +1220,6 @@ const HpCallNode *
 hp_profile_find_path (HpProfile          *self,
                       const char * const *names)
 {
-  const HpCallNode *best = NULL;
   guint n;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -1217,6 +1228,5 @@ hp_profile_find_path (HpProfile          *self,
   n = g_strv_length ((char **) names);
   if (n == 0)
     return NULL;
-  find_path_in (self, hp_profile_get_top_down (self), names, n, &best);
-  return best;
+  return find_path_in (self, hp_profile_get_top_down (self), names, n);
 }

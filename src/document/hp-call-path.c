@@ -186,25 +186,45 @@ hp_call_path_steps (const HpCallNode *node)
 {
   GPtrArray *steps = g_ptr_array_new ();
 
+  /* leaf first, then turned round: inserting at the front moved the
+   * whole array each step, 10^10 moves for a path 100 000 deep */
   for (; node != NULL && node->parent != NULL; node = node->parent)
-    g_ptr_array_insert (steps, 0, (gpointer) node);
+    g_ptr_array_add (steps, (gpointer) node);
+  for (guint i = 0, j = steps->len; i + 1 < j; i++, j--)
+    {
+      gpointer step = steps->pdata[i];
+
+      steps->pdata[i] = steps->pdata[j - 1];
+      steps->pdata[j - 1] = step;
+    }
   return steps;
 }
 
+/* The matching nodes under @root in depth-first order, up to
+ * @max_matches. A loop with a stack of its own rather than recursion: a
+ * tree is as deep as the deepest stack of the capture, and a hostile
+ * capture's is 100 000 frames, more than the search thread's C stack. */
 static void
-collect_matches (const HpCallNode *node,
+collect_matches (const HpCallNode *root,
                  const guint8     *match,
                  guint             n_functions,
                  guint             max_matches,
                  GPtrArray        *out)
 {
-  if (out->len >= max_matches)
-    return;
-  if (node->parent != NULL && (guint64) node->function_id < n_functions && match[node->function_id])
-    g_ptr_array_add (out, (gpointer) node);
-  if (node->children != NULL)
-    for (guint i = 0; i < node->children->len; i++)
-      collect_matches (g_ptr_array_index (node->children, i), match, n_functions, max_matches, out);
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+
+  g_ptr_array_add (pending, (gpointer) root);
+  while (pending->len > 0 && out->len < max_matches)
+    {
+      const HpCallNode *node = g_ptr_array_steal_index_fast (pending, pending->len - 1);
+
+      if (node->parent != NULL && (guint64) node->function_id < n_functions && match[node->function_id])
+        g_ptr_array_add (out, (gpointer) node);
+      /* the first child on top, so that it comes out first */
+      if (node->children != NULL)
+        for (guint i = node->children->len; i > 0; i--)
+          g_ptr_array_add (pending, g_ptr_array_index (node->children, i - 1));
+    }
 }
 
 /* Matches each function once, then walks the tree comparing ids: the
