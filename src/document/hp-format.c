@@ -265,6 +265,11 @@ hp_format_amount_full (const HpMeasure *measure,
   if (measure->is_time)
     {
       time = format_time (amount, flags);
+      /* plain, as the CLI writes it, a time says what it is of, as
+       * "off CPU" does: "of all 31.092 s" alone could be CPU time */
+      if ((flags & HP_FORMAT_PLAIN) && g_strcmp0 (measure->event, HP_EVENT_WALL) == 0)
+        /* Translators: an amount of time on and off the CPU, "31.092 s of wall-clock time" */
+        return g_strdup_printf (_("%s of wall-clock time"), time);
       if (g_strcmp0 (measure->event, HP_EVENT_WALL) == 0 || !measure->off_cpu)
         return g_steal_pointer (&time);
       /* Translators: an amount of time a thread waited, "1.23 s off CPU" */

@@ -54,7 +54,8 @@ char *hp_format_measure_name_full (const HpMeasure *measure,
 char *hp_format_measure_label (const HpMeasure *measure);
 /* A column's title for @measure: "Samples", "Page faults", "Time" */
 char *hp_format_measure_column (const HpMeasure *measure);
-/* "416 samples", "1,234 page faults", "1.23 s off CPU" */
+/* "416 samples", "1,234 page faults", "1.23 s off CPU"; with
+ * HP_FORMAT_PLAIN, wall-clock time says so: "1.230 s of wall-clock time" */
 char *hp_format_amount        (const HpMeasure *measure,
                                guint64          amount);
 char *hp_format_amount_full   (const HpMeasure *measure,

@@ -103,6 +103,19 @@ test_report_text (void)
   assert_has (clock->out, "# Functions by self samples (all of 600)");
 }
 
+/* A tree's heading says what its time is of: wall-clock time (600 ms of
+ * cpu-clock and 3 s off the CPU) is not CPU time */
+static void
+test_report_tree_time (void)
+{
+  g_autoptr(ItResult) wall = run_ok ((const char *[]) { "report", path, "--event", "wall", "--tree", NULL });
+  g_autoptr(ItResult) off = run_ok ((const char *[]) { "report", path, "--event", "off-cpu", "--tree", NULL });
+
+  g_test_message ("%s", wall->out);
+  assert_has (wall->out, "# Call tree, top-down: total% self% of all 3.600 s of wall-clock time (paths under");
+  assert_has (off->out, "# Call tree, top-down: total% self% of all 3.000 s off CPU (paths under");
+}
+
 static void
 test_report_json (void)
 {
@@ -299,6 +312,7 @@ main (int    argc,
   write_capture ();
 
   g_test_add_func ("/cli-events/report-text", test_report_text);
+  g_test_add_func ("/cli-events/report-tree-time", test_report_tree_time);
   g_test_add_func ("/cli-events/report-json", test_report_json);
   g_test_add_func ("/cli-events/flamegraph", test_flamegraph);
   g_test_add_func ("/cli-events/export", test_export);
