@@ -29,6 +29,7 @@
 #include "analysis/hp-json.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
+#include "document/hp-format.h"
 #include "store/hp-capture-keys.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
@@ -45,7 +46,11 @@ printable (const char *text)
   return hp_text_escape (text ? text : "");
 }
 
-/* A cost in event units, readable: "12.3 ms" for ns, "1.24 G cycles". */
+/* A cost in event units, readable: "12.300 ms" for ns, as every
+ * time the CLI writes (hp-format's plain form), "1.24 G cycles". A
+ * count is a mean per run, often not whole, and its column is 11
+ * characters wide: four significant digits and a k, M or G, which the
+ * plain form's whole counts do not have. */
 static char *
 format_cost (double      value,
              const char *unit)
@@ -55,15 +60,7 @@ format_cost (double      value,
   if (value == 1.0 && g_strcmp0 (unit, "samples") == 0)
     return g_strdup ("1 sample");
   if (g_strcmp0 (unit, "ns") == 0)
-    {
-      if (a >= 1e9)
-        return g_strdup_printf ("%.3g s", value / 1e9);
-      if (a >= 1e6)
-        return g_strdup_printf (_("%.4g ms"), value / 1e6);
-      if (a >= 1e3)
-        return g_strdup_printf ("%.4g µs", value / 1e3);
-      return g_strdup_printf (_("%.4g ns"), value);
-    }
+    return hp_format_time ((guint64) llround (MAX (value, 0.0)), HP_FORMAT_PLAIN);
   if (a >= 1e9)
     return g_strdup_printf ("%.4g G%s%s", value / 1e9, unit ? " " : "", unit ? unit : "");
   if (a >= 1e6)

@@ -143,9 +143,9 @@ counts_bare_samples (const HpMeasure *measure)
 }
 
 /* down to ns: off-CPU intervals are often microseconds */
-static char *
-format_time (guint64       ns,
-             HpFormatFlags flags)
+char *
+hp_format_time (guint64       ns,
+                HpFormatFlags flags)
 {
   if (flags & HP_FORMAT_PLAIN)
     {
@@ -264,7 +264,7 @@ hp_format_amount_full (const HpMeasure *measure,
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", amount), count);
   if (measure->is_time)
     {
-      time = format_time (amount, flags);
+      time = hp_format_time (amount, flags);
       /* plain, as the CLI writes it, a time says what it is of, as
        * "off CPU" does: "of all 31.092 s" alone could be CPU time */
       if ((flags & HP_FORMAT_PLAIN) && g_strcmp0 (measure->event, HP_EVENT_WALL) == 0)
@@ -285,7 +285,7 @@ hp_format_count_of (const HpMeasure *measure,
                     guint64          amount)
 {
   if (measure != NULL && measure->is_time)
-    return format_time (amount, HP_FORMAT_DEFAULT);
+    return hp_format_time (amount, HP_FORMAT_DEFAULT);
   return hp_format_count (amount);
 }
 

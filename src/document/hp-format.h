@@ -42,6 +42,11 @@ char *hp_format_summary_origin (const HpCaptureSummary *row,
                                 const char             *here,
                                 double                  share_now);
 
+/* A time: "1.23 s", "15 ms", "350 µs", "12 ns"; with HP_FORMAT_PLAIN
+ * in one unit to three decimals: "1.234 s", "15.200 ms", "3.500 us" */
+char *hp_format_time     (guint64       ns,
+                          HpFormatFlags flags);
+
 /* What the shares of @measure are of, for captions: "cpu-clock samples",
  * "page faults", "time off the CPU"; NULL: "samples" */
 char *hp_format_measure_name  (const HpMeasure *measure);

@@ -299,6 +299,10 @@ test_diff (void)
   g_autoptr(ItResult) faults = run_ok ((const char *[]) { "diff", path, path, "--event", "page-faults", NULL });
 
   assert_has (off->out, "# Event: off-cpu (unit: ns); costs are mean ns per run (the time each thread was off the CPU)");
+  /* its times as every time the CLI writes: one unit, three decimals */
+  assert_has (off->out, "30 samples, 3.000 s per run;");
+  assert_has (off->out, "(30.000 ms per run)");
+  assert_has (off->out, "   3.000 s     3.000 s ");
   assert_has (faults->out, "# Event: page-faults (unit: page faults); costs are mean page faults per run (samples × period)");
 }
 
