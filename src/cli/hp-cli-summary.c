@@ -380,7 +380,7 @@ hp_cli_summary (int    argc,
     { "set", 0, 0, G_OPTION_ARG_FILENAME, &raw_text, N_("Write TEXT as the summary of PATH"), N_("TEXT") },
     { "clear", 0, 0, G_OPTION_ARG_NONE, &clear, N_("Delete the summary of PATH"), NULL },
     { "import", 0, 0, G_OPTION_ARG_FILENAME, &import,
-      N_("Copy every summary of OLD onto the matching call paths of FILE"), N_("OLD") },
+      N_("Copy every summary of OLD onto the matching call paths of CAPTURE"), N_("OLD") },
     { "suggest", 0, 0, G_OPTION_ARG_NONE, &suggest,
       N_("Print a suggested summary of PATH, from the code or from the command $HOTPATH_SUMMARIZER (never saved)"), NULL },
     { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &source_dirs,
@@ -394,7 +394,7 @@ hp_cli_summary (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE [PATH]"));
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("CAPTURE [PATH]"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;
@@ -412,7 +412,7 @@ hp_cli_summary (int    argc,
                                 "PATH names functions from the root side, separated by ';' (e.g. main;parse;lex),\n"
                                 "each as report --callers takes it (memcpy, ns::Parser::parse, 'parse*').\n"
                                 "--import OLD places the summaries of the capture OLD on the same call paths of\n"
-                                "FILE (a rebuild or a new recording of the program), saying which rule matched\n"
+                                "CAPTURE (a rebuild or a new recording of the program), saying which rule matched\n"
                                 "each, and keeps those it cannot place as \"not found in this capture\".\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli summary app.hotpath\n"

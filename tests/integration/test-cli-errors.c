@@ -41,6 +41,26 @@ assert_no_output (const char *dir)
     g_error ("a failed record left %s/%s behind", dir, name);
 }
 
+/* --help calls what each command reads by one word, the project's: a
+ * capture (ARCHITECTURE.md), not FILE in one and CAPTURE in another */
+static void
+test_help_words (void)
+{
+  static const char * const commands[] = { "report", "flamegraph", "export", "summary" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *args[] = { commands[i], "--help", NULL };
+      g_autoptr(ItResult) result = it_run_cli (args);
+      /* "[OPTION…]" is "[OPTION?]" in a locale without "…" */
+      g_autofree char *usage = g_strdup_printf ("^  hotpath-cli %s \\[OPTION.*\\] CAPTURE( \\[PATH\\])?$", commands[i]);
+
+      g_assert_cmpint (result->status, ==, 0);
+      if (!g_regex_match_simple (usage, result->out, G_REGEX_MULTILINE, 0))
+        g_error ("no line matching \"%s\" in:\n%s", usage, result->out);
+    }
+}
+
 static void
 test_missing_command (void)
 {
@@ -318,6 +338,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/integration/cli/help-words", test_help_words);
   g_test_add_func ("/integration/cli/missing-command", test_missing_command);
   g_test_add_func ("/integration/cli/not-executable-command", test_not_executable_command);
   g_test_add_func ("/integration/cli/duration-nan", test_duration_nan);
