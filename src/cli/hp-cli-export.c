@@ -1570,6 +1570,8 @@ hp_cli_export (int    argc,
       hp_cli_error (_("export: give the file to write with -o FILE ('-' for standard output)"));
       return 2;
     }
+  if (!hp_cli_output_is_file ("export", output))
+    return 1;
 
   if (!hp_cli_load_capture (files[0], &capture, &data) ||
       !hp_cli_filter_apply (&filter, "export", capture, &data, &tids))

@@ -250,6 +250,8 @@ hp_cli_flamegraph (int    argc,
       hp_cli_error (_("flamegraph: give the SVG file to write with -o FILE ('-' for standard output)"));
       return 2;
     }
+  if (!hp_cli_output_is_file ("flamegraph", output))
+    return 1;
   if (width < 200 || width > 100000)
     {
       hp_cli_error (_("flamegraph: --width must be between 200 and 100000 pixels, not %d"), width);

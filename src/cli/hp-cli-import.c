@@ -136,6 +136,8 @@ hp_cli_import (int    argc,
 
   if (output == NULL)
     output = hp_perf_import_capture_name (files[0]);
+  if (!hp_cli_output_is_file ("import", output))
+    return 1;
   if (g_file_test (output, G_FILE_TEST_EXISTS) && !force)
     {
       hp_cli_error (_("%s exists; use --force to overwrite it"), output);

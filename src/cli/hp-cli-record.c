@@ -272,6 +272,8 @@ hp_cli_record (int    argc,
 
   if (output == NULL)
     output = default_output_name ();
+  if (!hp_cli_output_is_file ("record", output))
+    return 1;
   /* With --force the old capture is replaced only once the recording has
    * started (hp_recorder_run writes beside it until then). */
   if (g_file_test (output, G_FILE_TEST_EXISTS))

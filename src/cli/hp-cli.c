@@ -125,6 +125,19 @@ hp_cli_error (const char *format,
   fprintf (stderr, "hotpath-cli: %s\n", escaped);
 }
 
+gboolean
+hp_cli_output_is_file (const char *command,
+                       const char *output)
+{
+  /* "-" is standard output, where a command takes it */
+  if (strcmp (output, "-") != 0 && g_file_test (output, G_FILE_TEST_IS_DIR))
+    {
+      hp_cli_error (_("%s: %s is a folder; -o takes the name of the file to write"), command, output);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void
 hp_cli_fetch_progress (const char *path,
                        guint64     done,

@@ -62,6 +62,13 @@ guint hp_cli_listing_size (gint  limit,
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
 void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
+/* Whether @output, the file -o names for @command ("record"), may be
+ * written: a folder is refused with one line that says so (rather than
+ * "exists; use --force" for a folder --force cannot replace either, or
+ * GLib's words about a temporary file renamed over it). */
+gboolean hp_cli_output_is_file (const char *command,
+                                const char *output);
+
 /* An HpSymbolFetchFunc that tells on stderr which debug info debuginfod
  * is asked for and how far its download is. */
 void hp_cli_fetch_progress (const char *path,

@@ -116,6 +116,53 @@ test_not_executable_command (void)
   g_clear_pointer (&tmpdir, it_tmpdir_free);
 }
 
+/* An -o that names a folder is said to be one by every command that
+ * writes a file: not "exists; use --force" (which --force then refuses
+ * too), nor GLib's words about a temporary file renamed over it. The
+ * folder and what it holds are left alone. */
+static void
+test_output_folder (void)
+{
+  g_autofree char *tmpdir = it_tmpdir_new ();
+  g_autofree char *folder = g_build_filename (tmpdir, "out", NULL);
+  g_autofree char *inside = g_build_filename (folder, "keep", NULL);
+  g_autofree char *capture = g_build_filename (tmpdir, "small.hotpath", NULL);
+  g_autofree char *folded = g_build_filename (tmpdir, "stacks.folded", NULL);
+  const char *record[] = { "record", "-o", folder, "--", "true", NULL };
+  const char *record_force[] = { "record", "--force", "-o", folder, "--", "true", NULL };
+  const char *import[] = { "import", folded, "-o", folder, NULL };
+  const char *import_force[] = { "import", "--force", folded, "-o", folder, NULL };
+  const char *flamegraph[] = { "flamegraph", capture, "-o", folder, NULL };
+  const char *export[] = { "export", capture, "--format", "folded", "-o", folder, NULL };
+  const char *const *commands[] = { record, record_force, import, import_force, flamegraph, export };
+
+  g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (inside, "keep me\n", -1, NULL));
+  g_assert_true (g_file_set_contents (folded, "main;work 10\n", -1, NULL));
+  it_write_small_capture (capture, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autoptr(ItResult) result = it_run_cli (commands[i]);
+      g_autofree char *said = g_strdup_printf ("%s is a folder", folder);
+      g_autofree char *contents = NULL;
+      g_autoptr(GDir) dir = NULL;
+      guint n = 0;
+
+      g_test_message ("%s: %s", commands[i][0], result->err);
+      assert_one_error_line (result);
+      g_assert_nonnull (strstr (result->err, said));
+      g_assert_null (strstr (result->err, "--force"));
+      g_assert_true (g_file_get_contents (inside, &contents, NULL, NULL));
+      g_assert_cmpstr (contents, ==, "keep me\n");
+      dir = g_dir_open (tmpdir, 0, NULL);
+      while (g_dir_read_name (dir) != NULL)
+        n++;
+      /* out, small.hotpath, stacks.folded: no temporary file left */
+      g_assert_cmpuint (n, ==, 3);
+    }
+  g_clear_pointer (&tmpdir, it_tmpdir_free);
+}
+
 /* --duration nan is no duration. */
 static void
 test_duration_nan (void)
@@ -344,6 +391,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/duration-nan", test_duration_nan);
   g_test_add_func ("/integration/cli/unwritable-output", test_unwritable_output);
   g_test_add_func ("/integration/cli/existing-output", test_existing_output);
+  g_test_add_func ("/integration/cli/output-folder", test_output_folder);
   g_test_add_func ("/integration/cli/report-not-a-capture", test_report_not_a_capture);
   g_test_add_func ("/integration/cli/report-foreign-and-newer", test_report_foreign_and_newer);
   g_test_add_func ("/integration/cli/import-a-capture", test_import_a_capture);
