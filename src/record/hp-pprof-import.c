@@ -9,10 +9,15 @@
  * frame whose Line entries are its inline chain (innermost first), a
  * function has its name, file and start line.
  *
- * A sample's values become rows of the capture: the value of the first
- * sample type counted in "count" (samples/count in CPU profiles) is how
- * many samples, and the value of a type in nanoseconds, when there is one,
- * their weight. The labels "tid", "pid" and "thread" (which the pprof
+ * Every sample type becomes an event of the capture, counted in its unit
+ * ("ns" for nanoseconds), pprof's default type (default_sample_type, else
+ * the last) first, so the report shows what go tool pprof shows: cpu of a
+ * CPU profile, inuse_space of a Go heap profile (--event alloc_space for
+ * another). A sample's value of a type is its weight in that event; how
+ * many samples it is comes from the type "samples" (Go's CPU profiles,
+ * Hotpath's export), which is no event of its own beside others, else in a
+ * profile with a type of time from its first count (a block profile's
+ * contentions), else each sample of the profile is one. The labels "tid", "pid" and "thread" (which the pprof
  * export writes) give the thread; without them every sample is in one
  * thread. pprof has no sample times: metadata "lacks" says so (schema.sql).
  *
@@ -318,6 +323,14 @@ push_location (Import     *im,
   return TRUE;
 }
 
+/* What a sample type becomes: an event of the capture, its unit as the
+ * capture names units ("ns" for nanoseconds). */
+typedef struct {
+  gsize    index;        /* into the sample's values */
+  gint64   event_id;
+  guint64  total;        /* of its values, bounded by HP_CAPTURE_MAX_TOTAL */
+} TypeEvent;
+
 static gboolean
 import_profile (Import               *im,
                 HpPprofImportResult  *result,
@@ -325,11 +338,11 @@ import_profile (Import               *im,
                 GError              **error)
 {
   PbProfile *p = im->profile;
-  gssize count_index = -1, weight_index = -1;
-  const char *type, *unit;
+  gssize count_index = -1, samples_index = -1, ns_index = -1, default_index;
+  const char *type, *unit, *period_unit = NULL;
   gboolean has_threads = FALSE;
-  guint64 total_weight = 0;
-  g_autofree char *event = NULL;
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (TypeEvent));
+  guint64 n_samples = 0;
 
   if (p->n_sample_type == 0)
     {
@@ -337,6 +350,9 @@ import_profile (Import               *im,
                    "%s: no sample type: not a pprof profile, or an empty one", im->path);
       return FALSE;
     }
+  /* pprof's own choice of what to show: default_sample_type, else the
+   * last type (inuse_space of a Go heap profile, cpu of a CPU profile) */
+  default_index = p->n_sample_type - 1;
   for (gsize i = 0; i < p->n_sample_type; i++)
     {
       if (!get_string (im, p->sample_type[i]->type, &type, error) ||
@@ -344,34 +360,58 @@ import_profile (Import               *im,
         return FALSE;
       if (count_index < 0 && strcmp (unit, "count") == 0)
         count_index = i;
-      if (weight_index < 0 && strcmp (unit, "nanoseconds") == 0)
-        weight_index = i;
+      if (samples_index < 0 && strcmp (unit, "count") == 0 && strcmp (type, "samples") == 0)
+        samples_index = i;
+      if (ns_index < 0 && strcmp (unit, "nanoseconds") == 0)
+        ns_index = i;
+      if (p->default_sample_type != 0 && p->sample_type[i]->type == p->default_sample_type)
+        default_index = i;
     }
-  if (count_index < 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: no sample type counts samples (unit \"count\"): nothing to import as samples", im->path);
-      return FALSE;
-    }
-  if (weight_index < 0)
-    weight_index = count_index;
-  if (!get_string (im, p->sample_type[weight_index]->type, &type, error) ||
-      !get_string (im, p->sample_type[weight_index]->unit, &unit, error))
+  /* how many samples a row is: the type "samples" (Go's CPU profiles,
+   * Hotpath's export), else in a profile of time the first count (a block
+   * profile's contentions), else one per row of the profile (a heap
+   * profile's values are objects and bytes, not samples) */
+  if (samples_index < 0 && ns_index >= 0)
+    samples_index = count_index;
+  if (p->period_type != NULL && !get_string (im, p->period_type->unit, &period_unit, error))
     return FALSE;
-  event = g_utf8_make_valid (*type ? type : "samples", -1);
-  hp_capture_writer_set_metadata (im->writer, HP_META_EVENT, event);
-  hp_capture_writer_set_metadata (im->writer, HP_META_EVENT_UNIT, strcmp (unit, "nanoseconds") == 0 ? "ns" : unit);
-  if (p->period > 0)
-    {
-      hp_capture_writer_set_metadata_int (im->writer, HP_META_PERIOD, p->period);
-      if (p->period_type != NULL)
-        {
-          if (!get_string (im, p->period_type->unit, &unit, error))
-            return FALSE;
-          if (strcmp (unit, "nanoseconds") == 0)
-            hp_capture_writer_set_metadata_int (im->writer, HP_META_FREQUENCY, (gint64) (1e9 / p->period + 0.5));
-        }
-    }
+
+  /* every sample type is an event, pprof's default first; the type that
+   * counts samples is one only when it is the profile's one type */
+  for (gsize pass = 0; pass < 2; pass++)
+    for (gsize i = 0; i < p->n_sample_type; i++)
+      {
+        TypeEvent te = { i, 0, 0 };
+        g_autofree char *name = NULL, *valid_unit = NULL;
+        gboolean ns;
+        guint64 frequency = 0, period = 0;
+
+        if ((pass == 0) != ((gssize) i == default_index))
+          continue;
+        if ((gssize) i == samples_index && p->n_sample_type > 1 && (gssize) i != default_index)
+          continue;
+        if (!get_string (im, p->sample_type[i]->type, &type, error) ||
+            !get_string (im, p->sample_type[i]->unit, &unit, error))
+          return FALSE;
+        ns = strcmp (unit, "nanoseconds") == 0;
+        name = g_utf8_make_valid (*type ? type : "samples", -1);
+        /* the type that counts samples, as the one event, counts samples */
+        valid_unit = g_utf8_make_valid (ns ? "ns" : (gssize) i == samples_index ? "samples" : (*unit ? unit : "count"), -1);
+        /* the period is in the unit of the period type: a CPU profile's
+         * period of ns is its frequency, a heap profile's of bytes its
+         * byte types' period, nothing of its object counts */
+        if (p->period > 0 && period_unit != NULL && strcmp (period_unit, unit) == 0)
+          {
+            if (ns)
+              frequency = (guint64) (1e9 / p->period + 0.5);
+            else
+              period = (guint64) p->period;
+          }
+        te.event_id = hp_capture_writer_add_event (im->writer, name, valid_unit, frequency, period);
+        g_array_append_val (events, te);
+        if (pass == 0)
+          result->event = g_strdup (name);
+      }
   if (p->duration_nanos > 0)
     hp_capture_writer_set_metadata_int (im->writer, HP_META_DURATION_NS, p->duration_nanos);
   if (p->time_nanos > 0)
@@ -389,7 +429,7 @@ import_profile (Import               *im,
   for (gsize i = 0; i < p->n_sample; i++)
     {
       Perftools__Profiles__Sample *s = p->sample[i];
-      gint64 stack = 0, count, weight;
+      gint64 stack = 0, count;
       gint32 tid = DEFAULT_TID, pid = DEFAULT_TID;
       const char *thread = NULL;
 
@@ -400,22 +440,33 @@ import_profile (Import               *im,
                        im->path, i, s->n_value, p->n_sample_type);
           return FALSE;
         }
-      count = s->value[count_index];
-      weight = s->value[weight_index];
-      if (count < 0 || weight < 0)
+      count = samples_index >= 0 ? s->value[samples_index] : 1;
+      if (count < 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                        "%s: sample %" G_GSIZE_FORMAT " has a negative value", im->path, i);
           return FALSE;
         }
-      if ((guint64) count > HP_CAPTURE_MAX_TOTAL || result->samples + count > HP_CAPTURE_MAX_TOTAL ||
-          (guint64) weight > HP_CAPTURE_MAX_TOTAL || total_weight + weight > HP_CAPTURE_MAX_TOTAL)
+      for (guint e = 0; e < events->len; e++)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: sample %" G_GSIZE_FORMAT " takes the profile past the %" G_GUINT64_FORMAT " samples"
-                       " or weight a capture holds",
-                       im->path, i, HP_CAPTURE_MAX_TOTAL);
-          return FALSE;
+          TypeEvent *te = &g_array_index (events, TypeEvent, e);
+          gint64 value = s->value[te->index];
+
+          if (value < 0)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "%s: sample %" G_GSIZE_FORMAT " has a negative value", im->path, i);
+              return FALSE;
+            }
+          if ((guint64) count > HP_CAPTURE_MAX_TOTAL || n_samples + count > HP_CAPTURE_MAX_TOTAL ||
+              (guint64) value > HP_CAPTURE_MAX_TOTAL || te->total + value > HP_CAPTURE_MAX_TOTAL)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "%s: sample %" G_GSIZE_FORMAT " takes the profile past the %" G_GUINT64_FORMAT " samples"
+                           " or weight a capture holds",
+                           im->path, i, HP_CAPTURE_MAX_TOTAL);
+              return FALSE;
+            }
         }
       for (gsize l = 0; l < s->n_label; l++)
         {
@@ -455,16 +506,28 @@ import_profile (Import               *im,
           if (!push_location (im, loc, &stack, error))
             return FALSE;
         }
-      /* a count, not a row per sample: the format has no times to keep
-       * (a sample of count 0 weighs nothing in a profile of samples) */
-      hp_capture_writer_add_count (im->writer, 1, tid, stack, (guint64) count, count > 0 ? (guint64) weight : 0);
-      result->samples += count;
-      total_weight += count > 0 ? (guint64) weight : 0;
+      /* a count, not a row per sample: the format has no times to keep.
+       * A row counts in each event it has a value of (a heap profile's
+       * inuse_space is 0 where everything allocated was freed); one of
+       * samples without any value weighs nothing */
+      for (guint e = 0; e < events->len; e++)
+        {
+          TypeEvent *te = &g_array_index (events, TypeEvent, e);
+          gint64 value = s->value[te->index];
+          guint64 rows = samples_index >= 0 ? (guint64) count : (value > 0 ? 1 : 0);
+
+          if (rows == 0 || (value == 0 && (gssize) te->index != samples_index))
+            continue;
+          hp_capture_writer_add_count (im->writer, te->event_id, tid, stack, rows, (guint64) value);
+          te->total += value;
+          if (e == 0)
+            result->samples += rows;
+        }
+      n_samples += count;
       if (i % 1024 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
     }
   hp_capture_writer_set_metadata (im->writer, HP_META_LACKS, has_threads ? "times" : "times,threads");
-  result->event = g_steal_pointer (&event);
   return TRUE;
 }
 

@@ -21,6 +21,7 @@
 #include <json-glib/json-glib.h>
 
 #include "integration-common.h"
+#include "record/profile.pb-c.h"
 #include "store/hp-capture-writer.h"
 
 #define MS 1000000ull
@@ -636,6 +637,163 @@ test_pprof_import (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A profile shaped as Go's heap profile (net/http/pprof's /debug/pprof/heap):
+ * four sample types, none of them samples, none in nanoseconds; pprof
+ * shows the last, inuse_space, unless default_sample_type names another.
+ * Functions a, b, c, one location each, with values
+ *   a: alloc 10 objects, 1000 bytes; in use 0, 0
+ *   b: alloc 5, 500; in use 5, 500
+ *   c: alloc 1, 100; in use 1, 300
+ * so in use b has 500 of 800 bytes, c 300, a nothing; allocated, a has
+ * 1000 of 1600 bytes. */
+static void
+write_heap_pprof (const char *path,
+                  const char *default_type)
+{
+  static const char *const strings[] = { "", "alloc_objects", "count", "alloc_space", "bytes",
+                                         "inuse_objects", "inuse_space", "space", "a", "b", "c" };
+  static const gint64 values[3][4] = { { 10, 1000, 0, 0 }, { 5, 500, 5, 500 }, { 1, 100, 1, 300 } };
+  Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
+  Perftools__Profiles__ValueType types[4], period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+  Perftools__Profiles__ValueType *type_list[4];
+  Perftools__Profiles__Function functions[3], *function_list[3];
+  Perftools__Profiles__Location locations[3], *location_list[3];
+  Perftools__Profiles__Line lines[3], *line_list[3];
+  Perftools__Profiles__Sample samples[3], *sample_list[3];
+  guint64 location_ids[3];
+  gint64 sample_values[3][4];
+  g_autofree guint8 *packed = NULL;
+  gsize size;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      perftools__profiles__value_type__init (&types[i]);
+      types[i].type = (gint64[]) { 1, 3, 5, 6 }[i];
+      types[i].unit = (gint64[]) { 2, 4, 2, 4 }[i];
+      type_list[i] = &types[i];
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      perftools__profiles__function__init (&functions[i]);
+      functions[i].id = i + 1;
+      functions[i].name = functions[i].system_name = 8 + i;
+      function_list[i] = &functions[i];
+      perftools__profiles__line__init (&lines[i]);
+      lines[i].function_id = i + 1;
+      line_list[i] = &lines[i];
+      perftools__profiles__location__init (&locations[i]);
+      locations[i].id = i + 1;
+      locations[i].n_line = 1;
+      locations[i].line = &line_list[i];
+      location_list[i] = &locations[i];
+      location_ids[i] = i + 1;
+      memcpy (sample_values[i], values[i], sizeof values[i]);
+      perftools__profiles__sample__init (&samples[i]);
+      samples[i].n_location_id = 1;
+      samples[i].location_id = &location_ids[i];
+      samples[i].n_value = 4;
+      samples[i].value = sample_values[i];
+      sample_list[i] = &samples[i];
+    }
+  period_type.type = 7;
+  period_type.unit = 4;
+  profile.n_sample_type = 4;
+  profile.sample_type = type_list;
+  profile.n_sample = 3;
+  profile.sample = sample_list;
+  profile.n_location = 3;
+  profile.location = location_list;
+  profile.n_function = 3;
+  profile.function = function_list;
+  profile.n_string_table = G_N_ELEMENTS (strings);
+  profile.string_table = (char **) strings;
+  profile.period_type = &period_type;
+  profile.period = 524288;
+  for (guint i = 0; default_type != NULL && i < G_N_ELEMENTS (strings); i++)
+    if (strcmp (strings[i], default_type) == 0)
+      profile.default_sample_type = i;
+  size = perftools__profiles__profile__get_packed_size (&profile);
+  packed = g_malloc (size);
+  perftools__profiles__profile__pack (&profile, packed);
+  g_assert_true (g_file_set_contents (path, (const char *) packed, size, NULL));
+}
+
+/* `report --format json` of @capture (@event, or its first): the event's
+ * name and unit, and each function's self weight */
+static GHashTable *
+report_self_weights (const char  *capture,
+                     const char  *event,
+                     char       **name,
+                     char       **unit)
+{
+  const char *args[] = { "report", capture, "--format", "json", event ? "--event" : NULL, event, NULL };
+  g_autoptr(ItResult) r = it_run_cli (args);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  GHashTable *weights = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  JsonObject *root;
+  JsonArray *functions;
+
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r->out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  *name = g_strdup (json_object_get_string_member (root, "event"));
+  *unit = g_strdup (json_object_get_string_member (root, "unit"));
+  functions = json_object_get_array_member (root, "functions");
+  for (guint i = 0; i < json_array_get_length (functions); i++)
+    {
+      JsonObject *f = json_array_get_object_element (functions, i);
+
+      g_hash_table_insert (weights, g_strdup (json_object_get_string_member (f, "name")),
+                           GINT_TO_POINTER ((gint) json_object_get_int_member (f, "self_weight")));
+    }
+  return weights;
+}
+
+/* Every sample type of a pprof profile is an event of the import, pprof's
+ * default first, each counting its own values: a Go heap profile reads
+ * as go tool pprof shows it (in-use bytes), not as its first type's
+ * object counts taken for samples */
+static void
+test_pprof_import_sample_types (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *pb = g_build_filename (dir, "heap.pprof", NULL);
+  g_autofree char *capture = g_build_filename (dir, "heap.hotpath", NULL);
+  static const struct {
+    const char *default_type;
+    const char *event;
+    const char *expect_event;
+    const char *unit;
+    gint        a, b, c;
+  } cases[] = {
+    { NULL, NULL, "inuse_space", "bytes", 0, 500, 300 },
+    { NULL, "alloc_space", "alloc_space", "bytes", 1000, 500, 100 },
+    { NULL, "inuse_objects", "inuse_objects", "count", 0, 5, 1 },
+    { "alloc_objects", NULL, "alloc_objects", "count", 10, 5, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[] = { "import", pb, "-o", capture, "--force", NULL };
+      g_autoptr(ItResult) import = NULL;
+      g_autoptr(GHashTable) weights = NULL;
+      g_autofree char *event = NULL, *unit = NULL;
+
+      write_heap_pprof (pb, cases[i].default_type);
+      import = it_run_cli (args);
+      g_assert_cmpint (import->status, ==, 0);
+      weights = report_self_weights (capture, cases[i].event, &event, &unit);
+      g_assert_cmpstr (event, ==, cases[i].expect_event);
+      g_assert_cmpstr (unit, ==, cases[i].unit);
+      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (weights, "a")), ==, cases[i].a);
+      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (weights, "b")), ==, cases[i].b);
+      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (weights, "c")), ==, cases[i].c);
+    }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_folded_round_trip (void)
 {
@@ -873,5 +1031,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-pprof", test_pprof);
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
+  g_test_add_func ("/integration/cli/import-pprof-sample-types", test_pprof_import_sample_types);
   return g_test_run ();
 }
