@@ -34,7 +34,9 @@
  *   pprof       a gzipped profile.proto (src/record/profile.proto), encoded by
  *               protobuf-c: go tool pprof, Pyroscope, Parca, Grafana. Two
  *               values per sample, samples/count and the event's weight
- *               (cpu/nanoseconds for a time-based event); one mapping per
+ *               (cpu/nanoseconds for a clock, off-cpu/nanoseconds for time
+ *               off the CPU, wall for both; page-faults/page faults for a
+ *               counted event), the second pprof's default; one mapping per
  *               module with its build id; one function per function with
  *               its file and line; one location per machine frame, whose
  *               Line entries are its inline chain, innermost first. A
@@ -1331,7 +1333,8 @@ write_pprof (Export  *ex,
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GPtrArray) samples = g_ptr_array_new ();
   PbValueType *types[2];
-  gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0;
+  gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0, clock;
+  const char *type_name;
   guint n_functions;
   gint64 tid_key, thread_key, pid_key;
   gsize size;
@@ -1344,18 +1347,21 @@ write_pprof (Export  *ex,
   pp.allocations = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (pp.string_list, g_strdup (""));
 
-  types[0] = pprof_value_type (&pp, "samples", "count");
-  if (nanoseconds)
-    types[1] = pprof_value_type (&pp, "cpu", "nanoseconds");
+  /* a clock is "cpu", as Go names it; time off the CPU (or wall time)
+   * keeps its own name, or an import would read it as samples of a clock */
+  clock = nanoseconds && g_strcmp0 (event, HP_EVENT_OFF_CPU) != 0 && g_strcmp0 (event, HP_EVENT_WALL) != 0;
+  if (nanoseconds && !clock)
+    type_name = event;
   else
-    types[1] = pprof_value_type (&pp, event ? event : "events", unit ? unit : "count");
+    type_name = nanoseconds ? "cpu" : (event ? event : "events");
+  types[0] = pprof_value_type (&pp, "samples", "count");
+  types[1] = pprof_value_type (&pp, type_name, nanoseconds ? "nanoseconds" : (unit ? unit : "count"));
   profile.n_sample_type = 2;
   profile.sample_type = types;
-  profile.period_type = pprof_value_type (&pp, nanoseconds ? "cpu" : (event ? event : "events"),
-                                          nanoseconds ? "nanoseconds" : (unit ? unit : "count"));
+  profile.period_type = pprof_value_type (&pp, type_name, nanoseconds ? "nanoseconds" : (unit ? unit : "count"));
   if (period != NULL)
     profile.period = g_ascii_strtoll (period, NULL, 10);
-  else if (frequency != NULL && g_ascii_strtod (frequency, NULL) >= 1 && nanoseconds)
+  else if (frequency != NULL && g_ascii_strtod (frequency, NULL) >= 1 && clock)
     profile.period = (gint64) (1e9 / g_ascii_strtod (frequency, NULL));
   if (duration != NULL)
     profile.duration_nanos = g_ascii_strtoll (duration, NULL, 10);

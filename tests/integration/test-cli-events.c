@@ -246,14 +246,17 @@ firefox_weights (const char *event,
 /* The Firefox Profiler counts what the report counts: the weights, not
  * one per sample (the Gecko format has no weights: its import weighs
  * every sample 1, so 50 samples of 40 faults read as 50) */
-/* The report's weights of @event: all of them, and @leaf's total */
+/* The report's weights of @event in @capture (its first event when
+ * NULL): all of them, and @leaf's total */
 static void
-report_weights (const char *event,
-                const char *leaf,
-                gdouble    *all,
-                gdouble    *of_leaf)
+report_weights_of (const char *capture,
+                   const char *event,
+                   const char *leaf,
+                   gdouble    *all,
+                   gdouble    *of_leaf)
 {
-  g_autoptr(ItResult) r = run_ok ((const char *[]) { "report", path, "--event", event, "--format", "json", NULL });
+  g_autoptr(ItResult) r = run_ok ((const char *[]) { "report", capture, "--format", "json",
+                                                     event ? "--event" : NULL, event, NULL });
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonArray *functions;
@@ -273,6 +276,15 @@ report_weights (const char *event,
 }
 
 static void
+report_weights (const char *event,
+                const char *leaf,
+                gdouble    *all,
+                gdouble    *of_leaf)
+{
+  report_weights_of (path, event, leaf, all, of_leaf);
+}
+
+static void
 test_export_firefox (void)
 {
   gdouble all, leaf, report_all, report_leaf;
@@ -289,6 +301,41 @@ test_export_firefox (void)
   g_assert_cmpfloat (fabs (all - 3000), <, 1e-6);
   g_assert_cmpfloat (fabs (all - report_all / 1e6), <, 1e-6);
   g_assert_cmpfloat (fabs (leaf - report_leaf / 1e6), <, 1e-6);
+}
+
+/* pprof out and back in keeps what the event counts: 2,100 page faults
+ * (not 150 samples of an event named "samples"), 3 s off the CPU (not
+ * 30 samples of a clock named "cpu") */
+static void
+test_export_pprof (void)
+{
+  static const struct {
+    const char *event;
+    const char *leaf;
+    gdouble     all;
+  } cases[] = {
+    { "page-faults", "fault_in", 2100 },
+    { "off-cpu", "wait_io", 3e9 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *pb = g_strdup_printf ("%s/%s.pb.gz", dir, cases[i].event);
+      g_autofree char *back = g_strdup_printf ("%s/%s-pprof.hotpath", dir, cases[i].event);
+      g_autoptr(ItResult) out = run_ok ((const char *[]) { "export", path, "--event", cases[i].event,
+                                                           "--format", "pprof", "-o", pb, NULL });
+      g_autoptr(ItResult) in = run_ok ((const char *[]) { "import", pb, "-o", back, "--force", NULL });
+      g_autoptr(ItResult) report = run_ok ((const char *[]) { "report", back, "--format", "json", NULL });
+      g_autofree char *event = g_strdup_printf ("\"event\":\"%s\"", cases[i].event);
+      gdouble all, leaf, report_all, report_leaf;
+
+      assert_has (report->out, event);
+      report_weights (cases[i].event, cases[i].leaf, &report_all, &report_leaf);
+      report_weights_of (back, NULL, cases[i].leaf, &all, &leaf);
+      g_assert_cmpfloat (report_all, ==, cases[i].all);
+      g_assert_cmpfloat (all, ==, report_all);
+      g_assert_cmpfloat (leaf, ==, report_leaf);
+    }
 }
 
 /* diff says how off-CPU costs add up: by the time away, not by a period */
@@ -321,6 +368,7 @@ main (int    argc,
   g_test_add_func ("/cli-events/flamegraph", test_flamegraph);
   g_test_add_func ("/cli-events/export", test_export);
   g_test_add_func ("/cli-events/export-firefox", test_export_firefox);
+  g_test_add_func ("/cli-events/export-pprof", test_export_pprof);
   g_test_add_func ("/cli-events/diff", test_diff);
 
   status = g_test_run ();
