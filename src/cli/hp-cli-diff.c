@@ -485,7 +485,7 @@ hp_cli_diff (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (N_("BASE NEW"));
+  g_autoptr(GOptionContext) context = hp_cli_option_context_new (N_("BASE NEW"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpComparison) cmp = NULL;
   HpCompareOptions options = HP_COMPARE_OPTIONS_DEFAULT;

@@ -1535,7 +1535,7 @@ hp_cli_export (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (N_("CAPTURE"));
+  g_autoptr(GOptionContext) context = hp_cli_option_context_new (N_("CAPTURE"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;

@@ -95,7 +95,7 @@ hp_cli_import (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (N_("PERF.DATA"));
+  g_autoptr(GOptionContext) context = hp_cli_option_context_new (N_("PERF.DATA"));
   g_autoptr(GError) error = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
   HpPerfImportOptions options = { 0 };

@@ -208,7 +208,7 @@ hp_cli_record (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &command, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (N_("-- COMMAND [ARG…] | -p PID | -a"));
+  g_autoptr(GOptionContext) context = hp_cli_option_context_new (N_("-- COMMAND [ARG…] | -p PID | -a"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HpRecorder) recorder = NULL;
   HpRecordOptions options = { 0 };

@@ -58,6 +58,15 @@ hp_cli_parse_one_file (GOptionContext *context,
   return TRUE;
 }
 
+GOptionContext *
+hp_cli_option_context_new (const char *parameters)
+{
+  GOptionContext *context = g_option_context_new (parameters);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  return context;
+}
+
 char *
 hp_cli_samples (guint64 n)
 {
@@ -210,10 +219,13 @@ int
 main (int    argc,
       char **argv)
 {
+  const char *localedir = g_getenv ("HOTPATH_LOCALEDIR");
+
   setlocale (LC_ALL, "");
   /* as the window does (src/ui/main.c): messages, --help and the reports'
-   * headings in the user's language */
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+   * headings in the user's language; HOTPATH_LOCALEDIR: the catalogues
+   * of a build tree (build/po), for the tests */
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && localedir[0] != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   /* Past a file size limit (ulimit -f) a write then fails with EFBIG, which

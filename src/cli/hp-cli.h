@@ -59,6 +59,12 @@ GHashTable *hp_cli_short_names_new (void);
 guint hp_cli_listing_size (gint  limit,
                            guint n);
 
+/* A command's option parser; @parameters, its usage after the options
+ * ("CAPTURE"), its summary and its options are translated: GOption
+ * translates the first two only with a translation domain of the
+ * context's own, which g_option_context_add_main_entries() does not set. */
+GOptionContext *hp_cli_option_context_new (const char *parameters);
+
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
 void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
