@@ -52,6 +52,7 @@
 #include <gelf.h>
 
 #include "analysis/hp-profile.h"
+#include "analysis/hp-symbol-name.h"
 #include "document/hp-disassembly.h"
 #include "perf/hp-regular-file.h"
 #include "symbols/hp-file-locator.h"
@@ -80,6 +81,7 @@ hp_disassembly_free (HpDisassembly *self)
   g_free (self->text);
   g_clear_pointer (&self->rows, hp_source_annotation_free);
   g_free (self->binary);
+  g_free (self->module_path);
   g_free (self->symbol);
   g_free (self);
 }
@@ -160,6 +162,24 @@ find_symbol (Elf      *elf,
         }
     }
   return FALSE;
+}
+
+/* objdump names a versioned dynamic symbol with its version, "foo@@Base"
+ * or "memcpy@GLIBC_2.2.5": the function is "foo". Cut at the '@' of a
+ * version, a word of letters, digits, '_' and '.' that ends the name. */
+static void
+strip_symbol_version (char *name)
+{
+  char *at = strrchr (name, '@');
+
+  if (at == NULL || at == name || at[1] == '\0')
+    return;
+  for (const char *c = at + 1; *c != '\0'; c++)
+    if (!g_ascii_isalnum (*c) && *c != '_' && *c != '.')
+      return;
+  if (at - 1 > name && at[-1] == '@')
+    at--;
+  *at = '\0';
 }
 
 typedef struct {
@@ -501,6 +521,32 @@ parse_line (Parse      *p,
     set_location (p, file, n, NULL);
 }
 
+char *
+hp_disassembly_get_heading (const HpDisassembly *self,
+                            guint                max_chars,
+                            char               **tooltip)
+{
+  g_autofree char *module = hp_symbol_name_sanitize (self->module_path, -1, max_chars);
+  g_autofree char *symbol = hp_symbol_name_sanitize (self->symbol, -1, max_chars);
+  /* Translators: the machine code of a symbol in a file */
+  char *heading = g_strdup_printf (_("Machine code of %s in %s"), symbol, module);
+
+  if (tooltip == NULL)
+    return heading;
+  /* a copy found by build id (perf's cache) is what was read: said, but
+   * the module is named by its own path */
+  if (g_strcmp0 (self->binary, self->module_path) != 0)
+    {
+      g_autofree char *binary = hp_symbol_name_sanitize (self->binary, -1, max_chars);
+
+      /* Translators: the heading, then the file whose code was shown */
+      *tooltip = g_strdup_printf (_("%s\nRead from a copy with the same build id: %s"), heading, binary);
+    }
+  else
+    *tooltip = g_strdup (heading);
+  return heading;
+}
+
 /* The function -------------------------------------------------------- */
 
 HpDisassembly *
@@ -583,6 +629,7 @@ hp_disassembly_new (HpProfile          *profile,
         {
           self = g_new0 (HpDisassembly, 1);
           self->binary = g_strdup (path);
+          self->module_path = g_strdup (module->path);
           self->verified = module->build_id != NULL;
           break;
         }
@@ -721,6 +768,7 @@ hp_disassembly_new (HpProfile          *profile,
           }
       if (shown != NULL)
         {
+          strip_symbol_version (shown);
           g_free (self->symbol);
           self->symbol = g_steal_pointer (&shown);
         }

@@ -33,8 +33,11 @@ typedef struct {
   char               *text;        /* the rows, one per line of text */
   gsize               length;
   HpSourceAnnotation *rows;
-  char               *binary;      /* the file disassembled */
-  char               *symbol;      /* the symbol it covers, demangled */
+  char               *binary;      /* the file disassembled: the module's, or a copy
+                                    * by build id (perf's ~/.debug cache, --debug-dir) */
+  char               *module_path; /* the module's path, as recorded */
+  char               *symbol;      /* the symbol it covers, demangled, without
+                                    * a version ("memcpy", not "memcpy@@GLIBC_2.14") */
   guint64             start;       /* its address range, as objdump prints addresses */
   guint64             end;
   guint               n_instructions;
@@ -53,6 +56,14 @@ HpDisassembly *hp_disassembly_new  (HpProfile          *profile,
                                     GCancellable       *cancellable,
                                     GError            **error);
 void           hp_disassembly_free (HpDisassembly      *self);
+
+/* What the source pane heads the code with: "Machine code of outer in
+ * /usr/bin/app", the module by its own path, cut to @max_chars (0: no
+ * limit) and safe to show; @tooltip (may be NULL): the same, and the copy
+ * that was read when it is not the module's file. */
+char          *hp_disassembly_get_heading (const HpDisassembly *self,
+                                           guint                max_chars,
+                                           char               **tooltip);
 
 /* The objdump used, "objdump" on the PATH unless HOTPATH_OBJDUMP names
  * another (tests use it to provoke failures). */

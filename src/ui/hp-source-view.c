@@ -503,9 +503,8 @@ show_disassembly (HpSourceView *self,
                   guint64       whole)
 {
   HpDisassembly *d = res->disassembly;
-  g_autofree char *binary = hp_symbol_name_sanitize (d->binary, -1, SHOWN_PATH_CHARS);
-  g_autofree char *symbol = hp_symbol_name_sanitize (d->symbol, -1, SHOWN_PATH_CHARS);
-  g_autofree char *heading = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autofree char *heading = hp_disassembly_get_heading (d, SHOWN_PATH_CHARS, &tooltip);
   g_autofree char *caption = NULL;
   g_autofree char *whole_text = hp_format_count (whole);
   g_autofree char *bar = NULL;
@@ -517,10 +516,8 @@ show_disassembly (HpSourceView *self,
   if (self->shown_line > hp_source_file_get_n_lines (self->file))
     self->shown_line = 0;
 
-  /* Translators: the machine code of a symbol in a file */
-  heading = g_strdup_printf (_("Machine code of %s in %s"), symbol, binary);
   gtk_label_set_text (self->file_label, heading);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), heading);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), tooltip);
   if (self->profile->measure.by_weight)
     {
       g_autofree char *amount = hp_format_amount (&self->profile->measure, whole);

@@ -212,6 +212,13 @@ test_disassembly (void)
 
   /* the bar says what is missing, with the folder chooser in place */
   display_spin (100);
+  /* the heading names the function and its module by the module's path */
+  {
+    GtkWidget *heading = display_find_widget (GTK_WIDGET (view), is_label_starting, "Machine code of ");
+
+    g_assert_nonnull (heading);
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (heading)), ==, "Machine code of hot_loop in " INLINE_BINARY);
+  }
   g_assert_nonnull (display_find_widget (GTK_WIDGET (view), is_label_starting, "Source file not found: " MISSING_SOURCE));
   {
     GtkWidget *button = display_find_widget (GTK_WIDGET (view), is_button_of, "source.choose-folder");

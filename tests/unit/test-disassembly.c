@@ -173,6 +173,7 @@ test_known_function (void)
 
   g_assert_cmpstr (d->symbol, ==, "outer");
   g_assert_cmpstr (d->binary, ==, SYMTEST_TARGET);
+  g_assert_cmpstr (d->module_path, ==, SYMTEST_TARGET);
   g_assert_true (d->verified);
   g_assert_cmpuint (d->n_instructions, >=, 5);
   g_assert_cmpuint (d->end - d->start, >, 0);
@@ -341,6 +342,58 @@ test_not_regular (void)
   g_rmdir (dir);
 }
 
+/* The module read from a copy with its build id (perf's cache keeps
+ * .build-id/xx/rest; a search dir comes first): d->binary is the copy,
+ * d->module_path the module's own path, which the heading names. And a
+ * versioned dynamic symbol as objdump names it ("outer@@Base") is shown
+ * as the function's plain name. */
+static void
+test_cache_copy_and_version (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hp-disasm-XXXXXX", NULL);
+  g_autofree char *objdump = g_build_filename (dir, "objdump-versioned", NULL);
+  g_autofree char *script = g_strdup ("#!/bin/sh\nobjdump \"$@\" | sed 's/<outer>:$/<outer@@Base>:/'\n");
+  g_autofree char *copy_dir = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(HpProfile) profile = NULL;
+  g_autoptr(HpDisassembly) d = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *heading = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autofree char *expected = NULL;
+  gsize length;
+  Fixture f;
+
+  fixture_init (&f, SYMTEST_TARGET);
+  copy_dir = g_strdup_printf ("%s/.build-id/%.2s", dir, f.build_id);
+  copy = g_build_filename (copy_dir, f.build_id + 2, NULL);
+  g_assert_cmpint (g_mkdir_with_parents (copy_dir, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (SYMTEST_TARGET, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, (gssize) length, NULL));
+  g_assert_true (g_file_set_contents (objdump, script, -1, NULL));
+  g_assert_cmpint (g_chmod (objdump, 0755), ==, 0);
+
+  profile = hp_profile_new (f.data, NULL);
+  g_setenv ("HOTPATH_OBJDUMP", objdump, TRUE);
+  d = hp_disassembly_new (profile, 1, (const char * const[]) { dir, NULL }, 20000, NULL, &error);
+  g_unsetenv ("HOTPATH_OBJDUMP");
+  g_assert_no_error (error);
+  g_assert_nonnull (d);
+  g_assert_cmpstr (d->binary, ==, copy);
+  g_assert_cmpstr (d->module_path, ==, SYMTEST_TARGET);
+  g_assert_true (d->verified);
+  g_assert_cmpstr (d->symbol, ==, "outer");
+  /* the heading names the function and the module, the tooltip the copy */
+  heading = hp_disassembly_get_heading (d, 0, &tooltip);
+  expected = g_strconcat ("Machine code of outer in ", SYMTEST_TARGET, NULL);
+  g_assert_cmpstr (heading, ==, expected);
+  g_assert_true (g_str_has_prefix (tooltip, expected));
+  g_assert_nonnull (strstr (tooltip, copy));
+  fixture_free (&f);
+  hp_test_remove_tree (dir);
+}
+
 /* An objdump that hangs, and one that writes without end: each is
  * stopped, and the error says why, well before any test timeout. */
 static void
@@ -410,5 +463,6 @@ main (int    argc,
   g_test_add_func ("/disassembly/missing", test_missing);
   g_test_add_func ("/disassembly/not-regular", test_not_regular);
   g_test_add_func ("/disassembly/hostile-objdump", test_hostile_objdump);
+  g_test_add_func ("/disassembly/cache-copy-and-version", test_cache_copy_and_version);
   return g_test_run ();
 }
