@@ -20,7 +20,9 @@
  *               "sampled" profile per thread, its samples in time order, so
  *               that its time-order view is the thread's timeline; weights
  *               in nanoseconds for a time-based event, in the event's unit
- *               for one counted by its weights, else one per sample.
+ *               for one counted by its weights, else one per sample. One
+ *               frame per function, with its file and first line: speedscope
+ *               tells frames apart by their index alone.
  *
  *   firefox     the Gecko profile format (version 28) that the Firefox
  *               Profiler opens with "Load a profile from file": per thread,
@@ -418,7 +420,10 @@ write_speedscope (Export  *ex,
   g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GHashTable) frame_index = g_hash_table_new (NULL, NULL);  /* frame id -> index + 1 */
+  /* speedscope knows a frame by its index: one per function (its key
+   * below), so that its sandwich view and merged trees have one row per
+   * function, as the report does, not one per address, line or tier */
+  g_autoptr(GHashTable) frame_index = g_hash_table_new (NULL, NULL);  /* key -> index + 1 */
   g_autoptr(GArray) frame_order = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree char *unit = event_unit_of (ex->data);
@@ -466,13 +471,16 @@ write_speedscope (Export  *ex,
           for (gint64 s = e->stack_id; s != 0; s = g_array_index (ex->data->stacks, HpCaptureStack, s).parent_id)
             {
               gint64 frame_id = g_array_index (ex->data->stacks, HpCaptureStack, s).frame_id;
-              guint index = GPOINTER_TO_UINT (g_hash_table_lookup (frame_index, GSIZE_TO_POINTER ((gsize) frame_id)));
+              gint64 function_id = g_array_index (ex->data->frames, HpCaptureFrame, frame_id).function_id;
+              /* a frame without a function is one of its own */
+              gsize key = function_id != 0 ? (gsize) function_id * 2 : (gsize) frame_id * 2 + 1;
+              guint index = GPOINTER_TO_UINT (g_hash_table_lookup (frame_index, GSIZE_TO_POINTER (key)));
 
               if (index == 0)
                 {
                   g_array_append_val (frame_order, frame_id);
                   index = frame_order->len;
-                  g_hash_table_insert (frame_index, GSIZE_TO_POINTER ((gsize) frame_id), GUINT_TO_POINTER (index));
+                  g_hash_table_insert (frame_index, GSIZE_TO_POINTER (key), GUINT_TO_POINTER (index));
                 }
               index--;
               g_array_append_val (chain, index);
@@ -511,7 +519,11 @@ write_speedscope (Export  *ex,
       const HpCaptureFrame *frame;
       const HpCaptureFunction *fn = frame_function (ex, g_array_index (frame_order, gint64, i), &frame);
       g_autofree char *fname = hp_text_make_valid (fn ? fn->name : "[unknown]");
-      const char *file = frame->file ? frame->file : fn ? fn->file : NULL;
+      /* where the function is: its file and first line, the same for
+       * every frame of it (a frame without a function: its own) */
+      gboolean own = fn != NULL && fn->file != NULL;
+      const char *file = own ? fn->file : frame->file;
+      guint line = own ? fn->line : frame->line;
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "name");
@@ -522,10 +534,10 @@ write_speedscope (Export  *ex,
 
           json_builder_set_member_name (b, "file");
           json_builder_add_string_value (b, vfile);
-          if (frame->line > 0)
+          if (line > 0)
             {
               json_builder_set_member_name (b, "line");
-              json_builder_add_int_value (b, frame->line);
+              json_builder_add_int_value (b, line);
             }
         }
       json_builder_end_object (b);

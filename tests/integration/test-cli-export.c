@@ -213,11 +213,18 @@ check_speedscope (const char *text,
 
       g_assert_nonnull (frame);
       member (frame, "name", G_TYPE_STRING);
+      /* speedscope knows a frame by its index: a function with two frames
+       * (work at two lines) would be two rows of its sandwich view; the
+       * test's functions have names of their own */
+      if (g_hash_table_contains (counts, json_object_get_string_member (frame, "name")))
+        g_error ("speedscope frames %u and another are both %s", i, json_object_get_string_member (frame, "name"));
+      g_hash_table_add (counts, g_strdup (json_object_get_string_member (frame, "name")));
       if (json_object_has_member (frame, "file"))
         member (frame, "file", G_TYPE_STRING);
       if (json_object_has_member (frame, "line"))
         member (frame, "line", G_TYPE_INT64);
     }
+  g_hash_table_remove_all (counts);
   profiles = json_object_get_array_member (root, "profiles");
   g_assert_nonnull (profiles);
   *n_profiles = json_array_get_length (profiles);
