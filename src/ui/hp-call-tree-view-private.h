@@ -32,12 +32,14 @@ typedef struct {
   HpGrowListModel    *slice;        /* the rows the view has, growing */
   guint               grow_target;  /* rows wanted for a selection far down */
   GtkSingleSelection *selection;
+  guint               cut_depth;    /* depth of the last node selected below MAX_OPEN_DEPTH, or 0 */
 } TreeModels;
 
 struct _HpCallTreeView {
   GtkWidget             parent_instance;
 
   GtkInscription       *caption;
+  GtkLabel             *depth_note;   /* when a selection was too deep to open */
   GtkStack             *stack;
   GtkLabel             *empty_label;
 
@@ -78,9 +80,20 @@ hp_call_tree_view_current (HpCallTreeView *self)
   return &self->trees[self->bottom_up ? 1 : 0];
 }
 
+/* The tree opens rows by itself (the hottest path, a selection made in
+ * another view, a search's matches) this many levels deep at most. GTK's
+ * tree list model recounts its rows through every expanded level, once a
+ * level on the C stack, and expanding level after level costs the square
+ * of the depth: a hostile capture 100 000 frames deep crashed the window
+ * with a 1 MiB stack (8 MiB held, at 30 s). Deeper rows are opened by
+ * hand; the tree says so (depth_note). Real stacks stop far above this
+ * (perf keeps 127 frames unless told otherwise). */
+#define MAX_OPEN_DEPTH 1000
+
 /* Expands the ancestors of @node, root first, until @deadline (monotonic
  * time; *@finished says whether it got there), and returns its row of the
- * tree list model. */
+ * tree list model. A node deeper than MAX_OPEN_DEPTH gives the row of its
+ * ancestor at that depth. */
 GtkTreeListRow *hp_call_tree_view_expand_to_within (HpCallTreeView   *self,
                                                     const HpCallNode *node,
                                                     gint64            deadline,

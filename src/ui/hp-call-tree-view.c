@@ -193,6 +193,7 @@ tree_models_clear (TreeModels *t)
   g_clear_object (&t->tree_model);
   g_clear_pointer (&t->context, hp_call_tree_context_unref);
   t->grow_target = 0;
+  t->cut_depth = 0;
 }
 
 static void
@@ -524,6 +525,8 @@ update_ratio_columns (HpCallTreeView *self)
     }
 }
 
+static void update_depth_note (HpCallTreeView *self);
+
 static void
 update_caption (HpCallTreeView *self)
 {
@@ -641,6 +644,7 @@ show_current (HpCallTreeView *self)
 {
   ensure_models (self, self->bottom_up);
   update_caption (self);
+  update_depth_note (self);
 
   if (self->profile != NULL && hp_profile_get_n_samples (self->profile->profile) == 0)
     {
@@ -856,6 +860,8 @@ hp_call_tree_view_expand_to_within (HpCallTreeView   *self,
 
   if (finished != NULL)
     *finished = FALSE;
+  if (steps->len > MAX_OPEN_DEPTH)
+    g_ptr_array_set_size (steps, MAX_OPEN_DEPTH);
   for (guint i = 0; i < steps->len; i++)
     {
       const HpCallNode *step = g_ptr_array_index (steps, i);
@@ -906,6 +912,43 @@ expand_to (HpCallTreeView   *self,
   return hp_call_tree_view_expand_to_within (self, node, G_MAXINT64, NULL);
 }
 
+static void
+update_depth_note (HpCallTreeView *self)
+{
+  guint depth = hp_call_tree_view_current (self)->cut_depth;
+  g_autofree char *text = NULL;
+
+  if (depth > 0)
+    text = g_strdup_printf (ngettext ("This path goes %u call deep; the tree opens its first %u levels. "
+                                      "Open the rows below the selected one by hand to go deeper.",
+                                      "This path goes %u calls deep; the tree opens its first %u levels. "
+                                      "Open the rows below the selected one by hand to go deeper.", depth),
+                            depth, MAX_OPEN_DEPTH);
+  gtk_label_set_text (self->depth_note, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->depth_note), text != NULL);
+}
+
+/* @node, or its ancestor MAX_OPEN_DEPTH levels down when it is deeper:
+ * what the tree can select without opening rows too deep. The shown
+ * tree's note says when it is the ancestor. */
+static const HpCallNode *
+within_open_depth (HpCallTreeView   *self,
+                   const HpCallNode *node)
+{
+  TreeModels *t = hp_call_tree_view_current (self);
+  const HpCallNode *n;
+  guint depth = 0;
+
+  for (n = node; n != NULL && n->parent != NULL; n = n->parent)
+    depth++;
+  t->cut_depth = depth > MAX_OPEN_DEPTH ? depth : 0;
+  for (; depth > MAX_OPEN_DEPTH; depth--)
+    node = node->parent;
+  if (!self->preparing)
+    update_depth_note (self);
+  return node;
+}
+
 void
 hp_call_tree_view_select_node (HpCallTreeView   *self,
                                const HpCallNode *node)
@@ -918,6 +961,7 @@ hp_call_tree_view_select_node (HpCallTreeView   *self,
   t = hp_call_tree_view_current (self);
   if (node == NULL || t->tree_model == NULL)
     return;
+  node = within_open_depth (self, node);
   row = expand_to (self, node);
   if (row == NULL)
     return;
@@ -1584,6 +1628,7 @@ hp_call_tree_view_class_init (HpCallTreeViewClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-call-tree-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, caption);
+  gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, depth_note);
   gtk_widget_class_bind_template_child (widget_class, HpCallTreeView, stack);
 #define BIND_TREE(name, i, field) \
   gtk_widget_class_bind_template_child_full (widget_class, name, FALSE, \
@@ -1681,6 +1726,14 @@ hp_call_tree_view_init (HpCallTreeView *self)
         g_signal_connect_object (adj, "changed", G_CALLBACK (on_adjustment_changed), self, 0);
       }
     }
+}
+
+const char *
+hp_call_tree_view_get_depth_note (HpCallTreeView *self)
+{
+  g_return_val_if_fail (HP_IS_CALL_TREE_VIEW (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->depth_note)) ? gtk_label_get_text (self->depth_note) : NULL;
 }
 
 const char *

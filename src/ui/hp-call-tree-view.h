@@ -74,6 +74,9 @@ void              hp_call_tree_view_get_search_status (HpCallTreeView *self,
 GListModel       *hp_call_tree_view_get_model        (HpCallTreeView  *self);
 /* For tests: the caption over the tree, and the shown tree's ratio column */
 const char       *hp_call_tree_view_get_caption      (HpCallTreeView  *self);
+/* The note shown when the selection was too deep to open (its ancestor
+ * is selected instead), or NULL. */
+const char       *hp_call_tree_view_get_depth_note   (HpCallTreeView  *self);
 GtkColumnViewColumn *hp_call_tree_view_get_ratio_column (HpCallTreeView *self);
 /* For tests: what the view says in place of an empty tree; NULL when it
  * shows a tree */

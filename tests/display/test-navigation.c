@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 #include <gdk/x11/gdkx.h>
 
@@ -87,6 +88,48 @@ make_deep_capture (void)
   stack = hp_capture_writer_intern_stack (w, stack,
             hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "work_leaf", mod, NULL, 0),
                                             NULL, 0, FALSE, 0x300));
+  for (guint n = 0; n < 100; n++)
+    hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+  stack = hp_capture_writer_intern_stack (w, s_main,
+            hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "setup", mod, NULL, 0),
+                                            NULL, 0, FALSE, 0x400));
+  for (guint n = 0; n < 5; n++)
+    hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  return g_steal_pointer (&path);
+}
+
+/* A hostile capture: main → f0 → … → f99999, the samples in the last,
+ * and a few in a shallow sibling. */
+#define VERY_DEEP 100000
+#define OPEN_DEPTH 1000  /* MAX_OPEN_DEPTH of hp-call-tree-view-private.h */
+
+static char *
+make_very_deep_capture (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "very-deep.hotpath", NULL);
+  g_autoptr(HpCaptureWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 mod, stack, s_main;
+  guint64 t = 0;
+
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_process (w, 100, "deep");
+  hp_capture_writer_set_thread (w, 100, 100, "deep");
+  mod = hp_capture_writer_intern_module (w, "/opt/display-test/very-deep", NULL, FALSE);
+  s_main = stack = hp_capture_writer_intern_stack (w, 0,
+                     hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", mod, NULL, 0),
+                                                     NULL, 0, FALSE, 0x100));
+  for (guint d = 0; d < VERY_DEEP; d++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", d);
+
+      stack = hp_capture_writer_intern_stack (w, stack,
+                hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, name, mod, NULL, 0),
+                                                NULL, 0, FALSE, 0x1000 + d));
+    }
   for (guint n = 0; n < 100; n++)
     hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
   stack = hp_capture_writer_intern_stack (w, s_main,
@@ -394,6 +437,111 @@ test_keys (void)
  * selected row (200 rows go) kept the selection but dropped the keyboard
  * focus out of the rows, so the ring went away until the next Up or
  * Down. */
+static gboolean search_settled (gpointer data);
+
+static gboolean
+depth_is (gpointer data)
+{
+  gpointer *args = data;
+
+  return selected_depth (args[0]) == GPOINTER_TO_UINT (args[1]);
+}
+
+/* A capture 100 000 frames deep, with a 1 MiB C stack (ulimit -s 1024):
+ * opening it crashed inside GTK while the hottest path was expanded (GTK
+ * recounts rows through every expanded level, once a level on the
+ * stack), and the search's worker recursed once a level too. The tree
+ * now opens the first 1 000 levels, says so, and the user goes deeper by
+ * hand; search, bottom-up and back stay usable. Run in a subprocess that
+ * starts with the small stack, as a main thread's is fixed at exec. */
+static void
+test_very_deep (void)
+{
+  g_autofree char *path = NULL;
+  HpWindow *window;
+  HpCallTreeView *tree;
+  const char *note;
+  gpointer at_cap[2] = { NULL, GUINT_TO_POINTER (OPEN_DEPTH) };
+  gpointer below[2] = { NULL, GUINT_TO_POINTER (OPEN_DEPTH + 1) };
+
+  if (!g_test_subprocess ())
+    {
+      struct rlimit old, small;
+
+      g_assert_cmpint (getrlimit (RLIMIT_STACK, &old), ==, 0);
+      small = old;
+      small.rlim_cur = 1024 * 1024;
+      g_assert_cmpint (setrlimit (RLIMIT_STACK, &small), ==, 0);
+      g_test_trap_subprocess (NULL, 200 * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_assert_cmpint (setrlimit (RLIMIT_STACK, &old), ==, 0);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  path = make_very_deep_capture ();
+  window = display_open (app, path);
+  tree = hp_window_get_tree_view (window);
+  at_cap[0] = below[0] = window;
+
+  /* the hottest path, opened OPEN_DEPTH levels down: f998 */
+  g_assert_true (display_wait (depth_is, at_cap, 60000));
+  g_assert_cmpstr (display_selected_name (window), ==, "f998");
+  note = hp_call_tree_view_get_depth_note (tree);
+  g_assert_nonnull (note);
+  g_test_message ("%s", note);
+  g_assert_nonnull (strstr (note, "100001 calls deep"));
+  g_assert_nonnull (strstr (note, "1000 levels"));
+  if (g_getenv ("HOTPATH_SHOTS") != NULL)
+    display_spin (3000);  /* the first frame lays out 1 000 rows */
+  shot (window, "very-deep");
+
+  /* deeper by hand: Right opens the row, Right again goes to its child */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (tree), "tree.expand-or-child", NULL));
+  display_spin (100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (tree), "tree.expand-or-child", NULL));
+  g_assert_true (display_wait (depth_is, below, 10000));
+  g_assert_cmpstr (display_selected_name (window), ==, "f999");
+
+  /* a search for the deepest function: found, its path opened as far as
+   * the tree opens paths */
+  hp_call_tree_view_search (tree, "f99999");
+  display_spin (300);
+  g_assert_true (display_wait (search_settled, window, 60000));
+  g_assert_true (display_wait (depth_is, at_cap, 10000));
+  g_assert_nonnull (hp_call_tree_view_get_depth_note (tree));
+  hp_call_tree_view_search (tree, "setup");
+  display_spin (300);
+  g_assert_true (display_wait (search_settled, window, 60000));
+  g_assert_cmpstr (display_selected_name (window), ==, "setup");
+  g_assert_null (hp_call_tree_view_get_depth_note (tree));
+  hp_call_tree_view_search (tree, NULL);
+
+  /* bottom-up (the callers of f99999 go 100 000 deep too), and back */
+  display_activate (window, "win.tree-mode", g_variant_new_string ("bottom-up"));
+  display_spin (500);
+  g_assert_true (display_wait (search_settled, window, 60000));
+  g_assert_cmpstr (display_selected_name (window), ==, "f99999");
+  display_activate (window, "win.tree-mode", g_variant_new_string ("top-down"));
+  display_spin (500);
+  g_assert_nonnull (display_selected_name (window));
+
+  /* the other views of the same stacks */
+  display_activate (window, "win.show-pane", g_variant_new_string ("flame"));
+  display_spin (2000);
+  shot (window, "very-deep-flame");
+  display_activate (window, "win.show-pane", g_variant_new_string ("calls"));
+  display_spin (500);
+  display_activate (window, "win.show-pane", g_variant_new_string ("timeline"));
+  display_spin (500);
+  /* a new profile, the selection (setup, from the search) kept */
+  display_activate (window, "win.merge-recursion", NULL);
+  display_spin (2000);
+  g_assert_true (display_wait (search_settled, window, 60000));
+  g_assert_cmpstr (display_selected_name (window), ==, "setup");
+  display_close (window);
+}
+
 static void
 test_deep_keys (void)
 {
@@ -1078,6 +1226,7 @@ run (HpApplication *application)
   g_test_add_func ("/navigation/deep-tree", test_deep_tree);
   g_test_add_func ("/navigation/keys", test_keys);
   g_test_add_func ("/navigation/deep-keys", test_deep_keys);
+  g_test_add_func ("/navigation/very-deep", test_very_deep);
   g_test_add_func ("/navigation/search", test_search);
   g_test_add_func ("/navigation/search-far-dark", test_search_far_dark);
   g_test_add_func ("/navigation/small-screen", test_small_screen);
