@@ -93,6 +93,7 @@ hp_suggest_input_free (HpSuggestInput *self)
   g_clear_pointer (&self->hot_lines, g_ptr_array_unref);
   g_clear_pointer (&self->callees, g_ptr_array_unref);
   g_clear_pointer (&self->missing, g_ptr_array_unref);
+  g_clear_pointer (&self->changed, g_ptr_array_unref);
   g_free (self->draft);
   g_free (self);
 }
@@ -258,14 +259,149 @@ hp_suggest_doc_comment (const char *contents,
   }
 }
 
+/* Declarations ---------------------------------------------------------- */
+
+/* The identifier a declaration of @name spells: "ns::Parser<T>::parse(int)
+ * const" is "parse", a GCC clone "sort.constprop.0" is "sort". */
+static char *
+declared_identifier (const char *name)
+{
+  g_autofree char *head = g_strndup (name, strcspn (name, "("));
+  char *end = head + strlen (head);
+  const char *colon;
+
+  while (end > head && g_ascii_isspace (end[-1]))
+    *--end = '\0';
+  /* template arguments of the function itself: "max<int>" */
+  if (end > head && end[-1] == '>')
+    {
+      int depth = 0;
+
+      while (end > head)
+        {
+          char c = *--end;
+
+          depth += c == '>' ? 1 : c == '<' ? -1 : 0;
+          *end = '\0';
+          if (depth == 0)
+            break;
+        }
+    }
+  colon = g_strrstr (head, "::");
+  colon = colon != NULL ? colon + 2 : head;
+  return g_strndup (colon, strcspn (colon, "."));
+}
+
+static gboolean
+is_identifier_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '$';
+}
+
+/* Where @ident stands in @line as a whole word, or NULL. */
+static const char *
+find_word (const char *line,
+           const char *ident)
+{
+  gsize n = strlen (ident);
+
+  if (n == 0)
+    return NULL;
+  for (const char *at = strstr (line, ident); at != NULL; at = strstr (at + 1, ident))
+    if ((at == line || !is_identifier_char (at[-1])) && !is_identifier_char (at[n]))
+      return at;
+  return NULL;
+}
+
+/* Whether @line reads as the head of a definition of @ident: the name
+ * followed by its parameter list, after a return type and attributes
+ * (balanced parentheses, no assignment, no statement keyword), and not a
+ * declaration or a call that ends in ";". */
+static gboolean
+declares (const char *line,
+          const char *ident)
+{
+  static const char *const statements[] = { "if", "while", "for", "switch", "return", "else",
+                                            "case", "do", "sizeof", NULL };
+  const char *at = find_word (line, ident);
+  const char *after, *start;
+  int depth = 0;
+
+  if (at == NULL)
+    return FALSE;
+  after = skip_space (at + strlen (ident));
+  if (*after != '(' || ends_with_trimmed (line, ";"))
+    return FALSE;
+  start = skip_space (line);
+  for (const char *c = start; c < at; c++)
+    {
+      depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+      if (depth < 0 || *c == '=' || *c == ',')
+        return FALSE;
+    }
+  if (depth != 0)
+    return FALSE;
+  for (guint i = 0; statements[i] != NULL; i++)
+    if (find_word (start, statements[i]) == start)
+      return FALSE;
+  return TRUE;
+}
+
+guint
+hp_suggest_find_declaration (const char *contents,
+                             gsize       length,
+                             const char *name,
+                             guint       decl_line)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *ident = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n_lines, best = 0;
+
+  g_return_val_if_fail (contents != NULL || length == 0, 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  text = g_strndup (contents, length);
+  lines = g_strsplit (text, "\n", -1);
+  n_lines = g_strv_length (lines);
+  ident = declared_identifier (name);
+  if (ident[0] == '\0')
+    return decl_line;
+  if (decl_line >= 1 && decl_line <= n_lines && find_word (lines[decl_line - 1], ident) != NULL)
+    return decl_line;
+  /* the file changed since the program was built: the definition nearest
+   * to where it was */
+  for (guint i = 0; i < n_lines; i++)
+    if (declares (lines[i], ident) &&
+        (best == 0 || ABS ((gint64) i + 1 - (gint64) decl_line) < ABS ((gint64) best - (gint64) decl_line)))
+      best = i + 1;
+  return best;
+}
+
 /* Source files ---------------------------------------------------------- */
 
 /* The files read for one suggestion: each at most once, found or not. */
 typedef struct {
-  const char * const *dirs;
-  GHashTable         *contents;  /* recorded name -> GBytes, or absent-marker NULL value */
-  GPtrArray          *missing;
+  const char * const  *dirs;
+  GHashTable          *contents;  /* recorded name -> GBytes, or absent-marker NULL value */
+  GPtrArray           *missing;
+  GPtrArray           *changed;   /* recorded names of files changed since the recording */
 } Sources;
+
+static void
+mark_changed (Sources    *sources,
+              const char *file)
+{
+  if (!g_ptr_array_find_with_equal_func (sources->changed, file, g_str_equal, NULL))
+    g_ptr_array_add (sources->changed, g_strdup (file));
+}
+
+static gboolean
+is_changed (Sources    *sources,
+            const char *file)
+{
+  return file != NULL && g_ptr_array_find_with_equal_func (sources->changed, file, g_str_equal, NULL);
+}
 
 static GBytes *
 sources_get (Sources    *sources,
@@ -482,7 +618,8 @@ find_hot_lines (HpSuggestInput *self,
       line->line = lc->line;
       line->self = lc->self;
       line->total = lc->total;
-      line->text = source_line (bytes, lc->line);
+      /* a file changed since the recording would quote other code */
+      line->text = is_changed (sources, best_file) ? NULL : source_line (bytes, lc->line);
       g_ptr_array_add (self->hot_lines, line);
     }
 }
@@ -584,6 +721,14 @@ make_draft (const HpSuggestInput *self,
     }
   if (!any_comment)
     g_string_append (out, "\nNo doc comment was found above the functions of this path.\n");
+  for (guint i = 0; i < self->changed->len; i++)
+    {
+      g_autofree char *base = g_path_get_basename (g_ptr_array_index (self->changed, i));
+
+      g_string_append_printf (out, "\n%s has changed since this capture was recorded: its doc comments "
+                              "are read as the file is now; its lines are numbered as they were then, "
+                              "not quoted.\n", base);
+    }
 
   if (self->hot_lines->len > 0)
     {
@@ -650,7 +795,8 @@ hp_suggest_input_new (HpProfile          *profile,
   self->hot_lines = g_ptr_array_new_with_free_func (line_free);
   self->callees = g_ptr_array_new_with_free_func (callee_free);
   self->missing = g_ptr_array_new_with_free_func (g_free);
-  sources = (Sources) { source_dirs, contents, self->missing };
+  self->changed = g_ptr_array_new_with_free_func (g_free);
+  sources = (Sources) { source_dirs, contents, self->missing, self->changed };
 
   nodes = path_nodes (node);
   for (guint i = 0; i < nodes->len; i++)
@@ -670,8 +816,14 @@ hp_suggest_input_new (HpProfile          *profile,
         {
           gsize length;
           const char *text = g_bytes_get_data (bytes, &length);
+          /* the line DWARF gives no longer names the function when the
+           * file was edited after the build: look for it by name */
+          guint line = hp_suggest_find_declaration (text, length, step->name, f->line);
 
-          step->source = hp_suggest_doc_comment (text, length, f->line);
+          if (line != f->line)
+            mark_changed (&sources, f->file);
+          if (line > 0)
+            step->source = hp_suggest_doc_comment (text, length, line);
         }
       g_ptr_array_add (self->steps, step);
     }
@@ -731,6 +883,15 @@ hp_suggest_input_to_json (const HpSuggestInput *self)
     }
   json_builder_end_array (builder);
   hp_json_add_string (builder, "file", self->leaf_file);
+  json_builder_set_member_name (builder, "changed");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->changed->len; i++)
+    {
+      g_autofree char *file = hp_text_make_valid (g_ptr_array_index (self->changed, i));
+
+      json_builder_add_string_value (builder, file);
+    }
+  json_builder_end_array (builder);
   json_builder_set_member_name (builder, "hot_lines");
   json_builder_begin_array (builder);
   for (guint i = 0; i < self->hot_lines->len; i++)

@@ -46,6 +46,10 @@ typedef struct {
   GPtrArray *hot_lines;   /* HpSuggestLine*, hottest first */
   GPtrArray *callees;     /* HpSuggestCallee*, those that dominate, by total */
   GPtrArray *missing;     /* char*: source files that were not found */
+  GPtrArray *changed;     /* char*: source files edited since the program was
+                           * built (a function of the path no longer at the
+                           * line DWARF gives): their hot lines have no text,
+                           * doc comments are found by the functions' names */
   char      *draft;       /* the summary drafted from all of the above */
 } HpSuggestInput;
 
@@ -67,7 +71,9 @@ void            hp_suggest_input_free   (HpSuggestInput     *self);
  * UTF-8, made with json-glib):
  * {"program", "path": [{"name", "module", "file", "line", "self", "total",
  * "source"}…], "hot_lines": [{"line", "self", "total", "text"}…],
- * "callees": [{"name", "module", "total"}…], "samples", "file", "draft"} */
+ * "callees": [{"name", "module", "total"}…], "samples", "file", "changed",
+ * "draft"}; "changed" lists the source files edited since the recording,
+ * whose hot lines have no "text". */
 char           *hp_suggest_input_to_json (const HpSuggestInput *self);
 
 /* The comment just above line @decl_line (1-based) of @contents, skipping
@@ -77,6 +83,17 @@ char           *hp_suggest_input_to_json (const HpSuggestInput *self);
 char           *hp_suggest_doc_comment  (const char         *contents,
                                          gsize               length,
                                          guint               decl_line);
+
+/* The line (1-based) where the function @name is declared in @contents:
+ * @decl_line (its DW_AT_decl_line) when that line names it; else, the
+ * file having been edited since the build, the definition of that name
+ * nearest to @decl_line ("static int\nparse (…)" with no ";" after it);
+ * 0 when there is none. C++ names are looked for by their last
+ * component ("ns::Parser::parse(int)" as "parse"). */
+guint           hp_suggest_find_declaration (const char *contents,
+                                             gsize       length,
+                                             const char *name,
+                                             guint       decl_line);
 
 /* The program a capture recorded: the base name of its command's first
  * word; NULL when the capture does not say. */

@@ -341,6 +341,74 @@ test_input_without_source (void)
   g_assert_nonnull (strstr (input->draft, "- line 24, 100.0 % of the path"));
 }
 
+/* The source was edited after the recording: four lines added above
+ * everything moved each function down. The doc comments are found by the
+ * functions' names, the hot lines keep the capture's numbers without
+ * quoting what those lines hold now, and the draft says why. */
+static void
+test_input_source_changed (void)
+{
+  g_autoptr(TestData) data = make_data ();
+  g_autoptr(HpProfile) profile = hp_profile_new (data, NULL);
+  const HpCallNode *main_node = child_named (profile, hp_profile_get_top_down (profile), "main");
+  const HpCallNode *work = child_named (profile, main_node, "work");
+  const char *dirs[] = { tmpdir, NULL };
+  g_autofree char *path = g_build_filename (tmpdir, "src", "app.c", NULL);
+  g_autoptr(HpSuggestInput) input = NULL;
+  const HpSuggestStep *step;
+  const HpSuggestLine *line;
+
+  write_source ();
+  g_assert_true (g_file_set_contents (path, "#include <stdio.h>\n#include <stdlib.h>\n\nint x, y;\n" APP_SOURCE,
+                                      -1, NULL));
+  input = hp_suggest_input_new (profile, work, dirs);
+  g_test_message ("%s", input->draft);
+  step = g_ptr_array_index (input->steps, 0);
+  g_assert_cmpuint (step->line, ==, 5);
+  g_assert_cmpstr (step->source, ==, "Runs the program.");
+  step = g_ptr_array_index (input->steps, 1);
+  g_assert_cmpstr (step->source, ==, "Does the work:\nall of it.");
+  g_assert_cmpuint (input->changed->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (input->changed, 0), ==, RECORDED);
+  line = g_ptr_array_index (input->hot_lines, 0);
+  g_assert_cmpuint (line->line, ==, 17);
+  g_assert_null (line->text);
+  g_assert_nonnull (strstr (input->draft, "app.c has changed since this capture was recorded"));
+  g_assert_nonnull (strstr (input->draft, "- line 17, 47.1 % of the path\n"));
+  g_assert_null (strstr (input->draft, "`"));
+
+}
+
+/* A declaration found by name: where DWARF says while it names the
+ * function; else the nearest definition, never a call, a prototype, an
+ * assignment or a statement that names it. */
+static void
+test_find_declaration (void)
+{
+  static const char source[] =
+    "int parse (const char *s);\n"                    /* 1 prototype */
+    "static int n = parse (\"x\") + 1\n"              /* 2 assignment */
+    "  ;\n"                                           /* 3 */
+    "static __attribute__((noinline)) int\n"          /* 4 */
+    "parse (const char *s)\n"                         /* 5 the definition */
+    "{\n"                                             /* 6 */
+    "  if (parse (s))\n"                              /* 7 a call */
+    "    return parse (s + 1)\n"                      /* 8 a call */
+    "  ;}\n"                                          /* 9 */
+    "int Parser::parse_all (int x) const\n"           /* 10 C++ */
+    "{ return 0; }\n";                                /* 11 */
+  gsize n = sizeof source - 1;
+
+  g_assert_cmpuint (hp_suggest_find_declaration (source, n, "parse", 5), ==, 5);
+  g_assert_cmpuint (hp_suggest_find_declaration (source, n, "parse", 7), ==, 7);  /* names it: as DWARF says */
+  g_assert_cmpuint (hp_suggest_find_declaration (source, n, "parse", 11), ==, 5);
+  g_assert_cmpuint (hp_suggest_find_declaration (source, n, "parse.constprop.0", 30), ==, 5);
+  g_assert_cmpuint (hp_suggest_find_declaration (source, n, "ns::Parser::parse_all(int) const", 3), ==, 10);
+  g_assert_cmpuint (hp_suggest_find_declaration (source, n, "Parser<int>::parse_all<char>", 1), ==, 10);
+  g_assert_cmpuint (hp_suggest_find_declaration (source, n, "missing", 5), ==, 0);
+  g_assert_cmpuint (hp_suggest_find_declaration ("", 0, "parse", 5), ==, 0);
+}
+
 static void
 test_input_json (void)
 {
@@ -627,6 +695,8 @@ main (int argc, char **argv)
   g_test_add_func ("/suggest/input/from-code", test_input_from_code);
   g_test_add_func ("/suggest/input/without-source", test_input_without_source);
   g_test_add_func ("/suggest/input/json", test_input_json);
+  g_test_add_func ("/suggest/input/source-changed", test_input_source_changed);
+  g_test_add_func ("/suggest/find-declaration", test_find_declaration);
   g_test_add_func ("/suggest/summarizer/protocol", test_summarizer_protocol);
   g_test_add_func ("/suggest/summarizer/failure", test_summarizer_failure);
   g_test_add_func ("/suggest/summarizer/timeout", test_summarizer_timeout);
