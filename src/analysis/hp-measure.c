@@ -50,11 +50,18 @@ is_off_cpu (const HpCaptureEvent *e)
   return e != NULL && g_strcmp0 (e->name, HP_EVENT_OFF_CPU) == 0;
 }
 
-/* a time sampled by a clock: its samples weigh the same */
+/* a time sampled by a clock: its samples weigh the same. A clock by its
+ * name (perf's, or pprof's "cpu"), or a time sampled at a frequency or
+ * period; another time (a Go block profile's delay, imported from pprof:
+ * each contention weighs its own wait) is counted by its weights, as
+ * off-CPU time is */
 static gboolean
 is_clock (const HpCaptureEvent *e)
 {
-  return e != NULL && !is_off_cpu (e) && g_strcmp0 (e->unit, "ns") == 0;
+  static const char *const clocks[] = { "cpu-clock", "task-clock", "cpu", NULL };
+
+  return e != NULL && !is_off_cpu (e) && g_strcmp0 (e->unit, "ns") == 0
+    && (e->frequency > 0 || e->period > 0 || (e->name != NULL && g_strv_contains (clocks, e->name)));
 }
 
 GPtrArray *

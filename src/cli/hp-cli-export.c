@@ -1359,9 +1359,10 @@ write_pprof (Export  *ex,
   pp.allocations = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (pp.string_list, g_strdup (""));
 
-  /* a clock is "cpu", as Go names it; time off the CPU (or wall time)
-   * keeps its own name, or an import would read it as samples of a clock */
-  clock = nanoseconds && g_strcmp0 (event, HP_EVENT_OFF_CPU) != 0 && g_strcmp0 (event, HP_EVENT_WALL) != 0;
+  /* a clock is "cpu", as Go names it; a time counted by its weights
+   * (off the CPU, wall, a block profile's delay) keeps its own name, or an
+   * import would read it as samples of a clock */
+  clock = nanoseconds && !ex->filter->weighted;
   if (nanoseconds && !clock)
     type_name = event;
   else

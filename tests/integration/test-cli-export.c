@@ -644,24 +644,36 @@ test_pprof_import (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
-/* A profile shaped as Go's heap profile (net/http/pprof's /debug/pprof/heap):
- * four sample types, none of them samples, none in nanoseconds; pprof
- * shows the last, inuse_space, unless default_sample_type names another.
- * Functions a, b, c, one location each, with values
- *   a: alloc 10 objects, 1000 bytes; in use 0, 0
- *   b: alloc 5, 500; in use 5, 500
- *   c: alloc 1, 100; in use 1, 300
- * so in use b has 500 of 800 bytes, c 300, a nothing; allocated, a has
- * 1000 of 1600 bytes. */
-static void
-write_heap_pprof (const char *path,
-                  const char *default_type)
+/* The index of @text in @strings, added when missing */
+static gint64
+pprof_string_index (GPtrArray  *strings,
+                    const char *text)
 {
-  static const char *const strings[] = { "", "alloc_objects", "count", "alloc_space", "bytes",
-                                         "inuse_objects", "inuse_space", "space", "a", "b", "c" };
-  static const gint64 values[3][4] = { { 10, 1000, 0, 0 }, { 5, 500, 5, 500 }, { 1, 100, 1, 300 } };
+  for (guint i = 0; i < strings->len; i++)
+    if (strcmp (strings->pdata[i], text) == 0)
+      return i;
+  g_ptr_array_add (strings, (gpointer) text);
+  return strings->len - 1;
+}
+
+/* A pprof profile (not gzipped) of functions a, b and c, one location
+ * each, whose sample i has the values @values[i] of the @n_types sample
+ * types @types ("type/unit" each); @period_type likewise, and
+ * @default_type or NULL. */
+static void
+write_pprof (const char         *path,
+             const char * const *types,
+             guint               n_types,
+             const gint64        values[3][4],
+             const char         *period_type,
+             gint64              period,
+             const char         *default_type)
+{
+  static const char *const names[] = { "a", "b", "c" };
+  g_autoptr(GPtrArray) strings = g_ptr_array_new ();
+  g_auto(GStrv) period_parts = g_strsplit (period_type, "/", 2);
   Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
-  Perftools__Profiles__ValueType types[4], period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+  Perftools__Profiles__ValueType value_types[4], period_value = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
   Perftools__Profiles__ValueType *type_list[4];
   Perftools__Profiles__Function functions[3], *function_list[3];
   Perftools__Profiles__Location locations[3], *location_list[3];
@@ -669,21 +681,25 @@ write_heap_pprof (const char *path,
   Perftools__Profiles__Sample samples[3], *sample_list[3];
   guint64 location_ids[3];
   gint64 sample_values[3][4];
+  GStrv parts[4] = { NULL };
   g_autofree guint8 *packed = NULL;
   gsize size;
 
-  for (guint i = 0; i < 4; i++)
+  g_assert_cmpuint (n_types, <=, 4);
+  g_ptr_array_add (strings, (gpointer) "");
+  for (guint i = 0; i < n_types; i++)
     {
-      perftools__profiles__value_type__init (&types[i]);
-      types[i].type = (gint64[]) { 1, 3, 5, 6 }[i];
-      types[i].unit = (gint64[]) { 2, 4, 2, 4 }[i];
-      type_list[i] = &types[i];
+      parts[i] = g_strsplit (types[i], "/", 2);
+      perftools__profiles__value_type__init (&value_types[i]);
+      value_types[i].type = pprof_string_index (strings, parts[i][0]);
+      value_types[i].unit = pprof_string_index (strings, parts[i][1]);
+      type_list[i] = &value_types[i];
     }
   for (guint i = 0; i < 3; i++)
     {
       perftools__profiles__function__init (&functions[i]);
       functions[i].id = i + 1;
-      functions[i].name = functions[i].system_name = 8 + i;
+      functions[i].name = functions[i].system_name = pprof_string_index (strings, names[i]);
       function_list[i] = &functions[i];
       perftools__profiles__line__init (&lines[i]);
       lines[i].function_id = i + 1;
@@ -698,13 +714,15 @@ write_heap_pprof (const char *path,
       perftools__profiles__sample__init (&samples[i]);
       samples[i].n_location_id = 1;
       samples[i].location_id = &location_ids[i];
-      samples[i].n_value = 4;
+      samples[i].n_value = n_types;
       samples[i].value = sample_values[i];
       sample_list[i] = &samples[i];
     }
-  period_type.type = 7;
-  period_type.unit = 4;
-  profile.n_sample_type = 4;
+  period_value.type = pprof_string_index (strings, period_parts[0]);
+  period_value.unit = pprof_string_index (strings, period_parts[1]);
+  if (default_type != NULL)
+    profile.default_sample_type = pprof_string_index (strings, default_type);
+  profile.n_sample_type = n_types;
   profile.sample_type = type_list;
   profile.n_sample = 3;
   profile.sample = sample_list;
@@ -712,17 +730,35 @@ write_heap_pprof (const char *path,
   profile.location = location_list;
   profile.n_function = 3;
   profile.function = function_list;
-  profile.n_string_table = G_N_ELEMENTS (strings);
-  profile.string_table = (char **) strings;
-  profile.period_type = &period_type;
-  profile.period = 524288;
-  for (guint i = 0; default_type != NULL && i < G_N_ELEMENTS (strings); i++)
-    if (strcmp (strings[i], default_type) == 0)
-      profile.default_sample_type = i;
+  profile.n_string_table = strings->len;
+  profile.string_table = (char **) strings->pdata;
+  profile.period_type = &period_value;
+  profile.period = period;
   size = perftools__profiles__profile__get_packed_size (&profile);
   packed = g_malloc (size);
   perftools__profiles__profile__pack (&profile, packed);
   g_assert_true (g_file_set_contents (path, (const char *) packed, size, NULL));
+  for (guint i = 0; i < n_types; i++)
+    g_strfreev (parts[i]);
+}
+
+/* A profile shaped as Go's heap profile (net/http/pprof's /debug/pprof/heap):
+ * four sample types, none of them samples, none in nanoseconds; pprof
+ * shows the last, inuse_space, unless default_sample_type names another.
+ *   a: alloc 10 objects, 1000 bytes; in use 0, 0
+ *   b: alloc 5, 500; in use 5, 500
+ *   c: alloc 1, 100; in use 1, 300
+ * so in use b has 500 of 800 bytes, c 300, a nothing; allocated, a has
+ * 1000 of 1600 bytes. */
+static void
+write_heap_pprof (const char *path,
+                  const char *default_type)
+{
+  static const char *const types[] = { "alloc_objects/count", "alloc_space/bytes",
+                                       "inuse_objects/count", "inuse_space/bytes" };
+  static const gint64 values[3][4] = { { 10, 1000, 0, 0 }, { 5, 500, 5, 500 }, { 1, 100, 1, 300 } };
+
+  write_pprof (path, types, 4, values, "space/bytes", 524288, default_type);
 }
 
 /* `report --format json` of @capture (@event, or its first): the event's
@@ -798,6 +834,35 @@ test_pprof_import_sample_types (void)
       g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (weights, "b")), ==, cases[i].b);
       g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (weights, "c")), ==, cases[i].c);
     }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* A Go block profile (contentions/count, delay/nanoseconds, sampled at
+ * every contention): a waits once for 600 ms, b 200 times for 250 ms in
+ * all, c once for 150 ms. go tool pprof shows the delay: a 60 %, b 25 %,
+ * c 15 %; its 202 contentions are no clock's samples (b has 99 % of them) */
+static void
+test_pprof_import_block (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *pb = g_build_filename (dir, "block.pprof", NULL);
+  g_autofree char *capture = g_build_filename (dir, "block.hotpath", NULL);
+  static const char *const types[] = { "contentions/count", "delay/nanoseconds" };
+  static const gint64 values[3][4] = { { 1, 600000000 }, { 200, 250000000 }, { 1, 150000000 } };
+  const char *import_args[] = { "import", pb, "-o", capture, NULL };
+  const char *report_args[] = { "report", capture, NULL };
+  g_autoptr(ItResult) import = NULL, report = NULL;
+
+  write_pprof (pb, types, 2, values, "contentions/count", 1, NULL);
+  import = it_run_cli (import_args);
+  g_assert_cmpint (import->status, ==, 0);
+  report = it_run_cli (report_args);
+  g_assert_cmpint (report->status, ==, 0);
+  g_test_message ("%s", report->out);
+  g_assert_nonnull (strstr (report->out, "# Event:     delay (unit: ns)"));
+  g_assert_true (g_regex_match_simple ("^ +60\\.00% .* a +$", report->out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +25\\.00% .* b +$", report->out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +15\\.00% .* c +$", report->out, G_REGEX_MULTILINE, 0));
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -1039,5 +1104,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
   g_test_add_func ("/integration/cli/import-pprof-sample-types", test_pprof_import_sample_types);
+  g_test_add_func ("/integration/cli/import-pprof-block", test_pprof_import_block);
   return g_test_run ();
 }
