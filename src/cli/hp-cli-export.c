@@ -27,7 +27,9 @@
  *   firefox     the Gecko profile format (version 28) that the Firefox
  *               Profiler opens with "Load a profile from file": per thread,
  *               its string, frame and stack tables and every sample with
- *               its time in milliseconds, so its timeline works. For an
+ *               its time in milliseconds, so its timeline works; a frame's
+ *               location is "name (in module)", as the profiler reads a
+ *               native function of a library. For an
  *               event counted by its weights (page faults sampled every N,
  *               ns off the CPU) the profiler's processed format instead,
  *               the one with a weight per sample ("samples" for counts,
@@ -752,6 +754,26 @@ add_strings (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* The Gecko frame's location: "name (in module)", which the profiler
+ * reads as a native function of that library. It tells functions apart
+ * by name and library: with the bare name, the _start of a program and
+ * of ld.so, or every "(anonymous)" JavaScript function, were one, and a
+ * name ending in ":12" was read as a script's URL and line. */
+static char *
+gecko_location (Export                  *ex,
+                const HpCaptureFunction *fn)
+{
+  const HpCaptureModule *module;
+
+  if (fn == NULL)
+    return g_strdup ("[unknown]");
+  module = fn->module_id != 0 ? &g_array_index (ex->data->modules, HpCaptureModule, fn->module_id) : NULL;
+  /* the profiler's pattern takes a library name without ')' */
+  if (module == NULL || module->name == NULL || *module->name == '\0' || strchr (module->name, ')') != NULL)
+    return g_strdup (fn->name);
+  return g_strdup_printf ("%s (in %s)", fn->name, module->name);
+}
+
 static void
 write_gecko_thread (Export        *ex,
                     JsonBuilder   *b,
@@ -818,8 +840,10 @@ write_gecko_thread (Export        *ex,
       const HpCaptureFrame *frame;
       const HpCaptureFunction *fn = frame_function (ex, g_array_index (g.frame_ids, gint64, i), &frame);
 
+      g_autofree char *location = gecko_location (ex, fn);
+
       json_builder_begin_array (b);
-      json_builder_add_int_value (b, gecko_string (&g, fn ? fn->name : "[unknown]"));
+      json_builder_add_int_value (b, gecko_string (&g, location));
       json_builder_add_boolean_value (b, FALSE);
       json_builder_add_int_value (b, 0);
       json_builder_add_null_value (b);

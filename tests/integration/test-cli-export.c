@@ -285,8 +285,10 @@ check_speedscope (const char *text,
  * @first_times gets "tid" -> first sample time in ms. */
 static GHashTable *
 check_gecko (const char *text,
-             GHashTable *first_times)
+             GHashTable *first_times,
+             GHashTable *libraries)
 {
+  static GRegex *library_pattern;
   g_autoptr(JsonObject) root = parse_object (text);
   GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   JsonObject *meta = json_object_get_object_member (root, "meta");
@@ -347,7 +349,7 @@ check_gecko (const char *text,
       for (guint i = 0; i < json_array_get_length (sample_rows); i++)
         {
           JsonArray *row = json_array_get_array_element (sample_rows, i);
-          g_autoptr(GPtrArray) names = g_ptr_array_new ();
+          g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
           g_autoptr(GString) folded = g_string_new (NULL);
           gdouble time = json_array_get_double_element (row, s_time);
 
@@ -365,8 +367,20 @@ check_gecko (const char *text,
 
                 g_assert_nonnull (stack);
                 frame = json_array_get_array_element (frame_rows, json_array_get_int_element (stack, k_frame));
-                g_ptr_array_add (names, (gpointer) json_array_get_string_element (
-                                   strings, json_array_get_int_element (frame, f_location)));
+                const char *location = json_array_get_string_element (strings, json_array_get_int_element (frame, f_location));
+                g_autoptr(GMatchInfo) match = NULL;
+
+                /* "name (in library)", as the profiler reads it */
+                if (library_pattern == NULL)
+                  library_pattern = g_regex_new ("^(.*) \\(in ([^)]*)\\)$", G_REGEX_DOTALL, 0, NULL);
+                if (g_regex_match (library_pattern, location, 0, &match))
+                  {
+                    g_ptr_array_add (names, g_match_info_fetch (match, 1));
+                    if (libraries != NULL)
+                      g_hash_table_add (libraries, g_match_info_fetch (match, 2));
+                  }
+                else
+                  g_ptr_array_add (names, g_strdup (location));
                 s = json_array_get_null_element (stack, k_prefix) ? -1 : json_array_get_int_element (stack, k_prefix);
               }
           for (guint k = names->len; k > 0; k--)
@@ -424,13 +438,20 @@ test_json_formats (void)
       g_autofree char *gecko = export_to_string (sources[i], "firefox");
       g_autoptr(GHashTable) first_times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
       g_autoptr(GHashTable) from_speedscope = NULL, from_gecko = NULL;
+      g_autoptr(GHashTable) libraries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       guint n_profiles = 0;
 
       from_speedscope = check_speedscope (speedscope, &n_profiles);
       assert_same_counts (expected, from_speedscope);
       g_assert_cmpuint (n_profiles, ==, i == 0 ? 2 : 1);
-      from_gecko = check_gecko (gecko, first_times);
+      from_gecko = check_gecko (gecko, first_times, libraries);
       assert_same_counts (expected, from_gecko);
+      /* each function names its library ("main (in app)"), which tells
+       * functions of the same name apart; an import of folded stacks knows
+       * only the kernel's (its "_[k]" frames) */
+      g_assert_cmpuint (g_hash_table_size (libraries), ==, (i == 0 ? 2 : 1));
+      g_assert_true (g_hash_table_contains (libraries, "[kernel.kallsyms]"));
+      g_assert_true (i != 0 || g_hash_table_contains (libraries, "app"));
       if (i == 0)
         {
           /* the timeline: thread 11 starts 200 ms after the first sample */
@@ -447,7 +468,7 @@ test_json_formats (void)
     g_autoptr(GHashTable) counts = NULL;
 
     g_assert_cmpint (result->status, ==, 0);
-    counts = check_gecko (result->out, first_times);
+    counts = check_gecko (result->out, first_times, NULL);
     g_assert_cmpuint (g_hash_table_size (first_times), ==, 1);
     g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "main;work;inl")), ==, 5);
     g_assert_cmpuint (g_hash_table_size (counts), ==, 1);
