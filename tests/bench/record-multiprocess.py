@@ -16,7 +16,11 @@
 # the oracle workload). It prints the median wall time and CPU time (user +
 # sys of the command and all its children, os.wait4) of each, and the ratios
 # to the plain run. Wall time is of the whole command, so it includes what a
-# recorder does after the program exits.
+# recorder does after the program exits. On a shared machine the plain runs
+# alone vary by a fifth: each median comes with the range of its runs, and
+# each CPU ratio with the range of the ratios of the runs taken side by side
+# (run i of a recorder over run i of the plain command), so that a ratio is
+# read with its noise. --runs 5 or more narrows it.
 #
 # Usage: record-multiprocess.py [--hotpath-cli PATH] [--runs N] [--freq HZ]
 #                               [--files N] [--single PROGRAM [ARG...]]
@@ -116,11 +120,16 @@ def main():
             print()
             print('%s: medians of %d alternating runs, -F %s, --call-graph dwarf'
                   % (label, args.runs, args.freq))
-            print('  %-10s %9s %9s %12s %12s' % ('', 'wall s', 'CPU s', 'wall/plain', 'CPU/plain'))
-            for name in variants:
-                print('  %-10s %9.2f %9.2f %11.2fx %11.2fx'
-                      % (name, med[name][0], med[name][1],
-                         med[name][0] / med['plain'][0], med[name][1] / med['plain'][1]))
+            print('  %-10s %9s %13s %9s %13s %12s %12s %15s'
+                  % ('', 'wall s', '(range)', 'CPU s', '(range)', 'wall/plain', 'CPU/plain',
+                     '(pairs range)'))
+            for name, runs in results.items():
+                pairs = [r[1] / p[1] for r, p in zip(runs, results['plain'])]
+                print('  %-10s %9.2f %13s %9.2f %13s %11.2fx %11.2fx %15s'
+                      % (name, med[name][0], '%.2f-%.2f' % (min(r[0] for r in runs), max(r[0] for r in runs)),
+                         med[name][1], '%.2f-%.2f' % (min(r[1] for r in runs), max(r[1] for r in runs)),
+                         med[name][0] / med['plain'][0], med[name][1] / med['plain'][1],
+                         '%.2f-%.2fx' % (min(pairs), max(pairs))))
             print('  hotpath / perf: wall %.2fx, CPU %.2fx'
                   % (med['hotpath'][0] / med['perf'][0], med['hotpath'][1] / med['perf'][1]))
             print()
