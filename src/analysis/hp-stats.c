@@ -374,7 +374,10 @@ hp_stats_test_means (double       mean_base,
     {
       double root = t_crit * sqrt (MAX (mean_new * mean_new * v_base + v_new * a, 0));
 
-      out->ratio_low = (mean_new * mean_base - root) / a - 1;
+      /* costs are never negative, so neither is their ratio: the part
+       * of the set below -100 % holds no possible value (a small new
+       * cost with a large spread reached -139 %) */
+      out->ratio_low = MAX ((mean_new * mean_base - root) / a - 1, -1);
       out->ratio_high = (mean_new * mean_base + root) / a - 1;
     }
   else

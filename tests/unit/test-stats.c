@@ -153,6 +153,13 @@ test_welch (void)
   g_assert_cmpfloat (t.ratio_low, <, 0.086);
   g_assert_cmpfloat (t.ratio_high, >, 0.086);
 
+  /* a small new cost with a large spread: Fieller's set reaches below a
+   * ratio of 0 ((1 - 44.9) / 94.7 = -136.9 %), which no cost can have; it
+   * stops at -100 % */
+  hp_stats_test_means (10, 1, 1, 4, 8, 0.05, 0.8, &t);
+  assert_close (t.ratio_low, -1, 0);
+  g_assert_cmpfloat (t.ratio_high, >, -0.5);
+
   /* equal samples: nothing changed, and nothing can be said to */
   hp_stats_test_means (5, 0, 5, 0, INFINITY, 0.05, 0.8, &t);
   assert_close (t.p, 1, 0);
