@@ -281,6 +281,10 @@ import_text (Import                *im,
   gsize start = 0;
   guint number = 0;
 
+  /* a UTF-8 byte order mark (what Windows tools, PowerShell's Out-File,
+   * put first) is no part of the first frame's name */
+  if (size >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    start = 3;
   while (start < size)
     {
       const char *nl = memchr (text + start, '\n', size - start);
