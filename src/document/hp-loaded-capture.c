@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -555,14 +556,31 @@ thread_cpu_ms (void)
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Page faults of the calling thread so far */
+static guint64
+thread_faults (void)
+{
+#ifdef RUSAGE_THREAD
+  struct rusage usage;
+
+  if (getrusage (RUSAGE_THREAD, &usage) == 0)
+    return usage.ru_minflt + usage.ru_majflt;
+#endif
+  return 0;
+}
+
 static double
 note_step (HpLoadedProfile *self,
            HpBuildStep      step,
-           double           since)
+           double           since,
+           guint64         *faults)
 {
   double now = thread_cpu_ms ();
+  guint64 f = thread_faults ();
 
   self->build_cpu_ms[step] = now - since;
+  self->build_faults[step] = f - *faults;
+  *faults = f;
   return now;
 }
 
@@ -575,6 +593,7 @@ build_profile (HpLoadedCapture       *capture,
   guint n_functions = MAX (capture->data->functions->len, 1);
   GHashTable *tids = filter != NULL ? filter->tids : NULL;
   double t;
+  guint64 faults;
 
   self->capture = hp_loaded_capture_ref (capture);
   self->tids = tids ? g_hash_table_ref (tids) : NULL;
@@ -582,9 +601,10 @@ build_profile (HpLoadedCapture       *capture,
   if (!hp_measure_init (&self->measure, capture->data, filter != NULL ? filter->event : NULL))
     hp_measure_init (&self->measure, capture->data, NULL);
   t = thread_cpu_ms ();
+  faults = thread_faults ();
   self->data = filtered_data (capture, &self->measure, filter, samples, &self->hidden_samples);
   self->thread_amounts = count_threads (capture->data, &self->measure);
-  t = note_step (self, HP_BUILD_COUNTS, t);
+  t = note_step (self, HP_BUILD_COUNTS, t, &faults);
   if (filter != NULL && filter->has_range && samples != NULL)
     {
       self->has_range = TRUE;
@@ -610,12 +630,12 @@ build_profile (HpLoadedCapture       *capture,
   /* fill the lazy caches now: afterwards the profile is only read */
   hp_profile_get_functions (self->profile, FALSE);
   hp_profile_get_functions (self->profile, TRUE);
-  t = note_step (self, HP_BUILD_PROFILE, t);
+  t = note_step (self, HP_BUILD_PROFILE, t, &faults);
   self->hottest_node = g_new0 (const HpCallNode *, n_functions);
   find_hottest (hp_profile_get_top_down (self->profile), self->hottest_node, n_functions);
-  t = note_step (self, HP_BUILD_HOTTEST, t);
+  t = note_step (self, HP_BUILD_HOTTEST, t, &faults);
   build_ratio (self, filter, samples);
-  note_step (self, HP_BUILD_RATIO, t);
+  note_step (self, HP_BUILD_RATIO, t, &faults);
   return self;
 }
 

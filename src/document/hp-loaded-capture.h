@@ -106,6 +106,8 @@ typedef struct {
    * is built meanwhile in a thread of its own, not counted here), for
    * the display benchmark */
   double            build_cpu_ms[HP_BUILD_N_STEPS];
+  /* and the page faults it took (fresh memory touched) */
+  guint64           build_faults[HP_BUILD_N_STEPS];
 } HpLoadedProfile;
 
 typedef enum {

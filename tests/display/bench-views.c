@@ -29,8 +29,14 @@
  * main loop itself spent without returning. Each step also prints the CPU
  * time of the whole process (workers and renderer included). It prints
  * numbers and asserts nothing (docs/ARCHITECTURE.md, Measuring honestly).
+ * The worker's steps print their page faults too: fresh memory is what
+ * made the first ranges slow (hp-block-pool.c).
  * Usage: bench-views [DIR] (makes or reuses its captures there);
- * BENCH_CAPTURES=typical or stress runs one of the two.
+ * BENCH_CAPTURES=typical or stress runs one of the two;
+ * BENCH_RANGE_REPEAT=N selects N ranges in turn (a third, then the
+ * second quarter to two thirds) after the timeline is read, printing
+ * each, and skips the rest: for perf, and to tell the first range from
+ * the following ones.
  */
 
 #define G_LOG_DOMAIN "hp-bench"
@@ -161,7 +167,8 @@ print_costs (HpWindow        *window,
   printf ("  worker:");
   for (guint i = 0; i < HP_BUILD_N_STEPS; i++)
     {
-      printf (" %s %.1f ms%s", steps[i], profile->build_cpu_ms[i], i + 1 < HP_BUILD_N_STEPS ? "," : "\n");
+      printf (" %s %.1f ms (%" G_GUINT64_FORMAT " faults)%s", steps[i], profile->build_cpu_ms[i],
+              profile->build_faults[i], i + 1 < HP_BUILD_N_STEPS ? "," : "\n");
       worker += profile->build_cpu_ms[i];
     }
   printf ("  main thread:");
@@ -275,6 +282,31 @@ bench_one (HpApplication *app,
     printf ("timeline: read the samples: %.1f ms (%s)\n", (g_get_monotonic_time () - t0) / 1000.0, s);
   }
   display_spin (300);
+  if (g_getenv ("BENCH_RANGE_REPEAT") != NULL)
+    {
+      HpSampleIndex *samples = hp_timeline_view_get_samples (timeline_view);
+      guint64 start = hp_sample_index_get_start (samples), end = hp_sample_index_get_end (samples);
+      int n = atoi (g_getenv ("BENCH_RANGE_REPEAT"));
+
+      for (int i = 0; i < n; i++)
+        {
+          g_autofree char *s = NULL;
+
+          reset_gap ();
+          t0 = g_get_monotonic_time ();
+          hp_timeline_set_selection (hp_timeline_view_get_timeline (timeline_view), TRUE,
+                                     start + (end - start) / (i % 2 ? 4 : 3), start + 2 * (end - start) / 3);
+          g_assert_true (display_wait (filtered, window, 60000));
+          ms = (g_get_monotonic_time () - t0) / 1000.0;
+          profile = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+          s = stall ();
+          printf ("repeat %d: %.1f ms (%s)\n", i, ms, s);
+          print_costs (window, profile, cpu_ms () - step_cpu);
+          display_spin (100);
+        }
+      display_close (window);
+      return;
+    }
   {
     HpSampleIndex *samples = hp_timeline_view_get_samples (timeline_view);
     g_autofree char *s = NULL;
