@@ -639,6 +639,17 @@ build_profile (HpLoadedCapture       *capture,
   return self;
 }
 
+HpLoadedProfile *
+hp_loaded_profile_build (HpLoadedCapture       *capture,
+                         const HpProfileFilter *filter,
+                         HpSampleIndex         *samples)
+{
+  g_return_val_if_fail (capture != NULL, NULL);
+  g_return_val_if_fail (filter != NULL, NULL);
+
+  return build_profile (capture, filter, samples);
+}
+
 typedef struct {
   HpLoadedCapture *capture;
   HpProfileFilter  filter;

@@ -203,6 +203,11 @@ void             hp_loaded_profile_build_filtered_async (HpLoadedCapture       *
                                                          GAsyncReadyCallback    callback,
                                                          gpointer               user_data);
 
+/* The same in the calling thread (a worker's). */
+HpLoadedProfile *hp_loaded_profile_build (HpLoadedCapture       *capture,
+                                          const HpProfileFilter *filter,
+                                          HpSampleIndex         *samples);
+
 /* Reads every sample of @capture, of every event, in a worker: for the
  * timeline and time ranges. */
 void             hp_loaded_capture_load_samples_async  (HpLoadedCapture     *capture,

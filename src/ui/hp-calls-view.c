@@ -188,6 +188,14 @@ hp_calls_view_set_function (HpCallsView     *self,
   gtk_stack_set_visible_child_name (self->stack, "calls");
 }
 
+HpLoadedProfile *
+hp_calls_view_get_profile (HpCallsView *self)
+{
+  g_return_val_if_fail (HP_IS_CALLS_VIEW (self), NULL);
+
+  return self->profile;
+}
+
 GListModel *
 hp_calls_view_get_callers (HpCallsView *self)
 {

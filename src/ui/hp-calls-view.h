@@ -17,6 +17,8 @@ G_DECLARE_FINAL_TYPE (HpCallsView, hp_calls_view, HP, CALLS_VIEW, GtkWidget)
 void        hp_calls_view_set_function (HpCallsView     *self,
                                         HpLoadedProfile *profile,
                                         gint64           function_id);
+/* For tests: the profile shown, NULL when none */
+HpLoadedProfile *hp_calls_view_get_profile (HpCallsView *self);
 /* For tests: lists of HpFunctionRow */
 GListModel *hp_calls_view_get_callers  (HpCallsView     *self);
 GListModel *hp_calls_view_get_callees  (HpCallsView     *self);

@@ -656,3 +656,11 @@ hp_flame_view_get_caption (HpFlameView *self)
 
   return gtk_inscription_get_text (self->caption);
 }
+
+HpLoadedProfile *
+hp_flame_view_get_profile (HpFlameView *self)
+{
+  g_return_val_if_fail (HP_IS_FLAME_VIEW (self), NULL);
+
+  return self->profile;
+}

@@ -32,6 +32,9 @@ void           hp_flame_view_set_summary_store (HpFlameView      *self,
 HpFlameCanvas *hp_flame_view_get_canvas        (HpFlameView      *self);
 gboolean       hp_flame_view_is_busy           (HpFlameView      *self);
 
+/* For tests: the profile shown, NULL when none */
+HpLoadedProfile  *hp_flame_view_get_profile        (HpFlameView      *self);
+
 /* For tests: the caption over the graph */
 const char       *hp_flame_view_get_caption        (HpFlameView      *self);
 

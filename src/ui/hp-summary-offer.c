@@ -44,7 +44,11 @@ struct _HpSummaryOffer {
   GtkWidget       *show_button;
   GtkWidget       *apply_button;
 
-  HpLoadedProfile *profile;
+  /* the capture, not a profile of it: a profile's trees are the biggest
+   * thing a window holds, and this one would be kept for as long as the
+   * capture is open, after the filters replaced it (an import builds its
+   * own, in the worker) */
+  HpLoadedCapture *capture;
   HpSummaryStore  *store;
   GCancellable    *cancellable;
   GPtrArray       *offered;     /* HpSummaryPlacement* */
@@ -56,7 +60,8 @@ G_DEFINE_FINAL_TYPE (HpSummaryOffer, hp_summary_offer, GTK_TYPE_WIDGET)
 
 /* What a worker reads and places, owned by it. */
 typedef struct {
-  HpLoadedProfile *profile;
+  HpLoadedCapture *capture;
+  HpLoadedProfile *profile;     /* NULL: the worker builds the whole capture's */
   GPtrArray       *existing;    /* HpCaptureSummary*: the store's now */
   char            *program;
   char            *path;        /* the capture imported; NULL: the library */
@@ -68,6 +73,7 @@ static void
 work_free (Work *work)
 {
   g_clear_pointer (&work->profile, hp_loaded_profile_unref);
+  g_clear_pointer (&work->capture, hp_loaded_capture_unref);
   g_clear_pointer (&work->existing, g_ptr_array_unref);
   g_clear_pointer (&work->placements, g_ptr_array_unref);
   g_free (work->program);
@@ -111,21 +117,31 @@ place_in_worker (GTask        *task,
     }
   if (g_task_return_error_if_cancelled (task))
     return;
+  if (work->profile == NULL)
+    {
+      HpProfileFilter whole = { 0 };
+
+      work->profile = hp_loaded_profile_build (work->capture, &whole, NULL);
+    }
   work->placements = hp_summary_place (work->profile->profile, rows, from, work->existing);
   g_task_return_boolean (task, TRUE);
 }
 
+/* @profile: the one to place on, or NULL: the worker builds one of the
+ * whole capture */
 static void
 start_work (HpSummaryOffer      *self,
+            HpLoadedProfile     *profile,
             const char          *path,
             GAsyncReadyCallback  callback)
 {
   g_autoptr(GTask) task = NULL;
   Work *work = g_new0 (Work, 1);
 
-  work->profile = hp_loaded_profile_ref (self->profile);
+  work->capture = hp_loaded_capture_ref (self->capture);
+  work->profile = profile != NULL ? hp_loaded_profile_ref (profile) : NULL;
   work->existing = hp_summary_store_dup_rows (self->store);
-  work->program = g_strdup (self->profile->capture->program);
+  work->program = g_strdup (self->capture->program);
   work->path = g_strdup (path);
   task = g_task_new (self, self->cancellable, callback, NULL);
   g_task_set_task_data (task, work, (GDestroyNotify) work_free);
@@ -216,16 +232,16 @@ hp_summary_offer_set_capture (HpSummaryOffer  *self,
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   hide_banner (self);
-  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  g_clear_pointer (&self->capture, hp_loaded_capture_unref);
   g_clear_object (&self->store);
   if (profile == NULL || store == NULL)
     return;
-  self->profile = hp_loaded_profile_ref (profile);
+  self->capture = hp_loaded_capture_ref (profile->capture);
   self->store = g_object_ref (store);
   self->cancellable = g_cancellable_new ();
   if (offer && profile->capture->program != NULL &&
       hp_summary_store_get_read_only_reason (store) == NULL)
-    start_work (self, NULL, offer_done);
+    start_work (self, profile, NULL, offer_done);
 }
 
 /* One line of a list: the path, the rule, where it was written, the text. */
@@ -420,14 +436,14 @@ hp_summary_offer_import_path (HpSummaryOffer *self,
   g_return_if_fail (HP_IS_SUMMARY_OFFER (self));
   g_return_if_fail (path != NULL);
 
-  if (self->profile == NULL || self->store == NULL)
+  if (self->capture == NULL || self->store == NULL)
     return;
   if (hp_summary_store_get_read_only_reason (self->store) != NULL)
     {
       message (self, _("Cannot import summaries"), hp_summary_store_get_read_only_reason (self->store), NULL);
       return;
     }
-  start_work (self, path, import_done);
+  start_work (self, NULL, path, import_done);
 }
 
 static void
@@ -448,7 +464,7 @@ hp_summary_offer_import (HpSummaryOffer *self)
 
   g_return_if_fail (HP_IS_SUMMARY_OFFER (self));
 
-  if (self->profile == NULL)
+  if (self->capture == NULL)
     return;
   root = gtk_widget_get_root (GTK_WIDGET (self));
   hp_capture_chooser_show (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
@@ -496,7 +512,7 @@ hp_summary_offer_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->offered, g_ptr_array_unref);
-  g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  g_clear_pointer (&self->capture, hp_loaded_capture_unref);
   g_clear_object (&self->store);
   g_clear_pointer (&self->report, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), HP_TYPE_SUMMARY_OFFER);

@@ -564,6 +564,26 @@ note_cost (HpWindow   *self,
   return now;
 }
 
+/* The bottom panes that are hidden let go of the profile they showed:
+ * each catches up with the window's profile when shown again
+ * (update_bottom_pane), so what it held would only be kept alive: the
+ * trees the profile replaced, and the flame graph's layout of them. Let
+ * go, their blocks serve the next filter's build (hp-block-pool.c) rather
+ * than fresh memory, whose page faults cost that build more than half its
+ * CPU on the display benchmark's stress capture. */
+static void
+release_hidden_panes (HpWindow *self)
+{
+  const char *pane = gtk_stack_get_visible_child_name (self->bottom_stack);
+
+  if (g_strcmp0 (pane, "calls") != 0)
+    hp_calls_view_set_function (self->calls_view, NULL, 0);
+  if (g_strcmp0 (pane, "flame") != 0)
+    hp_flame_view_set_profile (self->flame_view, NULL, FALSE);
+  if (g_strcmp0 (pane, "source") != 0)
+    hp_source_view_set_function (self->source_view, NULL, 0);
+}
+
 static void
 show_profile (HpWindow        *self,
               HpLoadedProfile *profile,
@@ -588,6 +608,8 @@ show_profile (HpWindow        *self,
   t = note_cost (self, "call tree", t);
   hp_function_list_set_profile (self->function_list, profile);
   t = note_cost (self, "function list", t);
+  release_hidden_panes (self);
+  t = note_cost (self, "hidden panes", t);
   hp_window_update_filter_bar (self);
   {
     const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
