@@ -375,7 +375,9 @@ setup_dropdown_item (GtkSignalListItemFactory *factory,
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_label_set_width_chars (GTK_LABEL (label), 8);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+      /* a thread's entry whole where there is room: "Thread hp-worker-1
+       * in hp-main (15082, 1,277 samples)" */
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 52);
     }
   gtk_list_item_set_child (item, label);
 }

@@ -1083,6 +1083,8 @@ update_match_label (HpWindow *self)
     /* Translators: search position, as in "3 of 57" */
     text = g_strdup_printf (_("%u of %u"), index + 1, n);
   gtk_label_set_text (self->match_label, text);
+  /* its width, while nothing is searched, is the filters' at 1024 px */
+  gtk_widget_set_visible (GTK_WIDGET (self->match_label), text[0] != '\0');
 }
 
 static void

@@ -487,6 +487,8 @@ test_narrow_window (void)
   static const char *events[] = { "cpu-clock", "page-faults", "off-cpu", "wall" };
   HpWindow *window = display_open_sized (app, path, 1024, 700);
   GtkDropDown *processes = hp_window_get_process_dropdown (window);
+  GtkDropDown *threads = hp_window_get_thread_dropdown (window);
+  const char *shots = g_getenv ("HOTPATH_TEST_SHOTS");
   /* 1024 and the frame the window draws around itself */
   int width = gtk_widget_get_width (GTK_WIDGET (window));
 
@@ -515,6 +517,32 @@ test_narrow_window (void)
           g_assert_cmpint (min_width, <=, width);
           g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, width);
         }
+    }
+  /* and what the thread filter keeps can be read there too, whole: "All
+   * threads (4.00 s)" read "All threads (4.0…", a process's entry was cut
+   * at 28 characters. (A single thread's entry, "Thread app in main
+   * (101, 800 ms)", still is cut beside the process filter and "wall".) */
+  gtk_drop_down_set_selected (processes, 0);
+  g_assert_true (display_wait (not_filtering, window, 10000));
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (threads)); i++)
+    {
+      GtkLabel *chosen;
+
+      gtk_drop_down_set_selected (threads, i);
+      g_assert_true (display_wait (not_filtering, window, 10000));
+      display_spin (50);
+      chosen = GTK_LABEL (display_find_widget (GTK_WIDGET (threads), is_shown_label, entry (threads, i)));
+      g_assert_nonnull (chosen);
+      g_test_message ("thread entry %u: %s, %d px wide", i, entry (threads, i), gtk_widget_get_width (GTK_WIDGET (chosen)));
+      if (shots != NULL && i == 0)
+        {
+          g_autofree char *png = g_build_filename (shots, "narrow-thread.png", NULL);
+
+          display_save_png (GTK_WINDOW (window), png);
+        }
+      if (!g_str_has_prefix (entry (threads, i), "Thread "))
+        g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (chosen)));
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, width);
     }
   display_close (window);
 }
