@@ -876,6 +876,22 @@ test_record_dialog (void)
     }
 
 
+  /* the list opens with room for its rows: below the dialog's last row
+   * it had what was left of the screen, 1.5 rows at 1024x700 (2 here) */
+  gtk_menu_button_popup (dialog->events_button);
+  display_spin (300);
+  {
+    GtkWidget *check = GTK_WIDGET (hp_event_chooser_get_check (chooser, "cpu-clock"));
+    GtkWidget *scrolled = gtk_widget_get_ancestor (check, GTK_TYPE_SCROLLED_WINDOW);
+    GtkWidget *row = gtk_widget_get_ancestor (check, GTK_TYPE_LIST_BOX_ROW);
+
+    g_test_message ("events list: %d px high, rows %d px", gtk_widget_get_height (scrolled), gtk_widget_get_height (row));
+    g_assert_true (gtk_widget_get_mapped (scrolled));
+    g_assert_cmpint (gtk_widget_get_height (scrolled), >=, 6 * gtk_widget_get_height (row));
+  }
+  gtk_menu_button_popdown (dialog->events_button);
+  display_spin (100);
+
   /* a refusal before anything runs, under the choices and the dialog's */
   command = g_strdup_printf ("%s faults 3000", workload);
   gtk_editable_set_text (GTK_EDITABLE (hp_record_dialog_get_command_entry (dialog)), command);
