@@ -54,6 +54,7 @@ struct _HpCallTreeView {
   GtkSortListModel     *pending_model;
   guint                 scroll_source;
   guint                 scroll_position;
+  guint                 scroll_below;  /* rows under it to show too */
   guint                 focus_tick;     /* moves the keyboard focus to the selected row */
   guint                 focus_frames;
 

@@ -327,6 +327,7 @@ on_sorter_changed (GtkSorter       *sorter,
 #define FAR_ROWS        8     /* a selection further down than this waits */
 #define FAR_BUDGET_US   3000  /* for rows made at this pace */
 #define ROWS_UNDER_SELECTED 8 /* held under a selected row, so that scrolling shows it above the bottom */
+#define ROWS_SHOWN_UNDER 4    /* scrolled into view under a row selected by program: 3 and the header's height */
 
 /* The rows to show at first: what fits the view (20 px a row), or 16
  * before it was ever shown (a 1280x800 window shows 14); the rest come a
@@ -746,7 +747,23 @@ scroll_cb (gpointer user_data)
   if (list != NULL && t->selection != NULL &&
       self->scroll_position < g_list_model_get_n_items (G_LIST_MODEL (t->selection)))
     {
-      hp_column_view_scroll_to (t->view, self->scroll_position);
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (t->selection));
+      guint pos = self->scroll_position;
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (t->scroller));
+      double row = gtk_adjustment_get_upper (adj) / n;   /* rows are of one height */
+      double page = gtk_adjustment_get_page_size (adj);
+
+      /* GTK 4.8 scrolls a row only just into view: to the foot, coming
+       * from above, without counting the header's height (which cut the
+       * row in half). So a row at or below the foot is shown by the row
+       * scroll_below under it, as many of them as leave it in view. */
+      if (row > 0 && (pos + 1) * row > gtk_adjustment_get_value (adj) + page - row)
+        {
+          guint fit = page / row > 2 ? (guint) (page / row) - 2 : 0;
+
+          pos = MIN (pos + MIN (self->scroll_below, fit), n - 1);
+        }
+      hp_column_view_scroll_to (t->view, pos);
       follow_with_focus (self);
     }
   return G_SOURCE_REMOVE;
@@ -828,8 +845,10 @@ finish_select (HpCallTreeView *self)
     return;  /* a hidden tree starts at its top */
   follow_with_focus (self);
 
-  /* after the new rows are laid out */
+  /* after the new rows are laid out; with a few rows under it, of
+   * context (a search match was shown at the very foot) */
   self->scroll_position = pos;
+  self->scroll_below = ROWS_SHOWN_UNDER;
   if (self->scroll_source == 0)
     self->scroll_source = g_timeout_add_full (GDK_PRIORITY_REDRAW + 10, 16, scroll_cb, self, NULL);
 }
@@ -1019,12 +1038,9 @@ hp_call_tree_view_show_selected (HpCallTreeView *self)
   pos = gtk_single_selection_get_selected (t->selection);
   if (pos == GTK_INVALID_LIST_POSITION)
     return;
-  /* the row under it, when there is one: GTK 4.8 scrolls a row to the
-   * foot of the column view without counting the header's height, which
-   * left the selected row cut in half at the bottom */
-  if (pos + 1 < g_list_model_get_n_items (G_LIST_MODEL (t->selection)))
-    pos++;
+  /* and the row under it: the header's height (see scroll_cb) */
   self->scroll_position = pos;
+  self->scroll_below = 1;
   if (self->scroll_source == 0)
     self->scroll_source = g_timeout_add_full (GDK_PRIORITY_REDRAW + 10, 16, scroll_cb, self, NULL);
 }

@@ -820,6 +820,16 @@ test_search_far_dark (void)
   if (!display_wait (display_selected_on_screen, window, 10000))
     describe_row (tree, "f140");
   g_assert_true (display_selected_on_screen (window));
+  /* with rows under it, not at the very foot: what follows it is seen */
+  display_spin (100);
+  for (guint i = 141; i <= 143; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%03u", i);
+
+      if (display_row_on_screen (tree, name) == NULL)
+        describe_row (tree, name);
+      g_assert_nonnull (display_row_on_screen (tree, name));
+    }
   /* Enter: the next one is current, on screen, with f140 above it */
   send_keys (window, "Return");
   g_assert_true (display_wait (search_settled, window, 5000));
