@@ -196,6 +196,63 @@ hp_block_free (gpointer block,
   block_release (drop, drop_capacity);
 }
 
+void
+hp_block_pool_reserve (const gsize *sizes,
+                       guint        n_sizes)
+{
+  gboolean claimed[POOL_BLOCKS] = { FALSE };
+
+  for (guint k = 0; k < n_sizes; k++)
+    {
+      gsize size = sizes[k], capacity;
+      gboolean kept = FALSE;
+      guint8 *mem;
+
+      if (size < HP_BLOCK_POOL_MIN_SIZE)
+        continue;
+      /* a kept block that hp_block_alloc (size) would take, and that an
+       * earlier size of this reserve has not counted on */
+      g_mutex_lock (&pool_lock);
+      if (closed)
+        {
+          g_mutex_unlock (&pool_lock);
+          return;
+        }
+      for (guint i = 0; i < POOL_BLOCKS && !kept; i++)
+        if (!claimed[i] && pool[i].mem != NULL && pool[i].size >= size && pool[i].size / 2 <= size)
+          kept = claimed[i] = TRUE;
+      g_mutex_unlock (&pool_lock);
+      if (kept)
+        continue;
+
+      mem = size >= HUGE_BLOCK ? huge_alloc (size, &capacity) : g_malloc (capacity = size);
+      /* one write per page faults it in (a huge page at its first) */
+      for (gsize at = 0; at < capacity; at += 4096)
+        mem[at] = 0;
+      hp_block_free (mem, capacity);
+      /* where it went (it may have replaced a smaller block) */
+      g_mutex_lock (&pool_lock);
+      for (guint i = 0; i < POOL_BLOCKS; i++)
+        if (pool[i].mem == mem)
+          claimed[i] = TRUE;
+      g_mutex_unlock (&pool_lock);
+    }
+}
+
+void
+hp_block_advise_huge (gpointer mem,
+                      gsize    size)
+{
+#ifdef MADV_HUGEPAGE
+  guintptr start = ((guintptr) mem + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1);
+  guintptr end = ((guintptr) mem + size) & ~(guintptr) (HUGE_PAGE - 1);
+
+  if (mem == NULL || size < 2 * HUGE_PAGE || end <= start)
+    return;
+  madvise ((gpointer) start, end - start, MADV_HUGEPAGE);
+#endif
+}
+
 /* Empties the pool; pool_lock held. */
 static void
 trim_locked (void)

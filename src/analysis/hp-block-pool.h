@@ -23,6 +23,23 @@ gpointer hp_block_alloc0         (gsize    size,
 void     hp_block_free           (gpointer block,
                                   gsize    capacity);
 
+/* Makes sure the pool keeps, for each of @sizes, a block that a request
+ * of that size takes, its pages already in memory: fresh blocks are
+ * allocated and written to as needed. For a build that has to run
+ * beside the profile it replaces, whose blocks are not free yet (the
+ * first filter after opening a capture): call it in a worker, ahead of
+ * time. Blocks smaller than HP_BLOCK_POOL_MIN_SIZE are not kept. */
+void     hp_block_pool_reserve   (const gsize *sizes,
+                                  guint        n_sizes);
+
+/* Advises the kernel to back the whole 2 MiB pages of @size bytes at
+ * @mem (malloc()ed memory, say a big GArray's) with huge pages: a fresh
+ * 4 KiB page costs a page fault each, and those cost the most in a
+ * virtual machine (hp-block-pool.c). Does nothing for less than two
+ * huge pages. */
+void     hp_block_advise_huge    (gpointer     mem,
+                                  gsize        size);
+
 /* Frees every kept block. */
 void     hp_block_pool_trim      (void);
 

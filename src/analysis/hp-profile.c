@@ -845,6 +845,20 @@ hp_profile_free (HpProfile *self)
   g_free (self);
 }
 
+guint
+hp_profile_get_block_sizes (HpProfile *self,
+                            gsize     *sizes)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (sizes != NULL, 0);
+
+  sizes[0] = self->top_down.nodes_size;
+  sizes[1] = self->top_down.pointers_size;
+  sizes[2] = self->stack_samples_size;
+  sizes[3] = self->top_down.children_size;
+  return HP_PROFILE_N_BLOCKS;
+}
+
 const HpCaptureData *
 hp_profile_get_data (HpProfile *self)
 {

@@ -91,6 +91,14 @@ gboolean          hp_profile_has_bottom_up      (HpProfile           *self);
 guint             hp_profile_get_n_nodes        (HpProfile           *self,
                                                  gboolean             bottom_up);
 
+/* The sizes of the blocks (hp-block-pool.h) that a profile of a part of
+ * the same capture keeps, top-down, at most as big as this one's: its
+ * per-stack samples and its top-down tree. Fills @sizes (room for
+ * HP_PROFILE_N_BLOCKS) and returns how many. */
+#define HP_PROFILE_N_BLOCKS 4
+guint             hp_profile_get_block_sizes    (HpProfile           *self,
+                                                 gsize               *sizes);
+
 /* Callers (or callees) of @function_id, sorted by samples, descending. Free with g_array_unref. */
 GArray           *hp_profile_get_callers        (HpProfile           *self,
                                                  gint64               function_id);

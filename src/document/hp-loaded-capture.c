@@ -639,6 +639,35 @@ build_profile (HpLoadedCapture       *capture,
   return self;
 }
 
+static void
+reserve_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  const gsize *sizes = task_data;
+
+  hp_block_pool_reserve (sizes + 1, (guint) sizes[0]);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+hp_loaded_profile_prepare_filters (HpLoadedProfile *profile)
+{
+  g_autoptr(GTask) task = NULL;
+  gsize *sizes;
+
+  g_return_if_fail (profile != NULL);
+
+  /* [0]: how many; the sizes are read here, the profile may go meanwhile */
+  sizes = g_new0 (gsize, HP_PROFILE_N_BLOCKS + 1);
+  sizes[0] = hp_profile_get_block_sizes (profile->profile, sizes + 1);
+  task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_source_tag (task, hp_loaded_profile_prepare_filters);
+  g_task_set_task_data (task, sizes, g_free);
+  g_task_run_in_thread (task, reserve_thread);
+}
+
 HpLoadedProfile *
 hp_loaded_profile_build (HpLoadedCapture       *capture,
                          const HpProfileFilter *filter,

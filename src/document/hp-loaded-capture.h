@@ -203,6 +203,13 @@ void             hp_loaded_profile_build_filtered_async (HpLoadedCapture       *
                                                          GAsyncReadyCallback    callback,
                                                          gpointer               user_data);
 
+/* Makes the block pool ready, in a worker, for the next profile of
+ * @profile's capture to be built beside it: the first filter after
+ * opening (a time range, a thread) otherwise faults in its memory fresh,
+ * which cost the display benchmark's stress capture more than half of
+ * that build (hp_block_pool_reserve). */
+void             hp_loaded_profile_prepare_filters (HpLoadedProfile *profile);
+
 /* The same in the calling thread (a worker's). */
 HpLoadedProfile *hp_loaded_profile_build (HpLoadedCapture       *capture,
                                           const HpProfileFilter *filter,

@@ -890,6 +890,10 @@ on_timeline_samples_loaded (HpTimelineView *view,
   /* a range chosen before the samples were read (a test, an action) */
   hp_window_rebuild_profile (self);
   fit_bottom_page (self);
+  /* ranges are coming: the first must not fault its memory in fresh
+   * while the whole profile is still shown */
+  if (self->profile != NULL)
+    hp_loaded_profile_prepare_filters (self->profile);
 }
 
 /* Selection ---------------------------------------------------------- */

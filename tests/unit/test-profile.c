@@ -906,6 +906,34 @@ test_block_pool (void)
   hp_block_pool_trim ();
 }
 
+/* A reserve keeps a block for each size that a kept block does not
+ * serve already, and the requests of those sizes take them. */
+static void
+test_block_pool_reserve (void)
+{
+  gsize sizes[] = { 4 * HP_BLOCK_POOL_MIN_SIZE, 3 * HP_BLOCK_POOL_MIN_SIZE, 100 };
+  gsize size, other_size;
+  gpointer block, other;
+  guint reuses;
+
+  hp_block_pool_trim ();
+  hp_block_pool_reserve (sizes, G_N_ELEMENTS (sizes));
+  /* the two big ones, not the small one */
+  g_assert_cmpuint (hp_block_pool_get_kept_size (), ==, 7 * HP_BLOCK_POOL_MIN_SIZE);
+  /* already there: nothing more */
+  hp_block_pool_reserve (sizes, 2);
+  g_assert_cmpuint (hp_block_pool_get_kept_size (), ==, 7 * HP_BLOCK_POOL_MIN_SIZE);
+
+  reuses = hp_block_pool_get_reuses ();
+  block = hp_block_alloc (4 * HP_BLOCK_POOL_MIN_SIZE, &size);
+  other = hp_block_alloc (3 * HP_BLOCK_POOL_MIN_SIZE, &other_size);
+  g_assert_cmpuint (hp_block_pool_get_reuses (), ==, reuses + 2);
+  g_assert_cmpuint (hp_block_pool_get_kept_size (), ==, 0);
+  hp_block_free (block, size);
+  hp_block_free (other, other_size);
+  hp_block_pool_trim ();
+}
+
 static char *
 render_profile (HpProfile *profile,
                 guint      n_functions)
@@ -1127,6 +1155,7 @@ main (int    argc,
   g_test_add_func ("/profile/time-range", test_time_range);
   g_test_add_func ("/profile/reused-blocks", test_reused_blocks);
   g_test_add_func ("/profile/block-pool", test_block_pool);
+  g_test_add_func ("/profile/block-pool-reserve", test_block_pool_reserve);
   g_test_add_func ("/profile/bottom-up-later", test_bottom_up_later);
 
   return g_test_run ();
