@@ -963,7 +963,10 @@ hp_cli_report (int    argc,
   r.asked_limit = limit;
   r.threshold = threshold;
   if (tree)
-    r.summaries = summaries = hp_capture_list_summaries (capture, NULL);
+    {
+      r.summaries = summaries = hp_capture_list_summaries (capture, NULL);
+      hp_cli_note_summaries_cut (capture);
+    }
   if (callers != NULL && (caller_ids = resolve_name (&r, callers)) == NULL)
     return 1;
   if (callees != NULL && (callee_ids = resolve_name (&r, callees)) == NULL)

@@ -476,7 +476,13 @@ hp_cli_summary_review (HpCapture  *capture,
       return 2;
     }
   summaries = hp_capture_list_summary_rows (capture, &error);
-  if (summaries == NULL || (data = hp_capture_load (capture, &error)) == NULL)
+  if (summaries == NULL)
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
+  hp_cli_note_summaries_cut (capture);
+  if ((data = hp_capture_load (capture, &error)) == NULL)
     {
       hp_cli_error ("%s", error->message);
       return 1;

@@ -356,6 +356,7 @@ list_summaries (HpCapture *capture)
     }
   if (rows->len == 0)
     printf (_("# no summaries in %s\n"), hp_capture_get_path (capture));
+  hp_cli_note_summaries_cut (capture);
   return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "document/hp-format.h"
+#include "store/hp-store-db.h"
 
 static const struct {
   const char *name;
@@ -115,6 +116,18 @@ hp_cli_listing_size (gint  limit,
                      guint n)
 {
   return MIN (n, limit > 0 ? (guint) limit : 10);
+}
+
+void
+hp_cli_note_summaries_cut (HpCapture *capture)
+{
+  if (hp_capture_summaries_cut (capture))
+    hp_cli_error (g_dngettext (GETTEXT_PACKAGE,
+                               "%s: the capture holds more summaries than Hotpath reads: only the first %d "
+                               "(by call path) are used, the others left out",
+                               "%s: the capture holds more summaries than Hotpath reads: only the first %d "
+                               "(by call path) are used, the others left out", HP_STORE_MAX_SUMMARY_ROWS),
+                  hp_capture_get_path (capture), HP_STORE_MAX_SUMMARY_ROWS);
 }
 
 void

@@ -67,6 +67,9 @@ GOptionContext *hp_cli_option_context_new (const char *parameters);
 
 /* Prints "hotpath-cli: MESSAGE" on stderr: the one line a failure gets. */
 void hp_cli_error  (const char *format, ...) G_GNUC_PRINTF (1, 2);
+/* On stderr, when the last list of @capture's summaries left some out
+ * (a hostile capture of millions). */
+void hp_cli_note_summaries_cut (HpCapture *capture);
 
 /* Whether @output, the file -o names for @command ("record"), may be
  * written: a folder is refused with one line that says so (rather than

@@ -997,6 +997,7 @@ load_thread_run (GTask        *task,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  loaded->summaries_cut = hp_capture_summaries_cut (capture);
   /* off-CPU stacks end in the waiting marker, for every view of them:
    * done once here, so that its function has a name like any other */
   if (hp_capture_data_find_event (loaded->data, HP_EVENT_OFF_CPU) != 0)

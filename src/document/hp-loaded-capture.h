@@ -23,6 +23,7 @@ typedef struct {
   HpCaptureData *data;
   GHashTable    *summaries;          /* path key -> text, as loaded */
   GPtrArray     *summary_rows;       /* HpCaptureSummary*: where each was written */
+  gboolean       summaries_cut;      /* the capture holds more than were read */
   char          *program;            /* whose summaries the library files them under; NULL: unknown */
   char          *read_only_reason;   /* NULL when summaries can be saved */
   gboolean       imported;           /* a cached import of a perf.data (or pprof, folded) file:

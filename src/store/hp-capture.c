@@ -79,6 +79,7 @@ struct _HpCapture {
   StopReason    stopped;     /* why the progress handler stopped SQLite */
   gint64        version;     /* PRAGMA user_version: what the tables hold;
                               * raised by the first write (migration) */
+  gboolean      summaries_cut;  /* the last list left summaries out */
 };
 
 /* Runs in whichever thread runs SQLite on this connection; the cancellable
@@ -1933,12 +1934,39 @@ column_share (sqlite3_stmt *stmt,
   return isfinite (share) && share >= 0 && share <= 100 ? share : NAN;
 }
 
+/* Whether a list that holds @n summaries, and @bytes of their text,
+ * takes no more: HP_STORE_MAX_SUMMARY_ROWS and HP_STORE_MAX_SUMMARY_BYTES
+ * (@stmt's first @n_columns count). Marks the capture's summaries cut. */
+static gboolean
+summary_list_full (HpCapture    *self,
+                   sqlite3_stmt *stmt,
+                   guint         n,
+                   int           n_columns,
+                   gint64       *bytes)
+{
+  for (int i = 0; i < n_columns; i++)
+    *bytes += sqlite3_column_bytes (stmt, i);
+  if (n < HP_STORE_MAX_SUMMARY_ROWS && *bytes <= HP_STORE_MAX_SUMMARY_BYTES)
+    return FALSE;
+  self->summaries_cut = TRUE;
+  return TRUE;
+}
+
+gboolean
+hp_capture_summaries_cut (HpCapture *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->summaries_cut;
+}
+
 GPtrArray *
 hp_capture_list_summary_rows (HpCapture  *self,
                               GError    **error)
 {
   g_autoptr(GPtrArray) rows = NULL;
   sqlite3_stmt *stmt = NULL;
+  gint64 bytes = 0;
   int rc;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -1948,21 +1976,24 @@ hp_capture_list_summary_rows (HpCapture  *self,
   if (sqlite3_prepare_v2 (self->db,
                           self->version >= 3 ?
                           "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", created, updated, capture, share, found "
-                          "FROM summaries ORDER BY path_key" :
+                          "FROM summaries WHERE path_key IS NOT NULL ORDER BY path_key LIMIT ?1" :
                           "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", created, updated, NULL, NULL, 1 "
-                          "FROM summaries ORDER BY path_key",
+                          "FROM summaries WHERE path_key IS NOT NULL ORDER BY path_key LIMIT ?1",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
       return NULL;
     }
+  /* one more than is read: whether some were left out */
+  sqlite3_bind_int (stmt, 1, HP_STORE_MAX_SUMMARY_ROWS + 1);
+  self->summaries_cut = FALSE;
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_capture_summary_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       HpCaptureSummary *summary;
 
-      if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
-        continue;
+      if (summary_list_full (self, stmt, rows->len, 6, &bytes))
+        break;
       summary = g_new0 (HpCaptureSummary, 1);
       summary->path_key = hp_store_db_column_text (stmt, 0);
       summary->path = hp_store_db_column_text (stmt, 1) ?: g_strdup ("");
@@ -1975,7 +2006,7 @@ hp_capture_list_summary_rows (HpCapture  *self,
       g_ptr_array_add (rows, summary);
     }
   sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
+  if (rc != SQLITE_DONE && !self->summaries_cut)
     {
       set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read summaries");
       return NULL;
@@ -2022,27 +2053,35 @@ hp_capture_list_summaries (HpCapture  *self,
 {
   g_autoptr(GHashTable) table = NULL;
   sqlite3_stmt *stmt = NULL;
+  gint64 bytes = 0;
   int rc;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   begin_operation (self);
-  if (sqlite3_prepare_v2 (self->db, "SELECT path_key, " HP_STORE_SUMMARY_TEXT_COLUMN " FROM summaries", -1, &stmt, NULL) != SQLITE_OK)
+  /* the same rows as hp_capture_list_summary_rows() */
+  if (sqlite3_prepare_v2 (self->db, "SELECT path_key, " HP_STORE_SUMMARY_TEXT_COLUMN " FROM summaries "
+                                    "WHERE path_key IS NOT NULL ORDER BY path_key LIMIT ?1",
+                          -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
       return NULL;
     }
+  sqlite3_bind_int (stmt, 1, HP_STORE_MAX_SUMMARY_ROWS + 1);
+  self->summaries_cut = FALSE;
   table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      char *key = hp_store_db_column_text (stmt, 0);
+      char *key;
 
-      if (key != NULL)
-        g_hash_table_replace (table, key, hp_store_db_column_summary_text (stmt, 1) ?: g_strdup (""));
+      if (summary_list_full (self, stmt, g_hash_table_size (table), 2, &bytes))
+        break;
+      key = hp_store_db_column_text (stmt, 0);
+      g_hash_table_replace (table, key, hp_store_db_column_summary_text (stmt, 1) ?: g_strdup (""));
     }
   sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
+  if (rc != SQLITE_DONE && !self->summaries_cut)
     {
       set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read summaries");
       return NULL;

@@ -264,6 +264,10 @@ gboolean       hp_capture_put_summaries  (HpCapture  *self,
  * format version 2 gives NULL capture, NAN share and found. */
 GPtrArray     *hp_capture_list_summary_rows (HpCapture  *self,
                                              GError    **error);
+/* Whether the last of these lists left summaries out: a list holds
+ * HP_STORE_MAX_SUMMARY_ROWS (10 000) summaries at most, the first by path
+ * key, and HP_STORE_MAX_SUMMARY_BYTES of their text. */
+gboolean       hp_capture_summaries_cut  (HpCapture  *self);
 /* path_key -> text for every summary */
 GHashTable    *hp_capture_list_summaries (HpCapture  *self,
                                           GError    **error);

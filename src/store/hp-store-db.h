@@ -56,6 +56,14 @@ gboolean  hp_store_db_check_version (const char  *path,
 #define HP_STORE_MAX_SUMMARY_CHARS (256 * 1024)
 #define HP_STORE_SUMMARY_TEXT_COLUMN "substr (text, 1, 262145)"
 
+/* The most summaries a list reads from one file (a capture, or the
+ * library for one program), in path key order, and the most bytes of
+ * their texts, keys and paths: a program with more summaries than this
+ * is not one a person wrote, and a hostile file holds millions. The
+ * readers say when they left some out. */
+#define HP_STORE_MAX_SUMMARY_ROWS  10000
+#define HP_STORE_MAX_SUMMARY_BYTES (64 * 1024 * 1024)
+
 /* Column @i of @stmt as the rest of Hotpath takes text: valid UTF-8, with
  * U+FFFD for each invalid byte and for each NUL inside the value; NULL for
  * SQL NULL. */

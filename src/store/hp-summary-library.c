@@ -36,8 +36,7 @@ extern const char hp_summary_library_sql[];
  * felt when the library is locked for good. */
 #define BUSY_TIMEOUT_MS 250
 #define MAX_VALUE_LENGTH (16 * 1024 * 1024)
-/* A program with more summaries than this is not one a person wrote. */
-#define MAX_ROWS 10000
+#define MAX_ROWS HP_STORE_MAX_SUMMARY_ROWS
 /* What one list of a program's summaries reads at most, as a capture's
  * summaries are read (hp-capture.c): each text to
  * HP_STORE_MAX_SUMMARY_CHARS, a path key or path of at most MAX_KEY_BYTES
@@ -46,7 +45,7 @@ extern const char hp_summary_library_sql[];
  * MAX_LIST_BYTES in all left out, as rows after MAX_ROWS are: a library
  * of 10 000 rows of 16 MB each is read as 64 MB, not 160 GB. */
 #define MAX_KEY_BYTES  (1024 * 1024)
-#define MAX_LIST_BYTES (64 * 1024 * 1024)
+#define MAX_LIST_BYTES HP_STORE_MAX_SUMMARY_BYTES
 
 struct _HpSummaryLibrary {
   char    *path;

@@ -23,6 +23,7 @@
 #include "analysis/hp-summary-match.h"
 #include "document/hp-call-path.h"
 #include "document/hp-format.h"
+#include "store/hp-store-db.h"
 #include "ui/hp-summary-item.h"
 #include "ui/hp-summary-list.h"
 #include "ui/hp-template.h"
@@ -32,6 +33,7 @@ struct _HpSummaryList {
 
   GtkStack        *stack;
   GtkListView     *list_view;
+  GtkLabel        *cut_note;   /* the capture holds more summaries than were read */
 
   GListStore      *items;
   HpSummaryStore  *store;
@@ -74,6 +76,28 @@ rebuild (HpSummaryList *self)
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
                        items->pdata, items->len);
   gtk_stack_set_visible_child_name (self->stack, items->len > 0 ? "list" : "empty");
+  if (self->profile != NULL && self->profile->capture->summaries_cut)
+    {
+      g_autofree char *text =
+        g_strdup_printf (ngettext ("This capture holds more summaries than Hotpath reads: the first %d "
+                                   "(by call path) are listed and shown, the others left out.",
+                                   "This capture holds more summaries than Hotpath reads: the first %d "
+                                   "(by call path) are listed and shown, the others left out.",
+                                   HP_STORE_MAX_SUMMARY_ROWS), HP_STORE_MAX_SUMMARY_ROWS);
+
+      gtk_label_set_text (self->cut_note, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->cut_note), TRUE);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->cut_note), FALSE);
+}
+
+const char *
+hp_summary_list_get_cut_note (HpSummaryList *self)
+{
+  g_return_val_if_fail (HP_IS_SUMMARY_LIST (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->cut_note)) ? gtk_label_get_text (self->cut_note) : NULL;
 }
 
 static void
@@ -165,6 +189,7 @@ hp_summary_list_class_init (HpSummaryListClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/hotpath/Hotpath/ui/hp-summary-list.ui");
   gtk_widget_class_bind_template_child (widget_class, HpSummaryList, stack);
   gtk_widget_class_bind_template_child (widget_class, HpSummaryList, list_view);
+  gtk_widget_class_bind_template_child (widget_class, HpSummaryList, cut_note);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

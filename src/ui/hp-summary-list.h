@@ -19,5 +19,8 @@ void        hp_summary_list_set_store   (HpSummaryList   *self,
                                          HpLoadedProfile *profile);
 /* For tests: HpSummaryItem rows */
 GListModel *hp_summary_list_get_model   (HpSummaryList   *self);
+/* For tests: the note shown when the capture holds more summaries than
+ * were read, or NULL. */
+const char *hp_summary_list_get_cut_note (HpSummaryList  *self);
 
 G_END_DECLS

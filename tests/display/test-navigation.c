@@ -437,6 +437,35 @@ test_keys (void)
  * selected row (200 rows go) kept the selection but dropped the keyboard
  * focus out of the rows, so the ring went away until the next Up or
  * Down. */
+static gboolean
+summaries_listed (gpointer data)
+{
+  return g_list_model_get_n_items (hp_summary_list_get_model (hp_window_get_summary_list (data))) > 0;
+}
+
+/* A hostile capture of 30 000 summaries: the window reads and lists the
+ * first 10 000 and says the others were left out (it read them all). */
+static void
+test_many_summaries (void)
+{
+  g_autofree char *path = display_make_capture ("many-summaries.hotpath", TRUE, NULL);
+  HpWindow *window;
+  HpSummaryList *list;
+  const char *note;
+
+  hp_test_sql (path, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000) "
+                     "INSERT INTO summaries (path_key, path, text, created, updated) "
+                     "SELECT printf ('k%06d', i), 'p', 'A summary.', '', '' FROM n;");
+  window = display_open (app, path);
+  list = hp_window_get_summary_list (window);
+  g_assert_true (display_wait (summaries_listed, window, 20000));
+  g_assert_cmpuint (g_list_model_get_n_items (hp_summary_list_get_model (list)), ==, 10000);
+  note = hp_summary_list_get_cut_note (list);
+  g_assert_nonnull (note);
+  g_assert_nonnull (strstr (note, "the first 10000"));
+  display_close (window);
+}
+
 static gboolean search_settled (gpointer data);
 
 static gboolean
@@ -1237,6 +1266,7 @@ run (HpApplication *application)
   g_test_add_func ("/navigation/keys", test_keys);
   g_test_add_func ("/navigation/deep-keys", test_deep_keys);
   g_test_add_func ("/navigation/very-deep", test_very_deep);
+  g_test_add_func ("/navigation/many-summaries", test_many_summaries);
   g_test_add_func ("/navigation/search", test_search);
   g_test_add_func ("/navigation/search-far-dark", test_search_far_dark);
   g_test_add_func ("/navigation/small-screen", test_small_screen);

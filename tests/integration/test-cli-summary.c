@@ -14,6 +14,7 @@
 
 #include "integration-common.h"
 #include "store/hp-capture-writer.h"
+#include "test-common.h"
 
 /* hotpath-cli @args under LC_ALL=C; returns the exit status. */
 static int
@@ -81,6 +82,45 @@ test_summary_set_empty (void)
   after = summary_of (capture, "main;work");
   g_assert_cmpstr (after, ==, before);
 
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* A hostile capture of 30 000 summaries: the listing, the review and the
+ * tree read the first 10 000 and say, once, that the others were left out. */
+static void
+test_summary_many (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "many.hotpath", NULL);
+
+  it_write_small_capture (capture, NULL);
+  hp_test_sql (capture, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000) "
+                        "INSERT INTO summaries (path_key, path, text, created, updated) "
+                        "SELECT printf ('k%06d', i), 'p', 'A summary.', '', '' FROM n;");
+  {
+    const char *args[] = { "summary", capture, NULL };
+    g_autoptr(ItResult) list = it_run_cli (args);
+
+    g_assert_cmpint (list->status, ==, 0);
+    g_assert_nonnull (strstr (list->out, "k010000"));
+    g_assert_null (strstr (list->out, "k010001"));
+    g_assert_cmpuint (it_count_lines (list->err), ==, 1);
+    g_assert_nonnull (strstr (list->err, "more summaries than Hotpath reads: only the first 10000"));
+  }
+  {
+    const char *args[] = { "summary", capture, "--format", "json", NULL };
+    g_autoptr(ItResult) review = it_run_cli (args);
+
+    g_assert_cmpint (review->status, ==, 0);
+    g_assert_nonnull (strstr (review->err, "only the first 10000"));
+  }
+  {
+    const char *args[] = { "report", capture, "--tree", NULL };
+    g_autoptr(ItResult) tree = it_run_cli (args);
+
+    g_assert_cmpint (tree->status, ==, 0);
+    g_assert_nonnull (strstr (tree->err, "only the first 10000"));
+  }
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -345,5 +385,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/c-locale", test_summary_c_locale);
   g_test_add_func ("/cli/summary/hostile-text", test_summary_hostile_text);
   g_test_add_func ("/cli/summary/path-hint", test_summary_path_hint);
+  g_test_add_func ("/cli/summary/many", test_summary_many);
   return g_test_run ();
 }

@@ -888,6 +888,46 @@ test_huge_summary (Fixture       *fx,
   g_assert_nonnull (strstr (text, "cut: Hotpath reads the first 262144 characters"));
 }
 
+/* 200 000 summaries (a hostile file holds millions: 10 M fit in 400 MB):
+ * the lists read the first 10 000 by path key and say that they left
+ * the rest out. Before, every row was read, into a list and a table. */
+static void
+test_many_summaries (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GHashTable) table = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) "
+                         "INSERT INTO summaries (path_key, path, text, created, updated) "
+                         "SELECT printf ('k%06d', i), 'p', 'A summary.', '', '' FROM n;");
+  capture = hp_capture_open (fx->path, FALSE, &error);
+  g_assert_no_error (error);
+  rows = hp_capture_list_summary_rows (capture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, 10000);
+  g_assert_true (hp_capture_summaries_cut (capture));
+  g_assert_cmpstr (((HpCaptureSummary *) rows->pdata[0])->path_key, ==, "k000001");
+  g_assert_cmpstr (((HpCaptureSummary *) rows->pdata[9999])->path_key, ==, "k010000");
+  table = hp_capture_list_summaries (capture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (table), ==, 10000);
+  g_assert_true (g_hash_table_contains (table, "k010000"));
+  g_assert_true (hp_capture_summaries_cut (capture));
+
+  /* exactly as many as are read: none left out */
+  hp_test_sql (fx->path, "DELETE FROM summaries WHERE path_key > 'k010000'");
+  g_clear_pointer (&rows, g_ptr_array_unref);
+  rows = hp_capture_list_summary_rows (capture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, 10000);
+  g_assert_false (hp_capture_summaries_cut (capture));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -921,6 +961,7 @@ main (int    argc,
   ADD ("invalid-utf8", test_invalid_utf8);
   ADD ("absurd-metadata", test_absurd_metadata);
   ADD ("huge-summary", test_huge_summary);
+  ADD ("many-summaries", test_many_summaries);
 #undef ADD
 
   return g_test_run ();
