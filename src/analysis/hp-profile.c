@@ -965,6 +965,42 @@ hp_call_node_find_child (const HpCallNode *parent,
   return FALSE;
 }
 
+void
+hp_call_node_walk_init (HpCallNodeWalk   *walk,
+                        const HpCallNode *root)
+{
+  g_return_if_fail (walk != NULL);
+
+  walk->pending = g_ptr_array_new ();
+  if (root != NULL)
+    g_ptr_array_add (walk->pending, (gpointer) root);
+}
+
+const HpCallNode *
+hp_call_node_walk_next (HpCallNodeWalk *walk)
+{
+  const HpCallNode *node;
+
+  g_return_val_if_fail (walk != NULL && walk->pending != NULL, NULL);
+
+  if (walk->pending->len == 0)
+    return NULL;
+  node = g_ptr_array_steal_index_fast (walk->pending, walk->pending->len - 1);
+  /* the first child on top, so that it comes out next */
+  if (node->children != NULL)
+    for (guint i = node->children->len; i > 0; i--)
+      g_ptr_array_add (walk->pending, g_ptr_array_index (node->children, i - 1));
+  return node;
+}
+
+void
+hp_call_node_walk_clear (HpCallNodeWalk *walk)
+{
+  g_return_if_fail (walk != NULL);
+
+  g_clear_pointer (&walk->pending, g_ptr_array_unref);
+}
+
 const HpCallNode *
 hp_profile_get_top_down (HpProfile *self)
 {
@@ -1151,32 +1187,24 @@ path_ends_with (HpProfile          *self,
 }
 
 /* The node whose path ends with names[0..n-1] with the most samples, the
- * first in depth-first order of those with as many. A loop, as
- * find_paths_in(): the tree is as deep as a capture's deepest stack. */
+ * first in depth-first order of those with as many. */
 static const HpCallNode *
 find_path_in (HpProfile          *self,
               const HpCallNode   *root,
               const char * const *names,
               guint               n)
 {
-  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+  HpCallNodeWalk walk;
   const HpCallNode *best = NULL;
 
-  g_ptr_array_add (pending, (gpointer) root);
-  while (pending->len > 0)
-    {
-      const HpCallNode *node = g_ptr_array_steal_index_fast (pending, pending->len - 1);
-
-      if (node->function_id != 0 &&
-          (best == NULL || node->total > best->total) &&
-          g_strcmp0 (function_name (self, node->function_id), names[n - 1]) == 0 &&
-          path_ends_with (self, node, names, n))
-        best = node;
-      /* the first child on top: depth-first order, as a recursion */
-      if (node->children != NULL)
-        for (guint i = node->children->len; i > 0; i--)
-          g_ptr_array_add (pending, g_ptr_array_index (node->children, i - 1));
-    }
+  hp_call_node_walk_init (&walk, root);
+  for (const HpCallNode *node; (node = hp_call_node_walk_next (&walk)) != NULL;)
+    if (node->function_id != 0 &&
+        (best == NULL || node->total > best->total) &&
+        g_strcmp0 (function_name (self, node->function_id), names[n - 1]) == 0 &&
+        path_ends_with (self, node, names, n))
+      best = node;
+  hp_call_node_walk_clear (&walk);
   return best;
 }
 

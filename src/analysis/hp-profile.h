@@ -44,6 +44,28 @@ gboolean          hp_call_node_find_child       (const HpCallNode    *parent,
                                                  const HpCallNode    *child,
                                                  guint               *index);
 
+/* A walk over a call tree, depth first and in the tree's order (a node,
+ * then its children from the first), as a recursion would go but in a
+ * loop with a stack of its own: a tree is as deep as the capture's
+ * deepest stack, 100 000 frames in a hostile one, more than a thread's C
+ * stack holds.
+ *
+ *   HpCallNodeWalk walk;
+ *   hp_call_node_walk_init (&walk, root);
+ *   for (const HpCallNode *node; (node = hp_call_node_walk_next (&walk)) != NULL;)
+ *     …
+ *   hp_call_node_walk_clear (&walk);
+ */
+typedef struct {
+  GPtrArray *pending;
+} HpCallNodeWalk;
+
+void              hp_call_node_walk_init        (HpCallNodeWalk      *walk,
+                                                 const HpCallNode    *root);
+/* The next node, @root first; NULL when every node has been given. */
+const HpCallNode *hp_call_node_walk_next        (HpCallNodeWalk      *walk);
+void              hp_call_node_walk_clear       (HpCallNodeWalk      *walk);
+
 /* A caller or callee of a function, merged over all its call sites. */
 typedef struct {
   gint64  function_id;

@@ -201,9 +201,7 @@ hp_call_path_steps (const HpCallNode *node)
 }
 
 /* The matching nodes under @root in depth-first order, up to
- * @max_matches. A loop with a stack of its own rather than recursion: a
- * tree is as deep as the deepest stack of the capture, and a hostile
- * capture's is 100 000 frames, more than the search thread's C stack. */
+ * @max_matches. */
 static void
 collect_matches (const HpCallNode *root,
                  const guint8     *match,
@@ -211,20 +209,14 @@ collect_matches (const HpCallNode *root,
                  guint             max_matches,
                  GPtrArray        *out)
 {
-  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+  HpCallNodeWalk walk;
+  const HpCallNode *node;
 
-  g_ptr_array_add (pending, (gpointer) root);
-  while (pending->len > 0 && out->len < max_matches)
-    {
-      const HpCallNode *node = g_ptr_array_steal_index_fast (pending, pending->len - 1);
-
-      if (node->parent != NULL && (guint64) node->function_id < n_functions && match[node->function_id])
-        g_ptr_array_add (out, (gpointer) node);
-      /* the first child on top, so that it comes out first */
-      if (node->children != NULL)
-        for (guint i = node->children->len; i > 0; i--)
-          g_ptr_array_add (pending, g_ptr_array_index (node->children, i - 1));
-    }
+  hp_call_node_walk_init (&walk, root);
+  while (out->len < max_matches && (node = hp_call_node_walk_next (&walk)) != NULL)
+    if (node->parent != NULL && (guint64) node->function_id < n_functions && match[node->function_id])
+      g_ptr_array_add (out, (gpointer) node);
+  hp_call_node_walk_clear (&walk);
 }
 
 /* Matches each function once, then walks the tree comparing ids: the

@@ -327,24 +327,18 @@ find_hottest (const HpCallNode  *root,
               const HpCallNode **hottest,
               guint              n_functions)
 {
-  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+  HpCallNodeWalk walk;
 
-  g_ptr_array_add (stack, (gpointer) root);
-  while (stack->len > 0)
-    {
-      const HpCallNode *node = g_ptr_array_steal_index_fast (stack, stack->len - 1);
+  hp_call_node_walk_init (&walk, root);
+  for (const HpCallNode *node; (node = hp_call_node_walk_next (&walk)) != NULL;)
+    if (node->function_id > 0 && (guint64) node->function_id < n_functions)
+      {
+        const HpCallNode *best = hottest[node->function_id];
 
-      if (node->function_id > 0 && (guint64) node->function_id < n_functions)
-        {
-          const HpCallNode *best = hottest[node->function_id];
-
-          if (best == NULL || node->total > best->total)
-            hottest[node->function_id] = node;
-        }
-      if (node->children != NULL)
-        for (guint i = node->children->len; i-- > 0;)
-          g_ptr_array_add (stack, g_ptr_array_index (node->children, i));
-    }
+        if (best == NULL || node->total > best->total)
+          hottest[node->function_id] = node;
+      }
+  hp_call_node_walk_clear (&walk);
 }
 
 GHashTable *
