@@ -187,8 +187,11 @@ fit_bottom_page_cb (gpointer data)
   int base, base_stack, need, target;
 
   self->fit_source = 0;
-  /* (another page may have been shown since this was queued) */
-  if (side <= 0 || stack <= 0 || !bottom_page_fits (self))
+  /* (another page may have been shown since this was queued); once the
+   * user moved the pane, the page keeps their height until another is
+   * shown, whatever asked for this fit (a page filled late: the
+   * timeline's samples, read in the background) */
+  if (side <= 0 || stack <= 0 || !bottom_page_fits (self) || self->side_moved_by_user)
     return G_SOURCE_REMOVE;
   need = bottom_page_need (self);
   if (need == NEED_UNKNOWN)
