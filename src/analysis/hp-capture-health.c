@@ -19,6 +19,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <signal.h>
 #include <string.h>
 
@@ -52,6 +53,65 @@ hp_capture_health_exit_signal (const char *value)
         return i;
     }
   return 0;
+}
+
+/* "SIGINT" for 2, or the number when glibc has no abbreviation. */
+static char *
+signal_name (int signo)
+{
+  const char *abbrev = NULL;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+  abbrev = sigabbrev_np (signo);
+#endif
+  if (abbrev != NULL)
+    return g_strdup_printf ("SIG%s", abbrev);
+  return g_strdup_printf (_("signal %d"), signo);
+}
+
+char *
+hp_capture_health_describe_stop (const char *stop,
+                                 const char *exit_signal,
+                                 const char *exit_status,
+                                 const char *ended_by_recorder)
+{
+  int stop_signo = hp_capture_health_exit_signal (stop);
+  int exit_signo = hp_capture_health_exit_signal (exit_signal);
+  g_autofree char *stopped = NULL;
+  g_autofree char *killed = NULL;
+
+  if (stop_signo == 0)
+    return NULL;
+  stopped = signal_name (stop_signo);
+  if (stop_signo == SIGINT)
+    {
+      g_autofree char *name = g_steal_pointer (&stopped);
+
+      /* Translators: "SIGINT (Ctrl-C)" */
+      stopped = g_strdup_printf (_("%s (Ctrl-C)"), name);
+    }
+  if (exit_signo == stop_signo)
+    /* Translators: "SIGINT (Ctrl-C)" */
+    return g_strdup_printf (_("The recording was stopped by %s, and the program ended on that signal; "
+                              "the profile ends there."), stopped);
+  if (exit_signo != 0)
+    {
+      killed = signal_name (exit_signo);
+      if (g_strcmp0 (ended_by_recorder, "1") == 0)
+        /* Translators: "SIGINT (Ctrl-C)", then "SIGTERM" */
+        return g_strdup_printf (_("The recording was stopped by %s; the program did not end on it within "
+                                  "2 s, so Hotpath ended it with %s; the profile ends there."), stopped, killed);
+      /* Translators: "SIGINT (Ctrl-C)", then "SIGSEGV" */
+      return g_strdup_printf (_("The recording was stopped by %s; the program was then killed by %s; "
+                                "the profile ends there."), stopped, killed);
+    }
+  if (exit_status != NULL)
+    /* Translators: "SIGINT (Ctrl-C)", then an exit status */
+    return g_strdup_printf (_("The recording was stopped by %s; the program ended on it with exit status %" PRId64 "."),
+                            stopped, g_ascii_strtoll (exit_status, NULL, 10));
+  /* an attached process, the whole system: nothing was spawned */
+  /* Translators: "SIGINT (Ctrl-C)" */
+  return g_strdup_printf (_("The recording was stopped by %s."), stopped);
 }
 
 double

@@ -78,6 +78,18 @@ char    *hp_capture_health_jit_advice   (const HpCaptureHealth *health);
  * NULL or empty): then a front end shows @value itself, made safe. */
 int      hp_capture_health_exit_signal  (const char            *value);
 
+/* How a recording that a signal stopped (metadata stop_signal, @stop)
+ * ended the program, one sentence for both front ends: that the user's
+ * signal (Ctrl-C) stopped it, and whether the program ended on that
+ * signal, exited on it with a status, or was ended by the recorder's
+ * SIGTERM because it did not (@ended_by_recorder). @exit_signal and
+ * @exit_status are the metadata's. NULL when no signal stopped it:
+ * then exit_signal alone says what ended the program. */
+char    *hp_capture_health_describe_stop (const char           *stop,
+                                          const char           *exit_signal,
+                                          const char           *exit_status,
+                                          const char           *ended_by_recorder);
+
 /* The share @part of @whole in percent, 0 for an empty whole. */
 double   hp_capture_health_percent      (guint64                part,
                                          guint64                whole);

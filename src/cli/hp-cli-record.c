@@ -26,11 +26,18 @@
 
 static HpRecorder *current_recorder;
 
+/* SIGINT or SIGTERM stops the recording; the command gets the same
+ * signal. A terminal's Ctrl-C (si_code SI_KERNEL) went to the whole
+ * foreground process group, the command included (it is spawned in ours);
+ * a signal sent to hotpath-cli alone (kill, an IDE's stop button) is
+ * passed on to it. */
 static void
-on_stop_signal (int signum)
+on_stop_signal (int        signum,
+                siginfo_t *info,
+                void      *context)
 {
   if (current_recorder != NULL)
-    hp_recorder_stop (current_recorder);
+    hp_recorder_stop_by_signal (current_recorder, signum, info != NULL && info->si_code == SI_KERNEL);
 }
 
 /* hotpath-YYYYMMDD-HHMMSS.hotpath, as the window names a new capture */
@@ -52,6 +59,28 @@ report_command_status (const HpRecordResult *result,
 {
   g_autofree char *name = g_path_get_basename (program);
 
+  if (result->stop_signal != 0)
+    {
+      /* only these two are caught */
+      const char *sig = result->stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
+
+      /* what the user's signal did to the command: said as it happened,
+       * not as the SIGTERM the recorder may have had to send */
+      if (result->ended_by_recorder)
+        hp_cli_error (_("stopped by %s; %s did not end on it within 2 s and was ended with %s"),
+                      sig, name, g_strsignal (result->exit_signal));
+      else if (result->exit_signal == result->stop_signal)
+        hp_cli_error (result->forwarded ? _("stopped by %s, passed on to %s, which ended on it")
+                                        : _("stopped by %s, which ended %s too"), sig, name);
+      else if (result->exit_signal != 0)
+        hp_cli_error (_("stopped by %s; %s was then killed by signal %d (%s)"), sig, name,
+                      result->exit_signal, g_strsignal (result->exit_signal));
+      else if (result->exited)
+        hp_cli_error (result->forwarded ? _("stopped by %s, passed on to %s, which exited with status %d")
+                                        : _("stopped by %s; %s exited on it with status %d"),
+                      sig, name, result->exit_status);
+      return;
+    }
   if (result->stopped)
     return;
   if (result->exit_signal != 0)
@@ -303,7 +332,8 @@ hp_cli_record (int    argc,
   recorder = hp_recorder_new (&options);
 
   current_recorder = recorder;
-  sa.sa_handler = on_stop_signal;
+  sa.sa_sigaction = on_stop_signal;
+  sa.sa_flags = SA_SIGINFO;
   sigemptyset (&sa.sa_mask);
   sigaction (SIGINT, &sa, NULL);
   sigaction (SIGTERM, &sa, NULL);

@@ -220,6 +220,10 @@ print_header (Report *r)
   g_autofree char *exit_signal = hp_capture_get_metadata (r->capture, HP_META_EXIT_SIGNAL);
   g_autofree char *exit_status = hp_capture_get_metadata (r->capture, HP_META_EXIT_STATUS);
   g_autofree char *duration = hp_capture_get_metadata (r->capture, HP_META_DURATION_NS);
+  g_autofree char *stop_signal = hp_capture_get_metadata (r->capture, HP_META_STOP_SIGNAL);
+  g_autofree char *ended_by_recorder = hp_capture_get_metadata (r->capture, HP_META_ENDED_BY_RECORDER);
+  g_autofree char *stopped = hp_capture_health_describe_stop (stop_signal, exit_signal, exit_status,
+                                                              ended_by_recorder);
   guint64 throttled = metadata_u64 (r->capture, HP_META_THROTTLE_EVENTS);
   HpCaptureHealth health;
   guint64 lost, truncated, unresolved;
@@ -303,7 +307,9 @@ print_header (Report *r)
     for (guint i = 0; notes[i] != NULL && i < 16; i++)
       printf (_("# Note: %s\n"), esc (r, notes[i], NULL));
   }
-  if (exit_signal != NULL)
+  if (stopped != NULL)
+    printf (_("# Note: %s\n"), stopped);
+  else if (exit_signal != NULL)
     {
       g_autofree char *signal = describe_signal (exit_signal);
 

@@ -126,6 +126,10 @@ struct _HpRecorder {
   HpProcessor     *processor;
 
   gint             stop_requested;  /* atomic */
+  gint             stop_signal;     /* atomic: the signal that asked for the stop, or 0 */
+  gint             stop_signal_had; /* atomic: the spawned command got it too */
+  int              sent_signal;     /* the signal the recorder sent the command at a stop, or 0 */
+  gboolean         ended_by_recorder; /* the command died of a signal the recorder sent */
   int              stop_fd;         /* eventfd written at a stop, to wake wait_for_end; -1: none */
   gint             drain_stop;      /* atomic */
   int              drain_wake_fd;   /* eventfd written with drain_stop, so the drain
@@ -220,6 +224,16 @@ hp_recorder_stop (HpRecorder *self)
       if (write (self->stop_fd, &one, sizeof one) < 0)
         g_debug ("cannot wake the recorder: %s", g_strerror (errno));
     }
+}
+
+void
+hp_recorder_stop_by_signal (HpRecorder *self,
+                            int         signum,
+                            gboolean    command_has_it)
+{
+  g_atomic_int_set (&self->stop_signal_had, command_has_it);
+  g_atomic_int_set (&self->stop_signal, signum);
+  hp_recorder_stop (self);
 }
 
 void
@@ -1387,18 +1401,47 @@ wait_for_end (HpRecorder *self)
   if (pidfd >= 0)
     close (pidfd);
 
-  /* Stopped early: a command we spawned is stopped too. */
+  /* Stopped early: a command we spawned is stopped too. When the stop
+   * is the user's signal (Ctrl-C), the command gets that signal, not
+   * ours: a terminal's Ctrl-C reached it already (its process group),
+   * a signal sent to the recorder alone is passed on; and it has the
+   * grace time to end on it (a program that handles SIGINT to flush its
+   * output does). Only then SIGTERM, and at last SIGKILL. */
   if (self->spawned)
     {
+      int stop_signal = g_atomic_int_get (&self->stop_signal);
+      const int escalate[] = { SIGTERM, SIGKILL };
+
       self->child_stopped = TRUE;
-      kill (self->child, SIGTERM);
-      for (int i = 0; i < STOP_GRACE_POLLS; i++)
+      if (stop_signal != 0)
         {
+          if (!g_atomic_int_get (&self->stop_signal_had))
+            {
+              kill (self->child, stop_signal);
+              self->sent_signal = stop_signal;
+            }
+          for (int i = 0; i < STOP_GRACE_POLLS; i++)
+            {
+              if (waitpid (self->child, &status, WNOHANG) == self->child)
+                return status;
+              g_usleep (WAIT_POLL_US);
+            }
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (escalate); k++)
+        {
+          /* not sent to a command that ended already */
           if (waitpid (self->child, &status, WNOHANG) == self->child)
             return status;
-          g_usleep (WAIT_POLL_US);
+          kill (self->child, escalate[k]);
+          self->sent_signal = escalate[k];
+          self->ended_by_recorder = TRUE;
+          for (int i = 0; k + 1 < G_N_ELEMENTS (escalate) && i < STOP_GRACE_POLLS; i++)
+            {
+              if (waitpid (self->child, &status, WNOHANG) == self->child)
+                return status;
+              g_usleep (WAIT_POLL_US);
+            }
         }
-      kill (self->child, SIGKILL);
       waitpid (self->child, &status, 0);
     }
   return status;
@@ -1421,6 +1464,11 @@ finish_capture (HpRecorder *self,
         hp_capture_writer_set_metadata_int (self->writer, HP_META_EXIT_STATUS, WEXITSTATUS (status));
       else if (self->spawned && WIFSIGNALED (status))
         hp_capture_writer_set_metadata (self->writer, HP_META_EXIT_SIGNAL, g_strsignal (WTERMSIG (status)));
+      if (g_atomic_int_get (&self->stop_signal) != 0)
+        hp_capture_writer_set_metadata_int (self->writer, HP_META_STOP_SIGNAL, g_atomic_int_get (&self->stop_signal));
+      /* what killed it was the recorder's own SIGTERM (SIGKILL), not the program's fault */
+      if (self->spawned && WIFSIGNALED (status) && self->ended_by_recorder && WTERMSIG (status) == self->sent_signal)
+        hp_capture_writer_set_metadata (self->writer, HP_META_ENDED_BY_RECORDER, "1");
     }
   g_clear_pointer (&self->processor, hp_processor_free);
 
@@ -1682,7 +1730,11 @@ hp_recorder_run (HpRecorder      *self,
       result->exit_signal = WIFSIGNALED (self->child_status) ? WTERMSIG (self->child_status) : 0;
       result->core_dumped = result->exit_signal != 0 && WCOREDUMP (self->child_status);
       result->stopped = self->child_stopped;
+      result->ended_by_recorder = WIFSIGNALED (self->child_status) && self->ended_by_recorder &&
+                                  WTERMSIG (self->child_status) == self->sent_signal;
     }
+  result->stop_signal = g_atomic_int_get (&self->stop_signal);
+  result->forwarded = self->spawned && result->stop_signal != 0 && !g_atomic_int_get (&self->stop_signal_had);
   if (!ok && g_error_matches (local_error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED))
     result->max_sample_rate = max_sample_rate_below (self->options.frequency);
 

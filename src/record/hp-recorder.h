@@ -89,6 +89,10 @@ typedef struct {
   int      exit_signal;     /* the signal that ended the spawned command, or 0 */
   gboolean core_dumped;     /* with exit_signal */
   gboolean stopped;         /* the recorder ended the command (a stop, the duration) */
+  int      stop_signal;     /* the signal that stopped the recording (hp_recorder_stop_by_signal), or 0 */
+  gboolean forwarded;       /* stop_signal was passed on to the spawned command */
+  gboolean ended_by_recorder; /* exit_signal is the recorder's SIGTERM (SIGKILL): the command
+                             * did not end on its own within the grace time after the stop */
   guint    max_sample_rate; /* the kernel's limit when the frequency asked for is
                              * over it (kernel.perf_event_max_sample_rate), else 0 */
 } HpRecordResult;
@@ -134,6 +138,15 @@ const char *hp_recorder_get_note     (HpRecorder            *self);
 /* Asks a running recording to stop (and the spawned command to exit). Safe to
  * call from any thread and from a signal handler. */
 void        hp_recorder_stop         (HpRecorder            *self);
+
+/* hp_recorder_stop() because the recorder got @signum (SIGINT, SIGTERM):
+ * the spawned command is given that signal, not SIGTERM, and time to end
+ * on it. @command_has_it: the signal reached the command as well (a
+ * terminal's Ctrl-C goes to the whole foreground process group); else it
+ * is passed on. The capture notes it (stop_signal). Async-signal-safe. */
+void        hp_recorder_stop_by_signal (HpRecorder          *self,
+                                      int                    signum,
+                                      gboolean               command_has_it);
 
 /* Thread-safe snapshot of the progress. */
 void        hp_recorder_get_progress (HpRecorder            *self,

@@ -45,6 +45,8 @@
 #define HP_META_COMPLETE             "complete"
 #define HP_META_EXIT_STATUS          "exit_status"
 #define HP_META_EXIT_SIGNAL          "exit_signal"
+#define HP_META_STOP_SIGNAL          "stop_signal"
+#define HP_META_ENDED_BY_RECORDER    "ended_by_recorder"
 
 /* the perf.data importer's */
 #define HP_META_SOURCE               "source"

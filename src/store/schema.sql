@@ -119,6 +119,13 @@
 --   exit_signal        name of the signal that killed the spawned program
 --                      ("Segmentation fault"), when one did; the profile
 --                      ends there
+--   stop_signal        number of the signal that stopped the recording
+--                      (SIGINT: Ctrl-C), when one did; the spawned program
+--                      got that signal (a terminal's Ctrl-C reaches it, a
+--                      signal sent to the recorder alone is passed on)
+--   ended_by_recorder  '1' when the program did not end within 2 s of the
+--                      stop and exit_signal is the recorder's own SIGTERM
+--                      (or SIGKILL), not the program's fault
 --   attached_pid       pid of the process recorded with -p (nothing spawned)
 --   system_wide        '1' when every process on every CPU was recorded (-a)
 --

@@ -500,7 +500,12 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   show_processes (self, profile);
 
   unresolved = health.unresolved;
-  killed = describe_signal (hp_loaded_capture_get_metadata (capture, HP_META_EXIT_SIGNAL));
+  killed = hp_capture_health_describe_stop (hp_loaded_capture_get_metadata (capture, HP_META_STOP_SIGNAL),
+                                            hp_loaded_capture_get_metadata (capture, HP_META_EXIT_SIGNAL),
+                                            hp_loaded_capture_get_metadata (capture, HP_META_EXIT_STATUS),
+                                            hp_loaded_capture_get_metadata (capture, HP_META_ENDED_BY_RECORDER));
+  if (killed == NULL)
+    killed = describe_signal (hp_loaded_capture_get_metadata (capture, HP_META_EXIT_SIGNAL));
   if (killed != NULL)
     g_string_append_printf (warning, "%s ", killed);
   if (health.cut_short)

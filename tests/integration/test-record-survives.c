@@ -13,7 +13,9 @@
  *    at once with one message and keeps what was committed, cut short;
  *  - a recorder killed with SIGKILL takes the command it started with it;
  *  - parts left by killed writers are removed by the next recording there;
- *  - a command killed by a signal is reported at the end of record.
+ *  - a command killed by a signal is reported at the end of record;
+ *  - Ctrl-C (SIGINT to hotpath-cli alone) is passed on to the command,
+ *    which may end on it or exit; SIGTERM only when it does not, said so.
  *
  * The samples are never counted against a share or a rate: the machine may
  * be busy.
@@ -732,6 +734,106 @@ test_command_killed_by_signal (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* Ctrl-C: the program gets the user's SIGINT, not the recorder's SIGTERM -- */
+
+/* Records @argv (after "--"), sends hotpath-cli alone SIGINT once the
+ * recording runs (as kill or an IDE's stop button does: the command does
+ * not get it from a terminal) and waits for the end. */
+static Cli *
+record_then_sigint (const char         *capture,
+                    const char * const *command)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  GStatBuf st;
+  Cli *cli;
+
+  g_ptr_array_add (args, (char *) "record");
+  g_ptr_array_add (args, (char *) "-o");
+  g_ptr_array_add (args, (char *) capture);
+  g_ptr_array_add (args, (char *) "--");
+  for (guint i = 0; command[i] != NULL; i++)
+    g_ptr_array_add (args, (char *) command[i]);
+  g_ptr_array_add (args, NULL);
+  cli = cli_start_full ((const char * const *) args->pdata, 0);
+  while (g_stat (capture, &st) != 0 || st.st_size < 100)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (20 * 1000);
+    }
+  g_usleep (500 * 1000);
+  kill (cli->pid, SIGINT);
+  cli_wait (cli, 60);
+  return cli;
+}
+
+static void
+test_sigint_reaches_command (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *spin = NULL;
+
+  if (!record_scratch ("int.hotpath", &dir, &capture))
+    return;
+  spin = it_workload_path ("spin");
+  {
+    /* a program that dies of SIGINT */
+    const char *command[] = { spin, "30", NULL };
+    g_autoptr(Cli) cli = record_then_sigint (capture, command);
+    g_autofree char *exit_signal = metadata (capture, "exit_signal");
+    g_autofree char *stop_signal = metadata (capture, "stop_signal");
+    g_autofree char *ended = metadata (capture, "ended_by_recorder");
+    const char *args[] = { "report", capture, NULL };
+    g_autoptr(ItResult) report = it_run_cli (args);
+
+    g_assert_cmpint (cli->status, ==, 0);
+    g_assert_nonnull (strstr (cli->err, "stopped by SIGINT, passed on to spin, which ended on it"));
+    g_assert_null (strstr (cli->err, "SIGTERM"));
+    g_assert_cmpstr (exit_signal, ==, g_strsignal (SIGINT));
+    g_assert_cmpstr (stop_signal, ==, "2");
+    g_assert_null (ended);
+    g_assert_cmpint (report->status, ==, 0);
+    g_assert_nonnull (strstr (report->out, "# Note: The recording was stopped by SIGINT (Ctrl-C), and the program "
+                                           "ended on that signal"));
+    g_assert_null (strstr (report->out, "SIGTERM"));
+  }
+  g_unlink (capture);
+  {
+    /* a program that handles SIGINT and exits on it, as one that saves
+     * its work first does: it is given the time to */
+    const char *command[] = { "sh", "-c", "trap 'exit 130' INT; while :; do :; done", NULL };
+    g_autoptr(Cli) cli = record_then_sigint (capture, command);
+    g_autofree char *exit_signal = metadata (capture, "exit_signal");
+    g_autofree char *exit_status = metadata (capture, "exit_status");
+    const char *args[] = { "report", capture, NULL };
+    g_autoptr(ItResult) report = it_run_cli (args);
+
+    g_assert_cmpint (cli->status, ==, 0);
+    g_assert_nonnull (strstr (cli->err, "stopped by SIGINT, passed on to sh, which exited with status 130"));
+    g_assert_null (exit_signal);
+    g_assert_cmpstr (exit_status, ==, "130");
+    g_assert_nonnull (strstr (report->out, "# Note: The recording was stopped by SIGINT (Ctrl-C); the program "
+                                           "ended on it with exit status 130."));
+  }
+  g_unlink (capture);
+  {
+    /* one that ignores it is ended after the grace time, and said so */
+    const char *command[] = { "sh", "-c", "trap '' INT; while :; do :; done", NULL };
+    g_autoptr(Cli) cli = record_then_sigint (capture, command);
+    g_autofree char *ended = metadata (capture, "ended_by_recorder");
+    const char *args[] = { "report", capture, NULL };
+    g_autoptr(ItResult) report = it_run_cli (args);
+
+    g_assert_cmpint (cli->status, ==, 0);
+    g_assert_nonnull (strstr (cli->err, "stopped by SIGINT; sh did not end on it within 2 s and was ended with"));
+    g_assert_cmpstr (ended, ==, "1");
+    g_assert_nonnull (strstr (report->out, "the program did not end on it within 2 s, so Hotpath ended it with SIGTERM"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* The recorder sleeps while the program runs ----------------------------- */
 
 static guint64
@@ -788,5 +890,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/removes-stale-parts", test_record_removes_stale_parts);
   g_test_add_func ("/integration/record/command-killed-by-signal", test_command_killed_by_signal);
   g_test_add_func ("/integration/record/waits-without-waking", test_waits_without_waking);
+  g_test_add_func ("/integration/record/sigint-reaches-command", test_sigint_reaches_command);
   return g_test_run ();
 }
