@@ -270,6 +270,10 @@ print_header (Report *r)
   done_line (r);
   if (duration != NULL)
     printf (_("# Duration:  %.3f s\n"), g_ascii_strtoull (duration, NULL, 10) / 1e9);
+  else if (r->data->last_time > r->data->first_time)
+    /* cut short before the end wrote its length: what the samples span */
+    printf (_("# Duration:  %.3f s, from its first sample to its last (the recording was cut short)\n"),
+            (r->data->last_time - r->data->first_time) / 1e9);
   else
     printf (_("# Duration:  unknown\n"));
   if (r->filter != NULL)

@@ -1396,12 +1396,12 @@ load_counts (HpCapture      *self,
      /* min (weight) catches a negative weight that the others in its
       * group would hide */
      "SELECT stack_id, tid, count (*) AS samples, sum (weight) AS weight, event_id, "
-     "       min (weight) AS min_weight "
+     "       min (weight) AS min_weight, min (time), max (time) "
      "FROM samples GROUP BY stack_id, tid, event_id") :
     (complete ?
      "SELECT stack_id, tid, samples, weight, 1 AS event_id FROM stack_counts" :
      "SELECT stack_id, tid, count (*) AS samples, sum (weight) AS weight, 1 AS event_id, "
-     "       min (weight) AS min_weight "
+     "       min (weight) AS min_weight, min (time), max (time) "
      "FROM samples GROUP BY stack_id, tid");
   Totals totals = { 0, 0 };
   g_autoptr(GError) local_error = NULL;
@@ -1422,9 +1422,23 @@ load_counts (HpCapture      *self,
         {
           RowName row = { "samples", ROW_BY_STACK_TID,
                           sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1) };
+          gint64 first = 0, last = 0;
 
-          if (!column_integer (self, stmt, 5, &row, 0, G_MAXINT64, &min_weight, &local_error))
+          if (!column_integer (self, stmt, 5, &row, 0, G_MAXINT64, &min_weight, &local_error) ||
+              !column_integer (self, stmt, 6, &row, 0, G_MAXINT64, &first, &local_error) ||
+              !column_integer (self, stmt, 7, &row, 0, G_MAXINT64, &last, &local_error))
             ok = FALSE;
+          /* its length, for want of the duration the end writes */
+          else if (data->last_time == 0)
+            {
+              data->first_time = first;
+              data->last_time = last;
+            }
+          else
+            {
+              data->first_time = MIN (data->first_time, (guint64) first);
+              data->last_time = MAX (data->last_time, (guint64) last);
+            }
         }
       if (ok)
         ok = add_count (self, data, stmt, table, per_stack, &totals, &local_error);
@@ -2289,6 +2303,8 @@ hp_capture_data_new_with_counts (const HpCaptureData *data,
   copy->events = data->events ? g_array_ref (data->events) : NULL;
   copy->all_counts = data->all_counts ? g_array_ref (data->all_counts) : NULL;
   copy->event_mask = data->event_mask;
+  copy->first_time = data->first_time;
+  copy->last_time = data->last_time;
   return copy;
 }
 

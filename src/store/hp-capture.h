@@ -104,6 +104,11 @@ typedef struct {
   GArray *events;       /* HpCaptureEvent, [0] unused; at least one */
   GArray *all_counts;   /* HpCaptureStackCount of every event */
   guint64 event_mask;   /* the events stack_counts counts: bit id - 1 */
+  /* a capture cut short (no stack_counts): the times of its first and
+   * last sample, which give its length when the end did not write
+   * duration_ns; 0 and 0 otherwise */
+  guint64 first_time;
+  guint64 last_time;
 } HpCaptureData;
 
 typedef struct _HpCapture HpCapture;

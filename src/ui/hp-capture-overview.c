@@ -403,6 +403,14 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   /* absent when unknown, or when it was no duration (hp_capture_load) */
   if (hp_loaded_capture_get_metadata (capture, HP_META_DURATION_NS) != NULL)
     text = hp_format_duration (metadata_u64 (capture, HP_META_DURATION_NS));
+  else if (capture->data->last_time > capture->data->first_time)
+    {
+      g_autofree char *span = hp_format_duration (capture->data->last_time - capture->data->first_time);
+
+      /* cut short before the end wrote its length: what the samples span */
+      /* Translators: a duration, "2.5 s" */
+      text = g_strdup_printf (_("%s (first to last sample; cut short)"), span);
+    }
   set_value (self->duration_value, text);
   g_clear_pointer (&text, g_free);
 

@@ -53,6 +53,49 @@ write_capture (const char *path,
   g_assert_no_error (error);
 }
 
+/* A capture cut short has no duration_ns (the end writes it): its
+ * length is what its samples span, and the header says so rather than
+ * "unknown". */
+static void
+test_cut_short_duration (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "cut.hotpath", NULL);
+  g_autoptr(ItResult) report = NULL;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 module, function, frame, stack;
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+    hp_capture_writer_set_metadata (w, "event_unit", "ns");
+    module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    function = hp_capture_writer_intern_function (w, "main", module, NULL, 0);
+    frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0x10);
+    stack = hp_capture_writer_intern_stack (w, 0, frame);
+    /* two threads: the span is over all of them */
+    hp_capture_writer_add_sample (w, 5000000000, 1, 0, stack, 1000000);
+    hp_capture_writer_add_sample (w, 7250000000, 1, 0, stack, 1000000);
+    hp_capture_writer_add_sample (w, 6000000000, 2, 0, stack, 1000000);
+    hp_capture_writer_add_sample (w, 4500000000, 2, 0, stack, 1000000);
+    g_assert_true (hp_capture_writer_flush (w, &error));
+    /* freed unfinished: what a killed recorder leaves */
+  }
+  {
+    const char *args[] = { "report", path, NULL };
+    report = it_run_cli (args);
+  }
+  g_test_message ("%s", report->out);
+  g_assert_cmpint (report->status, ==, 0);
+  g_assert_null (strstr (report->out, "# Duration:  unknown"));
+  g_assert_nonnull (strstr (report->out, "# Duration:  2.750 s, from its first sample to its last "
+                                         "(the recording was cut short)\n"));
+  g_assert_nonnull (strstr (report->out, "# Note: the recording was cut short"));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_header_rate (void)
 {
@@ -552,6 +595,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/cli/report-header-rate", test_header_rate);
+  g_test_add_func ("/integration/cli/report-cut-short-duration", test_cut_short_duration);
   g_test_add_func ("/integration/cli/report-jit-cut-plural", test_jit_cut_plural);
   g_test_add_func ("/integration/cli/report-absurd-metadata", test_header_absurd_metadata);
   g_test_add_func ("/integration/cli/report-hostile-text", test_hostile_text);
