@@ -2724,6 +2724,8 @@ get_neighbours (HpComparison *self,
   const PathNode *nodes;
   g_autofree HpCompareStat *stats = NULL;
   GArray *result = g_array_new (FALSE, FALSE, sizeof (HpCompareNeighbour));
+  /* per table slot: the one path id it adds up, or NONE for several */
+  g_autoptr(GArray) path_of = g_array_new (FALSE, TRUE, sizeof (guint32));
   Table t;
 
   g_return_val_if_fail (self != NULL && self->done, result);
@@ -2735,6 +2737,7 @@ get_neighbours (HpComparison *self,
   for (guint32 id = 1; id < self->nodes->len; id++)
     {
       guint32 other;
+      guint slot;
 
       if (callers)
         {
@@ -2758,17 +2761,43 @@ get_neighbours (HpComparison *self,
             if (id < run->n_paths)
               table_add (self, &t, other, s, r, 0, run->total_w[id], run->total_n[id]);
           }
+      /* which paths each neighbour adds up */
+      slot = GPOINTER_TO_UINT (g_hash_table_lookup (t.index, GUINT_TO_POINTER (other)));
+      if (slot > 0)
+        {
+          if (slot > path_of->len)
+            g_array_set_size (path_of, slot);
+          if (g_array_index (path_of, guint32, slot - 1) == 0)
+            g_array_index (path_of, guint32, slot - 1) = id;
+          else if (g_array_index (path_of, guint32, slot - 1) != id)
+            g_array_index (path_of, guint32, slot - 1) = NONE;
+        }
     }
 
   stats = table_stats (self, &t, 0, ident);
   for (guint i = 0; i < t.keys->len; i++)
     {
       guint32 other = g_array_index (t.keys, guint32, i);
+      guint32 id = i < path_of->len ? g_array_index (path_of, guint32, i) : 0;
       HpCompareNeighbour nb;
 
       nb.name = ident_name (self, other);
       nb.module = g_ptr_array_index (self->ident_modules, other);
-      nb.stat = stats[i];
+      /* The calls on one path are that path's total, a row of the tree:
+       * the same figure gets the tree's statistics and verdict (its speed
+       * scaling, its family), never a second opinion. Only a sum of
+       * several paths, which no row shows, is judged among the
+       * neighbours. */
+      if (id != 0 && id != NONE)
+        {
+          nb.stat = *hp_comparison_get_path_stat (self, id - 1);
+          nb.path = (gint) id - 1;
+        }
+      else
+        {
+          nb.stat = stats[i];
+          nb.path = -1;
+        }
       g_array_append_val (result, nb);
     }
   table_clear (&t);

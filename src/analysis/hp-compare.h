@@ -81,6 +81,10 @@ typedef struct {
   const char   *name;
   const char   *module;
   HpCompareStat stat;
+  gint          path;     /* the one call path these calls are (its row in the
+                           * tree, whose statistics and verdict @stat is), or -1
+                           * when they add up several: then judged among the
+                           * function's neighbours, a question of their own */
 } HpCompareNeighbour;
 
 /* A source line of a function: the samples whose leaf is at it (self) and

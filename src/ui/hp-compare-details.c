@@ -7,9 +7,12 @@
  * Below the differential call tree: for the function of the selected
  * path, who calls it and what it calls, and its source lines, each with
  * the base and new cost per run, the change and the verdict, from
- * hp_comparison_get_callers(), _get_callees() and _get_lines() (one
- * family each, so a line is flagged only if it holds up among the
- * function's lines). The lines are matched by file and number: when the
+ * hp_comparison_get_callers(), _get_callees() and _get_lines(). A
+ * caller or callee whose calls are one call path is that path's row of
+ * the tree, with its figures and verdict; calls on several paths add up
+ * to a figure no row shows, judged among the neighbours and said so.
+ * Lines are a family of their own (a line is flagged only if it holds up
+ * among the function's lines). The lines are matched by file and number: when the
  * change moved code, a line shows on one side only.
  *
  * The tables are grids: a function has tens of callers and lines, not
@@ -150,10 +153,31 @@ fill_neighbours (HpCompareDetails *self,
       const HpCompareNeighbour *nb = &g_array_index (neighbours, HpCompareNeighbour, i);
       g_autofree char *text = g_strdup_printf ("%s  [%s]", nb->name, nb->module);
       g_autofree char *safe = hp_text_escape (text);
-      GtkWidget *label = cell (grid, 0, i + 1, safe, FALSE);
+      g_autofree char *shown = NULL;
+      g_autofree char *tip = NULL;
+      GtkWidget *label;
 
-      gtk_widget_set_tooltip_text (label, safe);
-      stat_cells (self, grid, i + 1, safe, &nb->stat, described);
+      /* One call path: the figure and verdict of its row in the tree. A
+       * sum of several is no row there, and a question of its own. */
+      if (nb->path < 0)
+        {
+          /* Translators: a caller or callee, then that its calls are on several call paths */
+          shown = g_strdup_printf (_("%s  (several call paths)"), safe);
+          /* Translators: a caller or callee */
+          tip = g_strdup_printf (_("%s: its calls on several call paths added up, a figure no row of the tree "
+                                   "shows; its verdict is tested among this function's callers and callees, "
+                                   "not among the call paths"), safe);
+        }
+      else
+        {
+          shown = g_strdup (safe);
+          /* Translators: a caller or callee */
+          tip = g_strdup_printf (_("%s: these calls are one call path, with the figures and verdict of its row "
+                                   "in the tree"), safe);
+        }
+      label = cell (grid, 0, i + 1, shown, FALSE);
+      gtk_widget_set_tooltip_text (label, tip);
+      stat_cells (self, grid, i + 1, shown, &nb->stat, described);
     }
   if (neighbours->len == 0)
     gtk_grid_attach (grid, gtk_label_new (_("None on either side")), 0, 1, 5, 1);

@@ -817,6 +817,72 @@ test_neighbours_and_lines (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
+/* One figure, one verdict: the calls of main to f are one call path, the
+ * tree's row main → f, and the callers pane shows that row's statistics.
+ * Judged as a family of one caller they were flagged (q = p < 0.05) where
+ * the tree, among twenty paths, said unresolved. */
+static void
+test_neighbour_is_its_path (void)
+{
+  static const int base_f[] = { 1000, 1020, 980, 1010, 990 };
+  static const int new_f[] = { 1020, 1040, 1050, 1010, 1030 };
+  static const int jitter[] = { 1, -1, 2, -2, 0 };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) callers = NULL;
+  g_autoptr(GArray) callees = NULL;
+  const HpCompareNeighbour *nb;
+  const HpCompareStat *row;
+  gint f, path;
+
+  for (guint r = 0; r < 5; r++)
+    for (guint s = 0; s < 2; s++)
+      {
+        Leaf leaves[20];
+        g_autofree char *names[19] = { NULL };
+
+        leaves[0] = (Leaf) { "main;f", (guint64) (s == 0 ? base_f[r] : new_f[r]), 10 };
+        for (guint i = 0; i < 19; i++)
+          {
+            names[i] = g_strdup_printf ("main;g%u", i);
+            leaves[i + 1] = (Leaf) { names[i], (guint64) (100 + jitter[(r + i) % 5]), 1 };
+          }
+        add (cmp, s == 0 ? HP_COMPARE_BASE : HP_COMPARE_NEW, make_data ("cycles", "cycles", r, leaves, 20));
+        for (guint i = 0; i < 19; i++)
+          g_free (names[i]);
+        memset (names, 0, sizeof names);
+      }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+
+  f = hp_comparison_find_function (cmp, "app", "f");
+  path = find_path (cmp, "main → f");
+  g_assert_cmpint (f, >=, 0);
+  g_assert_cmpint (path, >=, 0);
+  row = hp_comparison_get_path_stat (cmp, path);
+  callers = hp_comparison_get_callers (cmp, f);
+  g_assert_cmpuint (callers->len, ==, 1);
+  nb = find_neighbour (callers, "main");
+  g_test_message ("main → f: p %g, q %g, %s; as a caller: p %g, q %g, %s", row->p, row->q,
+                  hp_verdict_to_string (row->verdict), nb->stat.p, nb->stat.q, hp_verdict_to_string (nb->stat.verdict));
+  /* the case: significant alone, not among the paths */
+  g_assert_cmpfloat (row->p, <, 0.05);
+  g_assert_cmpfloat (row->q, >, 0.05);
+  g_assert_cmpint (nb->path, ==, path);
+  g_assert_cmpint (nb->stat.verdict, ==, row->verdict);
+  g_assert_cmpfloat (nb->stat.q, ==, row->q);
+  g_assert_cmpfloat (nb->stat.base, ==, row->base);
+  g_assert_cmpfloat (nb->stat.new_cost, ==, row->new_cost);
+  g_assert_cmpint (nb->stat.verdict, !=, HP_VERDICT_SLOWER);
+
+  /* main's callees are each one path too */
+  callees = hp_comparison_get_callees (cmp, hp_comparison_find_function (cmp, "app", "main"));
+  g_assert_cmpuint (callees->len, ==, 20);
+  nb = find_neighbour (callees, "f");
+  g_assert_cmpint (nb->path, ==, path);
+  g_assert_cmpint (nb->stat.verdict, ==, row->verdict);
+}
+
 /* Random captures against a naive reckoning of every cost.
  *
  * Each run is a few dozen stacks drawn at random from a small program:
@@ -1319,6 +1385,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/folders", test_paths);
   g_test_add_func ("/compare/bottom-up", test_bottom_up);
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
+  g_test_add_func ("/compare/neighbour-is-its-path", test_neighbour_is_its_path);
   g_test_add_func ("/compare/random-against-naive", test_random_against_naive);
   g_test_add_func ("/compare/files-as-loaded", test_files_as_loaded);
   g_test_add_func ("/compare/one-of-few-slower", test_one_of_few_slower);
