@@ -29,7 +29,8 @@
  *               its string, frame and stack tables and every sample with
  *               its time in milliseconds, so its timeline works; a frame's
  *               location is "name (in module)", as the profiler reads a
- *               native function of a library. For an
+ *               native function of a library ("name [file:line] (in
+ *               module)" where a library has several of that name). For an
  *               event counted by its weights (page faults sampled every N,
  *               ns off the CPU) the profiler's processed format instead,
  *               the one with a weight per sample ("samples" for counts,
@@ -87,6 +88,7 @@ typedef struct {
   HpCliFilter   *filter;
   gboolean       folded_prefix;
   GString       *out;
+  GHashTable    *shared_names; /* "name\nmodule id" of two functions or more; for the Gecko format */
 } Export;
 
 
@@ -757,21 +759,65 @@ add_strings (JsonBuilder *b,
 /* The Gecko frame's location: "name (in module)", which the profiler
  * reads as a native function of that library. It tells functions apart
  * by name and library: with the bare name, the _start of a program and
- * of ld.so, or every "(anonymous)" JavaScript function, were one, and a
- * name ending in ":12" was read as a script's URL and line. */
+ * of ld.so were one, and a name ending in ":12" was read as a script's
+ * URL and line. Functions that share a name in one library (every
+ * "(anonymous)" JavaScript function of a perf map) are told apart by
+ * their source, "name [file:line] (in module)": the profiler makes one
+ * function of each location string. */
+static char *
+gecko_key (const HpCaptureFunction *fn)
+{
+  return g_strdup_printf ("%s\n%" G_GINT64_FORMAT, fn->name, fn->module_id);
+}
+
+static gboolean
+gecko_name_is_shared (Export                  *ex,
+                      const HpCaptureFunction *fn)
+{
+  g_autofree char *key = NULL;
+
+  if (ex->shared_names == NULL)
+    {
+      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+      ex->shared_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (guint i = 1; i < ex->data->functions->len; i++)
+        {
+          const HpCaptureFunction *other = &g_array_index (ex->data->functions, HpCaptureFunction, i);
+          char *other_key;
+
+          if (other->name == NULL)
+            continue;
+          other_key = gecko_key (other);
+          if (!g_hash_table_add (seen, other_key))
+            g_hash_table_add (ex->shared_names, g_strdup (other_key));
+        }
+    }
+  if (fn->name == NULL || fn->file == NULL || *fn->file == '\0')
+    return FALSE;
+  key = gecko_key (fn);
+  return g_hash_table_contains (ex->shared_names, key);
+}
+
 static char *
 gecko_location (Export                  *ex,
                 const HpCaptureFunction *fn)
 {
   const HpCaptureModule *module;
+  g_autofree char *name = NULL;
 
   if (fn == NULL)
     return g_strdup ("[unknown]");
+  if (gecko_name_is_shared (ex, fn))
+    name = fn->line > 0 ? g_strdup_printf ("%s [%s:%u]", fn->name, fn->file, fn->line)
+                        : g_strdup_printf ("%s [%s]", fn->name, fn->file);
+  else
+    name = g_strdup (fn->name);
   module = fn->module_id != 0 ? &g_array_index (ex->data->modules, HpCaptureModule, fn->module_id) : NULL;
   /* the profiler's pattern takes a library name without ')' */
   if (module == NULL || module->name == NULL || *module->name == '\0' || strchr (module->name, ')') != NULL)
-    return g_strdup (fn->name);
-  return g_strdup_printf ("%s (in %s)", fn->name, module->name);
+    return g_steal_pointer (&name);
+  return g_strdup_printf ("%s (in %s)", name, module->name);
 }
 
 static void
@@ -1637,6 +1683,7 @@ hp_cli_export (int    argc,
   else if (ok)
     ok = g_file_set_contents (output, ex.out->str, (gssize) ex.out->len, &error);
   g_string_free (ex.out, TRUE);
+  g_clear_pointer (&ex.shared_names, g_hash_table_unref);
   if (!ok)
     {
       hp_cli_error (_("export: %s"), error->message);

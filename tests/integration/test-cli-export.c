@@ -564,6 +564,56 @@ assert_pprof_matches (GHashTable         *flat,
 /* go tool pprof reads the pprof export, and its flat% of each function is
  * the self share of report (the same profile code), within 0.5 pp: on the
  * capture built here, and on a recording of a program with inlined calls */
+/* Two "(anonymous)" JavaScript functions of one perf map stay two in the
+ * Firefox Profiler: it makes one function of each location string */
+static void
+test_gecko_same_names (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "node.hotpath", NULL);
+  g_autofree char *gecko = NULL;
+  g_autoptr(GHashTable) counts = NULL;
+  g_autoptr(GHashTable) libraries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) first_times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (capture, &error);
+    gint64 map, node, root, a, b;
+    guint64 time = 1000;
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, HP_META_EVENT, "cpu-clock");
+    hp_capture_writer_set_process (w, 42, "node app.js");
+    hp_capture_writer_set_thread (w, 42, 42, "node");
+    node = hp_capture_writer_intern_module (w, "/usr/bin/node", NULL, FALSE);
+    map = hp_capture_writer_intern_module (w, "/tmp/perf-42.map", NULL, FALSE);
+    root = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (
+                                             w, hp_capture_writer_intern_function (w, "main", node, "node.cc", 1),
+                                             "node.cc", 1, FALSE, 0x10));
+    a = hp_capture_writer_intern_stack (w, root, hp_capture_writer_intern_frame (
+                                          w, hp_capture_writer_intern_function (w, "(anonymous)", map, "file:///app.js", 3),
+                                          "file:///app.js", 3, FALSE, 0x1000));
+    b = hp_capture_writer_intern_stack (w, root, hp_capture_writer_intern_frame (
+                                          w, hp_capture_writer_intern_function (w, "(anonymous)", map, "file:///app.js", 9),
+                                          "file:///app.js", 9, FALSE, 0x2000));
+    for (guint i = 0; i < 5; i++, time += MS)
+      hp_capture_writer_add_sample (w, time, 42, 0, a, 1000000);
+    for (guint i = 0; i < 3; i++, time += MS)
+      hp_capture_writer_add_sample (w, time, 42, 0, b, 1000000);
+    g_assert_true (hp_capture_writer_finish (w, &error));
+    g_assert_no_error (error);
+  }
+
+  gecko = export_to_string (capture, "firefox");
+  counts = check_gecko (gecko, first_times, libraries);
+  g_assert_cmpuint (g_hash_table_size (counts), ==, 2);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "main;(anonymous) [file:///app.js:3]")), ==, 5);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "main;(anonymous) [file:///app.js:9]")), ==, 3);
+  g_assert_true (g_hash_table_contains (libraries, "perf-42.map"));
+  g_assert_true (g_hash_table_contains (libraries, "node"));
+}
+
 static void
 test_pprof (void)
 {
@@ -1168,6 +1218,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/import-folded-errors", test_folded_errors);
   g_test_add_func ("/integration/cli/import-huge-counts", test_huge_counts);
   g_test_add_func ("/integration/cli/export-speedscope-firefox", test_json_formats);
+  g_test_add_func ("/integration/cli/export-firefox-same-names", test_gecko_same_names);
   g_test_add_func ("/integration/cli/export-pprof", test_pprof);
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
