@@ -22,8 +22,16 @@
 # (run i of a recorder over run i of the plain command), so that a ratio is
 # read with its noise. --runs 5 or more narrows it.
 #
+# --split also says where a recorder's share goes: every variant then runs
+# the program under a small wrapper (in all of them, the plain one too)
+# that measures the program's own CPU inside the recorder, so that the
+# extra CPU splits into what the program itself takes more (the kernel's
+# work at each sample, done in the program's time) and what the recorder's
+# own process takes: its total, less the program, less what the wrapper
+# adds (the plain variant's total less its program).
+#
 # Usage: record-multiprocess.py [--hotpath-cli PATH] [--runs N] [--freq HZ]
-#                               [--files N] [--single PROGRAM [ARG...]]
+#                               [--files N] [--split] [--single PROGRAM [ARG...]]
 
 import argparse
 import os
@@ -36,6 +44,44 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.path.join(HERE, '..', '..', 'build')
+
+
+# Runs argv[2:], then writes to argv[1] the CPU seconds of that program
+# (it and its children); exits as it did. In C, built with the gcc the
+# serial build needs: a wrapper in Python took as much CPU as it measured,
+# and a recorder unwound and named the interpreter's frames too.
+WRAPPER = r'''
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int
+main (int argc, char **argv)
+{
+  struct rusage usage;
+  int status;
+  pid_t pid;
+  FILE *out;
+
+  if (argc < 3)
+    return 2;
+  pid = fork ();
+  if (pid == 0)
+    {
+      execvp (argv[2], argv + 2);
+      _exit (127);
+    }
+  if (pid < 0 || wait4 (pid, &status, 0, &usage) != pid || (out = fopen (argv[1], "w")) == NULL)
+    return 2;
+  fprintf (out, "%f\n", usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+                         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6);
+  if (fclose (out) != 0)
+    return 2;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+'''
 
 
 def run(cmd, cwd):
@@ -84,6 +130,8 @@ def main():
     parser.add_argument('--runs', type=int, default=3)
     parser.add_argument('--freq', default='999')
     parser.add_argument('--files', type=int, default=8)
+    parser.add_argument('--split', action='store_true',
+                        help="also measure the program's own CPU inside each recorder")
     parser.add_argument('--single', nargs=argparse.REMAINDER,
                         default=[os.path.join(BUILD, 'tests', 'workloads', 'oracle'), '40'])
     args = parser.parse_args()
@@ -99,9 +147,17 @@ def main():
                                        for i in range(args.files))]
         capture = os.path.join(tmpdir, 'bench.hotpath')
         perf_data = os.path.join(tmpdir, 'perf.data')
+        inner = os.path.join(tmpdir, 'inner-cpu')
+        wrapper = os.path.join(tmpdir, 'cpu-of')
+        if args.split:
+            with open(wrapper + '.c', 'w') as f:
+                f.write(WRAPPER)
+            subprocess.run(['gcc', '-O2', '-o', wrapper, wrapper + '.c'], check=True)
         workloads = {'serial build (%d x gcc -O2)' % args.files: build,
                      'single process (%s)' % os.path.basename(args.single[0]): args.single}
         for label, program in workloads.items():
+            if args.split:
+                program = [wrapper, inner] + program
             variants = {
                 'plain': program,
                 'hotpath': [args.hotpath_cli, 'record', '--force', '-F', args.freq,
@@ -110,11 +166,15 @@ def main():
                          '-o', perf_data, '--'] + program,
             }
             results = {name: [] for name in variants}
+            inside = {name: [] for name in variants}  # --split: the program's CPU s
             for i in range(args.runs):
                 for name, cmd in variants.items():
                     results[name].append(run(cmd, tmpdir))
                     print('  %s, run %d: %-8s %7.2f s wall %7.2f s CPU'
                           % ((label, i + 1, name) + results[name][-1]), flush=True)
+                    if args.split:
+                        with open(inner) as f:
+                            inside[name].append(float(f.read()))
             med = {name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
                    for name, runs in results.items()}
             print()
@@ -132,6 +192,23 @@ def main():
                          '%.2f-%.2fx' % (min(pairs), max(pairs))))
             print('  hotpath / perf: wall %.2fx, CPU %.2fx'
                   % (med['hotpath'][0] / med['perf'][0], med['hotpath'][1] / med['perf'][1]))
+            if args.split:
+                plain_program = statistics.median(inside['plain'])
+                wrapping = statistics.median(total - p for (_, total), p
+                                             in zip(results['plain'], inside['plain']))
+                print('  where the CPU goes (medians; the program measured inside each variant,')
+                print('  the wrapper\'s own %.3f s taken off the recorders\'):' % wrapping)
+                print('  %-10s %12s %14s %14s %16s'
+                      % ('', 'program s', 'program/plain', 'recorder s', 'recorder/plain'))
+                for name, runs in results.items():
+                    if name == 'plain':
+                        continue
+                    program_cpu = statistics.median(inside[name])
+                    own = statistics.median(total - p - wrapping for (_, total), p
+                                            in zip(runs, inside[name]))
+                    print('  %-10s %12.3f %13.3fx %14.3f %15.3fx'
+                          % (name, program_cpu, program_cpu / plain_program, own,
+                             own / plain_program))
             print()
         print('goals (issue 15): serial build CPU/plain <= 1.5x and wall <= perf\'s; '
               'single process CPU/plain <= 1.1x')
