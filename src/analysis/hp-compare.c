@@ -43,6 +43,7 @@
 
 #include "store/hp-capture-keys.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,81 @@ hp_verdict_to_string (HpVerdict verdict)
     case HP_VERDICT_UNCHANGED: return "unchanged";
     case HP_VERDICT_UNRESOLVED:
     default: return "unresolved";
+    }
+}
+
+/* The margin of "unchanged" (judge()), event units: the larger of the
+ * floor and the comparison's minimum detectable effect (the one the
+ * heading states, hp_comparison_get_mde()) of the figure's base. One
+ * margin for every figure, not each figure's own MDE: that made
+ * "unchanged" easier the noisier the figure (f4 at -6.6 % to +4.8 %
+ * unchanged, f1 at -6.5 % to +2.4 % unresolved; a whole program at
+ * -4.5 % to +8.2 % unchanged while its main row, measured closer, was
+ * unresolved). */
+static double
+unchanged_margin (HpComparison        *self,
+                  const HpCompareStat *s)
+{
+  double mde = isfinite (self->mde) && s->base > 0 ? self->mde / 100 * s->base : 0;
+
+  return MAX (mde, self->floor);
+}
+
+static char *
+percent_of (double value,
+            double base)
+{
+  if (!(base > 0) || !isfinite (value))
+    return g_strdup ("—");
+  return g_strdup_printf ("%+.1f %%", 100 * value / base);
+}
+
+/**
+ * hp_comparison_explain:
+ * @stat: a statistic of @self (a path's, a function's, the program's)
+ *
+ * What @stat's verdict means, in one sentence for people, with its
+ * figures: "slower" and "faster" are significant and over the floor;
+ * "unchanged" is an interval that rules out any change above a margin;
+ * "unresolved" is an interval too wide to say either. The front ends
+ * show it beside the word, so that the two words are never read alike.
+ */
+char *
+hp_comparison_explain (HpComparison        *self,
+                       const HpCompareStat *stat)
+{
+  double margin;
+  g_autofree char *low = NULL;
+  g_autofree char *high = NULL;
+
+  g_return_val_if_fail (self != NULL && self->done && stat != NULL, NULL);
+
+  margin = stat->base > 0 ? 100 * unchanged_margin (self, stat) / stat->base : INFINITY;
+  /* the interval the tables show (Fieller's), else that of the difference */
+  low = !isnan (stat->low) ? g_strdup_printf ("%+.1f %%", stat->low) : percent_of (stat->diff_low, stat->base);
+  high = !isnan (stat->high) ? g_strdup_printf ("%+.1f %%", stat->high) : percent_of (stat->diff_high, stat->base);
+  switch (stat->verdict)
+    {
+    case HP_VERDICT_SLOWER:
+    case HP_VERDICT_FASTER:
+      /* Translators: "slower" or "faster", a q-value, the interval's ends */
+      return g_strdup_printf (_("%s: the change is significant (q %.2g) and above the floor; "
+                                "the 95 %% interval is %s to %s"),
+                              stat->verdict == HP_VERDICT_SLOWER ? _("slower") : _("faster"),
+                              stat->q, low, high);
+    case HP_VERDICT_UNCHANGED:
+      if (!isfinite (margin))
+        return g_strdup (_("unchanged: the 95 % interval rules out a change as large as the floor"));
+      /* Translators: the interval's ends, then a margin in percent */
+      return g_strdup_printf (_("unchanged: the 95 %% interval, %s to %s, rules out a change larger than ±%.1f %%"),
+                              low, high, margin);
+    case HP_VERDICT_UNRESOLVED:
+    default:
+      if (!isfinite (margin))
+        return g_strdup (_("unresolved: nothing to compare it with in the base"));
+      /* Translators: the interval's ends, then a margin in percent */
+      return g_strdup_printf (_("unresolved: the runs cannot tell; the 95 %% interval, %s to %s, still allows a "
+                                "change larger than ±%.1f %% (more runs narrow it)"), low, high, margin);
     }
 }
 
@@ -1563,7 +1639,7 @@ judge (HpComparison        *self,
        const HpCompareStat *s)
 {
   double diff = s->new_cost - s->base;
-  double margin = MAX (s->mde_cost, self->floor);
+  double margin = unchanged_margin (self, s);
 
   if (!isnan (s->q) && s->q < self->options.alpha && fabs (diff) >= self->floor)
     return diff > 0 ? HP_VERDICT_SLOWER : HP_VERDICT_FASTER;
@@ -2016,6 +2092,8 @@ use_speed_of (HpComparison *self,
   self->cur_speed[1] = speed + self->sides[0].runs->len;
 }
 
+static double summary_mde (HpComparison *self, GArray *functions);
+
 static void
 compute_functions (HpComparison         *self,
                    const FunctionValues *fv)
@@ -2062,6 +2140,8 @@ compute_functions (HpComparison         *self,
       self_stats[i] = &g_array_index (functions, HpCompareFunction, i).self;
       total_stats[i] = &g_array_index (functions, HpCompareFunction, i).total;
     }
+  /* the margin of "unchanged" for every verdict from here on */
+  self->mde = summary_mde (self, functions);
   adjust_and_judge (self, self_stats, functions->len);
   adjust_and_judge (self, total_stats, functions->len);
 
@@ -2077,14 +2157,15 @@ compute_functions (HpComparison         *self,
 
 /* The summary MDE: the median over the hot functions (or the hottest). */
 static double
-summary_mde (HpComparison *self)
+summary_mde (HpComparison *self,
+             GArray       *functions)
 {
   g_autoptr(GArray) mdes = g_array_new (FALSE, FALSE, sizeof (double));
   const HpCompareFunction *hottest = NULL;
 
-  for (guint i = 0; i < self->functions->len; i++)
+  for (guint i = 0; i < functions->len; i++)
     {
-      const HpCompareFunction *fn = &g_array_index (self->functions, HpCompareFunction, i);
+      const HpCompareFunction *fn = &g_array_index (functions, HpCompareFunction, i);
 
       if (fn->self.base >= MDE_SHARE * self->sides[0].info.cost && isfinite (fn->self.mde))
         g_array_append_val (mdes, fn->self.mde);
@@ -2144,7 +2225,7 @@ compute_paths (HpComparison *self)
     }
 
   values_init (self, &v);
-  family = g_new (HpCompareStat *, MAX (self->material->len, 1));
+  family = g_new (HpCompareStat *, self->material->len + 1);
   for (guint m = 0; m < self->material->len; m++)
     {
       guint i = g_array_index (self->material, guint, m);
@@ -2157,7 +2238,9 @@ compute_paths (HpComparison *self)
       family[m] = &self->path_stats[i];
     }
   values_clear (&v);
-  adjust_and_judge (self, family, self->material->len);
+  /* the whole program is the cost of the roots, a path of a sort */
+  family[self->material->len] = &self->program;
+  adjust_and_judge (self, family, self->material->len + 1);
   g_array_sort_with_data (self->material, compare_paths, self);
 }
 
@@ -2181,8 +2264,8 @@ compute_program (HpComparison *self)
       }
   compute_stat (self, &v, stat);
   values_clear (&v);
-  stat->q = stat->p;  /* a family of one */
-  stat->verdict = judge (self, stat);
+  /* judged with the call paths (compute_paths()), whose roots are the
+   * same cost: one family, one test */
 }
 
 gboolean
@@ -2291,9 +2374,8 @@ hp_comparison_run (HpComparison           *self,
     }
   function_values_clear (&fv);
 
-  self->mde = summary_mde (self);
-  compute_paths (self);
   compute_program (self);
+  compute_paths (self);
 
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   if (MIN (self->sides[0].info.matched, self->sides[1].info.matched) < MATCHED_WARNING)

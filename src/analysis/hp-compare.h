@@ -25,7 +25,8 @@ typedef enum {
 
 typedef enum {
   HP_VERDICT_UNRESOLVED,  /* the interval is too wide to say */
-  HP_VERDICT_UNCHANGED,   /* the interval rules out changes above the MDE */
+  HP_VERDICT_UNCHANGED,   /* the interval rules out changes above the comparison's
+                           * MDE (hp_comparison_get_mde()) or the floor */
   HP_VERDICT_FASTER,      /* significant (q < alpha) and above the floor */
   HP_VERDICT_SLOWER,
 } HpVerdict;
@@ -174,6 +175,10 @@ double          hp_comparison_get_floor    (HpComparison        *self);
  * median over the functions with at least 5 % of the self cost (or the
  * hottest one), from the statistics alone (the floor aside). NAN when none. */
 double          hp_comparison_get_mde      (HpComparison        *self);
+/* What @stat's verdict means, with its figures, one translated sentence
+ * ("unresolved: the runs cannot tell; the 95 % interval, …"). */
+char           *hp_comparison_explain      (HpComparison        *self,
+                                            const HpCompareStat *stat);
 /* Messages about the inputs that still gave a result (nothing in common). */
 const char * const *hp_comparison_get_warnings (HpComparison    *self);
 

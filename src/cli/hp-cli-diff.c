@@ -218,8 +218,11 @@ print_text (HpComparison *cmp,
     g_autofree char *interval = format_interval (program);
     guint n_reference = hp_comparison_get_n_reference (cmp);
 
+    g_autofree char *explained = hp_comparison_explain (cmp, program);
+
     printf (_("# Whole program: %s per run, %s, %s (as measured: the machine's speed and the code's together)\n"),
             change, interval, hp_verdict_to_string (program->verdict));
+    printf ("#         %s\n", explained);
     if (n_reference > 0)
       printf (_("# Runs scaled by their speed (median over %u functions present in every run), so that each\n"
               "#         function is compared at the speed of the whole program\n"), n_reference);
@@ -235,6 +238,8 @@ print_text (HpComparison *cmp,
             "#         the time; 80%% power at the 5%% level); per function in the MDE column\n"), mde);
   for (guint i = 0; warnings[i] != NULL; i++)
     printf (_("# Warning: %s\n"), warnings[i]);
+  printf (_("# Verdicts: slower/faster: significant (q < 0.05) and above the floor; unchanged: the 95%% interval\n"
+            "#         rules out a change above the MDE or the floor; unresolved: it does not, the runs cannot tell\n"));
   count_verdicts (cmp, counts);
   printf (_("# Verdicts (functions, self cost): %u slower, %u faster, %u unchanged, %u unresolved\n"),
           counts[HP_VERDICT_SLOWER], counts[HP_VERDICT_FASTER], counts[HP_VERDICT_UNCHANGED],

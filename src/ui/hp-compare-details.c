@@ -46,6 +46,7 @@ struct _HpCompareDetails {
   GtkLabel     *source_note;
 
   char         *unit;
+  HpComparison *comparison;   /* kept alive by the caller while shown */
   GArray       *line_data;    /* HpCompareLine of the function, for the text */
   GCancellable *reading;
   GHashTable   *described;    /* page -> GString of rows, for tests */
@@ -117,10 +118,15 @@ stat_cells (HpCompareDetails    *self,
   g_autofree char *change = hp_compare_format_change (stat->change);
   const char *verdict = hp_compare_verdict_label (stat->verdict);
 
+  g_autofree char *explained = hp_comparison_explain (self->comparison, stat);
+  GtkWidget *verdict_label;
+
   cell (grid, 1, row, base, TRUE);
   cell (grid, 2, row, new_cost, TRUE);
   hp_compare_label_set_verdict_class (cell (grid, 3, row, change, TRUE), stat);
-  hp_compare_label_set_verdict_class (cell (grid, 4, row, verdict, FALSE), stat);
+  verdict_label = cell (grid, 4, row, verdict, FALSE);
+  hp_compare_label_set_verdict_class (verdict_label, stat);
+  gtk_widget_set_tooltip_text (verdict_label, explained);
   g_string_append_printf (described, "%s\t%s\t%s\t%s\t%s\n", name, base, new_cost, change,
                           hp_verdict_to_string (stat->verdict));
 }
@@ -319,6 +325,7 @@ hp_compare_details_set_function (HpCompareDetails *self,
   g_hash_table_remove_all (self->described);
   if (comparison == NULL || function < 0)
     {
+      self->comparison = NULL;
       gtk_label_set_text (self->title, _("Select a call path to see its function's callers, callees and source lines"));
       clear_grid (self->callers);
       clear_grid (self->callees);
@@ -327,6 +334,7 @@ hp_compare_details_set_function (HpCompareDetails *self,
       return;
     }
 
+  self->comparison = comparison;
   fn = hp_comparison_get_function (comparison, function);
   g_free (self->unit);
   self->unit = g_strdup (hp_comparison_get_side (comparison, HP_COMPARE_BASE)->unit);

@@ -152,7 +152,12 @@ bind_text (GtkSignalListItemFactory *factory,
       text = hp_compare_format_change (stat->change);
       break;
     case CELL_VERDICT:
-      text = g_strdup (hp_compare_verdict_label (stat->verdict));
+      {
+        g_autofree char *explained = hp_comparison_explain (hp_compare_row_get_comparison (row), stat);
+
+        text = g_strdup (hp_compare_verdict_label (stat->verdict));
+        gtk_widget_set_tooltip_text (label, explained);
+      }
       break;
     case CELL_SUMMARY:
       {
@@ -340,8 +345,17 @@ show_overview (HpCompareWindow *self)
       g_string_append (text, _("One run per side: only the sampling error is counted, not the run-to-run noise."));
       break;
     }
-  g_string_append_printf (text, _(" Whole program: %s, %s (as measured).\n"),
-                          change, hp_compare_verdict_label (program->verdict));
+  {
+    g_autofree char *explained = hp_comparison_explain (cmp, program);
+
+    /* the verdict with what it means: "unresolved" and "unchanged" are
+     * two different claims, and the rows' tooltips say the same */
+    /* Translators: a change, then "unresolved: the runs cannot tell; …" */
+    g_string_append_printf (text, _(" Whole program, as measured: %s, %s."), change, explained);
+    if (hp_comparison_get_n_reference (cmp) > 0)
+      g_string_append (text, _(" The rows are at the runs' common speed, so the root's change may differ."));
+    g_string_append_c (text, '\n');
+  }
   if (isnan (mde))
     g_string_append (text, _("No minimum detectable effect can be given"));
   else

@@ -883,6 +883,69 @@ test_neighbour_is_its_path (void)
   g_assert_cmpint (nb->stat.verdict, ==, row->verdict);
 }
 
+/* "Unchanged" claims that the interval rules out any change above one
+ * margin, the comparison's MDE (or the floor): a noisier figure is never
+ * "unchanged" where a closer one is not. The machine's speed varies 8 %
+ * between runs: scaled by it, each function is measured within 1 %; the
+ * whole program, as measured, is not, and was called unchanged by its own
+ * wide MDE while its root row, closer, was unresolved. */
+static void
+test_unchanged_margin (void)
+{
+  static const double speed_base[] = { 1.0, 1.08, 0.93, 1.05, 0.96 };
+  static const double speed_new[] = { 0.95, 1.0, 1.07, 0.92, 1.06 };
+  static const double jitter[] = { 1.0, 1.002, 0.998, 1.001, 0.999 };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  const HpCompareStat *program;
+  g_autofree char *explained = NULL;
+  double margin;
+
+  for (guint r = 0; r < 5; r++)
+    for (guint s = 0; s < 2; s++)
+      {
+        const double *speed = s == 0 ? speed_base : speed_new;
+        Leaf leaves[5] = {
+          { "main;f1", 0, 100 }, { "main;f2", 0, 100 }, { "main;f3", 0, 100 },
+          { "main;f4", 0, 100 }, { "main;f5", 0, 100 },
+        };
+
+        for (guint i = 0; i < 5; i++)
+          leaves[i].weight = (guint64) (100000 * speed[r] * jitter[(r + i + s) % 5]);
+        add (cmp, s == 0 ? HP_COMPARE_BASE : HP_COMPARE_NEW, make_data ("cycles", "cycles", r, leaves, 5));
+      }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (hp_comparison_get_n_reference (cmp), >, 0);
+
+  program = hp_comparison_get_program (cmp);
+  margin = MAX (hp_comparison_get_mde (cmp), 1.0);
+  g_test_message ("program %+.1f %% [%+.1f %%, %+.1f %%], own MDE %.1f %%, comparison's MDE %.1f %%: %s",
+                  program->change, program->low, program->high, program->mde, hp_comparison_get_mde (cmp),
+                  hp_verdict_to_string (program->verdict));
+  /* its interval reaches past the margin, within its own MDE */
+  g_assert_true (program->high > margin || program->low < -margin);
+  g_assert_cmpfloat (program->mde, >, MAX (fabs (program->low), fabs (program->high)));
+  g_assert_cmpint (program->verdict, ==, HP_VERDICT_UNRESOLVED);
+  explained = hp_comparison_explain (cmp, program);
+  g_assert_true (g_str_has_prefix (explained, "unresolved: the runs cannot tell"));
+
+  /* every figure: unchanged only within the one margin */
+  for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
+    {
+      const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
+      double m = MAX (hp_comparison_get_mde (cmp) / 100 * fn->self.base, hp_comparison_get_floor (cmp));
+
+      if (fn->self.verdict == HP_VERDICT_UNCHANGED)
+        {
+          g_assert_cmpfloat (fn->self.diff_low, >=, -m);
+          g_assert_cmpfloat (fn->self.diff_high, <=, m);
+        }
+      else if (fn->self.verdict == HP_VERDICT_UNRESOLVED)
+        g_assert_true (fn->self.diff_low < -m || fn->self.diff_high > m);
+    }
+}
+
 /* Random captures against a naive reckoning of every cost.
  *
  * Each run is a few dozen stacks drawn at random from a small program:
@@ -1386,6 +1449,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/bottom-up", test_bottom_up);
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
   g_test_add_func ("/compare/neighbour-is-its-path", test_neighbour_is_its_path);
+  g_test_add_func ("/compare/unchanged-margin", test_unchanged_margin);
   g_test_add_func ("/compare/random-against-naive", test_random_against_naive);
   g_test_add_func ("/compare/files-as-loaded", test_files_as_loaded);
   g_test_add_func ("/compare/one-of-few-slower", test_one_of_few_slower);
