@@ -197,6 +197,7 @@ struct _HpComparison {
   double            *ref_speed;    /* [ref * n_runs + run]: from the other refs */
   double            *cur_speed[2]; /* what compute_stat() divides by, per side */
   HpCompareStat      program;      /* the total cost, unscaled */
+  HpCompareStat      program_scaled; /* the same at the runs' common speed */
 
   /* source lines: "LINE\tFILE" -> index from 1 */
   GHashTable        *line_index;   /* key (owned by line_keys) -> GUINT_TO_POINTER (index) */
@@ -2225,7 +2226,7 @@ compute_paths (HpComparison *self)
     }
 
   values_init (self, &v);
-  family = g_new (HpCompareStat *, self->material->len + 1);
+  family = g_new (HpCompareStat *, self->material->len + 2);
   for (guint m = 0; m < self->material->len; m++)
     {
       guint i = g_array_index (self->material, guint, m);
@@ -2240,7 +2241,8 @@ compute_paths (HpComparison *self)
   values_clear (&v);
   /* the whole program is the cost of the roots, a path of a sort */
   family[self->material->len] = &self->program;
-  adjust_and_judge (self, family, self->material->len + 1);
+  family[self->material->len + 1] = &self->program_scaled;
+  adjust_and_judge (self, family, self->material->len + 2);
   g_array_sort_with_data (self->material, compare_paths, self);
 }
 
@@ -2263,6 +2265,11 @@ compute_program (HpComparison *self)
         v.k[s][r] = run->samples;
       }
   compute_stat (self, &v, stat);
+  /* and as the rows are measured, scaled by the runs' speed */
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < v.n[s]; r++)
+      v.x[s][r] = ((const Run *) g_ptr_array_index (self->sides[s].runs, r))->cost;
+  compute_stat (self, &v, &self->program_scaled);
   values_clear (&v);
   /* judged with the call paths (compute_paths()), whose roots are the
    * same cost: one family, one test */
@@ -2436,6 +2443,14 @@ hp_comparison_get_program (HpComparison *self)
   g_return_val_if_fail (self != NULL && self->done, NULL);
 
   return &self->program;
+}
+
+const HpCompareStat *
+hp_comparison_get_program_scaled (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+
+  return self->refs->len > 0 ? &self->program_scaled : NULL;
 }
 
 guint

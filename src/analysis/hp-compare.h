@@ -166,6 +166,11 @@ const HpCompareSideInfo *hp_comparison_get_side (HpComparison   *self,
  * speed, so a change of the whole program's speed (the machine's or the
  * code's) shows here. */
 const HpCompareStat *hp_comparison_get_program (HpComparison     *self);
+/* The whole program's cost as the rows are measured: each run scaled by
+ * its speed factor, which takes the machine's run-to-run noise out (the
+ * figure of a root that holds the whole program). NULL when the runs are
+ * not scaled: then it is hp_comparison_get_program(). */
+const HpCompareStat *hp_comparison_get_program_scaled (HpComparison *self);
 /* How many functions the runs' speed factors come from; 0 when the costs
  * are not scaled (fewer than three functions over the floor in every run). */
 guint           hp_comparison_get_n_reference (HpComparison      *self);

@@ -223,6 +223,17 @@ print_text (HpComparison *cmp,
     printf (_("# Whole program: %s per run, %s, %s (as measured: the machine's speed and the code's together)\n"),
             change, interval, hp_verdict_to_string (program->verdict));
     printf ("#         %s\n", explained);
+    if (hp_comparison_get_program_scaled (cmp) != NULL)
+      {
+        const HpCompareStat *scaled = hp_comparison_get_program_scaled (cmp);
+        g_autofree char *scaled_change = format_percent (scaled->change);
+        g_autofree char *scaled_interval = format_interval (scaled);
+        g_autofree char *scaled_explained = hp_comparison_explain (cmp, scaled);
+
+        printf (_("# At the runs' common speed, as the tables: %s per run, %s, %s\n"
+                  "#         %s\n"), scaled_change, scaled_interval, hp_verdict_to_string (scaled->verdict),
+                scaled_explained);
+      }
     if (n_reference > 0)
       printf (_("# Runs scaled by their speed (median over %u functions present in every run), so that each\n"
               "#         function is compared at the speed of the whole program\n"), n_reference);
@@ -379,6 +390,13 @@ json_output (HpComparison *cmp,
   hp_json_writer_begin_object (w);
   add_stat (w, hp_comparison_get_program (cmp));
   hp_json_writer_end_object (w);
+  if (hp_comparison_get_program_scaled (cmp) != NULL)
+    {
+      hp_json_writer_member (w, "program_scaled");
+      hp_json_writer_begin_object (w);
+      add_stat (w, hp_comparison_get_program_scaled (cmp));
+      hp_json_writer_end_object (w);
+    }
   hp_json_writer_member (w, "warnings");
   hp_json_writer_begin_array (w);
   for (guint i = 0; warnings[i] != NULL; i++)

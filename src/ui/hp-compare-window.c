@@ -352,8 +352,18 @@ show_overview (HpCompareWindow *self)
      * two different claims, and the rows' tooltips say the same */
     /* Translators: a change, then "unresolved: the runs cannot tell; …" */
     g_string_append_printf (text, _(" Whole program, as measured: %s, %s."), change, explained);
-    if (hp_comparison_get_n_reference (cmp) > 0)
-      g_string_append (text, _(" The rows are at the runs' common speed, so the root's change may differ."));
+    if (hp_comparison_get_program_scaled (cmp) != NULL)
+      {
+        const HpCompareStat *scaled = hp_comparison_get_program_scaled (cmp);
+        g_autofree char *scaled_change = hp_compare_format_change (scaled->change);
+        g_autofree char *scaled_explained = hp_comparison_explain (cmp, scaled);
+
+        /* the figure of the root rows, with their verdict: two figures,
+         * each named, rather than one word for each */
+        /* Translators: a change, then "unchanged: the 95 % interval, …" */
+        g_string_append_printf (text, _(" At the runs' common speed, as the rows: %s, %s."),
+                                scaled_change, scaled_explained);
+      }
     g_string_append_c (text, '\n');
   }
   if (isnan (mde))

@@ -929,6 +929,17 @@ test_unchanged_margin (void)
   g_assert_cmpint (program->verdict, ==, HP_VERDICT_UNRESOLVED);
   explained = hp_comparison_explain (cmp, program);
   g_assert_true (g_str_has_prefix (explained, "unresolved: the runs cannot tell"));
+  /* at the runs' common speed it is the root row's figure, and verdict */
+  {
+    const HpCompareStat *scaled = hp_comparison_get_program_scaled (cmp);
+    const HpCompareStat *root = hp_comparison_get_path_stat (cmp, find_path (cmp, "main"));
+
+    g_assert_nonnull (scaled);
+    g_assert_cmpfloat (fabs (scaled->change - root->change), <, 0.01);
+    g_assert_cmpfloat (fabs (scaled->high - root->high), <, 0.01);
+    g_assert_cmpint (scaled->verdict, ==, root->verdict);
+    g_assert_cmpint (root->verdict, ==, HP_VERDICT_UNCHANGED);
+  }
 
   /* every figure: unchanged only within the one margin */
   for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
