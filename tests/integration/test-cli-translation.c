@@ -93,6 +93,24 @@ test_report (void)
   assert_has (help_out, "AUFZEICHNUNG");
 }
 
+/* The other commands' words and a plural form come from the catalogue too */
+static void
+test_commands (void)
+{
+  const char *tree[] = { "report", path, "--tree", NULL };
+  const char *diff_help[] = { "diff", "--help", NULL };
+  const char *missing[] = { "diff", path, "no-such.hotpath", NULL };
+  g_autofree char *out = NULL, *err = NULL, *help_out = NULL, *help_err = NULL, *out2 = NULL, *err2 = NULL;
+
+  g_assert_cmpint (run_in ("de", tree, &out, &err), ==, 0);
+  assert_has (out, "# Aufrufbaum von oben: gesamt% selbst% von 600 Stichproben");
+  g_assert_cmpint (run_in ("de", diff_help, &help_out, &help_err), ==, 0);
+  assert_has (help_out, "BASIS NEU");
+  assert_has (help_out, "Aufzeichnungen vergleichen: welche Funktionen und Aufrufpfade");
+  g_assert_cmpint (run_in ("de", missing, &out2, &err2), !=, 0);
+  assert_has (err2, "no-such.hotpath: Datei oder Ordner existiert nicht");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -106,6 +124,7 @@ main (int    argc,
 
   g_test_add_func ("/cli-translation/usage", test_usage);
   g_test_add_func ("/cli-translation/report", test_report);
+  g_test_add_func ("/cli-translation/commands", test_commands);
   status = g_test_run ();
   it_tmpdir_free (dir);
   g_free (path);
