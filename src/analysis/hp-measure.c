@@ -425,27 +425,64 @@ child_of (const HpCallNode *node,
   return NULL;
 }
 
+/* A node of the shown tree being matched, with its matches in the two
+ * others and the next of its children to match */
+typedef struct {
+  const HpCallNode *shown;
+  const HpCallNode *numerator;
+  const HpCallNode *denominator;
+  guint             next;
+  GHashTable       *num_children;  /* the matches' children by function, */
+  GHashTable       *den_children;  /* when they have many (child_of) */
+} MatchFrame;
+
+static void
+add_entry (HpRatioMap       *self,
+           const HpCallNode *shown,
+           const HpCallNode *numerator,
+           const HpCallNode *denominator)
+{
+  RatioEntry entry = { numerator ? numerator->total : 0, denominator ? denominator->total : 0 };
+
+  g_array_append_val (self->entries, entry);
+  g_hash_table_insert (self->index, (gpointer) shown, GUINT_TO_POINTER (self->entries->len));
+}
+
+/* Depth first, as a recursion would go, but in a loop with a stack of
+ * its own: a tree is as deep as the capture's deepest stack, 100 000
+ * frames in a hostile one, more than a worker's C stack holds (see
+ * HpCallNodeWalk, which cannot carry the matches down). */
 static void
 match (HpRatioMap       *self,
        const HpCallNode *shown,
        const HpCallNode *numerator,
        const HpCallNode *denominator)
 {
-  RatioEntry entry = { numerator ? numerator->total : 0, denominator ? denominator->total : 0 };
-  g_autoptr(GHashTable) num_children = NULL;
-  g_autoptr(GHashTable) den_children = NULL;
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (MatchFrame));
+  MatchFrame root = { shown, numerator, denominator, 0, NULL, NULL };
 
-  g_array_append_val (self->entries, entry);
-  g_hash_table_insert (self->index, (gpointer) shown, GUINT_TO_POINTER (self->entries->len));
-  if (shown->children == NULL)
-    return;
-  for (guint i = 0; i < shown->children->len; i++)
+  add_entry (self, shown, numerator, denominator);
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
     {
-      const HpCallNode *child = g_ptr_array_index (shown->children, i);
+      MatchFrame *top = &g_array_index (stack, MatchFrame, stack->len - 1);
+      const HpCallNode *child;
+      MatchFrame next = { 0 };
 
-      match (self, child,
-             child_of (numerator, child->function_id, &num_children),
-             child_of (denominator, child->function_id, &den_children));
+      if (top->shown->children == NULL || top->next >= top->shown->children->len)
+        {
+          g_clear_pointer (&top->num_children, g_hash_table_unref);
+          g_clear_pointer (&top->den_children, g_hash_table_unref);
+          g_array_set_size (stack, stack->len - 1);
+          continue;
+        }
+      child = g_ptr_array_index (top->shown->children, top->next++);
+      next.shown = child;
+      next.numerator = child_of (top->numerator, child->function_id, &top->num_children);
+      next.denominator = child_of (top->denominator, child->function_id, &top->den_children);
+      add_entry (self, child, next.numerator, next.denominator);
+      /* (top moves when the stack grows) */
+      g_array_append_val (stack, next);
     }
 }
 

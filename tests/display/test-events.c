@@ -596,6 +596,177 @@ test_hidden_kernel (void)
   display_close (window);
 }
 
+/* A capture whose ratio changes over time: cpu-clock (1 ms a sample)
+ * and page faults in "app" (tid 1) and "loader" (tid 2), in main >
+ * compute and main > fault_in; the faults per sample and where they
+ * fall differ between the first second and the second. */
+#define RATIO_FIRST G_GUINT64_CONSTANT (1000000000)
+
+static char *
+make_ratio_capture (gint64 *s_compute,
+                    gint64 *s_fault)
+{
+  char *path = g_build_filename (display_tmpdir (), "ratio-range.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = NULL;
+  gint64 module, s_main, cpu, faults;
+
+  g_unlink (path);
+  w = hp_capture_writer_new (path, &error);
+  g_assert_no_error (error);
+  cpu = hp_capture_writer_add_event (w, "cpu-clock", "ns", 1000, 0);
+  faults = hp_capture_writer_add_event (w, "page-faults", "page faults", 0, 1);
+  hp_capture_writer_set_process (w, 1, "app");
+  hp_capture_writer_set_thread (w, 1, 1, "app");
+  hp_capture_writer_set_thread (w, 2, 1, "loader");
+  module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  s_main = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (
+             w, hp_capture_writer_intern_function (w, "main", module, NULL, 0), NULL, 0, FALSE, 0x10));
+  *s_compute = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (
+                 w, hp_capture_writer_intern_function (w, "compute", module, NULL, 0), NULL, 0, FALSE, 0x20));
+  *s_fault = hp_capture_writer_intern_stack (w, s_main, hp_capture_writer_intern_frame (
+               w, hp_capture_writer_intern_function (w, "fault_in", module, NULL, 0), NULL, 0, FALSE, 0x30));
+  for (guint ms = 0; ms < 2000; ms++)
+    {
+      guint64 t = RATIO_FIRST + ms * G_GUINT64_CONSTANT (1000000);
+      gboolean second = ms >= 1000;
+
+      hp_capture_writer_add_event_sample (w, cpu, t, 1, 0, ms % 4 == 0 ? *s_fault : *s_compute, 1000000);
+      if (second && ms % 2 == 0)
+        hp_capture_writer_add_event_sample (w, cpu, t, 2, 0, *s_fault, 1000000);
+      if (ms % 10 == 0)
+        hp_capture_writer_add_event_sample (w, faults, t + 1, 1, 0, *s_fault, second ? 2 : 40);
+      if (second && ms % 20 == 0)
+        hp_capture_writer_add_event_sample (w, faults, t + 2, 1, 0, *s_compute, 1);
+      if (second && ms % 5 == 0)
+        hp_capture_writer_add_event_sample (w, faults, t + 3, 2, 0, *s_fault, 7);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* SUM(weight) of event @event in the samples of @stacks (an SQL list),
+ * of @tids (an SQL list, or NULL for all) within [@from, @to] */
+static guint64
+sql_weight (const char *path,
+            guint       event,
+            const char *stacks,
+            const char *tids,
+            guint64     from,
+            guint64     to)
+{
+  g_autofree char *query = g_strdup_printf ("SELECT COALESCE(SUM(weight), 0) FROM samples WHERE event_id = %u "
+                                            "AND stack_id IN (%s) AND tid IN (%s) AND time >= %" G_GUINT64_FORMAT
+                                            " AND time <= %" G_GUINT64_FORMAT,
+                                            event, stacks, tids ? tids : "SELECT tid FROM threads", from, to);
+
+  return (guint64) hp_test_sql_int (path, query);
+}
+
+/* The ratio of @node in the tree the window shows (top-down or
+ * bottom-up): its numbers are SQL's sums of the two events' weights in
+ * the range, and its cell says their ratio */
+static void
+assert_ratio (HpWindow         *window,
+              const char       *path,
+              const HpCallNode *node,
+              gboolean          bottom_up,
+              const char       *stacks,
+              const char       *tids,
+              guint64           from,
+              guint64           to)
+{
+  HpLoadedProfile *p = shown (window);
+  HpRatioMap *map = bottom_up ? p->ratio_bottom_up : p->ratio_top_down;
+  guint64 num = 0, den = 0;
+  guint64 sql_num = sql_weight (path, p->ratio.numerator, stacks, tids, from, to);
+  guint64 sql_den = sql_weight (path, p->ratio.denominator, stacks, tids, from, to);
+  g_autoptr(HpCallTreeContext) context = hp_call_tree_context_new (p, bottom_up);
+  g_autoptr(HpCallRow) row = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *expected = hp_format_ratio_value (&p->ratio, sql_num, sql_den);
+
+  g_test_message ("%s, stacks %s, threads %s, %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+                  bottom_up ? "bottom-up" : "top-down", stacks, tids ? tids : "all", from, to);
+  g_assert_nonnull (node);
+  g_assert_nonnull (map);
+  row = hp_call_row_new (context, node);
+  g_assert_true (hp_ratio_map_lookup (map, node, &num, &den));
+  g_object_get (row, "ratio", &text, NULL);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " (SQL %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+                  "): %s", hp_profile_get_function_name (p->profile, node->function_id), num, den, sql_num, sql_den, text);
+  g_assert_cmpuint (num, ==, sql_num);
+  g_assert_cmpuint (den, ==, sql_den);
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* The ratio column within a time range (issue 13: every view follows
+ * the range): page faults per ms on the CPU of each call path, top-down
+ * and bottom-up, of all threads and of one, what SQL sums over the
+ * samples table in the range; whichever event the view counts. */
+static void
+test_ratio_range (void)
+{
+  gint64 s_compute, s_fault;
+  g_autofree char *path = make_ratio_capture (&s_compute, &s_fault);
+  g_autofree char *both = g_strdup_printf ("%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT, s_compute, s_fault);
+  g_autofree char *fault = g_strdup_printf ("%" G_GINT64_FORMAT, s_fault);
+  g_autofree char *compute = g_strdup_printf ("%" G_GINT64_FORMAT, s_compute);
+  static const struct { guint64 from, to; } ranges[] = {
+    { RATIO_FIRST + 500000000, RATIO_FIRST + 1500000000 },
+    { RATIO_FIRST + 1200000000, RATIO_FIRST + 1999000000 },
+    { RATIO_FIRST, RATIO_FIRST + 300000000 },
+  };
+  HpWindow *window = display_open (app, path);
+  HpTimelineView *view = hp_window_get_timeline_view (window);
+  HpTimeline *timeline = hp_timeline_view_get_timeline (view);
+
+  g_assert_cmpint (shown (window)->ratio.kind, ==, HP_RATIO_PER_MS);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline");
+  g_assert_true (display_wait (samples_loaded, view, 10000));
+  for (guint e = 0; e < 2; e++)
+    {
+      if (e == 1)
+        choose_event (window, "page-faults");
+      for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+        {
+          guint64 from = ranges[r].from, to = ranges[r].to;
+          HpLoadedProfile *p;
+          const HpCallNode *main_node, *bottom;
+
+          hp_timeline_set_selection (timeline, TRUE, from, to);
+          g_assert_true (display_wait (not_filtering, window, 10000));
+          p = shown (window);
+          g_assert_true (p->has_range);
+          main_node = child (p, hp_profile_get_top_down (p->profile), "main");
+          assert_ratio (window, path, hp_profile_get_top_down (p->profile), FALSE, both, NULL, from, to);
+          assert_ratio (window, path, main_node, FALSE, both, NULL, from, to);
+          assert_ratio (window, path, child (p, main_node, "fault_in"), FALSE, fault, NULL, from, to);
+          if (child (p, main_node, "compute") != NULL)
+            assert_ratio (window, path, child (p, main_node, "compute"), FALSE, compute, NULL, from, to);
+          bottom = hp_profile_get_bottom_up (p->profile);
+          assert_ratio (window, path, child (p, bottom, "fault_in"), TRUE, fault, NULL, from, to);
+          assert_ratio (window, path, child (p, child (p, bottom, "fault_in"), "main"), TRUE, fault, NULL, from, to);
+        }
+    }
+
+  /* the loader alone, in the second second */
+  hp_timeline_set_selection (timeline, TRUE, ranges[1].from, ranges[1].to);
+  g_assert_true (display_wait (not_filtering, window, 10000));
+  hp_timeline_toggle_thread (timeline, 2, FALSE);
+  g_assert_true (display_wait (not_filtering, window, 10000));
+  {
+    HpLoadedProfile *p = shown (window);
+    const HpCallNode *main_node = child (p, hp_profile_get_top_down (p->profile), "main");
+
+    g_assert_nonnull (p->tids);
+    assert_ratio (window, path, main_node, FALSE, both, "2", ranges[1].from, ranges[1].to);
+    assert_ratio (window, path, child (p, main_node, "fault_in"), FALSE, fault, "2", ranges[1].from, ranges[1].to);
+  }
+  display_close (window);
+}
+
 /* SQL over the samples table of @path: what the window must count */
 static gint64
 sql_count (const char *path,
@@ -966,6 +1137,7 @@ run (HpApplication *application)
   g_test_add_func ("/events/selector-units-ratio-wall-processes", test_events);
   g_test_add_func ("/events/record-dialog", test_record_dialog);
   g_test_add_func ("/events/hidden-kernel", test_hidden_kernel);
+  g_test_add_func ("/events/ratio-range", test_ratio_range);
   g_test_add_func ("/events/narrow-window", test_narrow_window);
   g_test_add_func ("/events/system-wide-range-process", test_system_wide_range);
   return g_test_run ();

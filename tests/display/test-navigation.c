@@ -105,17 +105,25 @@ make_deep_capture (void)
 #define OPEN_DEPTH 1000  /* MAX_OPEN_DEPTH of hp-call-tree-view-private.h */
 
 static char *
-make_very_deep_capture (void)
+make_very_deep_capture_full (gboolean faults)
 {
-  g_autofree char *path = g_build_filename (display_tmpdir (), "very-deep.hotpath", NULL);
+  g_autofree char *path = g_build_filename (display_tmpdir (), faults ? "very-deep-faults.hotpath" : "very-deep.hotpath",
+                                            NULL);
   g_autoptr(HpCaptureWriter) w = NULL;
   g_autoptr(GError) error = NULL;
-  gint64 mod, stack, s_main;
+  gint64 mod, stack, s_main, cpu = 0, fault_event = 0;
   guint64 t = 0;
 
+  g_unlink (path);
   w = hp_capture_writer_new (path, &error);
   g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  if (faults)
+    {
+      cpu = hp_capture_writer_add_event (w, "cpu-clock", "ns", 1000, 0);
+      fault_event = hp_capture_writer_add_event (w, "page-faults", "page faults", 0, 1);
+    }
+  else
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
   hp_capture_writer_set_process (w, 100, "deep");
   hp_capture_writer_set_thread (w, 100, 100, "deep");
   mod = hp_capture_writer_intern_module (w, "/opt/display-test/very-deep", NULL, FALSE);
@@ -131,14 +139,33 @@ make_very_deep_capture (void)
                                                 NULL, 0, FALSE, 0x1000 + d));
     }
   for (guint n = 0; n < 100; n++)
-    hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+    {
+      if (faults)
+        {
+          hp_capture_writer_add_event_sample (w, cpu, t += 1000, 100, 0, stack, 1000);
+          /* 5 page faults every other ms on the CPU */
+          if (n % 2 == 0)
+            hp_capture_writer_add_event_sample (w, fault_event, t + 1, 100, 0, stack, 5);
+        }
+      else
+        hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+    }
   stack = hp_capture_writer_intern_stack (w, s_main,
             hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "setup", mod, NULL, 0),
                                             NULL, 0, FALSE, 0x400));
   for (guint n = 0; n < 5; n++)
-    hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
+    if (faults)
+      hp_capture_writer_add_event_sample (w, cpu, t += 1000, 100, 0, stack, 1000);
+    else
+      hp_capture_writer_add_sample (w, t += 1000, 100, 0, stack, 1000);
   g_assert_true (hp_capture_writer_finish (w, &error));
   return g_steal_pointer (&path);
+}
+
+static char *
+make_very_deep_capture (void)
+{
+  return make_very_deep_capture_full (FALSE);
 }
 
 /* With HOTPATH_SHOTS=DIR, saves what the window shows as DIR/NAME-RENDERER.png */
@@ -568,6 +595,98 @@ test_very_deep (void)
   display_spin (2000);
   g_assert_true (display_wait (search_settled, window, 60000));
   g_assert_cmpstr (display_selected_name (window), ==, "setup");
+  display_close (window);
+}
+
+static gboolean
+samples_read (gpointer data)
+{
+  return hp_timeline_view_get_samples (data) != NULL;
+}
+
+static gboolean
+not_filtering (gpointer data)
+{
+  return !hp_window_is_filtering (data) && !hp_window_is_following (data);
+}
+
+/* The node at the end of the chain main → f0 → … → f99999 of @profile,
+ * by a loop */
+static const HpCallNode *
+deepest (HpLoadedProfile *p)
+{
+  const HpCallNode *node = hp_profile_get_top_down (p->profile);
+  const HpCallNode *main_node = NULL;
+
+  for (guint i = 0; node->children != NULL && i < node->children->len && main_node == NULL; i++)
+    if (g_strcmp0 (hp_profile_get_function_name (p->profile,
+                                                 ((HpCallNode *) g_ptr_array_index (node->children, i))->function_id),
+                   "main") == 0)
+      main_node = g_ptr_array_index (node->children, i);
+  g_assert_nonnull (main_node);
+  node = main_node;
+  /* main's hottest child is f0, and each f's only child the next */
+  while (node->children != NULL && node->children->len > 0)
+    node = g_ptr_array_index (node->children, 0);
+  return node;
+}
+
+/* The ratio column of a capture of two events matches the call tree node
+ * by node, 100 001 levels deep, with the 1 MiB stack of the test above:
+ * the match went once around a recursion per level. f99999 had 250 page
+ * faults in 100 000 ns on the CPU; half of each in the range. */
+static void
+test_very_deep_ratio (void)
+{
+  g_autofree char *path = NULL;
+  HpWindow *window;
+  HpLoadedProfile *p;
+  const HpCallNode *leaf;
+  guint64 num = 0, den = 0;
+
+  if (!g_test_subprocess ())
+    {
+      struct rlimit old, small;
+
+      g_assert_cmpint (getrlimit (RLIMIT_STACK, &old), ==, 0);
+      small = old;
+      small.rlim_cur = 1024 * 1024;
+      g_assert_cmpint (setrlimit (RLIMIT_STACK, &small), ==, 0);
+      g_test_trap_subprocess (NULL, 200 * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_assert_cmpint (setrlimit (RLIMIT_STACK, &old), ==, 0);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  path = make_very_deep_capture_full (TRUE);
+  window = display_open (app, path);
+  p = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+  g_assert_cmpint (p->ratio.kind, ==, HP_RATIO_PER_MS);
+  leaf = deepest (p);
+  g_assert_cmpstr (hp_profile_get_function_name (p->profile, leaf->function_id), ==, "f99999");
+  g_assert_true (hp_ratio_map_lookup (p->ratio_top_down, leaf, &num, &den));
+  g_assert_cmpuint (num, ==, 250);
+  g_assert_cmpuint (den, ==, 100000);
+  g_assert_true (hp_ratio_map_lookup (p->ratio_bottom_up, hp_profile_get_bottom_up (p->profile), &num, &den));
+  g_assert_cmpuint (num, ==, 250);
+  g_assert_cmpuint (den, ==, 105000);
+
+  /* the first half of the samples: 25 faults of f99999's, 50 ms of it */
+  {
+    HpTimelineView *view = hp_window_get_timeline_view (window);
+
+    display_activate (window, "win.show-pane", g_variant_new_string ("timeline"));
+    g_assert_true (display_wait (samples_read, view, 60000));
+    hp_timeline_set_selection (hp_timeline_view_get_timeline (view), TRUE, 1000, 50000);
+    g_assert_true (display_wait (not_filtering, window, 60000));
+    p = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+    g_assert_true (p->has_range);
+    leaf = deepest (p);
+    g_assert_true (hp_ratio_map_lookup (p->ratio_top_down, leaf, &num, &den));
+    g_assert_cmpuint (num, ==, 125);
+    g_assert_cmpuint (den, ==, 50000);
+  }
   display_close (window);
 }
 
@@ -1266,6 +1385,7 @@ run (HpApplication *application)
   g_test_add_func ("/navigation/keys", test_keys);
   g_test_add_func ("/navigation/deep-keys", test_deep_keys);
   g_test_add_func ("/navigation/very-deep", test_very_deep);
+  g_test_add_func ("/navigation/very-deep-ratio", test_very_deep_ratio);
   g_test_add_func ("/navigation/many-summaries", test_many_summaries);
   g_test_add_func ("/navigation/search", test_search);
   g_test_add_func ("/navigation/search-far-dark", test_search_far_dark);
