@@ -335,6 +335,30 @@ hp_sample_index_count_samples (HpSampleIndex *self,
   return n;
 }
 
+void
+hp_sample_index_count_threads (HpSampleIndex *self,
+                               guint64        event_mask,
+                               guint64        from,
+                               guint64        to,
+                               gboolean       by_weight,
+                               guint64       *amounts)
+{
+  RunIter iter;
+  guint thread, begin, end;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (amounts != NULL || self->threads->len == 0);
+
+  memset (amounts, 0, self->threads->len * sizeof *amounts);
+  run_iter_init (&iter, self, event_mask, from, to, NULL, 0, self->threads->len);
+  while (run_iter_next (&iter, &thread, &begin, &end))
+    if (!by_weight)
+      amounts[thread] += end - begin;
+    else
+      for (guint j = begin; j < end; j++)
+        amounts[thread] += g_array_index (self->samples, HpCaptureSample, j).weight;
+}
+
 GArray *
 hp_sample_index_count (HpSampleIndex *self,
                        guint64        event_mask,

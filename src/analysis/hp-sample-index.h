@@ -60,6 +60,18 @@ guint64        hp_sample_index_count_samples (HpSampleIndex *self,
                                            guint64        to,
                                            GHashTable    *tids);
 
+/* What each thread of the index holds in [@from, @to] of the events in
+ * @event_mask: its number of samples, or (@by_weight) the sum of their
+ * weights, into @amounts[thread] (hp_sample_index_get_n_threads()
+ * entries). The numbers by binary searches alone; the weights are
+ * summed over the range's samples. */
+void           hp_sample_index_count_threads (HpSampleIndex *self,
+                                           guint64        event_mask,
+                                           guint64        from,
+                                           guint64        to,
+                                           gboolean       by_weight,
+                                           guint64       *amounts);
+
 /* Samples of one thread, of the events in @event_mask, per bin of
  * [@from, @to] cut into @n_bins equal bins: the density a timeline lane
  * draws. */

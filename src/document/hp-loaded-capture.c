@@ -34,6 +34,7 @@
 #include "record/hp-perf-import.h"
 #include "analysis/hp-capture-filter.h"
 #include "document/hp-loaded-capture.h"
+#include "document/hp-thread-list.h"
 #include "store/hp-capture-keys.h"
 
 HpLoadedCapture *
@@ -57,6 +58,7 @@ loaded_capture_clear (gpointer p)
   g_free (self->row_names);
   g_free (self->short_names);
   g_free (self->module_names);
+  g_free (self->thread_starts);
   g_clear_pointer (&self->shown_strings, g_string_chunk_free);
   g_clear_pointer (&self->jit_tiers, hp_jit_tiers_free);
   g_clear_pointer (&self->tier_modules, g_hash_table_unref);
@@ -275,6 +277,7 @@ loaded_profile_clear (gpointer p)
 
   g_free (self->hottest_node);
   g_free (self->thread_amounts);
+  g_free (self->range_amounts);
   g_clear_pointer (&self->ratio_top_down, hp_ratio_map_free);
   g_clear_pointer (&self->ratio_bottom_up, hp_ratio_map_free);
   hp_measure_clear (&self->measure);
@@ -397,6 +400,23 @@ hp_loaded_profile_event_mask (const HpCaptureData *data)
   return data->events != NULL ? data->event_mask : HP_SAMPLE_INDEX_ALL_EVENTS;
 }
 
+/* The events (bit id - 1) of the sample index that a range counts for
+ * @measure: those hp_measure_select() would keep of the capture's own
+ * counts. @selects: whether that is a choice of the measure's (the
+ * capture has several events), not the capture's one event. */
+static guint64
+range_event_mask (const HpCaptureData *whole,
+                  const HpMeasure     *measure,
+                  gboolean            *selects)
+{
+  gboolean chosen = measure->mask != 0 && whole->events != NULL && whole->all_counts != NULL;
+  guint64 every = chosen && whole->events->len - 1 < 64 ? ((guint64) 1 << (whole->events->len - 1)) - 1 : G_MAXUINT64;
+
+  if (selects != NULL)
+    *selects = chosen;
+  return chosen ? measure->mask & every : hp_loaded_profile_event_mask (whole);
+}
+
 /* The counts of @capture that @filter keeps, of what @measure counts:
  * @capture's own data never, always a copy. @hidden_samples (may be NULL)
  * receives the samples left out by hide_kernel. */
@@ -414,11 +434,8 @@ filtered_data (HpLoadedCapture       *capture,
       /* the samples index every event: count those the measure counts
        * (the capture's own counts are not copied first: on the stress
        * capture that was 22 MB copied, faulted in and thrown away) */
-      const HpCaptureData *whole = capture->data;
-      gboolean selects = measure->mask != 0 && whole->events != NULL && whole->all_counts != NULL;
-      guint64 every = selects && whole->events->len - 1 < 64 ? ((guint64) 1 << (whole->events->len - 1)) - 1 : G_MAXUINT64;
-      /* the events hp_measure_select() would have kept */
-      guint64 mask = selects ? measure->mask & every : hp_loaded_profile_event_mask (whole);
+      gboolean selects;
+      guint64 mask = range_event_mask (capture->data, measure, &selects);
       guint off_cpu = hp_capture_data_find_event (capture->data, HP_EVENT_OFF_CPU);
       guint64 off_bit = off_cpu != 0 ? (guint64) 1 << (off_cpu - 1) : 0;
       GArray *counts = hp_sample_index_count (samples, mask & ~off_bit, filter->from, filter->to, NULL, NULL);
@@ -541,6 +558,41 @@ count_threads (const HpCaptureData *data,
   return amounts;
 }
 
+/* What @measure counts of each thread of @data between @from and @to,
+ * by the sample index: binary searches, or a sum of the range's weights
+ * (count_threads over the range's counts would cost a hash lookup per
+ * count, a third of a million on the stress capture). */
+static guint64 *
+count_threads_in_range (const HpCaptureData *data,
+                        const HpMeasure     *measure,
+                        HpSampleIndex       *samples,
+                        guint64              from,
+                        guint64              to)
+{
+  guint n = hp_sample_index_get_n_threads (samples);
+  guint64 *amounts = g_new0 (guint64, data->threads->len + 1);
+  g_autofree guint64 *by_index = g_new0 (guint64, n + 1);
+  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
+
+  hp_sample_index_count_threads (samples, range_event_mask (data, measure, NULL), from, to, measure->by_weight,
+                                 by_index);
+  for (guint i = 0; i < n; i++)
+    g_hash_table_insert (index, GINT_TO_POINTER (hp_sample_index_get_tid (samples, i)), GUINT_TO_POINTER (i + 1));
+  /* a tid the threads list twice counts in its last entry, as count_threads does */
+  for (guint i = data->threads->len; i > 0; i--)
+    {
+      gint32 tid = g_array_index (data->threads, HpCaptureThread, i - 1).tid;
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (tid)));
+
+      if (at > 0)
+        {
+          amounts[i - 1] = by_index[at - 1];
+          g_hash_table_remove (index, GINT_TO_POINTER (tid));
+        }
+    }
+  return amounts;
+}
+
 static double
 thread_cpu_ms (void)
 {
@@ -598,13 +650,14 @@ build_profile (HpLoadedCapture       *capture,
   faults = thread_faults ();
   self->data = filtered_data (capture, &self->measure, filter, samples, &self->hidden_samples);
   self->thread_amounts = count_threads (capture->data, &self->measure);
-  t = note_step (self, HP_BUILD_COUNTS, t, &faults);
   if (filter != NULL && filter->has_range && samples != NULL)
     {
       self->has_range = TRUE;
       self->from = filter->from;
       self->to = filter->to;
+      self->range_amounts = count_threads_in_range (capture->data, &self->measure, samples, filter->from, filter->to);
     }
+  t = note_step (self, HP_BUILD_COUNTS, t, &faults);
   self->merge_recursion = filter != NULL && filter->merge_recursion;
   self->fold_inline = filter != NULL && filter->fold_inline;
   if (filter != NULL)
@@ -1021,6 +1074,9 @@ load_thread_run (GTask        *task,
     return;
 
   make_shown_names (loaded);
+  /* one pass over the stack counts here, rather than one per thread
+   * filter filled and per lane on the main thread */
+  loaded->thread_starts = hp_thread_start_functions (loaded->data);
   if (g_task_return_error_if_cancelled (task))
     return;
 

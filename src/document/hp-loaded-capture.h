@@ -34,6 +34,9 @@ typedef struct {
   const char   **short_names;        /* narrow places: no parameters either */
   const char   **module_names;       /* indexed by module id */
   GStringChunk  *shown_strings;      /* holds the three above */
+  /* per entry of data->threads: the function it starts in, NULL when
+   * unknown (hp_thread_start_functions()); points into data */
+  const char   **thread_starts;
   /* Run-time compiled code: how each function's samples split over the
    * tiers, and its module as shown with the main tier ("[jit] ·
    * optimized"), by function id; both NULL when no code has a tier. */
@@ -103,6 +106,10 @@ typedef struct {
    * thread in the whole capture, whatever the filter keeps (the thread
    * and process filters list every thread by it) */
   guint64          *thread_amounts;
+  /* the same within the time range (has_range; NULL without one): the
+   * filters list threads by thread_amounts, so that their entries stay
+   * put while the range moves, and say these */
+  guint64          *range_amounts;
   /* CPU ms the building thread spent on each step (the bottom-up tree
    * is built meanwhile in a thread of its own, not counted here), for
    * the display benchmark */

@@ -93,6 +93,36 @@ hp_thread_start_function (const HpCaptureData *data,
   return start_of_stack (data, best);
 }
 
+const char **
+hp_thread_start_functions (const HpCaptureData *data)
+{
+  g_autoptr(GHashTable) best = g_hash_table_new (NULL, NULL);  /* tid -> index of its most sampled count + 1 */
+  const char **starts;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  starts = g_new0 (const char *, data->threads->len + 1);
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+      guint prev;
+
+      if (c->stack_id <= 0)
+        continue;
+      prev = GPOINTER_TO_UINT (g_hash_table_lookup (best, GINT_TO_POINTER (c->tid)));
+      if (prev == 0 || g_array_index (data->stack_counts, HpCaptureStackCount, prev - 1).samples < c->samples)
+        g_hash_table_insert (best, GINT_TO_POINTER (c->tid), GUINT_TO_POINTER (i + 1));
+    }
+  for (guint t = 0; t < data->threads->len; t++)
+    {
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (best, GINT_TO_POINTER (g_array_index (data->threads, HpCaptureThread, t).tid)));
+
+      if (at > 0)
+        starts[t] = start_of_stack (data, g_array_index (data->stack_counts, HpCaptureStackCount, at - 1).stack_id);
+    }
+  return starts;
+}
+
 void
 hp_thread_filter_entry_free (HpThreadFilterEntry *entry)
 {
@@ -146,14 +176,16 @@ thread_label (const HpCaptureThread *th,
 
 GPtrArray *
 hp_thread_filter_entries (const HpCaptureData  *data,
+                          const char * const   *starts,
+                          const guint64        *listed,
                           const guint64        *thread_samples,
                           gint32                pid,
                           HpThreadFilterFormat  format,
                           gpointer              user_data)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_thread_filter_entry_free);
-  g_autoptr(GHashTable) best = g_hash_table_new (NULL, NULL);  /* tid -> index of its most sampled count */
-  g_autoptr(GHashTable) listed = g_hash_table_new (NULL, NULL);  /* pids */
+  g_autoptr(GHashTable) listed_pids = g_hash_table_new (NULL, NULL);
+  g_autofree const char **found_starts = NULL;
   guint64 total = 0;
   guint n_processes = 0;
   guint n_threads = 0;
@@ -162,18 +194,10 @@ hp_thread_filter_entries (const HpCaptureData  *data,
 
   if (format == NULL)
     format = format_samples;
-
-  for (guint i = 0; i < data->stack_counts->len; i++)
-    {
-      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
-      gpointer prev;
-
-      if (c->stack_id <= 0)
-        continue;
-      if (!g_hash_table_lookup_extended (best, GINT_TO_POINTER (c->tid), NULL, &prev) ||
-          g_array_index (data->stack_counts, HpCaptureStackCount, GPOINTER_TO_UINT (prev)).samples < c->samples)
-        g_hash_table_insert (best, GINT_TO_POINTER (c->tid), GUINT_TO_POINTER (i));
-    }
+  if (listed == NULL)
+    listed = thread_samples;
+  if (starts == NULL)
+    starts = found_starts = hp_thread_start_functions (data);
 
   if (pid != 0)
     {
@@ -209,13 +233,13 @@ hp_thread_filter_entries (const HpCaptureData  *data,
   /* processes with samples; a process may be listed without threads, or
    * threads name a pid no process row has: both count by the threads */
   for (guint t = 0; t < data->threads->len; t++)
-    if (thread_samples[t] > 0 && (pid == 0 || g_array_index (data->threads, HpCaptureThread, t).pid == pid))
+    if (listed[t] > 0 && (pid == 0 || g_array_index (data->threads, HpCaptureThread, t).pid == pid))
       {
         n_threads++;
-        if (g_hash_table_add (listed, GINT_TO_POINTER (g_array_index (data->threads, HpCaptureThread, t).pid)))
+        if (g_hash_table_add (listed_pids, GINT_TO_POINTER (g_array_index (data->threads, HpCaptureThread, t).pid)))
           n_processes++;
       }
-  g_hash_table_remove_all (listed);
+  g_hash_table_remove_all (listed_pids);
 
   /* one thread in all: it is "All threads" */
   if (n_threads < 2)
@@ -229,8 +253,8 @@ hp_thread_filter_entries (const HpCaptureData  *data,
       guint64 samples = 0;
       guint n = 0;
 
-      if (thread_samples[start] == 0 || (pid != 0 && start_pid != pid) ||
-          !g_hash_table_add (listed, GINT_TO_POINTER (start_pid)))
+      if (listed[start] == 0 || (pid != 0 && start_pid != pid) ||
+          !g_hash_table_add (listed_pids, GINT_TO_POINTER (start_pid)))
         continue;
       for (guint p = 0; p < data->processes->len && command == NULL; p++)
         if (g_array_index (data->processes, HpCaptureProcess, p).pid == start_pid)
@@ -241,7 +265,7 @@ hp_thread_filter_entries (const HpCaptureData  *data,
         {
           const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
 
-          if (th->pid == start_pid && thread_samples[t] > 0)
+          if (th->pid == start_pid && listed[t] > 0)
             {
               g_hash_table_add (tids, GINT_TO_POINTER (th->tid));
               samples += thread_samples[t];
@@ -263,21 +287,16 @@ hp_thread_filter_entries (const HpCaptureData  *data,
       for (guint t = start; t < data->threads->len; t++)
         {
           const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
-          const char *start_name = NULL;
           GHashTable *one;
-          gpointer index;
 
-          if (th->pid != start_pid || thread_samples[t] == 0)
+          if (th->pid != start_pid || listed[t] == 0)
             continue;
-          if (g_hash_table_lookup_extended (best, GINT_TO_POINTER (th->tid), NULL, &index))
-            start_name = start_of_stack (data, g_array_index (data->stack_counts, HpCaptureStackCount,
-                                                              GPOINTER_TO_UINT (index)).stack_id);
           one = g_hash_table_new (NULL, NULL);
           g_hash_table_add (one, GINT_TO_POINTER (th->tid));
           {
             g_autofree char *amount = format (thread_samples[t], user_data);
 
-            g_ptr_array_add (entries, entry_new (thread_label (th, start_name, amount), one, thread_samples[t]));
+            g_ptr_array_add (entries, entry_new (thread_label (th, starts[t], amount), one, thread_samples[t]));
           }
         }
     }

@@ -29,11 +29,18 @@ typedef char *(*HpThreadFilterFormat) (guint64  amount,
  * that has samples, the process (only when there are several processes
  * and it has several threads with samples: otherwise it is the same set
  * as the "All threads" entry or its one thread) and each of its threads
- * with samples, named by name, tid and the function it starts in.
+ * with samples, named by name, tid and the function it starts in
+ * (@starts, per entry of data->threads as hp_thread_start_functions()
+ * gives them; NULL: found here, a pass over the stack counts).
+ * Which threads have samples is said by @listed (NULL: @thread_samples):
+ * a time range counts @thread_samples in the range, and lists what the
+ * whole capture has, so that the entries stay put while it moves.
  * @pid not 0 (a process chosen in the process filter): "All its threads"
  * first, which keeps the process's threads, then each of them.
  * (element-type HpThreadFilterEntry) */
 GPtrArray  *hp_thread_filter_entries        (const HpCaptureData  *data,
+                                             const char * const   *starts,
+                                             const guint64        *listed,
                                              const guint64        *thread_samples,
                                              gint32                pid,
                                              HpThreadFilterFormat  format,
@@ -44,5 +51,9 @@ GPtrArray  *hp_thread_filter_entries        (const HpCaptureData  *data,
  * for the main thread); NULL when it has no stack. Points into @data. */
 const char *hp_thread_start_function        (const HpCaptureData *data,
                                              gint32               tid);
+/* The same for every entry of data->threads at once, in one pass over
+ * the stack counts (NULL where a thread has no stack); free the array,
+ * not its strings, which point into @data. */
+const char **hp_thread_start_functions      (const HpCaptureData *data);
 
 G_END_DECLS

@@ -136,7 +136,7 @@ samples_done (GObject      *object,
       return;
     }
   self->samples = samples;
-  hp_timeline_set_samples (self->timeline, samples, self->capture->data);
+  hp_timeline_set_samples (self->timeline, samples, self->capture->data, self->capture->thread_starts);
   if (self->profile != NULL)
     hp_timeline_set_selected_tids (self->timeline, self->profile->tids);
   gtk_stack_set_visible_child_name (self->stack, "lanes");
@@ -175,7 +175,7 @@ hp_timeline_view_set_profile (HpTimelineView  *self,
       if (self->cancellable != NULL)
         g_cancellable_cancel (self->cancellable);
       g_clear_object (&self->cancellable);
-      hp_timeline_set_samples (self->timeline, NULL, NULL);
+      hp_timeline_set_samples (self->timeline, NULL, NULL, NULL);
       g_clear_pointer (&self->samples, hp_sample_index_unref);
       g_clear_pointer (&self->capture, hp_loaded_capture_unref);
       gtk_label_set_text (self->loading_label, _("Reading the samples…"));
@@ -288,7 +288,7 @@ hp_timeline_view_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->timeline != NULL)
-    hp_timeline_set_samples (self->timeline, NULL, NULL);
+    hp_timeline_set_samples (self->timeline, NULL, NULL, NULL);
   hp_template_dispose (GTK_WIDGET (self), HP_TYPE_TIMELINE_VIEW);
   self->timeline = NULL;
   g_clear_pointer (&self->samples, hp_sample_index_unref);

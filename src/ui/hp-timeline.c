@@ -53,6 +53,7 @@ struct _HpTimeline {
 
   HpSampleIndex       *samples;   /* borrowed */
   const HpCaptureData *data;      /* borrowed */
+  const char * const  *starts;    /* borrowed: per entry of data->threads; NULL */
   GArray              *lanes;     /* Lane */
   int                  names_width; /* the widest lane name's, in px */
   guint64              view_from;
@@ -214,6 +215,7 @@ build_lanes (HpTimeline *self)
     {
       Lane lane = { 0 };
       const char *name = NULL;
+      guint entry = G_MAXUINT;
 
       lane.tid = hp_sample_index_get_tid (self->samples, t);
       lane.pid = lane.tid;
@@ -226,11 +228,15 @@ build_lanes (HpTimeline *self)
             {
               lane.pid = th->pid;
               name = th->name;
+              entry = i;
               break;
             }
         }
       {
-        const char *start = hp_thread_start_function (self->data, lane.tid);
+        /* a pass over the stack counts per lane without them: a second
+         * on the main thread for a capture of the whole system */
+        const char *start = self->starts != NULL ? (entry != G_MAXUINT ? self->starts[entry] : NULL)
+                                                 : hp_thread_start_function (self->data, lane.tid);
         g_autofree char *valid_name = g_utf8_make_valid (name ? name : "?", -1);
 
         if (start != NULL)
@@ -550,13 +556,15 @@ hp_timeline_new (void)
 void
 hp_timeline_set_samples (HpTimeline          *self,
                          HpSampleIndex       *samples,
-                         const HpCaptureData *data)
+                         const HpCaptureData *data,
+                         const char * const  *starts)
 {
   g_return_if_fail (HP_IS_TIMELINE (self));
   g_return_if_fail (samples == NULL || data != NULL);
 
   self->samples = samples;
   self->data = data;
+  self->starts = starts;
   self->has_range = FALSE;
   g_clear_pointer (&self->tids, g_hash_table_unref);
   build_lanes (self);

@@ -16,10 +16,13 @@ G_DECLARE_FINAL_TYPE (HpTimeline, hp_timeline, HP, TIMELINE, GtkWidget)
 GtkWidget   *hp_timeline_new               (void);
 
 /* The samples to draw and the capture they belong to (for thread names and
- * processes); both borrowed, kept alive by the caller while set. */
+ * processes), with the function each of its threads starts in (per entry
+ * of data->threads, hp_thread_start_functions(); NULL: found per lane);
+ * all borrowed, kept alive by the caller while set. */
 void         hp_timeline_set_samples       (HpTimeline          *self,
                                             HpSampleIndex       *samples,
-                                            const HpCaptureData *data);
+                                            const HpCaptureData *data,
+                                            const char * const  *starts);
 
 /* The selected time range (ns of the perf clock, both ends included). */
 void         hp_timeline_set_selection     (HpTimeline          *self,

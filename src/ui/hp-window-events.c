@@ -28,7 +28,8 @@
 
 typedef struct {
   gint32  pid;
-  guint64 samples;
+  guint64 samples;  /* in the whole capture: the order, and whether it is listed */
+  guint64 shown;    /* in the profile's range, if it has one */
 } ProcessSamples;
 
 static int
@@ -45,7 +46,10 @@ compare_process_samples (gconstpointer a,
 /* The process filter, for a capture of several processes (a recording
  * of the whole system): all of them, then each by what the shown event
  * counts, the busiest first. Choosing one narrows the thread filter to
- * its threads. @pid stays chosen when it is listed (0: all). */
+ * its threads. @pid stays chosen when it is listed (0: all). Within a
+ * time range each says what it counts in the range, in the order and
+ * with the entries of the whole capture, which stay put as the range
+ * moves (so do the timeline's lanes). */
 static void
 fill_process_filter (HpWindow *self,
                      gint32    pid)
@@ -56,13 +60,14 @@ fill_process_filter (HpWindow *self,
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (ProcessSamples));
   g_autoptr(GHashTable) at = g_hash_table_new (NULL, NULL);
+  const guint64 *shown = self->profile->range_amounts != NULL ? self->profile->range_amounts : self->profile->thread_amounts;
   guint64 total = 0;
   gint32 all = 0;
 
   g_array_set_size (self->process_pids, 0);
   for (guint p = 0; p < data->processes->len; p++)
     {
-      ProcessSamples ps = { g_array_index (data->processes, HpCaptureProcess, p).pid, 0 };
+      ProcessSamples ps = { g_array_index (data->processes, HpCaptureProcess, p).pid, 0, 0 };
 
       g_array_append_val (order, ps);
       g_hash_table_insert (at, GINT_TO_POINTER (ps.pid), GUINT_TO_POINTER (p + 1));
@@ -72,9 +77,12 @@ fill_process_filter (HpWindow *self,
       const HpCaptureThread *th = &g_array_index (data->threads, HpCaptureThread, t);
       guint p = GPOINTER_TO_UINT (g_hash_table_lookup (at, GINT_TO_POINTER (th->pid)));
 
-      total += self->profile->thread_amounts[t];
+      total += shown[t];
       if (p > 0)
-        g_array_index (order, ProcessSamples, p - 1).samples += self->profile->thread_amounts[t];
+        {
+          g_array_index (order, ProcessSamples, p - 1).samples += self->profile->thread_amounts[t];
+          g_array_index (order, ProcessSamples, p - 1).shown += shown[t];
+        }
     }
   g_array_sort (order, compare_process_samples);
   {
@@ -91,7 +99,7 @@ fill_process_filter (HpWindow *self,
       guint p = GPOINTER_TO_UINT (g_hash_table_lookup (at, GINT_TO_POINTER (ps->pid)));
       const HpCaptureProcess *proc = &g_array_index (data->processes, HpCaptureProcess, p - 1);
       g_autofree char *command = hp_symbol_name_sanitize (proc->command ? proc->command : "?", -1, SHOWN_PROCESS_CHARS);
-      g_autofree char *amount = hp_format_amount (measure, ps->samples);
+      g_autofree char *amount = hp_format_amount (measure, ps->shown);
       /* Translators: an entry of the process filter: command, pid, what it counts ("1,234 samples") */
       g_autofree char *label = g_strdup_printf (_("%s (%d, %s)"), command, ps->pid, amount);
 
@@ -118,6 +126,9 @@ hp_window_fill_event_filters (HpWindow *self)
   fill_process_filter (self, 0);
   g_free (self->counted_event);
   self->counted_event = g_strdup (self->profile->measure.event);
+  self->counted_range = self->profile->has_range;
+  self->counted_from = self->profile->from;
+  self->counted_to = self->profile->to;
 }
 
 /* The thread filter's entry for @tids when the event shown has none of
@@ -156,13 +167,22 @@ hp_window_update_filter_counts (HpWindow *self)
   g_autoptr(GHashTable) tids = NULL;
   guint found = GTK_INVALID_LIST_POSITION;
 
-  if (self->counted_event == NULL || g_strcmp0 (self->counted_event, self->profile->measure.event) == 0)
+  gboolean lanes_entry = self->lanes_entry;
+  HpLoadedProfile *profile = self->profile;
+
+  if (self->counted_event == NULL ||
+      (g_strcmp0 (self->counted_event, profile->measure.event) == 0 && self->counted_range == profile->has_range &&
+       (!profile->has_range || (self->counted_from == profile->from && self->counted_to == profile->to))))
     return;
   g_free (self->counted_event);
-  self->counted_event = g_strdup (self->profile->measure.event);
+  self->counted_event = g_strdup (profile->measure.event);
+  self->counted_range = profile->has_range;
+  self->counted_from = profile->from;
+  self->counted_to = profile->to;
 
-  /* the same choices, counted in the event now shown: a thread without
-   * any of it is no longer listed, but stays chosen */
+  /* the same choices, counted in the event now shown and in the range:
+   * a thread without any of the event is no longer listed, but stays
+   * chosen */
   tids = g_steal_pointer (&self->filter_tids);
   fill_process_filter (self, pid);
   hp_window_fill_thread_filter (self, pid);
@@ -170,7 +190,10 @@ hp_window_update_filter_counts (HpWindow *self)
   for (guint i = 0; i < self->filters->len && found == GTK_INVALID_LIST_POSITION; i++)
     if (hp_id_set_equal (g_ptr_array_index (self->filters, i), self->filter_tids))
       found = i;
-  if (found == GTK_INVALID_LIST_POSITION && self->filter_tids != NULL)
+  if (found == GTK_INVALID_LIST_POSITION && self->filter_tids != NULL && lanes_entry)
+    /* threads chosen in the lanes keep their entry */
+    found = hp_window_add_lanes_entry (self);
+  else if (found == GTK_INVALID_LIST_POSITION && self->filter_tids != NULL)
     {
       /* Threads with none of this event are not listed, but the choice
        * stays (the tree says why it is empty): an entry names it, rather

@@ -105,6 +105,9 @@ struct _HpWindow {
   GArray               *process_pids;  /* per process dropdown item: gint32 pid, 0 for all */
   char                 *event;         /* what the views count (hp-measure.h); NULL: the first event */
   char                 *counted_event; /* what the thread and process filters' entries count */
+  gboolean              counted_range; /* and within which range */
+  guint64               counted_from;
+  guint64               counted_to;
   guint                 screenshot_source;
   guint                 follow_tick;    /* panes catching up with the selection */
   gint64                follow_frame;
@@ -122,10 +125,14 @@ void               hp_window_events_init      (HpWindow       *self);
 /* The thread filter's entries: every thread (@pid 0), or those of @pid */
 void               hp_window_fill_thread_filter (HpWindow     *self,
                                                  gint32        pid);
+/* Appends the entry that names the threads chosen in the timeline's
+ * lanes (filter_tids) to the thread filter; returns its position */
+guint              hp_window_add_lanes_entry  (HpWindow       *self);
 /* Chooses an entry of the thread filter without rebuilding the profile */
 void               hp_window_select_thread_entry (HpWindow    *self,
                                                   guint        position);
-/* The thread and process filters count the event shown, once it changed */
+/* The thread and process filters count the event shown, within the
+ * profile's time range, once either changed */
 void               hp_window_update_filter_counts (HpWindow   *self);
 void               hp_window_class_actions_init (GtkWidgetClass *widget_class);
 void               hp_window_dnd_init         (HpWindow       *self);

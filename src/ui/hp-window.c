@@ -492,9 +492,12 @@ hp_window_fill_thread_filter (HpWindow *self,
                               gint32    pid)
 {
   g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (self->profile->capture->data,
-                                                           self->profile->thread_amounts, pid,
-                                                           format_amount, self->profile);
+  HpLoadedProfile *profile = self->profile;
+  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (profile->capture->data, profile->capture->thread_starts,
+                                                           profile->thread_amounts,
+                                                           profile->range_amounts != NULL ? profile->range_amounts
+                                                                                          : profile->thread_amounts,
+                                                           pid, format_amount, profile);
 
   g_ptr_array_set_size (self->filters, 0);
   g_clear_pointer (&self->filter_tids, g_hash_table_unref);
@@ -513,6 +516,21 @@ hp_window_fill_thread_filter (HpWindow *self,
   gtk_drop_down_set_selected (self->thread_dropdown, 0);
   g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->thread_dropdown), self->filters->len > 1);
+}
+
+guint
+hp_window_add_lanes_entry (HpWindow *self)
+{
+  GtkStringList *list = GTK_STRING_LIST (gtk_drop_down_get_model (self->thread_dropdown));
+  guint n = g_hash_table_size (self->filter_tids);
+  g_autofree char *label = g_strdup_printf (ngettext ("%u thread chosen in the timeline",
+                                                      "%u threads chosen in the timeline", n), n);
+
+  gtk_string_list_append (list, label);
+  g_ptr_array_add (self->filters, hp_id_set_copy (self->filter_tids));
+  self->lanes_entry = TRUE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->thread_dropdown), TRUE);
+  return self->filters->len - 1;
 }
 
 void
@@ -863,16 +881,7 @@ on_timeline_threads_changed (HpTimeline *timeline,
     if (hp_id_set_equal (g_ptr_array_index (self->filters, i), self->filter_tids))
       position = i;
   if (position == G_MAXUINT && self->filter_tids != NULL)
-    {
-      guint n = g_hash_table_size (self->filter_tids);
-      g_autofree char *label = g_strdup_printf (ngettext ("%u thread chosen in the timeline",
-                                                          "%u threads chosen in the timeline", n), n);
-
-      gtk_string_list_append (list, label);
-      g_ptr_array_add (self->filters, hp_id_set_copy (self->filter_tids));
-      self->lanes_entry = TRUE;
-      position = self->filters->len - 1;
-    }
+    position = hp_window_add_lanes_entry (self);
   if (position != G_MAXUINT)
     gtk_drop_down_set_selected (self->thread_dropdown, position);
   g_signal_handlers_unblock_by_func (self->thread_dropdown, on_thread_filter_changed, self);

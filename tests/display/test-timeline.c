@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "document/hp-format.h"
 #include "display-common.h"
 
 #define FIRST G_GINT64_CONSTANT (1000000000)
@@ -205,6 +206,160 @@ test_timeline (void)
   g_assert_true (display_wait (settled, window, 10000));
   g_assert_cmpuint (shown_samples (window), ==, hp_test_sql_count (path, "time <= 1100000000"));
 
+  display_close (window);
+}
+
+/* The position of the entry of @dropdown that holds @part */
+static guint
+find_entry (GtkDropDown *dropdown,
+            const char  *part)
+{
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (model, i);
+
+      if (strstr (gtk_string_object_get_string (item), part) != NULL)
+        return i;
+    }
+  g_error ("no entry has %s", part);
+}
+
+/* The entry of @dropdown that holds @part */
+static const char *
+entry_with (GtkDropDown *dropdown,
+            const char  *part)
+{
+  g_autoptr(GtkStringObject) item = g_list_model_get_item (gtk_drop_down_get_model (dropdown),
+                                                           find_entry (dropdown, part));
+
+  /* the model keeps the string */
+  return gtk_string_object_get_string (item);
+}
+
+/* The entry of @dropdown that holds @part says, after @part, what SQL
+ * counts over the samples table where @where, within [@from, @to]. */
+static void
+assert_entry_counts (HpWindow    *window,
+                     GtkDropDown *dropdown,
+                     const char  *part,
+                     const char  *path,
+                     const char  *where,
+                     gboolean     has_range,
+                     guint64      from,
+                     guint64      to)
+{
+  g_autofree char *range = has_range ? g_strdup_printf (" AND time >= %" G_GUINT64_FORMAT " AND time <= %" G_GUINT64_FORMAT,
+                                                        from, to)
+                                     : g_strdup ("");
+  g_autofree char *query = g_strdup_printf ("%s%s", where, range);
+  g_autofree char *amount = hp_format_amount (&hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->measure,
+                                              hp_test_sql_count (path, query));
+  g_autofree char *expected = g_strdup_printf ("%s%s)", part, amount);
+  const char *shown = entry_with (dropdown, part);
+
+  g_test_message ("%s: expected %s", shown, expected);
+  g_assert_nonnull (strstr (shown, expected));
+}
+
+/* Both filters' entries say what SQL counts of them in the range */
+static void
+assert_filter_counts (HpWindow   *window,
+                      const char *path,
+                      gboolean    has_range,
+                      guint64     from,
+                      guint64     to)
+{
+  GtkDropDown *threads = hp_window_get_thread_dropdown (window);
+  GtkDropDown *processes = hp_window_get_process_dropdown (window);
+
+  assert_entry_counts (window, threads, "All threads (", path, "1", has_range, from, to);
+  assert_entry_counts (window, threads, "Process app (100, ", path, "tid IN (100, 101)", has_range, from, to);
+  assert_entry_counts (window, threads, "Thread app in main (100, ", path, "tid = 100", has_range, from, to);
+  assert_entry_counts (window, threads, "Thread worker in worker_loop (101, ", path, "tid = 101", has_range, from, to);
+  assert_entry_counts (window, threads, "Thread helper in helper_main (200, ", path, "tid = 200", has_range, from, to);
+  assert_entry_counts (window, processes, "All processes (", path, "1", has_range, from, to);
+  assert_entry_counts (window, processes, "app (100, ", path, "tid IN (100, 101)", has_range, from, to);
+  assert_entry_counts (window, processes, "helper (200, ", path, "tid = 200", has_range, from, to);
+}
+
+/* The thread and process filters, the keyboard's way to the lanes, say
+ * what each entry holds in the range ("All threads (3234 samples)" while
+ * the range held 1158), with the same entries in the same order: the
+ * helper, idle in the first second, stays listed. What is chosen stays
+ * chosen as the range moves, threads chosen in the lanes too. */
+static void
+test_filter_counts (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "timeline-counts.hotpath", NULL);
+  HpWindow *window;
+  HpTimelineView *view;
+  HpTimeline *timeline;
+  GtkDropDown *threads, *processes;
+  guint n_threads, n_processes, worker;
+  g_autofree char *helper_entry = NULL;
+
+  write_capture (path);
+  window = display_open (app, path);
+  view = hp_window_get_timeline_view (window);
+  timeline = hp_timeline_view_get_timeline (view);
+  threads = hp_window_get_thread_dropdown (window);
+  processes = hp_window_get_process_dropdown (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+  g_assert_true (display_wait (samples_loaded, view, 10000));
+  assert_filter_counts (window, path, FALSE, 0, 0);
+  n_threads = g_list_model_get_n_items (gtk_drop_down_get_model (threads));
+  n_processes = g_list_model_get_n_items (gtk_drop_down_get_model (processes));
+  g_assert_cmpuint (n_threads, ==, 5);
+  g_assert_cmpuint (n_processes, ==, 3);
+
+  /* 0.5 s to 1.25 s */
+  hp_timeline_set_selection (timeline, TRUE, FIRST + 500000000, FIRST + 1250000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  assert_filter_counts (window, path, TRUE, FIRST + 500000000, FIRST + 1250000000);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (threads)), ==, n_threads);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (processes)), ==, n_processes);
+
+  /* the first half second, where the helper has nothing: listed all the same */
+  hp_timeline_set_selection (timeline, TRUE, FIRST, FIRST + 500000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  assert_filter_counts (window, path, TRUE, FIRST, FIRST + 500000000);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (threads)), ==, n_threads);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (processes)), ==, n_processes);
+  helper_entry = g_strdup (entry_with (threads, "(200, "));
+  g_assert_nonnull (strstr (helper_entry, "(200, 0 samples)"));
+
+  /* the worker chosen from the dropdown stays chosen, recounted */
+  worker = find_entry (threads, "(101, ");
+  gtk_drop_down_set_selected (threads, worker);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_cmpuint (shown_samples (window), ==,
+                    hp_test_sql_count (path, "tid = 101 AND time >= 1000000000 AND time <= 1500000000"));
+  hp_timeline_set_selection (timeline, TRUE, FIRST + 250000000, FIRST + 750000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_cmpuint (gtk_drop_down_get_selected (threads), ==, worker);
+  g_assert_cmpuint (shown_samples (window), ==,
+                    hp_test_sql_count (path, "tid = 101 AND time >= 1250000000 AND time <= 1750000000"));
+  assert_filter_counts (window, path, TRUE, FIRST + 250000000, FIRST + 750000000);
+
+  /* two threads chosen in the lanes keep their entry as the range moves */
+  hp_timeline_toggle_thread (timeline, 200, TRUE);
+  g_assert_true (display_wait (settled, window, 10000));
+  hp_timeline_set_selection (timeline, TRUE, FIRST + 750000000, FIRST + 1500000000);
+  g_assert_true (display_wait (settled, window, 10000));
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (threads)), ==,
+                   "2 threads chosen in the timeline");
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (threads)), ==, n_threads + 1);
+  g_assert_cmpuint (shown_samples (window), ==,
+                    hp_test_sql_count (path, "tid IN (101, 200) AND time >= 1750000000 AND time <= 2500000000"));
+  assert_filter_counts (window, path, TRUE, FIRST + 750000000, FIRST + 1500000000);
+
+  /* no range: the whole capture's counts again */
+  gtk_drop_down_set_selected (threads, 0);
+  hp_timeline_set_selection (timeline, FALSE, 0, 0);
+  g_assert_true (display_wait (settled, window, 10000));
+  assert_filter_counts (window, path, FALSE, 0, 0);
   display_close (window);
 }
 
@@ -659,6 +814,7 @@ run (HpApplication *application)
 {
   app = application;
   g_test_add_func ("/timeline/window", test_timeline);
+  g_test_add_func ("/timeline/filter-counts", test_filter_counts);
   g_test_add_func ("/timeline/merge-recursion", test_merge_recursion);
   g_test_add_func ("/timeline/timeless", test_timeless);
   g_test_add_func ("/timeline/bottom-up-later", test_bottom_up_later);

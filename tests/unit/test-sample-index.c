@@ -241,6 +241,56 @@ test_count_samples (void)
         }
 }
 
+/* Each thread's samples and weights in a range, of the events asked for,
+ * are what its per-stack counts sum to, for every range with ends on
+ * and between the samples. */
+static void
+test_count_threads (void)
+{
+  g_autoptr(HpSampleIndex) index = build_two_events ();
+  guint n = hp_sample_index_get_n_threads (index);
+  guint64 masks[] = { 1 << 0, 1 << 1, HP_SAMPLE_INDEX_ALL_EVENTS };
+
+  for (guint m = 0; m < G_N_ELEMENTS (masks); m++)
+    for (guint64 from = 95; from <= 195; from += 5)
+      for (guint64 to = 90; to <= 200; to += 5)
+        {
+          g_autoptr(GArray) counts = hp_sample_index_count (index, masks[m], from, to, NULL, NULL);
+          g_autofree guint64 *samples = g_new0 (guint64, n);
+          g_autofree guint64 *weights = g_new0 (guint64, n);
+          g_autofree guint64 *expected_samples = g_new0 (guint64, n);
+          g_autofree guint64 *expected_weights = g_new0 (guint64, n);
+
+          for (guint i = 0; i < counts->len; i++)
+            {
+              const HpCaptureStackCount *c = &g_array_index (counts, HpCaptureStackCount, i);
+
+              for (guint t = 0; t < n; t++)
+                if (hp_sample_index_get_tid (index, t) == c->tid)
+                  {
+                    expected_samples[t] += c->samples;
+                    expected_weights[t] += c->weight;
+                  }
+            }
+          hp_sample_index_count_threads (index, masks[m], from, to, FALSE, samples);
+          hp_sample_index_count_threads (index, masks[m], from, to, TRUE, weights);
+          for (guint t = 0; t < n; t++)
+            {
+              g_assert_cmpuint (samples[t], ==, expected_samples[t]);
+              g_assert_cmpuint (weights[t], ==, expected_weights[t]);
+            }
+        }
+  /* by construction: thread 7's cpu samples in [100, 120], weight 3 each */
+  {
+    guint64 amounts[3];
+
+    hp_sample_index_count_threads (index, 1 << 0, 100, 120, TRUE, amounts);
+    g_assert_cmpint (hp_sample_index_get_tid (index, 1), ==, 7);
+    g_assert_cmpuint (amounts[1], ==, 9);
+    g_assert_cmpuint (amounts[0], ==, 0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -251,5 +301,6 @@ main (int    argc,
   g_test_add_func ("/sample-index/density", test_density);
   g_test_add_func ("/sample-index/events", test_events);
   g_test_add_func ("/sample-index/count-samples", test_count_samples);
+  g_test_add_func ("/sample-index/count-threads", test_count_threads);
   return g_test_run ();
 }

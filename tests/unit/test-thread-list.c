@@ -129,7 +129,7 @@ test_entries (void)
 {
   g_autoptr(TestData) data = make_data ();
   g_autofree guint64 *samples = thread_samples (data);
-  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, samples, 0, NULL, NULL);
+  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, NULL, NULL, samples, 0, NULL, NULL);
   static const int server[] = { 10, 11, 0 };
   static const int t10[] = { 10, 0 };
   static const int t11[] = { 11, 0 };
@@ -147,6 +147,36 @@ test_entries (void)
   assert_entry (entries, 4, "Thread tool in main (20, 1 sample)", 1, t20);
 }
 
+/* Within a time range: the entries of the whole capture, each saying
+ * what it counts in the range (here the worker none), and the start
+ * functions found once for every thread the same as one by one. */
+static void
+test_range (void)
+{
+  g_autoptr(TestData) data = make_data ();
+  g_autofree guint64 *samples = thread_samples (data);
+  g_autofree const char **starts = hp_thread_start_functions (data);
+  g_autofree guint64 *in_range = g_new0 (guint64, data->threads->len);
+  g_autoptr(GPtrArray) entries = NULL;
+  static const int server[] = { 10, 11, 0 };
+  static const int t11[] = { 11, 0 };
+  static const int t20[] = { 20, 0 };
+
+  for (guint t = 0; t < data->threads->len; t++)
+    {
+      gint32 tid = g_array_index (data->threads, HpCaptureThread, t).tid;
+
+      g_assert_cmpstr (starts[t], ==, hp_thread_start_function (data, tid));
+      in_range[t] = tid == 10 ? 4 : tid == 20 ? 1 : 0;
+    }
+  entries = hp_thread_filter_entries (data, starts, samples, in_range, 0, NULL, NULL);
+  g_assert_cmpuint (entries->len, ==, 5);
+  assert_entry (entries, 0, "All threads (5 samples)", 5, NULL);
+  assert_entry (entries, 1, "Process server --port 80 (10, 4 samples)", 4, server);
+  assert_entry (entries, 3, "Thread server in worker_loop (11, 0 samples)", 0, t11);
+  assert_entry (entries, 4, "Thread tool in main (20, 1 sample)", 1, t20);
+}
+
 /* One process: its entry would be "All threads" again. */
 static void
 test_one_process (void)
@@ -157,7 +187,7 @@ test_one_process (void)
 
   g_array_set_size (data->stack_counts, 4);  /* tool's sample goes */
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples, 0, NULL, NULL);
+  entries = hp_thread_filter_entries (data, NULL, NULL, samples, 0, NULL, NULL);
   g_assert_cmpuint (entries->len, ==, 3);
   assert_entry (entries, 0, "All threads (65 samples)", 65, NULL);
   g_assert_true (g_str_has_prefix (((HpThreadFilterEntry *) g_ptr_array_index (entries, 1))->label, "Thread server in main"));
@@ -176,7 +206,7 @@ test_one_thread (void)
   g_array_set_size (data->stack_counts, 0);
   g_array_append_val (data->stack_counts, only);
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples, 0, NULL, NULL);
+  entries = hp_thread_filter_entries (data, NULL, NULL, samples, 0, NULL, NULL);
   g_assert_cmpuint (entries->len, ==, 1);
   assert_entry (entries, 0, "All threads (1 sample)", 1, NULL);
 }
@@ -195,7 +225,7 @@ test_one_process_chosen (void)
 {
   g_autoptr(TestData) data = make_data ();
   g_autofree guint64 *samples = thread_samples (data);
-  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, samples, 10, format_faults, (gpointer) "page faults");
+  g_autoptr(GPtrArray) entries = hp_thread_filter_entries (data, NULL, NULL, samples, 10, format_faults, (gpointer) "page faults");
   static const int server[] = { 10, 11, 12, 0 };
   static const int t10[] = { 10, 0 };
   static const int t11[] = { 11, 0 };
@@ -221,7 +251,7 @@ test_hostile_names (void)
   th->name = (char *) "to\nol\x1b[2J\xff";
   th->pid = 99;
   samples = thread_samples (data);
-  entries = hp_thread_filter_entries (data, samples, 0, NULL, NULL);
+  entries = hp_thread_filter_entries (data, NULL, NULL, samples, 0, NULL, NULL);
   g_assert_cmpuint (entries->len, ==, 5);
   for (guint i = 0; i < entries->len; i++)
     {
@@ -241,6 +271,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/thread-list/start-function", test_start_function);
   g_test_add_func ("/thread-list/entries", test_entries);
+  g_test_add_func ("/thread-list/range", test_range);
   g_test_add_func ("/thread-list/one-process", test_one_process);
   g_test_add_func ("/thread-list/one-thread", test_one_thread);
   g_test_add_func ("/thread-list/one-process-chosen", test_one_process_chosen);
