@@ -16,8 +16,9 @@
  * (hp_compare_fold_clone_name()): one identity for both.
  *
  * The search walks the top-down tree along the key, so it costs the
- * length of the path times the children it meets, and once per skipped
- * step the subtree below it: a few thousand nodes at most.
+ * length of the path times the children it meets; the rule that skips one
+ * step meets each node of the path at most twice more (a frame skipped, a
+ * step skipped), however long the key.
  */
 
 #define G_LOG_DOMAIN "hp-analysis"
@@ -135,57 +136,148 @@ consider (Search           *s,
     s->best = node;
 }
 
+/* Where the search stands: at @node, matching the key's step @i. @skip
+ * says which one thing the inline rule has skipped so far: nothing, a
+ * frame of this capture (the key is then one step behind the node's
+ * depth) or a step of the key (one ahead). */
+typedef enum { SKIPPED_NONE, SKIPPED_FRAME, SKIPPED_STEP } Skipped;
+
+typedef struct {
+  const HpCallNode *node;
+  guint             i;
+  Skipped           skip;
+} State;
+
+/* Walks the top-down tree along the key, depth first, in the order a
+ * recursion would (a node's children from the first, then the key's next
+ * step skipped), but in a loop with a stack of its own: a key is as long
+ * as the path it was written on, 100 000 steps in a deep recursion, more
+ * than a thread's C stack holds. After a skip the key and the depth keep
+ * their distance, so a node is met at most once per kind of skip: without
+ * that, every skip along a long path walked the rest of it again. */
 static void
 search (Search           *s,
-        const HpCallNode *node,
-        guint             i,
-        guint             skips)
+        const HpCallNode *root)
 {
-  if (i == s->n_steps)
-    {
-      consider (s, node);
-      return;
-    }
-  if (node->children != NULL)
-    for (guint c = 0; c < node->children->len; c++)
-      {
-        const HpCallNode *child = g_ptr_array_index (node->children, c);
+  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (State));
+  g_autoptr(GHashTable) seen_frame = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) seen_step = g_hash_table_new (NULL, NULL);
+  GHashTable *seen[] = { NULL, seen_frame, seen_step };
+  State start = { root, 0, SKIPPED_NONE };
 
-        if (strcmp (node_identity (s, child), s->steps[i]) == 0)
-          search (s, child, i + 1, skips);
-        else if (s->may_skip && skips == 0)
-          /* a frame this capture has and the key has not */
-          search (s, child, i, 1);
-      }
-  /* a step of the key this capture has not */
-  if (s->may_skip && skips == 0 && node->parent != NULL)
-    search (s, node, i + 1, 1);
+  g_array_append_val (pending, start);
+  while (pending->len > 0)
+    {
+      State st = g_array_index (pending, State, pending->len - 1);
+      gboolean may_skip = s->may_skip && st.skip == SKIPPED_NONE;
+
+      g_array_set_size (pending, pending->len - 1);
+      if (st.skip != SKIPPED_NONE && !g_hash_table_add (seen[st.skip], (gpointer) st.node))
+        continue;
+      if (st.i == s->n_steps)
+        {
+          consider (s, st.node);
+          continue;
+        }
+      /* pushed last first: taken in the recursion's order */
+      if (may_skip && st.node->parent != NULL)
+        {
+          /* a step of the key this capture has not */
+          State next = { st.node, st.i + 1, SKIPPED_STEP };
+
+          g_array_append_val (pending, next);
+        }
+      if (st.node->children != NULL)
+        for (guint c = st.node->children->len; c > 0; c--)
+          {
+            const HpCallNode *child = g_ptr_array_index (st.node->children, c - 1);
+
+            if (strcmp (node_identity (s, child), s->steps[st.i]) == 0)
+              {
+                State next = { child, st.i + 1, st.skip };
+
+                g_array_append_val (pending, next);
+              }
+            else if (may_skip)
+              {
+                /* a frame this capture has and the key has not */
+                State next = { child, st.i, SKIPPED_FRAME };
+
+                g_array_append_val (pending, next);
+              }
+          }
+    }
+}
+
+/* Each function's identity under each rule, made once for the many keys
+ * of an import rather than once per key. */
+struct _HpSummaryMatcher {
+  HpProfile *profile;
+  GPtrArray *idents[HP_SUMMARY_MATCH_MODULE_VERSION + 1];
+};
+
+HpSummaryMatcher *
+hp_summary_matcher_new (HpProfile *profile)
+{
+  HpSummaryMatcher *m;
+
+  g_return_val_if_fail (profile != NULL, NULL);
+
+  m = g_new0 (HpSummaryMatcher, 1);
+  m->profile = profile;
+  return m;
+}
+
+void
+hp_summary_matcher_free (HpSummaryMatcher *matcher)
+{
+  if (matcher == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (matcher->idents); i++)
+    g_clear_pointer (&matcher->idents[i], g_ptr_array_unref);
+  g_free (matcher);
+}
+
+static GPtrArray *
+matcher_idents (HpSummaryMatcher *m,
+                HpSummaryMatch    rule)
+{
+  if (m->idents[rule] == NULL)
+    {
+      const HpCaptureData *data = hp_profile_get_data (m->profile);
+      GPtrArray *idents = g_ptr_array_new_with_free_func (g_free);
+
+      g_ptr_array_add (idents, g_strdup (""));
+      for (guint f = 1; f < data->functions->len; f++)
+        g_ptr_array_add (idents, step_identity (hp_profile_get_module_name (m->profile, f),
+                                                hp_profile_get_function_name (m->profile, f) ?: "",
+                                                rule));
+      m->idents[rule] = idents;
+    }
+  return m->idents[rule];
 }
 
 const HpCallNode *
-hp_summary_match_find (HpProfile      *profile,
-                       const char     *key,
-                       HpSummaryMatch *how)
+hp_summary_matcher_find (HpSummaryMatcher *matcher,
+                         const char       *key,
+                         HpSummaryMatch   *how)
 {
-  const HpCaptureData *data;
   g_auto(GStrv) lines = NULL;
-  guint n_functions;
 
-  g_return_val_if_fail (profile != NULL, NULL);
+  g_return_val_if_fail (matcher != NULL, NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
   if (how != NULL)
     *how = HP_SUMMARY_MATCH_NONE;
-  data = hp_profile_get_data (profile);
-  n_functions = data->functions->len;
   lines = g_strsplit (key, "\n", -1);
 
   for (HpSummaryMatch rule = HP_SUMMARY_MATCH_EXACT; rule <= HP_SUMMARY_MATCH_INLINE; rule++)
     {
-      Search s = { profile, NULL, n_functions, NULL, 0, rule == HP_SUMMARY_MATCH_INLINE, NULL };
       HpSummaryMatch ident_rule = MIN (rule, HP_SUMMARY_MATCH_MODULE_VERSION);
+      GPtrArray *idents = matcher_idents (matcher, ident_rule);
+      Search s = { matcher->profile, (char **) idents->pdata, idents->len, NULL, 0,
+                   rule == HP_SUMMARY_MATCH_INLINE, NULL };
       g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GPtrArray) idents = g_ptr_array_new_with_free_func (g_free);
 
       for (guint i = 0; lines[i] != NULL; i++)
         {
@@ -199,15 +291,9 @@ hp_summary_match_find (HpProfile      *profile,
         }
       if (steps->len == 0)
         return NULL;
-      g_ptr_array_add (idents, g_strdup (""));
-      for (guint f = 1; f < n_functions; f++)
-        g_ptr_array_add (idents, step_identity (hp_profile_get_module_name (profile, f),
-                                                hp_profile_get_function_name (profile, f) ?: "",
-                                                ident_rule));
-      s.idents = (char **) idents->pdata;
       s.steps = (char **) steps->pdata;
       s.n_steps = steps->len;
-      search (&s, hp_profile_get_top_down (profile), 0, 0);
+      search (&s, hp_profile_get_top_down (matcher->profile));
       if (s.best != NULL)
         {
           if (how != NULL)
@@ -216,6 +302,20 @@ hp_summary_match_find (HpProfile      *profile,
         }
     }
   return NULL;
+}
+
+const HpCallNode *
+hp_summary_match_find (HpProfile      *profile,
+                       const char     *key,
+                       HpSummaryMatch *how)
+{
+  g_autoptr(HpSummaryMatcher) matcher = NULL;
+
+  g_return_val_if_fail (profile != NULL, NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  matcher = hp_summary_matcher_new (profile);
+  return hp_summary_matcher_find (matcher, key, how);
 }
 
 char *
@@ -270,17 +370,25 @@ hp_summary_placement_free (HpSummaryPlacement *placement)
 }
 
 GPtrArray *
-hp_summary_place (HpProfile  *profile,
-                  GPtrArray  *summaries,
-                  const char *from_capture,
-                  GPtrArray  *existing)
+hp_summary_place_full (HpProfile            *profile,
+                       HpSummaryMatcher     *matcher,
+                       GPtrArray            *summaries,
+                       const char           *from_capture,
+                       GPtrArray            *existing,
+                       HpSummaryLookupFunc   lookup,
+                       gpointer              lookup_data,
+                       GError              **error)
 {
   g_autoptr(GHashTable) taken = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *placements;
+  g_autoptr(HpSummaryMatcher) own_matcher = NULL;
+  g_autoptr(GPtrArray) placements = NULL;
 
   g_return_val_if_fail (profile != NULL, NULL);
   g_return_val_if_fail (summaries != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (matcher == NULL)
+    matcher = own_matcher = hp_summary_matcher_new (profile);
   for (guint i = 0; existing != NULL && i < existing->len; i++)
     {
       const HpCaptureSummary *summary = g_ptr_array_index (existing, i);
@@ -293,9 +401,11 @@ hp_summary_place (HpProfile  *profile,
     {
       const HpCaptureSummary *old = g_ptr_array_index (summaries, i);
       HpSummaryPlacement *placement = g_new0 (HpSummaryPlacement, 1);
-      const HpCallNode *node = hp_summary_match_find (profile, old->path_key, &placement->how);
+      const HpCallNode *node = hp_summary_matcher_find (matcher, old->path_key, &placement->how);
+      g_autofree char *looked_up = NULL;
       const char *there;
 
+      g_ptr_array_add (placements, placement);
       placement->summary = hp_capture_summary_copy (old);
       placement->old_path = g_strdup (old->path);
       placement->share_now = NAN;
@@ -314,6 +424,12 @@ hp_summary_place (HpProfile  *profile,
         placement->summary->found = FALSE;
 
       there = g_hash_table_lookup (taken, placement->summary->path_key);
+      if (there == NULL && lookup != NULL)
+        {
+          if (!lookup (placement->summary->path_key, &looked_up, lookup_data, error))
+            return NULL;
+          there = looked_up;
+        }
       if (there != NULL)
         {
           if (g_strcmp0 (there, old->text) == 0)
@@ -323,9 +439,17 @@ hp_summary_place (HpProfile  *profile,
         }
       else
         g_hash_table_insert (taken, placement->summary->path_key, placement->summary->text);
-      g_ptr_array_add (placements, placement);
     }
-  return placements;
+  return g_steal_pointer (&placements);
+}
+
+GPtrArray *
+hp_summary_place (HpProfile  *profile,
+                  GPtrArray  *summaries,
+                  const char *from_capture,
+                  GPtrArray  *existing)
+{
+  return hp_summary_place_full (profile, NULL, summaries, from_capture, existing, NULL, NULL, NULL);
 }
 
 char *

@@ -28,6 +28,17 @@ const HpCallNode *hp_summary_match_find       (HpProfile      *profile,
                                                const char     *key,
                                                HpSummaryMatch *how);
 
+/* The same for many keys: each function's identity under each rule is
+ * made once, on the first key that needs it, rather than once per key.
+ * Holds @profile, which must outlive it. */
+typedef struct _HpSummaryMatcher HpSummaryMatcher;
+
+HpSummaryMatcher *hp_summary_matcher_new      (HpProfile        *profile);
+void              hp_summary_matcher_free     (HpSummaryMatcher *matcher);
+const HpCallNode *hp_summary_matcher_find     (HpSummaryMatcher *matcher,
+                                               const char       *key,
+                                               HpSummaryMatch   *how);
+
 /* A module's base name without its version: "libfoo.so.1.2" and
  * "libfoo-1.2.so" give "libfoo.so". */
 char             *hp_summary_fold_module      (const char     *module);
@@ -68,6 +79,26 @@ GPtrArray        *hp_summary_place            (HpProfile  *profile,
                                                const char *from_capture,
                                                GPtrArray  *existing);
 
+/* The text of this capture's summary at @path_key into @text (NULL when
+ * it has none); FALSE, with @error set, when that cannot be read. */
+typedef gboolean (*HpSummaryLookupFunc) (const char  *path_key,
+                                         char       **text,
+                                         gpointer     user_data,
+                                         GError     **error);
+
+/* As hp_summary_place(), with @matcher (NULL: one of its own), and
+ * @lookup asked for this capture's summary at a path that neither
+ * @existing nor the placements before it hold: a capture of more
+ * summaries than are read at once is judged whole. NULL, with @error
+ * set, when @lookup fails. */
+GPtrArray        *hp_summary_place_full       (HpProfile            *profile,
+                                               HpSummaryMatcher     *matcher,
+                                               GPtrArray            *summaries,
+                                               const char           *from_capture,
+                                               GPtrArray            *existing,
+                                               HpSummaryLookupFunc   lookup,
+                                               gpointer              lookup_data,
+                                               GError              **error);
 /* Where a summary shown in the capture named @this_capture comes from,
  * when it was written in another one: "written in old.hotpath on
  * 2026-12-01, 12.3 % then, 8.1 % now" (the shares when known; @share_now
@@ -78,5 +109,6 @@ char             *hp_summary_describe_origin  (const HpCaptureSummary *summary,
                                                double                  share_now);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpSummaryPlacement, hp_summary_placement_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HpSummaryMatcher, hp_summary_matcher_free)
 
 G_END_DECLS

@@ -311,6 +311,7 @@ list_summaries (HpCapture *capture)
   g_autoptr(GPtrArray) rows = hp_capture_list_summary_rows (capture, &error);
   g_autoptr(HpCaptureData) data = NULL;
   g_autoptr(HpProfile) profile = NULL;
+  g_autoptr(HpSummaryMatcher) matcher = NULL;
   g_autofree char *this_name = g_path_get_basename (hp_capture_get_path (capture));
 
   if (rows == NULL)
@@ -333,8 +334,11 @@ list_summaries (HpCapture *capture)
           const HpCallNode *node;
 
           if (profile == NULL && data == NULL && (data = hp_capture_load (capture, NULL)) != NULL)
-            profile = hp_profile_new (data, NULL);
-          node = profile ? hp_summary_match_find (profile, summary->path_key, &how) : NULL;
+            {
+              profile = hp_profile_new (data, NULL);
+              matcher = hp_summary_matcher_new (profile);
+            }
+          node = matcher ? hp_summary_matcher_find (matcher, summary->path_key, &how) : NULL;
           if (node != NULL && how == HP_SUMMARY_MATCH_EXACT)
             share_now = hp_summary_share (profile, node);
         }

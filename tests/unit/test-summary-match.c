@@ -387,6 +387,76 @@ test_hostile_share (Fixture       *fx,
     }
 }
 
+/* A key as long as a deep recursion's path (100 000 steps of f under
+ * main), with one step this capture has not near its end, so that only
+ * the rule that skips a step places it. The search once recursed per step
+ * (past the C stack's end) and, for each place a skip could be made,
+ * walked the rest of the path again: 10^10 steps for this key. */
+#define LONG_DEPTH 100000
+
+static void
+test_long_key (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hp-test-summ-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "deep.hotpath", NULL);
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) data = NULL;
+  g_autoptr(HpProfile) profile = NULL;
+  g_autoptr(GString) key = g_string_new ("app\tmain\n");
+  HpSummaryMatch how = HP_SUMMARY_MATCH_NONE;
+  const HpCallNode *node;
+  guint depth = 0;
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 app, main_f, f, stack;
+
+    g_assert_no_error (error);
+    app = hp_capture_writer_intern_module (w, "/opt/build/app", NULL, FALSE);
+    main_f = hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", app, NULL, 0), NULL, 1, FALSE, 0x10);
+    f = hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "f", app, NULL, 0), NULL, 2, FALSE, 0x20);
+    stack = hp_capture_writer_intern_stack (w, 0, main_f);
+    for (guint i = 0; i < LONG_DEPTH; i++)
+      stack = hp_capture_writer_intern_stack (w, stack, f);
+    hp_capture_writer_add_sample (w, 1, 1, 0, stack, 1);
+    hp_capture_writer_set_thread (w, 1, 1, "app");
+    hp_capture_writer_set_process (w, 1, "app");
+    g_assert_true (hp_capture_writer_finish (w, &error));
+    g_assert_no_error (error);
+  }
+  capture = hp_capture_open (path, FALSE, &error);
+  g_assert_no_error (error);
+  data = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+  profile = hp_profile_new (data, NULL);
+
+  for (guint i = 0; i < LONG_DEPTH; i++)
+    {
+      g_string_append (key, "app\tf\n");
+      if (i == LONG_DEPTH - 10)
+        g_string_append (key, "app\tgone\n");
+    }
+  node = hp_summary_match_find (profile, key->str, &how);
+  g_assert_cmpstr (hp_summary_match_to_string (how), ==, "inlined frame");
+  g_assert_nonnull (node);
+  for (const HpCallNode *n = node; n->parent != NULL; n = n->parent)
+    depth++;
+  g_assert_cmpuint (depth, ==, LONG_DEPTH + 1);
+  /* and the path itself, exactly */
+  {
+    g_autofree char *exact = hp_call_node_path_key (profile, node);
+
+    node = hp_summary_match_find (profile, exact, &how);
+    g_assert_cmpstr (hp_summary_match_to_string (how), ==, "exact");
+  }
+  g_clear_pointer (&profile, hp_profile_free);
+  g_clear_pointer (&data, hp_capture_data_free);
+  g_clear_pointer (&capture, hp_capture_close);
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -395,6 +465,7 @@ main (int    argc,
 
   g_test_add ("/summary-match/rules", Fixture, NULL, fixture_set_up, test_match_rules, fixture_tear_down);
   g_test_add_func ("/summary-match/fold-module", test_fold_module);
+  g_test_add_func ("/summary-match/long-key", test_long_key);
   g_test_add ("/summary-match/program-name", Fixture, NULL, fixture_set_up, test_program_name, fixture_tear_down);
   g_test_add ("/summary-match/place", Fixture, NULL, fixture_set_up, test_place, fixture_tear_down);
   g_test_add ("/summary-match/migrate-v1", Fixture, NULL, fixture_set_up, test_migrate_v1, fixture_tear_down);
