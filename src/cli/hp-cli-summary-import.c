@@ -47,17 +47,8 @@ hp_cli_summary_mirror (const HpCaptureData *data,
   if (program == NULL || summaries->len == 0)
     return;
   library = hp_summary_library_open (NULL, &error);
-  for (guint i = 0; library != NULL && i < summaries->len && error == NULL; i++)
-    {
-      const HpCaptureSummary *summary = g_ptr_array_index (summaries, i);
-
-      /* one not found in this capture too: the library is per program,
-       * and another capture of it may well run that path */
-      if (copied)
-        hp_summary_library_put_copy (library, program, summary, &error);
-      else
-        hp_summary_library_put (library, program, summary, &error);
-    }
+  if (library != NULL)
+    hp_summary_library_put_all (library, program, summaries, copied, &error);
   if (error != NULL)
     hp_cli_error (_("warning: %s (the summaries are saved in %s all the same)"),
                   error->message, hp_capture_get_path (capture));
@@ -107,6 +98,91 @@ capture_for_perf_data (const char *perf_data,
   return g_steal_pointer (&target);
 }
 
+/* This capture's summary at @path_key, for hp_summary_place_full(). */
+static gboolean
+lookup_summary (const char  *path_key,
+                char       **text,
+                gpointer     user_data,
+                GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  *text = hp_capture_get_summary (user_data, path_key, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  guint n_read, n_placed, n_lost, n_present, n_conflict;
+} ImportCounts;
+
+/* Places one page of OLD's summaries (@old_rows) and writes them: each
+ * page is judged against this capture as the pages before it left it. */
+static gboolean
+import_page (HpCapture        *capture,
+             HpCaptureData    *data,
+             HpProfile        *profile,
+             HpSummaryMatcher *matcher,
+             GPtrArray        *old_rows,
+             const char       *old_name,
+             ImportCounts     *counts,
+             GError          **error)
+{
+  g_autoptr(GPtrArray) placements = NULL;
+  g_autoptr(GPtrArray) to_write = g_ptr_array_new ();
+
+  placements = hp_summary_place_full (profile, matcher, old_rows, old_name, NULL,
+                                      lookup_summary, capture, error);
+  if (placements == NULL)
+    return FALSE;
+  counts->n_read += old_rows->len;
+  for (guint i = 0; i < placements->len; i++)
+    {
+      HpSummaryPlacement *p = g_ptr_array_index (placements, i);
+      g_autofree char *old_readable = hp_text_escape (p->old_path);
+      g_autofree char *new_readable = hp_text_escape (p->summary->path);
+
+      if (p->present)
+        {
+          counts->n_present++;
+          printf (_("already here  %s\n"), new_readable);
+          continue;
+        }
+      if (p->conflict)
+        {
+          counts->n_conflict++;
+          printf (_("kept this capture's own summary of %s (%s's differs):\n"), new_readable, old_name);
+          print_text (p->summary->text);
+          continue;
+        }
+      g_ptr_array_add (to_write, p->summary);
+      if (p->how == HP_SUMMARY_MATCH_NONE)
+        {
+          counts->n_lost++;
+          printf (_("not found in this capture (kept)  %s\n"), old_readable);
+        }
+      else
+        {
+          counts->n_placed++;
+          printf (_("placed (%s)  %s"), hp_summary_match_to_string (p->how), new_readable);
+          if (strcmp (p->old_path, p->summary->path) != 0)
+            printf (_("  [was %s]"), old_readable);
+          if (isfinite (p->summary->share) && isfinite (p->share_now))
+            printf (_("  %.1f %% then, %.1f %% now"), p->summary->share, p->share_now);
+          printf ("\n");
+        }
+    }
+
+  if (to_write->len > 0 && !hp_capture_put_summaries (capture, to_write, error))
+    return FALSE;
+  hp_cli_summary_mirror (data, capture, to_write, TRUE);
+  return TRUE;
+}
+
 int
 hp_cli_summary_import (const char *new_path,
                        const char *old_path)
@@ -117,12 +193,11 @@ hp_cli_summary_import (const char *new_path,
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) data = NULL;
   g_autoptr(HpProfile) profile = NULL;
+  g_autoptr(HpSummaryMatcher) matcher = NULL;
   g_autoptr(GPtrArray) old_rows = NULL;
-  g_autoptr(GPtrArray) existing = NULL;
-  g_autoptr(GPtrArray) placements = NULL;
-  g_autoptr(GPtrArray) to_write = g_ptr_array_new ();
   g_autofree char *old_name = g_path_get_basename (old_path);
-  guint n_placed = 0, n_lost = 0, n_present = 0, n_conflict = 0;
+  g_autofree char *after = NULL;
+  ImportCounts counts = { 0 };
 
   if (hp_perf_import_is_perf_data (old_path))
     {
@@ -154,8 +229,7 @@ hp_cli_summary_import (const char *new_path,
       return 1;
     }
   capture = hp_capture_open (new_path, TRUE, &error);
-  if (capture == NULL || (data = hp_capture_load (capture, &error)) == NULL ||
-      (existing = hp_capture_list_summary_rows (capture, &error)) == NULL)
+  if (capture == NULL || (data = hp_capture_load (capture, &error)) == NULL)
     {
       hp_cli_error ("%s", error->message);
       return 1;
@@ -166,62 +240,54 @@ hp_cli_summary_import (const char *new_path,
       return 0;
     }
   profile = hp_profile_new (data, NULL);
-  placements = hp_summary_place (profile, old_rows, old_name, existing);
+  matcher = hp_summary_matcher_new (profile);
 
-  for (guint i = 0; i < placements->len; i++)
+  /* OLD a page at a time, each checked against this capture's summaries
+   * one path at a time: however many either holds, all of OLD is placed,
+   * none over a summary of this capture, within a page's memory */
+  for (;;)
     {
-      HpSummaryPlacement *p = g_ptr_array_index (placements, i);
-      g_autofree char *old_readable = hp_text_escape (p->old_path);
-      g_autofree char *new_readable = hp_text_escape (p->summary->path);
+      gboolean more = hp_capture_summaries_cut (old);
+      const HpCaptureSummary *last = g_ptr_array_index (old_rows, old_rows->len - 1);
 
-      if (p->present)
+      if (!import_page (capture, data, profile, matcher, old_rows, old_name, &counts, &error))
         {
-          n_present++;
-          printf (_("already here  %s\n"), new_readable);
-          continue;
+          if (counts.n_placed + counts.n_lost > 0)
+            hp_cli_error (_("%s (%u summaries of %s were placed in %s before it)"), error->message,
+                          counts.n_placed + counts.n_lost, old_path, new_path);
+          else
+            hp_cli_error ("%s", error->message);
+          return 1;
         }
-      if (p->conflict)
+      if (!more)
+        break;
+      g_free (after);
+      after = g_strdup (last->path_key);
+      g_clear_pointer (&old_rows, g_ptr_array_unref);
+      old_rows = hp_capture_list_summary_rows_after (old, after, &error);
+      if (old_rows == NULL)
         {
-          n_conflict++;
-          printf (_("kept this capture's own summary of %s (%s's differs):\n"), new_readable, old_name);
-          print_text (p->summary->text);
-          continue;
+          hp_cli_error (_("%s (%u summaries of %s were placed in %s before it)"), error->message,
+                        counts.n_placed + counts.n_lost, old_path, new_path);
+          return 1;
         }
-      g_ptr_array_add (to_write, p->summary);
-      if (p->how == HP_SUMMARY_MATCH_NONE)
-        {
-          n_lost++;
-          printf (_("not found in this capture (kept)  %s\n"), old_readable);
-        }
-      else
-        {
-          n_placed++;
-          printf (_("placed (%s)  %s"), hp_summary_match_to_string (p->how), new_readable);
-          if (strcmp (p->old_path, p->summary->path) != 0)
-            printf (_("  [was %s]"), old_readable);
-          if (isfinite (p->summary->share) && isfinite (p->share_now))
-            printf (_("  %.1f %% then, %.1f %% now"), p->summary->share, p->share_now);
-          printf ("\n");
-        }
+      if (old_rows->len == 0)
+        break;
     }
 
-  if (to_write->len > 0 && !hp_capture_put_summaries (capture, to_write, &error))
-    {
-      hp_cli_error ("%s", error->message);
-      return 1;
-    }
-  hp_cli_summary_mirror (data, capture, to_write, TRUE);
   fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "hotpath-cli: %u of %u summary of %s placed in %s",
-                                "hotpath-cli: %u of %u summaries of %s placed in %s", old_rows->len),
-           n_placed, old_rows->len, old_path, new_path);
-  if (n_lost > 0)
+                                "hotpath-cli: %u of %u summaries of %s placed in %s", counts.n_read),
+           counts.n_placed, counts.n_read, old_path, new_path);
+  if (counts.n_lost > 0)
     fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "; %u not found in this capture, kept as such",
-                                  "; %u not found in this capture, kept as such", n_lost), n_lost);
-  if (n_present > 0)
-    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "; %u already there", "; %u already there", n_present), n_present);
-  if (n_conflict > 0)
+                                  "; %u not found in this capture, kept as such", counts.n_lost), counts.n_lost);
+  if (counts.n_present > 0)
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "; %u already there", "; %u already there", counts.n_present),
+             counts.n_present);
+  if (counts.n_conflict > 0)
     fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "; %u not copied over a different summary of the same path",
-                                  "; %u not copied over a different summary of the same path", n_conflict), n_conflict);
+                                  "; %u not copied over a different summary of the same path", counts.n_conflict),
+             counts.n_conflict);
   fprintf (stderr, "\n");
   return 0;
 }

@@ -1978,6 +1978,14 @@ GPtrArray *
 hp_capture_list_summary_rows (HpCapture  *self,
                               GError    **error)
 {
+  return hp_capture_list_summary_rows_after (self, NULL, error);
+}
+
+GPtrArray *
+hp_capture_list_summary_rows_after (HpCapture   *self,
+                                    const char  *after,
+                                    GError     **error)
+{
   g_autoptr(GPtrArray) rows = NULL;
   sqlite3_stmt *stmt = NULL;
   gint64 bytes = 0;
@@ -1987,19 +1995,28 @@ hp_capture_list_summary_rows (HpCapture  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   begin_operation (self);
+  /* two statements rather than "?2 IS NULL OR": each a range of the
+   * primary key's index, so a page costs its rows, not the table. Past
+   * the first page only text keys: a blob (a hostile one) sorts after
+   * every text, and would come back on every page */
+#define SUMMARY_ROWS_SELECT(where) \
+  (self->version >= 3 ? \
+   "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", created, updated, capture, share, found " \
+   "FROM summaries WHERE path_key IS NOT NULL" where " ORDER BY path_key LIMIT ?1" : \
+   "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", created, updated, NULL, NULL, 1 " \
+   "FROM summaries WHERE path_key IS NOT NULL" where " ORDER BY path_key LIMIT ?1")
   if (sqlite3_prepare_v2 (self->db,
-                          self->version >= 3 ?
-                          "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", created, updated, capture, share, found "
-                          "FROM summaries WHERE path_key IS NOT NULL ORDER BY path_key LIMIT ?1" :
-                          "SELECT path_key, path, " HP_STORE_SUMMARY_TEXT_COLUMN ", created, updated, NULL, NULL, 1 "
-                          "FROM summaries WHERE path_key IS NOT NULL ORDER BY path_key LIMIT ?1",
+                          after != NULL ? SUMMARY_ROWS_SELECT (" AND path_key > ?2 AND typeof (path_key) = 'text'") : SUMMARY_ROWS_SELECT (""),
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "cannot read summaries");
       return NULL;
     }
+#undef SUMMARY_ROWS_SELECT
   /* one more than is read: whether some were left out */
   sqlite3_bind_int (stmt, 1, HP_STORE_MAX_SUMMARY_ROWS + 1);
+  if (after != NULL)
+    sqlite3_bind_text (stmt, 2, after, -1, SQLITE_STATIC);
   self->summaries_cut = FALSE;
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_capture_summary_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)

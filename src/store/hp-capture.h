@@ -269,6 +269,12 @@ gboolean       hp_capture_put_summaries  (HpCapture  *self,
  * format version 2 gives NULL capture, NAN share and found. */
 GPtrArray     *hp_capture_list_summary_rows (HpCapture  *self,
                                              GError    **error);
+/* The same, of the summaries whose path key sorts after @after (NULL:
+ * from the first): the next page of a capture of more summaries than a
+ * list holds, read whole a page at a time. */
+GPtrArray     *hp_capture_list_summary_rows_after (HpCapture   *self,
+                                                   const char  *after,
+                                                   GError     **error);
 /* Whether the last of these lists left summaries out: a list holds
  * HP_STORE_MAX_SUMMARY_ROWS (10 000) summaries at most, the first by path
  * key, and HP_STORE_MAX_SUMMARY_BYTES of their text. */

@@ -40,6 +40,13 @@ gboolean          hp_summary_library_put_copy (HpSummaryLibrary       *self,
                                                const char             *program,
                                                const HpCaptureSummary *summary,
                                                GError                **error);
+/* hp_summary_library_put() (or _put_copy() when @copied) of each of
+ * @summaries (HpCaptureSummary*), in one transaction: all or none. */
+gboolean          hp_summary_library_put_all (HpSummaryLibrary      *self,
+                                              const char            *program,
+                                              GPtrArray             *summaries,
+                                              gboolean               copied,
+                                              GError               **error);
 /* The summaries of @program (HpCaptureSummary*, found TRUE), by path key. */
 GPtrArray        *hp_summary_library_list   (HpSummaryLibrary  *self,
                                              const char        *program,

@@ -551,6 +551,52 @@ test_import_perf_data (void)
   it_tmpdir_free (g_steal_pointer (&dir));
 }
 
+/* OLD and NEW both hold more summaries than a list reads (10 000): all
+ * of OLD is placed, and none over a different summary of NEW, though
+ * NEW's first 10 000 (by path key) are elsewhere. Before, only OLD's
+ * first 10 000 were read, and "already here" was judged from NEW's first
+ * 10 000: its own summaries past them were overwritten. */
+static void
+test_import_many (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *old = g_build_filename (dir, "old.hotpath", NULL);
+  g_autofree char *new = g_build_filename (dir, "new.hotpath", NULL);
+  g_autofree char *xdg = g_build_filename (dir, "xdg", NULL);
+
+  g_setenv ("XDG_DATA_HOME", xdg, TRUE);
+  it_write_small_capture (old, NULL);
+  it_write_small_capture (new, NULL);
+  hp_test_sql (old, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25000) "
+                    "INSERT INTO summaries (path_key, path, text, created, updated) "
+                    "SELECT printf ('k%06d', i), 'p', 'Old summary.', '', '' FROM n;");
+  /* 10 000 keys before OLD's, then 3 000 of OLD's with another text and
+   * 3 000 with the same */
+  hp_test_sql (new, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) "
+                    "INSERT INTO summaries (path_key, path, text, created, updated) "
+                    "SELECT printf ('a%06d', i), 'p', 'Own.', '', '' FROM n;"
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000) "
+                    "INSERT INTO summaries (path_key, path, text, created, updated) "
+                    "SELECT printf ('k%06d', i), 'p', CASE WHEN i <= 3000 THEN 'Other text.' ELSE 'Old summary.' END, "
+                    "'', '' FROM n;");
+  {
+    const char *args[] = { "summary", new, "--import", old, NULL };
+    g_autoptr(ItResult) r = it_run_cli (args);
+
+    g_test_message ("%s", r->err);
+    g_assert_cmpint (r->status, ==, 0);
+    g_assert_nonnull (strstr (r->err, "0 of 25000 summaries"));
+    g_assert_nonnull (strstr (r->err, "19000 not found in this capture"));
+    g_assert_nonnull (strstr (r->err, "3000 already there"));
+    g_assert_nonnull (strstr (r->err, "3000 not copied over a different summary"));
+  }
+  g_assert_cmpint (hp_test_sql_int (new, "SELECT count(*) FROM summaries WHERE text = 'Other text.'"), ==, 3000);
+  g_assert_cmpint (hp_test_sql_int (new, "SELECT count(*) FROM summaries WHERE path_key LIKE 'k%'"), ==, 25000);
+  g_assert_cmpint (hp_test_sql_int (new, "SELECT count(*) FROM summaries"), ==, 35000);
+  g_unsetenv ("XDG_DATA_HOME");
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -561,5 +607,6 @@ main (int    argc,
   g_test_add_func ("/cli-summary-import/rules", test_import_rules);
   g_test_add_func ("/cli-summary-import/hostile-library", test_hostile_library);
   g_test_add_func ("/cli-summary-import/perf-data", test_import_perf_data);
+  g_test_add_func ("/cli-summary-import/many", test_import_many);
   return g_test_run ();
 }
