@@ -121,6 +121,12 @@ struct _HpModule
   guint32         eh_count;
   guint64         eh_hdr_vaddr;
   gboolean        eh_big_endian;
+
+  /* The debuginfod request for this module (on_debuginfod_progress): what
+   * it last reported, and when it started or last received bytes
+   * (g_get_monotonic_time; 0: a request is to start) */
+  gint64          fetch_done;
+  gint64          fetch_changed;
 };
 
 typedef struct
@@ -176,6 +182,10 @@ typedef struct
   HpModule   *module;
 } KernelSymbol;
 
+/* Seconds a debuginfod request may go unanswered, or without receiving a byte, unless
+ * $DEBUGINFOD_TIMEOUT says (as it does for libdebuginfod's own timeouts) */
+#define DEBUGINFOD_STALL_S 30
+
 struct _HpSymbolizer
 {
   GHashTable   *modules;        /* "path\nbuild-id" -> HpModule */
@@ -222,6 +232,11 @@ struct _HpSymbolizer
   /* DEBUGINFOD_URLS was set: libdwfl asks those servers for the debug
    * info it finds nowhere else, and we follow its downloads. */
   gboolean      debuginfod;
+  /* Microseconds a request may go without a byte before it is given up
+   * ($DEBUGINFOD_TIMEOUT, else DEBUGINFOD_STALL_S), and whether one was:
+   * then the servers are not waited for again (atomic). */
+  gint64        debuginfod_stall_us;
+  gint          debuginfod_stalled;
   HpSymbolFetchFunc fetch_func;
   gpointer      fetch_data;
 
@@ -300,7 +315,11 @@ hp_symbolizer_new_internal (const char *kallsyms_path)
   {
     const char *urls = g_getenv ("DEBUGINFOD_URLS");
 
+    const char *timeout = g_getenv ("DEBUGINFOD_TIMEOUT");
+    guint64 seconds = timeout != NULL ? g_ascii_strtoull (timeout, NULL, 10) : 0;
+
     self->debuginfod = urls != NULL && urls[0] != '\0';
+    self->debuginfod_stall_us = (gint64) (seconds > 0 && seconds < 3600 ? seconds : DEBUGINFOD_STALL_S) * G_USEC_PER_SEC;
   }
   return self;
 }
@@ -454,19 +473,46 @@ debuginfod_api (void)
   return api.set_progressfn != NULL ? &api : NULL;
 }
 
+/* libdebuginfod calls this about once a second while it waits for the
+ * servers: @done counts those calls until a server answers, then the
+ * bytes received of @total. A slow download goes on (a recording must not
+ * lose its names to a slow server), but a request that no server answers,
+ * or whose download stops, for the stall time is given up: a server that
+ * accepts the connection and never answers kept libdebuginfod waiting for
+ * good (over 16 minutes with elfutils 0.188, deaf to Ctrl-C), and the
+ * recording, import or window with it. After one such request the
+ * servers are not waited for again by this symbolizer: every later
+ * request is given up at once. */
 static int
 on_debuginfod_progress (debuginfod_client *client,
                         long               done,
                         long               total)
 {
   HpModule *module = debuginfod_api ()->get_user_data (client);
+  HpSymbolizer *self = module != NULL ? module->symbolizer : NULL;
+  gint64 now = g_get_monotonic_time ();
 
-  if (module != NULL && module->symbolizer != NULL && module->symbolizer->fetch_func != NULL)
-    module->symbolizer->fetch_func (module->path,
-                                    done > 0 ? (guint64) done : 0,
-                                    total > 0 ? (guint64) total : 0,
-                                    module->symbolizer->fetch_data);
-  /* never cancel: a recording must not lose its names to a slow server */
+  if (self == NULL)
+    return 0;
+  if (g_atomic_int_get (&self->debuginfod_stalled))
+    return 1;
+  if (module->fetch_changed == 0 || done < module->fetch_done)
+    module->fetch_changed = now;  /* a new request */
+  else if (total > 0 && done != module->fetch_done)
+    module->fetch_changed = now;  /* bytes came */
+  module->fetch_done = done;
+  if (now - module->fetch_changed >= self->debuginfod_stall_us)
+    {
+      g_atomic_int_set (&self->debuginfod_stalled, 1);
+      g_debug ("debuginfod: nothing for %s in %" G_GINT64_FORMAT " s; the servers are not asked again",
+               module->path, self->debuginfod_stall_us / G_USEC_PER_SEC);
+      return 1;
+    }
+  if (self->fetch_func != NULL)
+    self->fetch_func (module->path,
+                      done > 0 && total > 0 ? (guint64) done : 0,
+                      total > 0 ? (guint64) total : 0,
+                      self->fetch_data);
   return 0;
 }
 
@@ -794,6 +840,8 @@ find_debuginfo (Dwfl_Module  *mod,
         }
     }
 
+  if (module != NULL)
+    module->fetch_changed = 0;  /* a debuginfod request may start */
   fd = dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
                                      debuglink_file, debuglink_crc, debuginfo_file_name);
   /* no copies kept, or none to make */

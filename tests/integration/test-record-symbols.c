@@ -12,6 +12,10 @@
  *  - debuginfod: with DEBUGINFOD_URLS pointing at a local debuginfod
  *    server that serves the -g build, a stripped copy is named from the
  *    debug info it sends; without DEBUGINFOD_URLS nothing is asked.
+ *  - debuginfod-silent: a server that takes the connection and never
+ *    answers is given up after 30 s; libdebuginfod alone waited for it
+ *    for good (its own DEBUGINFOD_TIMEOUT, 90 s, did not end the wait),
+ *    and the recording with it.
  */
 #define G_LOG_DOMAIN "hp-integration"
 
@@ -352,6 +356,78 @@ test_debuginfod (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A "server" that accepts connections (the kernel does, from the listen
+ * backlog) and never answers. */
+static void
+test_debuginfod_silent (void)
+{
+  g_autofree char *strip = g_find_program_in_path ("strip");
+  g_autofree char *dir = NULL;
+  g_autofree char *stripped = NULL;
+  g_autofree char *cache = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GSocketAddress) any = NULL;
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GInetAddress) loopback = NULL;
+  g_autoptr(ItResult) res = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+  double seconds;
+
+  if (strip == NULL)
+    {
+      g_test_skip ("strip (binutils) is not installed");
+      return;
+    }
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  stripped = g_build_filename (dir, "paths-stripped", NULL);
+  {
+    g_autofree char *program = it_workload_path ("paths-nofp");
+    const char *argv[] = { strip, stripped, NULL };
+
+    copy_file (program, stripped);
+    run_or_fail (argv);
+  }
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  any = g_inet_socket_address_new (loopback, 0);
+  g_assert_true (g_socket_bind (socket, any, TRUE, &error));
+  g_assert_no_error (error);
+  g_socket_set_listen_backlog (socket, 64);
+  g_assert_true (g_socket_listen (socket, &error));
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  url = g_strdup_printf ("http://127.0.0.1:%u", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+
+  cache = g_build_filename (dir, "cache", NULL);
+  capture = g_build_filename (dir, "silent.hotpath", NULL);
+  g_setenv ("DEBUGINFOD_CACHE_PATH", cache, TRUE);
+  g_setenv ("DEBUGINFOD_URLS", url, TRUE);
+  g_unsetenv ("DEBUGINFOD_TIMEOUT");
+  start = g_get_monotonic_time ();
+  {
+    const char *args[] = { "record", "-o", capture, "--", stripped, "20", NULL };
+
+    res = it_run_cli (args);
+  }
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_unsetenv ("DEBUGINFOD_URLS");
+  g_unsetenv ("DEBUGINFOD_CACHE_PATH");
+  g_test_message ("recording with a silent debuginfod server: %.1f s", seconds);
+  /* without the stall check this did not return (the test's timeout fails it) */
+  g_assert_cmpint (res->status, ==, 0);
+  g_assert_nonnull (strstr (res->err, "asking debuginfod for the debug info of"));
+  g_assert_cmpint (it_json_samples (capture), >, 0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -359,6 +435,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/vdso", test_vdso);
   g_test_add_func ("/integration/record/minidebuginfo", test_minidebuginfo);
   g_test_add_func ("/integration/record/debuginfod", test_debuginfod);
+  g_test_add_func ("/integration/record/debuginfod-silent", test_debuginfod_silent);
   g_test_add_func ("/integration/record/debuginfod-not-linked", test_debuginfod_not_linked);
   return g_test_run ();
 }
