@@ -242,6 +242,14 @@ make_shown_names (HpLoadedCapture *self)
     }
 }
 
+guint
+hp_loaded_capture_get_n_profiles (HpLoadedCapture *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return (guint) g_atomic_int_get (&self->n_profiles);
+}
+
 HpLoadedProfile *
 hp_loaded_profile_ref (HpLoadedProfile *self)
 {
@@ -290,6 +298,8 @@ loaded_profile_clear (gpointer p)
   g_clear_pointer (&self->tids, g_hash_table_unref);
   g_clear_pointer (&self->fold_functions, g_hash_table_unref);
   g_clear_pointer (&self->fold_modules, g_hash_table_unref);
+  if (self->capture != NULL)
+    g_atomic_int_dec_and_test (&self->capture->n_profiles);
   g_clear_pointer (&self->capture, hp_loaded_capture_unref);
 }
 
@@ -642,6 +652,7 @@ build_profile (HpLoadedCapture       *capture,
   guint64 faults;
 
   self->capture = hp_loaded_capture_ref (capture);
+  g_atomic_int_inc (&capture->n_profiles);
   self->tids = tids ? g_hash_table_ref (tids) : NULL;
   /* an event the capture lacks (a stale choice) counts the first */
   if (!hp_measure_init (&self->measure, capture->data, filter != NULL ? filter->event : NULL))

@@ -42,6 +42,8 @@ typedef struct {
    * optimized"), by function id; both NULL when no code has a tier. */
   HpJitTiers    *jit_tiers;
   GHashTable    *tier_modules;
+  /* its profiles alive (atomic; hp_loaded_capture_get_n_profiles()) */
+  gint           n_profiles;
 } HpLoadedCapture;
 
 /* A profile of a loaded capture for a set of threads (or all). Also
@@ -185,6 +187,11 @@ void             hp_loaded_capture_load_async  (const char          *path,
                                                 gpointer             user_data);
 HpLoadedProfile *hp_loaded_capture_load_finish (GAsyncResult        *result,
                                                 GError             **error);
+/* How many profiles of @self are alive, for the tests: one once the
+ * window settled, whatever built and replaced them (a profile's trees
+ * are the most memory a window holds, and whatever keeps one after it
+ * was replaced keeps its blocks from the next filter's build) */
+guint            hp_loaded_capture_get_n_profiles (HpLoadedCapture *self);
 /* How many loads run in workers now (for the tests) */
 guint            hp_loaded_capture_get_n_loading (void);
 

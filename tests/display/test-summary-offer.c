@@ -430,6 +430,98 @@ test_import (void)
   display_close (window);
 }
 
+static gboolean
+one_profile (gpointer data)
+{
+  HpWindow *window = data;
+  HpLoadedProfile *shown = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+
+  return !hp_window_is_filtering (window) && !hp_window_is_following (window) &&
+         !hp_summary_offer_is_busy (hp_window_get_summary_offer (window)) &&
+         hp_loaded_capture_get_n_profiles (shown->capture) == 1;
+}
+
+static gboolean
+timeline_read (gpointer data)
+{
+  return hp_timeline_view_get_samples (data) != NULL;
+}
+
+/* Waits until the window keeps no profile but the one it shows, and
+ * says which are alive meanwhile if it does not */
+static void
+assert_one_profile (HpWindow   *window,
+                    const char *after)
+{
+  HpLoadedProfile *shown = hp_call_tree_view_get_profile (hp_window_get_tree_view (window));
+
+  if (!display_wait (one_profile, window, 10000))
+    g_error ("after %s, %u profiles of the capture are alive, not only the one shown",
+             after, hp_loaded_capture_get_n_profiles (shown->capture));
+}
+
+/* The summary offer places the library's summaries on the first profile
+ * and an import on one its worker builds, but keeps neither: a window
+ * that filters by a range (or merges recursion, or folds) keeps only
+ * the profile it shows, whose predecessors' blocks serve the next
+ * build. The offer kept the first profile, both trees, for as long as
+ * the capture was open. */
+static void
+test_lets_go (void)
+{
+  g_autofree char *old = make_capture ("lets-go-old.hotpath");
+  g_autofree char *path = make_capture ("lets-go.hotpath");
+  HpWindow *window;
+  HpSummaryOffer *offer;
+  HpTimelineView *view;
+  HpSampleIndex *index;
+  guint64 start, end;
+
+  fill_library ();
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = hp_capture_open (old, TRUE, &error);
+
+    g_assert_true (hp_capture_set_summary_full (capture, KEY_LEAF, "main → run_alpha → alpha_leaf", "Imported leaf.",
+                                                30.0, &error));
+    g_assert_no_error (error);
+  }
+  window = display_open (app, path);
+  offer = hp_window_get_summary_offer (window);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  /* the offer was placed on the first profile */
+  g_assert_cmpuint (hp_summary_offer_get_n_offered (offer), ==, 2);
+
+  /* a range replaces the first profile: none but the range's is left */
+  view = hp_window_get_timeline_view (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "timeline"));
+  g_assert_true (display_wait (timeline_read, view, 10000));
+  index = hp_timeline_view_get_samples (view);
+  start = hp_sample_index_get_start (index);
+  end = hp_sample_index_get_end (index);
+  hp_timeline_set_selection (hp_timeline_view_get_timeline (view), TRUE, start + (end - start) / 3,
+                             start + 2 * (end - start) / 3);
+  assert_one_profile (window, "a range");
+  g_assert_true (hp_call_tree_view_get_profile (hp_window_get_tree_view (window))->has_range);
+
+  /* used: applied, then an import, whose worker builds a profile of the
+   * whole capture and lets it go with its result */
+  hp_summary_offer_apply (offer);
+  g_assert_true (display_wait (store_written, window, 10000));
+  assert_one_profile (window, "Apply");
+  hp_summary_offer_import_path (offer, old);
+  g_assert_true (display_wait (offer_settled, window, 20000));
+  g_test_message ("%s", hp_summary_offer_get_report (offer));
+  g_assert_nonnull (strstr (hp_summary_offer_get_report (offer), "summaries of lets-go-old.hotpath"));
+  close_dialogs ();
+  assert_one_profile (window, "an import");
+
+  /* and another range after all that */
+  hp_timeline_set_selection (hp_timeline_view_get_timeline (view), TRUE, start, start + (end - start) / 2);
+  assert_one_profile (window, "another range");
+  display_close (window);
+}
+
 static GtkWindow *
 find_dialog (void)
 {
@@ -546,6 +638,7 @@ run (HpApplication *application)
   g_test_add_func ("/summary-offer/hostile-library", test_hostile_library);
   g_test_add_func ("/summary-offer/import", test_import);
   g_test_add_func ("/summary-offer/import-many", test_import_many);
+  g_test_add_func ("/summary-offer/lets-go", test_lets_go);
   return g_test_run ();
 }
 
