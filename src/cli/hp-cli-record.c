@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "record/hp-events.h"
 #include "record/hp-record-plan.h"
@@ -25,6 +26,16 @@
 #include "store/hp-capture.h"
 
 static HpRecorder *current_recorder;
+
+/* What the recorder says about writing the capture while it records. */
+static void
+on_status (const char *message,
+           gpointer    data)
+{
+  g_autofree char *safe = hp_text_escape (message);
+
+  hp_cli_error ("%s", safe);
+}
 
 /* SIGINT or SIGTERM stops the recording; the command gets the same
  * signal. A terminal's Ctrl-C (si_code SI_KERNEL) went to the whole
@@ -329,6 +340,7 @@ hp_cli_record (int    argc,
   options.system_wide = all_cpus;
   options.off_cpu = off_cpu;
   options.fetch_func = hp_cli_fetch_progress;
+  options.status_func = on_status;
   recorder = hp_recorder_new (&options);
 
   current_recorder = recorder;

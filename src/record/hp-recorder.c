@@ -31,6 +31,7 @@
 #include "store/hp-capture-keys.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -137,6 +138,8 @@ struct _HpRecorder {
   gint             write_failed;    /* atomic: the writer failed, sampling stops */
   GError          *write_error;     /* why the capture was cut short */
   char            *note;            /* how the capture was kept */
+  char            *output_path;     /* as the user named it, for messages */
+  gint64           lock_said;       /* when the lock wait was last said; 0: not waiting */
   gint64           start_time;      /* monotonic, us */
 
   GMutex           progress_lock;
@@ -204,6 +207,7 @@ hp_recorder_free (HpRecorder *self)
   g_free (self->program);
   g_clear_error (&self->write_error);
   g_free (self->note);
+  g_free (self->output_path);
   g_mutex_clear (&self->progress_lock);
   if (self->stop_fd >= 0)
     close (self->stop_fd);
@@ -956,9 +960,65 @@ drain_thread (gpointer data)
  * the next row (a summary saved into the live capture meanwhile gets in),
  * and a kill loses little. The first write error ends the recording. */
 static void
+say_status (HpRecorder *self,
+            const char *format,
+            ...) G_GNUC_PRINTF (2, 3);
+
+static void
+say_status (HpRecorder *self,
+            const char *format,
+            ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (self->options.status_func == NULL)
+    return;
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  self->options.status_func (message, self->options.status_data);
+}
+
+/* Another program holds the capture's write lock: the samples wait in the
+ * writer, and the user is told, every LOCK_STATUS_US while it lasts, and
+ * when it ends. */
+#define LOCK_STATUS_US (5 * G_USEC_PER_SEC)
+
+static void
+watch_lock (HpRecorder *self)
+{
+  guint64 waiting = 0;
+  gdouble wait = hp_capture_writer_get_lock_wait (self->writer, &waiting);
+  gint64 now = g_get_monotonic_time ();
+
+  g_mutex_lock (&self->progress_lock);
+  self->progress.lock_wait = wait;
+  self->progress.waiting = waiting;
+  g_mutex_unlock (&self->progress_lock);
+  if (wait > 0 && (self->lock_said == 0 || now - self->lock_said >= LOCK_STATUS_US))
+    {
+      g_autofree char *holder = hp_capture_writer_describe_lock_holder (self->writer);
+
+      say_status (self, "writing %s waits for the write lock that %s holds (for %.1f s now): the %" G_GUINT64_FORMAT
+                  " samples since are kept until it is free, and the recording goes on",
+                  self->output_path, holder, wait, waiting);
+      self->lock_said = now;
+    }
+  else if (wait == 0 && self->lock_said != 0)
+    {
+      say_status (self, "the write lock of %s is free again: what waited for it is written", self->output_path);
+      self->lock_said = 0;
+    }
+}
+
+static void
 commit_round (HpRecorder *self)
 {
-  if (hp_capture_writer_flush (self->writer, NULL))
+  gboolean ok = hp_capture_writer_flush (self->writer, NULL);
+
+  watch_lock (self);
+  if (ok)
     return;
   g_atomic_int_set (&self->write_failed, 1);
   hp_recorder_stop (self);
@@ -1472,6 +1532,13 @@ finish_capture (HpRecorder *self,
     }
   g_clear_pointer (&self->processor, hp_processor_free);
 
+  if (hp_capture_writer_get_lock_wait (self->writer, NULL) > 0)
+    {
+      g_autofree char *holder = hp_capture_writer_describe_lock_holder (self->writer);
+
+      say_status (self, "the recording ended; writing %s waits for the write lock that %s holds, "
+                  "for a minute at most", self->output_path, holder);
+    }
   if (hp_capture_writer_finish (self->writer, &error))
     self->note = g_strdup (hp_capture_writer_get_note (self->writer));
   else
@@ -1534,6 +1601,8 @@ run_recording (HpRecorder  *self,
   gint64 end_time;
 
   self->spawned = self->argv != NULL;
+  g_free (self->output_path);
+  self->output_path = g_strdup (output_path);
   self->child_stopped = FALSE;
   self->child_reaped = FALSE;
   g_clear_error (&self->write_error);

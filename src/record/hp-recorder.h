@@ -70,6 +70,11 @@ typedef struct {
                                    * cpu-clock when @events is NULL */
   HpSymbolFetchFunc fetch_func;   /* downloads of debug info (debuginfod); NULL: none */
   gpointer     fetch_data;
+  /* A sentence for the user about writing the capture (another program
+   * holds its write lock: the samples wait; the lock is free again),
+   * called from the recorder's threads; NULL: none. */
+  void       (*status_func) (const char *message, gpointer data);
+  gpointer     status_data;
 } HpRecordOptions;
 
 typedef struct {
@@ -77,6 +82,9 @@ typedef struct {
   guint64 samples;   /* samples written so far (at the end: in the capture) */
   guint64 lost;      /* samples the kernel dropped so far */
   gboolean running;
+  gdouble lock_wait; /* seconds writing has waited for a lock another program
+                      * holds, 0 when it does not wait */
+  guint64 waiting;   /* the samples that wait for it, kept until it is free */
 } HpRecordProgress;
 
 /* How a recording ended, filled by hp_recorder_run() whether it succeeded

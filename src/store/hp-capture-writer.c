@@ -44,6 +44,20 @@
  * pages journals little), and its indexes are built once at the end from
  * the finished tables rather than row by row.
  *
+ * Another program's lock. A capture being recorded may be opened by
+ * another program that takes the write lock and keeps it (a sqlite3 shell
+ * in BEGIN EXCLUSIVE, a script that never commits). Once BEGIN IMMEDIATE
+ * has waited HP_WRITER_LOCK_TRY_MS for it, the rows are not written but
+ * kept, in order, as the SQL they would have run (sqlite3_expanded_sql():
+ * the statement with its values), in memory up to HP_WRITER_DEFER_MEMORY
+ * and in a file beyond; each flush tries the lock again and, once it is
+ * free, runs them in one transaction. Nothing is lost to the lock, and
+ * hp_capture_writer_get_lock_wait() says who holds it and since when.
+ * finish() waits HP_WRITER_FINISH_LOCK_WAIT_US for it; if it is still
+ * held then, the capture is kept cut short and the rows that wait go to
+ * NAME.pending.sql beside it, which sqlite3 can apply once the lock is
+ * free (the error says how).
+ *
  * hp_capture_writer_finish() commits the aggregates and the complete flag
  * in one transaction; after that commit the capture is complete and nothing
  * deletes it. It then moves the WAL into the database (one file again);
@@ -60,6 +74,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -82,6 +98,16 @@
 #define HP_WRITER_BULK_CACHE_KIB 16384
 /* How long a write waits for another program's write transaction. */
 #define HP_WRITER_BUSY_TIMEOUT_MS 5000
+/* A capture being recorded waits this long for another program's write
+ * lock before its rows wait in memory instead (see "Another program's
+ * lock" above): the recording goes on meanwhile. */
+#define HP_WRITER_LOCK_TRY_MS 200
+/* Rows waiting for the lock are kept in memory up to this many bytes of
+ * SQL, then in a file: a lock held for minutes costs no more memory. */
+#define HP_WRITER_DEFER_MEMORY (4 * 1024 * 1024)
+/* How long finish() waits for a lock held by another program before it
+ * gives up and keeps the rows that wait in NAME.pending.sql. */
+#define HP_WRITER_FINISH_LOCK_WAIT_US (60 * G_USEC_PER_SEC)
 /* How long finish() waits for other programs to close the capture before it
  * keeps it in WAL mode. */
 #define HP_WRITER_SINGLE_FILE_WAIT_US (3 * G_USEC_PER_SEC)
@@ -161,6 +187,14 @@ struct _HpCaptureWriter {
   GPtrArray *deferred_indexes;  /* CREATE INDEX statements run at finish */
   gboolean in_txn;
   gboolean finished;
+
+  /* rows waiting for another program's write lock (see the top) */
+  gboolean deferring;
+  GString *deferred;        /* statements, each ended by a NUL */
+  FILE    *spill;           /* older ones, when deferred grew too big */
+  char    *spill_path;
+  guint64  deferred_samples;
+  gint64   lock_since;      /* monotonic, us */
 };
 
 static guint
@@ -299,22 +333,202 @@ exec (HpCaptureWriter  *self,
   return TRUE;
 }
 
+static gboolean
+is_busy (int rc)
+{
+  return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
 /* Opens the write transaction for the next row, waiting for another
- * program's (busy timeout). FALSE once the writer has failed. */
+ * program's (busy timeout). When another program keeps the lock, a
+ * capture being recorded defers its rows instead (self->deferring; see
+ * the top). FALSE once the writer has failed. */
 static gboolean
 begin (HpCaptureWriter *self)
 {
+  int rc;
+
   if (self->error != NULL)
     return FALSE;
-  if (self->in_txn)
+  if (self->in_txn || self->deferring)
     return TRUE;
-  if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+  rc = sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  if (rc == SQLITE_OK)
+    {
+      self->in_txn = TRUE;
+      return TRUE;
+    }
+  if (!self->bulk && is_busy (rc))
+    {
+      self->deferring = TRUE;
+      self->lock_since = g_get_monotonic_time ();
+      return TRUE;
+    }
+  record_error (self, "cannot write the capture");
+  return FALSE;
+}
+
+/* Keeps @stmt, bound, as the SQL it would run, for when the lock is free. */
+static void
+defer (HpCaptureWriter *self,
+       sqlite3_stmt    *stmt)
+{
+  char *sql = sqlite3_expanded_sql (stmt);
+
+  if (sql == NULL)
+    {
+      fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                               "%s: cannot keep what waits for another program's lock: out of memory",
+                               self->path));
+      return;
+    }
+  if (self->deferred == NULL)
+    self->deferred = g_string_new (NULL);
+  g_string_append_len (self->deferred, sql, strlen (sql) + 1);
+  sqlite3_free (sql);
+  if (self->deferred->len < HP_WRITER_DEFER_MEMORY)
+    return;
+  /* too much for memory: on to the file */
+  if (self->spill == NULL)
+    {
+      int fd = g_file_open_tmp ("hotpath-pending-XXXXXX", &self->spill_path, NULL);
+
+      if (fd < 0 || (self->spill = fdopen (fd, "w+")) == NULL)
+        {
+          if (fd >= 0)
+            close (fd);
+          fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                                   "%s: another program holds the write lock, and what waits for it "
+                                   "cannot be kept in a temporary file: %s", self->path, g_strerror (errno)));
+          return;
+        }
+    }
+  if (fwrite (self->deferred->str, 1, self->deferred->len, self->spill) != self->deferred->len)
+    {
+      fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                               "%s: another program holds the write lock, and what waits for it "
+                               "cannot be kept in %s: %s", self->path, self->spill_path, g_strerror (errno)));
+      return;
+    }
+  g_string_truncate (self->deferred, 0);
+}
+
+static void
+drop_deferred (HpCaptureWriter *self)
+{
+  if (self->spill != NULL)
+    fclose (self->spill);
+  self->spill = NULL;
+  if (self->spill_path != NULL)
+    g_unlink (self->spill_path);
+  g_clear_pointer (&self->spill_path, g_free);
+  if (self->deferred != NULL)
+    g_string_free (self->deferred, TRUE);
+  self->deferred = NULL;
+  self->deferring = FALSE;
+  self->deferred_samples = 0;
+}
+
+/* Runs every statement of @text (NUL-separated, @len bytes). */
+static gboolean
+replay_text (HpCaptureWriter *self,
+             const char      *text,
+             gsize            len)
+{
+  for (gsize at = 0; at < len; at += strlen (text + at) + 1)
+    if (sqlite3_exec (self->db, text + at, NULL, NULL, NULL) != SQLITE_OK)
+      {
+        record_error (self, "cannot write what waited for another program's lock");
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* Once the lock is free: the deferred rows, in one transaction left open
+ * for commit(). FALSE while the lock is still held, or on an error. */
+static gboolean
+replay_deferred (HpCaptureWriter *self)
+{
+  int rc;
+
+  if (self->error != NULL)
+    return FALSE;
+  rc = sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  if (is_busy (rc))
+    return FALSE;
+  if (rc != SQLITE_OK)
     {
       record_error (self, "cannot write the capture");
       return FALSE;
     }
   self->in_txn = TRUE;
+  if (self->spill != NULL)
+    {
+      char *line = NULL;
+      size_t size = 0;
+      ssize_t n;
+
+      rewind (self->spill);
+      while ((n = getdelim (&line, &size, '\0', self->spill)) > 0)
+        if (!replay_text (self, line, (gsize) n))
+          break;
+      free (line);
+      if (self->error != NULL)
+        return FALSE;
+    }
+  if (self->deferred != NULL && !replay_text (self, self->deferred->str, self->deferred->len))
+    return FALSE;
+  drop_deferred (self);
   return TRUE;
+}
+
+/* Gives the rows that wait for the lock to NAME.pending.sql, as SQL that
+ * sqlite3 applies, and fails with a message that says so. */
+static void
+give_up_deferred (HpCaptureWriter *self)
+{
+  g_autofree char *pending = g_strconcat (self->path, ".pending.sql", NULL);
+  g_autofree char *holder = hp_capture_writer_describe_lock_holder (self);
+  FILE *out = fopen (pending, "w");
+  gboolean ok = out != NULL;
+  guint64 waiting = self->deferred_samples;
+
+  if (ok)
+    {
+      fputs ("BEGIN;\n", out);
+      if (self->spill != NULL)
+        {
+          int c;
+
+          rewind (self->spill);
+          while ((c = fgetc (self->spill)) != EOF)
+            {
+              if (c == '\0')
+                fputs (";\n", out);
+              else
+                fputc (c, out);
+            }
+        }
+      for (gsize at = 0; self->deferred != NULL && at < self->deferred->len;
+           at += strlen (self->deferred->str + at) + 1)
+        fprintf (out, "%s;\n", self->deferred->str + at);
+      fputs ("COMMIT;\n", out);
+      ok = fclose (out) == 0;
+    }
+  drop_deferred (self);
+  if (ok)
+    fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                             "%s: %s has held the write lock for %.0f s; the %" G_GUINT64_FORMAT " samples "
+                             "that waited for it are kept in %s: once it is free, "
+                             "'sqlite3 %s < %s' adds them", self->path, holder,
+                             (g_get_monotonic_time () - self->lock_since) / 1e6, waiting, pending,
+                             self->path, pending));
+  else
+    fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                             "%s: %s has held the write lock for %.0f s, and the %" G_GUINT64_FORMAT
+                             " samples that waited for it could not be kept in %s either",
+                             self->path, holder, (g_get_monotonic_time () - self->lock_since) / 1e6,
+                             waiting, pending));
 }
 
 static gboolean
@@ -337,7 +551,9 @@ step (HpCaptureWriter *self,
       sqlite3_stmt    *stmt,
       const char      *what)
 {
-  if (begin (self) && sqlite3_step (stmt) != SQLITE_DONE)
+  if (begin (self) && self->deferring)
+    defer (self, stmt);
+  else if (self->error == NULL && sqlite3_step (stmt) != SQLITE_DONE)
     {
       sqlite3_reset (stmt);
       record_error (self, what);
@@ -699,7 +915,8 @@ writer_create (const char  *path,
   sqlite3_extended_result_codes (self->db, 1);
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
-  sqlite3_busy_timeout (self->db, HP_WRITER_BUSY_TIMEOUT_MS);
+  /* a recording does not wait long on another program: its rows wait (see the top) */
+  sqlite3_busy_timeout (self->db, bulk ? HP_WRITER_BUSY_TIMEOUT_MS : HP_WRITER_LOCK_TRY_MS);
 
   if (!exec (self, bulk ? "PRAGMA journal_mode=MEMORY;"
                           "PRAGMA synchronous=OFF;"
@@ -1082,6 +1299,8 @@ write_pending_samples (HpCaptureWriter *self)
   self->n_pending = 0;
   if (n == 0 || self->error != NULL || !begin (self))
     return;
+  if (self->deferring)
+    self->deferred_samples += n;
   for (guint i = 0; i < n; i++)
     {
       const PendingSample *p = &self->pending[i];
@@ -1096,6 +1315,14 @@ write_pending_samples (HpCaptureWriter *self)
       sqlite3_bind_int64 (stmt, at + 6, p->event_id);
       if (full && i + 1 < n)
         continue;
+      if (self->deferring)
+        {
+          defer (self, stmt);
+          sqlite3_reset (stmt);
+          if (self->error != NULL)
+            return;
+          continue;
+        }
       if (sqlite3_step (stmt) != SQLITE_DONE)
         {
           sqlite3_reset (stmt);
@@ -1237,6 +1464,9 @@ commit (HpCaptureWriter  *self,
   write_pending_samples (self);
   if (!take_deferred_error (self, error))
     return FALSE;
+  /* rows that wait for another program's lock: written once it is free */
+  if (self->deferring && !replay_deferred (self))
+    return take_deferred_error (self, error);
   if (self->in_txn)
     {
       if (sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
@@ -1248,6 +1478,45 @@ commit (HpCaptureWriter  *self,
     }
   self->n_committed_samples = self->n_samples;
   return TRUE;
+}
+
+/* Who holds the write lock of a capture in WAL mode: the fcntl lock
+ * SQLite takes on byte 120 of the -shm file (WAL_WRITE_LOCK), as
+ * F_GETLK reports its owner. */
+char *
+hp_capture_writer_describe_lock_holder (HpCaptureWriter *self)
+{
+  g_autofree char *shm = g_strconcat (self->path, "-shm", NULL);
+  struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 120, .l_len = 1 };
+  int fd = open (shm, O_RDONLY | O_CLOEXEC);
+  g_autofree char *comm_path = NULL;
+  g_autofree char *comm = NULL;
+
+  if (fd < 0)
+    return g_strdup ("another program");
+  if (fcntl (fd, F_GETLK, &lock) != 0 || lock.l_type == F_UNLCK || lock.l_pid <= 0)
+    {
+      close (fd);
+      return g_strdup ("another program");
+    }
+  close (fd);
+  comm_path = g_strdup_printf ("/proc/%d/comm", (int) lock.l_pid);
+  if (g_file_get_contents (comm_path, &comm, NULL, NULL))
+    return g_strdup_printf ("another program (%s, PID %d)", g_strstrip (comm), (int) lock.l_pid);
+  return g_strdup_printf ("another program (PID %d)", (int) lock.l_pid);
+}
+
+gdouble
+hp_capture_writer_get_lock_wait (HpCaptureWriter *self,
+                                 guint64         *samples)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (samples != NULL)
+    *samples = self->deferring ? self->deferred_samples + self->n_pending : 0;
+  if (!self->deferring)
+    return 0;
+  return MAX ((g_get_monotonic_time () - self->lock_since) / (gdouble) G_USEC_PER_SEC, 1e-6);
 }
 
 gboolean
@@ -1377,6 +1646,23 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
   if (!take_deferred_error (self, error))
     return FALSE;
 
+  /* What waits for another program's lock first, as long as it may take */
+  if (self->deferring)
+    {
+      gint64 deadline = g_get_monotonic_time () + HP_WRITER_FINISH_LOCK_WAIT_US;
+
+      write_pending_samples (self);
+      while (self->error == NULL && self->deferring && !replay_deferred (self))
+        {
+          if (self->error == NULL && g_get_monotonic_time () >= deadline)
+            give_up_deferred (self);
+          else
+            g_usleep (100 * 1000);
+        }
+      if (!take_deferred_error (self, error))
+        return FALSE;
+    }
+
   /* The aggregate and the complete flag are one transaction with the last
    * batch: a reader sees either a complete capture or none of them. */
   if (!begin (self))
@@ -1470,7 +1756,14 @@ hp_capture_writer_free (HpCaptureWriter *self)
   if (self == NULL)
     return;
 
-  /* Not finished: keep what was written (the capture opens as cut short). */
+  /* Not finished: keep what was written (the capture opens as cut short),
+   * and what waits for another program's lock where it can be had. */
+  if (self->db != NULL && self->deferring && self->error == NULL && !self->bulk)
+    {
+      commit (self, NULL);
+      if (self->deferring && self->error == NULL)
+        give_up_deferred (self);
+    }
   if (self->db != NULL && self->in_txn && self->error == NULL)
     commit (self, NULL);
   close_db (self);
@@ -1484,6 +1777,7 @@ hp_capture_writer_free (HpCaptureWriter *self)
     g_string_free (self->keybuf, TRUE);
   g_clear_error (&self->error);
   g_clear_pointer (&self->deferred_indexes, g_ptr_array_unref);
+  drop_deferred (self);
   g_free (self->note);
   if (self->event_names != NULL)
     g_string_free (self->event_names, TRUE);

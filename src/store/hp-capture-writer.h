@@ -173,6 +173,16 @@ gboolean         hp_capture_writer_finish          (HpCaptureWriter *self,
  * capture was kept with its -wal file beside it, or NULL. */
 const char      *hp_capture_writer_get_note        (HpCaptureWriter *self);
 
+/* How long writing has waited for a write lock that another program holds
+ * (seconds; 0 when it does not wait), with the samples that wait for it in
+ * *@samples: they are written once the lock is free (see
+ * hp-capture-writer.c). Call from the writer's thread. */
+gdouble          hp_capture_writer_get_lock_wait   (HpCaptureWriter *self,
+                                                    guint64         *samples);
+/* "another program (sqlite3, PID 4242)": who holds the capture's write
+ * lock, as far as the system says. */
+char            *hp_capture_writer_describe_lock_holder (HpCaptureWriter *self);
+
 /* Closes the database and deletes the file (on errors before any useful data). */
 void             hp_capture_writer_abort           (HpCaptureWriter *self);
 

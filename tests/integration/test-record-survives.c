@@ -6,6 +6,8 @@
  *  - another program holding the capture open (a read transaction) as the
  *    recording ends, and a summary saved into the live capture meanwhile:
  *    the capture is kept, complete, with every sample and the summary;
+ *  - another program holding the write lock for longer than 5 s: the
+ *    samples wait and are all written once it is free, said meanwhile;
  *  - record --force over an old capture that then fails to start (no such
  *    program, a dead pid, a program that cannot be executed) keeps the old
  *    capture and its summaries;
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #include "integration-common.h"
+#include "test-common.h"
 #include "store/hp-capture-writer.h"
 
 /* A running hotpath-cli: its stderr is collected at the end. */
@@ -355,6 +358,72 @@ test_reader_open_at_end (void)
     g_assert_cmpstr (value, ==, text);
   }
   g_clear_pointer (&cap, it_capture_free);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* Another program holds the write lock for longer than the writer's old
+ * 5 s limit, from early in the recording until after its end (a sqlite3
+ * shell in BEGIN EXCLUSIVE): the samples wait in the recorder, the status
+ * names the program, and once the lock is free every one is written and
+ * the capture is complete. Before, the recording stopped at 5 s, cut
+ * short, and the rest was lost. */
+static void
+test_write_lock_held (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *complete = NULL;
+  g_autofree char *me = g_strdup_printf ("PID %d)", (int) getpid ());
+  g_autoptr(Cli) cli = NULL;
+  sqlite3 *holder = NULL;
+  gint64 deadline, held_at, samples;
+  GStatBuf st;
+
+  if (!record_scratch ("held.hotpath", &dir, &capture))
+    return;
+  cli = cli_record_spin (capture, "4", 0);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (g_stat (capture, &st) != 0 || st.st_size < 100)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10 * 1000);
+    }
+  g_assert_cmpint (sqlite3_open_v2 (capture, &holder, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  sqlite3_busy_timeout (holder, 5000);
+  while (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10 * 1000);
+    }
+  held_at = g_get_monotonic_time ();
+  g_test_message ("holding the write lock of %s", capture);
+  /* past the old 5 s limit, and past the end of the 4 s program */
+  g_usleep (7 * G_USEC_PER_SEC);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+  g_test_message ("let go after %.1f s", (g_get_monotonic_time () - held_at) / 1e6);
+
+  cli_wait (cli, 120);
+  g_assert_cmpint (cli->status, ==, 0);
+  g_assert_null (strstr (cli->err, "cut short"));
+  g_assert_null (strstr (cli->err, "locked"));
+  /* the status named who held the lock, and that nothing is lost */
+  g_assert_nonnull (strstr (cli->err, "waits for the write lock that another program ("));
+  g_assert_nonnull (strstr (cli->err, me));
+  g_assert_nonnull (strstr (cli->err, "are kept until it is free"));
+  samples = written_samples (cli->err);
+  g_assert_cmpint (samples, >, 0);
+  g_assert_cmpint (it_count_sample_rows (capture), ==, samples);
+  complete = metadata (capture, "complete");
+  g_assert_cmpstr (complete, ==, "1");
+  /* the samples run to the program's end, not to the lock */
+  {
+    g_autoptr(ItCapture) cap = it_capture_open (capture);
+
+    g_assert_cmpuint (hp_profile_get_n_samples (cap->profile), ==, samples);
+  }
+  g_assert_cmpint (hp_test_sql_int (capture, "SELECT (max (time) - min (time)) / 1000000 FROM samples"), >, 3000);
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -883,6 +952,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/record/reader-open-at-end", test_reader_open_at_end);
+  g_test_add_func ("/integration/record/write-lock-held", test_write_lock_held);
   g_test_add_func ("/integration/record/force-keeps-old", test_force_keeps_old);
   g_test_add_func ("/integration/record/disk-full", test_disk_full_tmpfs);
   g_test_add_func ("/integration/record/file-size-limit", test_file_size_limit);
