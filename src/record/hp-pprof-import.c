@@ -49,6 +49,16 @@
 /* A profile bigger than this once inflated is refused: a few kilobytes of
  * gzip must not take the machine's memory. */
 #define MAX_INFLATED ((gsize) 1 << 30)
+/* What decoding may allocate: 24 times the protobuf (a real profile
+ * takes 6 to 12: a sample of 20 frames is 50 bytes on the wire and 300 in
+ * memory), at least 256 MiB and at most 4 GiB. An empty message is 2
+ * bytes on the wire and a hundred in memory: a megabyte of gzip would
+ * otherwise have taken 50 GB. */
+#define DECODE_FACTOR     24
+#define MIN_DECODE_BUDGET ((gsize) 256 << 20)
+#define MAX_DECODE_BUDGET ((gsize) 4 << 30)
+/* malloc's own bookkeeping of each block, counted with it */
+#define ALLOC_OVERHEAD    16
 #define DEFAULT_TID  1
 
 typedef Perftools__Profiles__Profile  PbProfile;
@@ -187,6 +197,37 @@ gunzip (const char    *path,
         break;
     }
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+/* protobuf-c's allocations, counted against a budget: the first past it
+ * fails, and with it the decoding. */
+typedef struct {
+  gsize    used;
+  gsize    budget;
+  gboolean exceeded;
+} DecodeBudget;
+
+static void *
+budget_alloc (void   *data,
+              size_t  size)
+{
+  DecodeBudget *b = data;
+
+  /* used <= budget: no overflow */
+  if (size > b->budget || b->used + ALLOC_OVERHEAD > b->budget - size)
+    {
+      b->exceeded = TRUE;
+      return NULL;
+    }
+  b->used += size + ALLOC_OVERHEAD;
+  return g_try_malloc (size ? size : 1);
+}
+
+static void
+budget_free (void *data,
+             void *pointer)
+{
+  g_free (pointer);
 }
 
 typedef struct {
@@ -547,6 +588,8 @@ hp_pprof_import (const char           *pprof,
   gsize size;
   PbProfile *profile;
   Import im = { 0 };
+  DecodeBudget budget = { 0 };
+  ProtobufCAllocator allocator = { budget_alloc, budget_free, &budget };
   gboolean ok;
 
   g_return_val_if_fail (pprof != NULL, FALSE);
@@ -568,7 +611,17 @@ hp_pprof_import (const char           *pprof,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: empty: not a pprof profile", pprof);
       return FALSE;
     }
-  profile = perftools__profiles__profile__unpack (NULL, size, data);
+  budget.budget = CLAMP (size > MAX_DECODE_BUDGET / DECODE_FACTOR ? MAX_DECODE_BUDGET : size * DECODE_FACTOR,
+                         MIN_DECODE_BUDGET, MAX_DECODE_BUDGET);
+  profile = perftools__profiles__profile__unpack (&allocator, size, data);
+  if (profile == NULL && budget.exceeded)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: decoding its %" G_GSIZE_FORMAT " bytes%s would take more than %" G_GSIZE_FORMAT
+                   " MiB of memory (%d times their size); not imported",
+                   pprof, size, inflated ? " (once inflated)" : "", budget.budget >> 20, DECODE_FACTOR);
+      return FALSE;
+    }
   if (profile == NULL)
     {
       gsize bad = first_bad_field (data, size);
@@ -591,7 +644,7 @@ hp_pprof_import (const char           *pprof,
   writer = hp_capture_writer_new_part (capture, error);
   if (writer == NULL)
     {
-      perftools__profiles__profile__free_unpacked (profile, NULL);
+      perftools__profiles__profile__free_unpacked (profile, &allocator);
       return FALSE;
     }
   base = g_path_get_basename (pprof);
@@ -625,7 +678,7 @@ hp_pprof_import (const char           *pprof,
   g_hash_table_unref (im.functions);
   g_hash_table_unref (im.modules);
   g_hash_table_unref (im.threads);
-  perftools__profiles__profile__free_unpacked (profile, NULL);
+  perftools__profiles__profile__free_unpacked (profile, &allocator);
 
   if (!hp_capture_writer_end_part (writer, capture, ok, error))
     {

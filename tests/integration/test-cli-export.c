@@ -716,6 +716,61 @@ test_pprof_import (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A pprof bomb: 24 KB of gzip that inflates to 24 MB of empty samples,
+ * two bytes each on the wire and a hundred in memory once decoded: 1.2 GB
+ * for protobuf-c to allocate, and 100 GB for a gzip of a megabyte. It is
+ * refused once decoding has taken 24 times the protobuf's size, naming
+ * the file; nothing is written, and a good file at the output stays. */
+static void
+test_pprof_import_bomb (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *pb = g_build_filename (dir, "bomb.pb.gz", NULL);
+  g_autofree char *out = g_build_filename (dir, "bomb.hotpath", NULL);
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 9);
+  g_autoptr(GByteArray) inflated = g_byte_array_new ();
+  g_autoptr(GByteArray) gz = g_byte_array_new ();
+  /* sample_type { type: 1 unit: 2 }, string_table "", "samples", "count" */
+  static const guint8 head[] = "\x0a\x04\x08\x01\x10\x02" "\x32\x00" "\x32\x07samples" "\x32\x05count";
+  gsize offset = 0;
+
+  g_byte_array_append (inflated, head, sizeof head - 1);
+  for (guint i = 0; i < 12 * 1000 * 1000; i++)
+    g_byte_array_append (inflated, (const guint8 *) "\x12\x00", 2);
+  for (;;)
+    {
+      guint8 buffer[1 << 16];
+      gsize read = 0, written = 0;
+      GConverterResult res = g_converter_convert (G_CONVERTER (compressor), inflated->data + offset,
+                                                  inflated->len - offset, buffer, sizeof buffer,
+                                                  G_CONVERTER_INPUT_AT_END, &read, &written, NULL);
+
+      g_assert_cmpint (res, !=, G_CONVERTER_ERROR);
+      offset += read;
+      g_byte_array_append (gz, buffer, written);
+      if (res == G_CONVERTER_FINISHED)
+        break;
+    }
+  g_assert_true (g_file_set_contents (pb, (const char *) gz->data, gz->len, NULL));
+  g_assert_true (g_file_set_contents (out, "a good capture", -1, NULL));
+  {
+    const char *args[] = { "import", pb, "-o", out, "--force", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_test_message ("%s", result->err);
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, pb));
+    g_assert_nonnull (strstr (result->err, "would take more than 549 MiB of memory"));
+  }
+  {
+    g_autofree char *kept = NULL;
+
+    g_assert_true (g_file_get_contents (out, &kept, NULL, NULL));
+    g_assert_cmpstr (kept, ==, "a good capture");
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* The index of @text in @strings, added when missing */
 static gint64
 pprof_string_index (GPtrArray  *strings,
@@ -1222,6 +1277,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-pprof", test_pprof);
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
+  g_test_add_func ("/integration/cli/import-pprof-bomb", test_pprof_import_bomb);
   g_test_add_func ("/integration/cli/import-pprof-sample-types", test_pprof_import_sample_types);
   g_test_add_func ("/integration/cli/import-pprof-block", test_pprof_import_block);
   return g_test_run ();
