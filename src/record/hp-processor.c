@@ -396,7 +396,7 @@ frames_for_resolved (HpProcessor             *self,
           /* Kept as module+0xOFFSET, never dropped or given a guessed name. */
           name = fallback = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x",
                                              hp_module_get_name (resolved->module),
-                                             resolved->function_offset);
+                                             resolved->function_start);
           self->stats.unresolved_frames++;
         }
 

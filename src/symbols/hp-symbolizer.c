@@ -121,6 +121,10 @@ struct _HpModule
   guint32         eh_count;
   guint64         eh_hdr_vaddr;
   gboolean        eh_big_endian;
+  /* Without that table (static programs: gcc links them without
+   * --eh-frame-hdr), the FDEs of .eh_frame read one by one: FdeRange,
+   * sorted by start; NULL when there is none */
+  GArray         *eh_ranges;
 
   /* The debuginfod request for this module (on_debuginfod_progress): what
    * it last reported, and when it started or last received bytes
@@ -254,6 +258,7 @@ hp_module_free (HpModule *module)
     return;
   g_clear_pointer (&module->cache, g_hash_table_unref);
   g_clear_pointer (&module->plt, g_array_unref);
+  g_clear_pointer (&module->eh_ranges, g_array_unref);
   g_clear_pointer (&module->syms, g_array_unref);
   g_clear_pointer (&module->sym_sections, g_array_unref);
   g_clear_pointer (&module->sym_bounds, g_array_unref);
@@ -1374,7 +1379,7 @@ resolved_new (HpModule *module,
   resolved = g_malloc0 (sizeof *resolved + n_frames * sizeof (HpSymbolFrame));
   resolved->module = module;
   resolved->offset = offset;
-  resolved->function_offset = offset;
+  resolved->function_start = offset;
   resolved->n_frames = n_frames;
   resolved->frames = (HpSymbolFrame *) (resolved + 1);
   return resolved;
@@ -2501,6 +2506,228 @@ eh_table_read (Elf     *elf,
   return FALSE;
 }
 
+typedef struct
+{
+  guint64 start;
+  guint64 end;
+} FdeRange;
+
+static int
+compare_fde_ranges (gconstpointer a,
+                    gconstpointer b)
+{
+  const FdeRange *ra = a, *rb = b;
+
+  return ra->start < rb->start ? -1 : ra->start > rb->start;
+}
+
+static gboolean
+read_uleb (const guint8 **p,
+           const guint8  *end,
+           guint64       *value)
+{
+  guint shift = 0;
+
+  *value = 0;
+  while (*p < end && shift < 64)
+    {
+      guint8 b = *(*p)++;
+
+      *value |= (guint64) (b & 0x7f) << shift;
+      if ((b & 0x80) == 0)
+        return TRUE;
+      shift += 7;
+    }
+  return FALSE;
+}
+
+/* Reads a pointer in encoding @enc at *@p, the field at @vaddr; only the
+ * fixed-size formats, absolute or pc-relative (what compilers write). */
+static gboolean
+read_eh_pointer (const guint8 **p,
+                 const guint8  *end,
+                 guint8         enc,
+                 guint64        vaddr,
+                 gboolean       big,
+                 gboolean       is_64,
+                 guint64       *value)
+{
+  guint size;
+  gboolean is_signed = FALSE;
+  guint64 v;
+
+  switch (enc & 0x0f)
+    {
+    case DW_EH_PE_absptr: size = is_64 ? 8 : 4; break;
+    case DW_EH_PE_udata2: size = 2; break;
+    case DW_EH_PE_udata4: size = 4; break;
+    case DW_EH_PE_udata8: size = 8; break;
+    case DW_EH_PE_sdata2: size = 2; is_signed = TRUE; break;
+    case DW_EH_PE_sdata4: size = 4; is_signed = TRUE; break;
+    case DW_EH_PE_sdata8: size = 8; break;
+    default: return FALSE;
+    }
+  if ((gsize) (end - *p) < size)
+    return FALSE;
+  v = read_eh_value (*p, size, big);
+  if (is_signed && size < 8 && (v >> (8 * size - 1)) != 0)
+    v |= ~(guint64) 0 << (8 * size);
+  *p += size;
+  switch (enc & 0x70)
+    {
+    case 0: break;
+    case DW_EH_PE_pcrel: v += vaddr; break;
+    default: return FALSE;
+    }
+  *value = v;
+  return TRUE;
+}
+
+/* The FDEs of the .eh_frame section of @elf, as FdeRange sorted by start;
+ * NULL when it has none or cannot be read. For files without the
+ * .eh_frame_hdr table, which a search would otherwise use. */
+static GArray *
+eh_frame_ranges (Elf *elf)
+{
+  GElf_Ehdr ehdr;
+  size_t shstrndx;
+  Elf_Scn *scn = NULL;
+  g_autoptr(GArray) ranges = NULL;
+  g_autoptr(GHashTable) cie_encodings = NULL;  /* CIE offset -> encoding + 1 */
+
+  if (elf == NULL || gelf_getehdr (elf, &ehdr) == NULL || elf_getshdrstrndx (elf, &shstrndx) != 0)
+    return NULL;
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+      const char *name;
+      Elf_Data *data;
+      const guint8 *base, *p, *end;
+      gboolean big = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+      gboolean is_64 = ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+
+      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_PROGBITS
+          || (name = elf_strptr (elf, shstrndx, shdr.sh_name)) == NULL || strcmp (name, ".eh_frame") != 0)
+        continue;
+      data = elf_rawdata (scn, NULL);
+      if (data == NULL || data->d_buf == NULL)
+        return NULL;
+      ranges = g_array_new (FALSE, FALSE, sizeof (FdeRange));
+      cie_encodings = g_hash_table_new (NULL, NULL);
+      base = p = data->d_buf;
+      end = base + data->d_size;
+      while ((gsize) (end - p) >= 8)
+        {
+          const guint8 *entry = p, *body, *next;
+          guint64 length = read_eh_value (p, 4, big);
+          guint64 id;
+
+          p += 4;
+          if (length == 0)
+            break;  /* the terminator */
+          if (length == 0xffffffff || length > (guint64) (end - p) || length < 4)
+            break;  /* 64-bit DWARF in .eh_frame, or a bad length */
+          next = p + length;
+          body = p;
+          id = read_eh_value (p, 4, big);
+          p += 4;
+          if (id == 0)
+            {
+              /* a CIE: the encoding of its FDEs' addresses ('R') */
+              const char *aug;
+              guint8 version = *p++;
+              guint64 skip, aug_len;
+              guint8 encoding = DW_EH_PE_absptr;
+
+              aug = (const char *) p;
+              p = memchr (p, '\0', (gsize) (next - p));
+              if (p == NULL || version == 0)
+                {
+                  p = next;
+                  continue;
+                }
+              p++;
+              if (!read_uleb (&p, next, &skip) || !read_uleb (&p, next, &skip))
+                {
+                  p = next;
+                  continue;
+                }
+              if (version == 1 && p < next)
+                p++;
+              else if (!read_uleb (&p, next, &skip))
+                {
+                  p = next;
+                  continue;
+                }
+              if (aug[0] == 'z' && read_uleb (&p, next, &aug_len))
+                for (const char *a = aug + 1; *a != '\0' && p < next; a++)
+                  {
+                    if (*a == 'R')
+                      encoding = *p++;
+                    else if (*a == 'L')
+                      p++;
+                    else if (*a == 'P')
+                      {
+                        guint8 enc = *p++;
+                        guint64 ignored;
+
+                        if (!read_eh_pointer (&p, next, enc & 0x7f, 0, big, is_64, &ignored))
+                          break;
+                      }
+                    else if (*a != 'S' && *a != 'B')
+                      break;
+                  }
+              g_hash_table_insert (cie_encodings, GSIZE_TO_POINTER ((gsize) (entry - base)),
+                                   GUINT_TO_POINTER ((guint) encoding + 1));
+            }
+          else if (id <= (guint64) (body - base))
+            {
+              /* an FDE: its CIE is @id bytes before the id */
+              gpointer enc = g_hash_table_lookup (cie_encodings, GSIZE_TO_POINTER ((gsize) (body - base - id)));
+              FdeRange r;
+              guint64 range;
+
+              if (enc != NULL
+                  && read_eh_pointer (&p, next, (guint8) (GPOINTER_TO_UINT (enc) - 1), shdr.sh_addr + (guint64) (p - base),
+                                      big, is_64, &r.start)
+                  && read_eh_pointer (&p, next, (guint8) ((GPOINTER_TO_UINT (enc) - 1) & 0x0f), 0, big, is_64, &range)
+                  && range > 0 && r.start + range > r.start)
+                {
+                  r.end = r.start + range;
+                  g_array_append_val (ranges, r);
+                }
+            }
+          p = next;
+        }
+      break;
+    }
+  if (ranges == NULL || ranges->len == 0)
+    return NULL;
+  g_array_sort (ranges, compare_fde_ranges);
+  return g_steal_pointer (&ranges);
+}
+
+/* The FDE of @ranges that covers @vaddr */
+static const FdeRange *
+fde_range_find (GArray  *ranges,
+                guint64  vaddr)
+{
+  guint lo = 0, hi = ranges->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (ranges, FdeRange, mid).start <= vaddr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || vaddr >= g_array_index (ranges, FdeRange, lo - 1).end)
+    return NULL;
+  return &g_array_index (ranges, FdeRange, lo - 1);
+}
+
 /* The index of the entry of @t that starts last at or before @vaddr;
  * FALSE when none does. */
 static gboolean
@@ -2549,6 +2776,8 @@ load_eh_table (HpModule *module)
       module->eh_hdr_vaddr = t.hdr_vaddr;
       module->eh_big_endian = t.big_endian;
     }
+  else
+    module->eh_ranges = eh_frame_ranges (dwfl_module_getelf (module->dwfl_module, &bias));
 }
 
 gboolean
@@ -2619,6 +2848,15 @@ eh_table_start (HpModule *module,
 
   if (!module->eh_loaded)
     load_eh_table (module);
+  if (module->eh_table == NULL && module->eh_ranges != NULL)
+    {
+      const FdeRange *r = fde_range_find (module->eh_ranges, vaddr);
+
+      if (r == NULL)
+        return FALSE;
+      *start = r->start;
+      return TRUE;
+    }
   if (module->eh_table == NULL)
     return FALSE;
   t = (EhTable) { module->eh_table, module->eh_count, module->eh_hdr_vaddr, module->eh_big_endian };
@@ -2778,7 +3016,9 @@ resolve (HpSymbolizer *self,
       /* Unresolved: one frame with no function, per the header. */
       resolved->n_frames = 1;
       memset (&resolved->frames[0], 0, sizeof resolved->frames[0]);
-      resolved->function_offset = unnamed_function_start (module, offset, vaddr, address);
+      /* named by its ELF address, as objdump and addr2line give it: in a
+       * program linked at 0x400000 (not PIE) that is not the file offset */
+      resolved->function_start = vaddr - (offset - unnamed_function_start (module, offset, vaddr, address));
     }
 
   return resolved;

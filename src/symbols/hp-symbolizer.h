@@ -30,11 +30,12 @@ typedef struct {
 typedef struct {
   HpModule      *module;
   guint64        offset;  /* file offset (user) or address (kernel) that was resolved */
-  /* When no symbol names the function: the file offset where it starts,
-   * from the call frame information that unwinding uses (.eh_frame FDEs
-   * survive stripping), so every address of an unnamed function shares one
-   * name; @offset itself when nothing says. */
-  guint64        function_offset;
+  /* When no symbol names the function: where it starts, from the call
+   * frame information that unwinding uses (.eh_frame FDEs survive
+   * stripping), so every address of an unnamed function shares one name.
+   * An ELF address (objdump's, addr2line's) when the file was read; else
+   * @offset itself. */
+  guint64        function_start;
   guint          n_frames;
   HpSymbolFrame *frames;
 } HpResolvedAddress;

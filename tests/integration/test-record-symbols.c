@@ -12,6 +12,10 @@
  *  - debuginfod: with DEBUGINFOD_URLS pointing at a local debuginfod
  *    server that serves the -g build, a stripped copy is named from the
  *    debug info it sends; without DEBUGINFOD_URLS nothing is asked.
+ *  - static-stripped: a stripped static program (gcc -static, not PIE,
+ *    so linked at 0x400000 and without .eh_frame_hdr) has one row per
+ *    function, named by the function's ELF address, where objdump and
+ *    nm put it, not by its file offset nor by where a push ended.
  *  - debuginfod-silent: a server that takes the connection and never
  *    answers is given up after 30 s; libdebuginfod alone waited for it
  *    for good (its own DEBUGINFOD_TIMEOUT, 90 s, did not end the wait),
@@ -356,6 +360,97 @@ test_debuginfod (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+static const char static_source[] =
+  "#include <stdlib.h>\n"
+  "long (*volatile step) (long, long);\n"
+  "static long add (long a, long b) { return a * 31 + b; }\n"
+  "__attribute__((noinline)) long spin (long n)\n"
+  "{\n"
+  "  long a = 1, b = 2, c = 3, d = 4, e = 5;\n"
+  "  for (long i = 0; i < n; i++)\n"
+  "    { a = step (a, i); b += a ^ c; c += b * d; d ^= c + e; e += d; }\n"
+  "  return a + b + c + d + e;\n"
+  "}\n"
+  "int main (int argc, char **argv)\n"
+  "{\n"
+  "  step = add;\n"
+  "  return spin (atol (argv[1])) == 42;\n"
+  "}\n";
+
+static void
+test_static_stripped (void)
+{
+  g_autofree char *cc = g_find_program_in_path ("cc");
+  g_autofree char *dir = NULL;
+  g_autofree char *source = NULL;
+  g_autofree char *program = NULL;
+  g_autofree char *stripped = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *symbols = NULL;
+  g_autofree char *row = NULL;
+  g_autoptr(ItResult) res = NULL;
+  g_autoptr(ItCapture) cap = NULL;
+  guint64 spin = 0;
+
+  if (cc == NULL)
+    {
+      g_test_skip ("no C compiler");
+      return;
+    }
+  if (!it_require_perf_events ())
+    return;
+
+  dir = it_tmpdir_new ();
+  source = g_build_filename (dir, "spin.c", NULL);
+  program = g_build_filename (dir, "spin", NULL);
+  stripped = g_build_filename (dir, "spin-stripped", NULL);
+  g_assert_true (g_file_set_contents (source, static_source, -1, NULL));
+  {
+    const char *argv[] = { cc, "-O2", "-static", "-no-pie", "-fno-omit-frame-pointer", "-o", program, source, NULL };
+    g_autoptr(GError) error = NULL;
+    int status;
+
+    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                       NULL, NULL, NULL, NULL, &status, &error)
+        || !g_spawn_check_wait_status (status, NULL))
+      {
+        g_test_skip ("cc -static failed (no libc.a: Debian package libc6-dev)");
+        g_clear_pointer (&dir, it_tmpdir_free);
+        return;
+      }
+  }
+  {
+    const char *argv[] = { "nm", program, NULL };
+    g_auto(GStrv) lines = NULL;
+
+    symbols = output_of (argv);
+    lines = g_strsplit (symbols, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (g_str_has_suffix (lines[i], " T spin"))
+        spin = g_ascii_strtoull (lines[i], NULL, 16);
+  }
+  g_assert_cmpuint (spin, >=, 0x400000);
+  {
+    const char *argv[] = { "strip", "-o", stripped, program, NULL };
+
+    run_or_fail (argv);
+  }
+
+  capture = g_build_filename (dir, "static.hotpath", NULL);
+  {
+    const char *args[] = { "record", "-o", capture, "--", stripped, "300000000", NULL };
+
+    res = it_run_cli (args);
+  }
+  g_assert_cmpint (res->status, ==, 0);
+  cap = it_capture_open (capture);
+  row = g_strdup_printf ("spin-stripped+0x%" G_GINT64_MODIFIER "x", spin);
+  g_test_message ("%s: %.1f %% self", row, it_self_percent (cap->profile, row));
+  /* one row for the whole function, named where nm puts it */
+  g_assert_cmpfloat (it_self_percent (cap->profile, row), >, 40.0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* A "server" that accepts connections (the kernel does, from the listen
  * backlog) and never answers. */
 static void
@@ -435,6 +530,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/vdso", test_vdso);
   g_test_add_func ("/integration/record/minidebuginfo", test_minidebuginfo);
   g_test_add_func ("/integration/record/debuginfod", test_debuginfod);
+  g_test_add_func ("/integration/record/static-stripped", test_static_stripped);
   g_test_add_func ("/integration/record/debuginfod-silent", test_debuginfod_silent);
   g_test_add_func ("/integration/record/debuginfod-not-linked", test_debuginfod_not_linked);
   return g_test_run ();
