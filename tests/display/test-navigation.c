@@ -168,6 +168,28 @@ make_very_deep_capture (void)
   return make_very_deep_capture_full (FALSE);
 }
 
+/* Runs the test again in a subprocess whose threads have a 1 MiB stack
+ * (RLIMIT_STACK, which threads take as their size), and asserts that it
+ * passed: TRUE in that subprocess, which runs the test; FALSE in the
+ * test itself, which returns. */
+static gboolean
+in_small_stack (void)
+{
+  struct rlimit old, small;
+
+  if (g_test_subprocess ())
+    return TRUE;
+  g_assert_cmpint (getrlimit (RLIMIT_STACK, &old), ==, 0);
+  small = old;
+  small.rlim_cur = 1024 * 1024;
+  g_assert_cmpint (setrlimit (RLIMIT_STACK, &small), ==, 0);
+  g_test_trap_subprocess (NULL, 200 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_assert_cmpint (setrlimit (RLIMIT_STACK, &old), ==, 0);
+  g_test_trap_assert_passed ();
+  return FALSE;
+}
+
 /* With HOTPATH_SHOTS=DIR, saves what the window shows as DIR/NAME-RENDERER.png */
 static void
 shot (HpWindow   *window,
@@ -520,20 +542,8 @@ test_very_deep (void)
   gpointer at_cap[2] = { NULL, GUINT_TO_POINTER (OPEN_DEPTH) };
   gpointer below[2] = { NULL, GUINT_TO_POINTER (OPEN_DEPTH + 1) };
 
-  if (!g_test_subprocess ())
-    {
-      struct rlimit old, small;
-
-      g_assert_cmpint (getrlimit (RLIMIT_STACK, &old), ==, 0);
-      small = old;
-      small.rlim_cur = 1024 * 1024;
-      g_assert_cmpint (setrlimit (RLIMIT_STACK, &small), ==, 0);
-      g_test_trap_subprocess (NULL, 200 * G_USEC_PER_SEC,
-                              G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_assert_cmpint (setrlimit (RLIMIT_STACK, &old), ==, 0);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  if (!in_small_stack ())
+    return;
 
   path = make_very_deep_capture ();
   window = display_open (app, path);
@@ -644,20 +654,8 @@ test_very_deep_ratio (void)
   const HpCallNode *leaf;
   guint64 num = 0, den = 0;
 
-  if (!g_test_subprocess ())
-    {
-      struct rlimit old, small;
-
-      g_assert_cmpint (getrlimit (RLIMIT_STACK, &old), ==, 0);
-      small = old;
-      small.rlim_cur = 1024 * 1024;
-      g_assert_cmpint (setrlimit (RLIMIT_STACK, &small), ==, 0);
-      g_test_trap_subprocess (NULL, 200 * G_USEC_PER_SEC,
-                              G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_assert_cmpint (setrlimit (RLIMIT_STACK, &old), ==, 0);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  if (!in_small_stack ())
+    return;
 
   path = make_very_deep_capture_full (TRUE);
   window = display_open (app, path);
