@@ -127,6 +127,23 @@ cli_exited (Cli *cli)
   return TRUE;
 }
 
+/* Waits (at most 30 s) until @cli's recording wrote the header of
+ * @capture, which is then a database another program can open. */
+static void
+wait_for_capture (Cli        *cli,
+                  const char *capture)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  GStatBuf st;
+
+  while (g_stat (capture, &st) != 0 || st.st_size < 100)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10 * 1000);
+    }
+}
+
 /* Waits for the end (at most @timeout_s) and reads stderr. */
 static void
 cli_wait (Cli   *cli,
@@ -377,18 +394,12 @@ test_write_lock_held (void)
   g_autoptr(Cli) cli = NULL;
   sqlite3 *holder = NULL;
   gint64 deadline, held_at, samples;
-  GStatBuf st;
 
   if (!record_scratch ("held.hotpath", &dir, &capture))
     return;
   cli = cli_record_spin (capture, "4", 0);
+  wait_for_capture (cli, capture);
   deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (g_stat (capture, &st) != 0 || st.st_size < 100)
-    {
-      g_assert_false (cli_exited (cli));
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_usleep (10 * 1000);
-    }
   g_assert_cmpint (sqlite3_open_v2 (capture, &holder, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
   sqlite3_busy_timeout (holder, 5000);
   while (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
@@ -813,8 +824,6 @@ record_then_sigint (const char         *capture,
                     const char * const *command)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  GStatBuf st;
   Cli *cli;
 
   g_ptr_array_add (args, (char *) "record");
@@ -825,12 +834,7 @@ record_then_sigint (const char         *capture,
     g_ptr_array_add (args, (char *) command[i]);
   g_ptr_array_add (args, NULL);
   cli = cli_start_full ((const char * const *) args->pdata, 0);
-  while (g_stat (capture, &st) != 0 || st.st_size < 100)
-    {
-      g_assert_false (cli_exited (cli));
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_usleep (20 * 1000);
-    }
+  wait_for_capture (cli, capture);
   g_usleep (500 * 1000);
   kill (cli->pid, SIGINT);
   cli_wait (cli, 60);
