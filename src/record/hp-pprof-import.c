@@ -60,6 +60,11 @@
 /* malloc's own bookkeeping of each block, counted with it */
 #define ALLOC_OVERHEAD    16
 #define DEFAULT_TID  1
+/* Frames of one sample at most: the deepest real stacks hold thousands;
+ * a few kilobytes of location ids that each name a location of a
+ * thousand inline lines would otherwise make 10^8 frames, minutes of work
+ * that nothing could interrupt. */
+#define MAX_SAMPLE_FRAMES ((gsize) 1 << 20)
 
 typedef Perftools__Profiles__Profile  PbProfile;
 typedef Perftools__Profiles__Location PbLocation;
@@ -240,6 +245,7 @@ typedef struct {
   GHashTable      *locations;  /* guint64 id -> PbLocation* */
   GHashTable      *functions;  /* guint64 id -> PbFunction* */
   GHashTable      *threads;    /* tid -> TRUE */
+  gsize            frames;     /* of the sample being added */
 } Import;
 
 static gboolean
@@ -322,6 +328,14 @@ push_location (Import     *im,
 
   if (!module_of (im, loc->mapping_id, &module_id, error))
     return FALSE;
+  im->frames += MAX (loc->n_line, 1);
+  if (im->frames > MAX_SAMPLE_FRAMES)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: a sample's stack holds more than %" G_GSIZE_FORMAT " frames; not imported",
+                   im->path, MAX_SAMPLE_FRAMES);
+      return FALSE;
+    }
   m = loc->mapping_id ? g_hash_table_lookup (im->mappings, &loc->mapping_id) : NULL;
   if (m != NULL && offset >= m->memory_start)
     offset = offset - m->memory_start + m->file_offset;
@@ -533,6 +547,7 @@ import_profile (Import               *im,
           hp_capture_writer_set_thread (im->writer, tid, pid, vthread);
         }
 
+      im->frames = 0;
       for (gsize k = s->n_location_id; k > 0; k--)
         {
           PbLocation *loc = g_hash_table_lookup (im->locations, &s->location_id[k - 1]);
@@ -545,6 +560,8 @@ import_profile (Import               *im,
               return FALSE;
             }
           if (!push_location (im, loc, &stack, error))
+            return FALSE;
+          if (k % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
             return FALSE;
         }
       /* a count, not a row per sample: the format has no times to keep.

@@ -771,6 +771,77 @@ test_pprof_import_bomb (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A sample of 2,000 location ids, each naming one location of 1,000
+ * inline lines: two million frames, refused with the file named, and the
+ * good file at the output path kept */
+static void
+test_pprof_import_deep (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *pb = g_build_filename (dir, "deep.pb", NULL);
+  g_autofree char *out = g_build_filename (dir, "deep.hotpath", NULL);
+  const char *strings[] = { "", "samples", "count", "f" };
+  Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
+  Perftools__Profiles__ValueType type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT, *type_list[1] = { &type };
+  Perftools__Profiles__Function function = PERFTOOLS__PROFILES__FUNCTION__INIT, *function_list[1] = { &function };
+  Perftools__Profiles__Line line = PERFTOOLS__PROFILES__LINE__INIT;
+  Perftools__Profiles__Location location = PERFTOOLS__PROFILES__LOCATION__INIT, *location_list[1] = { &location };
+  Perftools__Profiles__Sample sample = PERFTOOLS__PROFILES__SAMPLE__INIT, *sample_list[1] = { &sample };
+  g_autofree Perftools__Profiles__Line **lines = g_new (Perftools__Profiles__Line *, 1000);
+  g_autofree guint64 *ids = g_new (guint64, 2000);
+  gint64 value = 1;
+  g_autofree guint8 *packed = NULL;
+  gsize size;
+
+  type.type = 1;
+  type.unit = 2;
+  function.id = 1;
+  function.name = function.system_name = 3;
+  line.function_id = 1;
+  for (guint i = 0; i < 1000; i++)
+    lines[i] = &line;
+  location.id = 1;
+  location.n_line = 1000;
+  location.line = lines;
+  for (guint i = 0; i < 2000; i++)
+    ids[i] = 1;
+  sample.n_location_id = 2000;
+  sample.location_id = ids;
+  sample.n_value = 1;
+  sample.value = &value;
+  profile.n_sample_type = 1;
+  profile.sample_type = type_list;
+  profile.n_sample = 1;
+  profile.sample = sample_list;
+  profile.n_location = 1;
+  profile.location = location_list;
+  profile.n_function = 1;
+  profile.function = function_list;
+  profile.n_string_table = G_N_ELEMENTS (strings);
+  profile.string_table = (char **) strings;
+  size = perftools__profiles__profile__get_packed_size (&profile);
+  packed = g_malloc (size);
+  perftools__profiles__profile__pack (&profile, packed);
+  g_assert_true (g_file_set_contents (pb, (const char *) packed, size, NULL));
+  g_assert_true (g_file_set_contents (out, "a good capture", -1, NULL));
+  {
+    const char *args[] = { "import", pb, "-o", out, "--force", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_test_message ("%s", result->err);
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, pb));
+    g_assert_nonnull (strstr (result->err, "more than 1048576 frames"));
+  }
+  {
+    g_autofree char *kept = NULL;
+
+    g_assert_true (g_file_get_contents (out, &kept, NULL, NULL));
+    g_assert_cmpstr (kept, ==, "a good capture");
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* The index of @text in @strings, added when missing */
 static gint64
 pprof_string_index (GPtrArray  *strings,
@@ -1278,6 +1349,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
   g_test_add_func ("/integration/cli/import-pprof-bomb", test_pprof_import_bomb);
+  g_test_add_func ("/integration/cli/import-pprof-deep", test_pprof_import_deep);
   g_test_add_func ("/integration/cli/import-pprof-sample-types", test_pprof_import_sample_types);
   g_test_add_func ("/integration/cli/import-pprof-block", test_pprof_import_block);
   return g_test_run ();
