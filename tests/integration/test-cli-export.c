@@ -716,6 +716,27 @@ test_pprof_import (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* An import of @pb over the good file @out, with --force: refused with
+ * @pb and @message in the error, and @out kept */
+static void
+assert_import_refused (const char *pb,
+                       const char *out,
+                       const char *message)
+{
+  const char *args[] = { "import", pb, "-o", out, "--force", NULL };
+  g_autoptr(ItResult) result = NULL;
+  g_autofree char *kept = NULL;
+
+  g_assert_true (g_file_set_contents (out, "a good capture", -1, NULL));
+  result = it_run_cli (args);
+  g_test_message ("%s", result->err);
+  g_assert_cmpint (result->status, ==, 1);
+  g_assert_nonnull (strstr (result->err, pb));
+  g_assert_nonnull (strstr (result->err, message));
+  g_assert_true (g_file_get_contents (out, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "a good capture");
+}
+
 /* A pprof bomb: 24 KB of gzip that inflates to 24 MB of empty samples,
  * two bytes each on the wire and a hundred in memory once decoded: 1.2 GB
  * for protobuf-c to allocate, and 100 GB for a gzip of a megabyte. It is
@@ -752,22 +773,7 @@ test_pprof_import_bomb (void)
         break;
     }
   g_assert_true (g_file_set_contents (pb, (const char *) gz->data, gz->len, NULL));
-  g_assert_true (g_file_set_contents (out, "a good capture", -1, NULL));
-  {
-    const char *args[] = { "import", pb, "-o", out, "--force", NULL };
-    g_autoptr(ItResult) result = it_run_cli (args);
-
-    g_test_message ("%s", result->err);
-    g_assert_cmpint (result->status, ==, 1);
-    g_assert_nonnull (strstr (result->err, pb));
-    g_assert_nonnull (strstr (result->err, "would take more than 549 MiB of memory"));
-  }
-  {
-    g_autofree char *kept = NULL;
-
-    g_assert_true (g_file_get_contents (out, &kept, NULL, NULL));
-    g_assert_cmpstr (kept, ==, "a good capture");
-  }
+  assert_import_refused (pb, out, "would take more than 549 MiB of memory");
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -823,22 +829,7 @@ test_pprof_import_deep (void)
   packed = g_malloc (size);
   perftools__profiles__profile__pack (&profile, packed);
   g_assert_true (g_file_set_contents (pb, (const char *) packed, size, NULL));
-  g_assert_true (g_file_set_contents (out, "a good capture", -1, NULL));
-  {
-    const char *args[] = { "import", pb, "-o", out, "--force", NULL };
-    g_autoptr(ItResult) result = it_run_cli (args);
-
-    g_test_message ("%s", result->err);
-    g_assert_cmpint (result->status, ==, 1);
-    g_assert_nonnull (strstr (result->err, pb));
-    g_assert_nonnull (strstr (result->err, "more than 1048576 frames"));
-  }
-  {
-    g_autofree char *kept = NULL;
-
-    g_assert_true (g_file_get_contents (out, &kept, NULL, NULL));
-    g_assert_cmpstr (kept, ==, "a good capture");
-  }
+  assert_import_refused (pb, out, "more than 1048576 frames");
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
