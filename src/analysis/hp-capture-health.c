@@ -55,15 +55,22 @@ hp_capture_health_exit_signal (const char *value)
   return 0;
 }
 
+const char *
+hp_capture_health_signal_abbrev (int signo)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+  return sigabbrev_np (signo);
+#else
+  return NULL;
+#endif
+}
+
 /* "SIGINT" for 2, or the number when glibc has no abbreviation. */
 static char *
 signal_name (int signo)
 {
-  const char *abbrev = NULL;
+  const char *abbrev = hp_capture_health_signal_abbrev (signo);
 
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-  abbrev = sigabbrev_np (signo);
-#endif
   if (abbrev != NULL)
     return g_strdup_printf ("SIG%s", abbrev);
   return g_strdup_printf (_("signal %d"), signo);

@@ -78,6 +78,10 @@ char    *hp_capture_health_jit_advice   (const HpCaptureHealth *health);
  * NULL or empty): then a front end shows @value itself, made safe. */
 int      hp_capture_health_exit_signal  (const char            *value);
 
+/* glibc's abbreviation of signal @signo ("SEGV" for 11), or NULL when it
+ * has none (or is older than 2.32). */
+const char *hp_capture_health_signal_abbrev (int signo);
+
 /* How a recording that a signal stopped (metadata stop_signal, @stop)
  * ended the program, one sentence for both front ends: that the user's
  * signal (Ctrl-C) stopped it, and whether the program ended on that

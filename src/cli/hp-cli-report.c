@@ -156,11 +156,8 @@ describe_signal (const char *value)
 
   if (signo > 0)
     {
-      const char *abbrev = NULL;
+      const char *abbrev = hp_capture_health_signal_abbrev (signo);
 
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-      abbrev = sigabbrev_np (signo);
-#endif
       if (abbrev != NULL)
         return g_strdup_printf (_("signal %d (SIG%s)"), signo, abbrev);
       return g_strdup_printf (_("signal %d"), signo);
