@@ -282,6 +282,7 @@ hp_comparison_explain (HpComparison        *self,
                               stat->q, low, high);
     case HP_VERDICT_UNCHANGED:
       if (!isfinite (margin))
+        /* xgettext:no-c-format */
         return g_strdup (_("unchanged: the 95 % interval rules out a change as large as the floor"));
       /* Translators: the interval's ends, then a margin in percent */
       return g_strdup_printf (_("unchanged: the 95 %% interval, %s to %s, rules out a change larger than ±%.1f %%"),

@@ -504,6 +504,7 @@ hp_cli_diff (int    argc,
       N_("Exit with status 3 when anything is judged slower (for CI)"), NULL },
     { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_("Text: show the first N rows of each table (default 20, 0: all)"), N_("N") },
     { "floor", 0, 0, G_OPTION_ARG_DOUBLE, &floor_percent,
+      /* xgettext:no-c-format */
       N_("Never flag a change smaller than PCT% of the total cost (default 1)"), N_("PCT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }

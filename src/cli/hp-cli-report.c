@@ -878,6 +878,7 @@ hp_cli_report (int    argc,
     { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_("Show the first N functions (text default 30, JSON default all)"), N_("N") },
     { "sort", 's', 0, G_OPTION_ARG_STRING, &sort, N_("Rank functions by self or total samples (default self)"), N_("self|total") },
     { "tree", 't', 0, G_OPTION_ARG_NONE, &tree, N_("Print the top-down call tree"), NULL },
+    /* xgettext:no-c-format */
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, N_("Tree: hide paths under PCT% of samples (default 0.5)"), N_("PCT") },
     /* Names as bytes, whatever the locale: they are matched against the
      * capture's names, not shown. */

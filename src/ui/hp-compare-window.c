@@ -594,6 +594,7 @@ hp_compare_window_init (HpCompareWindow *self)
   add_column (self, _("Base"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_BASE, FALSE);
   add_column (self, _("New"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_NEW, FALSE);
   add_column (self, _("Change"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_CHANGE, FALSE);
+  /* xgettext:no-c-format */
   add_column (self, _("95 % interval"), G_CALLBACK (setup_interval), G_CALLBACK (bind_interval),
               G_CALLBACK (unbind_interval), 0, FALSE);
   add_column (self, _("q"), G_CALLBACK (setup_text), G_CALLBACK (bind_text), NULL, CELL_Q, FALSE);
