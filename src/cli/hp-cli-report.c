@@ -194,15 +194,26 @@ print_unsymbolized (Report                *r,
 
       g_string_append_printf (where, "%s%s %.1f%%", i ? ", " : "", esc (r, u->module, "?"), percent (u->samples, r->n_samples));
     }
-  if (r->profile != r->sample_profile)
-    printf (_("# Without symbols: %.1f%% of all %s are in code without symbols (%s)"),
+  if (r->profile != r->sample_profile && packages != NULL)
+    /* Translators: a share, what is counted ("page faults"), the modules
+     * with their shares ("libfoo.so 12.0%"), then the Debian packages
+     * that hold the symbols */
+    printf (_("# Without symbols: %.1f%% of all %s are in code without symbols (%s); Debian's %s would name it.\n"),
+            percent (total, r->n_samples), esc (r, r->quantity, "samples"), where->str, esc (r, packages, ""));
+  else if (r->profile != r->sample_profile)
+    /* Translators: a share, what is counted ("page faults"), then the
+     * modules with their shares ("libfoo.so 12.0%") */
+    printf (_("# Without symbols: %.1f%% of all %s are in code without symbols (%s).\n"),
             percent (total, r->n_samples), esc (r, r->quantity, "samples"), where->str);
+  else if (packages != NULL)
+    /* Translators: a share, the modules with their shares ("libfoo.so
+     * 12.0%"), then the Debian packages that hold the symbols */
+    printf (_("# Without symbols: %.1f%% of samples are in code without symbols (%s); Debian's %s would name it.\n"),
+            percent (total, r->n_samples), where->str, esc (r, packages, ""));
   else
-    printf (_("# Without symbols: %.1f%% of samples are in code without symbols (%s)"),
+    /* Translators: a share, then the modules with their shares ("libfoo.so 12.0%") */
+    printf (_("# Without symbols: %.1f%% of samples are in code without symbols (%s).\n"),
             percent (total, r->n_samples), where->str);
-  if (packages != NULL)
-    printf (_("; Debian's %s would name it"), esc (r, packages, ""));
-  printf (".\n");
 }
 
 static void

@@ -181,6 +181,15 @@ append_code_span (GString    *out,
   g_string_append (out, fence);
 }
 
+static char *
+code_span (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  append_code_span (out, text);
+  return g_string_free (out, FALSE);
+}
+
 /* The length of the code fence (``` or ~~~, up to three spaces in) that
  * @line opens or closes, 0 when it is none; its character in @c and
  * whether only blanks follow it (as on a closing fence) in @bare. */
@@ -315,26 +324,38 @@ markdown (HpCapture  *capture,
   g_autofree char *this_name = g_path_get_basename (hp_capture_get_path (capture));
   guint64 n_samples = hp_profile_get_n_samples (profile);
 
-  g_string_append (out, "# Summaries");
-  if (program != NULL)
-    {
-      g_string_append (out, " of ");
-      append_code_span (out, program);
-    }
-  g_string_append (out, "\n\nCapture: ");
-  append_code_span (out, hp_capture_get_path (capture));
   {
+    g_autofree char *path = code_span (hp_capture_get_path (capture));
     g_autofree char *samples = hp_cli_samples (n_samples);
 
-    g_string_append_printf (out, " — %s", samples);
+    if (program != NULL)
+      {
+        g_autofree char *name = code_span (program);
+
+        /* Translators: the heading of summary --format markdown; a program's name */
+        g_string_append_printf (out, _("# Summaries of %s"), name);
+      }
+    else
+      /* Translators: the heading of summary --format markdown */
+      g_string_append (out, _("# Summaries"));
+    g_string_append (out, "\n\n");
+    if (event != NULL)
+      {
+        g_autofree char *shown = code_span (event);
+
+        /* Translators: a capture file, an amount of samples ("1,234
+         * samples"), the event sampled, then the number of summaries */
+        g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "Capture: %s — %s of %s, %u summary.\n",
+                                                  "Capture: %s — %s of %s, %u summaries.\n", entries->len),
+                                path, samples, shown, entries->len);
+      }
+    else
+      /* Translators: a capture file, an amount of samples ("1,234
+       * samples"), then the number of summaries */
+      g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "Capture: %s — %s, %u summary.\n",
+                                                "Capture: %s — %s, %u summaries.\n", entries->len),
+                              path, samples, entries->len);
   }
-  if (event != NULL)
-    {
-      g_string_append (out, " of ");
-      append_code_span (out, event);
-    }
-  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, ", %u summary.\n", ", %u summaries.\n", entries->len),
-                          entries->len);
 
   for (guint i = 0; i < entries->len; i++)
     {
@@ -350,23 +371,36 @@ markdown (HpCapture  *capture,
                                 n_samples ? 100.0 * e->node->total / n_samples : 0.0,
                                 e->node->total, n_samples);
       else
-        g_string_append (out, "*Not found in this capture's call tree.*\n\n");
+        g_string_append (out, _("*Not found in this capture's call tree.*\n\n"));
       /* one written in another capture says so, as the window does */
       if (e->row->capture != NULL && g_strcmp0 (e->row->capture, this_name) != 0)
         {
-          g_string_append (out, "Written in ");
-          append_code_span (out, e->row->capture);
+          g_autofree char *written = code_span (e->row->capture);
+          g_autofree char *date = NULL;
+          double now = e->node != NULL && n_samples ? 100.0 * e->node->total / n_samples : 0.0;
+
+          /* the date of an ISO 8601 time, as the window shows it */
           if (e->row->updated != NULL && strlen (e->row->updated) >= 10)
             {
-              g_autofree char *date = hp_text_escape (e->row->updated);
+              g_autofree char *escaped = hp_text_escape (e->row->updated);
 
-              g_string_append_printf (out, _(" on %.10s"), date);
+              date = g_strndup (escaped, 10);
             }
-          if (isfinite (e->row->share))
-            g_string_append_printf (out, _(", %.1f %% then"), e->row->share);
-          if (e->node != NULL)
-            g_string_append_printf (out, _(", %.1f %% now"), n_samples ? 100.0 * e->node->total / n_samples : 0.0);
-          g_string_append (out, ".\n\n");
+          else
+            date = g_strdup ("?");
+          /* the window's sentences (hp-format.c), one translation for both */
+          if (isfinite (e->row->share) && e->node != NULL)
+            g_string_append_printf (out, _("Written in %s on %s, %.1f %% then, %.1f %% now."),
+                                    written, date, e->row->share, now);
+          else if (isfinite (e->row->share))
+            g_string_append_printf (out, _("Written in %s on %s, %.1f %% then."), written, date, e->row->share);
+          else if (e->node != NULL)
+            /* TRANSLATORS: a capture file name, a date, the call path's
+             * share of the samples in this capture */
+            g_string_append_printf (out, _("Written in %s on %s, %.1f %% now."), written, date, now);
+          else
+            g_string_append_printf (out, _("Written in %s on %s."), written, date);
+          g_string_append (out, "\n\n");
         }
       append_summary_lines (out, (const char * const *) lines);
     }

@@ -55,11 +55,12 @@ is_path (HpProfile          *profile,
   return found->len > 0;
 }
 
-/* Why @names is no call path of @profile, for the end of the error, so
- * that a typo is one retry: a name no function has, with the nearest one
- * (and the whole path corrected when that is one); the path given leaf
- * first; or else the longest leading part that is a path, and what it
- * calls. */
+/* Why @names is no call path of @profile, a clause for the end of the
+ * error (NULL when there is none to give), so that a typo is one retry: a
+ * name no function has, with the nearest one (and the whole path corrected
+ * when that is one); the path given leaf first; or else the longest
+ * leading part that is a path, and what it calls. Each clause is one
+ * translatable string. */
 static char *
 path_hint (HpProfile *profile,
            char     **names)
@@ -68,10 +69,10 @@ path_hint (HpProfile *profile,
   g_auto(GStrv) corrected = g_strdupv (names);
   g_autoptr(GString) unknown = g_string_new (NULL);
   g_autoptr(GPtrArray) found = NULL;
-  GString *hint = g_string_new (NULL);
+  g_autoptr(GString) callees = g_string_new (NULL);
 
   if (n == 0)
-    return g_string_free (hint, FALSE);
+    return NULL;
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GArray) ids = hp_profile_find_functions (profile, names[i]);
@@ -82,9 +83,16 @@ path_hint (HpProfile *profile,
       close = hp_profile_suggest_functions (profile, names[i], 1);
       if (n_unknown++ < 3)
         {
-          g_string_append_printf (unknown, "%s'%s'", n_unknown > 1 ? ", nor " : "", names[i]);
+          if (n_unknown > 1)
+            /* Translators: joins the names that no function has, as in
+             * "no function is named 'pars' (did you mean 'parse'?), nor 'qq'" */
+            g_string_append (unknown, _(", nor "));
           if (close->len > 0)
-            g_string_append_printf (unknown, _(" (did you mean '%s'?)"), (char *) g_ptr_array_index (close, 0));
+            /* Translators: a name that no function has, then the nearest one */
+            g_string_append_printf (unknown, _("'%s' (did you mean '%s'?)"), names[i],
+                                    (char *) g_ptr_array_index (close, 0));
+          else
+            g_string_append_printf (unknown, "'%s'", names[i]);
         }
       if (close->len > 0)
         {
@@ -98,11 +106,12 @@ path_hint (HpProfile *profile,
         {
           g_autofree char *joined = g_strjoinv (";", corrected);
 
-          g_string_append_printf (hint, _("; did you mean '%s'?"), joined);
+          /* Translators: after "no call path main;lexx in app.hotpath; " */
+          return g_strdup_printf (_("did you mean '%s'?"), joined);
         }
-      else
-        g_string_append_printf (hint, _("; no function is named %s"), unknown->str);
-      return g_string_free (hint, FALSE);
+      /* Translators: after "no call path main;zz in app.hotpath; ", the
+       * names in quotes, as in "'zz' (did you mean 'lex'?), nor 'qq'" */
+      return g_strdup_printf (_("no function is named %s"), unknown->str);
     }
 
   /* every name is a function's: in the wrong order, or not one path */
@@ -116,8 +125,8 @@ path_hint (HpProfile *profile,
         {
           g_autofree char *joined = g_strjoinv (";", reversed);
 
-          g_string_append_printf (hint, _("; did you mean '%s' (root side first)?"), joined);
-          return g_string_free (hint, FALSE);
+          /* Translators: after "no call path lex;main in app.hotpath; " */
+          return g_strdup_printf (_("did you mean '%s' (root side first)?"), joined);
         }
     }
   for (k = n - 1; k > 0; k--)
@@ -141,21 +150,30 @@ path_hint (HpProfile *profile,
       corrected[k] = NULL;
       joined = g_strjoinv (";", corrected);
       corrected[k] = cut;
-      g_string_append_printf (hint, _("; '%s' is one, and calls "), joined);
       /* the children are sorted hottest first */
       for (guint i = 0; node->children != NULL && i < node->children->len && shown < 5; i++, shown++)
         {
           const HpCallNode *child = g_ptr_array_index (node->children, i);
 
-          g_string_append_printf (hint, "%s'%s'", shown > 0 ? ", " : "",
+          g_string_append_printf (callees, "%s'%s'", shown > 0 ? ", " : "",
                                   hp_profile_get_function_name (profile, child->function_id));
         }
+      /* Translators: after "no call path main;run;lex in app.hotpath; ",
+       * the leading part of it that is a call path */
       if (shown == 0)
-        g_string_append (hint, "nothing");
-      else if (node->children->len > shown)
-        g_string_append_printf (hint, _(" and %u more"), node->children->len - shown);
+        return g_strdup_printf (_("'%s' is one, and calls nothing"), joined);
+      if (node->children->len > shown)
+        /* Translators: the leading part of the path that is one, the
+         * functions it calls in quotes, then how many more it calls */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "'%s' is one, and calls %s and %u more",
+                                             "'%s' is one, and calls %s and %u more",
+                                             node->children->len - shown),
+                                joined, callees->str, node->children->len - shown);
+      /* Translators: the leading part of the path that is one, then the
+       * functions it calls in quotes */
+      return g_strdup_printf (_("'%s' is one, and calls %s"), joined, callees->str);
     }
-  return g_string_free (hint, FALSE);
+  return NULL;
 }
 
 static int
@@ -544,7 +562,12 @@ hp_cli_summary (int    argc,
     {
       g_autofree char *hint = path_hint (profile, names);
 
-      hp_cli_error (_("no call path %s in %s%s"), args[1], args[0], hint);
+      if (hint != NULL)
+        /* Translators: a call path, a capture file, then why: "did you
+         * mean 'main;lex'?", "no function is named 'zz'", … */
+        hp_cli_error (_("no call path %s in %s; %s"), args[1], args[0], hint);
+      else
+        hp_cli_error (_("no call path %s in %s"), args[1], args[0]);
       return 1;
     }
   node = g_ptr_array_index (candidates, 0);

@@ -647,11 +647,14 @@ hp_disassembly_new (HpProfile          *profile,
                      _("%s has changed since the recording (build id %s, the recorded one is %s): "
                        "it was rebuilt or updated, so its code is not the code that was sampled."),
                      other_path, other_build_id ? other_build_id : _("none"), module->build_id);
+      else if (module->build_id != NULL)
+        /* Translators: a file's path, then the build id a copy of it would have */
+        g_set_error (error, HP_DISASSEMBLY_ERROR, HP_DISASSEMBLY_ERROR_NOT_FOUND,
+                     _("%s is not on this machine, nor a copy with build id %s."), module->path,
+                     module->build_id);
       else
         g_set_error (error, HP_DISASSEMBLY_ERROR, HP_DISASSEMBLY_ERROR_NOT_FOUND,
-                     _("%s is not on this machine%s%s."), module->path,
-                     module->build_id ? _(", nor a copy with build id ") : "",
-                     module->build_id ? module->build_id : "");
+                     _("%s is not on this machine."), module->path);
       return NULL;
     }
 

@@ -366,14 +366,25 @@ show_overview (HpCompareWindow *self)
       }
     g_string_append_c (text, '\n');
   }
-  if (isnan (mde))
-    g_string_append (text, _("No minimum detectable effect can be given"));
-  else
-    g_string_append_printf (text, _("Minimum detectable effect %.1f %% of a hot function"), mde);
-  g_string_append_printf (text, _("; changes under %s per run (%g %% of the total) are never flagged."),
-                          floor_text, 100 * hp_comparison_get_floor (cmp) / ((sides[0]->cost + sides[1]->cost) / 2));
+  {
+    double floor_percent = 100 * hp_comparison_get_floor (cmp) / ((sides[0]->cost + sides[1]->cost) / 2);
+
+    if (isnan (mde))
+      /* Translators: the materiality floor: a cost ("2.1 ms"), then a percent */
+      g_string_append_printf (text, _("No minimum detectable effect can be given; changes under %s per run "
+                                      "(%g %% of the total) are never flagged."), floor_text, floor_percent);
+    else
+      /* Translators: a percent, then the materiality floor: a cost ("2.1 ms") and a percent */
+      g_string_append_printf (text, _("Minimum detectable effect %.1f %% of a hot function; changes under %s per run "
+                                      "(%g %% of the total) are never flagged."), mde, floor_text, floor_percent);
+  }
   for (guint i = 0; warnings[i] != NULL; i++)
-    g_string_append_printf (text, "\n%s %s", _("Warning:"), warnings[i]);
+    {
+      g_string_append_c (text, '\n');
+      /* Translators: a warning of the comparison, as in "Warning: the two
+       * sides have little in common: …" */
+      g_string_append_printf (text, _("Warning: %s"), warnings[i]);
+    }
 
   g_free (self->overview_text);
   self->overview_text = g_string_free (text, FALSE);
