@@ -73,6 +73,59 @@ skip_read_values (HpPerfReader *r,
   return hp_perf_reader_skip (r, per_value - 8);
 }
 
+/* The fields after the user stack, of eight bytes each, in the order the
+ * kernel writes them (perf_output_sample); PERF_SAMPLE_REGS_INTR, whose
+ * size depends on sample_regs_intr, and PERF_SAMPLE_AUX, sized by its
+ * first word, come among and after them. */
+#define SAMPLE_LATER_FIXED (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | \
+                            PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | \
+                            PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+#define SAMPLE_KNOWN       ((guint64) PERF_SAMPLE_MAX - 1)
+
+/* Whether the fields after the user stack, which nothing reads, fill the
+ * rest of the sample exactly. A sample longer or shorter than its
+ * sample_type says means the attribute and the records disagree (a forged
+ * or spliced file): every field read before may then be another's bytes,
+ * a time read as a period, a call chain ignored, and the import would be
+ * wrong without a word. Unknown to us (a newer kernel's bit, or REGS_INTR
+ * with registers), the size is not checked. */
+static gboolean
+sample_ends_here (const HpPerfEventInfo *info,
+                  HpPerfReader          *r)
+{
+  guint64 st = info->sample_type;
+  guint64 later = st & SAMPLE_LATER_FIXED;
+
+  if ((st & ~SAMPLE_KNOWN) != 0)
+    return TRUE;
+  /* WEIGHT and WEIGHT_STRUCT share their place: the kernel takes one. */
+  if ((later & PERF_SAMPLE_WEIGHT_TYPE) == PERF_SAMPLE_WEIGHT_TYPE)
+    later &= ~(guint64) PERF_SAMPLE_WEIGHT_STRUCT;
+  if (st & PERF_SAMPLE_REGS_INTR)
+    {
+      guint64 abi;
+
+      /* after WEIGHT, DATA_SRC and TRANSACTION */
+      if (!hp_perf_reader_skip (r, 8 * __builtin_popcountll (later & (PERF_SAMPLE_WEIGHT_TYPE | PERF_SAMPLE_DATA_SRC |
+                                                                       PERF_SAMPLE_TRANSACTION)))
+          || !hp_perf_reader_u64 (r, &abi))
+        return FALSE;
+      if (abi != 0)
+        return TRUE;
+      later &= ~(guint64) (PERF_SAMPLE_WEIGHT_TYPE | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION);
+    }
+  if (!hp_perf_reader_skip (r, 8 * __builtin_popcountll (later)))
+    return FALSE;
+  if (st & PERF_SAMPLE_AUX)
+    {
+      guint64 size;
+
+      if (!hp_perf_reader_u64 (r, &size) || !hp_perf_reader_skip (r, size))
+        return FALSE;
+    }
+  return hp_perf_reader_remaining (r) == 0;
+}
+
 static gboolean
 decode_sample (const HpPerfEventInfo *info,
                HpPerfReader          *r,
@@ -156,8 +209,7 @@ decode_sample (const HpPerfEventInfo *info,
           rec->sample.stack_size = MIN (size, dyn_size);
         }
     }
-  /* Later fields (weight, data_src, ...) are not used. */
-  return TRUE;
+  return sample_ends_here (info, r);
 }
 
 /* The sample_id trailer of non-sample records, read from the end. */
@@ -367,6 +419,14 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
       break;
     }
 
+  if (!ok && header.type == PERF_RECORD_SAMPLE)
+    {
+      g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
+                   "malformed sample (%u bytes): its fields are not those its event's sample_type "
+                   "0x%" G_GINT64_MODIFIER "x lays out",
+                   header.size, info->sample_type);
+      return FALSE;
+    }
   if (!ok)
     {
       g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,

@@ -372,8 +372,9 @@ test_corrupt_sample (Fixture *fx, gconstpointer data)
 
   g_assert_false (hp_perf_import (perf_data, out, NULL, NULL, NULL, &error));
   g_assert_nonnull (error);
-  expect = g_strdup_printf ("%s: corrupted record at offset %" G_GUINT64_FORMAT ": malformed record of type 9 (72 bytes)",
-                            perf_data, data_offset + at);
+  expect = g_strdup_printf ("%s: corrupted record at offset %" G_GUINT64_FORMAT ": malformed sample (72 bytes): its fields are not those its event's "
+                            "sample_type 0x%x lays out",
+                            perf_data, data_offset + at, ST);
   g_assert_cmpstr (error->message, ==, expect);
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   assert_dir_holds (fx->dir, left);

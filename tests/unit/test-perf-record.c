@@ -120,6 +120,87 @@ test_sample_callchain (void)
   g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID);
 }
 
+/* A sample must hold exactly what its event's sample_type lays out: an
+ * attribute that disagrees with its records (a forged or spliced
+ * perf.data) made the decoder read a time as a period, or ignore a call
+ * chain, and the import went on without a word. Fields after the user
+ * stack that nothing reads are counted too. */
+static void
+test_sample_type_mismatch (void)
+{
+  static const struct {
+    guint64     sample_type;
+    guint       extra;       /* u64 words after the call chain */
+    gboolean    ok;
+  } cases[] = {
+    { 0, 0, TRUE },                                         /* live_info itself */
+    { PERF_SAMPLE_WEIGHT, 1, TRUE },
+    { PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_CODE_PAGE_SIZE, 3, TRUE },
+    { PERF_SAMPLE_AUX, 3, TRUE },                           /* size 16, then 16 bytes */
+    { PERF_SAMPLE_REGS_INTR, 1, TRUE },                     /* abi 0: no registers */
+    { 0, 1, FALSE },                                        /* a word too many */
+    { PERF_SAMPLE_WEIGHT, 0, FALSE },                       /* a word too few */
+    { PERF_SAMPLE_AUX, 2, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Builder b = begin (PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+      HpPerfEventInfo info = live_info;
+      g_autoptr(GByteArray) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+      HpPerfRecord rec;
+
+      info.sample_type |= cases[i].sample_type;
+      put_u64 (&b, 77);
+      put_u64 (&b, 0x401000);
+      put_u32 (&b, 100);
+      put_u32 (&b, 101);
+      put_u64 (&b, 123456789);
+      put_u32 (&b, 1);
+      put_u32 (&b, 0);
+      put_u64 (&b, 1001001);
+      put_u64 (&b, 1);
+      put_u64 (&b, 0x401000);
+      for (guint w = 0; w < cases[i].extra; w++)
+        put_u64 (&b, (cases[i].sample_type & PERF_SAMPLE_AUX) && w == 0 ? 16 : 0);
+      bytes = end (&b);
+      g_test_message ("case %u", i);
+      g_assert_cmpint (hp_perf_record_decode (&info, bytes->data, bytes->len, &rec, &error), ==, cases[i].ok);
+      if (!cases[i].ok)
+        g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID);
+    }
+
+  /* The same sample read with fewer bits than it was written with. */
+  {
+    Builder b = begin (PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+    HpPerfEventInfo info = live_info;
+    g_autoptr(GByteArray) bytes = NULL;
+    g_autoptr(GError) error = NULL;
+    HpPerfRecord rec;
+
+    put_u64 (&b, 77);
+    put_u64 (&b, 0x401000);
+    put_u32 (&b, 100);
+    put_u32 (&b, 101);
+    put_u64 (&b, 123456789);
+    put_u32 (&b, 1);
+    put_u32 (&b, 0);
+    put_u64 (&b, 1001001);
+    put_u64 (&b, 1);
+    put_u64 (&b, 0x401000);
+    bytes = end (&b);
+    info.sample_type &= ~(guint64) PERF_SAMPLE_CALLCHAIN;
+    g_assert_false (hp_perf_record_decode (&info, bytes->data, bytes->len, &rec, &error));
+    g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "sample_type 0x"));
+    g_clear_error (&error);
+    info.sample_type = 0;
+    g_assert_false (hp_perf_record_decode (&info, bytes->data, bytes->len, &rec, &error));
+    g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID);
+  }
+}
+
 static void
 test_sample_regs_stack (void)
 {
@@ -291,6 +372,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perf/sample-callchain", test_sample_callchain);
+  g_test_add_func ("/perf/sample-type-mismatch", test_sample_type_mismatch);
   g_test_add_func ("/perf/sample-regs-stack", test_sample_regs_stack);
   g_test_add_func ("/perf/mmap2", test_mmap2);
   g_test_add_func ("/perf/mmap2-build-id", test_mmap2_build_id);
