@@ -97,6 +97,10 @@ struct _HpModule
   /* PLT stubs by ELF vaddr (PltStub, sorted), read on first need */
   GArray      *plt;
 
+  /* The program's ELF entry point (program_entry), read on first need */
+  gboolean     entry_loaded;
+  guint64      entry;
+
   /* The symbol table as libdwfl's search sees it (SymEntry, in table
    * order, globals from sym_first_global on), the main file's allocated
    * sections (SectionRange, by address), and answers by address class
@@ -2866,6 +2870,58 @@ eh_table_start (HpModule *module,
   return TRUE;
 }
 
+/* The ELF entry point of a program, where the kernel starts its first
+ * thread; 0 for a library (libc.so.6 and ld.so have an entry point too,
+ * but name it, and have a DT_SONAME) or when there is none. */
+static guint64
+program_entry (HpModule *module)
+{
+  Dwarf_Addr bias;
+  Elf *elf;
+  GElf_Ehdr ehdr;
+  gboolean pie = FALSE;
+  size_t n_phdrs = 0;
+
+  if (module->entry_loaded)
+    return module->entry;
+  module->entry_loaded = TRUE;
+  elf = dwfl_module_getelf (module->dwfl_module, &bias);
+  if (elf == NULL || gelf_getehdr (elf, &ehdr) == NULL || ehdr.e_entry == 0)
+    return 0;
+  if (ehdr.e_type == ET_DYN && elf_getphdrnum (elf, &n_phdrs) == 0)
+    {
+      /* a PIE has an interpreter (or DF_1_PIE when static) and no soname */
+      for (size_t i = 0; i < n_phdrs; i++)
+        {
+          size_t entsize = gelf_fsize (elf, ELF_T_DYN, 1, EV_CURRENT);
+          GElf_Phdr phdr;
+          Elf_Data *data;
+
+          if (gelf_getphdr (elf, (int) i, &phdr) == NULL)
+            continue;
+          if (phdr.p_type == PT_INTERP)
+            pie = TRUE;
+          if (phdr.p_type != PT_DYNAMIC || phdr.p_filesz > 1 << 20 || entsize == 0
+              || (data = elf_getdata_rawchunk (elf, (int64_t) phdr.p_offset, phdr.p_filesz, ELF_T_DYN)) == NULL)
+            continue;
+          for (size_t j = 0; j < phdr.p_filesz / entsize; j++)
+            {
+              GElf_Dyn dyn;
+
+              if (gelf_getdyn (data, (int) j, &dyn) == NULL || dyn.d_tag == DT_NULL)
+                break;
+              if (dyn.d_tag == DT_SONAME)
+                return 0;
+              if (dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE))
+                pie = TRUE;
+            }
+        }
+    }
+  if (ehdr.e_type == ET_EXEC || (ehdr.e_type == ET_DYN && pie))
+    module->entry = ehdr.e_entry;
+  return module->entry;
+}
+
 /* Where the function around @address starts, as a file offset: the start
  * of the FDE that covers it (.eh_frame, kept by strip for unwinding, else
  * .debug_frame), the function's first instruction. @offset when no FDE
@@ -3019,6 +3075,10 @@ resolve (HpSymbolizer *self,
       /* named by its ELF address, as objdump and addr2line give it: in a
        * program linked at 0x400000 (not PIE) that is not the file offset */
       resolved->function_start = vaddr - (offset - unnamed_function_start (module, offset, vaddr, address));
+      /* A stripped program's entry point is still its _start: the
+       * processor knows a stack that reaches it as complete. */
+      if (resolved->function_start == program_entry (module))
+        resolved->frames[0].function = intern (self, "_start");
     }
 
   return resolved;

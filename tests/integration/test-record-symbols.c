@@ -15,7 +15,9 @@
  *  - static-stripped: a stripped static program (gcc -static, not PIE,
  *    so linked at 0x400000 and without .eh_frame_hdr) has one row per
  *    function, named by the function's ELF address, where objdump and
- *    nm put it, not by its file offset nor by where a push ended.
+ *    nm put it, not by its file offset nor by where a push ended; its
+ *    entry point, which no symbol names, is _start, so its stacks are
+ *    complete rather than all "[truncated]".
  *  - debuginfod-silent: a server that takes the connection and never
  *    answers is given up after 30 s; libdebuginfod alone waited for it
  *    for good (its own DEBUGINFOD_TIMEOUT, 90 s, did not end the wait),
@@ -448,6 +450,12 @@ test_static_stripped (void)
   g_test_message ("%s: %.1f %% self", row, it_self_percent (cap->profile, row));
   /* one row for the whole function, named where nm puts it */
   g_assert_cmpfloat (it_self_percent (cap->profile, row), >, 40.0);
+  /* the unwinder reaches the entry point: named _start although nothing
+   * names it, every stack is complete under it */
+  g_test_message ("_start: %.1f %% total, %.1f %% truncated", it_total_percent (cap->profile, "_start"),
+                  it_total_percent (cap->profile, "[truncated]"));
+  g_assert_cmpfloat (it_total_percent (cap->profile, "_start"), >, 90.0);
+  g_assert_cmpfloat (it_total_percent (cap->profile, "[truncated]"), <, 10.0);
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
