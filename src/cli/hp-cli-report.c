@@ -170,9 +170,9 @@ describe_signal (const char *value)
 }
 
 /* "N % of samples are in code without symbols", in samples (the number
- * of code locations says little: one hot unnamed loop is one location),
- * with the modules that hold most of them and the -dbgsym packages that
- * would name them. */
+ * of code locations says little on its own: one hot unnamed loop is one
+ * location), said once: with the modules that hold most of them, and,
+ * where it is worth a note, the -dbgsym packages that would name them. */
 static void
 print_unsymbolized (Report                *r,
                     const HpCaptureHealth *health)
@@ -182,11 +182,15 @@ print_unsymbolized (Report                *r,
   g_autoptr(GArray) modules = hp_profile_get_unsymbolized (r->profile, &total);
   g_autofree char *packages = NULL;
   g_autoptr(GString) where = g_string_new (NULL);
+  const char *quantity = r->profile != r->sample_profile ? esc (r, r->quantity, "samples") : NULL;
+  double share = percent (total, r->n_samples);
   guint n_main;
 
-  if (health->unsymbolized_level == HP_HEALTH_FINE)
-    return;
-  packages = hp_debug_packages_for (data, modules, r->n_samples);
+  if (health->unresolved == 0 && total == 0)
+    {
+      printf (_("# Without symbols: none\n"));
+      return;
+    }
   n_main = hp_unsymbolized_main_modules (modules, r->n_samples);
   for (guint i = 0; i < n_main; i++)
     {
@@ -194,26 +198,43 @@ print_unsymbolized (Report                *r,
 
       g_string_append_printf (where, "%s%s %.1f%%", i ? ", " : "", esc (r, u->module, "?"), percent (u->samples, r->n_samples));
     }
-  if (r->profile != r->sample_profile && packages != NULL)
+  /* what the recording counted (a capture made elsewhere may not say) */
+  if (health->unresolved > 0 && where->len > 0)
+    g_string_append (where, "; ");
+  if (health->unresolved > 0)
+    g_string_append_printf (where, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " code location",
+                                                "%" PRIu64 " code locations", health->unresolved),
+                            health->unresolved);
+  if (health->unsymbolized_level != HP_HEALTH_FINE)
+    packages = hp_debug_packages_for (data, modules, r->n_samples);
+
+  if (where->len == 0 && quantity != NULL)
+    /* Translators: a share, then what is counted ("page faults") */
+    printf (_("# Without symbols: %.1f%% of all %s.\n"), share, quantity);
+  else if (where->len == 0)
+    printf (_("# Without symbols: %.1f%% of samples.\n"), share);
+  else if (quantity != NULL && packages != NULL)
     /* Translators: a share, what is counted ("page faults"), the modules
-     * with their shares ("libfoo.so 12.0%"), then the Debian packages
-     * that hold the symbols */
-    printf (_("# Without symbols: %.1f%% of all %s are in code without symbols (%s); Debian's %s would name it.\n"),
-            percent (total, r->n_samples), esc (r, r->quantity, "samples"), where->str, esc (r, packages, ""));
-  else if (r->profile != r->sample_profile)
+     * with their shares and the number of code locations ("libfoo.so
+     * 12.0%; 3 code locations"), then the Debian packages that hold the
+     * symbols */
+    printf (_("# Without symbols: %.1f%% of all %s (%s); Debian's %s would name it.\n"),
+            share, quantity, where->str, esc (r, packages, ""));
+  else if (quantity != NULL)
     /* Translators: a share, what is counted ("page faults"), then the
-     * modules with their shares ("libfoo.so 12.0%") */
-    printf (_("# Without symbols: %.1f%% of all %s are in code without symbols (%s).\n"),
-            percent (total, r->n_samples), esc (r, r->quantity, "samples"), where->str);
+     * modules with their shares and the number of code locations
+     * ("libfoo.so 12.0%; 3 code locations") */
+    printf (_("# Without symbols: %.1f%% of all %s (%s).\n"), share, quantity, where->str);
   else if (packages != NULL)
-    /* Translators: a share, the modules with their shares ("libfoo.so
-     * 12.0%"), then the Debian packages that hold the symbols */
-    printf (_("# Without symbols: %.1f%% of samples are in code without symbols (%s); Debian's %s would name it.\n"),
-            percent (total, r->n_samples), where->str, esc (r, packages, ""));
+    /* Translators: a share, the modules with their shares and the number
+     * of code locations ("libfoo.so 12.0%; 3 code locations"), then the
+     * Debian packages that hold the symbols */
+    printf (_("# Without symbols: %.1f%% of samples (%s); Debian's %s would name it.\n"),
+            share, where->str, esc (r, packages, ""));
   else
-    /* Translators: a share, then the modules with their shares ("libfoo.so 12.0%") */
-    printf (_("# Without symbols: %.1f%% of samples are in code without symbols (%s).\n"),
-            percent (total, r->n_samples), where->str);
+    /* Translators: a share, then the modules with their shares and the
+     * number of code locations ("libfoo.so 12.0%; 3 code locations") */
+    printf (_("# Without symbols: %.1f%% of samples (%s).\n"), share, where->str);
 }
 
 static void
@@ -234,12 +255,11 @@ print_header (Report *r)
                                                               ended_by_recorder);
   guint64 throttled = metadata_u64 (r->capture, HP_META_THROTTLE_EVENTS);
   HpCaptureHealth health;
-  guint64 lost, truncated, unresolved;
+  guint64 lost, truncated;
 
   hp_capture_health_judge (&health, r->sample_profile, r->all_samples);
   lost = health.lost;
   truncated = health.truncated;
-  unresolved = health.unresolved;
 
   printf (_("# Capture:   %s\n"), esc (r, hp_capture_get_path (r->capture), "?"));
   printf (_("# Command:   %s\n"), esc (r, command, "(unknown)"));
@@ -297,20 +317,7 @@ print_header (Report *r)
                                 g_array_index (r->data->events, HpCaptureEvent, i).name);
       printf (_("# Events:    %s (choose with --event)\n"), esc (r, others->str, "?"));
     }
-  {
-    guint64 unnamed = 0;
-    g_autoptr(GArray) modules = hp_profile_get_unsymbolized (r->sample_profile, &unnamed);
-
-    /* a count of code locations says little on its own (one hot unnamed
-     * loop is one location): the share of samples whose leaf is there */
-    printf (g_dngettext (GETTEXT_PACKAGE,
-                         "# Truncated stacks: %" PRIu64 " (%.1f%%); code without symbols: "
-                         "%" PRIu64 " location, %.1f%% of samples\n",
-                         "# Truncated stacks: %" PRIu64 " (%.1f%%); code without symbols: "
-                         "%" PRIu64 " locations, %.1f%% of samples\n", unresolved),
-            truncated, percent (truncated, r->all_samples), unresolved,
-            percent (unnamed, hp_profile_get_n_samples (r->sample_profile)));
-  }
+  printf (_("# Truncated stacks: %" PRIu64 " (%.1f%%)\n"), truncated, percent (truncated, r->all_samples));
   print_unsymbolized (r, &health);
   {
     g_auto(GStrv) notes = hp_capture_health_symbol_notes (&health);
