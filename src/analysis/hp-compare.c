@@ -44,6 +44,7 @@
 #include "store/hp-capture-keys.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,10 @@ G_DEFINE_QUARK (hp-compare-error-quark, hp_compare_error)
 /* At least this share of the cost of each of two programs of different
  * names is in functions of names the other has: one program, renamed. */
 #define RENAMED_SHARE 0.5
+/* A caller or callee that carries at least this share of a function's
+ * cost is one of those that pair a function of the base only with one of
+ * the new only as one renamed (find_renames()). */
+#define RENAME_NEIGHBOUR 0.05
 
 typedef struct {
   guint32  parent;   /* path id; NONE for the root */
@@ -183,6 +188,7 @@ struct _HpComparison {
   GPtrArray         *warnings;     /* char*, NULL-terminated */
   GArray            *functions;    /* HpCompareFunction, in order */
   GArray            *by_total;     /* guint indices into functions */
+  GArray            *renames;      /* HpCompareRename (find_renames()) */
   GArray            *paths;        /* HpComparePath, public index = id - 1 */
   HpCompareStat     *path_stats;   /* by public index */
   guint8            *path_state;   /* 0 not computed, 1 computed */
@@ -281,6 +287,8 @@ hp_comparison_explain (HpComparison        *self,
                               stat->verdict == HP_VERDICT_SLOWER ? _("slower") : _("faster"),
                               stat->q, low, high);
     case HP_VERDICT_UNCHANGED:
+      if (stat->base_samples == 0 && stat->new_samples == 0)
+        return g_strdup (_("unchanged: no samples on either side"));
       if (!isfinite (margin))
         /* xgettext:no-c-format */
         return g_strdup (_("unchanged: the 95 % interval rules out a change as large as the floor"));
@@ -291,6 +299,26 @@ hp_comparison_explain (HpComparison        *self,
     default:
       if (!isfinite (margin))
         return g_strdup (_("unresolved: nothing to compare it with in the base"));
+      if (isnan (stat->low) || isnan (stat->high))
+        {
+          /* in percent of the whole program, the floor's terms */
+          double total = (self->sides[0].info.cost + self->sides[1].info.cost) / 2;
+          g_autofree char *diff_low = percent_of (stat->diff_low, total);
+          g_autofree char *diff_high = percent_of (stat->diff_high, total);
+          gboolean under = stat->diff_low > -self->floor && stat->diff_high < self->floor;
+
+          /* Translators: two sample counts, then the interval of the difference
+           * in percent of the whole program, then the floor in percent */
+          return g_strdup_printf (under
+                                  ? _("unresolved: too few samples (%" PRIu64 " in the base, %" PRIu64
+                                      " in the new runs) to bound its change in percent; the difference, %s to %s of the "
+                                      "whole program, is under the floor (%g %%) either way")
+                                  : _("unresolved: too few samples (%" PRIu64 " in the base, %" PRIu64
+                                      " in the new runs) to bound its change in percent; the difference, %s to %s of the "
+                                      "whole program, may reach the floor (%g %%) (more runs narrow it)"),
+                                  stat->base_samples, stat->new_samples, diff_low, diff_high,
+                                  self->options.floor_percent);
+        }
       /* Translators: the interval's ends, then a margin in percent */
       return g_strdup_printf (_("unresolved: the runs cannot tell; the 95 %% interval, %s to %s, still allows a "
                                 "change larger than ±%.1f %% (more runs narrow it)"), low, high, margin);
@@ -943,6 +971,7 @@ hp_comparison_free (HpComparison *self)
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->functions, g_array_unref);
   g_clear_pointer (&self->by_total, g_array_unref);
+  g_clear_pointer (&self->renames, g_array_unref);
   g_clear_pointer (&self->paths, g_array_unref);
   g_clear_pointer (&self->material, g_array_unref);
   g_free (self->path_stats);
@@ -1645,7 +1674,21 @@ judge (HpComparison        *self,
 
   if (!isnan (s->q) && s->q < self->options.alpha && fabs (diff) >= self->floor)
     return diff > 0 ? HP_VERDICT_SLOWER : HP_VERDICT_FASTER;
-  if (s->diff_low >= -margin && s->diff_high <= margin)
+  /* A change in percent whose interval is unbounded (the base is not
+   * significantly above 0: a handful of samples, or a function absent
+   * from most runs) is not "unchanged", whatever its difference: a kernel
+   * function of one sample read "unchanged -100 % (unbounded)", a claim
+   * about a percentage the runs cannot bound. Its difference is still
+   * under the floor, which hp_comparison_explain() says. None on either
+   * side is nothing that changed. */
+  if ((isnan (s->low) || isnan (s->high)) && (s->base_samples > 0 || s->new_samples > 0))
+    return HP_VERDICT_UNRESOLVED;
+  /* The interval shown is the change's (Fieller's), which the base's own
+   * error widens beyond the difference's: both within the margin, or
+   * "unchanged: -40.6 % to +179.5 % rules out a change larger than
+   * ±120.6 %" contradicted itself (a kernel function of 17 samples a run). */
+  if (s->diff_low >= -margin && s->diff_high <= margin &&
+      (!(s->base > 0) || (s->low >= -100 * margin / s->base && s->high <= 100 * margin / s->base)))
     return HP_VERDICT_UNCHANGED;
   return HP_VERDICT_UNRESOLVED;
 }
@@ -2157,6 +2200,218 @@ compute_functions (HpComparison         *self,
   g_array_sort_with_data (self->by_total, compare_functions_total, self);
 }
 
+/* Renamed functions --------------------------------------------------------- */
+
+static int
+compare_guint32 (gconstpointer a,
+                 gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* All runs' cost of path @id. */
+static double
+path_cost_all_runs (HpComparison *self,
+                    guint32       id)
+{
+  double cost = 0;
+
+  for (guint s = 0; s < 2; s++)
+    for (guint r = 0; r < self->sides[s].runs->len; r++)
+      {
+        const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+        if (id < run->n_paths)
+          cost += run->total_w[id];
+      }
+  return cost;
+}
+
+/* The callers (@callers) or callees of @ident's outermost calls that
+ * carry at least RENAME_NEIGHBOUR of its cost, as a sorted set of
+ * identities: the root is 0 among callers, and the function itself (a
+ * recursive call) G_MAXUINT32, so that a function renamed with its
+ * recursion matches. The share keeps out what lands anywhere (a timer
+ * interrupt's kernel frames under a hot function), which differs by run. */
+static GArray *
+neighbour_set (HpComparison *self,
+               guint32       ident)
+{
+  const PathNode *nodes = (const PathNode *) (gpointer) self->nodes->data;
+  g_autoptr(GHashTable) cost = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) costs = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *set = g_array_new (FALSE, FALSE, sizeof (guint32));
+  double total = 0;
+
+  /* callers (keys below 2^31), then callees (with the top bit) */
+  for (guint32 id = 1; id < self->nodes->len; id++)
+    {
+      guint32 other;
+      double c;
+      guint slot;
+
+      if (nodes[id].ident == ident && nodes[id].first)
+        {
+          other = nodes[nodes[id].parent].ident;
+          c = path_cost_all_runs (self, id);
+          total += c;
+        }
+      else if (nodes[id].parent != ROOT && nodes[nodes[id].parent].ident == ident && nodes[nodes[id].parent].first)
+        {
+          other = nodes[id].ident | 0x80000000u;
+          c = path_cost_all_runs (self, id);
+        }
+      else
+        continue;
+      if ((other & 0x7fffffffu) == ident)
+        other |= 0x7fffffffu;
+      slot = GPOINTER_TO_UINT (g_hash_table_lookup (cost, GUINT_TO_POINTER (other + 1)));
+      if (slot == 0)
+        {
+          double zero = 0;
+
+          g_array_append_val (keys, other);
+          g_array_append_val (costs, zero);
+          slot = keys->len;
+          g_hash_table_insert (cost, GUINT_TO_POINTER (other + 1), GUINT_TO_POINTER (slot));
+        }
+      g_array_index (costs, double, slot - 1) += c;
+    }
+  for (guint i = 0; i < keys->len; i++)
+    if (g_array_index (costs, double, i) >= RENAME_NEIGHBOUR * total)
+      g_array_append_val (set, g_array_index (keys, guint32, i));
+  g_array_sort (set, compare_guint32);
+  return set;
+}
+
+static gboolean
+same_set (GArray *a,
+          GArray *b)
+{
+  return a->len == b->len && memcmp (a->data, b->data, sizeof (guint32) * a->len) == 0;
+}
+
+/* A function renamed between the builds is two identities: one only in
+ * the base, one only in the new runs, each judged -100 % and "new". They
+ * are paired when that is unambiguous, conservatively: each costs at
+ * least the floor (total) on its side and nothing on the other, both are
+ * of one module, their callers are the same functions and so are their
+ * callees, those that carry 5 % of their cost (a function of none, or
+ * called from the root only, is never paired: too little to tell), and
+ * neither matches any other function so.
+ * A pair is then compared as one function (the base one's runs against
+ * the new one's), each quantity judged among the pairs; the rows of the
+ * two names stay as they are, and the front ends say which they pair. */
+static void
+find_renames (HpComparison         *self,
+              const FunctionValues *fv)
+{
+  g_autoptr(GArray) removed = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) added = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autofree HpCompareStat **self_stats = NULL;
+  g_autofree HpCompareStat **total_stats = NULL;
+  g_autofree gint *match_of_removed = NULL;
+  g_autofree guint *matches_of_added = NULL;
+  Values v;
+
+  self->renames = g_array_new (FALSE, FALSE, sizeof (HpCompareRename));
+  if (self->inverted)
+    return;
+  for (guint i = 0; i < self->functions->len; i++)
+    {
+      const HpCompareFunction *fn = &g_array_index (self->functions, HpCompareFunction, i);
+
+      if (fn->total.new_samples == 0 && fn->total.base_samples > 0 && fn->total.base >= self->floor)
+        g_array_append_val (removed, i);
+      else if (fn->total.base_samples == 0 && fn->total.new_samples > 0 && fn->total.new_cost >= self->floor)
+        g_array_append_val (added, i);
+    }
+  if (removed->len == 0 || added->len == 0)
+    return;
+
+  /* the neighbours of the removed, then of the added */
+  for (guint list = 0; list < 2; list++)
+    {
+      GArray *which = list == 0 ? removed : added;
+
+      for (guint i = 0; i < which->len; i++)
+        {
+          guint32 ident = g_array_index (self->functions, HpCompareFunction, g_array_index (which, guint, i)).ident;
+
+          g_ptr_array_add (sets, neighbour_set (self, ident));
+        }
+    }
+  match_of_removed = g_new (gint, removed->len);
+  matches_of_added = g_new0 (guint, added->len);
+  for (guint i = 0; i < removed->len; i++)
+    {
+      const HpCompareFunction *r = &g_array_index (self->functions, HpCompareFunction, g_array_index (removed, guint, i));
+      GArray *r_set = sets->pdata[i];
+      guint n = 0;
+
+      match_of_removed[i] = -1;
+      /* called from the root alone and calling nothing: nothing to go by */
+      if (r_set->len == 0 || (r_set->len == 1 && g_array_index (r_set, guint32, 0) == 0))
+        continue;
+      for (guint j = 0; j < added->len; j++)
+        {
+          const HpCompareFunction *a = &g_array_index (self->functions, HpCompareFunction, g_array_index (added, guint, j));
+
+          if (r->module != a->module || !same_set (r_set, sets->pdata[removed->len + j]))
+            continue;
+          match_of_removed[i] = j;
+          matches_of_added[j]++;
+          n++;
+        }
+      if (n > 1)
+        match_of_removed[i] = -2;
+    }
+
+  values_init (self, &v);
+  use_speed_of (self, 0);
+  for (guint i = 0; i < removed->len; i++)
+    {
+      gint j = match_of_removed[i];
+      HpCompareRename pair = { 0 };
+      guint32 ident[2];
+
+      if (j < 0 || matches_of_added[j] != 1)
+        continue;
+      pair.removed = g_array_index (removed, guint, i);
+      pair.added = g_array_index (added, guint, j);
+      ident[0] = g_array_index (self->functions, HpCompareFunction, pair.removed).ident;
+      ident[1] = g_array_index (self->functions, HpCompareFunction, pair.added).ident;
+      for (guint q = 0; q < 2; q++)
+        {
+          for (guint s = 0; s < 2; s++)
+            for (guint r = 0; r < v.n[s]; r++)
+              {
+                gsize at = (gsize) r * fv->n_idents + ident[s];
+
+                v.x[s][r] = q == 0 ? fv->self_w[s][at] : fv->total_w[s][at];
+                v.k[s][r] = q == 0 ? fv->self_n[s][at] : fv->total_n[s][at];
+              }
+          compute_stat (self, &v, q == 0 ? &pair.self : &pair.total);
+        }
+      g_array_append_val (self->renames, pair);
+    }
+  values_clear (&v);
+
+  self_stats = g_new (HpCompareStat *, MAX (self->renames->len, 1));
+  total_stats = g_new (HpCompareStat *, MAX (self->renames->len, 1));
+  for (guint i = 0; i < self->renames->len; i++)
+    {
+      self_stats[i] = &g_array_index (self->renames, HpCompareRename, i).self;
+      total_stats[i] = &g_array_index (self->renames, HpCompareRename, i).total;
+    }
+  adjust_and_judge (self, self_stats, self->renames->len);
+  adjust_and_judge (self, total_stats, self->renames->len);
+}
+
 /* The summary MDE: the median over the hot functions (or the hottest). */
 static double
 summary_mde (HpComparison *self,
@@ -2380,6 +2635,7 @@ hp_comparison_run (HpComparison           *self,
           compute_functions (self, &fv);
         }
     }
+  find_renames (self, &fv);
   function_values_clear (&fv);
 
   compute_program (self);
@@ -2411,6 +2667,23 @@ hp_comparison_run (HpComparison           *self,
 }
 
 /* Results ------------------------------------------------------------------- */
+
+/**
+ * hp_comparison_get_renames:
+ *
+ * The functions found only in the base paired with one found only in the
+ * new runs as one renamed (or replaced) function: same module, same
+ * callers and callees, each over the floor, unambiguous (find_renames()).
+ *
+ * Returns: (transfer none): HpCompareRename, ordered as the functions
+ */
+GArray *
+hp_comparison_get_renames (HpComparison *self)
+{
+  g_return_val_if_fail (self != NULL && self->done, NULL);
+
+  return self->renames;
+}
 
 HpCompareMethod
 hp_comparison_get_method (HpComparison *self)

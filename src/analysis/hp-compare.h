@@ -68,6 +68,16 @@ typedef struct {
   guint         ident;    /* internal */
 } HpCompareFunction;
 
+/* A function only in the base paired with one only in the new runs, as
+ * the same function renamed (hp_comparison_get_renames()): the base one's
+ * cost against the new one's, judged among the pairs. */
+typedef struct {
+  guint         removed;  /* index of hp_comparison_get_function(): base only */
+  guint         added;    /* new only */
+  HpCompareStat self;
+  HpCompareStat total;
+} HpCompareRename;
+
 typedef struct {
   const char *name;       /* its last step */
   const char *module;
@@ -192,6 +202,7 @@ const char * const *hp_comparison_get_warnings (HpComparison    *self);
 guint           hp_comparison_get_n_functions (HpComparison     *self);
 const HpCompareFunction *hp_comparison_get_function (HpComparison *self,
                                             guint                i);
+GArray         *hp_comparison_get_renames  (HpComparison        *self);
 /* The same for functions by total cost: index into the functions. */
 const guint    *hp_comparison_get_functions_by_total (HpComparison *self);
 

@@ -9,10 +9,14 @@
  *   {"base": {"captures": N, "samples": N, …}, "new": {…},
  *    "functions": [{"name", "module", "base", "new", "change", "low",
  *                   "high", "q", "verdict", …, "total": {…}}],
+ *    "renames": [{"removed", "added", "module", "base", …, "total": {…}}],
  *    "paths": [{"path", "key", "name", "module", "base", …}]}
  * base/new are mean event units per run, change/low/high percent (null
  * when base is 0, or the interval unbounded), verdict one of "slower",
- * "faster", "unchanged", "unresolved".
+ * "faster", "unchanged", "unresolved". A rename is a function only in the
+ * base and one only in the new runs taken as one renamed function (same
+ * module, callers and callees; hp_comparison_get_renames()), compared as
+ * one; --fail-on-regression goes by its verdict, not by its new name's.
  */
 
 #define G_LOG_DOMAIN "hp-cli"
@@ -86,6 +90,8 @@ format_interval (const HpCompareStat *s)
   g_autofree char *low = NULL;
   g_autofree char *high = NULL;
 
+  if (s->base_samples == 0 && s->new_samples == 0)
+    return g_strdup ("(no samples)");
   if (isnan (s->low) || isnan (s->high))
     return g_strdup ("(unbounded)");
   low = format_percent (s->low);
@@ -113,6 +119,19 @@ format_mde (double mde)
   return g_strdup_printf ("%.1f%%", mde);
 }
 
+/* @text padded to @width characters (printf's widths count bytes, and
+ * "—" or "+∞" is three or four), right-aligned unless @left. */
+static char *
+pad (const char *text,
+     int         width,
+     gboolean    left)
+{
+  glong n = g_utf8_strlen (text, -1);
+  g_autofree char *spaces = g_strnfill (n < width ? width - n : 0, ' ');
+
+  return left ? g_strconcat (text, spaces, NULL) : g_strconcat (spaces, text, NULL);
+}
+
 static void
 print_row (const HpCompareStat *s,
            const char          *unit,
@@ -126,8 +145,12 @@ print_row (const HpCompareStat *s,
   g_autofree char *mde = format_mde (s->mde);
   g_autofree char *safe = printable (what);
 
-  printf ("%-10s %8s  %-20s %8s %11s %11s %7s  %s\n",
-          hp_verdict_to_string (s->verdict), change, interval, q, base, new_cost, mde, safe);
+  g_autofree char *change_padded = pad (change, 8, FALSE);
+  g_autofree char *interval_padded = pad (interval, 20, TRUE);
+  g_autofree char *mde_padded = pad (mde, 7, FALSE);
+
+  printf ("%-10s %s  %s %8s %11s %11s %s  %s\n",
+          hp_verdict_to_string (s->verdict), change_padded, interval_padded, q, base, new_cost, mde_padded, safe);
 }
 
 static void
@@ -137,19 +160,71 @@ print_table_header (void)
           "Verdict", "Change", "95% interval", "q", "Base", "New", "MDE", "Function [module]");
 }
 
+/* "name [module]", with the other name when it is half of a renamed pair. */
 static char *
-function_label (const HpCompareFunction *fn)
+function_label (HpComparison *cmp,
+                guint         index)
 {
+  const HpCompareFunction *fn = hp_comparison_get_function (cmp, index);
+  GArray *renames = hp_comparison_get_renames (cmp);
+
+  for (guint i = 0; i < renames->len; i++)
+    {
+      const HpCompareRename *pair = &g_array_index (renames, HpCompareRename, i);
+
+      if (pair->removed == index)
+        return g_strdup_printf (_("%s [%s] (renamed %s?)"), fn->name, fn->module[0] ? fn->module : "?",
+                                hp_comparison_get_function (cmp, pair->added)->name);
+      if (pair->added == index)
+        return g_strdup_printf (_("%s [%s] (renamed from %s?)"), fn->name, fn->module[0] ? fn->module : "?",
+                                hp_comparison_get_function (cmp, pair->removed)->name);
+    }
   return g_strdup_printf ("%s [%s]", fn->name, fn->module[0] ? fn->module : "?");
 }
 
 static void
-count_verdicts (HpComparison *cmp,
-                guint         counts[4])
+print_renames (HpComparison *cmp,
+               const char   *unit)
 {
-  memset (counts, 0, 4 * sizeof (guint));
+  GArray *renames = hp_comparison_get_renames (cmp);
+
+  if (renames->len == 0)
+    return;
+  printf (_("#\n# Renamed? Functions only in the base paired with one only in the new runs: same module, the same\n"
+            "#         callers and the same callees, each over the floor; compared as one function (each name's\n"
+            "#         own row below says -100%% and new)\n"));
+  print_table_header ();
+  for (guint i = 0; i < renames->len; i++)
+    {
+      const HpCompareRename *pair = &g_array_index (renames, HpCompareRename, i);
+      const HpCompareFunction *removed = hp_comparison_get_function (cmp, pair->removed);
+      const HpCompareFunction *added = hp_comparison_get_function (cmp, pair->added);
+      /* Translators: old name → new name [module], then "self" or "total" cost */
+      g_autofree char *self_label = g_strdup_printf (_("%s → %s [%s], self"), removed->name, added->name,
+                                                     removed->module);
+      g_autofree char *total_label = g_strdup_printf (_("%s → %s [%s], total"), removed->name, added->name,
+                                                      removed->module);
+
+      print_row (&pair->self, unit, self_label);
+      print_row (&pair->total, unit, total_label);
+    }
+}
+
+/* counts[4] is the unresolved whose change in percent is unbounded: too
+ * few samples in the base to say by how much they changed. */
+static void
+count_verdicts (HpComparison *cmp,
+                guint         counts[5])
+{
+  memset (counts, 0, 5 * sizeof (guint));
   for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
-    counts[hp_comparison_get_function (cmp, i)->self.verdict]++;
+    {
+      const HpCompareStat *s = &hp_comparison_get_function (cmp, i)->self;
+
+      counts[s->verdict]++;
+      if (s->verdict == HP_VERDICT_UNRESOLVED && (isnan (s->low) || isnan (s->high)))
+        counts[4]++;
+    }
 }
 
 static void
@@ -182,7 +257,7 @@ print_text (HpComparison *cmp,
   g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
   const guint *by_total = hp_comparison_get_functions_by_total (cmp);
   guint n_functions = hp_comparison_get_n_functions (cmp);
-  guint counts[4];
+  guint counts[5];
   double mde = hp_comparison_get_mde (cmp);
   guint n;
 
@@ -255,6 +330,12 @@ print_text (HpComparison *cmp,
   printf (_("# Verdicts (functions, self cost): %u slower, %u faster, %u unchanged, %u unresolved\n"),
           counts[HP_VERDICT_SLOWER], counts[HP_VERDICT_FASTER], counts[HP_VERDICT_UNCHANGED],
           counts[HP_VERDICT_UNRESOLVED]);
+  if (counts[4] > 0)
+    printf (g_dngettext (GETTEXT_PACKAGE,
+                         "#         (%u of them for too few samples in the base to bound a change in percent: \"(unbounded)\")\n",
+                         "#         (%u of them for too few samples in the base to bound a change in percent: \"(unbounded)\")\n",
+                         counts[4]), counts[4]);
+  print_renames (cmp, unit);
   printf ("#\n");
 
   n = limit > 0 ? MIN (n_functions, (guint) limit) : n_functions;
@@ -263,7 +344,7 @@ print_text (HpComparison *cmp,
   for (guint i = 0; i < n; i++)
     {
       const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
-      g_autofree char *label = function_label (fn);
+      g_autofree char *label = function_label (cmp, i);
 
       print_row (&fn->self, unit, label);
     }
@@ -273,7 +354,7 @@ print_text (HpComparison *cmp,
   for (guint i = 0; i < n; i++)
     {
       const HpCompareFunction *fn = hp_comparison_get_function (cmp, by_total[i]);
-      g_autofree char *label = function_label (fn);
+      g_autofree char *label = function_label (cmp, by_total[i]);
 
       print_row (&fn->total, unit, label);
     }
@@ -421,6 +502,25 @@ json_output (HpComparison *cmp,
     }
   hp_json_writer_end_array (w);
 
+  hp_json_writer_member (w, "renames");
+  hp_json_writer_begin_array (w);
+  for (guint i = 0; i < hp_comparison_get_renames (cmp)->len; i++)
+    {
+      const HpCompareRename *pair = &g_array_index (hp_comparison_get_renames (cmp), HpCompareRename, i);
+
+      hp_json_writer_begin_object (w);
+      member_string (w, "removed", hp_comparison_get_function (cmp, pair->removed)->name);
+      member_string (w, "added", hp_comparison_get_function (cmp, pair->added)->name);
+      member_string (w, "module", hp_comparison_get_function (cmp, pair->removed)->module);
+      add_stat (w, &pair->self);
+      hp_json_writer_member (w, "total");
+      hp_json_writer_begin_object (w);
+      add_stat (w, &pair->total);
+      hp_json_writer_end_object (w);
+      hp_json_writer_end_object (w);
+    }
+  hp_json_writer_end_array (w);
+
   hp_json_writer_member (w, "paths");
   hp_json_writer_begin_array (w);
   for (guint i = 0; i < paths->len; i++)
@@ -443,20 +543,57 @@ json_output (HpComparison *cmp,
   return g_string_free (out, FALSE);
 }
 
+/* Whether path @index passes through the new name of a renamed pair. */
+static gboolean
+through_renamed (HpComparison *cmp,
+                 gint          index)
+{
+  GArray *renames = hp_comparison_get_renames (cmp);
+
+  for (; index >= 0; index = hp_comparison_get_path (cmp, index)->parent)
+    {
+      const HpComparePath *path = hp_comparison_get_path (cmp, index);
+
+      for (guint i = 0; i < renames->len; i++)
+        {
+          const HpCompareFunction *added =
+            hp_comparison_get_function (cmp, g_array_index (renames, HpCompareRename, i).added);
+
+          if (strcmp (added->name, path->name) == 0 && strcmp (added->module, path->module) == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Slower: a function, a call path or a renamed pair. The new name of a
+ * pair, and the paths through it, are new only by their name: the pair's
+ * verdict stands for them. */
 static gboolean
 any_slower (HpComparison *cmp)
 {
   g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
+  GArray *renames = hp_comparison_get_renames (cmp);
+  g_autofree gboolean *renamed = g_new0 (gboolean, MAX (hp_comparison_get_n_functions (cmp), 1));
 
+  for (guint i = 0; i < renames->len; i++)
+    {
+      const HpCompareRename *pair = &g_array_index (renames, HpCompareRename, i);
+
+      if (pair->self.verdict == HP_VERDICT_SLOWER || pair->total.verdict == HP_VERDICT_SLOWER)
+        return TRUE;
+      renamed[pair->added] = TRUE;
+    }
   for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
     {
       const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
 
-      if (fn->self.verdict == HP_VERDICT_SLOWER || fn->total.verdict == HP_VERDICT_SLOWER)
+      if (!renamed[i] && (fn->self.verdict == HP_VERDICT_SLOWER || fn->total.verdict == HP_VERDICT_SLOWER))
         return TRUE;
     }
   for (guint i = 0; i < paths->len; i++)
-    if (hp_comparison_get_path_stat (cmp, g_array_index (paths, guint, i))->verdict == HP_VERDICT_SLOWER)
+    if (hp_comparison_get_path_stat (cmp, g_array_index (paths, guint, i))->verdict == HP_VERDICT_SLOWER &&
+        (renames->len == 0 || !through_renamed (cmp, g_array_index (paths, guint, i))))
       return TRUE;
   return FALSE;
 }

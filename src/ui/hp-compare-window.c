@@ -378,6 +378,21 @@ show_overview (HpCompareWindow *self)
       g_string_append_printf (text, _("Minimum detectable effect %.1f %% of a hot function; changes under %s per run "
                                       "(%g %% of the total) are never flagged."), mde, floor_text, floor_percent);
   }
+  for (guint i = 0; i < hp_comparison_get_renames (cmp)->len; i++)
+    {
+      const HpCompareRename *pair = &g_array_index (hp_comparison_get_renames (cmp), HpCompareRename, i);
+      const HpCompareFunction *removed = hp_comparison_get_function (cmp, pair->removed);
+      g_autofree char *names = g_strdup_printf ("%s → %s [%s]", removed->name,
+                                                hp_comparison_get_function (cmp, pair->added)->name, removed->module);
+      g_autofree char *safe = hp_text_escape (names);
+      g_autofree char *pair_change = hp_compare_format_change (pair->self.change);
+      g_autofree char *explained = hp_comparison_explain (cmp, &pair->self);
+
+      g_string_append_c (text, '\n');
+      /* Translators: "old → new [module]", a change, then "unresolved: the runs cannot tell; …" */
+      g_string_append_printf (text, _("Renamed? %s: only in the base, and only in the new runs, with the same callers and "
+                                      "callees; as one function (self): %s, %s."), safe, pair_change, explained);
+    }
   for (guint i = 0; warnings[i] != NULL; i++)
     {
       g_string_append_c (text, '\n');

@@ -953,8 +953,147 @@ test_unchanged_margin (void)
           g_assert_cmpfloat (fn->self.diff_high, <=, m);
         }
       else if (fn->self.verdict == HP_VERDICT_UNRESOLVED)
-        g_assert_true (fn->self.diff_low < -m || fn->self.diff_high > m);
+        g_assert_true (fn->self.diff_low < -m || fn->self.diff_high > m ||
+                       fn->self.low < -100 * m / fn->self.base || fn->self.high > 100 * m / fn->self.base);
     }
+}
+
+/* A function of a sample here and there: its change in percent has no
+ * bound (the base is not significantly above 0), so it is never
+ * "unchanged", which read "unchanged +100 % (unbounded)"; the explanation
+ * says why, and that its difference stays under the floor. A function of
+ * a few samples a run whose interval in percent (Fieller's, widened by
+ * the base's own error) reaches past the margin is not "unchanged"
+ * either, though its difference alone is within it: "unchanged: -40 % to
+ * +179 % rules out a change larger than ±120 %" contradicted itself. */
+static void
+test_too_few_samples (void)
+{
+  static const guint64 rare_base[] = { 1, 0, 0, 1, 0 };
+  static const guint64 rare_new[] = { 1, 1, 0, 1, 1 };
+  static const guint64 few_base[] = { 5, 20, 8, 25, 6 };
+  static const guint64 few_new[] = { 13, 12, 16, 14, 15 };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  const HpCompareFunction *rare, *few;
+  g_autofree char *explained = NULL;
+
+  for (guint r = 0; r < 5; r++)
+    for (guint s = 0; s < 2; s++)
+      {
+        guint64 n_rare = s == 0 ? rare_base[r] : rare_new[r];
+        guint64 n_few = s == 0 ? few_base[r] : few_new[r];
+        Leaf leaves[] = {
+          { "main;big", 100000 + 100 * r, 1000 + r },
+          { "main;other", 50000 - 50 * r, 500 - r },
+          { "main;rare", 100 * n_rare, n_rare },
+          { "main;few", 100 * n_few, n_few },
+        };
+
+        add (cmp, s == 0 ? HP_COMPARE_BASE : HP_COMPARE_NEW, make_data ("cycles", "cycles", r, leaves, 4));
+      }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+
+  rare = find_function (cmp, "rare", "app");
+  g_assert_true (isnan (rare->self.low));
+  g_assert_cmpfloat (fabs (rare->self.change - 100), <, 0.01);
+  /* its difference is within the floor: this was "unchanged" */
+  g_assert_cmpfloat (rare->self.diff_high, <, hp_comparison_get_floor (cmp));
+  g_assert_cmpint (rare->self.verdict, ==, HP_VERDICT_UNRESOLVED);
+  explained = hp_comparison_explain (cmp, &rare->self);
+  g_test_message ("rare: %s", explained);
+  g_assert_true (g_str_has_prefix (explained, "unresolved: too few samples (2 in the base, 4 in the new runs)"));
+  g_assert_nonnull (strstr (explained, "under the floor (1 %) either way"));
+
+  few = find_function (cmp, "few", "app");
+  g_test_message ("few: %+.1f %% [%+.1f %%, %+.1f %%], difference %g to %g, floor %g: %s", few->self.change,
+                  few->self.low, few->self.high, few->self.diff_low, few->self.diff_high,
+                  hp_comparison_get_floor (cmp), hp_verdict_to_string (few->self.verdict));
+  g_assert_false (isnan (few->self.low));
+  g_assert_cmpfloat (few->self.diff_low, >=, -hp_comparison_get_floor (cmp));
+  g_assert_cmpfloat (few->self.diff_high, <=, hp_comparison_get_floor (cmp));
+  g_assert_cmpfloat (few->self.high, >, 100 * hp_comparison_get_floor (cmp) / few->self.base);
+  g_assert_cmpint (few->self.verdict, ==, HP_VERDICT_UNRESOLVED);
+
+  /* what "unchanged" claims holds of the interval shown */
+  for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
+    {
+      const HpCompareStat *st = &hp_comparison_get_function (cmp, i)->self;
+      double m = 100 * MAX (hp_comparison_get_mde (cmp) / 100 * st->base, hp_comparison_get_floor (cmp)) / st->base;
+
+      if (st->base_samples == 0 && st->new_samples == 0)
+        g_assert_cmpint (st->verdict, ==, HP_VERDICT_UNCHANGED);  /* main's self: nothing at all */
+      else if (st->verdict == HP_VERDICT_UNCHANGED)
+        {
+          g_assert_cmpfloat (st->low, >=, -m);
+          g_assert_cmpfloat (st->high, <=, m);
+        }
+    }
+}
+
+/* A function renamed between the builds (old_name → new_name: one module,
+ * called by main, calling helper, with a timer interrupt's kernel frame
+ * under it in some runs only) is paired, and compared as one: 10 %
+ * slower. Two functions replaced by two of the same callers and callees
+ * (a → x, y) are ambiguous and not paired; neither is one of another
+ * module, nor one called from the root only and calling nothing. */
+static void
+test_renamed_functions (void)
+{
+  static const double jitter[] = { 1.0, 1.01, 0.99, 1.005, 0.995 };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  GArray *renames;
+  const HpCompareRename *pair;
+  guint64 w;
+
+  for (guint r = 0; r < 5; r++)
+    {
+      double j = jitter[r], k = jitter[4 - r];
+      Leaf b[] = {
+        { "main;work", 40000 * j, 400 },
+        { "main;old_name", 20000 * k, 200 },
+        { "main;old_name;helper", 10000 * j, 100 },
+        { "main;old_name;timer_irq@[kernel.kallsyms]", r % 2 ? 100 : 0, r % 2 },
+        { "main;a;leaf", 8000 * k, 80 },
+        { "main;a2;leaf", 8000 * j, 80 },
+        { "only_root", 8000 * j, 80 },
+        { "main;mod_old@libfoo.so;helper", 8000 * k, 80 },
+      };
+      Leaf n[] = {
+        { "main;work", 40000 * k, 400 },
+        { "main;new_name", 22000 * j, 220 },
+        { "main;new_name;helper", 11000 * k, 110 },
+        { "main;new_name;timer_irq@[kernel.kallsyms]", r % 3 ? 0 : 100, r % 3 ? 0 : 1 },
+        { "main;x;leaf", 8000 * j, 80 },
+        { "main;y;leaf", 8000 * k, 80 },
+        { "only_root_new", 8000 * k, 80 },
+        { "main;mod_new@libbar.so;helper", 8000 * j, 80 },
+      };
+
+      add (cmp, HP_COMPARE_BASE, make_data ("cycles", "cycles", r, b, G_N_ELEMENTS (b)));
+      add (cmp, HP_COMPARE_NEW, make_data ("cycles", "cycles", 5 - r, n, G_N_ELEMENTS (n)));
+    }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+
+  renames = hp_comparison_get_renames (cmp);
+  g_assert_cmpuint (renames->len, ==, 1);
+  pair = &g_array_index (renames, HpCompareRename, 0);
+  g_assert_cmpstr (hp_comparison_get_function (cmp, pair->removed)->name, ==, "old_name");
+  g_assert_cmpstr (hp_comparison_get_function (cmp, pair->added)->name, ==, "new_name");
+  /* each name alone: gone, and new */
+  g_assert_cmpint (hp_comparison_get_function (cmp, pair->removed)->self.verdict, ==, HP_VERDICT_FASTER);
+  g_assert_cmpint (hp_comparison_get_function (cmp, pair->added)->self.verdict, ==, HP_VERDICT_SLOWER);
+  /* as one: 20 000 → 22 000 self, 30 000 → 33 000 and a bit total */
+  g_assert_cmpfloat (fabs (pair->self.change - 10), <, 1.5);
+  g_assert_cmpint (pair->self.verdict, ==, HP_VERDICT_SLOWER);
+  w = 0;
+  for (guint r = 0; r < 5; r++)
+    w += r % 2 ? 100 : 0;
+  g_assert_cmpfloat (fabs (pair->total.base - (30000 + w / 5.0)), <, 300);
+  g_assert_cmpint (pair->total.verdict, ==, HP_VERDICT_SLOWER);
 }
 
 /* Random captures against a naive reckoning of every cost.
@@ -1461,6 +1600,8 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
   g_test_add_func ("/compare/neighbour-is-its-path", test_neighbour_is_its_path);
   g_test_add_func ("/compare/unchanged-margin", test_unchanged_margin);
+  g_test_add_func ("/compare/too-few-samples", test_too_few_samples);
+  g_test_add_func ("/compare/renamed-functions", test_renamed_functions);
   g_test_add_func ("/compare/random-against-naive", test_random_against_naive);
   g_test_add_func ("/compare/files-as-loaded", test_files_as_loaded);
   g_test_add_func ("/compare/one-of-few-slower", test_one_of_few_slower);
