@@ -123,6 +123,9 @@ typedef struct {
   double   cost;     /* all its samples' weight */
   guint64  samples;
   GArray  *lines;    /* LineCost, top-down comparisons only */
+  guint32 *decl;     /* with lines: by identity, the line key of the function's
+                      * declaration (DW_AT_decl_line), 0 when unknown */
+  guint    n_decl;
 } Run;
 
 /* The cost of a run at one source line on one path: a stack node of the
@@ -832,6 +835,8 @@ add_lines (HpComparison        *self,
     frame_line[f] = NONE;
   /* one per sampled stack node at most: room for them all at once */
   run->lines = g_array_sized_new (FALSE, FALSE, sizeof (LineCost), data->stacks->len);
+  run->n_decl = self->ident_keys->len;
+  run->decl = g_new0 (guint32, MAX (run->n_decl, 1));
   for (guint s = 1; s < data->stacks->len; s++)
     {
       gint64 frame_id = g_array_index (data->stacks, HpCaptureStack, s).frame_id;
@@ -848,6 +853,14 @@ add_lines (HpComparison        *self,
         }
       if (frame_line[frame_id] == 0)
         continue;
+      {
+        guint32 ident = g_array_index (self->nodes, PathNode, path[s]).ident;
+        const HpCaptureFrame *frame = &g_array_index (data->frames, HpCaptureFrame, frame_id);
+        const HpCaptureFunction *function = &g_array_index (data->functions, HpCaptureFunction, frame->function_id);
+
+        if (ident < run->n_decl && run->decl[ident] == 0 && function->line > 0 && function->file != NULL)
+          run->decl[ident] = intern_line (self, function->file, function->line);
+      }
       cost.path = path[s];
       cost.line_id = frame_line[frame_id];
       cost.self_w = w[s];
@@ -876,6 +889,7 @@ run_free (gpointer data)
   g_aligned_free (run->total_n);
   g_free (run->self_n);
   g_clear_pointer (&run->lines, g_array_unref);
+  g_free (run->decl);
   g_free (run);
 }
 
@@ -3248,41 +3262,270 @@ index_lines (HpComparison *self)
       }
 }
 
-static int
-compare_lines (gconstpointer a,
-               gconstpointer b)
+/* Aligning two versions of a source file ----------------------------------- */
+
+/* Above this many lines a side, files are not aligned (by number instead):
+ * the alignment is near linear, but a file this long is generated. */
+#define MAX_ALIGNED_LINES 200000
+
+typedef struct {
+  guint n[2];      /* occurrences in the range, base and new */
+  guint at[2];     /* the last one's index */
+} Occurrence;
+
+typedef struct {
+  guint a0, a1, b0, b1;
+} Range;
+
+/* Patience diff: lines that occur once in each range anchor the alignment
+ * (the longest run of them in the same order on both sides), the ranges
+ * between anchors are aligned the same way, and equal lines next to a
+ * match extend it. An edit of a line leaves it unmatched (a line of each
+ * side), an inserted line is on one side only. map[i] is the new line of
+ * base line i + 1, 0 when it has none. */
+static void
+align_texts (const char * const *a,
+             guint               na,
+             const char * const *b,
+             guint               nb,
+             guint32            *map)
 {
-  const HpCompareLine *la = a, *lb = b;
-  int c = strcmp (la->file, lb->file);
+  g_autoptr(GArray) todo = g_array_new (FALSE, FALSE, sizeof (Range));
+  Range all = { 0, na, 0, nb };
+
+  g_array_append_val (todo, all);
+  while (todo->len > 0)
+    {
+      Range r = g_array_index (todo, Range, todo->len - 1);
+      g_autoptr(GHashTable) seen = NULL;
+      g_autoptr(GArray) anchors = NULL;
+      g_autofree guint *tails = NULL;
+      g_autofree guint *prev = NULL;
+      guint n_tails = 0, k, prev_a, prev_b;
+
+      g_array_set_size (todo, todo->len - 1);
+      while (r.a0 < r.a1 && r.b0 < r.b1 && strcmp (a[r.a0], b[r.b0]) == 0)
+        map[r.a0++] = ++r.b0;
+      while (r.a0 < r.a1 && r.b0 < r.b1 && strcmp (a[r.a1 - 1], b[r.b1 - 1]) == 0)
+        map[--r.a1] = r.b1--;
+      if (r.a0 >= r.a1 || r.b0 >= r.b1)
+        continue;
+
+      seen = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+      for (guint side = 0; side < 2; side++)
+        for (guint i = side == 0 ? r.a0 : r.b0; i < (side == 0 ? r.a1 : r.b1); i++)
+          {
+            const char *line = side == 0 ? a[i] : b[i];
+            Occurrence *o = g_hash_table_lookup (seen, line);
+
+            if (o == NULL)
+              g_hash_table_insert (seen, (gpointer) line, o = g_new0 (Occurrence, 1));
+            o->n[side]++;
+            o->at[side] = i;
+          }
+      /* the unique pairs in base order, then the longest increasing run of
+       * their new lines (patience sorting) */
+      anchors = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+      for (guint i = r.a0; i < r.a1; i++)
+        {
+          Occurrence *o = g_hash_table_lookup (seen, a[i]);
+
+          if (o->n[0] == 1 && o->n[1] == 1)
+            {
+              guint pair[2] = { i, o->at[1] };
+
+              g_array_append_val (anchors, pair);
+            }
+        }
+      if (anchors->len == 0)
+        continue;
+      tails = g_new (guint, anchors->len);
+      prev = g_new (guint, anchors->len);
+      for (guint i = 0; i < anchors->len; i++)
+        {
+          guint j = ((guint *) anchors->data)[2 * i + 1];
+          guint lo = 0, hi = n_tails;
+
+          while (lo < hi)
+            {
+              guint mid = (lo + hi) / 2;
+
+              if (((guint *) anchors->data)[2 * tails[mid] + 1] < j)
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+          prev[i] = lo > 0 ? tails[lo - 1] : G_MAXUINT;
+          tails[lo] = i;
+          if (lo == n_tails)
+            n_tails++;
+        }
+      /* the chain, from its end; each gap between anchors is a range */
+      prev_a = r.a1;
+      prev_b = r.b1;
+      for (k = tails[n_tails - 1]; ; k = prev[k])
+        {
+          guint ia = ((guint *) anchors->data)[2 * k], ib = ((guint *) anchors->data)[2 * k + 1];
+          Range gap = { ia + 1, prev_a, ib + 1, prev_b };
+
+          map[ia] = ib + 1;
+          if (gap.a0 < gap.a1 && gap.b0 < gap.b1)
+            g_array_append_val (todo, gap);
+          prev_a = ia;
+          prev_b = ib;
+          if (prev[k] == G_MAXUINT)
+            break;
+        }
+      {
+        Range gap = { r.a0, prev_a, r.b0, prev_b };
+
+        if (gap.a0 < gap.a1 && gap.b0 < gap.b1)
+          g_array_append_val (todo, gap);
+      }
+    }
+}
+
+/* Source lines --------------------------------------------------------------- */
+
+typedef struct {
+  HpCompareLine line;
+  double        position;  /* in the new side's numbering */
+} PlacedLine;
+
+static int
+compare_placed (gconstpointer a,
+                gconstpointer b)
+{
+  const PlacedLine *la = a, *lb = b;
+  int c = strcmp (la->line.file, lb->line.file);
 
   if (c != 0)
     return c;
-  return la->line < lb->line ? -1 : la->line > lb->line;
+  return la->position < lb->position ? -1 : la->position > lb->position;
+}
+
+/* The line key of @ident's declaration on side @s: its first run's that has one. */
+static guint32
+side_decl (HpComparison *self,
+           guint         s,
+           guint32       ident)
+{
+  for (guint r = 0; r < self->sides[s].runs->len; r++)
+    {
+      const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+      if (run->decl != NULL && ident < run->n_decl && run->decl[ident] != 0)
+        return run->decl[ident];
+    }
+  return 0;
+}
+
+static guint
+key_line (HpComparison *self,
+          guint32       key)
+{
+  return (guint) g_ascii_strtoull (self->line_keys->pdata[key], NULL, 10);
+}
+
+static const char *
+key_file (HpComparison *self,
+          guint32       key)
+{
+  return strchr (self->line_keys->pdata[key], '\t') + 1;
+}
+
+/**
+ * hp_comparison_get_line_files:
+ * @function: an index of hp_comparison_get_function()
+ * @base_file: (out): the file of @function's declaration in the base runs, or NULL
+ * @new_file: (out): the same in the new runs
+ *
+ * The files whose text hp_comparison_get_lines_aligned() takes, as the
+ * captures' DWARF names them (NULL when a side does not say).
+ */
+void
+hp_comparison_get_line_files (HpComparison  *self,
+                              guint          function,
+                              const char   **base_file,
+                              const char   **new_file)
+{
+  guint32 ident;
+  guint32 decl[2];
+
+  *base_file = *new_file = NULL;
+  g_return_if_fail (self != NULL && self->done);
+  g_return_if_fail (function < self->functions->len);
+
+  ident = g_array_index (self->functions, HpCompareFunction, function).ident;
+  for (guint s = 0; s < 2; s++)
+    decl[s] = side_decl (self, s, ident);
+  *base_file = decl[0] ? key_file (self, decl[0]) : NULL;
+  *new_file = decl[1] ? key_file (self, decl[1]) : NULL;
 }
 
 /**
  * hp_comparison_get_lines:
  * @function: an index of hp_comparison_get_function()
  *
- * The source lines of @function with samples on either side, as
- * HpCompareLine sorted by file and line: self at the line, and total
- * counting each sample once (the outermost call, when it recurses).
- * Self and total are each judged as one family. Lines are matched by file
- * and number, so a line that moved between the builds shows as two.
- * Empty unless hp_comparison_keep_lines() was called before adding.
+ * hp_comparison_get_lines_aligned() without the files' text.
  */
 GArray *
 hp_comparison_get_lines (HpComparison *self,
                          guint         function)
 {
+  return hp_comparison_get_lines_aligned (self, function, NULL, 0, NULL, 0, NULL);
+}
+
+/**
+ * hp_comparison_get_lines_aligned:
+ * @function: an index of hp_comparison_get_function()
+ * @base_text: (nullable): the lines of the base's file of @function
+ *   (hp_comparison_get_line_files()), without their newlines
+ * @new_text: (nullable): the same of the new's
+ * @match: (out) (optional): how the base's lines were matched to the new's
+ *
+ * The source lines of @function with samples on either side, as
+ * HpCompareLine in the order of the new side's file: self at the line,
+ * and total counting each sample once (the outermost call, when it
+ * recurses). Self and total are each judged as one family. Empty unless
+ * hp_comparison_keep_lines() was called before adding.
+ *
+ * A line of the base is the line of the new that holds the same text,
+ * when both texts are given (HP_COMPARE_LINES_BY_TEXT: two versions of
+ * the file, say two checkouts); else the line as far from the function's
+ * declaration, when the declaration moved (HP_COMPARE_LINES_BY_DECLARATION:
+ * lines added or removed above the function; an edit inside it still
+ * shifts the lines below it); else the same number. The capture keeps no
+ * source text, so the file of one version on this computer cannot align
+ * the other's lines.
+ */
+GArray *
+hp_comparison_get_lines_aligned (HpComparison       *self,
+                                 guint               function,
+                                 const char * const *base_text,
+                                 guint               n_base_text,
+                                 const char * const *new_text,
+                                 guint               n_new_text,
+                                 HpCompareLineMatch *match)
+{
   GArray *result = g_array_new (FALSE, FALSE, sizeof (HpCompareLine));
   const PathNode *nodes;
   g_autofree HpCompareStat *self_stats = NULL;
   g_autofree HpCompareStat *total_stats = NULL;
+  g_autofree guint32 *map = NULL;
+  g_autoptr(GHashTable) base_key = NULL;     /* base line key -> table key */
+  g_autoptr(GHashTable) base_number = NULL;  /* table key -> base line */
+  g_autoptr(GArray) placed = NULL;
+  HpCompareLineMatch how = HP_COMPARE_LINES_BY_NUMBER;
+  const char *files[2] = { NULL, NULL };
+  guint32 decl[2];
+  gint delta = 0;
   guint n_base;
   guint32 ident;
   Table t;
 
+  if (match != NULL)
+    *match = HP_COMPARE_LINES_BY_NUMBER;
   g_return_val_if_fail (self != NULL && self->done, result);
   g_return_val_if_fail (function < self->functions->len, result);
 
@@ -3292,6 +3535,28 @@ hp_comparison_get_lines (HpComparison *self,
   ident = g_array_index (self->functions, HpCompareFunction, function).ident;
   nodes = (const PathNode *) (gpointer) self->nodes->data;
   n_base = self->sides[0].runs->len;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      decl[s] = side_decl (self, s, ident);
+      files[s] = decl[s] ? key_file (self, decl[s]) : NULL;
+    }
+  if (files[0] != NULL && files[1] != NULL && base_text != NULL && new_text != NULL &&
+      n_base_text <= MAX_ALIGNED_LINES && n_new_text <= MAX_ALIGNED_LINES)
+    {
+      how = HP_COMPARE_LINES_BY_TEXT;
+      map = g_new0 (guint32, MAX (n_base_text, 1));
+      align_texts (base_text, n_base_text, new_text, n_new_text, map);
+    }
+  else if (files[0] != NULL && files[1] != NULL &&
+           (key_line (self, decl[0]) != key_line (self, decl[1]) || strcmp (files[0], files[1]) != 0))
+    {
+      how = HP_COMPARE_LINES_BY_DECLARATION;
+      delta = (gint) key_line (self, decl[1]) - (gint) key_line (self, decl[0]);
+    }
+
+  base_key = g_hash_table_new (NULL, NULL);
+  base_number = g_hash_table_new (NULL, NULL);
   table_init (&t);
   for (guint32 i = self->line_start[ident]; i < self->line_start[ident + 1]; i++)
     {
@@ -3300,26 +3565,86 @@ hp_comparison_get_lines (HpComparison *self,
       guint r = s == 0 ? k : k - n_base;
       const Run *run = g_ptr_array_index (self->sides[s].runs, r);
       const LineCost *cost = &g_array_index (run->lines, LineCost, (guint32) self->line_refs[i]);
+      guint32 key = cost->line_id;
 
-      table_add (self, &t, cost->line_id, s, r, 0, cost->self_w, cost->self_n);
-      table_add (self, &t, cost->line_id, s, r, 1, nodes[cost->path].first ? cost->total_w : 0,
+      /* a base line: the key of its line in the new's numbering, or its
+       * own with the top bit when the new has none */
+      if (s == 0 && how != HP_COMPARE_LINES_BY_NUMBER)
+        {
+          gpointer found;
+
+          if (g_hash_table_lookup_extended (base_key, GUINT_TO_POINTER (key), NULL, &found))
+            key = GPOINTER_TO_UINT (found);
+          else
+            {
+              guint line = key_line (self, key);
+              gint64 to = 0;
+
+              if (strcmp (key_file (self, key), files[0]) != 0)
+                to = line;   /* another file: as numbered */
+              else if (how == HP_COMPARE_LINES_BY_TEXT)
+                to = line <= n_base_text ? map[line - 1] : 0;
+              else
+                to = (gint64) line + delta;
+              key = to > 0 ? intern_line (self, strcmp (key_file (self, cost->line_id), files[0]) == 0
+                                                ? files[1] : key_file (self, cost->line_id), (guint) to)
+                           : cost->line_id | 0x80000000u;
+              g_hash_table_insert (base_key, GUINT_TO_POINTER (cost->line_id), GUINT_TO_POINTER (key));
+            }
+        }
+      if (s == 0)
+        g_hash_table_insert (base_number, GUINT_TO_POINTER (key),
+                             GUINT_TO_POINTER (key_line (self, cost->line_id)));
+      table_add (self, &t, key, s, r, 0, cost->self_w, cost->self_n);
+      table_add (self, &t, key, s, r, 1, nodes[cost->path].first ? cost->total_w : 0,
                  nodes[cost->path].first ? cost->total_n : 0);
     }
 
   self_stats = table_stats (self, &t, 0, ident);
   total_stats = table_stats (self, &t, 1, ident);
+  placed = g_array_sized_new (FALSE, FALSE, sizeof (PlacedLine), t.keys->len);
   for (guint i = 0; i < t.keys->len; i++)
     {
-      const char *key = self->line_keys->pdata[g_array_index (t.keys, guint32, i)];
-      HpCompareLine line;
+      guint32 key = g_array_index (t.keys, guint32, i);
+      guint32 own = key & 0x7fffffffu;
+      PlacedLine p = { { 0 } };
 
-      line.line = (guint) g_ascii_strtoull (key, NULL, 10);
-      line.file = strchr (key, '\t') + 1;
-      line.self = self_stats[i];
-      line.total = total_stats[i];
-      g_array_append_val (result, line);
+      p.line.file = key_file (self, own);
+      p.line.base_line = GPOINTER_TO_UINT (g_hash_table_lookup (base_number, GUINT_TO_POINTER (key)));
+      if (key & 0x80000000u)
+        {
+          /* only in the base: after the new place of the base line above it */
+          guint line = key_line (self, own);
+
+          p.line.line = 0;
+          p.position = 0.5;
+          if (how == HP_COMPARE_LINES_BY_TEXT)
+            {
+              p.line.file = files[1];
+              for (guint above = MIN (line, n_base_text + 1) - 1; above >= 1; above--)
+                if (map[above - 1] > 0)
+                  {
+                    p.position = map[above - 1] + 0.5;
+                    break;
+                  }
+            }
+          else
+            p.position = line + 0.5;
+        }
+      else
+        {
+          p.line.line = key_line (self, own);
+          p.position = p.line.line;
+        }
+      p.line.self = self_stats[i];
+      p.line.total = total_stats[i];
+      g_array_append_val (placed, p);
     }
   table_clear (&t);
-  g_array_sort (result, compare_lines);
+  g_array_sort (placed, compare_placed);
+  for (guint i = 0; i < placed->len; i++)
+    g_array_append_val (result, g_array_index (placed, PlacedLine, i).line);
+  if (match != NULL)
+    *match = how;
   return result;
 }

@@ -101,11 +101,21 @@ typedef struct {
 /* A source line of a function: the samples whose leaf is at it (self) and
  * those with a frame of the function at it (total). */
 typedef struct {
-  const char   *file;     /* as the captures' DWARF names it */
-  guint         line;
+  const char   *file;     /* as the captures' DWARF names it (the new side's) */
+  guint         line;     /* its number in the new side's file; 0 for a line
+                           * only in the base (hp_comparison_get_lines_aligned()) */
+  guint         base_line; /* its number in the base's file; 0 when the base has
+                            * no samples at it */
   HpCompareStat self;
   HpCompareStat total;
 } HpCompareLine;
+
+/* How the lines of the base were matched to those of the new. */
+typedef enum {
+  HP_COMPARE_LINES_BY_NUMBER,       /* the same number (nothing better known) */
+  HP_COMPARE_LINES_BY_DECLARATION,  /* as far from the function's declaration, which moved */
+  HP_COMPARE_LINES_BY_TEXT,         /* the same text in the two versions of the file */
+} HpCompareLineMatch;
 
 typedef struct {
   guint       n_captures;
@@ -243,6 +253,17 @@ GArray         *hp_comparison_get_callees  (HpComparison        *self,
                                             guint                function);
 GArray         *hp_comparison_get_lines    (HpComparison        *self,
                                             guint                function);
+void            hp_comparison_get_line_files (HpComparison      *self,
+                                            guint                function,
+                                            const char         **base_file,
+                                            const char         **new_file);
+GArray         *hp_comparison_get_lines_aligned (HpComparison   *self,
+                                            guint                function,
+                                            const char * const  *base_text,
+                                            guint                n_base_text,
+                                            const char * const  *new_text,
+                                            guint                n_new_text,
+                                            HpCompareLineMatch  *match);
 
 char           *hp_compare_fold_clone_name (const char          *name);
 

@@ -12,8 +12,11 @@
  * the tree, with its figures and verdict; calls on several paths add up
  * to a figure no row shows, judged among the neighbours and said so.
  * Lines are a family of their own (a line is flagged only if it holds up
- * among the function's lines). The lines are matched by file and number: when the
- * change moved code, a line shows on one side only.
+ * among the function's lines). A line of the base is matched to the new's
+ * by its text when the two sides' files are two versions on this computer
+ * (two checkouts), else by its distance from the function's declaration
+ * when that moved, else by number (hp_comparison_get_lines_aligned()); the
+ * note above the lines says which, and a line that moved says where it was.
  *
  * The tables are grids: a function has tens of callers and lines, not
  * thousands, and the longest are cut at MAX_ROWS with a note. The text
@@ -26,6 +29,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "analysis/hp-text.h"
 #include "document/hp-source-find.h"
@@ -47,7 +51,9 @@ struct _HpCompareDetails {
 
   char         *unit;
   HpComparison *comparison;   /* kept alive by the caller while shown */
+  gint          function;
   GArray       *line_data;    /* HpCompareLine of the function, for the text */
+  HpCompareLineMatch line_match;
   GCancellable *reading;
   GHashTable   *described;    /* page -> GString of rows, for tests */
 };
@@ -194,10 +200,15 @@ fill_neighbours (HpCompareDetails *self,
 
 /* Source lines ------------------------------------------------------------ */
 
+/* The new side's file of the function (or of its hottest line), and the
+ * base's when it is another file: two versions, whose text aligns the
+ * lines (hp_comparison_get_lines_aligned()). */
 typedef struct {
   char   *path;
-  char  **text;    /* lines of the file, or NULL */
+  char  **text;        /* lines of the file, or NULL */
   char   *error;
+  char   *base_path;   /* NULL: the same file */
+  char  **base_text;
 } SourceRead;
 
 static void
@@ -208,7 +219,35 @@ source_read_free (gpointer data)
   g_free (read->path);
   g_strfreev (read->text);
   g_free (read->error);
+  g_free (read->base_path);
+  g_strfreev (read->base_text);
   g_free (read);
+}
+
+static char **
+read_lines (const char  *path,
+            char       **error_out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *found = hp_source_find_file (path, NULL, NULL);
+  g_autofree char *valid = NULL;
+  GStatBuf st;
+
+  if (found == NULL || g_stat (found, &st) != 0)
+    *error_out = g_strdup_printf (_("%s was not found on this computer; the lines are shown without their text"),
+                                  path);
+  else if (st.st_size > MAX_SOURCE_SIZE)
+    *error_out = g_strdup_printf (_("%s is larger than %d MB; the lines are shown without their text"),
+                                  path, MAX_SOURCE_SIZE / (1024 * 1024));
+  else if (!g_file_get_contents (found, &contents, NULL, &error))
+    *error_out = g_strdup (error->message);
+  else
+    {
+      valid = hp_text_make_valid (contents);
+      return g_strsplit (valid, "\n", -1);
+    }
+  return NULL;
 }
 
 static void
@@ -218,26 +257,41 @@ read_thread (GTask        *task,
              GCancellable *cancellable)
 {
   SourceRead *read = task_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *found = hp_source_find_file (read->path, NULL, NULL);
-  GStatBuf st;
 
-  if (found == NULL || g_stat (found, &st) != 0)
-    read->error = g_strdup_printf (_("%s was not found on this computer; the lines are shown without their text"),
-                                   read->path);
-  else if (st.st_size > MAX_SOURCE_SIZE)
-    read->error = g_strdup_printf (_("%s is larger than %d MB; the lines are shown without their text"),
-                                   read->path, MAX_SOURCE_SIZE / (1024 * 1024));
-  else if (!g_file_get_contents (found, &contents, NULL, &error))
-    read->error = g_strdup (error->message);
-  else
+  read->text = read_lines (read->path, &read->error);
+  if (read->text != NULL && read->base_path != NULL)
     {
-      g_autofree char *valid = hp_text_make_valid (contents);
+      g_autofree char *ignored = NULL;
 
-      read->text = g_strsplit (valid, "\n", -1);
+      /* without the base's text the lines are matched as before */
+      read->base_text = read_lines (read->base_path, &ignored);
     }
   g_task_return_boolean (task, TRUE);
+}
+
+/* What the note above the lines says of how they were matched. */
+static char *
+match_note (HpCompareDetails *self,
+            SourceRead       *read)
+{
+  switch (self->line_match)
+    {
+    case HP_COMPARE_LINES_BY_TEXT:
+      {
+        g_autofree char *base = hp_text_escape (read->base_path);
+        g_autofree char *new_file = hp_text_escape (read->path);
+
+        /* Translators: two versions of a source file */
+        return g_strdup_printf (_("Lines matched by their text: the base's in %s, the new's in %s."), base, new_file);
+      }
+    case HP_COMPARE_LINES_BY_DECLARATION:
+      return g_strdup (_("Lines matched by their distance from the function's first line, which moved between the "
+                         "builds: a line added or removed inside the function still shifts those below it, as the "
+                         "captures keep no source text. The text shown is of the file as it is now."));
+    case HP_COMPARE_LINES_BY_NUMBER:
+    default:
+      return NULL;
+    }
 }
 
 static void
@@ -253,24 +307,41 @@ fill_lines (HpCompareDetails *self,
   header (self->lines, _("Line"));
   gtk_widget_set_hexpand (gtk_grid_get_child_at (self->lines, 0, 0), FALSE);
   gtk_widget_set_hexpand (cell (self->lines, 5, 0, _("Source"), FALSE), TRUE);
+  guint n_base_text = read && read->base_text ? g_strv_length (read->base_text) : 0;
+  g_autofree char *note = NULL;
+
   for (guint i = 0; i < n; i++)
     {
       const HpCompareLine *line = &g_array_index (self->line_data, HpCompareLine, i);
       g_autofree char *number = NULL;
-      const char *text = line->line <= n_text && g_strcmp0 (line->file, read->path) == 0
-                         ? read->text[line->line - 1] : "";
-      g_autofree char *safe = hp_text_escape (g_strstrip (g_strdup (text)));
+      g_autofree char *shown = NULL;
+      const char *text = "";
+      g_autofree char *safe = NULL;
       GtkWidget *label;
 
+      if (line->line > 0 && line->line <= n_text && g_strcmp0 (line->file, read->path) == 0)
+        text = read->text[line->line - 1];
+      else if (line->line == 0 && line->base_line > 0 && line->base_line <= n_base_text)
+        text = read->base_text[line->base_line - 1];
+      safe = hp_text_escape (g_strstrip (g_strdup (text)));
+      /* a line that moved says where it was; one only in the base, which */
+      if (line->line == 0)
+        /* Translators: a line number in the base's version of the file */
+        shown = g_strdup_printf (_("base %u"), line->base_line);
+      else if (line->base_line > 0 && line->base_line != line->line)
+        /* Translators: a line number, then its number in the base's version */
+        shown = g_strdup_printf (_("%u (was %u)"), line->line, line->base_line);
+      else
+        shown = g_strdup_printf ("%u", line->line);
       if (g_strcmp0 (file, line->file) != 0)
         {
           g_autofree char *base = g_path_get_basename (line->file);
 
-          number = g_strdup_printf ("%s:%u", base, line->line);
+          number = g_strdup_printf ("%s:%s", base, shown);
           file = line->file;
         }
       else
-        number = g_strdup_printf ("%u", line->line);
+        number = g_steal_pointer (&shown);
       gtk_widget_set_hexpand (cell (self->lines, 0, i + 1, number, FALSE), FALSE);
       /* self is where the time is spent; total would repeat the callees */
       stat_cells (self, self->lines, i + 1, number, &line->self, described);
@@ -283,8 +354,16 @@ fill_lines (HpCompareDetails *self,
     gtk_grid_attach (self->lines, gtk_label_new (_("The captures have no line information for this function")), 0, 1, 6, 1);
   else if (self->line_data->len > n)
     more_rows (self->lines, n + 1, self->line_data->len - n);
-  gtk_label_set_text (self->source_note, read && read->error ? read->error : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->source_note), read && read->error);
+  note = match_note (self, read);
+  if (read && read->error)
+    {
+      char *both = note ? g_strconcat (read->error, "\n", note, NULL) : g_strdup (read->error);
+
+      g_free (note);
+      note = both;
+    }
+  gtk_label_set_text (self->source_note, note ? note : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->source_note), note != NULL);
   g_hash_table_replace (self->described, g_strdup ("source"), described);
 }
 
@@ -296,10 +375,21 @@ read_done (GObject      *source,
   HpCompareDetails *self = HP_COMPARE_DETAILS (source);
   GTask *task = G_TASK (result);
 
+  SourceRead *read = g_task_get_task_data (task);
+
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     return;
   g_clear_object (&self->reading);
-  fill_lines (self, g_task_get_task_data (task));
+  if (read->text != NULL && read->base_text != NULL && self->comparison != NULL)
+    {
+      g_clear_pointer (&self->line_data, g_array_unref);
+      self->line_data = hp_comparison_get_lines_aligned (self->comparison, self->function,
+                                                         (const char * const *) read->base_text,
+                                                         g_strv_length (read->base_text),
+                                                         (const char * const *) read->text,
+                                                         g_strv_length (read->text), &self->line_match);
+    }
+  fill_lines (self, read);
 }
 
 /* Public --------------------------------------------------------------------- */
@@ -350,22 +440,28 @@ hp_compare_details_set_function (HpCompareDetails *self,
   fill_neighbours (self, self->callees, callees, _("Calls"), "callees");
 
   g_clear_pointer (&self->line_data, g_array_unref);
-  self->line_data = hp_comparison_get_lines (comparison, function);
+  self->function = function;
+  self->line_data = hp_comparison_get_lines_aligned (comparison, function, NULL, 0, NULL, 0, &self->line_match);
   fill_lines (self, NULL);
   if (self->line_data->len > 0)
     {
       g_autoptr(GTask) task = NULL;
       SourceRead *read = g_new0 (SourceRead, 1);
+      const char *files[2];
       guint hottest = 0;
 
-      /* the text of the file that holds the hottest line */
+      /* the text of the function's file (else of the file that holds the
+       * hottest line), and the base's when it is another */
       for (guint i = 1; i < self->line_data->len; i++)
         if (g_array_index (self->line_data, HpCompareLine, i).self.new_cost +
             g_array_index (self->line_data, HpCompareLine, i).self.base >
             g_array_index (self->line_data, HpCompareLine, hottest).self.new_cost +
             g_array_index (self->line_data, HpCompareLine, hottest).self.base)
           hottest = i;
-      read->path = g_strdup (g_array_index (self->line_data, HpCompareLine, hottest).file);
+      hp_comparison_get_line_files (comparison, function, &files[0], &files[1]);
+      read->path = g_strdup (files[1] ? files[1] : g_array_index (self->line_data, HpCompareLine, hottest).file);
+      if (files[0] != NULL && files[1] != NULL && strcmp (files[0], files[1]) != 0)
+        read->base_path = g_strdup (files[0]);
       self->reading = g_cancellable_new ();
       task = g_task_new (self, self->reading, read_done, NULL);
       g_task_set_task_data (task, read, source_read_free);

@@ -8,15 +8,19 @@
  * program main → run → {parse, index, score, write, load, sort} whose
  * functions cost 30/20/20/15/10/5 % with a few percent of run-to-run
  * noise common to all and a little of their own; in the new runs
- * score costs 12 % more and write 10 % less. The window must show both
- * sides with their runs in the overview, the minimum detectable effect,
- * and the verdicts slower for score, faster for write, neither for parse.
+ * score costs 12 % more and write 10 % less, and every function's code is
+ * five lines further down. The window must show both sides with their
+ * runs in the overview, the minimum detectable effect, the verdicts
+ * slower for score, faster for write, neither for parse, and score's
+ * line where it moved.
  * An empty folder shows an error naming it. hotpath --compare, run while
  * Hotpath runs, opens the window in the running one.
  *
  * With --screenshots DIR it also writes DIR/compare.png (and the
  * bottom-up and source views beside it), at SCREENSHOT_SIZE=WIDTHxHEIGHT
- * and in the dark style with SCREENSHOT_DARK=1, as make-screenshots.c.
+ * and in the dark style with SCREENSHOT_DARK=1, as make-screenshots.c;
+ * with COMPARE_BASE and COMPARE_NEW too, the window on those runs
+ * (test_user_runs(): /compare-window/user-runs).
  */
 
 #define G_LOG_DOMAIN "hp-test"
@@ -86,9 +90,12 @@ write_run (const char *path,
   for (guint f = 0; f < G_N_ELEMENTS (names); f++)
     {
       g_autofree char *source = source_path ();
+      /* the new build's lines are those of indexer.c; the base's were five
+       * lines higher (lines added above them since) */
+      guint line = (changed ? 10 : 5) + 10 * f;
       gint64 stack = hp_capture_writer_intern_stack (w, run_stack, hp_capture_writer_intern_frame (w,
-                       hp_capture_writer_intern_function (w, names[f], module, source, 10 + 10 * f),
-                       source, 10 + 10 * f, FALSE, 0x100 + f));
+                       hp_capture_writer_intern_function (w, names[f], module, source, line),
+                       source, line, FALSE, 0x100 + f));
       double factor = speed[(run + (changed ? 2 : 0)) % 5] * (1 + 0.005 * ((run * 7 + f * 3) % 5) - 0.01);
       guint n;
 
@@ -216,8 +223,11 @@ test_compare (void)
     g_test_message ("callers of score:\n%s\nlines of score:\n%s", callers, lines);
     g_assert_true (g_str_has_prefix (callers, "run  [indexer]\t"));
     g_assert_nonnull (strstr (callers, "\tslower\n"));
-    g_assert_true (g_str_has_prefix (lines, "indexer.c:30\t"));
+    /* one line, matched by its distance from score's declaration: by
+     * number, 25 (base only) and 30 (new only) */
+    g_assert_true (g_str_has_prefix (lines, "indexer.c:30 (was 25)\t"));
     g_assert_nonnull (strstr (lines, "\tslower\n"));
+    g_assert_cmpstr (strchr (lines, '\n'), ==, "\n");
     hp_compare_details_show_page (details, "source");
     if (screenshot_dir != NULL)
       save_screenshot (window, "compare-source.png");
@@ -343,6 +353,42 @@ test_command_line (void)
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
 }
 
+/* COMPARE_BASE and COMPARE_NEW (folders or captures of your own runs),
+ * with --screenshots DIR: the window on them, with the details of the
+ * function of COMPARE_ROW (a path as the tree reads it, "main → f") on the
+ * source page, to look at: user-compare.png, user-compare-source.png. */
+static void
+test_user_runs (void)
+{
+  const char *bases[] = { g_getenv ("COMPARE_BASE"), NULL };
+  const char *news[] = { g_getenv ("COMPARE_NEW"), NULL };
+  GApplication *app = g_application_get_default ();
+  HpCompareWindow *window = hp_compare_window_new (GTK_APPLICATION (app), bases, news);
+  int width, height;
+
+  if (g_getenv ("SCREENSHOT_SIZE") != NULL &&
+      sscanf (g_getenv ("SCREENSHOT_SIZE"), "%dx%d", &width, &height) == 2)
+    gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (display_wait (loaded, window, 120000));
+  g_assert_null (hp_compare_window_get_error (window));
+  g_test_message ("%s", hp_compare_window_get_overview (window));
+  if (g_getenv ("COMPARE_ROW") != NULL && hp_compare_window_select_row (window, g_getenv ("COMPARE_ROW")))
+    {
+      HpCompareDetails *details = hp_compare_window_get_details (window);
+      g_autofree char *lines = NULL;
+
+      g_assert_true (display_wait (details_read, details, 10000));
+      lines = hp_compare_details_describe (details, "source");
+      g_test_message ("lines:\n%s", lines);
+      hp_compare_details_show_page (details, "source");
+      save_screenshot (window, "user-compare-source.png");
+      hp_compare_details_show_page (details, "calls");
+    }
+  save_screenshot (window, "user-compare.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static int
 run (HpApplication *app)
 {
@@ -351,6 +397,8 @@ run (HpApplication *app)
   g_test_add_func ("/compare-window/compare", test_compare);
   g_test_add_func ("/compare-window/error", test_error);
   g_test_add_func ("/compare-window/command-line", test_command_line);
+  if (screenshot_dir != NULL && g_getenv ("COMPARE_BASE") != NULL && g_getenv ("COMPARE_NEW") != NULL)
+    g_test_add_func ("/compare-window/user-runs", test_user_runs);
   return g_test_run ();
 }
 

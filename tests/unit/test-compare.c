@@ -817,6 +817,124 @@ test_neighbours_and_lines (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
+/* Declares @name (of app) at @line of app.c, as DWARF's DW_AT_decl_line. */
+static HpCaptureData *
+declare (HpCaptureData *data,
+         const char    *name,
+         guint          line)
+{
+  for (guint i = 1; i < data->functions->len; i++)
+    {
+      HpCaptureFunction *f = &g_array_index (data->functions, HpCaptureFunction, i);
+
+      if (strcmp (f->name, name) == 0)
+        {
+          f->file = (char *) g_intern_static_string ("app.c");
+          f->line = line;
+        }
+    }
+  return data;
+}
+
+/* Lines follow the code, not its numbers. hot moved from line 10 to 20
+ * (ten lines added above it) and its line 13 got 10 % slower: by number,
+ * each of its lines was compared with nothing (12 and 13 against 22 and
+ * 23). By the declaration, 12 is 22 and 13 is 23. With the text of both
+ * versions a line added inside the function moves the lines below it too:
+ * 13 is 24, where the declaration alone would say 23; a line edited is
+ * one of each side. */
+static void
+test_lines_follow_the_code (void)
+{
+  static const double jitter[] = { 1.0, 1.01, 0.99, 1.005, 0.995 };
+  static const char * const base_text[] = {
+    "/* 1 */", "/* 2 */", "/* 3 */", "/* 4 */", "/* 5 */", "/* 6 */", "/* 7 */", "/* 8 */", "/* 9 */",
+    "int hot (void)", "{", "  a = x;", "  b = y * z;", "  c = 0;", "}",
+  };
+  static const char * const new_text[] = {
+    "/* 1 */", "/* 2 */", "/* 3 */", "/* 4 */", "/* 5 */", "/* 6 */", "/* 7 */", "/* 8 */", "/* 9 */",
+    "/* a */", "/* b */", "/* c */", "/* d */", "/* e */", "/* f */", "/* g */", "/* h */", "/* i */", "/* j */",
+    "int hot (void)", "{", "  a = x;", "  /* added */", "  b = y * z;", "  c = 1;", "}",
+  };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) lines = NULL;
+  g_autoptr(GArray) aligned = NULL;
+  HpCompareLineMatch match;
+  const HpCompareLine *line;
+  const char *files[2];
+  gint hot;
+
+  hp_comparison_keep_lines (cmp);
+  for (guint r = 0; r < 5; r++)
+    {
+      double j = jitter[r], k = jitter[4 - r];
+      Leaf b[] = {
+        { "main:5;hot:12", 1000 * j, 100 * j },
+        { "main:5;hot:13", 3000 * k, 300 * k },
+        { "main:5;hot:14", 1000 * k, 100 * k },
+        { "main:6;warm", 3000 * k, 300 * k },
+      };
+      Leaf n[] = {
+        { "main:5;hot:22", 1000 * k, 100 * k },
+        { "main:5;hot:24", 3300 * j, 330 * j },
+        { "main:5;hot:25", 1000 * j, 100 * j },
+        { "main:6;warm", 3000 * j, 300 * j },
+      };
+
+      add (cmp, HP_COMPARE_BASE, declare (make_data ("cycles", "cycles", r, b, G_N_ELEMENTS (b)), "hot", 10));
+      add (cmp, HP_COMPARE_NEW, declare (make_data ("cycles", "cycles", 5 - r, n, G_N_ELEMENTS (n)), "hot", 20));
+    }
+  g_assert_true (hp_comparison_run (cmp, NULL, &error));
+  g_assert_no_error (error);
+  hot = hp_comparison_find_function (cmp, "app", "hot");
+  hp_comparison_get_line_files (cmp, hot, &files[0], &files[1]);
+  g_assert_cmpstr (files[0], ==, "app.c");
+  g_assert_cmpstr (files[1], ==, "app.c");
+
+  /* without the text: by the declaration, ten lines down */
+  lines = hp_comparison_get_lines_aligned (cmp, hot, NULL, 0, NULL, 0, &match);
+  g_assert_cmpint (match, ==, HP_COMPARE_LINES_BY_DECLARATION);
+  g_assert_cmpuint (lines->len, ==, 4);   /* 22, 23 (base 13), 24 (new only), 25 */
+  line = find_line (lines, 22);
+  g_assert_cmpuint (line->base_line, ==, 12);
+  g_assert_cmpint (line->self.verdict, ==, HP_VERDICT_UNCHANGED);
+  g_assert_cmpuint (find_line (lines, 23)->base_line, ==, 13);
+  g_assert_cmpfloat (find_line (lines, 23)->self.new_cost, ==, 0);
+
+  /* with both texts: 13 is 24, 14 (edited) and 25 are one side each */
+  aligned = hp_comparison_get_lines_aligned (cmp, hot, base_text, G_N_ELEMENTS (base_text),
+                                             new_text, G_N_ELEMENTS (new_text), &match);
+  g_assert_cmpint (match, ==, HP_COMPARE_LINES_BY_TEXT);
+  for (guint i = 0; i < aligned->len; i++)
+    g_test_message ("line %u (base %u): %s", g_array_index (aligned, HpCompareLine, i).line,
+                    g_array_index (aligned, HpCompareLine, i).base_line,
+                    hp_verdict_to_string (g_array_index (aligned, HpCompareLine, i).self.verdict));
+  g_assert_cmpuint (aligned->len, ==, 4);
+  g_assert_cmpuint (g_array_index (aligned, HpCompareLine, 0).line, ==, 22);
+  g_assert_cmpuint (g_array_index (aligned, HpCompareLine, 0).base_line, ==, 12);
+  line = &g_array_index (aligned, HpCompareLine, 1);
+  g_assert_cmpuint (line->line, ==, 24);
+  g_assert_cmpuint (line->base_line, ==, 13);
+  g_assert_cmpint (line->self.verdict, ==, HP_VERDICT_SLOWER);
+  g_assert_cmpfloat (fabs (line->self.change - 10), <, 1.5);
+  /* the edited line: the base's 14, after 24 where its neighbour went, then the new's 25 */
+  line = &g_array_index (aligned, HpCompareLine, 2);
+  g_assert_cmpuint (line->line, ==, 0);
+  g_assert_cmpuint (line->base_line, ==, 14);
+  g_assert_cmpfloat (line->self.new_cost, ==, 0);
+  line = &g_array_index (aligned, HpCompareLine, 3);
+  g_assert_cmpuint (line->line, ==, 25);
+  g_assert_cmpuint (line->base_line, ==, 0);
+
+  /* warm has no declaration: by number */
+  g_clear_pointer (&lines, g_array_unref);
+  lines = hp_comparison_get_lines_aligned (cmp, hp_comparison_find_function (cmp, "app", "main"), NULL, 0, NULL, 0,
+                                           &match);
+  g_assert_cmpint (match, ==, HP_COMPARE_LINES_BY_NUMBER);
+  g_assert_cmpuint (find_line (lines, 5)->base_line, ==, 5);
+}
+
 /* One figure, one verdict: the calls of main to f are one call path, the
  * tree's row main → f, and the callers pane shows that row's statistics.
  * Judged as a family of one caller they were flagged (q = p < 0.05) where
@@ -1599,6 +1717,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/bottom-up", test_bottom_up);
   g_test_add_func ("/compare/neighbours-and-lines", test_neighbours_and_lines);
   g_test_add_func ("/compare/neighbour-is-its-path", test_neighbour_is_its_path);
+  g_test_add_func ("/compare/lines-follow-the-code", test_lines_follow_the_code);
   g_test_add_func ("/compare/unchanged-margin", test_unchanged_margin);
   g_test_add_func ("/compare/too-few-samples", test_too_few_samples);
   g_test_add_func ("/compare/renamed-functions", test_renamed_functions);
