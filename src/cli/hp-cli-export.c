@@ -40,8 +40,10 @@
  *               protobuf-c: go tool pprof, Pyroscope, Parca, Grafana. Two
  *               values per sample, samples/count and the event's weight
  *               (cpu/nanoseconds for a clock, off-cpu/nanoseconds for time
- *               off the CPU, wall for both; page-faults/page faults for a
- *               counted event), the second pprof's default; one mapping per
+ *               off the CPU, wall for both; page-faults/count for a
+ *               counted event: pprof knows nanoseconds, bytes and counts,
+ *               and prints any other unit glued to the number, "12page
+ *               faults"), the second pprof's default; one mapping per
  *               module with its build id; one function per function with
  *               its file and line; one location per machine frame, whose
  *               Line entries are its inline chain, innermost first. A
@@ -1416,7 +1418,7 @@ write_pprof (Export  *ex,
   g_autoptr(GPtrArray) samples = g_ptr_array_new ();
   PbValueType *types[2];
   gboolean nanoseconds = g_strcmp0 (unit, "ns") == 0, clock;
-  const char *type_name;
+  const char *type_name, *pprof_unit;
   guint n_functions;
   gint64 tid_key, thread_key, pid_key;
   gsize size;
@@ -1437,11 +1439,12 @@ write_pprof (Export  *ex,
     type_name = event;
   else
     type_name = nanoseconds ? "cpu" : (event ? event : "events");
+  pprof_unit = nanoseconds ? "nanoseconds" : g_strcmp0 (unit, "bytes") == 0 ? "bytes" : "count";
   types[0] = pprof_value_type (&pp, "samples", "count");
-  types[1] = pprof_value_type (&pp, type_name, nanoseconds ? "nanoseconds" : (unit ? unit : "count"));
+  types[1] = pprof_value_type (&pp, type_name, pprof_unit);
   profile.n_sample_type = 2;
   profile.sample_type = types;
-  profile.period_type = pprof_value_type (&pp, type_name, nanoseconds ? "nanoseconds" : (unit ? unit : "count"));
+  profile.period_type = pprof_value_type (&pp, type_name, pprof_unit);
   if (period != NULL)
     profile.period = g_ascii_strtoll (period, NULL, 10);
   else if (frequency != NULL && g_ascii_strtod (frequency, NULL) >= 1 && clock)

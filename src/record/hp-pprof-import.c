@@ -41,6 +41,7 @@
 #include <glib/gstdio.h>
 
 #include "perf/hp-regular-file.h"
+#include "record/hp-events.h"
 #include "record/hp-folded-import.h"
 #include "record/hp-pprof-import.h"
 #include "record/profile.pb-c.h"
@@ -386,6 +387,25 @@ typedef struct {
   guint64  total;        /* of its values, bounded by HP_CAPTURE_MAX_TOTAL */
 } TypeEvent;
 
+/* The unit Hotpath counts the event @type in ("page faults" for
+ * "page-faults"), when it is an event Hotpath records: pprof knows no such
+ * unit (it prints "12page faults"), so the export says "count" of it, and
+ * the import gives the unit back. NULL for any other type. */
+static char *
+known_event_unit (const char *type)
+{
+  g_autoptr(GArray) known = hp_event_list_known ();
+
+  for (guint i = 0; i < known->len; i++)
+    {
+      const HpEvent *e = &g_array_index (known, HpEvent, i);
+
+      if (strcmp (e->name, type) == 0 && e->unit != NULL && strcmp (e->unit, "ns") != 0)
+        return g_strdup (e->unit);
+    }
+  return NULL;
+}
+
 static gboolean
 import_profile (Import               *im,
                 HpPprofImportResult  *result,
@@ -452,6 +472,16 @@ import_profile (Import               *im,
         name = g_utf8_make_valid (*type ? type : "samples", -1);
         /* the type that counts samples, as the one event, counts samples */
         valid_unit = g_utf8_make_valid (ns ? "ns" : (gssize) i == samples_index ? "samples" : (*unit ? unit : "count"), -1);
+        if (strcmp (valid_unit, "count") == 0)
+          {
+            char *known = known_event_unit (name);
+
+            if (known != NULL)
+              {
+                g_free (valid_unit);
+                valid_unit = known;
+              }
+          }
         /* the period is in the unit of the period type: a CPU profile's
          * period of ns is its frequency, a heap profile's of bytes its
          * byte types' period, nothing of its object counts */

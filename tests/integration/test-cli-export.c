@@ -716,6 +716,81 @@ test_pprof_import (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* An event counted in a unit pprof does not know (page faults): the
+ * export says "count" of "page-faults", so go tool pprof prints numbers,
+ * not "12page faults"; the import gives the unit back, and the same
+ * counts and names. */
+static void
+test_pprof_counted_event (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "faults.hotpath", NULL);
+  g_autofree char *pb = g_build_filename (dir, "faults.pb.gz", NULL);
+  g_autofree char *imported = g_build_filename (dir, "imported.hotpath", NULL);
+  g_autofree char *go = g_find_program_in_path ("go");
+  g_autofree char *original = NULL, *again = NULL;
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (capture, &error);
+    gint64 app, main_stack, leaf;
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, HP_META_EVENT, "page-faults");
+    hp_capture_writer_set_metadata (w, HP_META_EVENT_UNIT, "page faults");
+    hp_capture_writer_set_metadata (w, HP_META_PERIOD, "1");
+    hp_capture_writer_set_process (w, 10, "/usr/bin/app");
+    hp_capture_writer_set_thread (w, 10, 10, "app");
+    app = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    main_stack = hp_capture_writer_intern_stack (w, 0,
+                   hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", app, NULL, 0), NULL, 0, FALSE, 0x10));
+    leaf = hp_capture_writer_intern_stack (w, main_stack,
+             hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "fill", app, NULL, 0), NULL, 0, FALSE, 0x20));
+    for (guint i = 0; i < 1645; i++)
+      hp_capture_writer_add_sample (w, 1000 + i, 10, 0, i % 5 ? leaf : main_stack, 1);
+    g_assert_true (hp_capture_writer_finish (w, &error));
+  }
+  {
+    const char *args[] = { "export", capture, "--format", "pprof", "-o", pb, NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+  }
+  if (go != NULL)
+    {
+      const char *argv[] = { go, "tool", "pprof", "-top", pb, NULL };
+      g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "HOME", dir, TRUE);
+      g_autofree char *out = NULL;
+      int status = 0;
+
+      env = g_environ_setenv (env, "PPROF_TMPDIR", dir, TRUE);
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                   &out, NULL, &status, NULL));
+      g_test_message ("%s", out);
+      g_assert_nonnull (strstr (out, "Type: page-faults"));
+      g_assert_nonnull (strstr (out, "100% of 1645 total\n"));
+      g_assert_null (strstr (out, "1645page"));
+    }
+  {
+    const char *args[] = { "import", pb, "-o", imported, NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+  }
+  {
+    const char *args[] = { "report", imported, NULL };
+    g_autoptr(ItResult) res = it_run_cli (args);
+
+    g_assert_cmpint (res->status, ==, 0);
+    g_assert_nonnull (strstr (res->out, "# Event:     page-faults (unit: page faults), sampled every 1 page faults"));
+  }
+  original = export_folded (capture, NULL, NULL, NULL);
+  again = export_folded (imported, NULL, NULL, NULL);
+  g_assert_cmpstr (again, ==, original);
+  g_assert_nonnull (strstr (original, "main;fill 1316\n"));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* An import of @pb over the good file @out, with --force: refused with
  * @pb and @message in the error, and @out kept */
 static void
@@ -1339,6 +1414,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-pprof", test_pprof);
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
+  g_test_add_func ("/integration/cli/import-pprof-counted", test_pprof_counted_event);
   g_test_add_func ("/integration/cli/import-pprof-bomb", test_pprof_import_bomb);
   g_test_add_func ("/integration/cli/import-pprof-deep", test_pprof_import_deep);
   g_test_add_func ("/integration/cli/import-pprof-sample-types", test_pprof_import_sample_types);
