@@ -288,6 +288,14 @@ loaded_profile_clear (gpointer p)
   g_free (self->range_amounts);
   g_clear_pointer (&self->ratio_top_down, hp_ratio_map_free);
   g_clear_pointer (&self->ratio_bottom_up, hp_ratio_map_free);
+  g_mutex_clear (&self->ratio_lock);
+  for (guint i = 0; i < 2; i++)
+    {
+      if (self->ratio_profiles[i] != NULL && self->ratio_profiles[i] != self->profile)
+        free_profile_later (self->ratio_profiles[i]);
+      self->ratio_profiles[i] = NULL;
+      g_clear_pointer (&self->ratio_data[i], hp_capture_data_free);
+    }
   hp_measure_clear (&self->measure);
   if (self->profile != NULL)
     free_profile_later (g_steal_pointer (&self->profile));
@@ -502,49 +510,80 @@ filtered_data (HpLoadedCapture       *capture,
 }
 
 /* The ratio's two events counted by weight under the same filter, their
- * trees matched to the shown ones. */
+ * top-down trees matched to the shown one; the bottom-up ones are matched
+ * when that tree is shown (hp_loaded_profile_get_ratio_map()), so a range
+ * chosen in the top-down view builds three trees, not six. An event the
+ * profile itself counts by weight is not counted twice: its profile is
+ * the shown one (the cycles of an IPC view of cycles). */
 static void
 build_ratio (HpLoadedProfile       *self,
              const HpProfileFilter *filter,
              HpSampleIndex         *samples)
 {
   const HpCaptureData *data = self->capture->data;
-  HpMeasure num = { 0 }, den = { 0 };
-  g_autoptr(HpCaptureData) num_data = NULL;
-  g_autoptr(HpCaptureData) den_data = NULL;
-  g_autoptr(HpProfile) num_profile = NULL;
-  g_autoptr(HpProfile) den_profile = NULL;
+  HpMeasure sides[2] = { { 0 }, { 0 } };
 
   if (!hp_ratio_find (data, &self->ratio))
     return;
-  if (!hp_measure_init (&num, data, g_array_index (data->events, HpCaptureEvent, self->ratio.numerator).name) ||
-      !hp_measure_init (&den, data, g_array_index (data->events, HpCaptureEvent, self->ratio.denominator).name))
+  if (!hp_measure_init (&sides[0], data, g_array_index (data->events, HpCaptureEvent, self->ratio.numerator).name) ||
+      !hp_measure_init (&sides[1], data, g_array_index (data->events, HpCaptureEvent, self->ratio.denominator).name))
     {
-      hp_measure_clear (&num);
+      hp_measure_clear (&sides[0]);
       self->ratio.kind = HP_RATIO_NONE;
       return;
     }
-  /* a ratio is of the events' own quantities, whatever the view counts */
-  num.by_weight = den.by_weight = TRUE;
-  num_data = filtered_data (self->capture, &num, filter, samples, NULL);
-  den_data = filtered_data (self->capture, &den, filter, samples, NULL);
-  num_profile = hp_profile_new (num_data, self->tids);
-  den_profile = hp_profile_new (den_data, self->tids);
+  for (guint i = 0; i < 2; i++)
+    {
+      /* a ratio is of the events' own quantities, whatever the view counts */
+      sides[i].by_weight = TRUE;
+      if (self->measure.by_weight && !self->measure.off_cpu && self->measure.mask == sides[i].mask)
+        self->ratio_profiles[i] = self->profile;
+      else
+        {
+          self->ratio_data[i] = filtered_data (self->capture, &sides[i], filter, samples, NULL);
+          self->ratio_profiles[i] = hp_profile_new (self->ratio_data[i], self->tids);
+        }
+      hp_measure_clear (&sides[i]);
+    }
   self->ratio_top_down = hp_ratio_map_new (hp_profile_get_top_down (self->profile),
-                                           hp_profile_get_top_down (num_profile),
-                                           hp_profile_get_top_down (den_profile));
-  self->ratio_bottom_up = hp_ratio_map_new (hp_profile_get_bottom_up (self->profile),
-                                            hp_profile_get_bottom_up (num_profile),
-                                            hp_profile_get_bottom_up (den_profile));
-  hp_measure_clear (&num);
-  hp_measure_clear (&den);
+                                           hp_profile_get_top_down (self->ratio_profiles[0]),
+                                           hp_profile_get_top_down (self->ratio_profiles[1]));
+  /* the shown tree is bottom-up: matched now, in the worker */
+  if (hp_profile_has_bottom_up (self->profile))
+    hp_loaded_profile_get_ratio_map (self, TRUE);
+}
+
+HpRatioMap *
+hp_loaded_profile_get_ratio_map (HpLoadedProfile *self,
+                                 gboolean         bottom_up)
+{
+  HpRatioMap *map;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!bottom_up || self->ratio_top_down == NULL)
+    return self->ratio_top_down;
+  if ((map = g_atomic_pointer_get (&self->ratio_bottom_up)) != NULL)
+    return map;
+  g_mutex_lock (&self->ratio_lock);
+  if ((map = g_atomic_pointer_get (&self->ratio_bottom_up)) == NULL)
+    {
+      map = hp_ratio_map_new (hp_profile_get_bottom_up (self->profile),
+                              hp_profile_get_bottom_up (self->ratio_profiles[0]),
+                              hp_profile_get_bottom_up (self->ratio_profiles[1]));
+      g_atomic_pointer_set (&self->ratio_bottom_up, map);
+    }
+  g_mutex_unlock (&self->ratio_lock);
+  return map;
 }
 
 /* What @measure counts of each thread of @data, filters aside: the
- * samples of a clock, the weights of any other event. */
+ * samples of a clock, the weights of any other event; @total receives
+ * what it counts in the whole capture, threads known or not. */
 static guint64 *
 count_threads (const HpCaptureData *data,
-               const HpMeasure     *measure)
+               const HpMeasure     *measure,
+               guint64             *total)
 {
   const GArray *counts = data->all_counts != NULL && measure->mask != 0 ? data->all_counts : data->stack_counts;
   guint64 *amounts = g_new0 (guint64, data->threads->len + 1);
@@ -556,14 +595,17 @@ count_threads (const HpCaptureData *data,
   for (guint i = 0; i < counts->len; i++)
     {
       const HpCaptureStackCount *c = &g_array_index (counts, HpCaptureStackCount, i);
+      guint64 amount;
       guint at;
 
       if (counts == data->all_counts &&
           (c->event_id == 0 || c->event_id > HP_CAPTURE_MAX_EVENTS || !(measure->mask & ((guint64) 1 << (c->event_id - 1)))))
         continue;
+      amount = measure->by_weight ? c->weight : c->samples;
+      *total += amount;
       at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (c->tid)));
       if (at > 0)
-        amounts[at - 1] += measure->by_weight ? c->weight : c->samples;
+        amounts[at - 1] += amount;
     }
   return amounts;
 }
@@ -652,6 +694,7 @@ build_profile (HpLoadedCapture       *capture,
   guint64 faults;
 
   self->capture = hp_loaded_capture_ref (capture);
+  g_mutex_init (&self->ratio_lock);
   g_atomic_int_inc (&capture->n_profiles);
   self->tids = tids ? g_hash_table_ref (tids) : NULL;
   /* an event the capture lacks (a stale choice) counts the first */
@@ -660,7 +703,7 @@ build_profile (HpLoadedCapture       *capture,
   t = thread_cpu_ms ();
   faults = thread_faults ();
   self->data = filtered_data (capture, &self->measure, filter, samples, &self->hidden_samples);
-  self->thread_amounts = count_threads (capture->data, &self->measure);
+  self->thread_amounts = count_threads (capture->data, &self->measure, &self->capture_amount);
   if (filter != NULL && filter->has_range && samples != NULL)
     {
       self->has_range = TRUE;
@@ -1066,6 +1109,8 @@ load_thread_run (GTask        *task,
       loaded->data = marked;
     }
   loaded->program = hp_summary_program_name (loaded->data);
+  for (guint i = 0; i < loaded->data->stack_counts->len; i++)
+    loaded->n_samples += g_array_index (loaded->data->stack_counts, HpCaptureStackCount, i).samples;
   g_clear_pointer (&capture, hp_capture_close);
   loaded->imported = capture_path != NULL && g_strcmp0 (capture_path, ld->path) != 0;
   if (loaded->imported)

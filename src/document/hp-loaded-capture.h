@@ -24,6 +24,7 @@ typedef struct {
   GHashTable    *summaries;          /* path key -> text, as loaded */
   GPtrArray     *summary_rows;       /* HpCaptureSummary*: where each was written */
   gboolean       summaries_cut;      /* the capture holds more than were read */
+  guint64        n_samples;          /* of its first event (data->stack_counts), filters aside */
   char          *program;            /* whose summaries the library files them under; NULL: unknown */
   char          *read_only_reason;   /* NULL when summaries can be saved */
   gboolean       imported;           /* a cached import of a perf.data (or pprof, folded) file:
@@ -100,7 +101,14 @@ typedef struct {
    * one (kind HP_RATIO_NONE otherwise), for the nodes of both trees */
   HpRatio           ratio;
   HpRatioMap       *ratio_top_down;
-  HpRatioMap       *ratio_bottom_up;
+  HpRatioMap       *ratio_bottom_up;  /* NULL until that tree is shown: use
+                                       * hp_loaded_profile_get_ratio_map() */
+  /* the profiles of the ratio's two events (numerator, denominator),
+   * kept for the bottom-up map: either is @profile when it counts that
+   * event's weights; and the counts of the others */
+  HpProfile        *ratio_profiles[2];
+  HpCaptureData    *ratio_data[2];
+  GMutex            ratio_lock;
   /* indexed by function id: the top-down node of that function with the
    * most total samples, NULL when the function has none */
   const HpCallNode **hottest_node;
@@ -108,6 +116,10 @@ typedef struct {
    * thread in the whole capture, whatever the filter keeps (the thread
    * and process filters list every thread by it) */
   guint64          *thread_amounts;
+  /* what the measure counts in the whole capture, whatever the filter
+   * keeps (the overview's "of N"): summed in the worker with the above,
+   * so that the window makes no pass over the capture's counts */
+  guint64           capture_amount;
   /* the same within the time range (has_range; NULL without one): the
    * filters list threads by thread_amounts, so that their entries stay
    * put while the range moves, and say these */
@@ -224,6 +236,12 @@ void             hp_loaded_profile_build_filtered_async (HpLoadedCapture       *
  * which cost the display benchmark's stress capture more than half of
  * that build (hp_block_pool_reserve). */
 void             hp_loaded_profile_prepare_filters (HpLoadedProfile *profile);
+/* The ratio's totals for the nodes of the top-down or the bottom-up
+ * tree, NULL when the profile has no ratio. The bottom-up map is made on
+ * the first call (thread-safe), with the bottom-up trees of both events:
+ * call it off the main thread, as hp_profile_get_bottom_up() is. */
+HpRatioMap      *hp_loaded_profile_get_ratio_map (HpLoadedProfile *self,
+                                                  gboolean         bottom_up);
 
 /* The same in the calling thread (a worker's). */
 HpLoadedProfile *hp_loaded_profile_build (HpLoadedCapture       *capture,

@@ -150,7 +150,8 @@ static char *
 ratio (HpCallRow *self)
 {
   HpLoadedProfile *profile = self->context->profile;
-  HpRatioMap *map = self->context->bottom_up ? profile->ratio_bottom_up : profile->ratio_top_down;
+  /* the bottom-up map is made with that tree: by its worker when big */
+  HpRatioMap *map = hp_loaded_profile_get_ratio_map (profile, self->context->bottom_up);
   guint64 num, den;
 
   if (map == NULL || !hp_ratio_map_lookup (map, self->node, &num, &den))

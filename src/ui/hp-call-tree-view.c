@@ -622,17 +622,13 @@ on_hide_tick (GtkWidget     *scroller,
 static char *
 empty_text (HpLoadedProfile *profile)
 {
-  const HpCaptureData *data = profile->capture->data;
   g_autofree char *what = hp_format_measure_name (&profile->measure);
-  guint64 all = 0;
 
   if (profile->tids != NULL)
     /* Translators: %s is what the view counts ("page faults", "cpu-clock samples", "time off the CPU") */
     return g_strdup_printf (_("The chosen threads have no %s. Choose “All threads”, or another event, to see "
                               "more of the capture."), what);
-  for (guint i = 0; i < data->stack_counts->len; i++)
-    all += g_array_index (data->stack_counts, HpCaptureStackCount, i).samples;
-  if (all > 0)
+  if (profile->capture->n_samples > 0)
     /* Translators: %s is what the view counts ("page faults", "cpu-clock samples") */
     return g_strdup_printf (_("This capture holds no %s: the event was not counted while it recorded. "
                               "Choose another event above."), what);
@@ -1180,6 +1176,8 @@ bottom_up_thread (GTask        *task,
   HpLoadedProfile *profile = task_data;
 
   hp_profile_get_bottom_up (profile->profile);
+  /* and its ratio column's totals, with both events' bottom-up trees */
+  hp_loaded_profile_get_ratio_map (profile, TRUE);
   g_task_return_boolean (task, TRUE);
 }
 

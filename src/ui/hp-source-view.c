@@ -416,12 +416,9 @@ describe_truncation (HpLoadedProfile *profile,
   g_autofree char *count = hp_format_share_of (&profile->measure, samples,
                                                 hp_profile_get_n_samples (profile->profile));
   HpCaptureHealth health;
-  guint64 all_samples = 0;
   GString *text = g_string_new (NULL);
 
-  for (guint i = 0; i < data->stack_counts->len; i++)
-    all_samples += g_array_index (data->stack_counts, HpCaptureStackCount, i).samples;
-  hp_capture_health_judge (&health, profile->profile, all_samples);
+  hp_capture_health_judge (&health, profile->profile, profile->capture->n_samples);
 
   /* Translators: "[truncated]", then a share as in "3.1 % (42 samples)"
    * or "3.1 % (1,234 page faults)" */

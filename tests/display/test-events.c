@@ -678,7 +678,7 @@ assert_ratio (HpWindow         *window,
               guint64           to)
 {
   HpLoadedProfile *p = shown (window);
-  HpRatioMap *map = bottom_up ? p->ratio_bottom_up : p->ratio_top_down;
+  HpRatioMap *map = hp_loaded_profile_get_ratio_map (p, bottom_up);
   guint64 num = 0, den = 0;
   guint64 sql_num = sql_weight (path, p->ratio.numerator, stacks, tids, from, to);
   guint64 sql_den = sql_weight (path, p->ratio.denominator, stacks, tids, from, to);

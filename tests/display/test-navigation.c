@@ -666,7 +666,7 @@ test_very_deep_ratio (void)
   g_assert_true (hp_ratio_map_lookup (p->ratio_top_down, leaf, &num, &den));
   g_assert_cmpuint (num, ==, 250);
   g_assert_cmpuint (den, ==, 100000);
-  g_assert_true (hp_ratio_map_lookup (p->ratio_bottom_up, hp_profile_get_bottom_up (p->profile), &num, &den));
+  g_assert_true (hp_ratio_map_lookup (hp_loaded_profile_get_ratio_map (p, TRUE), hp_profile_get_bottom_up (p->profile), &num, &den));
   g_assert_cmpuint (num, ==, 250);
   g_assert_cmpuint (den, ==, 105000);
 

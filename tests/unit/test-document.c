@@ -562,6 +562,68 @@ test_deep_stack (void)
   hp_test_remove_tree (dir);
 }
 
+/* With two events that make a ratio, a filter's profile builds the trees
+ * shown and no more: the top-down tree of the view and of both events;
+ * the bottom-up ones when that tree is asked for. A view that counts one
+ * of the events by weight is that event's tree (three trees became six
+ * before, whichever was shown). The overview's "of N" is summed here, in
+ * the worker. */
+static void
+test_ratio_builds_what_is_shown (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-ratio-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "events.hotpath", NULL);
+  HpTestEventsCapture how = { 0 };
+  HpLoadedProfile *whole, *clock, *faults;
+  g_autoptr(GHashTable) tids = g_hash_table_new (NULL, NULL);
+  HpProfileFilter filter = { .tids = tids };
+  HpRatioMap *map;
+  guint64 num = 0, den = 0;
+
+  hp_test_make_events_capture (path, &how);
+  whole = load_or_filter (path, NULL, 0);
+  g_assert_cmpint (whole->ratio.kind, ==, HP_RATIO_PER_MS);
+  g_assert_cmpuint (whole->capture->n_samples, ==, 600);
+  g_assert_cmpuint (whole->capture_amount, ==, 600);
+
+  g_hash_table_add (tids, GINT_TO_POINTER (101));
+  clock = hp_loaded_profile_build (whole->capture, &filter, NULL);
+  g_assert_cmpuint (clock->capture_amount, ==, 600);
+  g_assert_nonnull (clock->ratio_top_down);
+  g_assert_true (clock->ratio_profiles[0] != clock->profile);
+  g_assert_true (clock->ratio_profiles[1] != clock->profile);
+  g_assert_false (hp_profile_has_bottom_up (clock->profile));
+  g_assert_false (hp_profile_has_bottom_up (clock->ratio_profiles[0]));
+  g_assert_false (hp_profile_has_bottom_up (clock->ratio_profiles[1]));
+  g_assert_null (clock->ratio_bottom_up);
+  /* the bottom-up tree shown: its map, with the events' trees */
+  map = hp_loaded_profile_get_ratio_map (clock, TRUE);
+  g_assert_nonnull (map);
+  g_assert_true (map == hp_loaded_profile_get_ratio_map (clock, TRUE));
+  g_assert_true (hp_profile_has_bottom_up (clock->ratio_profiles[0]));
+  g_assert_true (hp_ratio_map_lookup (map, hp_profile_get_bottom_up (clock->profile), &num, &den));
+  g_assert_cmpuint (num, ==, 2100);
+  g_assert_cmpuint (den, ==, 600 * G_GUINT64_CONSTANT (1000000));
+
+  /* page faults by weight: the numerator's tree is the view's */
+  filter.event = "page-faults";
+  faults = hp_loaded_profile_build (whole->capture, &filter, NULL);
+  g_assert_cmpuint (faults->capture_amount, ==, 2100);
+  g_assert_true (faults->ratio_profiles[0] == faults->profile);
+  g_assert_true (faults->ratio_profiles[1] != faults->profile);
+  g_assert_true (hp_ratio_map_lookup (faults->ratio_top_down, hp_profile_get_top_down (faults->profile), &num, &den));
+  g_assert_cmpuint (num, ==, 2100);
+  g_assert_cmpuint (den, ==, 600 * G_GUINT64_CONSTANT (1000000));
+  g_assert_true (hp_ratio_map_lookup (hp_loaded_profile_get_ratio_map (faults, TRUE),
+                                      hp_profile_get_bottom_up (faults->profile), &num, &den));
+  g_assert_cmpuint (num, ==, 2100);
+
+  hp_loaded_profile_unref (faults);
+  hp_loaded_profile_unref (clock);
+  hp_loaded_profile_unref (whole);
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -581,5 +643,6 @@ main (int    argc,
   g_test_add_func ("/document/format/bare-samples", test_format_bare_samples);
   g_test_add_func ("/document/closed-capture-trims-pool", test_closed_capture_trims_pool);
   g_test_add_func ("/document/deep-stack", test_deep_stack);
+  g_test_add_func ("/document/ratio-builds-what-is-shown", test_ratio_builds_what_is_shown);
   return g_test_run ();
 }
