@@ -2197,9 +2197,11 @@ compare_plt_stubs (gconstpointer a,
 /* The name of the IFUNC symbol of @symtab whose resolver is at @resolver
  * (an IRELATIVE relocation names no symbol, only the resolver as its
  * addend: libc's internal calls to memcpy, strlen... go through such
- * slots); objdump's "*ABS*+0xADDR" when no symbol says. */
+ * slots), from the file's symbol table or else its debug file's;
+ * objdump's "*ABS*+0xADDR" when no symbol says. */
 static const char *
 ifunc_name (HpSymbolizer *self,
+            HpModule     *module,
             Elf          *elf,
             Elf_Data     *sym_data,
             GElf_Shdr    *symtab_shdr,
@@ -2218,6 +2220,24 @@ ifunc_name (HpSymbolizer *self,
           || (name = elf_strptr (elf, symtab_shdr->sh_link, sym.st_name)) == NULL || name[0] == '\0')
         continue;
       /* memcpy rather than a weak alias */
+      if (GELF_ST_BIND (sym.st_info) == STB_GLOBAL)
+        return intern_symbol_name (self, name);
+      if (weak == NULL)
+        weak = name;
+    }
+  if (weak != NULL)
+    return intern_symbol_name (self, weak);
+  /* A stripped static program's .rela.plt links no symbol table, but its
+   * debug file (a -dbgsym package, --debug-dir, debuginfod) has one, which
+   * libdwfl reads as the module's */
+  for (int j = 1, n = dwfl_module_getsymtab (module->dwfl_module); j < n; j++)
+    {
+      GElf_Sym sym;
+      GElf_Addr value;
+      const char *name = dwfl_module_getsym_info (module->dwfl_module, j, &sym, &value, NULL, NULL, NULL);
+
+      if (name == NULL || name[0] == '\0' || GELF_ST_TYPE (sym.st_info) != STT_GNU_IFUNC || sym.st_value != resolver)
+        continue;
       if (GELF_ST_BIND (sym.st_info) == STB_GLOBAL)
         return intern_symbol_name (self, name);
       if (weak == NULL)
@@ -2272,6 +2292,7 @@ load_plt (HpSymbolizer *self,
   Elf *elf = dwfl_module_getelf (module->dwfl_module, &bias);
   Elf_Scn *scn = NULL, *rela = NULL, *rela_dyn = NULL, *plt = NULL, *plt_sec = NULL, *plt_got = NULL;
   GElf_Shdr rela_shdr, plt_shdr, symtab_shdr;
+  guint64 entry_size, header;
   Elf_Scn *symtab;
   Elf_Data *rela_data, *sym_data;
   g_autoptr(GArray) slots = NULL;
@@ -2318,7 +2339,7 @@ load_plt (HpSymbolizer *self,
           if (gelf_getrela (rela_data, (int) i, &r) == NULL)
             continue;
           if (GELF_R_SYM (r.r_info) == 0)
-            name = r.r_addend > 0 ? ifunc_name (self, elf, sym_data, &symtab_shdr, (guint64) r.r_addend) : NULL;
+            name = r.r_addend > 0 ? ifunc_name (self, module, elf, sym_data, &symtab_shdr, (guint64) r.r_addend) : NULL;
           else if (gelf_getsym (sym_data, (int) GELF_R_SYM (r.r_info), &sym) != NULL
                    && (name = elf_strptr (elf, symtab_shdr.sh_link, sym.st_name)) != NULL && name[0] != '\0')
             name = intern_symbol_name (self, name);
@@ -2329,14 +2350,25 @@ load_plt (HpSymbolizer *self,
           g_array_append_val (slots, slot);
         }
       g_array_sort (slots, compare_plt_slots);
+      /* 16-byte stubs after a 16-byte resolver entry; but a static
+       * program's .plt (IFUNC calls only, no lazy binding) is 8-byte
+       * stubs without that entry, as perf reads it: the entry size from
+       * sh_entsize or else the alignment, and no header where the stubs
+       * fill the section */
+      entry_size = 16;
+      if (plt_sec == NULL && (plt_shdr.sh_entsize == 8 || plt_shdr.sh_entsize == 16))
+        entry_size = plt_shdr.sh_entsize;
+      else if (plt_sec == NULL && plt_shdr.sh_addralign == 8)
+        entry_size = 8;
+      header = plt_sec == NULL && (guint64) slots->len * entry_size != plt_shdr.sh_size ? 1 : 0;
       for (guint k = 0; k < slots->len; k++)
         {
           const PltSlot *slot = &g_array_index (slots, PltSlot, k);
           g_autofree char *stub_name = NULL;
           PltStub stub;
 
-          stub.size = 16;
-          stub.vaddr = plt_shdr.sh_addr + (plt_sec != NULL ? k : k + 1) * stub.size;
+          stub.size = entry_size;
+          stub.vaddr = plt_shdr.sh_addr + (k + header) * stub.size;
           if (stub.vaddr + stub.size > plt_shdr.sh_addr + plt_shdr.sh_size)
             break;
           if (slot->name == NULL)

@@ -1289,6 +1289,113 @@ test_plt (void)
   hp_symbolizer_free (symbolizer);
 }
 
+/* A static program calls memcpy, strlen... through a .plt of its own,
+ * 8-byte stubs without a resolver entry, each jumping through a slot
+ * whose IRELATIVE relocation names the IFUNC's resolver; stripped, its
+ * .rela.plt links no symbol table, and the name is in its debug file.
+ * The stub that main calls for strlen is strlen@plt in all but the copy
+ * without debug file, where objdump's *ABS*+0x… is all there is. */
+static void
+test_plt_static (void)
+{
+  static const char source[] =
+    "#include <stdlib.h>\n"
+    "#include <string.h>\n"
+    "char text[64] = \"abc\";\n"
+    "int main (int argc, char **argv) { return (int) strlen (text + argc); }\n";
+  g_autofree char *cc = g_find_program_in_path ("cc");
+  g_autofree char *dir = NULL;
+  g_autofree char *src = NULL, *program = NULL, *debug = NULL, *linked = NULL, *bare = NULL;
+  g_autofree char *disassembly = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint64 plt_vaddr = 0, target = 0, offset, size;
+  gboolean in_main = FALSE;
+
+  if (cc == NULL || g_find_program_in_path ("objcopy") == NULL)
+    {
+      g_test_skip ("no C compiler or objcopy");
+      return;
+    }
+  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", NULL);
+  src = g_build_filename (dir, "main.c", NULL);
+  program = g_build_filename (dir, "prog", NULL);
+  debug = g_build_filename (dir, "prog.debug", NULL);
+  linked = g_build_filename (dir, "prog-linked", NULL);
+  bare = g_build_filename (dir, "prog-bare", NULL);
+  g_assert_true (g_file_set_contents (src, source, -1, NULL));
+  {
+    const char *argv[] = { cc, "-O1", "-g", "-static", "-no-pie", "-o", program, src, NULL };
+    g_autofree char *out = command_output (argv);
+
+    if (out == NULL)
+      {
+        g_test_skip ("cc -static failed (no libc.a: Debian package libc6-dev)");
+        return;
+      }
+  }
+  {
+    const char *keep[] = { "objcopy", "--only-keep-debug", program, debug, NULL };
+    const char *strip[] = { "objcopy", "--strip-all", program, bare, NULL };
+    const char *link[] = { "objcopy", "--strip-all", "--add-gnu-debuglink", debug, program, linked, NULL };
+    g_autofree char *a = command_output (keep), *b = command_output (strip), *c = command_output (link);
+
+    g_assert_nonnull (a);
+    g_assert_nonnull (b);
+    g_assert_nonnull (c);
+  }
+  {
+    const char *argv[] = { "objdump", "-d", "--no-show-raw-insn", program, NULL };
+
+    disassembly = command_output (argv);
+    g_assert_nonnull (disassembly);
+  }
+  /* "0000000000401018 <.plt>:", then main's "call   4010c8 <_init+0xc8>" */
+  lines = g_strsplit (disassembly, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_suffix (lines[i], " <.plt>:"))
+        plt_vaddr = g_ascii_strtoull (lines[i], NULL, 16);
+      if (g_str_has_suffix (lines[i], " <main>:"))
+        in_main = TRUE;
+      else if (in_main && lines[i][0] == '\0')
+        in_main = FALSE;
+      else if (in_main && strstr (lines[i], "call") != NULL && target == 0)
+        {
+          guint64 to = g_ascii_strtoull (strstr (lines[i], "call") + 4, NULL, 16);
+
+          if (to >= plt_vaddr && to < plt_vaddr + 0x1000)
+            target = to;
+        }
+    }
+  g_assert_cmpuint (plt_vaddr, >, 0);
+  g_assert_cmpuint (target, >, plt_vaddr);
+  g_assert_true (hp_test_elf_section (program, ".plt", &offset, &size));
+  g_assert_cmpuint (target - plt_vaddr, <, size);
+  {
+    const char *files[] = { program, linked, bare };
+
+    for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+      {
+        HpSymbolizer *symbolizer = hp_symbolizer_new ();
+        HpModule *module = hp_symbolizer_get_module (symbolizer, files[f], NULL, 0);
+        const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, offset + (target - plt_vaddr));
+
+        g_test_message ("%s: %s", files[f], r->frames[0].function);
+        g_assert_cmpuint (r->n_frames, ==, 1);
+        if (files[f] == bare)
+          g_assert_true (g_str_has_prefix (r->frames[0].function, "*ABS*+0x")
+                         && g_str_has_suffix (r->frames[0].function, "@plt"));
+        else
+          g_assert_cmpstr (r->frames[0].function, ==, "strlen@plt");
+        hp_symbolizer_free (symbolizer);
+      }
+  }
+  {
+    const char *argv[] = { "rm", "-rf", dir, NULL };
+    g_autofree char *out = command_output (argv);
+  }
+}
+
 /* The vDSO --------------------------------------------------------------- */
 
 /* Our own vDSO image, written to @path; its start and size in memory. */
@@ -1550,6 +1657,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/symtab-classes", test_symtab_classes);
   g_test_add_func ("/symbolizer/symtab-system-files", test_symtab_system_files);
   g_test_add_func ("/symbolizer/plt-libc", test_plt_libc);
+  g_test_add_func ("/symbolizer/plt-static", test_plt_static);
   g_test_add_func ("/symbolizer/build-id", test_build_id);
   g_test_add_func ("/symbolizer/special-names", test_special_names);
   g_test_add_func ("/symbolizer/vdso", test_vdso);
