@@ -225,26 +225,28 @@ hp_verdict_to_string (HpVerdict verdict)
     case HP_VERDICT_SLOWER: return "slower";
     case HP_VERDICT_FASTER: return "faster";
     case HP_VERDICT_UNCHANGED: return "unchanged";
+    case HP_VERDICT_NEGLIGIBLE: return "negligible";
     case HP_VERDICT_UNRESOLVED:
     default: return "unresolved";
     }
 }
 
-/* The margin of "unchanged" (judge()), event units: the larger of the
- * floor and the comparison's minimum detectable effect (the one the
- * heading states, hp_comparison_get_mde()) of the figure's base. One
- * margin for every figure, not each figure's own MDE: that made
+/* The margin of "unchanged" (judge()), event units: the comparison's
+ * minimum detectable effect (the one the heading states,
+ * hp_comparison_get_mde()) of the figure's base; 0 when there is none.
+ * One margin for every figure, not each figure's own MDE: that made
  * "unchanged" easier the noisier the figure (f4 at -6.6 % to +4.8 %
  * unchanged, f1 at -6.5 % to +2.4 % unresolved; a whole program at
  * -4.5 % to +8.2 % unchanged while its main row, measured closer, was
- * unresolved). */
+ * unresolved). The floor is no margin of "unchanged": a figure smaller
+ * than the floor fitted in it whatever it did, "unchanged -100 %" (a
+ * path gone) or "+40 %" (significant); within the floor it is
+ * "negligible", which says that. */
 static double
 unchanged_margin (HpComparison        *self,
                   const HpCompareStat *s)
 {
-  double mde = isfinite (self->mde) && s->base > 0 ? self->mde / 100 * s->base : 0;
-
-  return MAX (mde, self->floor);
+  return isfinite (self->mde) && s->base > 0 ? self->mde / 100 * s->base : 0;
 }
 
 static char *
@@ -271,15 +273,24 @@ hp_comparison_explain (HpComparison        *self,
                        const HpCompareStat *stat)
 {
   double margin;
+  double total;
+  gboolean unbounded;
   g_autofree char *low = NULL;
   g_autofree char *high = NULL;
+  g_autofree char *diff_low = NULL;
+  g_autofree char *diff_high = NULL;
 
   g_return_val_if_fail (self != NULL && self->done && stat != NULL, NULL);
 
   margin = stat->base > 0 ? 100 * unchanged_margin (self, stat) / stat->base : INFINITY;
+  unbounded = isnan (stat->low) || isnan (stat->high);
   /* the interval the tables show (Fieller's), else that of the difference */
   low = !isnan (stat->low) ? g_strdup_printf ("%+.1f %%", stat->low) : percent_of (stat->diff_low, stat->base);
   high = !isnan (stat->high) ? g_strdup_printf ("%+.1f %%", stat->high) : percent_of (stat->diff_high, stat->base);
+  /* the difference in percent of the whole program, the floor's terms */
+  total = (self->sides[0].info.cost + self->sides[1].info.cost) / 2;
+  diff_low = percent_of (stat->diff_low, total);
+  diff_high = percent_of (stat->diff_high, total);
   switch (stat->verdict)
     {
     case HP_VERDICT_SLOWER:
@@ -292,36 +303,35 @@ hp_comparison_explain (HpComparison        *self,
     case HP_VERDICT_UNCHANGED:
       if (stat->base_samples == 0 && stat->new_samples == 0)
         return g_strdup (_("unchanged: no samples on either side"));
-      if (!isfinite (margin))
-        /* xgettext:no-c-format */
-        return g_strdup (_("unchanged: the 95 % interval rules out a change as large as the floor"));
       /* Translators: the interval's ends, then a margin in percent */
       return g_strdup_printf (_("unchanged: the 95 %% interval, %s to %s, rules out a change larger than ±%.1f %%"),
                               low, high, margin);
+    case HP_VERDICT_NEGLIGIBLE:
+      if (unbounded)
+        /* Translators: two sample counts, then the interval of the difference
+         * in percent of the whole program, then the floor in percent */
+        return g_strdup_printf (_("negligible: too few samples (%" PRIu64 " in the base, %" PRIu64 " in the new runs) "
+                                  "to bound its change in percent, but the difference, %s to %s of the whole "
+                                  "program, is under the floor (%g %%) either way"),
+                                stat->base_samples, stat->new_samples, diff_low, diff_high,
+                                self->options.floor_percent);
+      /* Translators: the interval of the change, then of the difference in
+       * percent of the whole program, then the floor in percent */
+      return g_strdup_printf (_("negligible: whatever it changed by (the 95 %% interval is %s to %s), the difference, "
+                                "%s to %s of the whole program, is under the floor (%g %%)"),
+                              low, high, diff_low, diff_high, self->options.floor_percent);
     case HP_VERDICT_UNRESOLVED:
     default:
-      if (!isfinite (margin))
+      if (!(stat->base > 0))
         return g_strdup (_("unresolved: nothing to compare it with in the base"));
-      if (isnan (stat->low) || isnan (stat->high))
-        {
-          /* in percent of the whole program, the floor's terms */
-          double total = (self->sides[0].info.cost + self->sides[1].info.cost) / 2;
-          g_autofree char *diff_low = percent_of (stat->diff_low, total);
-          g_autofree char *diff_high = percent_of (stat->diff_high, total);
-          gboolean under = stat->diff_low > -self->floor && stat->diff_high < self->floor;
-
-          /* Translators: two sample counts, then the interval of the difference
-           * in percent of the whole program, then the floor in percent */
-          return g_strdup_printf (under
-                                  ? _("unresolved: too few samples (%" PRIu64 " in the base, %" PRIu64
-                                      " in the new runs) to bound its change in percent; the difference, %s to %s of the "
-                                      "whole program, is under the floor (%g %%) either way")
-                                  : _("unresolved: too few samples (%" PRIu64 " in the base, %" PRIu64
-                                      " in the new runs) to bound its change in percent; the difference, %s to %s of the "
-                                      "whole program, may reach the floor (%g %%) (more runs narrow it)"),
-                                  stat->base_samples, stat->new_samples, diff_low, diff_high,
-                                  self->options.floor_percent);
-        }
+      if (unbounded)
+        /* Translators: two sample counts, then the interval of the difference
+         * in percent of the whole program, then the floor in percent */
+        return g_strdup_printf (_("unresolved: too few samples (%" PRIu64 " in the base, %" PRIu64 " in the new runs) "
+                                  "to bound its change in percent, and the difference, %s to %s of the whole "
+                                  "program, may reach the floor (%g %%) (more runs narrow it)"),
+                                stat->base_samples, stat->new_samples, diff_low, diff_high,
+                                self->options.floor_percent);
       /* Translators: the interval's ends, then a margin in percent */
       return g_strdup_printf (_("unresolved: the runs cannot tell; the 95 %% interval, %s to %s, still allows a "
                                 "change larger than ±%.1f %% (more runs narrow it)"), low, high, margin);
@@ -1688,22 +1698,21 @@ judge (HpComparison        *self,
 
   if (!isnan (s->q) && s->q < self->options.alpha && fabs (diff) >= self->floor)
     return diff > 0 ? HP_VERDICT_SLOWER : HP_VERDICT_FASTER;
-  /* A change in percent whose interval is unbounded (the base is not
-   * significantly above 0: a handful of samples, or a function absent
-   * from most runs) is not "unchanged", whatever its difference: a kernel
-   * function of one sample read "unchanged -100 % (unbounded)", a claim
-   * about a percentage the runs cannot bound. Its difference is still
-   * under the floor, which hp_comparison_explain() says. None on either
-   * side is nothing that changed. */
-  if ((isnan (s->low) || isnan (s->high)) && (s->base_samples > 0 || s->new_samples > 0))
-    return HP_VERDICT_UNRESOLVED;
-  /* The interval shown is the change's (Fieller's), which the base's own
-   * error widens beyond the difference's: both within the margin, or
-   * "unchanged: -40.6 % to +179.5 % rules out a change larger than
-   * ±120.6 %" contradicted itself (a kernel function of 17 samples a run). */
-  if (s->diff_low >= -margin && s->diff_high <= margin &&
-      (!(s->base > 0) || (s->low >= -100 * margin / s->base && s->high <= 100 * margin / s->base)))
+  if (s->base_samples == 0 && s->new_samples == 0)
     return HP_VERDICT_UNCHANGED;
+  /* Unchanged: the interval shown, the change's (Fieller's, which the
+   * base's own error widens beyond the difference's), and the
+   * difference's within the margin. A change in percent whose interval
+   * is unbounded (the base is not significantly above 0: a handful of
+   * samples, or a function absent from most runs) is never unchanged: a
+   * kernel function of one sample read "unchanged +100 % (unbounded)". */
+  if (!isnan (s->low) && !isnan (s->high) && margin > 0 &&
+      s->diff_low >= -margin && s->diff_high <= margin &&
+      s->low >= -100 * margin / s->base && s->high <= 100 * margin / s->base)
+    return HP_VERDICT_UNCHANGED;
+  /* whatever it did, less than the floor */
+  if (s->diff_low >= -self->floor && s->diff_high <= self->floor)
+    return HP_VERDICT_NEGLIGIBLE;
   return HP_VERDICT_UNRESOLVED;
 }
 
@@ -2302,6 +2311,12 @@ neighbour_set (HpComparison *self,
 }
 
 static gboolean
+is_placeholder_name (const char *name)
+{
+  return name[0] == '[' || g_str_has_prefix (name, "0x") || strstr (name, "+0x") != NULL;
+}
+
+static gboolean
 same_set (GArray *a,
           GArray *b)
 {
@@ -2315,7 +2330,8 @@ same_set (GArray *a,
  * of one module, their callers are the same functions and so are their
  * callees, those that carry 5 % of their cost (a function of none, or
  * called from the root only, is never paired: too little to tell), and
- * neither matches any other function so.
+ * neither matches any other function so. Functions named by an address
+ * (no symbol) are never paired.
  * A pair is then compared as one function (the base one's runs against
  * the new one's), each quantity judged among the pairs; the rows of the
  * two names stay as they are, and the front ends say which they pair. */
@@ -2339,6 +2355,11 @@ find_renames (HpComparison         *self,
     {
       const HpCompareFunction *fn = &g_array_index (self->functions, HpCompareFunction, i);
 
+      /* a name that is an address ("liblzma.so.5+0x15fb0", no symbol)
+       * was never renamed: another address is other code (xz -0 and -1
+       * run other match finders of one liblzma, at other addresses) */
+      if (is_placeholder_name (fn->name))
+        continue;
       if (fn->total.new_samples == 0 && fn->total.base_samples > 0 && fn->total.base >= self->floor)
         g_array_append_val (removed, i);
       else if (fn->total.base_samples == 0 && fn->total.new_samples > 0 && fn->total.new_cost >= self->floor)

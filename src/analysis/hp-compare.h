@@ -26,10 +26,14 @@ typedef enum {
 typedef enum {
   HP_VERDICT_UNRESOLVED,  /* the interval is too wide to say */
   HP_VERDICT_UNCHANGED,   /* the interval rules out changes above the comparison's
-                           * MDE (hp_comparison_get_mde()) or the floor */
+                           * MDE (hp_comparison_get_mde()) */
   HP_VERDICT_FASTER,      /* significant (q < alpha) and above the floor */
   HP_VERDICT_SLOWER,
+  HP_VERDICT_NEGLIGIBLE,  /* neither: the interval of the difference lies within
+                           * the floor, whatever the change in percent (a figure
+                           * of a few samples, or smaller than the floor) */
 } HpVerdict;
+#define HP_N_VERDICTS 5
 
 const char *hp_verdict_to_string (HpVerdict verdict);
 

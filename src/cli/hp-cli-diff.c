@@ -13,7 +13,8 @@
  *    "paths": [{"path", "key", "name", "module", "base", …}]}
  * base/new are mean event units per run, change/low/high percent (null
  * when base is 0, or the interval unbounded), verdict one of "slower",
- * "faster", "unchanged", "unresolved". A rename is a function only in the
+ * "faster", "unchanged", "negligible" (its difference lies within the
+ * floor, whatever its change in percent), "unresolved". A rename is a function only in the
  * base and one only in the new runs taken as one renamed function (same
  * module, callers and callees; hp_comparison_get_renames()), compared as
  * one; --fail-on-regression goes by its verdict, not by its new name's.
@@ -210,21 +211,13 @@ print_renames (HpComparison *cmp,
     }
 }
 
-/* counts[4] is the unresolved whose change in percent is unbounded: too
- * few samples in the base to say by how much they changed. */
 static void
 count_verdicts (HpComparison *cmp,
-                guint         counts[5])
+                guint         counts[HP_N_VERDICTS])
 {
-  memset (counts, 0, 5 * sizeof (guint));
+  memset (counts, 0, HP_N_VERDICTS * sizeof (guint));
   for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
-    {
-      const HpCompareStat *s = &hp_comparison_get_function (cmp, i)->self;
-
-      counts[s->verdict]++;
-      if (s->verdict == HP_VERDICT_UNRESOLVED && (isnan (s->low) || isnan (s->high)))
-        counts[4]++;
-    }
+    counts[hp_comparison_get_function (cmp, i)->self.verdict]++;
 }
 
 static void
@@ -257,7 +250,7 @@ print_text (HpComparison *cmp,
   g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
   const guint *by_total = hp_comparison_get_functions_by_total (cmp);
   guint n_functions = hp_comparison_get_n_functions (cmp);
-  guint counts[5];
+  guint counts[HP_N_VERDICTS];
   double mde = hp_comparison_get_mde (cmp);
   guint n;
 
@@ -325,16 +318,12 @@ print_text (HpComparison *cmp,
   for (guint i = 0; warnings[i] != NULL; i++)
     printf (_("# Warning: %s\n"), warnings[i]);
   printf (_("# Verdicts: slower/faster: significant (q < 0.05) and above the floor; unchanged: the 95%% interval\n"
-            "#         rules out a change above the MDE or the floor; unresolved: it does not, the runs cannot tell\n"));
+            "#         rules out a change above the MDE; negligible: its difference, whatever the change in percent,\n"
+            "#         is under the floor; unresolved: neither, the runs cannot tell\n"));
   count_verdicts (cmp, counts);
-  printf (_("# Verdicts (functions, self cost): %u slower, %u faster, %u unchanged, %u unresolved\n"),
+  printf (_("# Verdicts (functions, self cost): %u slower, %u faster, %u unchanged, %u negligible, %u unresolved\n"),
           counts[HP_VERDICT_SLOWER], counts[HP_VERDICT_FASTER], counts[HP_VERDICT_UNCHANGED],
-          counts[HP_VERDICT_UNRESOLVED]);
-  if (counts[4] > 0)
-    printf (g_dngettext (GETTEXT_PACKAGE,
-                         "#         (%u of them for too few samples in the base to bound a change in percent: \"(unbounded)\")\n",
-                         "#         (%u of them for too few samples in the base to bound a change in percent: \"(unbounded)\")\n",
-                         counts[4]), counts[4]);
+          counts[HP_VERDICT_NEGLIGIBLE], counts[HP_VERDICT_UNRESOLVED]);
   print_renames (cmp, unit);
   printf ("#\n");
 

@@ -111,6 +111,8 @@ hp_compare_verdict_label (HpVerdict verdict)
     case HP_VERDICT_SLOWER: return _("slower");
     case HP_VERDICT_FASTER: return _("faster");
     case HP_VERDICT_UNCHANGED: return _("unchanged");
+    /* Translators: a verdict: the change, whatever it is, is under the floor */
+    case HP_VERDICT_NEGLIGIBLE: return _("negligible");
     case HP_VERDICT_UNRESOLVED:
     default: return _("unresolved");
     }

@@ -404,9 +404,14 @@ test_floor (void)
   g_assert_cmpfloat (fabs (tiny->self.change - 40), <, 1);
   g_assert_cmpfloat (tiny->self.p, <, 1e-6);
   /* 200 of 100 600: 0.2 % of the total, under the 1 % floor; it is out of
-   * the family, and unchanged as far as matters */
+   * the family, and negligible: "unchanged +40 %" read as a contradiction */
   g_assert_true (isnan (tiny->self.q));
-  g_assert_cmpint (tiny->self.verdict, ==, HP_VERDICT_UNCHANGED);
+  g_assert_cmpint (tiny->self.verdict, ==, HP_VERDICT_NEGLIGIBLE);
+  {
+    g_autofree char *explained = hp_comparison_explain (cmp, &tiny->self);
+
+    g_assert_true (g_str_has_prefix (explained, "negligible: whatever it changed by"));
+  }
 }
 
 /* One run per side: the counts' sampling error. */
@@ -1063,14 +1068,14 @@ test_unchanged_margin (void)
   for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
     {
       const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
-      double m = MAX (hp_comparison_get_mde (cmp) / 100 * fn->self.base, hp_comparison_get_floor (cmp));
+      double m = hp_comparison_get_mde (cmp) / 100 * fn->self.base;
 
       if (fn->self.verdict == HP_VERDICT_UNCHANGED)
         {
           g_assert_cmpfloat (fn->self.diff_low, >=, -m);
           g_assert_cmpfloat (fn->self.diff_high, <=, m);
         }
-      else if (fn->self.verdict == HP_VERDICT_UNRESOLVED)
+      else if (fn->self.verdict == HP_VERDICT_UNRESOLVED || fn->self.verdict == HP_VERDICT_NEGLIGIBLE)
         g_assert_true (fn->self.diff_low < -m || fn->self.diff_high > m ||
                        fn->self.low < -100 * m / fn->self.base || fn->self.high > 100 * m / fn->self.base);
     }
@@ -1078,12 +1083,13 @@ test_unchanged_margin (void)
 
 /* A function of a sample here and there: its change in percent has no
  * bound (the base is not significantly above 0), so it is never
- * "unchanged", which read "unchanged +100 % (unbounded)"; the explanation
- * says why, and that its difference stays under the floor. A function of
- * a few samples a run whose interval in percent (Fieller's, widened by
- * the base's own error) reaches past the margin is not "unchanged"
- * either, though its difference alone is within it: "unchanged: -40 % to
- * +179 % rules out a change larger than ±120 %" contradicted itself. */
+ * "unchanged", which read "unchanged +100 % (unbounded)": its difference
+ * is within the floor, and it is "negligible", which the explanation says
+ * with its sample counts. A function of a few samples a run whose
+ * interval in percent (Fieller's, widened by the base's own error)
+ * reaches past the margin is not "unchanged" either, though its
+ * difference alone is within it: "unchanged: -40 % to +179 % rules out a
+ * change larger than ±120 %" contradicted itself. */
 static void
 test_too_few_samples (void)
 {
@@ -1118,10 +1124,10 @@ test_too_few_samples (void)
   g_assert_cmpfloat (fabs (rare->self.change - 100), <, 0.01);
   /* its difference is within the floor: this was "unchanged" */
   g_assert_cmpfloat (rare->self.diff_high, <, hp_comparison_get_floor (cmp));
-  g_assert_cmpint (rare->self.verdict, ==, HP_VERDICT_UNRESOLVED);
+  g_assert_cmpint (rare->self.verdict, ==, HP_VERDICT_NEGLIGIBLE);
   explained = hp_comparison_explain (cmp, &rare->self);
   g_test_message ("rare: %s", explained);
-  g_assert_true (g_str_has_prefix (explained, "unresolved: too few samples (2 in the base, 4 in the new runs)"));
+  g_assert_true (g_str_has_prefix (explained, "negligible: too few samples (2 in the base, 4 in the new runs)"));
   g_assert_nonnull (strstr (explained, "under the floor (1 %) either way"));
 
   few = find_function (cmp, "few", "app");
@@ -1132,13 +1138,13 @@ test_too_few_samples (void)
   g_assert_cmpfloat (few->self.diff_low, >=, -hp_comparison_get_floor (cmp));
   g_assert_cmpfloat (few->self.diff_high, <=, hp_comparison_get_floor (cmp));
   g_assert_cmpfloat (few->self.high, >, 100 * hp_comparison_get_floor (cmp) / few->self.base);
-  g_assert_cmpint (few->self.verdict, ==, HP_VERDICT_UNRESOLVED);
+  g_assert_cmpint (few->self.verdict, !=, HP_VERDICT_UNCHANGED);
 
   /* what "unchanged" claims holds of the interval shown */
   for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
     {
       const HpCompareStat *st = &hp_comparison_get_function (cmp, i)->self;
-      double m = 100 * MAX (hp_comparison_get_mde (cmp) / 100 * st->base, hp_comparison_get_floor (cmp)) / st->base;
+      double m = hp_comparison_get_mde (cmp);
 
       if (st->base_samples == 0 && st->new_samples == 0)
         g_assert_cmpint (st->verdict, ==, HP_VERDICT_UNCHANGED);  /* main's self: nothing at all */
@@ -1155,7 +1161,8 @@ test_too_few_samples (void)
  * under it in some runs only) is paired, and compared as one: 10 %
  * slower. Two functions replaced by two of the same callers and callees
  * (a → x, y) are ambiguous and not paired; neither is one of another
- * module, nor one called from the root only and calling nothing. */
+ * module, nor one called from the root only and calling nothing, nor two
+ * addresses of a library without symbols. */
 static void
 test_renamed_functions (void)
 {
@@ -1178,6 +1185,7 @@ test_renamed_functions (void)
         { "main;a2;leaf", 8000 * j, 80 },
         { "only_root", 8000 * j, 80 },
         { "main;mod_old@libfoo.so;helper", 8000 * k, 80 },
+        { "main;libz.so+0x100@libz.so;helper", 8000 * k, 80 },
       };
       Leaf n[] = {
         { "main;work", 40000 * k, 400 },
@@ -1188,6 +1196,8 @@ test_renamed_functions (void)
         { "main;y;leaf", 8000 * k, 80 },
         { "only_root_new", 8000 * k, 80 },
         { "main;mod_new@libbar.so;helper", 8000 * j, 80 },
+        /* another address of one library without symbols: other code */
+        { "main;libz.so+0x200@libz.so;helper", 8000 * j, 80 },
       };
 
       add (cmp, HP_COMPARE_BASE, make_data ("cycles", "cycles", r, b, G_N_ELEMENTS (b)));
