@@ -369,6 +369,23 @@ hp_summary_placement_free (HpSummaryPlacement *placement)
   g_free (placement);
 }
 
+gboolean
+hp_summary_lookup_in_capture (const char  *path_key,
+                              char       **text,
+                              gpointer     user_data,
+                              GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  *text = hp_capture_get_summary (user_data, path_key, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 GPtrArray *
 hp_summary_place_full (HpProfile            *profile,
                        HpSummaryMatcher     *matcher,

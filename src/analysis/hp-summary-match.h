@@ -86,6 +86,12 @@ typedef gboolean (*HpSummaryLookupFunc) (const char  *path_key,
                                          gpointer     user_data,
                                          GError     **error);
 
+/* An HpSummaryLookupFunc whose @user_data is the HpCapture (store/hp-capture.h) to ask */
+gboolean          hp_summary_lookup_in_capture (const char  *path_key,
+                                                char       **text,
+                                                gpointer     user_data,
+                                                GError     **error);
+
 /* As hp_summary_place(), with @matcher (NULL: one of its own), and
  * @lookup asked for this capture's summary at a path that neither
  * @existing nor the placements before it hold: a capture of more

@@ -98,24 +98,6 @@ capture_for_perf_data (const char *perf_data,
   return g_steal_pointer (&target);
 }
 
-/* This capture's summary at @path_key, for hp_summary_place_full(). */
-static gboolean
-lookup_summary (const char  *path_key,
-                char       **text,
-                gpointer     user_data,
-                GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-
-  *text = hp_capture_get_summary (user_data, path_key, &local_error);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  return TRUE;
-}
-
 typedef struct {
   guint n_read, n_placed, n_lost, n_present, n_conflict;
 } ImportCounts;
@@ -136,7 +118,7 @@ import_page (HpCapture        *capture,
   g_autoptr(GPtrArray) to_write = g_ptr_array_new ();
 
   placements = hp_summary_place_full (profile, matcher, old_rows, old_name, NULL,
-                                      lookup_summary, capture, error);
+                                      hp_summary_lookup_in_capture, capture, error);
   if (placements == NULL)
     return FALSE;
   counts->n_read += old_rows->len;

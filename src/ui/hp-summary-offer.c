@@ -63,6 +63,7 @@ typedef struct {
   HpLoadedCapture *capture;
   HpLoadedProfile *profile;     /* NULL: the worker builds the whole capture's */
   GPtrArray       *existing;    /* HpCaptureSummary*: the store's now */
+  char            *here;        /* the capture the store writes: asked for the rest */
   char            *program;
   char            *path;        /* the capture imported; NULL: the library */
   GPtrArray       *placements;  /* the result */
@@ -76,10 +77,62 @@ work_free (Work *work)
   g_clear_pointer (&work->capture, hp_loaded_capture_unref);
   g_clear_pointer (&work->existing, g_ptr_array_unref);
   g_clear_pointer (&work->placements, g_ptr_array_unref);
+  g_free (work->here);
   g_free (work->program);
   g_free (work->path);
   g_free (work->warning);
   g_free (work);
+}
+
+/* Places @rows (a page of them) after the pages before, into
+ * work->placements. "Already here" is what the store holds now, what the
+ * pages before placed, and else what the capture file holds (@here, by a
+ * lookup of the path): the store holds the first 10 000 summaries of a
+ * capture, and a capture of more was judged from those alone, a summary
+ * past them written over by a different one. */
+static gboolean
+place_page (Work              *work,
+            HpSummaryMatcher  *matcher,
+            HpCapture         *here,
+            GPtrArray         *rows,
+            const char        *from,
+            GError           **error)
+{
+  g_autoptr(GPtrArray) placements = NULL;
+  g_autoptr(GPtrArray) taken = g_ptr_array_new ();
+
+  g_ptr_array_extend (taken, work->existing, NULL, NULL);
+  for (guint i = 0; i < work->placements->len; i++)
+    {
+      HpSummaryPlacement *p = g_ptr_array_index (work->placements, i);
+
+      if (!p->present && !p->conflict)
+        g_ptr_array_add (taken, p->summary);
+    }
+  placements = hp_summary_place_full (work->profile->profile, matcher, rows, from, taken,
+                                      hp_summary_lookup_in_capture, here, error);
+  if (placements == NULL)
+    return FALSE;
+  for (guint i = 0; i < placements->len; i++)
+    g_ptr_array_add (work->placements, g_steal_pointer (&placements->pdata[i]));
+  return TRUE;
+}
+
+/* An import fails with @error; the library's offer becomes a warning in
+ * the banner (the library is a convenience) */
+static void
+fail (GTask  *task,
+      Work   *work,
+      GError *error)
+{
+  if (work->path != NULL)
+    g_task_return_error (task, error);
+  else
+    {
+      work->warning = g_strdup (error->message);
+      g_error_free (error);
+      g_task_return_boolean (task, TRUE);
+    }
 }
 
 static void
@@ -91,13 +144,15 @@ place_in_worker (GTask        *task,
   Work *work = task_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(HpCapture) from_capture = NULL;
+  g_autoptr(HpCapture) here = NULL;
+  g_autoptr(HpSummaryMatcher) matcher = NULL;
   g_autofree char *from = NULL;
 
   if (work->path != NULL)
     {
-      g_autoptr(HpCapture) capture = hp_capture_open (work->path, FALSE, &error);
-
-      if (capture == NULL || (rows = hp_capture_list_summary_rows (capture, &error)) == NULL)
+      from_capture = hp_capture_open (work->path, FALSE, &error);
+      if (from_capture == NULL || (rows = hp_capture_list_summary_rows (from_capture, &error)) == NULL)
         {
           g_task_return_error (task, g_steal_pointer (&error));
           return;
@@ -110,10 +165,16 @@ place_in_worker (GTask        *task,
 
       if (library == NULL || (rows = hp_summary_library_list (library, work->program, &error)) == NULL)
         {
-          work->warning = g_strdup (error->message);
-          g_task_return_boolean (task, TRUE);
+          fail (task, work, g_steal_pointer (&error));
           return;
         }
+    }
+  /* a connection of its own to this capture, to judge the rest */
+  here = hp_capture_open (work->here, FALSE, &error);
+  if (here == NULL)
+    {
+      fail (task, work, g_steal_pointer (&error));
+      return;
     }
   if (g_task_return_error_if_cancelled (task))
     return;
@@ -123,7 +184,33 @@ place_in_worker (GTask        *task,
 
       work->profile = hp_loaded_profile_build (work->capture, &whole, NULL);
     }
-  work->placements = hp_summary_place (work->profile->profile, rows, from, work->existing);
+  matcher = hp_summary_matcher_new (work->profile->profile);
+  work->placements = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_summary_placement_free);
+  /* an import reads the other capture whole, a page at a time, as
+   * hotpath-cli summary --import does */
+  for (;;)
+    {
+      gboolean more = from_capture != NULL && hp_capture_summaries_cut (from_capture);
+      g_autofree char *after = NULL;
+
+      if (!place_page (work, matcher, here, rows, from, &error))
+        {
+          fail (task, work, g_steal_pointer (&error));
+          return;
+        }
+      if (!more || rows->len == 0)
+        break;
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      after = g_strdup (((HpCaptureSummary *) g_ptr_array_index (rows, rows->len - 1))->path_key);
+      g_clear_pointer (&rows, g_ptr_array_unref);
+      rows = hp_capture_list_summary_rows_after (from_capture, after, &error);
+      if (rows == NULL)
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
   g_task_return_boolean (task, TRUE);
 }
 
@@ -141,6 +228,7 @@ start_work (HpSummaryOffer      *self,
   work->capture = hp_loaded_capture_ref (self->capture);
   work->profile = profile != NULL ? hp_loaded_profile_ref (profile) : NULL;
   work->existing = hp_summary_store_dup_rows (self->store);
+  work->here = g_strdup (hp_summary_store_get_path (self->store));
   work->program = g_strdup (self->capture->program);
   work->path = g_strdup (path);
   task = g_task_new (self, self->cancellable, callback, NULL);

@@ -629,6 +629,88 @@ test_import_many (void)
   display_close (window);
 }
 
+/* Writes @n summaries "paths\ta_NNNNN\n" (sorting before every path of
+ * the capture) into @path, and @key's with @text when not NULL. */
+static void
+put_many (const char *path,
+          guint       n,
+          const char *key,
+          const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = hp_capture_open (path, TRUE, &error);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hp_capture_summary_free);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *fake = g_strdup_printf ("paths\ta_%05u\n", i);
+      g_autofree char *fake_text = g_strdup_printf ("Fake %u.", i);
+
+      g_ptr_array_add (rows, summary_new (fake, fake_text, 1.0));
+    }
+  if (key != NULL)
+    g_ptr_array_add (rows, summary_new (key, text, 1.0));
+  g_assert_true (hp_capture_put_summaries (capture, rows, &error));
+  g_assert_no_error (error);
+}
+
+/* A capture of more summaries than the window holds (10 000, the first
+ * by path key): its own summary of main → run_alpha, past them, is "here
+ * already" for the library's offer and for an import, which reads the
+ * other capture whole. Both judged from the first 10 000 before: the
+ * library's alpha was offered, an import wrote over it, and an import's
+ * summaries past its first 10 000 were never read. */
+static void
+test_many_here (void)
+{
+  g_autofree char *path = make_capture ("many-here.hotpath");
+  g_autofree char *old = display_make_capture ("many-here-old.hotpath", FALSE, NULL);
+  HpWindow *window;
+  HpSummaryOffer *offer;
+  const char *report;
+
+  fill_library ();
+  put_many (path, 10000, KEY_ALPHA, "This capture's own alpha.");
+  /* 9 999 of the same, alpha in its first page, the leaf in the second */
+  put_many (old, 9999, KEY_ALPHA, "Alpha, imported.");
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = hp_capture_open (old, TRUE, &error);
+
+    g_assert_true (hp_capture_set_summary_full (capture, KEY_LEAF, "main → run_alpha → alpha_leaf",
+                                                "Leaf, imported.", 50.0, &error));
+    g_assert_no_error (error);
+  }
+
+  window = display_open (app, path);
+  offer = hp_window_get_summary_offer (window);
+  g_assert_true (display_wait (offer_settled, window, 60000));
+  /* the leaf (a clone then); not alpha nor main, which this capture has */
+  g_assert_cmpuint (hp_summary_offer_get_n_offered (offer), ==, 1);
+  g_assert_cmpstr (hp_summary_offer_get_text (offer), ==, "1 summary from earlier captures of paths");
+
+  hp_summary_offer_import_path (offer, old);
+  g_assert_true (display_wait (offer_settled, window, 60000));
+  report = hp_summary_offer_get_report (offer);
+  g_test_message ("%.300s", report);
+  g_assert_nonnull (strstr (report, "1 of 10001 summaries of many-here-old.hotpath placed; 0 not found in this capture"));
+  g_assert_nonnull (strstr (report, "10000 summaries were here already"));
+  close_dialogs ();
+  g_assert_true (display_wait (store_written, window, 20000));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpCapture) capture = hp_capture_open (path, FALSE, &error);
+    g_autofree char *alpha = hp_capture_get_summary (capture, KEY_ALPHA, &error);
+    g_autofree char *leaf = hp_capture_get_summary (capture, KEY_LEAF, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (alpha, ==, "This capture's own alpha.");
+    g_assert_cmpstr (leaf, ==, "Leaf, imported.");
+  }
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -639,6 +721,7 @@ run (HpApplication *application)
   g_test_add_func ("/summary-offer/import", test_import);
   g_test_add_func ("/summary-offer/import-many", test_import_many);
   g_test_add_func ("/summary-offer/lets-go", test_lets_go);
+  g_test_add_func ("/summary-offer/many-here", test_many_here);
   return g_test_run ();
 }
 
