@@ -176,8 +176,9 @@ static void
 show_processes (HpCaptureOverview *self,
                 HpLoadedProfile   *profile)
 {
-  const HpCaptureData *data = profile->data;
-  g_autoptr(GHashTable) pid_of = g_hash_table_new (NULL, NULL);
+  /* the capture's threads and processes, the profile's amounts of each */
+  const HpCaptureData *data = profile->capture->data;
+  const guint64 *thread_amounts = profile->range_amounts != NULL ? profile->range_amounts : profile->thread_amounts;
   g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) amounts = g_array_new (FALSE, FALSE, sizeof (ProcessAmount));
   g_autoptr(GString) text = g_string_new (NULL);
@@ -190,12 +191,6 @@ show_processes (HpCaptureOverview *self,
       gtk_widget_set_visible (GTK_WIDGET (self->processes_label), FALSE);
       return;
     }
-  for (guint i = 0; i < data->threads->len; i++)
-    {
-      const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
-
-      g_hash_table_insert (pid_of, GINT_TO_POINTER (t->tid), GINT_TO_POINTER (t->pid));
-    }
   for (guint i = 0; i < data->processes->len; i++)
     {
       ProcessAmount a = { g_array_index (data->processes, HpCaptureProcess, i).pid, 0 };
@@ -203,15 +198,17 @@ show_processes (HpCaptureOverview *self,
       g_array_append_val (amounts, a);
       g_hash_table_insert (index, GINT_TO_POINTER (a.pid), GUINT_TO_POINTER (i + 1));
     }
-  for (guint i = 0; i < data->stack_counts->len; i++)
+  /* by the threads' amounts, which the worker summed: a pass over the
+   * profile's counts here cost two hash lookups per count, on the main
+   * thread, at each filter */
+  for (guint i = 0; i < data->threads->len; i++)
     {
-      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
-      gpointer pid = g_hash_table_lookup (pid_of, GINT_TO_POINTER (c->tid));
-      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, pid));
+      const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (t->pid)));
 
-      whole += c->samples;
+      whole += thread_amounts[i];
       if (at > 0)
-        g_array_index (amounts, ProcessAmount, at - 1).amount += c->samples;
+        g_array_index (amounts, ProcessAmount, at - 1).amount += thread_amounts[i];
     }
   g_array_sort (amounts, compare_amounts);
   for (guint i = 0; i < amounts->len; i++)
