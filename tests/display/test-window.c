@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "analysis/hp-profile.h"
@@ -1499,6 +1500,130 @@ test_hostile_names (void)
   display_close (window);
 }
 
+/* The longest the main loop went without running a 10 ms tick while a
+ * window opened its file: an open that blocks the loop shows here. */
+typedef struct {
+  gint64 last;
+  gint64 longest;
+} Ticks;
+
+static gboolean
+tick (gpointer data)
+{
+  Ticks *t = data;
+  gint64 now = g_get_monotonic_time ();
+
+  t->longest = MAX (t->longest, now - t->last);
+  t->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static HpWindow *
+open_ticking (const char *path,
+              gint64     *longest_ms)
+{
+  Ticks t = { g_get_monotonic_time (), 0 };
+  guint id = g_timeout_add (10, tick, &t);
+  HpWindow *window = display_open (app, path);
+
+  display_spin (100);
+  g_source_remove (id);
+  *longest_ms = t.longest / 1000;
+  return window;
+}
+
+/* Captures are mailed around: each of these opens in the window to an
+ * error that names the file and the problem (or, where what is there is
+ * sound, to the capture), and the main loop keeps running meanwhile. */
+static void
+test_hostile_open (void)
+{
+  static const struct {
+    const char *name;
+    const char *sql;      /* run on a good capture; NULL: cut it short */
+    const char *expect;   /* in the error; NULL: the capture opens */
+  } cases[] = {
+    { "view.hotpath", "DROP TABLE stacks; CREATE VIEW stacks AS WITH RECURSIVE r (id, parent_id, frame_id) AS "
+                      "(SELECT 1, 0, 1 UNION SELECT id + 1, id, 1 FROM r) SELECT * FROM r;", "view \"stacks\"" },
+    { "trigger.hotpath", "CREATE TRIGGER evil AFTER INSERT ON summaries BEGIN DELETE FROM stacks; END;",
+      "trigger \"evil\"" },
+    { "sql-names.hotpath", "UPDATE functions SET name = name || ''');DROP TABLE samples;--';", NULL },
+    { "no-summaries.hotpath", "DROP TABLE summaries;", "no table summaries" },
+    { "huge-summary.hotpath", "INSERT INTO summaries (path_key, path, text, created, updated) "
+                              "VALUES ('k', 'p', printf ('%.5000000c', 'x'), '', '');", NULL },
+    { "truncated.hotpath", NULL, "truncated" },
+    { "header-only.hotpath", NULL, "truncated" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = display_make_capture (cases[i].name, FALSE, NULL);
+      HpWindow *window;
+      gint64 longest;
+
+      if (cases[i].sql != NULL)
+        hp_test_sql (path, cases[i].sql);
+      else
+        g_assert_cmpint (truncate (path, g_str_has_prefix (cases[i].name, "header")
+                                         ? 60 : 3 * hp_test_sql_int (path, "PRAGMA page_size")), ==, 0);
+
+      window = open_ticking (path, &longest);
+      g_test_message ("%s: %s, the main loop waited at most %" G_GINT64_FORMAT " ms",
+                      cases[i].name, hp_window_get_state (window), longest);
+      if (cases[i].expect == NULL)
+        g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+      else
+        {
+          g_assert_cmpstr (hp_window_get_state (window), ==, "error");
+          if (strstr (hp_window_get_error_text (window), cases[i].expect) == NULL)
+            g_error ("%s: error “%s” does not say “%s”", cases[i].name, hp_window_get_error_text (window),
+                     cases[i].expect);
+          g_assert_nonnull (strstr (hp_window_get_error_text (window), path));
+        }
+      if (cases[i].expect == NULL)
+        {
+          display_activate (window, "win.show-pane", g_variant_new_string ("summaries"));
+          display_spin (200);
+        }
+      display_close (window);
+    }
+
+  /* A capture still being recorded: what is committed opens. */
+  {
+    g_autofree char *path = g_build_filename (display_tmpdir (), "live.hotpath", NULL);
+    g_autoptr(HpCaptureWriter) w = NULL;
+    g_autoptr(GError) error = NULL;
+    HpWindow *window;
+    gint64 longest, mod, f, stack;
+
+    w = hp_capture_writer_new (path, &error);
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, "command", "live");
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+    hp_capture_writer_set_metadata (w, "event_unit", "ns");
+    hp_capture_writer_set_process (w, 300, "live");
+    hp_capture_writer_set_thread (w, 300, 300, "live");
+    mod = hp_capture_writer_intern_module (w, "/opt/display-test/live", NULL, FALSE);
+    f = hp_capture_writer_intern_function (w, "live_main", mod, NULL, 0);
+    stack = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w, f, NULL, 0, FALSE, 0x100));
+    for (guint s = 0; s < 100; s++)
+      hp_capture_writer_add_sample (w, 1000000 * (s + 1), 300, 0, stack, 1000000);
+    g_assert_true (hp_capture_writer_flush (w, &error));
+
+    window = open_ticking (path, &longest);
+    g_test_message ("live.hotpath: %s, the main loop waited at most %" G_GINT64_FORMAT " ms",
+                    hp_window_get_state (window), longest);
+    g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+    for (guint s = 0; s < 100; s++)
+      hp_capture_writer_add_sample (w, 1000000 * (s + 101), 300, 0, stack, 1000000);
+    g_assert_true (hp_capture_writer_flush (w, &error));
+    display_spin (200);
+    display_close (window);
+    g_assert_true (hp_capture_writer_finish (w, &error));
+    g_assert_no_error (error);
+  }
+}
+
 /* Issue 10: a program killed by a signal is said so in the overview,
  * which reads exit_signal as `hotpath-cli report` does (a SIG name too). */
 static void
@@ -1655,6 +1780,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/long-names", test_long_names);
   g_test_add_func ("/window/small-screen", test_small_screen);
   g_test_add_func ("/window/hostile-names", test_hostile_names);
+  g_test_add_func ("/window/hostile-open", test_hostile_open);
   g_test_add_func ("/window/exit-signal", test_exit_signal);
   g_test_add_func ("/window/jit-cut", test_jit_cut);
   g_test_add_func ("/window/cancel-load", test_cancel_load);
