@@ -45,6 +45,9 @@
 #include "store/hp-capture-writer.h"
 
 #define SNIFF_BYTES 4096
+#define READ_CHUNK  ((gsize) 1 << 20)
+/* four times the line of a stack a million frames deep, of 60-byte names */
+#define MAX_LINE    ((gsize) 256 << 20)
 #define IMPORT_TID  1
 
 /* "stack COUNT": TRUE when @line (without its newline) ends in whitespace
@@ -270,35 +273,102 @@ import_line (Import                *im,
   return TRUE;
 }
 
+/* One line (without its newline) of @im's file: blank ones are skipped. */
 static gboolean
-import_text (Import                *im,
-             const char            *text,
-             gsize                  size,
+handle_line (Import                *im,
+             const char            *line,
+             gsize                  len,
+             guint                  number,
              HpFoldedImportResult  *result,
              GCancellable          *cancellable,
              GError               **error)
 {
-  gsize start = 0;
+  gboolean blank = TRUE;
+
+  for (gsize i = 0; i < len && blank; i++)
+    blank = line[i] == ' ' || line[i] == '\t' || line[i] == '\r';
+  if (!blank && !import_line (im, line, len, number, result, error))
+    return FALSE;
+  if (number % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* Reads the file a chunk at a time, a line at a time: a file mailed
+ * around may be of any size (a sparse file of 8 GB was read whole, into
+ * 8 GB of memory, before its second line said it was no text), and
+ * only a line is held, up to MAX_LINE. */
+static gboolean
+import_file (Import                *im,
+             int                    fd,
+             HpFoldedImportResult  *result,
+             GCancellable          *cancellable,
+             GError               **error)
+{
+  g_autofree char *buf = g_malloc (READ_CHUNK);
+  g_autoptr(GString) line = g_string_new (NULL);
   guint number = 0;
+  gboolean first = TRUE;
 
-  /* a UTF-8 byte order mark (what Windows tools, PowerShell's Out-File,
-   * put first) is no part of the first frame's name */
-  if (size >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
-    start = 3;
-  while (start < size)
+  for (;;)
     {
-      const char *nl = memchr (text + start, '\n', size - start);
-      gsize len = nl ? (gsize) (nl - text) - start : size - start;
-      gboolean blank = TRUE;
+      gssize n = read (fd, buf, READ_CHUNK);
+      const char *p = buf;
+      gsize left;
 
-      number++;
-      for (gsize i = 0; i < len && blank; i++)
-        blank = text[start + i] == ' ' || text[start + i] == '\t' || text[start + i] == '\r';
-      if (!blank && !import_line (im, text + start, len, number, result, error))
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", im->path, g_strerror (errsv));
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+      left = (gsize) n;
+      while (left > 0)
+        {
+          const char *nl = memchr (p, '\n', left);
+          gsize part = nl != NULL ? (gsize) (nl - p) : left;
+
+          /* a NUL says binary at once, without reading on to a newline */
+          if (memchr (p, '\0', part) != NULL)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "%s:%u: a NUL byte: this is not a text file of folded stacks", im->path, number + 1);
+              return FALSE;
+            }
+          if (line->len + part > MAX_LINE)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "%s:%u: a line longer than %" G_GSIZE_FORMAT " MiB: this is not a file of folded stacks",
+                           im->path, number + 1, MAX_LINE >> 20);
+              return FALSE;
+            }
+          g_string_append_len (line, p, part);
+          if (nl == NULL)
+            break;
+          number++;
+          /* a UTF-8 byte order mark (what Windows tools, PowerShell's
+           * Out-File, put first) is no part of the first frame's name */
+          if (first && line->len >= 3 && memcmp (line->str, "\xef\xbb\xbf", 3) == 0)
+            g_string_erase (line, 0, 3);
+          first = FALSE;
+          if (!handle_line (im, line->str, line->len, number, result, cancellable, error))
+            return FALSE;
+          g_string_truncate (line, 0);
+          p = nl + 1;
+          left -= part + 1;
+        }
+    }
+  if (line->len > 0)
+    {
+      if (first && line->len >= 3 && memcmp (line->str, "\xef\xbb\xbf", 3) == 0)
+        g_string_erase (line, 0, 3);
+      if (!handle_line (im, line->str, line->len, number + 1, result, cancellable, error))
         return FALSE;
-      if (number % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      start += len + 1;
     }
   if (result->stacks == 0)
     {
@@ -316,24 +386,36 @@ hp_folded_import (const char            *folded,
                   GCancellable          *cancellable,
                   GError               **error)
 {
-  g_autofree char *text = NULL;
   g_autofree char *base = NULL;
   g_autoptr(GHashTable) functions = NULL;
   HpFoldedImportResult local_result = { 0 };
   HpCaptureWriter *writer;
   Import im = { 0 };
-  gsize size;
   gboolean ok;
+  int fd;
 
   g_return_val_if_fail (folded != NULL, FALSE);
   g_return_val_if_fail (capture != NULL, FALSE);
 
-  if (!g_file_get_contents (folded, &text, &size, error))
-    return FALSE;
+  fd = hp_regular_file_open (folded, NULL);
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      if (errsv == EINVAL)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                     "%s: not a file of folded stacks: it is not a regular file", folded);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", folded, g_strerror (errsv));
+      return FALSE;
+    }
 
   writer = hp_capture_writer_new_part (capture, error);
   if (writer == NULL)
-    return FALSE;
+    {
+      close (fd);
+      return FALSE;
+    }
 
   base = g_path_get_basename (folded);
   hp_capture_writer_set_metadata (writer, HP_META_COMMAND, base);
@@ -350,7 +432,8 @@ hp_folded_import (const char            *folded,
   im.path = folded;
   im.writer = writer;
   im.functions = functions;
-  ok = import_text (&im, text, size, &local_result, cancellable, error);
+  ok = import_file (&im, fd, &local_result, cancellable, error);
+  close (fd);
   if (!hp_capture_writer_end_part (writer, capture, ok, error))
     return FALSE;
   if (result != NULL)

@@ -619,6 +619,66 @@ import_profile (Import               *im,
   return TRUE;
 }
 
+/* Reads @path whole, when it is a regular file of at most MAX_INFLATED
+ * bytes: a profile can be no bigger inflated, nor (gzip does not make
+ * data smaller than that much bigger) compressed. A sparse file of
+ * 8 GB was read whole, into as much memory, before a byte was looked at. */
+static gboolean
+read_profile (const char  *path,
+              char       **contents,
+              gsize       *size,
+              GError     **error)
+{
+  g_autofree char *data = NULL;
+  struct stat st;
+  gsize done = 0;
+  int fd = hp_regular_file_open (path, &st);
+
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      if (errsv == EINVAL)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                     "%s: not a pprof profile: it is not a regular file", path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", path, g_strerror (errsv));
+      return FALSE;
+    }
+  if ((guint64) st.st_size > MAX_INFLATED)
+    {
+      close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: %" G_GUINT64_FORMAT " MiB, more than the %" G_GSIZE_FORMAT " MiB a pprof profile may take; "
+                   "not imported", path, (guint64) st.st_size >> 20, MAX_INFLATED >> 20);
+      return FALSE;
+    }
+  data = g_malloc ((gsize) st.st_size + 1);
+  while (done < (gsize) st.st_size)
+    {
+      gssize n = read (fd, data + done, (gsize) st.st_size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+
+          close (fd);
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", path, g_strerror (errsv));
+          return FALSE;
+        }
+      if (n == 0)
+        break;  /* shorter now than it was: what is there */
+      done += (gsize) n;
+    }
+  close (fd);
+  data[done] = '\0';
+  *contents = g_steal_pointer (&data);
+  *size = done;
+  return TRUE;
+}
+
 gboolean
 hp_pprof_import (const char           *pprof,
                  const char           *capture,
@@ -642,7 +702,7 @@ hp_pprof_import (const char           *pprof,
   g_return_val_if_fail (pprof != NULL, FALSE);
   g_return_val_if_fail (capture != NULL, FALSE);
 
-  if (!g_file_get_contents (pprof, &contents, &size, error))
+  if (!read_profile (pprof, &contents, &size, error))
     return FALSE;
   if (size >= 2 && (guint8) contents[0] == 0x1f && (guint8) contents[1] == 0x8b)
     {
