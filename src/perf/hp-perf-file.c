@@ -1182,6 +1182,8 @@ record_name (guint32 type)
     case REC_COMPRESSED2:     return "COMPRESSED2";
     case REC_HEADER_BUILD_ID: return "HEADER_BUILD_ID";
     case REC_FINISHED_ROUND:  return "FINISHED_ROUND";
+    case REC_HEADER_TRACING_DATA: return "HEADER_TRACING_DATA";
+    case REC_AUXTRACE:        return "AUXTRACE";
     default:                  return "unknown";
     }
 }

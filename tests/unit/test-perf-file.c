@@ -485,6 +485,53 @@ test_skipped_records (void)
   g_assert_cmpstr (types, ==, "3 10 9 9 9 68");
 }
 
+/* AUX and tracing data after a record, of a size that is a lie: an error
+ * that names the record, not an "unknown" one, and no read past the end. */
+static void
+test_huge_payload (void)
+{
+  static const struct { guint32 type; guint64 size; const char *name; } cases[] = {
+    { 71, G_GUINT64_CONSTANT (1) << 62, "AUXTRACE" },
+    { 71, G_MAXUINT64 - 8, "AUXTRACE" },
+    { 66, G_MAXUINT32, "HEADER_TRACING_DATA" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GByteArray) b = pd_pipe_header ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpPerfFile) file = NULL;
+      g_autofree char *types = NULL;
+      gsize r;
+
+      pd_header_attr (b, &cpu_clock, 128, NULL, 0);
+      add_basic_records (b, cpu_clock.sample_type);
+      r = pd_begin (b, cases[i].type, 0);
+      if (cases[i].type == 71)
+        {
+          pd_u64 (b, cases[i].size);
+          pd_zeros (b, 32);   /* offset, reference, idx, tid, cpu, reserved */
+        }
+      else
+        {
+          pd_u32 (b, (guint32) cases[i].size);
+          pd_u32 (b, 0);
+        }
+      pd_end (b, r);
+      pd_zeros (b, 64);
+      add_basic_records (b, cpu_clock.sample_type);
+
+      file = hp_perf_file_new_from_data (b->data, b->len, "payload.data", &error);
+      g_assert_no_error (error);
+      types = read_types (file, &error);
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, "payload.data: "));
+      g_assert_nonnull (strstr (error->message, cases[i].name));
+      g_assert_null (strstr (error->message, "unknown"));
+    }
+}
+
 /* perf record killed before it rewrote the header: data size 0, records
  * up to the end of the file, no feature sections. */
 static void
@@ -752,6 +799,7 @@ main (int argc, char **argv)
   g_test_add_func ("/perf-file/errors/truncated", test_errors_truncated);
   g_test_add_func ("/perf-file/errors/corrupt-records", test_errors_corrupt_records);
   g_test_add_func ("/perf-file/errors/compressed", test_errors_compressed);
+  g_test_add_func ("/perf-file/errors/huge-payload", test_huge_payload);
   g_test_add_func ("/perf-file/errors/not-regular", test_errors_not_regular);
 
   return g_test_run ();
