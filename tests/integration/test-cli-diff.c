@@ -375,6 +375,65 @@ write_capture (const char  *path,
   g_assert_no_error (error);
 }
 
+/* A function renamed between two builds (old_name in the base runs,
+ * new_name in the new, both called by main and calling nothing): diff
+ * pairs them, says so in the text and in JSON, and --fail-on-regression
+ * goes by the pair, unchanged, not by new_name alone, which is "slower"
+ * (it was nowhere in the base). */
+static void
+test_renamed_function (void)
+{
+  char *dir = it_tmpdir_new ();
+  g_autofree char *base = g_build_filename (dir, "base", NULL);
+  g_autofree char *new_side = g_build_filename (dir, "new", NULL);
+  const char *old_functions[] = { "parse", "old_name", NULL };
+  const char *new_functions[] = { "parse", "new_name", NULL };
+
+  g_assert_cmpint (g_mkdir (base, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (new_side, 0700), ==, 0);
+  for (guint r = 0; r < 3; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("run-%u.hotpath", r);
+      g_autofree char *base_run = g_build_filename (base, name, NULL);
+      g_autofree char *new_run = g_build_filename (new_side, name, NULL);
+
+      write_capture (base_run, "cpu-clock", "ns", "/opt/app", old_functions, 100 + 3 * r);
+      write_capture (new_run, "cpu-clock", "ns", "/opt/app", new_functions, 106 - 3 * r);
+    }
+  {
+    g_autoptr(ItResult) result = run_diff (base, new_side, "json", TRUE);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *root, *pair;
+    JsonArray *renames, *functions;
+
+    g_assert_cmpint (result->status, ==, 0);
+    root = parse_json (parser, result->out);
+    renames = json_object_get_array_member (root, "renames");
+    g_assert_cmpuint (json_array_get_length (renames), ==, 1);
+    pair = json_array_get_object_element (renames, 0);
+    g_assert_cmpstr (json_object_get_string_member (pair, "removed"), ==, "old_name");
+    g_assert_cmpstr (json_object_get_string_member (pair, "added"), ==, "new_name");
+    g_assert_cmpstr (json_object_get_string_member (pair, "verdict"), ==, "unchanged");
+    functions = json_object_get_array_member (root, "functions");
+    for (guint i = 0; i < json_array_get_length (functions); i++)
+      {
+        JsonObject *fn = json_array_get_object_element (functions, i);
+
+        if (g_strcmp0 (json_object_get_string_member (fn, "name"), "new_name") == 0)
+          g_assert_cmpstr (json_object_get_string_member (fn, "verdict"), ==, "slower");
+      }
+  }
+  {
+    g_autoptr(ItResult) result = run_diff (base, new_side, "text", FALSE);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "# Renamed?"));
+    g_assert_nonnull (strstr (result->out, "old_name → new_name [app], self"));
+    g_assert_nonnull (strstr (result->out, "new_name [app] (renamed from old_name?)"));
+  }
+  it_tmpdir_free (dir);
+}
+
 static void
 test_bad_input (void)
 {
@@ -469,5 +528,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/diff/bad-input", test_bad_input);
   g_test_add_func ("/integration/cli/diff/aa-ab", test_aa_ab);
   g_test_add_func ("/integration/cli/diff/renamed-program", test_renamed_program);
+  g_test_add_func ("/integration/cli/diff/renamed-function", test_renamed_function);
   return g_test_run ();
 }
