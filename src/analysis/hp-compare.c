@@ -443,7 +443,7 @@ big_new (gsize n,
   gpointer p;
 
   if (!g_size_checked_mul (&bytes, MAX (n, 1), size))
-    g_error ("%s: overflow allocating %" G_GSIZE_FORMAT " elements of %" G_GSIZE_FORMAT " bytes",
+    g_error ("%s: overflow allocating %zu elements of %zu bytes",
              G_STRLOC, n, size);
   if (bytes < HUGE_PAGE)
     return g_aligned_alloc (bytes, 1, 64);
@@ -1484,7 +1484,7 @@ hp_comparison_add_path (HpComparison  *self,
       if (files->len == 0)
         {
           g_set_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_NO_CAPTURES,
-                       "%s: no captures (*.hotpath files) in this folder", path);
+                       _("%s: no captures (*.hotpath files) in this folder"), path);
           return FALSE;
         }
       /* the order of the runs names the first one in messages */
@@ -1541,7 +1541,7 @@ load_job (gpointer data,
 
       if (mask == 0)
         g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                     "%s: the capture has no event %s", pending->name, self->event);
+                     _("%s: the capture has no event %s"), pending->name, self->event);
       else
         {
           HpCaptureData *selected = hp_capture_data_select_events (loaded, mask);
@@ -1885,12 +1885,12 @@ check_events (HpComparison  *self,
         if (g_strcmp0 (run->event, first->event) != 0 || g_strcmp0 (run->unit, first->unit) != 0)
           {
             g_set_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_MISMATCH,
-                         "%s (%s) measured %s in %s, but %s (%s) measured %s in %s: "
-                         "captures of different events or units cannot be compared",
-                         first->name, first_side, first->event ? first->event : "an unknown event",
-                         first->unit ? first->unit : "unknown units",
-                         run->name, s == 0 ? "base" : "new", run->event ? run->event : "an unknown event",
-                         run->unit ? run->unit : "unknown units");
+                         _("%s (%s) measured %s in %s, but %s (%s) measured %s in %s: "
+                           "captures of different events or units cannot be compared"),
+                         first->name, first_side, first->event ? first->event : _("an unknown event"),
+                         first->unit ? first->unit : _("unknown units"),
+                         run->name, s == 0 ? "base" : "new", run->event ? run->event : _("an unknown event"),
+                         run->unit ? run->unit : _("unknown units"));
             return FALSE;
           }
       }
@@ -2584,7 +2584,7 @@ hp_comparison_run (HpComparison           *self,
     if (self->sides[s].runs->len == 0)
       {
         g_set_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_NO_CAPTURES,
-                     "the %s side has no capture", s == 0 ? "base" : "new");
+                     _("the %s side has no capture"), s == 0 ? "base" : "new");
         return FALSE;
       }
   if (!check_events (self, error))
@@ -2679,9 +2679,9 @@ hp_comparison_run (HpComparison           *self,
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   if (MIN (self->sides[0].info.matched, self->sides[1].info.matched) < MATCHED_WARNING)
     g_ptr_array_add (self->warnings,
-                     g_strdup_printf ("the two sides have little in common: %.0f %% of the base's cost and "
-                                      "%.0f %% of the new's are in functions found on both sides; "
-                                      "are they captures of the same program?",
+                     g_strdup_printf (_("the two sides have little in common: %.0f %% of the base's cost and "
+                                        "%.0f %% of the new's are in functions found on both sides; "
+                                        "are they captures of the same program?"),
                                       100 * self->sides[0].info.matched, 100 * self->sides[1].info.matched));
   if (self->renamed->len > 0)
     {
@@ -2691,9 +2691,9 @@ hp_comparison_run (HpComparison           *self,
       others = g_strjoinv (", ", (char **) self->renamed->pdata);
       g_ptr_array_set_size (self->renamed, self->renamed->len - 1);
       g_ptr_array_add (self->warnings,
-                       g_strdup_printf ("the runs executed programs of different names, %s and %s, "
-                                        "with the same functions: they are matched as one program, "
-                                        "named %s here", self->program_name, others, self->program_name));
+                       g_strdup_printf (_("the runs executed programs of different names, %s and %s, "
+                                          "with the same functions: they are matched as one program, "
+                                          "named %s here"), self->program_name, others, self->program_name));
     }
   g_ptr_array_add (self->warnings, NULL);
   if (self->bottom_up != NULL && !hp_comparison_run (self->bottom_up, &self->options, error))

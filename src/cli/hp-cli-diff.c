@@ -157,8 +157,9 @@ print_row (const HpCompareStat *s,
 static void
 print_table_header (void)
 {
+  /* Translators: the columns of diff's tables; widths 10, 8, 20, 8, 11, 11, 7 */
   printf ("%-10s %8s  %-20s %8s %11s %11s %7s  %s\n",
-          "Verdict", "Change", "95% interval", "q", "Base", "New", "MDE", "Function [module]");
+          _("Verdict"), _("Change"), _("95 % interval"), _("q"), _("Base"), _("New"), _("MDE"), _("Function [module]"));
 }
 
 /* "name [module]", with the other name when it is half of a renamed pair. */
@@ -226,7 +227,7 @@ print_side (const char              *title,
             const HpCompareSideInfo *info)
 {
   g_autofree char *cost = format_cost (info->cost, info->unit);
-  g_autofree char *command = printable (info->command ? info->command : "(unknown)");
+  g_autofree char *command = printable (info->command ? info->command : _("(unknown)"));
   g_autofree char *where = printable (path);
 
   g_autofree char *samples = hp_cli_samples (info->n_samples);
@@ -254,14 +255,15 @@ print_text (HpComparison *cmp,
   double mde = hp_comparison_get_mde (cmp);
   guint n;
 
-  print_side ("Base:", base_path, base);
-  print_side ("New:", new_path, new_side);
+  /* Translators: the sides of a diff, in a column of 5 */
+  print_side (_("Base:"), base_path, base);
+  print_side (_("New:"), new_path, new_side);
   /* off-CPU time weighs each switch by the time away, not by a period */
   printf (_("# Event: %s (unit: %s); costs are mean %s per run (%s)\n"),
-          base->event ? base->event : "(unknown)", unit ? unit : "?", unit ? unit : "units",
-          g_strcmp0 (base->event, HP_EVENT_OFF_CPU) == 0 ? "the time each thread was off the CPU"
-          : g_strcmp0 (base->event, HP_EVENT_WALL) == 0 ? "time on the CPU, samples × period, and off it"
-          : "samples × period");
+          base->event ? base->event : _("(unknown)"), unit ? unit : "?", unit ? unit : _("units"),
+          g_strcmp0 (base->event, HP_EVENT_OFF_CPU) == 0 ? _("the time each thread was off the CPU")
+          : g_strcmp0 (base->event, HP_EVENT_WALL) == 0 ? _("time on the CPU, samples × period, and off it")
+          : _("samples × period"));
   switch (hp_comparison_get_method (cmp))
     {
     case HP_COMPARE_METHOD_WELCH:
@@ -328,7 +330,8 @@ print_text (HpComparison *cmp,
   printf ("#\n");
 
   n = limit > 0 ? MIN (n_functions, (guint) limit) : n_functions;
-  printf (_("# Functions by self cost (%s of %u)\n"), n == n_functions ? "all" : "top", n_functions);
+  printf (n == n_functions ? _("# Functions by self cost (all of %u)\n") : _("# Functions by self cost (top of %u)\n"),
+          n_functions);
   print_table_header ();
   for (guint i = 0; i < n; i++)
     {
@@ -338,7 +341,8 @@ print_text (HpComparison *cmp,
       print_row (&fn->self, unit, label);
     }
 
-  printf (_("#\n# Functions by total cost, callees included (%s of %u)\n"), n == n_functions ? "all" : "top", n_functions);
+  printf (n == n_functions ? _("#\n# Functions by total cost, callees included (all of %u)\n")
+          : _("#\n# Functions by total cost, callees included (top of %u)\n"), n_functions);
   print_table_header ();
   for (guint i = 0; i < n; i++)
     {
@@ -349,10 +353,10 @@ print_text (HpComparison *cmp,
     }
 
   n = limit > 0 ? MIN (paths->len, (guint) limit) : paths->len;
-  printf (_("#\n# Call paths by total cost, those over the floor on either side (%s of %u)\n"),
-          n == paths->len ? "all" : "top", paths->len);
+  printf (n == paths->len ? _("#\n# Call paths by total cost, those over the floor on either side (all of %u)\n")
+          : _("#\n# Call paths by total cost, those over the floor on either side (top of %u)\n"), paths->len);
   printf ("%-10s %8s  %-20s %8s %11s %11s %7s  %s\n",
-          "Verdict", "Change", "95% interval", "q", "Base", "New", "MDE", "Path");
+          _("Verdict"), _("Change"), _("95 % interval"), _("q"), _("Base"), _("New"), _("MDE"), _("Path"));
   for (guint i = 0; i < n; i++)
     {
       guint index = g_array_index (paths, guint, i);

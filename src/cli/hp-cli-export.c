@@ -1681,7 +1681,7 @@ hp_cli_export (int    argc,
       fwrite (ex.out->str, 1, ex.out->len, stdout);
       ok = fflush (stdout) == 0;
       if (!ok)
-        g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write to standard output");
+        g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write to standard output"));
     }
   else if (ok)
     ok = g_file_set_contents (output, ex.out->str, (gssize) ex.out->len, &error);

@@ -129,9 +129,14 @@ resolve_folds (const char          *command,
             {
               g_autofree char *name = hp_text_escape (g_ptr_array_index (close, k));
 
-              g_string_append_printf (hint, "%s%s", k > 0 ? ", " : "; did you mean ", name);
+              g_string_append_printf (hint, "%s%s", k > 0 ? ", " : "", name);
             }
-          hp_cli_error (_("%s: --fold %s names no module and no function of the capture%s"), command, safe, hint->str);
+          if (close->len > 0)
+            /* Translators: a command, a name, then the names of functions it may mean */
+            hp_cli_error (_("%s: --fold %s names no module and no function of the capture; did you mean %s"),
+                          command, safe, hint->str);
+          else
+            hp_cli_error (_("%s: --fold %s names no module and no function of the capture"), command, safe);
           return FALSE;
         }
       for (guint k = 0; k < ids->len; k++)

@@ -95,8 +95,9 @@ report_command_status (const HpRecordResult *result,
   if (result->stopped)
     return;
   if (result->exit_signal != 0)
-    hp_cli_error (_("%s was killed by signal %d (%s)%s"), name, result->exit_signal,
-                  g_strsignal (result->exit_signal), result->core_dumped ? ", core dumped" : "");
+    hp_cli_error (result->core_dumped ? _("%s was killed by signal %d (%s), core dumped")
+                                      : _("%s was killed by signal %d (%s)"),
+                  name, result->exit_signal, g_strsignal (result->exit_signal));
   else if (result->exited && result->exit_status != 0)
     hp_cli_error (_("%s exited with status %d"), name, result->exit_status);
 }

@@ -182,7 +182,7 @@ print_unsymbolized (Report                *r,
   g_autoptr(GArray) modules = hp_profile_get_unsymbolized (r->profile, &total);
   g_autofree char *packages = NULL;
   g_autoptr(GString) where = g_string_new (NULL);
-  const char *quantity = r->profile != r->sample_profile ? esc (r, r->quantity, "samples") : NULL;
+  const char *quantity = r->profile != r->sample_profile ? esc (r, r->quantity, _("samples")) : NULL;
   double share = percent (total, r->n_samples);
   guint n_main;
 
@@ -284,14 +284,15 @@ print_header (Report *r)
     }
   /* A recording sampled by period (perf record -c N) has no frequency. */
   if (g_strcmp0 (event, HP_EVENT_OFF_CPU) == 0 || g_strcmp0 (event, HP_EVENT_WALL) == 0)
-    rate = g_strdup ("at every switch off the CPU, weighted by the time away");
+    /* Translators: after "# Event:     off-cpu (unit: ns), sampled " */
+    rate = g_strdup (_("at every switch off the CPU, weighted by the time away"));
   else if (freq == NULL && period != NULL)
     rate = g_strdup_printf (_("every %s %s"), esc (r, period, NULL), esc (r, unit, "events"));
   else if (freq != NULL)
     rate = g_strdup_printf (_("at %s Hz"), esc (r, freq, NULL));
   else
     /* not said, or not a rate (hp_capture_get_metadata) */
-    rate = g_strdup ("at an unknown rate");
+    rate = g_strdup (_("at an unknown rate"));
   printf (_("# Event:     %s (unit: %s), sampled %s, call graph: %s\n"),
           esc (r, event, "(unknown)"), esc (r, unit, "?"), rate,
           esc (r, call_graph, "?"));
@@ -306,8 +307,12 @@ print_header (Report *r)
     printf (_("# Duration:  unknown\n"));
   if (r->filter != NULL)
     printf (_("# Filter:    %s\n"), r->filter);
-  printf (_("# Samples:   %" PRIu64 "%s (lost: %" PRIu64 ", throttled: %" PRIu64 ")\n"),
-          r->n_counted, r->filter != NULL ? " in the filter" : "", lost, throttled);
+  if (r->filter != NULL)
+    printf (_("# Samples:   %" PRIu64 " in the filter (lost: %" PRIu64 ", throttled: %" PRIu64 ")\n"),
+            r->n_counted, lost, throttled);
+  else
+    printf (_("# Samples:   %" PRIu64 " (lost: %" PRIu64 ", throttled: %" PRIu64 ")\n"),
+            r->n_counted, lost, throttled);
   if (r->data->events->len > 2)
     {
       g_autoptr(GString) others = g_string_new (NULL);
@@ -437,14 +442,16 @@ print_functions (Report *r)
         N_("# Functions by total %s (all; shares of all %" PRIu64 " %s, in %" PRIu64 " samples)\n") } },
   };
   gboolean in_unit = r->profile != r->sample_profile;
-  const char *quantity = esc (r, r->quantity, "samples");
+  const char *quantity = esc (r, r->quantity, _("samples"));
 
   if (r->limit > 0)
     n = MIN (n, (guint) r->limit);
 
   /* the arguments past those of its format are not read */
   printf (_(headings[in_unit][r->by_total][n == functions->len]), quantity, r->n_samples, quantity, r->n_counted);
-  printf ("%7s %*s %7s %*s  %-40s %s\n", "Self%", width, "Self", "Total%", width, "Total", "Function", "Module");
+  /* Translators: the columns of the report's table: 7 characters at most for "Self%" and "Total%" */
+  printf ("%7s %*s %7s %*s  %-40s %s\n", _("Self%"), width, _("Self"), _("Total%"), width, _("Total"),
+          _("Function"), _("Module"));
   for (guint i = 0; i < n; i++)
     {
       const HpFunctionStats *s = &g_array_index (functions, HpFunctionStats, i);
@@ -728,7 +735,7 @@ resolve_name (Report     *r,
     {
       g_autoptr(GPtrArray) close = hp_profile_suggest_functions (r->profile, name, 12);
       g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GString) message = g_string_new (NULL);
+      g_autoptr(GString) names = g_string_new (NULL);
 
       /* as they can be typed: C++ names without their parameter lists,
        * each once (overloads and template instances share one) */
@@ -741,13 +748,17 @@ resolve_name (Report     *r,
           else
             g_ptr_array_add (shown, bare);
         }
-      g_string_append_printf (message, _("no function named '%s' in %s"), name, hp_capture_get_path (r->capture));
       for (guint i = 0; i < shown->len; i++)
-        g_string_append_printf (message, "%s'%s'", i == 0 ? "; did you mean " : i + 1 == shown->len ? " or " : ", ",
+        /* Translators: joins the last two of the names a misspelt one may
+         * mean, as in "'parse', 'parse_args' or 'parser'" */
+        g_string_append_printf (names, "%s'%s'", i == 0 ? "" : i + 1 == shown->len ? _(" or ") : ", ",
                                 (char *) g_ptr_array_index (shown, i));
       if (shown->len > 0)
-        g_string_append_c (message, '?');
-      hp_cli_error ("%s", message->str);
+        /* Translators: a name, a capture file, then names in quotes */
+        hp_cli_error (_("no function named '%s' in %s; did you mean %s?"), name, hp_capture_get_path (r->capture),
+                      names->str);
+      else
+        hp_cli_error (_("no function named '%s' in %s"), name, hp_capture_get_path (r->capture));
       return NULL;
     }
 
@@ -836,7 +847,7 @@ relations (Report       *r,
         }
       else
         {
-          const char *quantity = esc (r, r->quantity, "samples");
+          const char *quantity = esc (r, r->quantity, _("samples"));
           g_autofree char *amount = counted (r, total);
 
           printf (callers ? _("# Callers of %s %s (total %s, %.2f%% of all %s); share of its total %s\n")
@@ -971,7 +982,7 @@ hp_cli_report (int    argc,
   r.escaped = escaped;
   r.n_samples = hp_profile_get_n_samples (profile);
   r.n_counted = r.n_samples;
-  r.quantity = "samples";
+  r.quantity = _("samples");
   /* an event whose samples weigh differently (page faults sampled every
    * N, ns off the CPU): the text counts what the user asked to count, as
    * perf report counts periods; the JSON's self and total stay samples */

@@ -405,7 +405,7 @@ markdown (HpCapture  *capture,
       append_summary_lines (out, (const char * const *) lines);
     }
   if (entries->len == 0)
-    g_string_append (out, "\nNo call path of this capture has a summary yet.\n");
+    g_string_append (out, _("\nNo call path of this capture has a summary yet.\n"));
   return g_string_free (out, FALSE);
 }
 

@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <glib/gi18n.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <gio/gunixinputstream.h>
@@ -195,22 +196,22 @@ finish (GTask *task)
                  "summarizer “%s”: cancelled", run->command);
   else if (run->timed_out)
     g_set_error (&o->error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                 "summarizer “%s”: no answer within %u s; stopped", run->command, run->timeout_seconds);
+                 _("summarizer “%s”: no answer within %u s; stopped"), run->command, run->timeout_seconds);
   else if (run->too_much)
     g_set_error (&o->error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                 "summarizer “%s”: wrote more than %d KiB on stdout; stopped",
+                 _("summarizer “%s”: wrote more than %d KiB on stdout; stopped"),
                  run->command, HP_SUMMARIZER_MAX_OUTPUT / 1024);
   else if (WIFSIGNALED (run->wait_status))
     g_set_error (&o->error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                 "summarizer “%s”: killed by signal %d (%s)", run->command,
+                 _("summarizer “%s”: killed by signal %d (%s)"), run->command,
                  WTERMSIG (run->wait_status), g_strsignal (WTERMSIG (run->wait_status)));
   else if (!WIFEXITED (run->wait_status) || WEXITSTATUS (run->wait_status) != 0)
     g_set_error (&o->error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                 "summarizer “%s”: exited with status %d", run->command,
+                 _("summarizer “%s”: exited with status %d"), run->command,
                  WIFEXITED (run->wait_status) ? WEXITSTATUS (run->wait_status) : -1);
   else if (!g_utf8_validate_len ((const char *) run->out->data, len, &end))
     g_set_error (&o->error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                 "summarizer “%s”: its output is not UTF-8 text (at byte %" G_GSIZE_FORMAT ")",
+                 _("summarizer “%s”: its output is not UTF-8 text (at byte %zu)"),
                  run->command, (gsize) (end - (const char *) run->out->data));
   else
     {
@@ -219,7 +220,7 @@ finish (GTask *task)
       g_strstrip (text);
       if (text[0] == '\0')
         g_set_error (&o->error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     "summarizer “%s”: wrote nothing on stdout", run->command);
+                     _("summarizer “%s”: wrote nothing on stdout"), run->command);
       else
         o->text = g_steal_pointer (&text);
     }

@@ -44,6 +44,8 @@
 #include <stddef.h>
 #include <fcntl.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -660,7 +662,7 @@ stream_fill (HpPerfFile  *self,
         {
           int errsv = errno;
 
-          return fail (self, error, HP_PERF_ERROR_TRUNCATED, "read error at offset %" G_GUINT64_FORMAT ": %s",
+          return fail (self, error, HP_PERF_ERROR_TRUNCATED, "read error at offset %" PRIu64 ": %s",
                        self->buf_offset + old, g_strerror (errsv));
         }
       if (r == 0)
@@ -715,8 +717,8 @@ check_section (HpPerfFile  *self,
 {
   if (offset > self->mem_size || size > self->mem_size - offset)
     return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                 "truncated or corrupted: the %s (offset %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                 " bytes) ends past the end of the file (%" G_GSIZE_FORMAT " bytes)",
+                 "truncated or corrupted: the %s (offset %" PRIu64 ", %" PRIu64
+                 " bytes) ends past the end of the file (%zu bytes)",
                  what, offset, size, self->mem_size);
   return TRUE;
 }
@@ -734,15 +736,14 @@ read_attrs (HpPerfFile  *self,
   if (attr_size < ATTR_SIZE_VER0 + sizeof (PerfFileSection) || attr_size > MAX_ATTR_SIZE ||
       attr_size % sizeof (guint64) != 0)
     return fail (self, error, HP_PERF_ERROR_INVALID,
-                 "corrupted header: attribute size %" G_GUINT64_FORMAT " at offset %" G_GSIZE_FORMAT
-                 " is not a perf_event_attr size",
+                 "corrupted header: attribute size %" PRIu64 " at offset %zu is not a perf_event_attr size",
                  attr_size, HEADER_AT (attr_size));
   if (!check_section (self, "attribute section", offset, size, error))
     return FALSE;
   if (size == 0 || size % attr_size != 0)
     return fail (self, error, HP_PERF_ERROR_INVALID,
-                 "corrupted header: the attribute section at offset %" G_GUINT64_FORMAT " holds %" G_GUINT64_FORMAT
-                 " bytes, not a whole number of %" G_GUINT64_FORMAT "-byte attributes",
+                 "corrupted header: the attribute section at offset %" PRIu64 " holds %" PRIu64
+                 " bytes, not a whole number of %" PRIu64 "-byte attributes",
                  offset, size, attr_size);
 
   n = size / attr_size;
@@ -760,8 +761,8 @@ read_attrs (HpPerfFile  *self,
         declared = ATTR_SIZE_VER0;
       if (declared < ATTR_SIZE_VER0 || declared > attr_bytes)
         return fail (self, error, HP_PERF_ERROR_INVALID,
-                     "corrupted attribute %" G_GUINT64_FORMAT " at offset %" G_GUINT64_FORMAT
-                     ": size %u does not fit its %" G_GSIZE_FORMAT "-byte slot",
+                     "corrupted attribute %" PRIu64 " at offset %" PRIu64
+                     ": size %u does not fit its %zu-byte slot",
                      i, offset + i * attr_size, declared, attr_bytes);
 
       event = add_event (self, entry, declared);
@@ -804,12 +805,12 @@ read_features (HpPerfFile   *self,
 
       if (offset > self->mem_size || size > self->mem_size - offset)
         return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                     "truncated or corrupted: the %s feature section (offset %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                     " bytes) ends past the end of the file (%" G_GSIZE_FORMAT " bytes)",
+                     "truncated or corrupted: the %s feature section (offset %" PRIu64 ", %" PRIu64
+                     " bytes) ends past the end of the file (%zu bytes)",
                      feature_name (bit), offset, size, self->mem_size);
       if (!parse_feature (self, bit, self->mem + offset, (gsize) size))
         return fail (self, error, HP_PERF_ERROR_INVALID,
-                     "corrupted %s feature section at offset %" G_GUINT64_FORMAT,
+                     "corrupted %s feature section at offset %" PRIu64,
                      feature_name (bit), offset);
     }
   return TRUE;
@@ -827,7 +828,7 @@ check_magic (HpPerfFile    *self,
     return fail (self, error, HP_PERF_ERROR_TRUNCATED, "empty file (0 bytes), not a perf.data file");
   if (size < 8)
     return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                 "truncated header at offset 0: %" G_GSIZE_FORMAT " bytes, a perf.data header has at least 16",
+                 "truncated header at offset 0: %zu bytes, a perf.data header has at least 16",
                  size);
 
   magic = get_u64 (data);
@@ -863,7 +864,7 @@ read_header (HpPerfFile  *self,
     return FALSE;
   if (self->mem_size < PIPE_HEADER_SIZE)
     return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                 "truncated header at offset 0: %" G_GSIZE_FORMAT " bytes", self->mem_size);
+                 "truncated header at offset 0: %zu bytes", self->mem_size);
 
   header_size = get_u64 (h + HEADER_AT (size));
   if (header_size == PIPE_HEADER_SIZE)
@@ -875,12 +876,11 @@ read_header (HpPerfFile  *self,
     }
   if (header_size != FILE_HEADER_SIZE && header_size != FILE_HEADER_V0)
     return fail (self, error, HP_PERF_ERROR_INVALID,
-                 "corrupted header: header size %" G_GUINT64_FORMAT " at offset %" G_GSIZE_FORMAT
-                 " (expected %d, or %d for pipe mode)",
+                 "corrupted header: header size %" PRIu64 " at offset %zu (expected %d, or %d for pipe mode)",
                  header_size, HEADER_AT (size), FILE_HEADER_SIZE, PIPE_HEADER_SIZE);
   if (self->mem_size < header_size)
     return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                 "truncated header: %" G_GSIZE_FORMAT " bytes of a %" G_GUINT64_FORMAT "-byte header",
+                 "truncated header: %zu bytes of a %" PRIu64 "-byte header",
                  self->mem_size, header_size);
 
   attr_size = get_u64 (h + HEADER_AT (attr_size));
@@ -1004,7 +1004,7 @@ hp_perf_file_open_fd (int          fd,
         return NULL;
       if (check_magic (self, self->buf->data, available, error))
         fail (self, error, HP_PERF_ERROR_TRUNCATED,
-              "truncated header at offset 0: %" G_GSIZE_FORMAT " bytes", available);
+              "truncated header at offset 0: %zu bytes", available);
       return NULL;
     }
   if (!check_magic (self, head, available, error))
@@ -1059,13 +1059,13 @@ hp_perf_file_open (const char  *path,
     {
       close (fd);
       if (S_ISDIR (st.st_mode))
-        g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID, "%s: not a perf.data file: it is a directory", path);
+        g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID, _("%s: not a perf.data file: it is a directory"), path);
       else
         g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
-                     "%s: not a perf.data file: it is not a regular file (%s); to read a stream, "
-                     "give '-' and redirect it to the standard input",
-                     path, S_ISFIFO (st.st_mode) ? "a FIFO" : S_ISCHR (st.st_mode) ? "a character device" :
-                     S_ISSOCK (st.st_mode) ? "a socket" : S_ISBLK (st.st_mode) ? "a block device" : "not a file");
+                     _("%s: not a perf.data file: it is not a regular file (%s); to read a stream, "
+                       "give '-' and redirect it to the standard input"),
+                     path, S_ISFIFO (st.st_mode) ? "a FIFO" : S_ISCHR (st.st_mode) ? _("a character device") :
+                     S_ISSOCK (st.st_mode) ? "a socket" : S_ISBLK (st.st_mode) ? _("a block device") : "not a file");
       return NULL;
     }
   self = hp_perf_file_open_fd (fd, path, error);
@@ -1200,7 +1200,7 @@ decompress (HpPerfFile    *self,
 
   if (self->features.compression > 1)
     return fail (self, error, HP_PERF_ERROR_UNSUPPORTED,
-                 "compressed record at offset %" G_GUINT64_FORMAT " uses compression type %u; only zstd (1) is supported",
+                 "compressed record at offset %" PRIu64 " uses compression type %u; only zstd (1) is supported",
                  offset, self->features.compression);
 
   if (self->zstd == NULL)
@@ -1232,11 +1232,11 @@ decompress (HpPerfFile    *self,
       produced += out.pos;
       if (ZSTD_isError (r))
         return fail (self, error, HP_PERF_ERROR_INVALID,
-                     "corrupted compressed record at offset %" G_GUINT64_FORMAT ": zstd: %s",
+                     "corrupted compressed record at offset %" PRIu64 ": zstd: %s",
                      offset, ZSTD_getErrorName (r));
       if (produced > MAX_DECOMPRESSED)
         return fail (self, error, HP_PERF_ERROR_INVALID,
-                     "corrupted compressed record at offset %" G_GUINT64_FORMAT ": decompresses to more than %u MiB",
+                     "corrupted compressed record at offset %" PRIu64 ": decompresses to more than %u MiB",
                      offset, MAX_DECOMPRESSED >> 20);
       /* Done when the input is used up and the output had room to spare
        * (a full output buffer may leave data inside zstd). */
@@ -1273,7 +1273,7 @@ handle_user_record (HpPerfFile    *self,
           attr_size = ATTR_SIZE_VER0;
         if (body < ATTR_SIZE_VER0 || attr_size < ATTR_SIZE_VER0 || attr_size > body)
           return fail (self, error, HP_PERF_ERROR_INVALID,
-                       "corrupted HEADER_ATTR record at offset %" G_GUINT64_FORMAT, offset);
+                       "corrupted HEADER_ATTR record at offset %" PRIu64, offset);
         event = add_event (self, attr, attr_size);
         for (gsize at = attr_size; at + sizeof (guint64) <= body; at += sizeof (guint64))
           add_event_id (self, event, get_u64 (attr + at));
@@ -1286,7 +1286,7 @@ handle_user_record (HpPerfFile    *self,
 
         if (size < sizeof (PerfEventUpdateRecord))
           return fail (self, error, HP_PERF_ERROR_INVALID,
-                       "corrupted EVENT_UPDATE record at offset %" G_GUINT64_FORMAT, offset);
+                       "corrupted EVENT_UPDATE record at offset %" PRIu64, offset);
         event = event_for_id (self, get_u64 (data + offsetof (PerfEventUpdateRecord, id)));
         if (event != NULL && get_u64 (data + offsetof (PerfEventUpdateRecord, type)) == EVENT_UPDATE_NAME)
           {
@@ -1304,13 +1304,13 @@ handle_user_record (HpPerfFile    *self,
 
         if (size < sizeof (PerfFeatureRecord))
           return fail (self, error, HP_PERF_ERROR_INVALID,
-                       "corrupted HEADER_FEATURE record at offset %" G_GUINT64_FORMAT, offset);
+                       "corrupted HEADER_FEATURE record at offset %" PRIu64, offset);
         feature = get_u64 (data + offsetof (PerfFeatureRecord, feat_id));
         if (feature < FEATURE_BITS &&
             !parse_feature (self, (guint) feature, data + sizeof (PerfFeatureRecord),
                             size - sizeof (PerfFeatureRecord)))
           return fail (self, error, HP_PERF_ERROR_INVALID,
-                       "corrupted %s feature record at offset %" G_GUINT64_FORMAT,
+                       "corrupted %s feature record at offset %" PRIu64,
                        feature_name ((guint) feature), offset);
         return TRUE;
       }
@@ -1318,7 +1318,7 @@ handle_user_record (HpPerfFile    *self,
     case REC_HEADER_BUILD_ID:
       if (!parse_build_ids (self, data, size))
         return fail (self, error, HP_PERF_ERROR_INVALID,
-                     "corrupted HEADER_BUILD_ID record at offset %" G_GUINT64_FORMAT, offset);
+                     "corrupted HEADER_BUILD_ID record at offset %" PRIu64, offset);
       return TRUE;
 
     case REC_COMPRESSED:
@@ -1329,7 +1329,7 @@ handle_user_record (HpPerfFile    *self,
 
         if (in_compressed)
           return fail (self, error, HP_PERF_ERROR_INVALID,
-                       "corrupted compressed record at offset %" G_GUINT64_FORMAT ": it nests another one", offset);
+                       "corrupted compressed record at offset %" PRIu64 ": it nests another one", offset);
         if (type == REC_COMPRESSED2)
           {
             /* 8-byte aligned variant: data_size says how much is data. */
@@ -1339,7 +1339,7 @@ handle_user_record (HpPerfFile    *self,
 
             if (data_size > size - sizeof (PerfCompressed2Record))
               return fail (self, error, HP_PERF_ERROR_INVALID,
-                           "corrupted COMPRESSED2 record at offset %" G_GUINT64_FORMAT, offset);
+                           "corrupted COMPRESSED2 record at offset %" PRIu64, offset);
             start = sizeof (PerfCompressed2Record);
             n = (gsize) data_size;
           }
@@ -1412,7 +1412,7 @@ next_decompressed (HpPerfFile        *self,
       if (size < RECORD_HEADER_SIZE)
         {
           fail (self, error, HP_PERF_ERROR_INVALID,
-                "corrupted record in the compressed data of the record at offset %" G_GUINT64_FORMAT
+                "corrupted record in the compressed data of the record at offset %" PRIu64
                 ": size %u at decompressed byte %" G_GSIZE_FORMAT,
                 self->decomp_offset, size, self->decomp_pos);
           return -1;
@@ -1429,7 +1429,7 @@ next_decompressed (HpPerfFile        *self,
       if (type == REC_HEADER_TRACING_DATA || type == REC_AUXTRACE)
         {
           fail (self, error, HP_PERF_ERROR_UNSUPPORTED,
-                "%s record inside the compressed record at offset %" G_GUINT64_FORMAT " is not supported",
+                "%s record inside the compressed record at offset %" PRIu64 " is not supported",
                 record_name (type), self->decomp_offset);
           return -1;
         }
@@ -1502,20 +1502,20 @@ hp_perf_file_next (HpPerfFile        *self,
         {
           if (self->decomp != NULL && self->decomp->len > self->decomp_pos)
             return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                         "truncated: the compressed data ends inside a record (after the record at offset %" G_GUINT64_FORMAT ")",
+                         "truncated: the compressed data ends inside a record (after the record at offset %" PRIu64 ")",
                          self->decomp_offset);
           return FALSE;
         }
       if (data == NULL || available < RECORD_HEADER_SIZE)
         return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                     "truncated record header at offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " bytes left)",
+                     "truncated record header at offset %" PRIu64 " (%zu bytes left)",
                      offset, available);
 
       type = get_u32 (data);
       size = get_u16 (data + RECORD_SIZE_AT);
       if (size < RECORD_HEADER_SIZE)
         return fail (self, error, HP_PERF_ERROR_INVALID,
-                     "corrupted record at offset %" G_GUINT64_FORMAT ": type %u, size %u",
+                     "corrupted record at offset %" PRIu64 ": type %u, size %u",
                      offset, type, size);
 
       data = input_peek (self, offset, size, &available, error);
@@ -1523,14 +1523,13 @@ hp_perf_file_next (HpPerfFile        *self,
         return FALSE;
       if (data == NULL || size > limit)
         return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                     "truncated or corrupted %s record at offset %" G_GUINT64_FORMAT ": it claims %u bytes, %"
-                     G_GUINT64_FORMAT " are left",
+                     "truncated or corrupted %s record at offset %" PRIu64 ": it claims %u bytes, %" PRIu64 " are left",
                      record_name (type), offset, size, MIN ((guint64) available, limit));
 
       if (!trailing_payload (data, size, &extra)
           || extra > G_MAXUINT64 - offset - size)
         return fail (self, error, HP_PERF_ERROR_INVALID,
-                     "corrupted %s record at offset %" G_GUINT64_FORMAT, record_name (type), offset);
+                     "corrupted %s record at offset %" PRIu64, record_name (type), offset);
       self->pos = offset + size + extra;
 
       if (type < HP_PERF_RECORD_USER_TYPE_START || type == REC_FINISHED_ROUND)
@@ -1550,8 +1549,8 @@ hp_perf_file_next (HpPerfFile        *self,
               if (error != NULL && *error != NULL)
                 return FALSE;
               return fail (self, error, HP_PERF_ERROR_TRUNCATED,
-                           "truncated or corrupted %s record at offset %" G_GUINT64_FORMAT
-                           ": its %" G_GUINT64_FORMAT "-byte payload ends past the data",
+                           "truncated or corrupted %s record at offset %" PRIu64
+                           ": its %" PRIu64 "-byte payload ends past the data",
                            record_name (type), offset, extra);
             }
         }

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "perf/hp-perf-reader.h"
 #include "perf/hp-perf-record.h"
@@ -291,14 +292,14 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
   if (size < sizeof header)
     {
       g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_TRUNCATED,
-                   "truncated record header (%" G_GSIZE_FORMAT " bytes)", size);
+                   _("truncated record header (%zu bytes)"), size);
       return FALSE;
     }
   memcpy (&header, data, sizeof header);
   if (header.size < sizeof header || header.size > size)
     {
       g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_TRUNCATED,
-                   "record of type %u claims %u bytes, %" G_GSIZE_FORMAT " available",
+                   _("record of type %u claims %u bytes, %zu available"),
                    header.type, header.size, size);
       return FALSE;
     }
@@ -430,7 +431,7 @@ hp_perf_record_decode (const HpPerfEventInfo *info,
   if (!ok)
     {
       g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
-                   "malformed record of type %u (%u bytes)", header.type, header.size);
+                   _("malformed record of type %u (%u bytes)"), header.type, header.size);
       return FALSE;
     }
 

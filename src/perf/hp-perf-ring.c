@@ -14,6 +14,8 @@
 
 #include <errno.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -49,7 +51,7 @@ hp_perf_ring_new (int      fd,
       int errsv = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "cannot map the perf ring buffer (%u KiB): %s",
+                   _("cannot map the perf ring buffer (%u KiB): %s"),
                    (guint) (n_data_pages * page / 1024), g_strerror (errsv));
       return NULL;
     }
@@ -114,7 +116,7 @@ hp_perf_ring_read (HpPerfRing *self,
       if (header.size < sizeof header || header.size > head - tail)
         {
           /* Cannot happen with a sane kernel; drop what is left rather than spin. */
-          g_warning ("perf ring: bad record size %u, dropping %" G_GUINT64_FORMAT " bytes",
+          g_warning ("perf ring: bad record size %u, dropping %" PRIu64 " bytes",
                      header.size, head - tail);
           tail = head;
           break;

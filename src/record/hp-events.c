@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <glib/gi18n.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -39,29 +40,29 @@ static const struct {
   gboolean    by_period;
 } known_events[] = {
   { "cpu-clock", NULL, HP_EVENT_KIND_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "ns",
-    "Time on the CPU, sampled by a timer: where the program computes", FALSE },
+    N_("Time on the CPU, sampled by a timer: where the program computes"), FALSE },
   { "task-clock", NULL, HP_EVENT_KIND_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "ns",
-    "Time on the CPU, counted per task rather than per CPU", FALSE },
+    N_("Time on the CPU, counted per task rather than per CPU"), FALSE },
   { "page-faults", "faults", HP_EVENT_KIND_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS,
-    "page faults", "Pages touched for the first time or brought back: where memory is first used", FALSE },
+    "page faults", N_("Pages touched for the first time or brought back: where memory is first used"), FALSE },
   { "major-faults", NULL, HP_EVENT_KIND_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ,
-    "major faults", "Page faults that had to read from disk", TRUE },
+    "major faults", N_("Page faults that had to read from disk"), TRUE },
   { "minor-faults", NULL, HP_EVENT_KIND_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN,
-    "minor faults", "Page faults served from memory", FALSE },
+    "minor faults", N_("Page faults served from memory"), FALSE },
   { "context-switches", "cs", HP_EVENT_KIND_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES,
-    "context switches", "Times a thread left the CPU: where it blocks or is preempted", TRUE },
+    "context switches", N_("Times a thread left the CPU: where it blocks or is preempted"), TRUE },
   { "cpu-migrations", "migrations", HP_EVENT_KIND_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS,
-    "CPU migrations", "Times a thread moved to another CPU", TRUE },
+    "CPU migrations", N_("Times a thread moved to another CPU"), TRUE },
   { HP_EVENT_OFF_CPU, NULL, HP_EVENT_KIND_OFF_CPU, PERF_TYPE_TRACEPOINT, 0, "ns",
-    "Time spent blocked or waiting to run, weighted by how long (needs tracefs: root)", TRUE },
+    N_("Time spent blocked or waiting to run, weighted by how long (needs tracefs: root)"), TRUE },
   { "cycles", "cpu-cycles", HP_EVENT_KIND_HARDWARE, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles",
-    "CPU cycles (hardware counter)", FALSE },
+    N_("CPU cycles (hardware counter)"), FALSE },
   { "instructions", NULL, HP_EVENT_KIND_HARDWARE, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions",
-    "Instructions retired (hardware counter); with cycles, instructions per cycle", FALSE },
+    N_("Instructions retired (hardware counter); with cycles, instructions per cycle"), FALSE },
   { "cache-misses", NULL, HP_EVENT_KIND_HARDWARE, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, "cache misses",
-    "Last-level cache misses (hardware counter): where memory is slow", FALSE },
+    N_("Last-level cache misses (hardware counter): where memory is slow"), FALSE },
   { "branch-misses", NULL, HP_EVENT_KIND_HARDWARE, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "branch misses",
-    "Mispredicted branches (hardware counter)", FALSE },
+    N_("Mispredicted branches (hardware counter)"), FALSE },
 };
 
 void
@@ -80,7 +81,7 @@ fill_known (HpEvent *event,
   event->type = known_events[i].type;
   event->config = known_events[i].config;
   event->unit = known_events[i].unit;
-  event->description = known_events[i].description;
+  event->description = _(known_events[i].description);
   event->by_period = known_events[i].by_period;
 }
 
@@ -126,10 +127,10 @@ hp_event_hardware_available (char **why)
       if (errsv == ENOENT || errsv == EOPNOTSUPP || errsv == ENODEV)
         /* the kernel's ENOENT ("No such file or directory") says nothing
          * to a user: the sentence is the reason */
-        *why = g_strdup ("this machine has no hardware performance counters "
-                         "(usual in a virtual machine)");
+        *why = g_strdup (_("this machine has no hardware performance counters "
+                           "(usual in a virtual machine)"));
       else
-        *why = g_strdup_printf ("its hardware performance counters cannot be opened: %s",
+        *why = g_strdup_printf (_("its hardware performance counters cannot be opened: %s"),
                                 g_strerror (errsv));
     }
   return FALSE;
@@ -152,12 +153,12 @@ hp_event_find_tracefs (GError **error)
     }
   if (denied || geteuid () != 0)
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_PERMISSION,
-                 "tracepoints need access to tracefs (/sys/kernel/tracing), which only root "
-                 "has here: run as root (sudo)");
+                 _("tracepoints need access to tracefs (/sys/kernel/tracing), which only root "
+                   "has here: run as root (sudo)"));
   else
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
-                 "tracepoints need tracefs, which is not mounted: "
-                 "'sudo mount -t tracefs nodev /sys/kernel/tracing'");
+                 _("tracepoints need tracefs, which is not mounted: "
+                   "'sudo mount -t tracefs nodev /sys/kernel/tracing'"));
   return NULL;
 }
 
@@ -191,7 +192,7 @@ lookup_tracepoint (const char  *name,
       !is_tracepoint_part (colon + 1, strlen (colon + 1)))
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_EVENT,
-                   "%s: not a tracepoint name (subsystem:name, such as sched:sched_switch)", name);
+                   _("%s: not a tracepoint name (subsystem:name, such as sched:sched_switch)"), name);
       return FALSE;
     }
   if ((tracefs = hp_event_find_tracefs (&local_error)) == NULL)
@@ -205,10 +206,10 @@ lookup_tracepoint (const char  *name,
     {
       if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
         g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_EVENT,
-                     "%s: no such tracepoint on this machine (see hotpath-cli record --list-events)", name);
+                     _("%s: no such tracepoint on this machine (see hotpath-cli record --list-events)"), name);
       else
         g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_PERMISSION,
-                     "%s: cannot read its id: %s", name, local_error->message);
+                     _("%s: cannot read its id: %s"), name, local_error->message);
       return FALSE;
     }
   id = g_ascii_strtoull (g_strstrip (contents), NULL, 10);
@@ -217,7 +218,7 @@ lookup_tracepoint (const char  *name,
   event->type = PERF_TYPE_TRACEPOINT;
   event->config = id;
   event->unit = "events";
-  event->description = "A tracepoint: every time the kernel passes it";
+  event->description = _("A tracepoint: every time the kernel passes it");
   event->by_period = TRUE;
   return TRUE;
 }
@@ -240,8 +241,8 @@ hp_event_lookup (const char  *name,
       if (known_events[i].kind == HP_EVENT_KIND_HARDWARE && !hp_event_hardware_available (&why))
         {
           g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_EVENT,
-                       "%s is a hardware event, and %s; record a software event such as "
-                       "cpu-clock instead (hotpath-cli record --list-events)", name, why);
+                       _("%s is a hardware event, and %s; record a software event such as "
+                         "cpu-clock instead (hotpath-cli record --list-events)"), name, why);
           return FALSE;
         }
       if (known_events[i].kind == HP_EVENT_KIND_OFF_CPU)
@@ -250,7 +251,8 @@ hp_event_lookup (const char  *name,
 
           if (!lookup_tracepoint ("sched:sched_switch", &tp, error))
             {
-              g_prefix_error (error, "%s needs the tracepoint ", name);
+              /* Translators: an event, before "sched:sched_switch: tracepoints need …" */
+              g_prefix_error (error, _("%s needs the tracepoint "), name);
               return FALSE;
             }
           fill_known (event, i);
@@ -265,7 +267,7 @@ hp_event_lookup (const char  *name,
     return lookup_tracepoint (name, event, error);
 
   g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_EVENT,
-               "%s: no such event; hotpath-cli record --list-events lists those of this machine",
+               _("%s: no such event; hotpath-cli record --list-events lists those of this machine"),
                name);
   return FALSE;
 }

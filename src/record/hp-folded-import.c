@@ -35,6 +35,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -198,13 +200,13 @@ import_line (Import                *im,
   if (memchr (line, '\0', len) != NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s:%u: a NUL byte: this is not a text file of folded stacks", im->path, number);
+                   _("%s:%u: a NUL byte: this is not a text file of folded stacks"), im->path, number);
       return FALSE;
     }
   if (!g_utf8_validate_len (line, len, &bad))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s:%u: not valid UTF-8 (at byte %" G_GSIZE_FORMAT " of the line)",
+                   _("%s:%u: not valid UTF-8 (at byte %zu of the line)"),
                    im->path, number, (gsize) (bad - line) + 1);
       return FALSE;
     }
@@ -216,14 +218,14 @@ import_line (Import                *im,
   if (count_start == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s:%u: no sample count: a line is 'frame;frame;… COUNT'", im->path, number);
+                   _("%s:%u: no sample count: a line is 'frame;frame;… COUNT'"), im->path, number);
       return FALSE;
     }
   count_text = g_strndup (line + count_start, end - count_start);
   if (count_text[0] == '-')
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s:%u: the count %s is negative", im->path, number, count_text);
+                   _("%s:%u: the count %s is negative"), im->path, number, count_text);
       return FALSE;
     }
   for (const char *p = count_text; *p; p++)
@@ -232,7 +234,7 @@ import_line (Import                *im,
         g_autofree char *shown = g_strescape (count_text, NULL);
 
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     "%s:%u: no sample count: '%s' at the end of the line is not a whole number",
+                     _("%s:%u: no sample count: '%s' at the end of the line is not a whole number"),
                      im->path, number, shown);
         return FALSE;
       }
@@ -241,7 +243,7 @@ import_line (Import                *im,
   if (errno != 0 || count > HP_CAPTURE_MAX_TOTAL || result->samples + count > HP_CAPTURE_MAX_TOTAL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s:%u: the count %s takes the file past the %" G_GUINT64_FORMAT " samples a capture holds",
+                   _("%s:%u: the count %s takes the file past the %" PRIu64 " samples a capture holds"),
                    im->path, number, count_text, HP_CAPTURE_MAX_TOTAL);
       return FALSE;
     }
@@ -252,7 +254,7 @@ import_line (Import                *im,
   if (stack_end == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s:%u: a count without a stack before it", im->path, number);
+                   _("%s:%u: a count without a stack before it"), im->path, number);
       return FALSE;
     }
 
@@ -373,7 +375,7 @@ import_file (Import                *im,
   if (result->stacks == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: empty: no line of folded stacks ('frame;frame;… COUNT')", im->path);
+                   _("%s: empty: no line of folded stacks ('frame;frame;… COUNT')"), im->path);
       return FALSE;
     }
   return TRUE;

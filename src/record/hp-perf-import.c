@@ -33,6 +33,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -125,8 +127,8 @@ choose_event (HpPerfFile  *file,
           if (event->info.sample_type & PERF_SAMPLE_BRANCH_STACK)
             {
               g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_UNSUPPORTED,
-                           "%s: the samples of %s carry branch stacks (perf record -b or --call-graph lbr), "
-                           "which are not supported; record with -g or --call-graph dwarf",
+                           _("%s: the samples of %s carry branch stacks (perf record -b or --call-graph lbr), "
+                             "which are not supported; record with -g or --call-graph dwarf"),
                            hp_perf_file_get_name (file), event->name);
               return NULL;
             }
@@ -137,11 +139,11 @@ choose_event (HpPerfFile  *file,
 
   if (wanted != NULL)
     g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
-                 "%s: no event '%s' in the recording (it has: %s)",
+                 _("%s: no event '%s' in the recording (it has: %s)"),
                  hp_perf_file_get_name (file), wanted, names->str);
   else
     g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
-                 "%s: no sampling event in the recording", hp_perf_file_get_name (file));
+                 _("%s: no sampling event in the recording"), hp_perf_file_get_name (file));
   return NULL;
 }
 
@@ -239,10 +241,10 @@ record_error (HpPerfFile              *file,
   HpPerfRecord decoded;
 
   hp_perf_record_decode (&rec->event->info, rec->data, rec->size, &decoded, &local_error);
-  g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID, "%s: corrupted record at offset %" G_GUINT64_FORMAT "%s: %s",
+  g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID, _("%s: corrupted record at offset %" PRIu64 "%s: %s"),
                hp_perf_file_get_name (file), rec->offset,
-               rec->compressed ? " (in its compressed data)" : "",
-               local_error ? local_error->message : "not decodable");
+               rec->compressed ? _(" (in its compressed data)") : "",
+               local_error ? local_error->message : _("not decodable"));
   return FALSE;
 }
 
@@ -284,7 +286,7 @@ import_records (HpPerfFile                *file,
         {
           if (hp_perf_file_get_n_events (file) == 0)
             return g_set_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID,
-                                "%s: corrupted: record at offset %" G_GUINT64_FORMAT " comes before any event attribute",
+                                _("%s: corrupted: record at offset %" PRIu64 " comes before any event attribute"),
                                 hp_perf_file_get_name (file), rec.offset), FALSE;
           result->other_samples++; /* a sample of an unknown id */
           continue;
@@ -596,7 +598,7 @@ hp_perf_import_cached (const char        *perf_data,
 
   /* Keyed by what says the file changed; the version of Hotpath is part of
    * the key, so a newer importer does not reuse an older one's capture. */
-  state = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT ".%09ld\n%s\n",
+  state = g_strdup_printf ("%s\n%" PRId64 "\n%" PRId64 ".%09ld\n%s\n",
                            real, (gint64) st.st_size, (gint64) st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
                            PACKAGE_VERSION);
   path_key = short_hash (real);
@@ -613,7 +615,7 @@ hp_perf_import_cached (const char        *perf_data,
       int errsv = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "cannot create the cache folder %s: %s", dir, g_strerror (errsv));
+                   _("cannot create the cache folder %s: %s"), dir, g_strerror (errsv));
       return NULL;
     }
 

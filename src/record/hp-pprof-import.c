@@ -35,6 +35,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -184,11 +186,11 @@ gunzip (const char    *path,
         {
           if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                         "%s: bad gzip: the compressed data ends early, at byte %" G_GSIZE_FORMAT " (a truncated file?)",
+                         _("%s: bad gzip: the compressed data ends early, at byte %zu (a truncated file?)"),
                          path, size);
           else
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                         "%s: bad gzip near byte %" G_GSIZE_FORMAT ": %s", path, offset, local_error->message);
+                         _("%s: bad gzip near byte %zu: %s"), path, offset, local_error->message);
           return NULL;
         }
       offset += read;
@@ -196,7 +198,7 @@ gunzip (const char    *path,
       if (out->len > MAX_INFLATED)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: inflates to more than %" G_GSIZE_FORMAT " MiB; not imported", path, MAX_INFLATED >> 20);
+                       _("%s: inflates to more than %zu MiB; not imported"), path, MAX_INFLATED >> 20);
           return NULL;
         }
       if (res == G_CONVERTER_FINISHED)
@@ -258,7 +260,7 @@ get_string (Import      *im,
   if (index < 0 || (guint64) index >= im->profile->n_string_table)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: string %" G_GINT64_FORMAT " does not exist (the string table has %" G_GSIZE_FORMAT ")",
+                   _("%s: string %" PRId64 " does not exist (the string table has %zu)"),
                    im->path, index, im->profile->n_string_table);
       return FALSE;
     }
@@ -300,7 +302,7 @@ module_of (Import  *im,
   if (m == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: mapping %" G_GUINT64_FORMAT " does not exist", im->path, mapping_id);
+                   _("%s: mapping %" PRIu64 " does not exist"), im->path, mapping_id);
       return FALSE;
     }
   if (!get_string (im, m->filename, &file, error) || !get_string (im, m->build_id, &build_id, error))
@@ -333,7 +335,7 @@ push_location (Import     *im,
   if (im->frames > MAX_SAMPLE_FRAMES)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: a sample's stack holds more than %" G_GSIZE_FORMAT " frames; not imported",
+                   _("%s: a sample's stack holds more than %zu frames; not imported"),
                    im->path, MAX_SAMPLE_FRAMES);
       return FALSE;
     }
@@ -361,7 +363,7 @@ push_location (Import     *im,
       if (f == NULL)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: location %" G_GUINT64_FORMAT " refers to function %" G_GUINT64_FORMAT ", which does not exist",
+                       _("%s: location %" PRIu64 " refers to function %" PRIu64 ", which does not exist"),
                        im->path, loc->id, line->function_id);
           return FALSE;
         }
@@ -422,7 +424,7 @@ import_profile (Import               *im,
   if (p->n_sample_type == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: no sample type: not a pprof profile, or an empty one", im->path);
+                   _("%s: no sample type: not a pprof profile, or an empty one"), im->path);
       return FALSE;
     }
   /* pprof's own choice of what to show: default_sample_type, else the
@@ -521,7 +523,7 @@ import_profile (Import               *im,
       if (s->n_value != p->n_sample_type)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: sample %" G_GSIZE_FORMAT " has %" G_GSIZE_FORMAT " values for %" G_GSIZE_FORMAT " sample types",
+                       _("%s: sample %zu has %zu values for %zu sample types"),
                        im->path, i, s->n_value, p->n_sample_type);
           return FALSE;
         }
@@ -529,7 +531,7 @@ import_profile (Import               *im,
       if (count < 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: sample %" G_GSIZE_FORMAT " has a negative value", im->path, i);
+                       _("%s: sample %zu has a negative value"), im->path, i);
           return FALSE;
         }
       for (guint e = 0; e < events->len; e++)
@@ -540,15 +542,15 @@ import_profile (Import               *im,
           if (value < 0)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "%s: sample %" G_GSIZE_FORMAT " has a negative value", im->path, i);
+                           _("%s: sample %zu has a negative value"), im->path, i);
               return FALSE;
             }
           if ((guint64) count > HP_CAPTURE_MAX_TOTAL || n_samples + count > HP_CAPTURE_MAX_TOTAL ||
               (guint64) value > HP_CAPTURE_MAX_TOTAL || te->total + value > HP_CAPTURE_MAX_TOTAL)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "%s: sample %" G_GSIZE_FORMAT " takes the profile past the %" G_GUINT64_FORMAT " samples"
-                           " or weight a capture holds",
+                           _("%s: sample %zu takes the profile past the %" PRIu64 " samples"
+                             " or weight a capture holds"),
                            im->path, i, HP_CAPTURE_MAX_TOTAL);
               return FALSE;
             }
@@ -585,7 +587,7 @@ import_profile (Import               *im,
           if (loc == NULL)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "%s: sample %" G_GSIZE_FORMAT " refers to location %" G_GUINT64_FORMAT ", which does not exist",
+                           _("%s: sample %zu refers to location %" PRIu64 ", which does not exist"),
                            im->path, i, s->location_id[k - 1]);
               return FALSE;
             }
@@ -715,7 +717,7 @@ hp_pprof_import (const char           *pprof,
     data = (const guint8 *) contents;
   if (size == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: empty: not a pprof profile", pprof);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: empty: not a pprof profile"), pprof);
       return FALSE;
     }
   budget.budget = CLAMP (size > MAX_DECODE_BUDGET / DECODE_FACTOR ? MAX_DECODE_BUDGET : size * DECODE_FACTOR,
@@ -724,9 +726,8 @@ hp_pprof_import (const char           *pprof,
   if (profile == NULL && budget.exceeded)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: decoding its %" G_GSIZE_FORMAT " bytes%s would take more than %" G_GSIZE_FORMAT
-                   " MiB of memory (%d times their size); not imported",
-                   pprof, size, inflated ? " (once inflated)" : "", budget.budget >> 20, DECODE_FACTOR);
+                   _("%s: decoding its %zu bytes%s would take more than %zu MiB of memory (%d times their size); not imported"),
+                   pprof, size, inflated ? _(" (once inflated)") : "", budget.budget >> 20, DECODE_FACTOR);
       return FALSE;
     }
   if (profile == NULL)
@@ -737,14 +738,14 @@ hp_pprof_import (const char           *pprof,
        * format itself is broken */
       if (bad < size)
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     "%s: bad protobuf at byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT "%s: "
-                     "not a well-formed field of a pprof Profile message",
-                     pprof, bad, size, inflated ? " (once inflated)" : "");
+                     _("%s: bad protobuf at byte %zu of %zu%s: "
+                       "not a well-formed field of a pprof Profile message"),
+                     pprof, bad, size, inflated ? _(" (once inflated)") : "");
       else
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     "%s: bad protobuf: its %" G_GSIZE_FORMAT " bytes%s are well-formed fields "
-                     "that do not decode as a pprof Profile message",
-                     pprof, size, inflated ? " (once inflated)" : "");
+                     _("%s: bad protobuf: its %zu bytes%s are well-formed fields "
+                       "that do not decode as a pprof Profile message"),
+                     pprof, size, inflated ? _(" (once inflated)") : "");
       return FALSE;
     }
 

@@ -38,6 +38,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -323,19 +325,19 @@ hp_recorder_read_paranoid (void)
 static char *
 explain_system_wide (void)
 {
-  return g_strdup_printf ("recording the whole system (-a) needs root, CAP_PERFMON or "
-                          "kernel.perf_event_paranoid <= 0, and it is %d here: run as root "
-                          "(sudo), or allow it with 'sudo sysctl kernel.perf_event_paranoid=0'",
+  return g_strdup_printf (_("recording the whole system (-a) needs root, CAP_PERFMON or "
+                            "kernel.perf_event_paranoid <= 0, and it is %d here: run as root "
+                            "(sudo), or allow it with 'sudo sysctl kernel.perf_event_paranoid=0'"),
                           hp_recorder_read_paranoid ());
 }
 
 char *
 hp_recorder_explain_permission (void)
 {
-  return g_strdup_printf ("perf_event_open was refused: kernel.perf_event_paranoid is %d. "
-                          "Allow per-user profiling with "
-                          "'sudo sysctl kernel.perf_event_paranoid=1', "
-                          "or run as root or with CAP_PERFMON.",
+  return g_strdup_printf (_("perf_event_open was refused: kernel.perf_event_paranoid is %d. "
+                            "Allow per-user profiling with "
+                            "'sudo sysctl kernel.perf_event_paranoid=1', "
+                            "or run as root or with CAP_PERFMON."),
                           hp_recorder_read_paranoid ());
 }
 
@@ -519,15 +521,15 @@ open_events (HpRecorder *self,
   if (dwarf && hp_unwinder_get_sample_regs_user () == 0)
     {
       g_set_error_literal (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
-                           "DWARF unwinding is not supported on this architecture; "
-                           "record with --call-graph fp");
+                           _("DWARF unwinding is not supported on this architecture; "
+                             "record with --call-graph fp"));
       return FALSE;
     }
   if (dwarf && (self->options.stack_size % 8 != 0
                 || self->options.stack_size > HP_RECORD_MAX_STACK_SIZE))
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
-                   "stack size %u is invalid: it must be a multiple of 8 up to %u",
+                   _("stack size %u is invalid: it must be a multiple of 8 up to %u"),
                    self->options.stack_size, HP_RECORD_MAX_STACK_SIZE);
       return FALSE;
     }
@@ -536,7 +538,7 @@ open_events (HpRecorder *self,
   if (tids->len == 0)
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_PROCESS,
-                   "process %d does not exist", (int) self->options.pid);
+                   _("process %d does not exist"), (int) self->options.pid);
       return FALSE;
     }
 
@@ -677,11 +679,11 @@ open_events (HpRecorder *self,
     }
   else if (last_errno == ESRCH)
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_PROCESS,
-                 "process %d exited before it could be sampled",
+                 _("process %d exited before it could be sampled"),
                  (int) (self->spawned ? self->child : self->options.pid));
   else
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
-                 "perf_event_open failed: %s", g_strerror (last_errno));
+                 _("perf_event_open failed: %s"), g_strerror (last_errno));
   return FALSE;
 }
 
@@ -730,7 +732,7 @@ find_program (const char  *name,
   if (name[0] == '\0')
     {
       g_set_error_literal (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                           "the command is empty");
+                           _("the command is empty"));
       return NULL;
     }
 
@@ -740,13 +742,13 @@ find_program (const char  *name,
         return g_canonicalize_filename (name, NULL);
       if (errsv == NOT_EXECUTABLE)
         g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                     "%s: cannot run it: permission denied (it is not executable)", name);
+                     _("%s: cannot run it: permission denied (it is not executable)"), name);
       else if (errsv == EISDIR)
         g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                     "%s: cannot run it: it is a folder", name);
+                     _("%s: cannot run it: it is a folder"), name);
       else
         g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                     "%s: cannot run it: %s", name, g_strerror (errsv));
+                     _("%s: cannot run it: %s"), name, g_strerror (errsv));
       return NULL;
     }
 
@@ -767,13 +769,13 @@ find_program (const char  *name,
 
   if (first_found != NULL && first_errsv == NOT_EXECUTABLE)
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                 "%s: cannot run %s: permission denied (it is not executable)", name, first_found);
+                 _("%s: cannot run %s: permission denied (it is not executable)"), name, first_found);
   else if (first_found != NULL && first_errsv == EISDIR)
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                 "%s: command not found (%s is a folder)", name, first_found);
+                 _("%s: command not found (%s is a folder)"), name, first_found);
   else
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                 "%s: command not found", name);
+                 _("%s: command not found"), name);
   return NULL;
 }
 
@@ -796,12 +798,12 @@ spawn_child (HpRecorder *self,
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) != 0 || pipe2 (err, O_CLOEXEC) != 0)
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
-                   "cannot create a pipe: %s", g_strerror (errno));
+                   _("cannot create a pipe: %s"), g_strerror (errno));
       pid = -1;
     }
   else if ((pid = fork ()) < 0)
     g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_FAILED,
-                 "cannot fork: %s", g_strerror (errno));
+                 _("cannot fork: %s"), g_strerror (errno));
   if (pid < 0)
     {
       /* The window records again and again in one process: no fd leaks. */
@@ -1000,7 +1002,7 @@ watch_lock (HpRecorder *self)
     {
       g_autofree char *holder = hp_capture_writer_describe_lock_holder (self->writer);
 
-      say_status (self, "writing %s waits for the write lock that %s holds (for %.1f s now): the %" G_GUINT64_FORMAT
+      say_status (self, "writing %s waits for the write lock that %s holds (for %.1f s now): the %" PRIu64
                   " samples since are kept until it is free, and the recording goes on",
                   self->output_path, holder, wait, waiting);
       self->lock_said = now;
@@ -1218,7 +1220,7 @@ resolve_events (HpRecorder  *self,
   if (names->len > HP_CAPTURE_MAX_EVENTS)
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_EVENT,
-                   "%u events asked for; a recording takes at most %d", names->len, HP_CAPTURE_MAX_EVENTS);
+                   _("%u events asked for; a recording takes at most %d"), names->len, HP_CAPTURE_MAX_EVENTS);
       return FALSE;
     }
   for (guint i = 0; i < names->len; i++)
@@ -1296,7 +1298,7 @@ command_line_of (HpRecorder *self)
   char *command;
 
   if (self->argv == NULL && self->options.system_wide)
-    return g_strdup ("the whole system");
+    return g_strdup (_("the whole system"));
   if (self->argv != NULL)
     {
       GString *s = g_string_new (NULL);
@@ -1614,7 +1616,7 @@ run_recording (HpRecorder  *self,
   if (!self->spawned && !self->options.system_wide && !process_alive (self->options.pid))
     {
       g_set_error (error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_PROCESS,
-                   "process %d does not exist", (int) self->options.pid);
+                   _("process %d does not exist"), (int) self->options.pid);
       return FALSE;
     }
   if (self->spawned)
@@ -1698,7 +1700,7 @@ run_recording (HpRecorder  *self,
       if (n == sizeof errsv)
         {
           g_set_error (&local_error, HP_RECORD_ERROR, HP_RECORD_ERROR_NO_COMMAND,
-                       "%s: cannot run it: %s", self->argv[0], g_strerror (errsv));
+                       _("%s: cannot run it: %s"), self->argv[0], g_strerror (errsv));
           waitpid (self->child, NULL, 0);
         }
     }
@@ -1744,7 +1746,7 @@ run_recording (HpRecorder  *self,
 
   if (part != NULL && !hp_capture_writer_replace (part, output_path, error))
     {
-      g_prefix_error (error, "the recording is kept as %s: ", part);
+      g_prefix_error (error, _("the recording is kept as %s: "), part);
       return FALSE;
     }
   /* a full disk: the samples committed until then are in output_path now */

@@ -78,6 +78,8 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -256,7 +258,7 @@ static void
 append_int (GString *buf,
             gint64   v)
 {
-  g_string_append_printf (buf, "I%" G_GINT64_FORMAT ";", v);
+  g_string_append_printf (buf, "I%" PRId64 ";", v);
 }
 
 /* What went wrong: for an I/O error the system's reason ("No space left on
@@ -276,7 +278,7 @@ db_reason (sqlite3 *db)
     {
       g_autofree char *size = g_format_size_full (limit.rlim_cur, G_FORMAT_SIZE_IEC_UNITS);
 
-      return g_strdup_printf ("%s (the file size limit, ulimit -f, is %s)", sqlite3_errmsg (db), size);
+      return g_strdup_printf (_("%s (the file size limit, ulimit -f, is %s)"), sqlite3_errmsg (db), size);
     }
   return g_strdup (sqlite3_errmsg (db));
 }
@@ -378,7 +380,7 @@ defer (HpCaptureWriter *self,
   if (sql == NULL)
     {
       fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                               "%s: cannot keep what waits for another program's lock: out of memory",
+                               _("%s: cannot keep what waits for another program's lock: out of memory"),
                                self->path));
       return;
     }
@@ -398,16 +400,16 @@ defer (HpCaptureWriter *self,
           if (fd >= 0)
             close (fd);
           fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                                   "%s: another program holds the write lock, and what waits for it "
-                                   "cannot be kept in a temporary file: %s", self->path, g_strerror (errno)));
+                                   _("%s: another program holds the write lock, and what waits for it "
+                                     "cannot be kept in a temporary file: %s"), self->path, g_strerror (errno)));
           return;
         }
     }
   if (fwrite (self->deferred->str, 1, self->deferred->len, self->spill) != self->deferred->len)
     {
       fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                               "%s: another program holds the write lock, and what waits for it "
-                               "cannot be kept in %s: %s", self->path, self->spill_path, g_strerror (errno)));
+                               _("%s: another program holds the write lock, and what waits for it "
+                                 "cannot be kept in %s: %s"), self->path, self->spill_path, g_strerror (errno)));
       return;
     }
   g_string_truncate (self->deferred, 0);
@@ -518,15 +520,15 @@ give_up_deferred (HpCaptureWriter *self)
   drop_deferred (self);
   if (ok)
     fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                             "%s: %s has held the write lock for %.0f s; the %" G_GUINT64_FORMAT " samples "
-                             "that waited for it are kept in %s: once it is free, "
-                             "'sqlite3 %s < %s' adds them", self->path, holder,
+                             _("%s: %s has held the write lock for %.0f s; the %" PRIu64 " samples "
+                               "that waited for it are kept in %s: once it is free, "
+                               "'sqlite3 %s < %s' adds them"), self->path, holder,
                              (g_get_monotonic_time () - self->lock_since) / 1e6, waiting, pending,
                              self->path, pending));
   else
     fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                             "%s: %s has held the write lock for %.0f s, and the %" G_GUINT64_FORMAT
-                             " samples that waited for it could not be kept in %s either",
+                             _("%s: %s has held the write lock for %.0f s, and the %" PRIu64
+                               " samples that waited for it could not be kept in %s either"),
                              self->path, holder, (g_get_monotonic_time () - self->lock_since) / 1e6,
                              waiting, pending));
 }
@@ -779,7 +781,7 @@ hp_capture_writer_replace (const char  *part,
       int errsv = errno;
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "cannot write %s: %s", path_wal, g_strerror (errsv));
+                   _("cannot write %s: %s"), path_wal, g_strerror (errsv));
       return FALSE;
     }
   if (g_rename (part, path) != 0)
@@ -787,7 +789,7 @@ hp_capture_writer_replace (const char  *part,
       int errsv = errno;
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "cannot write %s: %s", path, g_strerror (errsv));
+                   _("cannot write %s: %s"), path, g_strerror (errsv));
       if (has_wal)
         g_rename (path_wal, part_wal);
       return FALSE;
@@ -865,7 +867,7 @@ writer_create (const char  *path,
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot create the capture: the file already exists", path);
+                   _("%s: cannot create the capture: the file already exists"), path);
       return NULL;
     }
 
@@ -890,7 +892,7 @@ writer_create (const char  *path,
       int errsv = errno;
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot create the capture: %s", path, g_strerror (errsv));
+                   _("%s: cannot create the capture: %s"), path, g_strerror (errsv));
       return NULL;
     }
   close (fd);
@@ -906,7 +908,7 @@ writer_create (const char  *path,
       if (self->db != NULL && sqlite3_system_errno (self->db) != 0)
         reason = g_strerror (sqlite3_system_errno (self->db));
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot create the capture: %s", path, reason);
+                   _("%s: cannot create the capture: %s"), path, reason);
       close_db (self);
       g_unlink (path);
       return NULL;
@@ -1493,17 +1495,17 @@ hp_capture_writer_describe_lock_holder (HpCaptureWriter *self)
   g_autofree char *comm = NULL;
 
   if (fd < 0)
-    return g_strdup ("another program");
+    return g_strdup (_("another program"));
   if (fcntl (fd, F_GETLK, &lock) != 0 || lock.l_type == F_UNLCK || lock.l_pid <= 0)
     {
       close (fd);
-      return g_strdup ("another program");
+      return g_strdup (_("another program"));
     }
   close (fd);
   comm_path = g_strdup_printf ("/proc/%d/comm", (int) lock.l_pid);
   if (g_file_get_contents (comm_path, &comm, NULL, NULL))
-    return g_strdup_printf ("another program (%s, PID %d)", g_strstrip (comm), (int) lock.l_pid);
-  return g_strdup_printf ("another program (PID %d)", (int) lock.l_pid);
+    return g_strdup_printf (_("another program (%s, PID %d)"), g_strstrip (comm), (int) lock.l_pid);
+  return g_strdup_printf (_("another program (PID %d)"), (int) lock.l_pid);
 }
 
 gdouble
@@ -1586,13 +1588,13 @@ make_single_file (HpCaptureWriter *self)
     }
 
   if (reason != NULL)
-    self->note = g_strdup_printf ("the capture is complete, but it could not be made one file (%s): "
-                                  "it is kept with its -wal file beside it; move or copy the two together",
+    self->note = g_strdup_printf (_("the capture is complete, but it could not be made one file (%s): "
+                                    "it is kept with its -wal file beside it; move or copy the two together"),
                                   reason);
   else
-    self->note = g_strdup_printf ("the capture is complete; another program has it open, so it is kept "
-                                  "with its -wal file beside it until the last program closes it "
-                                  "(move or copy the two together)");
+    self->note = g_strdup_printf (_("the capture is complete; another program has it open, so it is kept "
+                                    "with its -wal file beside it until the last program closes it "
+                                    "(move or copy the two together)"));
 }
 
 /* The stack_counts rows, from the counts of the committed samples. */
@@ -1613,8 +1615,8 @@ write_counts (HpCaptureWriter *self)
       if (count->overflow)
         {
           fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                                   "%s: cannot write the capture: the samples or weights of stack %" G_GINT64_FORMAT
-                                   " in thread %d (event %" G_GINT64_FORMAT ") add up to more than 2^63",
+                                   _("%s: cannot write the capture: the samples or weights of stack %" PRId64
+                                     " in thread %d (event %" PRId64 ") add up to more than 2^63"),
                                    self->path, count->stack_id, count->tid, count->event_id));
           return FALSE;
         }

@@ -28,6 +28,8 @@
 #include <math.h>
 #include <fcntl.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -119,12 +121,12 @@ set_error_stopped (GError    **error,
     {
     case STOP_CANCELLED:
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                   "%s: reading the capture was cancelled", self->path);
+                   _("%s: reading the capture was cancelled"), self->path);
       return TRUE;
     case STOP_TOO_MUCH_WORK:
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: corrupt capture: reading it takes far more work than a capture "
-                   "of its size needs (stopped after %" G_GINT64_FORMAT " million SQLite steps)",
+                   _("%s: corrupt capture: reading it takes far more work than a capture "
+                     "of its size needs (stopped after %" PRId64 " million SQLite steps)"),
                    self->path, self->work_done * PROGRESS_STEPS / 1000000);
       return TRUE;
     case STOP_NONE:
@@ -157,7 +159,7 @@ set_error_db (GError     **error,
     return;
   /* SQLite's message may quote names from the file */
   if ((sqlite3_errcode (self->db) & 0xff) == SQLITE_TOOBIG)
-    message = g_strdup_printf ("a value is over %d MiB, more than a capture holds (a hostile or broken file)",
+    message = g_strdup_printf (_("a value is over %d MiB, more than a capture holds (a hostile or broken file)"),
                                MAX_VALUE_LENGTH / (1024 * 1024));
   else
     message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
@@ -271,9 +273,9 @@ check_file (const char   *path,
       int errsv = errno;
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot open the capture: %s", path,
-                   errsv == ENOENT ? "no such file" :
-                   errsv == ELOOP ? "too many levels of symbolic links" :
+                   _("%s: cannot open the capture: %s"), path,
+                   errsv == ENOENT ? _("no such file") :
+                   errsv == ELOOP ? _("too many levels of symbolic links") :
                    g_strerror (errsv));
       return FALSE;
     }
@@ -283,21 +285,21 @@ check_file (const char   *path,
 
       close (fd);
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot open the capture: %s", path, g_strerror (errsv));
+                   _("%s: cannot open the capture: %s"), path, g_strerror (errsv));
       return FALSE;
     }
   if (S_ISDIR (st->st_mode))
     {
       close (fd);
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   "%s: not a Hotpath capture: it is a directory", path);
+                   _("%s: not a Hotpath capture: it is a directory"), path);
       return FALSE;
     }
   if (!S_ISREG (st->st_mode))
     {
       close (fd);
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   "%s: not a Hotpath capture: it is not a regular file (%s)",
+                   _("%s: not a Hotpath capture: it is not a regular file (%s)"),
                    path, describe_file_type (st->st_mode));
       return FALSE;
     }
@@ -314,7 +316,7 @@ check_file (const char   *path,
 
           close (fd);
           g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                       "%s: cannot read the capture: %s", path, g_strerror (errsv));
+                       _("%s: cannot read the capture: %s"), path, g_strerror (errsv));
           return FALSE;
         }
       if (r == 0)
@@ -326,20 +328,20 @@ check_file (const char   *path,
   if (n == 0)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   "%s: not a Hotpath capture: the file is empty", path);
+                   _("%s: not a Hotpath capture: the file is empty"), path);
       return FALSE;
     }
   if (memcmp (header, magic, MIN ((gsize) n, sizeof magic)) != 0)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   "%s: not a Hotpath capture (not a SQLite database)", path);
+                   _("%s: not a Hotpath capture (not a SQLite database)"), path);
       return FALSE;
     }
   if ((gsize) n < sizeof header)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: the capture is truncated: it ends after %" G_GSSIZE_FORMAT " bytes, "
-                   "inside its header", path, n);
+                   _("%s: the capture is truncated: it ends after %zd bytes, "
+                     "inside its header"), path, n);
       return FALSE;
     }
 
@@ -359,9 +361,9 @@ check_file (const char   *path,
         (guint64) st->st_size < (guint64) n_pages * page_size)
       {
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                     "%s: the capture is truncated: the file has %" G_GUINT64_FORMAT
-                     " bytes of the %" G_GUINT64_FORMAT " its header announces "
-                     "(was it copied or downloaded completely?)",
+                     _("%s: the capture is truncated: the file has %" PRIu64
+                       " bytes of the %" PRIu64 " its header announces "
+                       "(was it copied or downloaded completely?)"),
                      path, (guint64) st->st_size, (guint64) n_pages * page_size);
         return FALSE;
       }
@@ -468,8 +470,8 @@ check_schema (HpCapture  *self,
   if (code->len > 0)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: refused: the capture holds %s, which a Hotpath capture never has "
-                   "(it could run code when the capture is read or saved)",
+                   _("%s: refused: the capture holds %s, which a Hotpath capture never has "
+                     "(it could run code when the capture is read or saved)"),
                    self->path, code->str);
       return FALSE;
     }
@@ -498,8 +500,8 @@ check_schema (HpCapture  *self,
               g_autofree char *name = quote_name (column);
 
               g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                           "%s: refused: column %s of table %s is a generated column, which "
-                           "a Hotpath capture never has (it could run code when read)",
+                           _("%s: refused: column %s of table %s is a generated column, which "
+                             "a Hotpath capture never has (it could run code when read)"),
                            self->path, name, table);
               sqlite3_finalize (stmt);
               return FALSE;
@@ -516,7 +518,7 @@ check_schema (HpCapture  *self,
       if (g_hash_table_size (columns) == 0)
         {
           g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                       "%s: corrupt capture: it has no table %s", self->path, table);
+                       _("%s: corrupt capture: it has no table %s"), self->path, table);
           sqlite3_finalize (stmt);
           return FALSE;
         }
@@ -524,7 +526,7 @@ check_schema (HpCapture  *self,
         if (!g_hash_table_contains (columns, format_tables[t].columns[c]))
           {
             g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                         "%s: corrupt capture: table %s has no column %s",
+                         _("%s: corrupt capture: table %s has no column %s"),
                          self->path, table, format_tables[t].columns[c]);
             sqlite3_finalize (stmt);
             return FALSE;
@@ -558,9 +560,9 @@ why_read_only (const char *path)
   switch (hp_capture_check_writable (path))
     {
     case HP_CAPTURE_FILE_READ_ONLY:
-      return g_strdup_printf ("%s: cannot save summaries: the file is read-only", path);
+      return g_strdup_printf (_("%s: cannot save summaries: the file is read-only"), path);
     case HP_CAPTURE_FOLDER_READ_ONLY:
-      return g_strdup_printf ("%s: cannot save summaries: its folder is read-only", path);
+      return g_strdup_printf (_("%s: cannot save summaries: its folder is read-only"), path);
     case HP_CAPTURE_WRITABLE:
     default:
       return NULL;
@@ -622,15 +624,15 @@ roll_back_journal (const char  *path,
     default:
       if (real)
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                     "%s: cannot read the capture: %s holds a write that was cut short, which SQLite must "
-                     "roll back before the capture can be read, and the capture or its folder is read-only; "
-                     "make both writable and open it again (do not remove the journal: it holds the "
-                     "capture's last committed pages)", path, journal);
+                     _("%s: cannot read the capture: %s holds a write that was cut short, which SQLite must "
+                       "roll back before the capture can be read, and the capture or its folder is read-only; "
+                       "make both writable and open it again (do not remove the journal: it holds the "
+                       "capture's last committed pages)"), path, journal);
       else
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                     "%s: cannot read the capture: %s beside it is not a SQLite journal (damaged, or not "
-                     "SQLite's) and SQLite will not read past it while the capture or its folder is read-only; "
-                     "it holds nothing to roll back: remove it, or make the capture and its folder writable",
+                     _("%s: cannot read the capture: %s beside it is not a SQLite journal (damaged, or not "
+                       "SQLite's) and SQLite will not read past it while the capture or its folder is read-only; "
+                       "it holds nothing to roll back: remove it, or make the capture and its folder writable"),
                      path, journal);
       return FALSE;
     }
@@ -645,7 +647,7 @@ roll_back_journal (const char  *path,
       g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (db), -1);
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot read the capture: rolling back the write that was cut short (%s) failed: %s",
+                   _("%s: cannot read the capture: rolling back the write that was cut short (%s) failed: %s"),
                    path, journal, message);
       sqlite3_close_v2 (db);
       return FALSE;
@@ -678,7 +680,7 @@ hp_capture_open (const char  *path,
   if (writable)
     self->read_only_reason = why_read_only (path);
   else
-    self->read_only_reason = g_strdup_printf ("%s: cannot save summaries: the capture was opened read-only", path);
+    self->read_only_reason = g_strdup_printf (_("%s: cannot save summaries: the capture was opened read-only"), path);
 
   flags = (self->read_only_reason == NULL ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY)
           | SQLITE_OPEN_NOMUTEX;
@@ -705,7 +707,7 @@ hp_capture_open (const char  *path,
     {
       if ((rc & 0xff) == SQLITE_NOTADB)
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                     "%s: not a Hotpath capture (not a SQLite database)", path);
+                     _("%s: not a Hotpath capture (not a SQLite database)"), path);
       else if ((rc & 0xff) == SQLITE_CORRUPT)
         set_error_db (error, self, HP_STORE_ERROR_CORRUPT, "corrupt capture");
       else
@@ -715,7 +717,7 @@ hp_capture_open (const char  *path,
   if (app_id != HP_CAPTURE_APPLICATION_ID)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   "%s: not a Hotpath capture", path);
+                   _("%s: not a Hotpath capture"), path);
       return NULL;
     }
   if (!query_int (self, "PRAGMA user_version", &version, &rc))
@@ -728,7 +730,7 @@ hp_capture_open (const char  *path,
   if (version < 1)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_VERSION,
-                   "%s: unknown capture format version %" G_GINT64_FORMAT, path, version);
+                   _("%s: unknown capture format version %" PRId64), path, version);
       return NULL;
     }
   self->version = version;
@@ -739,7 +741,7 @@ hp_capture_open (const char  *path,
   if (g_stat (path, &st_now) != 0 || st_now.st_dev != st.st_dev || st_now.st_ino != st.st_ino)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot open the capture: the file was replaced while it was opened", path);
+                   _("%s: cannot open the capture: the file was replaced while it was opened"), path);
       return NULL;
     }
 
@@ -813,9 +815,9 @@ describe_value (sqlite3_stmt *stmt,
   switch (sqlite3_column_type (stmt, i))
     {
     case SQLITE_INTEGER:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, i));
+      return g_strdup_printf ("%" PRId64, (gint64) sqlite3_column_int64 (stmt, i));
     case SQLITE_FLOAT:
-      return g_strdup_printf ("%g (a real number)", sqlite3_column_double (stmt, i));
+      return g_strdup_printf (_("%g (a real number)"), sqlite3_column_double (stmt, i));
     case SQLITE_TEXT:
       {
         g_autofree char *text = hp_store_db_column_text (stmt, i);
@@ -862,15 +864,15 @@ row_name (const RowName *row)
   switch (row->kind)
     {
     case ROW_BY_ID:
-      return g_strdup_printf ("%s row %" G_GINT64_FORMAT, row->table, row->a);
+      return g_strdup_printf ("%s row %" PRId64, row->table, row->a);
     case ROW_BY_ORDINAL:
-      return g_strdup_printf ("%s row number %" G_GINT64_FORMAT, row->table, row->a);
+      return g_strdup_printf (_("%s row number %" PRId64), row->table, row->a);
     case ROW_BY_STACK_TID:
-      return g_strdup_printf ("%s row (stack_id %" G_GINT64_FORMAT ", tid %" G_GINT64_FORMAT ")",
+      return g_strdup_printf ("%s row (stack_id %" PRId64 ", tid %" PRId64 ")",
                               row->table, row->a, row->b);
     case ROW_BY_ROWID:
     default:
-      return g_strdup_printf ("%s row %" G_GINT64_FORMAT " (rowid)", row->table, row->a);
+      return g_strdup_printf ("%s row %" PRId64 " (rowid)", row->table, row->a);
     }
 }
 
@@ -899,12 +901,12 @@ column_integer (HpCapture      *self,
   value = describe_value (stmt, i);
   if (sqlite3_column_type (stmt, i) != SQLITE_INTEGER)
     g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                 "%s: corrupt capture: %s has %s %s, not an integer",
+                 _("%s: corrupt capture: %s has %s %s, not an integer"),
                  self->path, name, sqlite3_column_name (stmt, i), value);
   else
     g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                 "%s: corrupt capture: %s has %s %s, out of the range %" G_GINT64_FORMAT
-                 " to %" G_GINT64_FORMAT,
+                 _("%s: corrupt capture: %s has %s %s, out of the range %" PRId64
+                   " to %" PRId64),
                  self->path, name, sqlite3_column_name (stmt, i), value, min, max);
   return FALSE;
 }
@@ -920,8 +922,8 @@ corrupt_ref (HpCapture      *self,
   g_autofree char *name = row_name (row);
 
   g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-               "%s: corrupt capture: %s refers to %s %" G_GINT64_FORMAT
-               ", which is not in the %s table",
+               _("%s: corrupt capture: %s refers to %s %" PRId64
+                 ", which is not in the %s table"),
                self->path, name, what, value, table);
   return FALSE;
 }
@@ -986,19 +988,19 @@ next_id_row (HpCapture     *self,
     {
       if (id < expected)
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                     "%s: corrupt capture: %s has two rows with id %" G_GINT64_FORMAT,
+                     _("%s: corrupt capture: %s has two rows with id %" PRId64),
                      self->path, table, id);
       else
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                     "%s: corrupt capture: %s has no row with id %" G_GINT64_FORMAT
-                     " but one with id %" G_GINT64_FORMAT " (ids run from 1 without gaps)",
+                     _("%s: corrupt capture: %s has no row with id %" PRId64
+                       " but one with id %" PRId64 " (ids run from 1 without gaps)"),
                      self->path, table, expected, id);
       return NULL;
     }
   if (array->len >= G_MAXUINT - 1)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: corrupt capture: %s has too many rows", self->path, table);
+                   _("%s: corrupt capture: %s has too many rows"), self->path, table);
       return NULL;
     }
   g_array_set_size (array, array->len + 1);
@@ -1185,8 +1187,8 @@ load_stack_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError
       g_autofree char *name = row_name (&row);
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: corrupt capture: %s has parent stack %" G_GINT64_FORMAT
-                   ", which does not come before it (a parent's id is always smaller)",
+                   _("%s: corrupt capture: %s has parent stack %" PRId64
+                     ", which does not come before it (a parent's id is always smaller)"),
                    self->path, name, parent_id);
       return FALSE;
     }
@@ -1239,7 +1241,7 @@ add_count (HpCapture       *self,
       g_autofree char *name = row_name (&row);
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: corrupt capture: the %s of %s add up to more than 2^62 at %s",
+                   _("%s: corrupt capture: the %s of %s add up to more than 2^62 at %s"),
                    self->path, totals->samples > MAX_TOTAL ? "samples" : "weights", table, name);
       return FALSE;
     }
@@ -1277,7 +1279,7 @@ load_event_row (HpCapture *self, HpCaptureData *data, sqlite3_stmt *stmt, GError
   if (data->events->len > HP_CAPTURE_MAX_EVENTS)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: corrupt capture: events has more than %d rows",
+                   _("%s: corrupt capture: events has more than %d rows"),
                    self->path, HP_CAPTURE_MAX_EVENTS);
       return FALSE;
     }
@@ -1448,7 +1450,7 @@ load_counts (HpCapture      *self,
       if (!complete && (rc & 0xff) == SQLITE_ERROR &&
           strcmp (sqlite3_errmsg (self->db), "integer overflow") == 0)
         g_set_error (&local_error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                     "%s: corrupt capture: the weights of samples add up to more than 2^63",
+                     _("%s: corrupt capture: the weights of samples add up to more than 2^63"),
                      self->path);
       else
         set_error_db (&local_error, self, HP_STORE_ERROR_CORRUPT, "cannot read the capture");
@@ -2210,7 +2212,7 @@ hp_capture_load_samples (HpCapture           *self,
         if (sqlite3_column_type (stmt, i) != SQLITE_INTEGER)
           {
             g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                         "%s: corrupt capture: samples row %" G_GINT64_FORMAT " has a %s that is not an integer",
+                         _("%s: corrupt capture: samples row %" PRId64 " has a %s that is not an integer"),
                          self->path, row, sqlite3_column_name (stmt, i));
             sqlite3_finalize (stmt);
             return NULL;
@@ -2220,9 +2222,9 @@ hp_capture_load_samples (HpCapture           *self,
           || event_id <= 0 || event_id >= n_events)
         {
           g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                       "%s: corrupt capture: samples row %" G_GINT64_FORMAT " is out of range "
-                       "(time %" G_GINT64_FORMAT ", tid %" G_GINT64_FORMAT ", stack %" G_GINT64_FORMAT
-                       ", weight %" G_GINT64_FORMAT ", event %" G_GINT64_FORMAT ")",
+                       _("%s: corrupt capture: samples row %" PRId64 " is out of range "
+                         "(time %" PRId64 ", tid %" PRId64 ", stack %" PRId64
+                         ", weight %" PRId64 ", event %" PRId64 ")"),
                        self->path, row, time, tid, stack_id, weight, event_id);
           sqlite3_finalize (stmt);
           return NULL;

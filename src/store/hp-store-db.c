@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -42,7 +44,7 @@ hp_store_db_open (const char  *path,
   rc = sqlite3_open_v2 (path, &db, flags, NULL);
   if (rc != SQLITE_OK)
     {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO, "%s: cannot open %s: %s",
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO, _("%s: cannot open %s: %s"),
                    path, what, db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc));
       sqlite3_close_v2 (db);
       return NULL;
@@ -103,8 +105,8 @@ hp_store_db_check_version (const char  *path,
   if (version <= supported)
     return TRUE;
   g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_VERSION,
-               "%s: %s version %" G_GINT64_FORMAT " is newer than this Hotpath supports (%d); "
-               "update Hotpath", path, what, version, supported);
+               _("%s: %s version %" PRId64 " is newer than this Hotpath supports (%d); "
+                 "update Hotpath"), path, what, version, supported);
   return FALSE;
 }
 

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
@@ -72,13 +73,13 @@ set_error_db (GError           **error,
 
   if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
     g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                 "%s: %s: the summary library is locked by another program", self->path, what);
+                 _("%s: %s: the summary library is locked by another program"), self->path, what);
   else if (rc == SQLITE_NOTADB)
     g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                 "%s: %s: not a Hotpath summary library (not a SQLite database)", self->path, what);
+                 _("%s: %s: not a Hotpath summary library (not a SQLite database)"), self->path, what);
   else if (rc == SQLITE_CORRUPT)
     g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                 "%s: %s: the summary library is corrupt (%s)", self->path, what, message);
+                 _("%s: %s: the summary library is corrupt (%s)"), self->path, what, message);
   else
     g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO, "%s: %s: %s", self->path, what, message);
 }
@@ -140,8 +141,8 @@ check_or_create (HpSummaryLibrary  *self,
   if (app_id != HP_SUMMARY_LIBRARY_APPLICATION_ID)
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   "%s: not a Hotpath summary library (another program's database); "
-                   "move it away and Hotpath starts a new one", self->path);
+                   _("%s: not a Hotpath summary library (another program's database); "
+                     "move it away and Hotpath starts a new one"), self->path);
       return FALSE;
     }
   if (!hp_store_db_check_version (self->path, "summary library", version, HP_SUMMARY_LIBRARY_VERSION, error))
@@ -172,8 +173,8 @@ check_or_create (HpSummaryLibrary  *self,
   if (rc == SQLITE_ROW || n_found != G_N_ELEMENTS (columns))
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   "%s: the summary library's table summaries is not the one Hotpath writes; "
-                   "move the file away and Hotpath starts a new one", self->path);
+                   _("%s: the summary library's table summaries is not the one Hotpath writes; "
+                     "move the file away and Hotpath starts a new one"), self->path);
       return FALSE;
     }
   return TRUE;
@@ -196,13 +197,13 @@ hp_summary_library_open (const char  *path,
       int saved = errno;
 
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   "%s: cannot create the summary library's folder: %s", self->path, g_strerror (saved));
+                   _("%s: cannot create the summary library's folder: %s"), self->path, g_strerror (saved));
       return NULL;
     }
   if (g_file_test (self->path, G_FILE_TEST_EXISTS) && !g_file_test (self->path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   "%s: not a Hotpath summary library (not a regular file)", self->path);
+                   _("%s: not a Hotpath summary library (not a regular file)"), self->path);
       return NULL;
     }
   self->db = hp_store_db_open (self->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,

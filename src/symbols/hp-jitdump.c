@@ -38,6 +38,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -226,7 +228,7 @@ read_debug_info (HpJitDump    *self,
 
   if (end - p < 16)
     {
-      set_broken (self, "a debug info record at offset %" G_GUINT64_FORMAT " is too short", at);
+      set_broken (self, "a debug info record at offset %" PRIu64 " is too short", at);
       return;
     }
   code_addr = u64_at (self, p);
@@ -235,7 +237,7 @@ read_debug_info (HpJitDump    *self,
   /* Each entry takes at least 17 bytes: bounds n before allocating. */
   if (n > (guint64) (end - p) / 17)
     {
-      set_broken (self, "a debug info record at offset %" G_GUINT64_FORMAT " claims %" G_GUINT64_FORMAT
+      set_broken (self, "a debug info record at offset %" PRIu64 " claims %" PRIu64
                   " entries, more than it holds", at, n);
       return;
     }
@@ -248,8 +250,7 @@ read_debug_info (HpJitDump    *self,
 
       if (end - p < 16 || (file = string_in (p + 16, end, &len)) == NULL)
         {
-          set_broken (self, "a debug info record at offset %" G_GUINT64_FORMAT " ends inside its entry %"
-                      G_GUINT64_FORMAT, at, i);
+          set_broken (self, "a debug info record at offset %" PRIu64 " ends inside its entry %" PRIu64, at, i);
           return;
         }
       row.address = u64_at (self, p);
@@ -278,7 +279,7 @@ read_load (HpJitDump    *self,
 
   if (end - body < 40 || (name = string_in (body + 40, end, &len)) == NULL)
     {
-      set_broken (self, "a code load record at offset %" G_GUINT64_FORMAT " is too short for its name", at);
+      set_broken (self, "a code load record at offset %" PRIu64 " is too short for its name", at);
       return;
     }
   vma = u64_at (self, body + 8);
@@ -318,7 +319,7 @@ read_move (HpJitDump    *self,
 
   if (end - body < 48)
     {
-      set_broken (self, "a code move record at offset %" G_GUINT64_FORMAT " is too short", at);
+      set_broken (self, "a code move record at offset %" PRIu64 " is too short", at);
       return;
     }
   vma = u64_at (self, body + 8);
@@ -421,7 +422,7 @@ hp_jitdump_update (HpJitDump *self)
       total = u32_at (self, header + 4);
       if (total < RECORD_HEADER_SIZE || total > MAX_RECORD)
         {
-          set_broken (self, "the record at offset %" G_GUINT64_FORMAT " claims %u bytes", self->offset, total);
+          set_broken (self, "the record at offset %" PRIu64 " claims %u bytes", self->offset, total);
           break;
         }
       if (self->file_size - self->offset < total)
@@ -471,12 +472,12 @@ hp_jitdump_get_warning (HpJitDump *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   if (self->broken)
-    return g_strdup_printf ("%s: %s; code after it is shown by address", self->path, self->problem);
+    return g_strdup_printf (_("%s: %s; code after it is shown by address"), self->path, self->problem);
   if (self->header_read && self->offset < self->file_size)
-    return g_strdup_printf ("%s: truncated: the record at offset %" G_GUINT64_FORMAT
-                            " is cut short; code after it is shown by address",
+    return g_strdup_printf (_("%s: truncated: the record at offset %" PRIu64
+                              " is cut short; code after it is shown by address"),
                             self->path, self->offset);
   if (!self->header_read && self->file_size > 0)
-    return g_strdup_printf ("%s: truncated: shorter than a jitdump header", self->path);
+    return g_strdup_printf (_("%s: truncated: shorter than a jitdump header"), self->path);
   return NULL;
 }

@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -1265,12 +1266,12 @@ hp_symbolizer_get_vdso_module (HpSymbolizer *self,
   else if (file != NULL)
     hp_module_try_open (self, module, file, build_id, build_id_len);
   else if (hex != NULL)
-    add_note (self, g_strdup_printf ("The recording's vDSO (build id %s) is neither in perf's build-id cache "
-                                     "(~/.debug/[vdso]/%s/vdso) nor this machine's: its frames stay addresses.",
+    add_note (self, g_strdup_printf (_("The recording's vDSO (build id %s) is neither in perf's build-id cache "
+                                       "(~/.debug/[vdso]/%s/vdso) nor this machine's: its frames stay addresses."),
                                      hex, hex));
   else
-    add_note (self, g_strdup ("The recording names no build id for its vDSO, so no image of it can be "
-                              "trusted: its frames stay addresses."));
+    add_note (self, g_strdup (_("The recording names no build id for its vDSO, so no image of it can be "
+                                "trusted: its frames stay addresses.")));
   if (module->build_id == NULL)
     module->build_id = g_steal_pointer (&hex);
   g_hash_table_insert (self->modules, g_steal_pointer (&key), module);

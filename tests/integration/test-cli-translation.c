@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * With LANGUAGE=de, the usage, an error and a report's header come from
- * po/de.po, compiled by the build into build/po (HOTPATH_LOCALEDIR points
+ * With LANGUAGE=de, the usage, errors (the CLI's own and those of the
+ * library below it: a file that is no capture), a report's header and
+ * table, and a diff's tables come from po/de.po, compiled by the build into build/po (HOTPATH_LOCALEDIR points
  * the CLI there instead of the installed catalogues). LC_ALL=C.UTF-8 is
  * built into glibc (2.35 and later), so no German locale needs to be
  * generated; gettext honours LANGUAGE under any locale but plain "C".
@@ -111,6 +112,46 @@ test_commands (void)
   assert_has (err2, "no-such.hotpath: Datei oder Ordner existiert nicht");
 }
 
+/* The library's errors and the tables' headings are translated too, not
+ * only the CLI's own sentences */
+static void
+test_library (void)
+{
+  g_autofree char *empty = g_build_filename (dir, "empty.hotpath", NULL);
+  const char *empty_args[] = { "report", empty, NULL };
+  const char *folder_args[] = { "report", dir, NULL };
+  const char *callers[] = { "report", path, "--callers", "no_such_function", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *out3 = NULL, *err3 = NULL;
+  g_autofree char *out4 = NULL, *err4 = NULL;
+  const char *report[] = { "report", path, NULL };
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_cmpint (run_in ("de", empty_args, &out, &err), !=, 0);
+  assert_has (err, "empty.hotpath: keine Hotpath-Aufzeichnung: Die Datei ist leer");
+  g_assert_cmpint (run_in ("de", folder_args, &out2, &err2), !=, 0);
+  assert_has (err2, ": keine Hotpath-Aufzeichnung: Es ist ein Ordner");
+  g_assert_cmpint (run_in ("de", callers, &out3, &err3), !=, 0);
+  assert_has (err3, "keine Funktion namens „no_such_function“ in ");
+  g_assert_cmpint (run_in ("de", report, &out4, &err4), ==, 0);
+  assert_has (out4, "Selbst%");
+  assert_has (out4, "Gesamt%");
+  assert_has (out4, "Funktion");
+}
+
+static void
+test_diff (void)
+{
+  const char *args[] = { "diff", path, path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run_in ("de", args, &out, &err), ==, 0);
+  assert_has (out, "# Basis: ");
+  assert_has (out, "# Neu: ");
+  assert_has (out, "Befund");
+  assert_has (out, "Funktion [Modul]");
+  assert_has (out, "# Funktionen nach eigenen Kosten (alle ");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -125,6 +166,8 @@ main (int    argc,
   g_test_add_func ("/cli-translation/usage", test_usage);
   g_test_add_func ("/cli-translation/report", test_report);
   g_test_add_func ("/cli-translation/commands", test_commands);
+  g_test_add_func ("/cli-translation/library", test_library);
+  g_test_add_func ("/cli-translation/diff", test_diff);
   status = g_test_run ();
   it_tmpdir_free (dir);
   g_free (path);
