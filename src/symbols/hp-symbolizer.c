@@ -1437,6 +1437,15 @@ die_function_name (HpSymbolizer *self,
   return linkage != NULL ? intern (self, linkage) : NULL;
 }
 
+static gboolean
+die_has_linkage_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute attr_mem;
+
+  return dwarf_attr_integrate (die, DW_AT_linkage_name, &attr_mem) != NULL
+         || dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr_mem) != NULL;
+}
+
 /* "a/./b/../c" -> "a/c", for paths that are relative and must stay so. */
 static char *
 normalize_relative (const char *path)
@@ -3093,6 +3102,17 @@ resolve (HpSymbolizer *self,
       resolved->frames[n - 1].function = die_function_name (self, function);
       resolved->frames[n - 1].function_line = die_decl_line (function);
       resolved->frames[n - 1].function_file = die_decl_file (self, function);
+      /* GCC gives some template instances no linkage name, and their
+       * DW_AT_name has no namespace ("__unguarded_linear_insert<…>"): the
+       * symbol of the out-of-line copy has it (std::…), as perf shows */
+      if (resolved->frames[n - 1].function != NULL && !die_has_linkage_name (function)
+          && strchr (resolved->frames[n - 1].function, '<') != NULL)
+        {
+          const char *symbol = symtab_name (self, module, address);
+
+          if (symbol != NULL && strstr (symbol, "::") != NULL)
+            resolved->frames[n - 1].function = symbol;
+        }
     }
   /* No DWARF (stripped, or assembly without DW_TAG_subprogram): the symbol
    * table still names the function, just without lines. */

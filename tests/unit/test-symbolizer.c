@@ -1396,6 +1396,79 @@ test_plt_static (void)
   }
 }
 
+/* GCC gives some template instances (std::sort's helpers) no linkage
+ * name, and their DW_AT_name has no namespace: the name is the symbol's,
+ * with std::, as perf and nm -C give it, not "__unguarded_linear_insert<…>". */
+static void
+test_template_namespace (void)
+{
+  static const char source[] =
+    "#include <algorithm>\n"
+    "#include <vector>\n"
+    "#include <functional>\n"
+    "int main (int argc, char **argv)\n"
+    "{\n"
+    "  std::vector<std::pair<double, std::function<double (double)>>> v;\n"
+    "  for (int i = 0; i < argc * 100; i++) v.push_back ({ (double) (i * 7 % 13), [] (double x) { return x; } });\n"
+    "  std::sort (v.begin (), v.end (), [] (auto &a, auto &b) { return a.first > b.first; });\n"
+    "  return (int) v[0].first;\n"
+    "}\n";
+  g_autofree char *cxx = g_find_program_in_path ("g++");
+  g_autofree char *dir = NULL, *src = NULL, *program = NULL, *nm = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n_checked = 0;
+
+  if (cxx == NULL)
+    {
+      g_test_skip ("no g++");
+      return;
+    }
+  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", NULL);
+  src = g_build_filename (dir, "main.cc", NULL);
+  program = g_build_filename (dir, "prog", NULL);
+  g_assert_true (g_file_set_contents (src, source, -1, NULL));
+  {
+    const char *argv[] = { cxx, "-O2", "-g", "-o", program, src, NULL };
+    g_autofree char *out = command_output (argv);
+
+    g_assert_nonnull (out);
+  }
+  {
+    const char *argv[] = { "nm", "--defined-only", program, NULL };
+
+    nm = command_output (argv);
+    g_assert_nonnull (nm);
+  }
+  lines = g_strsplit (nm, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", 3);
+      g_autofree char *demangled = NULL;
+      HpSymbolizer *symbolizer;
+      HpModule *module;
+      const HpResolvedAddress *r;
+      guint64 offset, size;
+
+      if (g_strv_length (f) != 3 || g_ascii_tolower (f[1][0]) != 't' || !g_str_has_prefix (f[2], "_ZSt")
+          || (demangled = hp_demangle (f[2])) == NULL || strstr (demangled, "std::__unguarded_linear_insert<") == NULL
+          || !hp_test_elf_function (program, f[2], &offset, &size))
+        continue;
+      symbolizer = hp_symbolizer_new ();
+      module = hp_symbolizer_get_module (symbolizer, program, NULL, 0);
+      r = hp_symbolizer_lookup (symbolizer, module, offset + size / 2);
+      g_test_message ("%s: %s", demangled, r->frames[r->n_frames - 1].function);
+      g_assert_nonnull (strstr (r->frames[r->n_frames - 1].function, "std::__unguarded_linear_insert<"));
+      hp_symbolizer_free (symbolizer);
+      n_checked++;
+    }
+  if (n_checked == 0)
+    g_test_skip ("this g++ inlined std::__unguarded_linear_insert");
+  {
+    const char *argv[] = { "rm", "-rf", dir, NULL };
+    g_autofree char *out = command_output (argv);
+  }
+}
+
 /* The vDSO --------------------------------------------------------------- */
 
 /* Our own vDSO image, written to @path; its start and size in memory. */
@@ -1658,6 +1731,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/symtab-system-files", test_symtab_system_files);
   g_test_add_func ("/symbolizer/plt-libc", test_plt_libc);
   g_test_add_func ("/symbolizer/plt-static", test_plt_static);
+  g_test_add_func ("/symbolizer/template-namespace", test_template_namespace);
   g_test_add_func ("/symbolizer/build-id", test_build_id);
   g_test_add_func ("/symbolizer/special-names", test_special_names);
   g_test_add_func ("/symbolizer/vdso", test_vdso);
