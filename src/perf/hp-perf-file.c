@@ -401,13 +401,21 @@ add_event (HpPerfFile   *self,
   return event;
 }
 
-static void
+/* FALSE when @id is already another event's: the kernel gives every
+ * event its own, and a file that gives one to two events would have its
+ * samples counted as the second's, without a word. */
+static gboolean
 add_event_id (HpPerfFile      *self,
               HpPerfFileEvent *event,
               guint64          id)
 {
+  HpPerfFileEvent *other = g_hash_table_lookup (self->event_by_id, &id);
+
+  if (other != NULL && other != event)
+    return FALSE;
   g_array_append_val (event->ids, id);
   g_hash_table_insert (self->event_by_id, g_memdup2 (&id, sizeof id), event);
+  return TRUE;
 }
 
 static HpPerfFileEvent *
@@ -769,7 +777,11 @@ read_attrs (HpPerfFile  *self,
       if (!check_section (self, "ids of an attribute", ids_offset, ids_size, error))
         return FALSE;
       for (guint64 j = 0; j + 8 <= ids_size; j += 8)
-        add_event_id (self, event, get_u64 (self->mem + ids_offset + j));
+        if (!add_event_id (self, event, get_u64 (self->mem + ids_offset + j)))
+          return fail (self, error, HP_PERF_ERROR_INVALID,
+                       "corrupted attribute %" G_GUINT64_FORMAT " at offset %" G_GUINT64_FORMAT
+                       ": its id %" G_GUINT64_FORMAT " is already another event's",
+                       i, offset + i * attr_size, get_u64 (self->mem + ids_offset + j));
     }
   return TRUE;
 }
@@ -1276,7 +1288,11 @@ handle_user_record (HpPerfFile    *self,
                        "corrupted HEADER_ATTR record at offset %" PRIu64, offset);
         event = add_event (self, attr, attr_size);
         for (gsize at = attr_size; at + sizeof (guint64) <= body; at += sizeof (guint64))
-          add_event_id (self, event, get_u64 (attr + at));
+          if (!add_event_id (self, event, get_u64 (attr + at)))
+            return fail (self, error, HP_PERF_ERROR_INVALID,
+                         "corrupted HEADER_ATTR record at offset %" G_GUINT64_FORMAT
+                         ": its id %" G_GUINT64_FORMAT " is already another event's",
+                         offset, get_u64 (attr + at));
         return TRUE;
       }
 

@@ -532,6 +532,50 @@ test_huge_payload (void)
     }
 }
 
+/* Two events that claim the same id, in file mode and in pipe mode: the
+ * samples of that id were all counted as the second event's, and the
+ * first, imported, had none, with no error. */
+static void
+test_duplicate_id (void)
+{
+  static const guint64 ids[] = { 5, 6 }, clash[] = { 6 };
+  PdAttr second = cpu_clock;
+
+  second.config = 2;
+  {
+    PdFile *f = pd_file_new (128);
+    g_autoptr(GByteArray) bytes = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpPerfFile) file = NULL;
+
+    pd_file_add_attr (f, &cpu_clock, ids, 2);
+    pd_file_add_attr (f, &second, clash, 1);
+    add_basic_records (f->data, cpu_clock.sample_type);
+    bytes = pd_file_build (f);
+    pd_file_free (f);
+    file = hp_perf_file_new_from_data (bytes->data, bytes->len, "dup.data", &error);
+    g_assert_null (file);
+    g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "id 6 is already another event's"));
+  }
+  {
+    g_autoptr(GByteArray) b = pd_pipe_header ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HpPerfFile) file = NULL;
+    g_autofree char *types = NULL;
+
+    pd_header_attr (b, &cpu_clock, 128, ids, 2);
+    pd_header_attr (b, &second, 128, clash, 1);
+    add_basic_records (b, cpu_clock.sample_type);
+    file = hp_perf_file_new_from_data (b->data, b->len, "dup.data", &error);
+    g_assert_no_error (error);
+    types = read_types (file, &error);
+    g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "dup.data: corrupted HEADER_ATTR"));
+    g_assert_nonnull (strstr (error->message, "id 6 is already another event's"));
+  }
+}
+
 /* perf record killed before it rewrote the header: data size 0, records
  * up to the end of the file, no feature sections. */
 static void
@@ -800,6 +844,7 @@ main (int argc, char **argv)
   g_test_add_func ("/perf-file/errors/corrupt-records", test_errors_corrupt_records);
   g_test_add_func ("/perf-file/errors/compressed", test_errors_compressed);
   g_test_add_func ("/perf-file/errors/huge-payload", test_huge_payload);
+  g_test_add_func ("/perf-file/errors/duplicate-id", test_duplicate_id);
   g_test_add_func ("/perf-file/errors/not-regular", test_errors_not_regular);
 
   return g_test_run ();
