@@ -1478,21 +1478,38 @@ write_pprof (Export  *ex,
       m->has_functions = m->has_filenames = m->has_line_numbers = m->has_inline_frames = TRUE;
       profile.mapping[i - 1] = m;
     }
-  /* pprof takes the first mapping for the program: the first process's */
-  if (ex->data->processes->len > 0 && g_array_index (ex->data->processes, HpCaptureProcess, 0).command != NULL)
+  /* pprof takes the first mapping for the program ("File:"): the first
+   * process's, else one its name starts (python3 runs python3.11), else
+   * the first that is not the kernel's */
+  if (profile.n_mapping > 1)
     {
-      g_auto(GStrv) words = g_strsplit (g_array_index (ex->data->processes, HpCaptureProcess, 0).command, " ", 2);
-      g_autofree char *program = g_path_get_basename (words[0] ? words[0] : "");
+      g_autofree char *program = NULL;
+      guint chosen = 0;
 
-      for (guint i = 1; i < profile.n_mapping; i++)
-        if (g_strcmp0 (g_array_index (ex->data->modules, HpCaptureModule, profile.mapping[i]->id).name, program) == 0)
+      if (ex->data->processes->len > 0 && g_array_index (ex->data->processes, HpCaptureProcess, 0).command != NULL)
+        {
+          g_auto(GStrv) words = g_strsplit (g_array_index (ex->data->processes, HpCaptureProcess, 0).command, " ", 2);
+
+          program = g_path_get_basename (words[0] ? words[0] : "");
+        }
+      for (guint pass = 0; pass < 3 && chosen == 0; pass++)
+        for (guint i = 0; i < profile.n_mapping && chosen == 0; i++)
           {
-            PbMapping *first = profile.mapping[0];
+            const HpCaptureModule *m = &g_array_index (ex->data->modules, HpCaptureModule, profile.mapping[i]->id);
 
-            profile.mapping[0] = profile.mapping[i];
-            profile.mapping[i] = first;
-            break;
+            if ((pass == 0 && program != NULL && g_strcmp0 (m->name, program) == 0)
+                || (pass == 1 && program != NULL && program[0] != '\0' && m->name != NULL
+                    && g_str_has_prefix (m->name, program))
+                || (pass == 2 && !m->is_kernel))
+              chosen = i + 1;
           }
+      if (chosen > 1)
+        {
+          PbMapping *first = profile.mapping[0];
+
+          profile.mapping[0] = profile.mapping[chosen - 1];
+          profile.mapping[chosen - 1] = first;
+        }
     }
 
   /* functions: the capture's, ids as in the capture, then "[unknown]" */

@@ -719,7 +719,7 @@ test_pprof_import (void)
 /* An event counted in a unit pprof does not know (page faults): the
  * export says "count" of "page-faults", so go tool pprof prints numbers,
  * not "12page faults"; the import gives the unit back, and the same
- * counts and names. */
+ * counts and names. pprof's "File:" is the program, not the kernel. */
 static void
 test_pprof_counted_event (void)
 {
@@ -739,9 +739,12 @@ test_pprof_counted_event (void)
     hp_capture_writer_set_metadata (w, HP_META_EVENT, "page-faults");
     hp_capture_writer_set_metadata (w, HP_META_EVENT_UNIT, "page faults");
     hp_capture_writer_set_metadata (w, HP_META_PERIOD, "1");
-    hp_capture_writer_set_process (w, 10, "/usr/bin/app");
+    hp_capture_writer_set_process (w, 10, "app");
     hp_capture_writer_set_thread (w, 10, 10, "app");
-    app = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    /* the kernel's module first, and the program's file named apart from
+     * its command (python3 runs python3.11) */
+    hp_capture_writer_intern_module (w, "[kernel.kallsyms]", NULL, TRUE);
+    app = hp_capture_writer_intern_module (w, "/usr/bin/app3.11", NULL, FALSE);
     main_stack = hp_capture_writer_intern_stack (w, 0,
                    hp_capture_writer_intern_frame (w, hp_capture_writer_intern_function (w, "main", app, NULL, 0), NULL, 0, FALSE, 0x10));
     leaf = hp_capture_writer_intern_stack (w, main_stack,
@@ -768,6 +771,8 @@ test_pprof_counted_event (void)
                                    &out, NULL, &status, NULL));
       g_test_message ("%s", out);
       g_assert_nonnull (strstr (out, "Type: page-faults"));
+      /* pprof's program is the first mapping */
+      g_assert_nonnull (strstr (out, "File: app3.11\n"));
       g_assert_nonnull (strstr (out, "100% of 1645 total\n"));
       g_assert_null (strstr (out, "1645page"));
     }
