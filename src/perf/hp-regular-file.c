@@ -49,3 +49,21 @@ hp_regular_file_open (const char  *path,
     }
   return fd;
 }
+
+int
+hp_regular_file_open_as (const char   *path,
+                         const char   *what,
+                         struct stat  *st,
+                         GError      **error)
+{
+  int fd = hp_regular_file_open (path, st);
+  int errsv = errno;
+
+  if (fd >= 0)
+    return fd;
+  if (errsv == EINVAL)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not %s: it is not a regular file", path, what);
+  else
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "%s: %s", path, g_strerror (errsv));
+  return -1;
+}

@@ -16,5 +16,11 @@ G_BEGIN_DECLS
  * writer, and `hotpath-cli report FIFO` once hung there. Close the result. */
 int hp_regular_file_open (const char  *path,
                           struct stat *st);
+/* The same, with an error that names @path and says why it cannot be
+ * read as @what ("a pprof profile") when the result is -1. */
+int hp_regular_file_open_as (const char   *path,
+                             const char   *what,
+                             struct stat  *st,
+                             GError      **error);
 
 G_END_DECLS

@@ -399,18 +399,9 @@ hp_folded_import (const char            *folded,
   g_return_val_if_fail (folded != NULL, FALSE);
   g_return_val_if_fail (capture != NULL, FALSE);
 
-  fd = hp_regular_file_open (folded, NULL);
+  fd = hp_regular_file_open_as (folded, "a file of folded stacks", NULL, error);
   if (fd < 0)
-    {
-      int errsv = errno;
-
-      if (errsv == EINVAL)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-                     "%s: not a file of folded stacks: it is not a regular file", folded);
-      else
-        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", folded, g_strerror (errsv));
-      return FALSE;
-    }
+    return FALSE;
 
   writer = hp_capture_writer_new_part (capture, error);
   if (writer == NULL)

@@ -634,19 +634,10 @@ read_profile (const char  *path,
   g_autofree char *data = NULL;
   struct stat st;
   gsize done = 0;
-  int fd = hp_regular_file_open (path, &st);
+  int fd = hp_regular_file_open_as (path, "a pprof profile", &st, error);
 
   if (fd < 0)
-    {
-      int errsv = errno;
-
-      if (errsv == EINVAL)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-                     "%s: not a pprof profile: it is not a regular file", path);
-      else
-        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", path, g_strerror (errsv));
-      return FALSE;
-    }
+    return FALSE;
   if ((guint64) st.st_size > MAX_INFLATED)
     {
       close (fd);

@@ -120,6 +120,22 @@ test_sample_callchain (void)
   g_assert_error (error, HP_PERF_ERROR, HP_PERF_ERROR_INVALID);
 }
 
+/* A sample of live_info's layout with a call chain of one entry. */
+static void
+put_live_sample (Builder *b)
+{
+  put_u64 (b, 77);          /* identifier */
+  put_u64 (b, 0x401000);    /* ip */
+  put_u32 (b, 100);         /* pid */
+  put_u32 (b, 101);         /* tid */
+  put_u64 (b, 123456789);   /* time */
+  put_u32 (b, 1);           /* cpu */
+  put_u32 (b, 0);
+  put_u64 (b, 1001001);     /* period */
+  put_u64 (b, 1);           /* callchain nr */
+  put_u64 (b, 0x401000);
+}
+
 /* A sample must hold exactly what its event's sample_type lays out: an
  * attribute that disagrees with its records (a forged or spliced
  * perf.data) made the decoder read a time as a period, or ignore a call
@@ -152,16 +168,7 @@ test_sample_type_mismatch (void)
       HpPerfRecord rec;
 
       info.sample_type |= cases[i].sample_type;
-      put_u64 (&b, 77);
-      put_u64 (&b, 0x401000);
-      put_u32 (&b, 100);
-      put_u32 (&b, 101);
-      put_u64 (&b, 123456789);
-      put_u32 (&b, 1);
-      put_u32 (&b, 0);
-      put_u64 (&b, 1001001);
-      put_u64 (&b, 1);
-      put_u64 (&b, 0x401000);
+      put_live_sample (&b);
       for (guint w = 0; w < cases[i].extra; w++)
         put_u64 (&b, (cases[i].sample_type & PERF_SAMPLE_AUX) && w == 0 ? 16 : 0);
       bytes = end (&b);
@@ -179,16 +186,7 @@ test_sample_type_mismatch (void)
     g_autoptr(GError) error = NULL;
     HpPerfRecord rec;
 
-    put_u64 (&b, 77);
-    put_u64 (&b, 0x401000);
-    put_u32 (&b, 100);
-    put_u32 (&b, 101);
-    put_u64 (&b, 123456789);
-    put_u32 (&b, 1);
-    put_u32 (&b, 0);
-    put_u64 (&b, 1001001);
-    put_u64 (&b, 1);
-    put_u64 (&b, 0x401000);
+    put_live_sample (&b);
     bytes = end (&b);
     info.sample_type &= ~(guint64) PERF_SAMPLE_CALLCHAIN;
     g_assert_false (hp_perf_record_decode (&info, bytes->data, bytes->len, &rec, &error));
