@@ -80,14 +80,60 @@ hp_perf_ring_get_fd (HpPerfRing *self)
   return self->fd;
 }
 
+/* Appends the record of @size bytes at @record (contiguous in the ring)
+ * to @out, its user stack copy cut to what the kernel filled. FALSE when
+ * it has none to cut; nothing is appended then. */
+static gboolean
+append_trimmed (GByteArray        *out,
+                const guint8      *record,
+                gsize              size,
+                HpPerfStackFinder  find_stack,
+                gpointer           user_data)
+{
+  struct perf_event_header header;
+  gsize at = find_stack (record, size, user_data);
+  guint64 stack_size, dyn_size, kept;
+
+  /* size field, the copy, dyn_size */
+  if (at < sizeof header || at > size || size - at < 2 * sizeof (guint64))
+    return FALSE;
+  memcpy (&stack_size, record + at, sizeof stack_size);
+  if (stack_size > size - at - 2 * sizeof (guint64))
+    return FALSE;
+  memcpy (&dyn_size, record + at + sizeof stack_size + stack_size, sizeof dyn_size);
+  /* a size of 0 would mean no copy and no dyn_size: 8 bytes at least */
+  kept = MAX ((MIN (dyn_size, stack_size) + 7) & ~(guint64) 7, 8);
+  if (kept >= stack_size)
+    return FALSE;
+
+  memcpy (&header, record, sizeof header);
+  header.size -= (guint16) (stack_size - kept);
+  g_byte_array_append (out, (const guint8 *) &header, sizeof header);
+  g_byte_array_append (out, record + sizeof header, at - sizeof header);
+  g_byte_array_append (out, (const guint8 *) &kept, sizeof kept);
+  g_byte_array_append (out, record + at + sizeof stack_size, kept);
+  /* dyn_size and whatever follows the copy */
+  g_byte_array_append (out, record + at + sizeof stack_size + stack_size,
+                       size - at - sizeof stack_size - stack_size);
+  return TRUE;
+}
+
 gsize
 hp_perf_ring_read (HpPerfRing *self,
                    GByteArray *out)
 {
+  return hp_perf_ring_read_trimmed (self, out, NULL, NULL);
+}
+
+gsize
+hp_perf_ring_read_trimmed (HpPerfRing        *self,
+                           GByteArray        *out,
+                           HpPerfStackFinder  find_stack,
+                           gpointer           user_data)
+{
   guint64 head = __atomic_load_n (&self->meta->data_head, __ATOMIC_ACQUIRE);
   guint64 tail = self->meta->data_tail;
   gsize mask = self->data_size - 1;
-  gsize appended = 0;
   guint had = out->len;
 
   /* Room for all of it at once: appending record by record grew @out
@@ -123,14 +169,18 @@ hp_perf_ring_read (HpPerfRing *self,
         }
 
       first = MIN ((gsize) header.size, self->data_size - off);
-      g_byte_array_append (out, self->data + off, first);
       if (first < header.size)
-        g_byte_array_append (out, self->data, header.size - first);
+        {
+          g_byte_array_append (out, self->data + off, first);
+          g_byte_array_append (out, self->data, header.size - first);
+        }
+      else if (find_stack == NULL
+               || !append_trimmed (out, self->data + off, header.size, find_stack, user_data))
+        g_byte_array_append (out, self->data + off, header.size);
 
-      appended += header.size;
       tail += header.size;
     }
 
   __atomic_store_n (&self->meta->data_tail, tail, __ATOMIC_RELEASE);
-  return appended;
+  return out->len - had;
 }

@@ -24,4 +24,22 @@ int         hp_perf_ring_get_fd     (HpPerfRing  *self);
 gsize       hp_perf_ring_read       (HpPerfRing  *self,
                                      GByteArray  *out);
 
+/* Where the user stack copy of @record (@size bytes, whole) starts: the
+ * offset of its u64 size field, or 0 when it has none. */
+typedef gsize (*HpPerfStackFinder) (const guint8 *record,
+                                    gsize         size,
+                                    gpointer      user_data);
+
+/* hp_perf_ring_read(), but the user stack copy of a sample (found by
+ * @find_stack) keeps only the bytes the kernel filled: its dyn_size,
+ * rounded up to 8 bytes, with the size field saying so. The kernel reserves
+ * the whole size asked for (8 KiB by default) in every sample, and a
+ * shallow stack fills half of it: the rest is never read, so it is not
+ * copied either. A record that wraps around the end of the ring is copied
+ * whole. */
+gsize       hp_perf_ring_read_trimmed (HpPerfRing        *self,
+                                       GByteArray        *out,
+                                       HpPerfStackFinder  find_stack,
+                                       gpointer           user_data);
+
 G_END_DECLS

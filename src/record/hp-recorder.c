@@ -876,6 +876,32 @@ update_progress (HpRecorder *self,
   g_mutex_unlock (&self->progress_lock);
 }
 
+/* HpPerfStackFinder: the user stack copy of a sample, decoded with its
+ * event's layout, as the processing thread decodes it. */
+static gsize
+find_stack (const guint8 *record,
+            gsize         size,
+            gpointer      data)
+{
+  HpRecorder *self = data;
+  const struct perf_event_header *h = (gconstpointer) record;
+  const HpPerfEventInfo *info = &self->info;
+  const HpPerfEventInfo *of_event;
+  HpPerfRecord rec;
+  guint64 id;
+
+  if (h->type != PERF_RECORD_SAMPLE || size < sizeof *h + sizeof id)
+    return 0;
+  memcpy (&id, record + sizeof *h, sizeof id);
+  if ((of_event = g_hash_table_lookup (self->id_infos, &id)) != NULL)
+    info = of_event;
+  if (!(info->sample_type & PERF_SAMPLE_STACK_USER)
+      || !hp_perf_record_decode (info, record, size, &rec, NULL)
+      || rec.sample.stack == NULL)
+    return 0;
+  return (gsize) (rec.sample.stack - record) - sizeof (guint64);
+}
+
 static gpointer
 drain_thread (gpointer data)
 {
@@ -927,7 +953,7 @@ drain_thread (gpointer data)
         {
           GByteArray *bytes = g_byte_array_new ();
 
-          if (hp_perf_ring_read (g_ptr_array_index (self->rings, i), bytes) > 0)
+          if (hp_perf_ring_read_trimmed (g_ptr_array_index (self->rings, i), bytes, find_stack, self) > 0)
             {
               Chunk *chunk = g_new0 (Chunk, 1);
 
