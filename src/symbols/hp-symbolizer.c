@@ -2204,6 +2204,24 @@ compare_plt_stubs (gconstpointer a,
   return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
 }
 
+/* Whether @sym, named @name, is a global IFUNC whose resolver is at
+ * @resolver (memcpy rather than a weak alias); the first weak one goes
+ * into *@weak. */
+static gboolean
+is_ifunc_global (const GElf_Sym *sym,
+                 const char     *name,
+                 guint64         resolver,
+                 const char    **weak)
+{
+  if (name == NULL || name[0] == '\0' || GELF_ST_TYPE (sym->st_info) != STT_GNU_IFUNC || sym->st_value != resolver)
+    return FALSE;
+  if (GELF_ST_BIND (sym->st_info) == STB_GLOBAL)
+    return TRUE;
+  if (*weak == NULL)
+    *weak = name;
+  return FALSE;
+}
+
 /* The name of the IFUNC symbol of @symtab whose resolver is at @resolver
  * (an IRELATIVE relocation names no symbol, only the resolver as its
  * addend: libc's internal calls to memcpy, strlen... go through such
@@ -2225,15 +2243,10 @@ ifunc_name (HpSymbolizer *self,
       GElf_Sym sym;
       const char *name;
 
-      if (gelf_getsym (sym_data, (int) j, &sym) == NULL || GELF_ST_TYPE (sym.st_info) != STT_GNU_IFUNC
-          || sym.st_value != resolver
-          || (name = elf_strptr (elf, symtab_shdr->sh_link, sym.st_name)) == NULL || name[0] == '\0')
-        continue;
-      /* memcpy rather than a weak alias */
-      if (GELF_ST_BIND (sym.st_info) == STB_GLOBAL)
+      if (gelf_getsym (sym_data, (int) j, &sym) != NULL
+          && (name = elf_strptr (elf, symtab_shdr->sh_link, sym.st_name)) != NULL
+          && is_ifunc_global (&sym, name, resolver, &weak))
         return intern_symbol_name (self, name);
-      if (weak == NULL)
-        weak = name;
     }
   if (weak != NULL)
     return intern_symbol_name (self, weak);
@@ -2246,12 +2259,8 @@ ifunc_name (HpSymbolizer *self,
       GElf_Addr value;
       const char *name = dwfl_module_getsym_info (module->dwfl_module, j, &sym, &value, NULL, NULL, NULL);
 
-      if (name == NULL || name[0] == '\0' || GELF_ST_TYPE (sym.st_info) != STT_GNU_IFUNC || sym.st_value != resolver)
-        continue;
-      if (GELF_ST_BIND (sym.st_info) == STB_GLOBAL)
+      if (is_ifunc_global (&sym, name, resolver, &weak))
         return intern_symbol_name (self, name);
-      if (weak == NULL)
-        weak = name;
     }
   if (weak != NULL)
     return intern_symbol_name (self, weak);
