@@ -4,9 +4,12 @@
  */
 
 /*
- * Rebuilt from the store whenever a summary changes: there are as many
- * rows as summaries a person wrote, a handful, so a full rebuild is
- * simpler than patching and costs nothing. A path the shown profile does
+ * Rebuilt from the store when a summary changes or the profile does: a
+ * full rebuild is simpler than patching, but a capture may hold 10 000
+ * summaries (each row a search of its path in the tree), so it is done
+ * once per main-loop iteration however many changed (Apply of the
+ * library's offer, an import), and only while the list is shown: a
+ * hidden list catches up when shown, as the other panes do. A path the shown profile does
  * not have (another thread filter) is listed but insensitive. A summary
  * written in another capture says where and when, and its path's share
  * then and now, as the summary pane does.
@@ -39,6 +42,9 @@ struct _HpSummaryList {
   HpSummaryStore  *store;
   gulong           changed_handler;
   HpLoadedProfile *profile;
+  gboolean         stale;       /* items are not the store's and profile's now */
+  guint            rebuild_source;
+  guint            n_rebuilds;
 };
 
 G_DEFINE_FINAL_TYPE (HpSummaryList, hp_summary_list, GTK_TYPE_WIDGET)
@@ -50,11 +56,17 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+static void ensure_rebuilt (HpSummaryList *self);
+
 static void
 rebuild (HpSummaryList *self)
 {
   g_autoptr(GPtrArray) keys = NULL;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
+  self->stale = FALSE;
+  self->n_rebuilds++;
 
   if (self->store != NULL)
     {
@@ -97,7 +109,35 @@ hp_summary_list_get_cut_note (HpSummaryList *self)
 {
   g_return_val_if_fail (HP_IS_SUMMARY_LIST (self), NULL);
 
+  ensure_rebuilt (self);
   return gtk_widget_get_visible (GTK_WIDGET (self->cut_note)) ? gtk_label_get_text (self->cut_note) : NULL;
+}
+
+static gboolean
+rebuild_cb (gpointer user_data)
+{
+  HpSummaryList *self = user_data;
+
+  self->rebuild_source = 0;
+  if (self->stale)
+    rebuild (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The items are out of date: rebuilt soon if shown, else when shown. */
+static void
+queue_rebuild (HpSummaryList *self)
+{
+  self->stale = TRUE;
+  if (self->rebuild_source == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->rebuild_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, rebuild_cb, self, NULL);
+}
+
+static void
+ensure_rebuilt (HpSummaryList *self)
+{
+  if (self->stale)
+    rebuild (self);
 }
 
 static void
@@ -105,7 +145,22 @@ on_changed (HpSummaryStore *store,
             const char     *key,
             HpSummaryList  *self)
 {
-  rebuild (self);
+  queue_rebuild (self);
+}
+
+static void
+hp_summary_list_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (hp_summary_list_parent_class)->map (widget);
+  ensure_rebuilt (HP_SUMMARY_LIST (widget));
+}
+
+guint
+hp_summary_list_get_n_rebuilds (HpSummaryList *self)
+{
+  g_return_val_if_fail (HP_IS_SUMMARY_LIST (self), 0);
+
+  return self->n_rebuilds;
 }
 
 void
@@ -126,7 +181,7 @@ hp_summary_list_set_store (HpSummaryList   *self,
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
   if (profile != NULL)
     self->profile = hp_loaded_profile_ref (profile);
-  rebuild (self);
+  queue_rebuild (self);
 }
 
 GListModel *
@@ -134,6 +189,7 @@ hp_summary_list_get_model (HpSummaryList *self)
 {
   g_return_val_if_fail (HP_IS_SUMMARY_LIST (self), NULL);
 
+  ensure_rebuilt (self);
   return G_LIST_MODEL (self->items);
 }
 
@@ -157,6 +213,7 @@ hp_summary_list_dispose (GObject *object)
     g_clear_signal_handler (&self->changed_handler, self->store);
   g_clear_object (&self->store);
   g_clear_pointer (&self->profile, hp_loaded_profile_unref);
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
   hp_template_dispose (GTK_WIDGET (self), HP_TYPE_SUMMARY_LIST);
 
   G_OBJECT_CLASS (hp_summary_list_parent_class)->dispose (object);
@@ -178,6 +235,7 @@ hp_summary_list_class_init (HpSummaryListClass *klass)
 
   object_class->dispose = hp_summary_list_dispose;
   object_class->finalize = hp_summary_list_finalize;
+  widget_class->map = hp_summary_list_map;
 
   /* (key) select this path in the call tree */
   signals[PATH_ACTIVATED] =

@@ -22,5 +22,7 @@ GListModel *hp_summary_list_get_model   (HpSummaryList   *self);
 /* For tests: the note shown when the capture holds more summaries than
  * were read, or NULL. */
 const char *hp_summary_list_get_cut_note (HpSummaryList  *self);
+/* For tests: how many times the items were made from the store */
+guint       hp_summary_list_get_n_rebuilds (HpSummaryList *self);
 
 G_END_DECLS
