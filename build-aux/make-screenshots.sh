@@ -23,6 +23,10 @@
 # window shows the command and the source file's path, and a screenshot
 # should not show the folder of whoever made it.
 #
+# SCREENSHOT_LANGUAGE=de takes them in that language, from the build's
+# catalogues (build/po): what a translation's longer words do to the
+# layout.
+#
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 
@@ -34,6 +38,10 @@ out=$(cd "$out" && pwd)
 cli="$build/src/cli/hotpath-cli"
 src=${SCREENSHOT_SRC:-/tmp/hotpath-demo}
 capture="$src/screenshots-threads.hotpath"
+lang_env=()
+if [ -n "${SCREENSHOT_LANGUAGE:-}" ]; then
+  lang_env=(LC_ALL=C.UTF-8 LANGUAGE="$SCREENSHOT_LANGUAGE" HOTPATH_LOCALEDIR="$build/po")
+fi
 
 # the workloads as tests/workloads/meson.build builds them, from copies
 mkdir -p "$src"
@@ -55,7 +63,7 @@ for size in 1024x700 1920x1080; do
     dark=0
     [ "$style" = dark ] && dark=1
     xvfb-run -a -s "-screen 0 ${size}x24" \
-      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+      env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
           SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark SCREENSHOT_SEARCH=work \
           SCREENSHOT_SUMMARY="The first worker's loop: all of its time is the arithmetic of WORK_UNITS at line 50. It runs beside worker_two, which does half as much; giving them equal shares would shorten the run." \
       dbus-run-session -- "$build/tests/display/make-screenshots" "$capture" "$dir" worker_one_work \
@@ -63,7 +71,7 @@ for size in 1024x700 1920x1080; do
     # the banner that offers summaries from earlier captures of the
     # program (issue 16), as the display test shows it
     xvfb-run -a -s "-screen 0 ${size}x24" \
-      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+      env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
           SUMMARY_OFFER_SCREENSHOT="$dir/summary-offer.png" \
       dbus-run-session -- "$build/tests/display/test-summary-offer" -p /summary-offer/offer \
@@ -71,7 +79,7 @@ for size in 1024x700 1920x1080; do
     # Import Summaries From… of 82 summaries: the window, and the dialog
     # that lists each with its rule (summary-import-dialog.png)
     xvfb-run -a -s "-screen 0 ${size}x24" \
-      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+      env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
           SUMMARY_IMPORT_SCREENSHOT="$dir/summary-import.png" \
       dbus-run-session -- "$build/tests/display/test-summary-offer" -p /summary-offer/import-many \
@@ -79,7 +87,7 @@ for size in 1024x700 1920x1080; do
     # the compare window (issue 11) on the display test's two folders of
     # five runs: compare.png, compare-bottom-up.png, compare-source.png
     xvfb-run -a -s "-screen 0 ${size}x24" \
-      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+      env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
       dbus-run-session -- "$build/tests/display/test-compare-window" --screenshots "$dir" \
           -p /compare-window/compare 2>/dev/null | grep '^# wrote' | sed "s|^# wrote |$size $style: |"
@@ -99,7 +107,7 @@ if [ ! -f "$demo" ]; then
 fi
 mkdir -p "$out/1280x800-demo"
 xvfb-run -a -s "-screen 0 1280x800x24" \
-  env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+  env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
       SCREENSHOT_SIZE=1280x800 \
       SCREENSHOT_SUMMARY="Looks each word up in its hash bucket. A quarter of all samples is the strncmp that confirms a match, once for every word of the text. Storing the hash in each entry and comparing it first would skip most of them." \
   dbus-run-session -- "$build/tests/display/make-screenshots" "$demo" "$out/1280x800-demo" count_word \
@@ -118,7 +126,7 @@ if [ ! -f "$recursion" ]; then
 fi
 mkdir -p "$out/recursion-merged"
 xvfb-run -a -s "-screen 0 1280x800x24" \
-  env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 SCREENSHOT_MERGE=1 \
+  env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 SCREENSHOT_MERGE=1 \
       SCREENSHOT_SUMMARY="The leaf of a 150-deep recursion: with Merge Recursion on, descend shows once, with all of its levels' samples." \
   dbus-run-session -- "$build/tests/display/make-screenshots" "$recursion" "$out/recursion-merged" recurse_leaf \
   2>/dev/null | sed "s|^|recursion merged: |"

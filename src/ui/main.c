@@ -17,9 +17,12 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(HpApplication) app = NULL;
+  const char *localedir = g_getenv ("HOTPATH_LOCALEDIR");
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* HOTPATH_LOCALEDIR: the catalogues of a build tree (build/po), as
+   * hotpath-cli takes them */
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && localedir[0] != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

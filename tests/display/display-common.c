@@ -29,10 +29,12 @@
 #include <math.h>
 
 #include <errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include <stddef.h>
 #include <unistd.h>
+#include <glib/gi18n.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
@@ -83,6 +85,16 @@ display_run (int    argc,
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* HOTPATH_LOCALEDIR=build/po with LANGUAGE: the window in that language,
+   * from the build's catalogues, as src/ui/main.c binds them (screenshots
+   * of a translation: build-aux/make-screenshots.sh) */
+  if (g_getenv ("HOTPATH_LOCALEDIR") != NULL)
+    {
+      setlocale (LC_ALL, "");
+      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("HOTPATH_LOCALEDIR"));
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
 
   g_test_init (&argc, &argv, NULL);
 
