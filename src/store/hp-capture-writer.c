@@ -58,6 +58,17 @@
  * NAME.pending.sql beside it, which sqlite3 can apply once the lock is
  * free (the error says how).
  *
+ * Setting up. A recording's capture is created, in WAL mode and with its
+ * tables, as this process's part (NAME.PID.part, which no other program
+ * opens), and then renamed to its name, never over a file that has it by
+ * then. Created in place, the empty file was there for another program to
+ * open and lock (a sqlite3 shell in BEGIN EXCLUSIVE) before the writer
+ * could switch it to WAL or create its tables, which cannot wait as rows
+ * do: the recording ended with "database is locked". Now the capture
+ * appears with its tables, in WAL mode (kept in its header), so a lock
+ * taken at once holds up its rows alone, which wait as above; until then
+ * the window and the CLI see no file, as before they saw an empty one.
+ *
  * hp_capture_writer_finish() commits the aggregates and the complete flag
  * in one transaction; after that commit the capture is complete and nothing
  * deletes it. It then moves the WAL into the database (one file again);
@@ -851,6 +862,75 @@ defer_indexes (HpCaptureWriter  *self,
   return TRUE;
 }
 
+/* Opens @file (which exists) as self->db, configured as every writer's
+ * connection is; errors name self->path, the capture asked for. */
+static gboolean
+open_db (HpCaptureWriter  *self,
+         const char       *file,
+         int               flags,
+         GError          **error)
+{
+  int rc = sqlite3_open_v2 (file, &self->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      const char *reason = self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc);
+
+      /* "unable to open database file" says less than the system's reason */
+      if (self->db != NULL && sqlite3_system_errno (self->db) != 0)
+        reason = g_strerror (sqlite3_system_errno (self->db));
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   _("%s: cannot create the capture: %s"), self->path, reason);
+      close_db (self);
+      return FALSE;
+    }
+  sqlite3_extended_result_codes (self->db, 1);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+  /* a recording does not wait long on another program: its rows wait (see the top) */
+  sqlite3_busy_timeout (self->db, self->bulk ? HP_WRITER_BUSY_TIMEOUT_MS : HP_WRITER_LOCK_TRY_MS);
+  return TRUE;
+}
+
+/* Gives the set-up capture @from the name @to, unless something has that
+ * name by now (another writer, a user): a new capture never replaces a
+ * file. Where the file system cannot rename without replacing, a hard
+ * link does the same; where it has no links either, the check is made
+ * just before a plain rename. */
+static gboolean
+move_into_place (const char  *from,
+                 const char  *to,
+                 GError     **error)
+{
+  int errsv;
+
+  if (renameat2 (AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+    return TRUE;
+  errsv = errno;
+  if (errsv == EINVAL || errsv == ENOSYS || errsv == ENOTSUP)
+    {
+      if (link (from, to) == 0)
+        {
+          g_unlink (from);
+          return TRUE;
+        }
+      errsv = errno;
+      if (errsv != EEXIST && !g_file_test (to, G_FILE_TEST_EXISTS))
+        {
+          if (g_rename (from, to) == 0)
+            return TRUE;
+          errsv = errno;
+        }
+    }
+  if (errsv == EEXIST)
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                 _("%s: cannot create the capture: the file already exists"), to);
+  else
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                 _("%s: cannot create the capture: %s"), to, g_strerror (errsv));
+  return FALSE;
+}
+
 static HpCaptureWriter *
 writer_create (const char  *path,
                gboolean     bulk,
@@ -858,8 +938,9 @@ writer_create (const char  *path,
 {
   g_autoptr(HpCaptureWriter) self = NULL;
   g_autofree char *creation_sql = hp_schema_creation_sql ();
+  g_autofree char *setup = NULL;
+  gboolean in_place = FALSE;
   int fd;
-  int rc;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -881,12 +962,18 @@ writer_create (const char  *path,
   self->counts = g_hash_table_new_full (stack_count_hash, stack_count_equal, g_free, NULL);
   self->keybuf = g_string_sized_new (256);
 
-  /* SQLite has no O_EXCL; should another process create the file between
-   * the check above and here, the schema below fails ("table already
-   * exists") rather than mixing two captures. The file is created here
-   * first because, when it cannot create it, SQLite retries read-only and
-   * keeps that retry's errno: a read-only folder would say "No such file". */
-  fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  /* A part is private already; a recording's capture is set up as this
+   * process's part and renamed into place with its tables (see "Setting
+   * up" at the top). */
+  setup = bulk ? g_strdup (path) : hp_capture_writer_part_path (path);
+  if (!bulk)
+    hp_capture_writer_remove_files (setup);  /* ours, left by an earlier writer of this process */
+
+  /* The file is created here first, never over an existing one (SQLite has
+   * no O_EXCL), and because, when SQLite cannot create it, it retries
+   * read-only and keeps that retry's errno: a read-only folder would say
+   * "No such file". */
+  fd = g_open (setup, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     {
       int errsv = errno;
@@ -897,35 +984,15 @@ writer_create (const char  *path,
     }
   close (fd);
 
-  rc = sqlite3_open_v2 (path, &self->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        NULL);
-  if (rc != SQLITE_OK)
-    {
-      const char *reason = self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc);
-
-      /* "unable to open database file" says less than the system's reason */
-      if (self->db != NULL && sqlite3_system_errno (self->db) != 0)
-        reason = g_strerror (sqlite3_system_errno (self->db));
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   _("%s: cannot create the capture: %s"), path, reason);
-      close_db (self);
-      g_unlink (path);
-      return NULL;
-    }
-
-  sqlite3_extended_result_codes (self->db, 1);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
-  /* a recording does not wait long on another program: its rows wait (see the top) */
-  sqlite3_busy_timeout (self->db, bulk ? HP_WRITER_BUSY_TIMEOUT_MS : HP_WRITER_LOCK_TRY_MS);
-
+  if (!open_db (self, setup, SQLITE_OPEN_READWRITE, error))
+    goto fail;
+  /* WAL is kept in the file's header: the capture is in WAL mode from the
+   * moment it has its name, and nobody can be in the way of the switch. */
   if (!exec (self, bulk ? "PRAGMA journal_mode=MEMORY;"
                           "PRAGMA synchronous=OFF;"
                           "PRAGMA locking_mode=EXCLUSIVE;"
                           "PRAGMA cache_size=-" G_STRINGIFY (HP_WRITER_BULK_CACHE_KIB) ";"
-                        : "PRAGMA journal_mode=WAL;"
-                          "PRAGMA synchronous=NORMAL;", error) ||
+                        : "PRAGMA journal_mode=WAL;", error) ||
       !exec (self, "BEGIN;"
                    "PRAGMA application_id=" G_STRINGIFY (HP_CAPTURE_APPLICATION_ID) ";"
                    "PRAGMA user_version=" G_STRINGIFY (HP_CAPTURE_FORMAT_VERSION) ";", error) ||
@@ -933,6 +1000,21 @@ writer_create (const char  *path,
       (bulk && !defer_indexes (self, error)) ||
       !exec (self, "COMMIT;", error))
     goto fail;
+
+  if (bulk)
+    in_place = TRUE;
+  else
+    {
+      /* Closing the only connection moves the WAL into the file and
+       * deletes it: what is renamed is one file. */
+      close_db (self);
+      if (!move_into_place (setup, path, error))
+        goto fail;
+      in_place = TRUE;
+      if (!open_db (self, path, SQLITE_OPEN_READWRITE, error) ||
+          !exec (self, "PRAGMA synchronous=NORMAL;", error))
+        goto fail;
+    }
 
   if (!prepare (self, &self->insert_metadata,
                 "INSERT OR REPLACE INTO metadata (key, value) VALUES (?, ?)", error) ||
@@ -966,7 +1048,13 @@ writer_create (const char  *path,
   return g_steal_pointer (&self);
 
 fail:
-  hp_capture_writer_abort (self);
+  if (in_place)
+    hp_capture_writer_abort (self);
+  else
+    {
+      close_db (self);
+      hp_capture_writer_remove_files (setup);
+    }
   return NULL;
 }
 

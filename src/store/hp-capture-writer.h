@@ -30,7 +30,9 @@ typedef enum {
 
 typedef struct _HpCaptureWriter HpCaptureWriter;
 
-/* Creates a new capture at @path. Fails if the file exists (to replace a
+/* Creates a new capture at @path: set up as this process's part and
+ * renamed to @path with its tables, so that no other program can lock it
+ * before they exist. Fails if the file exists (to replace a
  * capture, write a part and hp_capture_writer_replace() it). Rows are
  * written in batched transactions, so a process killed at any moment leaves
  * a capture that opens (without the aggregates hp_capture_writer_finish()

@@ -8,6 +8,7 @@
  *    the capture is kept, complete, with every sample and the summary;
  *  - another program holding the write lock for longer than 5 s: the
  *    samples wait and are all written once it is free, said meanwhile;
+ *    the same with the lock taken the moment the capture appears;
  *  - record --force over an old capture that then fails to start (no such
  *    program, a dead pid, a program that cannot be executed) keeps the old
  *    capture and its summaries;
@@ -33,6 +34,8 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -396,49 +399,54 @@ samples_so_far (const char *path)
   return n;
 }
 
-/* Another program holds the write lock for longer than the writer's old
- * 5 s limit, from early in the recording until after its end (a sqlite3
- * shell in BEGIN EXCLUSIVE): the samples wait in the recorder, the status
- * names the program, and once the lock is free every one is written and
- * the capture is complete. Before, the recording stopped at 5 s, cut
- * short, and the rest was lost. */
-static void
-test_write_lock_held (void)
+/* Takes the write lock of @capture as a sqlite3 shell in BEGIN EXCLUSIVE
+ * does (5 s of busy timeout, and again until @deadline) and returns the
+ * connection that holds it. With @stop, the recorder stands still (SIGSTOP)
+ * for a first try at once, so that it cannot go on meanwhile. */
+static sqlite3 *
+take_write_lock (const char *capture,
+                 GPid        stop,
+                 gint64      deadline)
 {
-  g_autofree char *dir = NULL;
-  g_autofree char *capture = NULL;
+  sqlite3 *holder = NULL;
+  int rc = SQLITE_BUSY;
+
+  if (stop != 0)
+    kill (stop, SIGSTOP);
+  g_assert_cmpint (sqlite3_open_v2 (capture, &holder, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  if (stop != 0)
+    {
+      rc = sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL);
+      kill (stop, SIGCONT);
+    }
+  sqlite3_busy_timeout (holder, 5000);
+  while (rc != SQLITE_OK && (rc = sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL)) != SQLITE_OK)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10 * 1000);
+    }
+  g_test_message ("holding the write lock of %s", capture);
+  return holder;
+}
+
+/* Holds @holder's lock for @seconds, lets go and waits for the recording's
+ * end: it kept every sample of the 4 s program, said who held the lock,
+ * and the capture is complete. */
+static void
+let_go_and_check_kept (sqlite3    *holder,
+                       guint       seconds,
+                       Cli        *cli,
+                       const char *capture)
+{
   g_autofree char *complete = NULL;
   g_autofree char *me = g_strdup_printf ("PID %d)", (int) getpid ());
-  g_autoptr(Cli) cli = NULL;
-  sqlite3 *holder = NULL;
-  gint64 deadline, held_at, samples;
+  gint64 held_at = g_get_monotonic_time ();
+  gint64 samples;
 
-  if (!record_scratch ("held.hotpath", &dir, &capture))
-    return;
-  cli = cli_record_spin (capture, "4", 0);
-  wait_for_capture (cli, capture);
-  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  /* once samples are being written: a lock taken while the writer still
-   * creates its tables ends the recording with "database is locked" (its
-   * setup does not wait for a lock yet, a known gap) */
-  while (samples_so_far (capture) <= 0)
-    {
-      g_assert_false (cli_exited (cli));
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_usleep (10 * 1000);
-    }
-  g_assert_cmpint (sqlite3_open_v2 (capture, &holder, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
-  sqlite3_busy_timeout (holder, 5000);
-  while (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_usleep (10 * 1000);
-    }
-  held_at = g_get_monotonic_time ();
-  g_test_message ("holding the write lock of %s", capture);
-  /* past the old 5 s limit, and past the end of the 4 s program */
-  g_usleep (7 * G_USEC_PER_SEC);
-  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_usleep (seconds * G_USEC_PER_SEC);
+  /* (fails when the recorder gave up and deleted the capture: its end says why) */
+  if (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    g_test_message ("COMMIT: %s", sqlite3_errmsg (holder));
   sqlite3_close (holder);
   g_test_message ("let go after %.1f s", (g_get_monotonic_time () - held_at) / 1e6);
 
@@ -462,6 +470,106 @@ test_write_lock_held (void)
     g_assert_cmpuint (hp_profile_get_n_samples (cap->profile), ==, samples);
   }
   g_assert_cmpint (hp_test_sql_int (capture, "SELECT (max (time) - min (time)) / 1000000 FROM samples"), >, 3000);
+}
+
+/* Another program holds the write lock for longer than the writer's old
+ * 5 s limit, from early in the recording until after its end (a sqlite3
+ * shell in BEGIN EXCLUSIVE): the samples wait in the recorder, the status
+ * names the program, and once the lock is free every one is written and
+ * the capture is complete. Before, the recording stopped at 5 s, cut
+ * short, and the rest was lost. (A lock taken before the first sample,
+ * while the writer sets the capture up: write-lock-at-creation.) */
+static void
+test_write_lock_held (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autoptr(Cli) cli = NULL;
+  gint64 deadline;
+
+  if (!record_scratch ("held.hotpath", &dir, &capture))
+    return;
+  cli = cli_record_spin (capture, "4", 0);
+  wait_for_capture (cli, capture);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  /* once samples are being written */
+  while (samples_so_far (capture) <= 0)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10 * 1000);
+    }
+  /* past the old 5 s limit, and past the end of the 4 s program */
+  let_go_and_check_kept (take_write_lock (capture, 0, deadline), 7, cli, capture);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* The write lock taken the moment the capture's name appears, as a
+ * program watching the folder would: before, the file appeared empty and
+ * the writer then created its tables in it, which did not wait for a
+ * lock; the recording ended with "database is locked" before its first
+ * sample. Now the capture appears with its tables, and every sample
+ * waits for the lock. The folder is watched with inotify, and a file
+ * created empty under the capture's name stays so for a second
+ * (slow-create-preload.c), so that the lock would get in every time. */
+static void
+test_write_lock_at_creation (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autoptr(Cli) cli = NULL;
+  sqlite3 *holder = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 samples_at_lock = -1;
+  gint64 deadline;
+  char buf[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
+  gboolean appeared = FALSE;
+  int watch;
+
+  if (!record_scratch ("setup.hotpath", &dir, &capture))
+    return;
+  watch = inotify_init1 (IN_CLOEXEC);
+  g_assert_cmpint (watch, >=, 0);
+  g_assert_cmpint (inotify_add_watch (watch, dir, IN_CREATE | IN_MOVED_TO), >=, 0);
+  /* a capture created in place stays empty for a second (the window that
+   * was missed), and the lock is taken in it */
+  g_setenv ("LD_PRELOAD", SLOW_CREATE_PRELOAD, TRUE);
+  cli = cli_record_spin (capture, "4", 0);
+  g_unsetenv ("LD_PRELOAD");
+
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!appeared)
+    {
+      struct pollfd pfd = { .fd = watch, .events = POLLIN };
+      gssize n;
+
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (poll (&pfd, 1, 100) <= 0)
+        continue;
+      n = read (watch, buf, sizeof buf);
+      g_assert_cmpint (n, >, 0);
+      for (char *at = buf; at < buf + n;)
+        {
+          const struct inotify_event *event = (const struct inotify_event *) at;
+
+          if (event->len > 0 && strcmp (event->name, "setup.hotpath") == 0)
+            appeared = TRUE;
+          at += sizeof *event + event->len;
+        }
+    }
+  close (watch);
+  /* the recorder stands still meanwhile: without that, it could have gone
+   * on, past what is tested, before the lock is taken */
+  holder = take_write_lock (capture, cli->pid, deadline);
+  /* what the capture holds as the lock is taken (-1: no tables yet) */
+  if (sqlite3_prepare_v2 (holder, "SELECT count(*) FROM samples", -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    samples_at_lock = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  let_go_and_check_kept (holder, 5, cli, capture);
+  /* the lock was taken before the recorder wrote a sample */
+  g_assert_cmpint (samples_at_lock, ==, 0);
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -984,6 +1092,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/record/reader-open-at-end", test_reader_open_at_end);
   g_test_add_func ("/integration/record/write-lock-held", test_write_lock_held);
+  g_test_add_func ("/integration/record/write-lock-at-creation", test_write_lock_at_creation);
   g_test_add_func ("/integration/record/force-keeps-old", test_force_keeps_old);
   g_test_add_func ("/integration/record/disk-full", test_disk_full_tmpfs);
   g_test_add_func ("/integration/record/file-size-limit", test_file_size_limit);
