@@ -1019,10 +1019,14 @@ watch_lock (HpRecorder *self)
   guint64 waiting = 0;
   gdouble wait = hp_capture_writer_get_lock_wait (self->writer, &waiting);
   gint64 now = g_get_monotonic_time ();
+  g_autofree char *name = NULL;
+  int pid = wait > 0 ? hp_capture_writer_get_lock_holder (self->writer, &name) : 0;
 
   g_mutex_lock (&self->progress_lock);
   self->progress.lock_wait = wait;
   self->progress.waiting = waiting;
+  self->progress.lock_holder_pid = pid;
+  g_strlcpy (self->progress.lock_holder, name != NULL ? name : "", sizeof self->progress.lock_holder);
   g_mutex_unlock (&self->progress_lock);
   if (wait > 0 && (self->lock_said == 0 || now - self->lock_said >= LOCK_STATUS_US))
     {

@@ -85,6 +85,8 @@ typedef struct {
   gdouble lock_wait; /* seconds writing has waited for a lock another program
                       * holds, 0 when it does not wait */
   guint64 waiting;   /* the samples that wait for it, kept until it is free */
+  int     lock_holder_pid;  /* who holds that lock, with its command name: */
+  char    lock_holder[16];  /* 0 and "" when not known */
 } HpRecordProgress;
 
 /* How a recording ended, filled by hp_recorder_run() whether it succeeded

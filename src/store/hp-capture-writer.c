@@ -1573,27 +1573,48 @@ commit (HpCaptureWriter  *self,
 /* Who holds the write lock of a capture in WAL mode: the fcntl lock
  * SQLite takes on byte 120 of the -shm file (WAL_WRITE_LOCK), as
  * F_GETLK reports its owner. */
-char *
-hp_capture_writer_describe_lock_holder (HpCaptureWriter *self)
+int
+hp_capture_writer_get_lock_holder (HpCaptureWriter  *self,
+                                   char            **name)
 {
-  g_autofree char *shm = g_strconcat (self->path, "-shm", NULL);
+  g_autofree char *shm = NULL;
   struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 120, .l_len = 1 };
-  int fd = open (shm, O_RDONLY | O_CLOEXEC);
   g_autofree char *comm_path = NULL;
   g_autofree char *comm = NULL;
+  int fd;
 
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (name != NULL)
+    *name = NULL;
+  /* the WAL's write lock: a byte of the -shm file (SQLite's os_unix.c) */
+  shm = g_strconcat (self->path, "-shm", NULL);
+  fd = open (shm, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return g_strdup (_("another program"));
+    return 0;
   if (fcntl (fd, F_GETLK, &lock) != 0 || lock.l_type == F_UNLCK || lock.l_pid <= 0)
     {
       close (fd);
-      return g_strdup (_("another program"));
+      return 0;
     }
   close (fd);
   comm_path = g_strdup_printf ("/proc/%d/comm", (int) lock.l_pid);
-  if (g_file_get_contents (comm_path, &comm, NULL, NULL))
-    return g_strdup_printf (_("another program (%s, PID %d)"), g_strstrip (comm), (int) lock.l_pid);
-  return g_strdup_printf (_("another program (PID %d)"), (int) lock.l_pid);
+  if (name != NULL && g_file_get_contents (comm_path, &comm, NULL, NULL))
+    *name = g_strdup (g_strstrip (comm));
+  return (int) lock.l_pid;
+}
+
+char *
+hp_capture_writer_describe_lock_holder (HpCaptureWriter *self)
+{
+  g_autofree char *name = NULL;
+  int pid = hp_capture_writer_get_lock_holder (self, &name);
+
+  if (pid <= 0)
+    return g_strdup (_("another program"));
+  if (name != NULL)
+    return g_strdup_printf (_("another program (%s, PID %d)"), name, pid);
+  return g_strdup_printf (_("another program (PID %d)"), pid);
 }
 
 gdouble

@@ -181,8 +181,11 @@ const char      *hp_capture_writer_get_note        (HpCaptureWriter *self);
  * hp-capture-writer.c). Call from the writer's thread. */
 gdouble          hp_capture_writer_get_lock_wait   (HpCaptureWriter *self,
                                                     guint64         *samples);
-/* "another program (sqlite3, PID 4242)": who holds the capture's write
- * lock, as far as the system says. */
+/* Who holds the capture's write lock, as far as the system says: its PID
+ * (0: not known), and its command name in *@name (NULL: not known). */
+int              hp_capture_writer_get_lock_holder (HpCaptureWriter *self,
+                                                    char           **name);
+/* "another program (sqlite3, PID 4242)": the same in a sentence. */
 char            *hp_capture_writer_describe_lock_holder (HpCaptureWriter *self);
 
 /* Closes the database and deletes the file (on errors before any useful data). */

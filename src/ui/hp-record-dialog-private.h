@@ -60,6 +60,7 @@ struct _HpRecordDialog {
   GtkLabel             *elapsed_label;
   GtkLabel             *samples_label;
   GtkLabel             *lost_label;
+  GtkLabel             *lock_label;
   GtkLabel             *recording_hint;
   GtkWidget            *recording_log_button;
   GtkImage             *result_icon;
@@ -134,6 +135,8 @@ const char  *hp_record_dialog_get_message      (HpRecordDialog *self);
 /* The choice of events, off-CPU time and the whole system */
 HpEventChooser *hp_record_dialog_get_event_chooser (HpRecordDialog *self);
 const char  *hp_record_dialog_get_title_text   (HpRecordDialog *self);
+/* What the recording page says about a write lock it waits for, or NULL */
+const char  *hp_record_dialog_get_lock_text    (HpRecordDialog *self);
 /* The end of the program's output shown with a failure, or NULL */
 const char  *hp_record_dialog_get_output       (HpRecordDialog *self);
 /* The capture written (done, or failed with a capture kept), else NULL */

@@ -82,6 +82,50 @@ set_label_count (GtkLabel *label,
   gtk_label_set_text (label, text);
 }
 
+/* Another program holds the capture's write lock (a sqlite3 shell in
+ * BEGIN EXCLUSIVE): the samples wait in the recorder, nothing is lost,
+ * and the page says who holds it. The recorder's thread looked that up;
+ * the main loop only reads its progress. */
+static void
+show_lock_wait (HpRecordDialog         *self,
+                const HpRecordProgress *progress)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *count = NULL;
+  g_autofree char *text = NULL;
+  gulong n = (gulong) MIN (progress->waiting, G_MAXULONG);
+  int pid = progress->lock_holder_pid;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->lock_label), progress->lock_wait > 0);
+  if (progress->lock_wait <= 0)
+    return;
+  /* a command name is any bytes but NUL and '/' */
+  name = g_utf8_make_valid (progress->lock_holder, -1);
+  count = hp_format_count (progress->waiting);
+  if (pid > 0 && name[0] != '\0')
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Waiting for another program (%s, PID %d) to release the capture. "
+                                         "The %s sample taken meanwhile is kept and will be written then.",
+                                         "Waiting for another program (%s, PID %d) to release the capture. "
+                                         "The %s samples taken meanwhile are kept and will be written then.", n),
+                            name, pid, count);
+  else if (pid > 0)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Waiting for another program (PID %d) to release the capture. "
+                                         "The %s sample taken meanwhile is kept and will be written then.",
+                                         "Waiting for another program (PID %d) to release the capture. "
+                                         "The %s samples taken meanwhile are kept and will be written then.", n),
+                            pid, count);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Waiting for another program to release the capture. "
+                                         "The %s sample taken meanwhile is kept and will be written then.",
+                                         "Waiting for another program to release the capture. "
+                                         "The %s samples taken meanwhile are kept and will be written then.", n),
+                            count);
+  gtk_label_set_text (self->lock_label, text);
+}
+
 static gboolean
 progress_tick (gpointer data)
 {
@@ -99,6 +143,7 @@ progress_tick (gpointer data)
   set_label_count (self->lost_label, progress.lost);
   if (progress.lost > 0)
     gtk_widget_add_css_class (GTK_WIDGET (self->lost_label), "warning");
+  show_lock_wait (self, &progress);
 
   if (self->stats.n_updates > 0)
     self->stats.max_gap_us = MAX (self->stats.max_gap_us, now - self->last_update_us);
@@ -208,6 +253,7 @@ start_recording (HpRecordDialog   *self,
   gtk_label_set_text (self->samples_label, "0");
   gtk_label_set_text (self->lost_label, "0");
   gtk_widget_remove_css_class (GTK_WIDGET (self->lost_label), "warning");
+  gtk_widget_set_visible (GTK_WIDGET (self->lock_label), FALSE);
   gtk_label_set_text (self->recording_title, _("Recording"));
   if (self->duration > 0)
     limit = hp_record_dialog_format_seconds (self->duration);
@@ -833,6 +879,12 @@ hp_record_dialog_get_title_text (HpRecordDialog *self)
 }
 
 const char *
+hp_record_dialog_get_lock_text (HpRecordDialog *self)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (self->lock_label)) ? gtk_label_get_text (self->lock_label) : NULL;
+}
+
+const char *
 hp_record_dialog_get_output (HpRecordDialog *self)
 {
   return gtk_widget_get_visible (self->result_output_frame) ? gtk_label_get_text (self->result_output) : NULL;
@@ -983,6 +1035,7 @@ hp_record_dialog_class_init (HpRecordDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, elapsed_label);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, samples_label);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, lost_label);
+  gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, lock_label);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, recording_hint);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, recording_log_button);
   gtk_widget_class_bind_template_child (widget_class, HpRecordDialog, result_icon);

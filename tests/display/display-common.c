@@ -39,6 +39,7 @@
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <glib/gstdio.h>
 
 #include "display-common.h"
@@ -419,6 +420,33 @@ display_assert_fits_width (HpWindow *window,
                width, gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_width (page),
                page_min, gtk_widget_get_width (stack), wide);
     }
+}
+
+GPid
+display_hold_write_lock (const char *path,
+                         int        *input)
+{
+  const char *argv[] = { "sqlite3", path, NULL };
+  const char *commands = ".timeout 5000\nBEGIN EXCLUSIVE;\n";
+  g_autoptr(GError) error = NULL;
+  GPid shell = 0;
+
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                 G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                 NULL, NULL, &shell, input, NULL, NULL, &error))
+    g_error ("cannot run sqlite3: %s", error->message);
+  g_assert_cmpint (write (*input, commands, strlen (commands)), ==, (gssize) strlen (commands));
+  return shell;
+}
+
+void
+display_release_write_lock (GPid shell,
+                            int  input)
+{
+  /* at the end of its input the shell quits, and its transaction ends */
+  close (input);
+  waitpid (shell, NULL, 0);
+  g_spawn_close_pid (shell);
 }
 
 gboolean

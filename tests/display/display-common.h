@@ -110,6 +110,15 @@ void        display_assert_fits_width (HpWindow *window,
  * cannot be installed. */
 gboolean    display_refuse_perf_event_open (void);
 
+/* A sqlite3 shell that takes the write lock of the capture at @path and
+ * keeps it (BEGIN EXCLUSIVE, waiting up to 5 s for it), as a user's would,
+ * until display_release_write_lock(); its pid, with its standard input in
+ * *@input. */
+GPid        display_hold_write_lock (const char *path,
+                                     int        *input);
+void        display_release_write_lock (GPid     shell,
+                                        int      input);
+
 /* A scratch folder, removed by display_run() at the end */
 const char *display_tmpdir       (void);
 

@@ -14,6 +14,8 @@
  * counted, with a hardware event this machine cannot count and why),
  * record-attach.png (the process list),
  * record-error.png (a misspelled program), record-running.png (during),
+ * record-lock-wait.png (during, a sqlite3 shell holding the capture's
+ * write lock),
  * record-done.png (after), record-failed.png (a program that exits at
  * once) and record-refused.png (perf_event_open refused, by a seccomp
  * filter). HOME is a scratch folder, so that the paths shown are short
@@ -53,6 +55,12 @@ in_state (gpointer data)
   const char *state = hp_record_dialog_get_state (data);
 
   return g_strcmp0 (state, "done") == 0 || g_strcmp0 (state, "failed") == 0;
+}
+
+static gboolean
+shows_lock_wait (gpointer data)
+{
+  return hp_record_dialog_get_lock_text (data) != NULL;
 }
 
 static gboolean
@@ -131,6 +139,16 @@ run (HpApplication *app)
   gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL);
   display_spin (2000);
   shot (GTK_WINDOW (dialog), "record-running.png");
+  {
+    /* a sqlite3 shell keeps the capture's write lock for a while */
+    int input;
+    GPid shell = display_hold_write_lock (dialog->capture_path, &input);
+
+    display_wait (shows_lock_wait, dialog, 30000);
+    display_spin (1500);
+    shot (GTK_WINDOW (dialog), "record-lock-wait.png");
+    display_release_write_lock (shell, input);
+  }
   display_wait (in_state, dialog, 60000);
   display_spin (1500);
   shot (GTK_WINDOW (dialog), "record-done.png");

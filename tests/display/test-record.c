@@ -506,6 +506,71 @@ test_record_progress (void)
 }
 
 static gboolean
+shows_lock_wait (gpointer data)
+{
+  return hp_record_dialog_get_lock_text (data) != NULL;
+}
+
+static gboolean
+lock_wait_gone (gpointer data)
+{
+  return hp_record_dialog_get_lock_text (data) == NULL;
+}
+
+/* A sqlite3 shell takes the live capture's write lock and keeps it (BEGIN
+ * EXCLUSIVE): the recording page says who holds
+ * it and that the samples are kept; once it lets go the line goes, and
+ * the capture, stopped, is complete. */
+static void
+test_record_lock_wait (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+  g_autofree char *command = g_strdup_printf ("%s/spin 60", WORKLOAD_DIR);
+  g_autofree char *path = NULL;
+  g_autofree char *holder = NULL;
+  HpRecordDialog *dialog;
+  const char *text;
+  GPid shell;
+  int input;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_settings_set_string (settings, "record-call-graph", "fp");
+  g_settings_set_string (settings, "record-working-directory", "");
+  dialog = open_dialog (window);
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), command);
+  if (!start (dialog))
+    {
+      close_dialog (dialog);
+      display_close (window);
+      return;
+    }
+  g_assert_true (display_wait (shows_samples, dialog, 30000));
+  g_assert_null (hp_record_dialog_get_lock_text (dialog));
+  path = g_strdup (dialog->capture_path);
+
+  shell = display_hold_write_lock (path, &input);
+  holder = g_strdup_printf ("(sqlite3, PID %d)", (int) shell);
+  g_assert_true (display_wait (shows_lock_wait, dialog, 30000));
+  text = hp_record_dialog_get_lock_text (dialog);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, holder));
+  g_assert_nonnull (strstr (text, "kept"));
+  display_release_write_lock (shell, input);
+  g_assert_true (display_wait (lock_wait_gone, dialog, 30000));
+
+  dialog_action (dialog, "record.stop", NULL);
+  wait_end (dialog);
+  g_assert_cmpint (hp_test_sql_int (path, "SELECT value = '1' FROM metadata WHERE key = 'complete'"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (path, "SELECT count(*) FROM samples"), >, 0);
+  display_spin (100);
+  g_assert_true (display_wait (window_shows_capture, window, 30000));
+  display_wait_source (window);
+  close_dialog (dialog);
+  display_close (window);
+}
+
+static gboolean
 listed (gpointer data)
 {
   return !hp_record_dialog_is_listing (data);
@@ -875,6 +940,7 @@ run (HpApplication *application)
   g_test_add_func ("/record/closes", test_record_closes);
   g_test_add_func ("/record/stop", test_record_stop);
   g_test_add_func ("/record/progress", test_record_progress);
+  g_test_add_func ("/record/lock-wait", test_record_lock_wait);
   g_test_add_func ("/record/attach", test_record_attach);
   g_test_add_func ("/record/close", test_record_close);
   g_test_add_func ("/record/window-closed", test_record_window_closed);
