@@ -1656,7 +1656,13 @@ run_recording (HpRecorder  *self,
         return FALSE;
     }
 
-  hp_capture_writer_remove_stale_parts (output_path);
+  {
+    g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_free);
+
+    hp_capture_writer_remove_stale_parts (output_path, kept);
+    for (guint i = 0; i < kept->len; i++)
+      say_status (self, "%s", (const char *) kept->pdata[i]);
+  }
 
   /* An existing capture is replaced only by a recording that started: the
    * new one is written beside it until then. */

@@ -713,8 +713,66 @@ looks_like_a_part (const char *part)
          || hp_store_db_is_journal (journal);
 }
 
+/* Whether the part @part holds a recording's samples: a recording that
+ * replaced a capture and whose recorder was killed (SIGKILL, a crash, a
+ * power cut) before it ended. A recording's part is in WAL mode (byte 18
+ * of the header is 2); an import's, written in one transaction with its
+ * journal in memory, never is, and holds nothing a kill left whole. */
+static gboolean
+holds_recording (const char *part)
+{
+  guint8 header[20];
+  sqlite3 *db;
+  sqlite3_stmt *stmt = NULL;
+  gboolean found = FALSE;
+  FILE *f = fopen (part, "rb");
+  gboolean wal = f != NULL && fread (header, 1, sizeof header, f) == sizeof header
+                 && memcmp (header, "SQLite format 3", 16) == 0 && header[18] == 2;
+
+  if (f != NULL)
+    fclose (f);
+  if (!wal)
+    return FALSE;
+  /* read-write: the samples a kill left in its WAL count too, and closing
+   * moves them into the file */
+  db = hp_store_db_open (part, SQLITE_OPEN_READWRITE, "the part", 1 << 20, 1000, NULL);
+  if (db == NULL)
+    return FALSE;
+  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM samples LIMIT 1", -1, &stmt, NULL) == SQLITE_OK)
+    found = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return found;
+}
+
+/* Keeps the recording in the stale part @part as NAME.cut-short.hotpath
+ * (or -2, -3, ...) beside the capture NAME.hotpath it was to replace;
+ * the new name, or NULL. */
+static char *
+keep_recording (const char *part,
+                const char *capture_name)
+{
+  g_autofree char *stem = g_str_has_suffix (capture_name, ".hotpath")
+                          ? g_strndup (capture_name, strlen (capture_name) - strlen (".hotpath"))
+                          : g_strdup (capture_name);
+
+  for (guint n = 1; n < 100; n++)
+    {
+      g_autofree char *kept = n == 1 ? g_strdup_printf ("%s.cut-short.hotpath", stem)
+                                     : g_strdup_printf ("%s.cut-short-%u.hotpath", stem, n);
+
+      if (g_file_test (kept, G_FILE_TEST_EXISTS))
+        continue;
+      if (!hp_capture_writer_replace (part, kept, NULL))
+        return NULL;
+      return g_steal_pointer (&kept);
+    }
+  return NULL;
+}
+
 guint
-hp_capture_writer_remove_stale_parts (const char *path)
+hp_capture_writer_remove_stale_parts (const char *path,
+                                      GPtrArray  *kept)
 {
   g_autofree char *dir = NULL;
   g_autoptr(GDir) listing = NULL;
@@ -751,6 +809,29 @@ hp_capture_writer_remove_stale_parts (const char *path)
         continue;
       if (!looks_like_a_part (part))
         continue;
+      if (holds_recording (part))
+        {
+          g_autofree char *base = NULL;
+          g_autofree char *kept_as = NULL;
+          g_autofree char *message = NULL;
+
+          /* NAME.hotpath.PID.part: the capture is the name without .PID.part */
+          base = g_strndup (part, strlen (part) - strlen (".part"));
+          *strrchr (base, '.') = '\0';
+          kept_as = keep_recording (part, base);
+          if (kept_as != NULL)
+            message = g_strdup_printf (_("%s: a recording that was to replace %s and whose recorder was killed "
+                                         "before it ended is kept, cut short, as %s"), part, base, kept_as);
+          else
+            message = g_strdup_printf (_("%s: a recording that was to replace %s and whose recorder was killed "
+                                         "before it ended is left there: open it, or rename it to NAME.hotpath"),
+                                       part, base);
+          if (kept != NULL)
+            g_ptr_array_add (kept, g_steal_pointer (&message));
+          else
+            g_message ("%s", message);
+          continue;
+        }
       g_debug ("removing %s, left by a writer that no longer runs", part);
       hp_capture_writer_remove_files (part);
       removed++;
@@ -1825,7 +1906,7 @@ hp_capture_writer_new_part (const char  *capture,
 
   g_return_val_if_fail (capture != NULL, NULL);
 
-  hp_capture_writer_remove_stale_parts (capture);
+  hp_capture_writer_remove_stale_parts (capture, NULL);
   part = hp_capture_writer_part_path (capture);
   /* ours, from an earlier import by this process that was not ended */
   hp_capture_writer_remove_files (part);

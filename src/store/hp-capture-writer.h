@@ -201,8 +201,13 @@ char            *hp_capture_writer_part_path       (const char      *path);
 
 /* Removes from the folder of @path the parts (with their -wal, -shm and
  * -journal) left by writers that no longer run (killed, or a power cut);
- * those of running processes stay. Returns how many parts were removed. */
-guint            hp_capture_writer_remove_stale_parts (const char   *path);
+ * those of running processes stay. A part that holds a recording's
+ * samples (a recording killed as it was to replace NAME.hotpath) is not
+ * removed but kept as NAME.cut-short.hotpath: a sentence for the user
+ * saying so is added to @kept (or logged, when @kept is NULL). Returns
+ * how many parts were removed. */
+guint            hp_capture_writer_remove_stale_parts (const char   *path,
+                                                       GPtrArray    *kept);
 
 /* Moves the closed capture @part to @path, replacing what is there (and any
  * -wal or -shm of the old one), with its -wal when it was kept in WAL mode. */

@@ -15,7 +15,8 @@
  *  - a full disk (a small tmpfs, or a file size limit) stops the recording
  *    at once with one message and keeps what was committed, cut short;
  *  - a recorder killed with SIGKILL takes the command it started with it;
- *  - parts left by killed writers are removed by the next recording there;
+ *  - parts left by killed writers are removed by the next recording there,
+ *    but a recording's samples in one are kept as NAME.cut-short.hotpath;
  *  - a command killed by a signal is reported at the end of record;
  *  - Ctrl-C (SIGINT to hotpath-cli alone) is passed on to the command,
  *    which may end on it or exit; SIGTERM only when it does not, said so.
@@ -908,6 +909,71 @@ test_record_removes_stale_parts (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+static void
+assert_old_command (const char *old)
+{
+  g_autofree char *command = metadata (old, "command");
+
+  g_assert_cmpstr (command, ==, "old");
+}
+
+/* record --force over a capture, killed (SIGKILL, a crash) as it records:
+ * the old capture stays, and the new recording, in its part, is not lost
+ * to the next recording's cleanup but kept as NAME.cut-short.hotpath, and
+ * that recording says so. Before, the part went without a word. */
+static void
+test_killed_replacing_recording_kept (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *old = NULL;
+  g_autofree char *part = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *spin = it_workload_path ("spin");
+  g_autoptr(Cli) cli = NULL;
+  gint64 deadline, seen = 0;
+
+  if (!record_scratch ("app.hotpath", &dir, &old))
+    return;
+  kept = g_build_filename (dir, "app.cut-short.hotpath", NULL);
+  other = g_build_filename (dir, "other.hotpath", NULL);
+  it_write_small_capture (old, "old");
+  {
+    const char *args[] = { "record", "--force", "-o", old, "--", spin, "60", NULL };
+
+    cli = cli_start_full (args, 0);
+  }
+  part = g_strdup_printf ("%s.%d.part", old, (int) cli->pid);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while ((seen = g_file_test (part, G_FILE_TEST_EXISTS) ? samples_so_far (part) : -1) <= 0)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (50 * 1000);
+    }
+  kill (cli->pid, SIGKILL);
+  cli_wait (cli, 10);
+  g_assert_cmpint (cli->status, ==, 128 + SIGKILL);
+  assert_old_command (old);
+
+  /* the next recording there finds the part of a recorder that is gone */
+  {
+    g_autofree char *program = it_workload_path ("paths-fp");
+    const char *args[] = { "record", "-o", other, "--", program, "5", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_test_message ("%s", result->err);
+    g_assert_nonnull (strstr (result->err, kept));
+    g_assert_nonnull (strstr (result->err, "killed"));
+  }
+  g_assert_false (g_file_test (part, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (it_count_sample_rows (kept), >=, seen);
+  assert_old_command (old);
+  g_assert_cmpuint (count_files (dir, ".part"), ==, 0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* A crashed command is named at the end of record ------------------------ */
 
 static void
@@ -1098,6 +1164,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/file-size-limit", test_file_size_limit);
   g_test_add_func ("/integration/record/killed-recorder-kills-command", test_killed_recorder_kills_command);
   g_test_add_func ("/integration/record/removes-stale-parts", test_record_removes_stale_parts);
+  g_test_add_func ("/integration/record/killed-replacing-kept", test_killed_replacing_recording_kept);
   g_test_add_func ("/integration/record/command-killed-by-signal", test_command_killed_by_signal);
   g_test_add_func ("/integration/record/waits-without-waking", test_waits_without_waking);
   g_test_add_func ("/integration/record/sigint-reaches-command", test_sigint_reaches_command);
