@@ -23,9 +23,10 @@
 # window shows the command and the source file's path, and a screenshot
 # should not show the folder of whoever made it.
 #
-# SCREENSHOT_LANGUAGE=de takes them in that language, from the build's
-# catalogues (build/po): what a translation's longer words do to the
-# layout.
+# SCREENSHOT_LANGUAGE=de takes the window's views (make-screenshots) in
+# that language, from the build's catalogues (build/po): what a
+# translation's longer words do to the layout. The offer and the compare
+# window come from display tests that check English text, so stay English.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
@@ -71,7 +72,7 @@ for size in 1024x700 1920x1080; do
     # the banner that offers summaries from earlier captures of the
     # program (issue 16), as the display test shows it
     xvfb-run -a -s "-screen 0 ${size}x24" \
-      env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
           SUMMARY_OFFER_SCREENSHOT="$dir/summary-offer.png" \
       dbus-run-session -- "$build/tests/display/test-summary-offer" -p /summary-offer/offer \
@@ -79,7 +80,7 @@ for size in 1024x700 1920x1080; do
     # Import Summaries From… of 82 summaries: the window, and the dialog
     # that lists each with its rule (summary-import-dialog.png)
     xvfb-run -a -s "-screen 0 ${size}x24" \
-      env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
           SUMMARY_IMPORT_SCREENSHOT="$dir/summary-import.png" \
       dbus-run-session -- "$build/tests/display/test-summary-offer" -p /summary-offer/import-many \
@@ -87,7 +88,7 @@ for size in 1024x700 1920x1080; do
     # the compare window (issue 11) on the display test's two folders of
     # five runs: compare.png, compare-bottom-up.png, compare-source.png
     xvfb-run -a -s "-screen 0 ${size}x24" \
-      env GDK_BACKEND=x11 "${lang_env[@]}" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
       dbus-run-session -- "$build/tests/display/test-compare-window" --screenshots "$dir" \
           -p /compare-window/compare 2>/dev/null | grep '^# wrote' | sed "s|^# wrote |$size $style: |"
