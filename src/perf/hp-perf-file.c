@@ -186,6 +186,19 @@ enum {
 /* One COMPRESSED record decompresses to at most perf's ring size (a few
  * MiB); the bound keeps a forged record from exhausting memory. */
 #define MAX_DECOMPRESSED         (64u << 20)
+/* What the compressed data of a whole file may decompress to, so that the
+ * time and memory a file costs grow with its size: a few kB of zstd can
+ * inflate to gigabytes of 8-byte records. perf record -z (perf 6.1, level
+ * 1) measured at most 1296 times (--call-graph dwarf,65528 on a loop at 4
+ * kHz: the same stack copy over and over) and at most 0.2 records per
+ * compressed byte (cpu-clock at 20 kHz without call graphs); the bounds
+ * leave 6 and 160 times that. Both count from the first compressed byte
+ * on, plus a floor, and are checked as the data inflates, so that a bomb
+ * stops at its first record. */
+#define DECOMPRESSED_PER_BYTE    8192u
+#define DECOMPRESSED_FLOOR       (4u << 20)
+#define RECORDS_PER_BYTE         32u
+#define RECORDS_FLOOR            4096u
 #define STREAM_CHUNK             (256u << 10)
 /* Mapped pages behind the reader are given back in steps of RELEASE_STEP,
  * keeping the last RELEASE_KEEP bytes (the records of the current round,
@@ -232,6 +245,9 @@ struct _HpPerfFile {
   GByteArray   *decomp;       /* decompressed records not handed out yet */
   gsize         decomp_pos;
   guint64       decomp_offset; /* offset of the COMPRESSED record being read */
+  guint64       compressed_in;     /* compressed bytes read so far */
+  guint64       decompressed_out;  /* what they decompressed to */
+  guint64       decompressed_records;
 };
 
 /* Errors --------------------------------------------------------------- */
@@ -1227,6 +1243,7 @@ decompress (HpPerfFile    *self,
       g_byte_array_remove_range (self->decomp, 0, self->decomp_pos);
       self->decomp_pos = 0;
     }
+  self->compressed_in += size;
 
   for (;;)
     {
@@ -1242,6 +1259,7 @@ decompress (HpPerfFile    *self,
       r = ZSTD_decompressStream (self->zstd, &out, &in);
       g_byte_array_set_size (self->decomp, old + out.pos);
       produced += out.pos;
+      self->decompressed_out += out.pos;
       if (ZSTD_isError (r))
         return fail (self, error, HP_PERF_ERROR_INVALID,
                      "corrupted compressed record at offset %" PRIu64 ": zstd: %s",
@@ -1250,6 +1268,12 @@ decompress (HpPerfFile    *self,
         return fail (self, error, HP_PERF_ERROR_INVALID,
                      "corrupted compressed record at offset %" PRIu64 ": decompresses to more than %u MiB",
                      offset, MAX_DECOMPRESSED >> 20);
+      if (self->decompressed_out > DECOMPRESSED_FLOOR + (guint64) DECOMPRESSED_PER_BYTE * self->compressed_in)
+        return fail (self, error, HP_PERF_ERROR_INVALID,
+                     _("refused: its compressed data decompresses to more than %u times its size "
+                       "(its %" PRIu64 " bytes up to the record at offset %" PRIu64 " to over %" PRIu64
+                       " MiB), which no perf record -z writes"),
+                     DECOMPRESSED_PER_BYTE, self->compressed_in, offset, self->decompressed_out >> 20);
       /* Done when the input is used up and the output had room to spare
        * (a full output buffer may leave data inside zstd). */
       if (in.pos == in.size && out.pos < out.size)
@@ -1435,6 +1459,15 @@ next_decompressed (HpPerfFile        *self,
         }
       if (self->decomp->len - self->decomp_pos < size)
         return 0; /* the rest is in the next COMPRESSED record */
+      if (++self->decompressed_records > RECORDS_FLOOR + (guint64) RECORDS_PER_BYTE * self->compressed_in)
+        {
+          fail (self, error, HP_PERF_ERROR_INVALID,
+                _("refused: its compressed data holds more than %u records per compressed byte "
+                  "(its %" PRIu64 " bytes up to the record at offset %" PRIu64 " hold over %" PRIu64
+                  " records), which no perf record -z writes"),
+                RECORDS_PER_BYTE, self->compressed_in, self->decomp_offset, self->decompressed_records);
+          return -1;
+        }
 
       self->decomp_pos += size;
       if (type < HP_PERF_RECORD_USER_TYPE_START || type == REC_FINISHED_ROUND)

@@ -785,6 +785,104 @@ test_errors_compressed (void)
   g_assert_nonnull (strstr (m, "corrupted compressed record at offset 248"));
 }
 
+/* A zstd frame written by hand: header with a window of 2^@window_log
+ * bytes and no content size, so that the decoder must take the window the
+ * header asks for. */
+static void
+zstd_frame_header (GByteArray *z, guint window_log)
+{
+  static const guint8 magic[] = { 0x28, 0xb5, 0x2f, 0xfd, 0x00 };
+  guint8 window = (guint8) ((window_log - 10) << 3);
+
+  pd_put (z, magic, sizeof magic);
+  pd_put (z, &window, 1);
+}
+
+/* @n RLE blocks of 128 KiB of @byte each: 4 bytes of zstd for 128 KiB. */
+static void
+zstd_rle_blocks (GByteArray *z, guint n, guint8 byte, gboolean last)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 header = (128u << 10) << 3 | 1u << 1 | (last && i == n - 1);
+      guint8 block[4] = { header & 0xff, (header >> 8) & 0xff, header >> 16, byte };
+
+      pd_put (z, block, sizeof block);
+    }
+}
+
+static GByteArray *
+compressed_file (const GByteArray *const *payloads, guint n)
+{
+  PdFile *f = pd_file_new (128);
+  GByteArray *bytes;
+
+  pd_file_add_attr (f, &cpu_clock, NULL, 0);
+  add_basic_records (f->data, cpu_clock.sample_type);
+  for (guint i = 0; i < n; i++)
+    {
+      gsize r = pd_begin (f->data, 81, 0);
+
+      pd_put (f->data, payloads[i]->data, payloads[i]->len);
+      pd_end (f->data, r);
+    }
+  pd_u32 (pd_file_feature (f, 27), 0);
+  pd_u32 (pd_file_feature (f, 27), 1);
+  bytes = pd_file_build (f);
+  pd_file_free (f);
+  return bytes;
+}
+
+/* Compressed data that decompresses to far more than perf writes is
+ * refused as it inflates, naming the limit. Before, each COMPRESSED record
+ * could inflate to 64 MiB (2 kB of zstd each, in a frame with a 128 MiB
+ * window): a 113 kB perf.data of 20 such records took 6.6 s and 80 MB to
+ * import, and a megabyte of them a minute and more; 8-byte records
+ * compressed 12 000 to 1 cost the time of 160 million records per 100 kB. */
+static void
+test_errors_compressed_bomb (void)
+{
+  /* 8 records of 64 MiB each (skipped user records of type 0x50505050,
+   * 20560 bytes), one frame with a 128 MiB window across them */
+  {
+    g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref);
+    g_autoptr(GByteArray) bytes = NULL;
+    g_autofree char *m = NULL;
+
+    for (guint i = 0; i < 8; i++)
+      {
+        GByteArray *z = g_byte_array_new ();
+
+        if (i == 0)
+          zstd_frame_header (z, 27);
+        zstd_rle_blocks (z, 512, 0x50, FALSE);
+        g_ptr_array_add (records, z);
+      }
+    bytes = compressed_file ((const GByteArray *const *) records->pdata, records->len);
+    m = read_error (bytes->data, bytes->len);
+    g_assert_nonnull (strstr (m, "decompresses to more than 8192 times its size"));
+  }
+
+  /* 8-byte records (FINISHED_ROUND) at a ratio perf can reach, but 16 000
+   * of them per compressed byte */
+  {
+    g_autoptr(GByteArray) rounds = g_byte_array_new ();
+    g_autoptr(GByteArray) z = g_byte_array_new ();
+    g_autoptr(GByteArray) bytes = NULL;
+    g_autofree char *m = NULL;
+    const GByteArray *payload[1] = { z };
+
+    while (rounds->len < (1u << 20))
+      pd_finished_round (rounds);
+    g_byte_array_set_size (z, ZSTD_compressBound (rounds->len));
+    g_byte_array_set_size (z, ZSTD_compress (z->data, z->len, rounds->data, rounds->len, 19));
+    g_assert_cmpuint (z->len, <, 1000);
+    bytes = compressed_file (payload, 1);
+    m = read_error (bytes->data, bytes->len);
+    g_assert_nonnull (strstr (m, "holds more than 32 records per compressed byte"));
+  }
+}
+
 /* A named file that is not a regular one is refused at once, saying what
  * it is: opening a FIFO for reading used to wait for a writer for ever
  * (hotpath-cli import FIFO hung, deaf to Ctrl+C); a stream comes as '-'. */
@@ -843,6 +941,7 @@ main (int argc, char **argv)
   g_test_add_func ("/perf-file/errors/truncated", test_errors_truncated);
   g_test_add_func ("/perf-file/errors/corrupt-records", test_errors_corrupt_records);
   g_test_add_func ("/perf-file/errors/compressed", test_errors_compressed);
+  g_test_add_func ("/perf-file/errors/compressed-bomb", test_errors_compressed_bomb);
   g_test_add_func ("/perf-file/errors/huge-payload", test_huge_payload);
   g_test_add_func ("/perf-file/errors/duplicate-id", test_duplicate_id);
   g_test_add_func ("/perf-file/errors/not-regular", test_errors_not_regular);
