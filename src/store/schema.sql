@@ -33,10 +33,10 @@
 --
 -- A capture is mailed between people, so Hotpath reads it as untrusted
 -- (src/store/hp-capture.c). It refuses a capture that holds a trigger, a
--- view, a virtual table or a generated column, none of which this format
--- has: they could run their author's SQL when the capture is read or a
--- summary is saved. Other tables and indexes that a script adds are left
--- alone. It also refuses, naming the table and the row, ids that do not
+-- view, a virtual table, a generated column or an index of an expression
+-- or with a WHERE clause, none of which this format has: they could run
+-- their author's SQL when the capture is read or a summary is saved. Other
+-- tables and plain indexes that a script adds are left alone. It also refuses, naming the table and the row, ids that do not
 -- run from 1 without gaps, a reference to a row that does not exist, and a
 -- count or weight that is not a non-negative integer, or whose sum over
 -- the capture passes 2^62.

@@ -341,6 +341,51 @@ test_added_after_open (Fixture       *fx,
   g_assert_nonnull (strstr (error->message, "view \"stacks\""));
 }
 
+static gint64
+file_size (const char *path)
+{
+  GStatBuf st;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  return st.st_size;
+}
+
+/* An index of an expression runs it on each row a summary writes: one of
+ * zeroblob (60000000) on summaries made each summary saved write 60 MB
+ * into the capture (and one of printf as much). A partial index runs its
+ * WHERE clause. Both are refused when the capture is opened, and by a
+ * write when one was added after the capture was opened. */
+static void
+test_expression_index (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  gint64 size;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "CREATE INDEX big ON summaries (zeroblob (60000000));");
+  size = file_size (fx->path);
+  assert_open_refused (fx->path, TRUE, "index \"big\" of an expression", NULL);
+  assert_open_refused (fx->path, FALSE, "index \"big\" of an expression", NULL);
+
+  hp_test_sql (fx->path,
+       "DROP INDEX big;"
+       "CREATE INDEX some ON stacks (frame_id) WHERE frame_id > 1;");
+  assert_open_refused (fx->path, TRUE, "index \"some\" of an expression or with a WHERE clause", NULL);
+
+  hp_test_sql (fx->path, "DROP INDEX some; CREATE INDEX plain ON summaries (text);");
+  capture = hp_capture_open (fx->path, TRUE, &error);
+  g_assert_no_error (error);
+  hp_test_sql (fx->path, "CREATE INDEX big ON summaries (zeroblob (60000000));");
+  g_assert_false (hp_capture_set_summary (capture, "app\tmain\n", "main", "entry", &error));
+  g_printerr ("# %s\n", error->message);
+  g_assert_nonnull (strstr (error->message, "index \"big\" of an expression"));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
+  g_assert_cmpint (file_size (fx->path), <, size + 1000000);
+}
+
 /* A view with an endless recursive query in place of a table. */
 static void
 test_recursive_view (Fixture       *fx,
@@ -941,6 +986,7 @@ main (int    argc,
   ADD ("work-limit", test_work_limit);
   ADD ("trigger", test_trigger);
   ADD ("recursive-view", test_recursive_view);
+  ADD ("expression-index", test_expression_index);
   ADD ("added-after-open", test_added_after_open);
   ADD ("generated-column", test_generated_column);
   ADD ("missing-table", test_missing_table);
