@@ -2195,6 +2195,7 @@ hp_capture_load_samples (HpCapture           *self,
   g_autoptr(GArray) samples = NULL;
   sqlite3_stmt *stmt = NULL;
   gint64 row = 0;
+  guint64 total_weight = 0;
   /* data made by hand (tests) has one event */
   gint64 n_events = data != NULL && data->events != NULL ? data->events->len : 2;
   guint64 mask = data != NULL && data->events != NULL ? data->event_mask : 1;
@@ -2244,6 +2245,17 @@ hp_capture_load_samples (HpCapture           *self,
                          "(time %" PRId64 ", tid %" PRId64 ", stack %" PRId64
                          ", weight %" PRId64 ", event %" PRId64 ")"),
                        self->path, row, time, tid, stack_id, weight, event_id);
+          sqlite3_finalize (stmt);
+          return NULL;
+        }
+      /* what stack_counts holds is checked so when loading; these are
+       * summed again by whatever filters them by time */
+      total_weight += (guint64) weight;
+      if (total_weight > MAX_TOTAL)
+        {
+          g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                       _("%s: corrupt capture: the weights of samples add up to more than 2^62 at samples row %" PRId64),
+                       self->path, row);
           sqlite3_finalize (stmt);
           return NULL;
         }

@@ -671,6 +671,34 @@ test_bad_samples (Fixture       *fx,
   assert_load_corrupt (fx->path, "the weights of samples add up to more than 2^63", NULL);
 }
 
+/* The samples of a finished capture, which only a time range reads: each
+ * weight under 2^63, their sum over it. Before, they were taken, and
+ * `report --from --to` on a capture whose samples weigh 2^63 - 1 each gave
+ * a total weight smaller than a self weight, the sums wrapped. */
+static void
+test_huge_sample_weights (Fixture       *fx,
+                          gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) loaded = NULL;
+  g_autoptr(GArray) samples = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "UPDATE samples SET weight = 4000000000000000000 WHERE rowid IN (3, 4)");
+  capture = hp_capture_open (fx->path, FALSE, &error);
+  g_assert_no_error (error);
+  loaded = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+  samples = hp_capture_load_samples (capture, loaded, &error);
+  g_assert_null (samples);
+  g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT);
+  g_printerr ("# %s\n", error->message);
+  g_assert_true (g_str_has_prefix (error->message, fx->path));
+  g_assert_nonnull (strstr (error->message, "the weights of samples add up to more than 2^62 at samples row 4"));
+}
+
 /* Text and real numbers in id and reference columns, which an INTEGER
  * PRIMARY KEY cannot hold: the table is rebuilt without one. */
 static void
@@ -1001,6 +1029,7 @@ main (int    argc,
   ADD ("huge-counts", test_huge_counts);
   ADD ("text-in-counts", test_text_in_counts);
   ADD ("bad-samples", test_bad_samples);
+  ADD ("huge-sample-weights", test_huge_sample_weights);
   ADD ("bad-ids", test_bad_ids);
   ADD ("sparse-ids", test_sparse_ids);
   ADD ("missing-reference", test_missing_reference);
