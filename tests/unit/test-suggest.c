@@ -36,6 +36,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
 
@@ -379,6 +380,61 @@ test_input_source_changed (void)
 
 }
 
+/* A capture names its files: one that says work is declared and sampled
+ * in a file that is not source code (a credentials file, /etc/passwd, a
+ * key) has nothing of it quoted, neither by its name, nor through "..",
+ * nor through a link named like source: what Suggest reads goes to the
+ * summarizer. Before, the line that held the function's name and every
+ * sampled line were quoted. Code, even without an extension in an
+ * include folder (C++'s <optional>), still is. */
+static void
+test_input_not_code (void)
+{
+  g_autofree char *secret = g_build_filename (tmpdir, "credentials", NULL);
+  g_autofree char *include = g_build_filename (tmpdir, "include", NULL);
+  g_autofree char *through_include = g_build_filename (include, "..", "credentials", NULL);
+  g_autofree char *link = g_build_filename (tmpdir, "link.c", NULL);
+  g_autofree char *header = g_build_filename (include, "optional", NULL);
+  const char *names[] = { secret, through_include, link, header };
+
+  g_assert_true (g_file_set_contents (secret, APP_SOURCE, -1, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (include, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (header, APP_SOURCE, -1, NULL));
+  g_unlink (link);
+  g_assert_cmpint (symlink (secret, link), ==, 0);
+
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autoptr(TestData) data = make_data ();
+      g_autoptr(HpProfile) profile = NULL;
+      const HpCallNode *work;
+      g_autoptr(HpSuggestInput) input = NULL;
+      const HpSuggestLine *line;
+      gboolean code = k == 3;
+
+      for (guint i = 1; i < data->functions->len; i++)
+        g_array_index (data->functions, HpCaptureFunction, i).file = (char *) names[k];
+      for (guint i = 1; i < data->frames->len; i++)
+        g_array_index (data->frames, HpCaptureFrame, i).file = (char *) names[k];
+      profile = hp_profile_new (data, NULL);
+      work = child_named (profile, child_named (profile, hp_profile_get_top_down (profile), "main"), "work");
+      input = hp_suggest_input_new (profile, work, NULL);
+      g_test_message ("%s: %s", names[k], input->draft);
+      line = g_ptr_array_index (input->hot_lines, 0);
+      g_assert_cmpuint (line->line, ==, 17);
+      if (code)
+        {
+          g_assert_cmpstr (line->text, ==, "x += 1;");
+          continue;
+        }
+      g_assert_null (line->text);
+      g_assert_null (((HpSuggestStep *) g_ptr_array_index (input->steps, 1))->source);
+      g_assert_null (strstr (input->draft, "x += 1"));
+      g_assert_null (strstr (input->draft, "Does the work"));
+      g_assert_cmpuint (input->missing->len, ==, 1);
+    }
+}
+
 /* A declaration found by name: where DWARF says while it names the
  * function; else the nearest definition, never a call, a prototype, an
  * assignment or a statement that names it. */
@@ -696,6 +752,7 @@ main (int argc, char **argv)
   g_test_add_func ("/suggest/input/without-source", test_input_without_source);
   g_test_add_func ("/suggest/input/json", test_input_json);
   g_test_add_func ("/suggest/input/source-changed", test_input_source_changed);
+  g_test_add_func ("/suggest/input/not-code", test_input_not_code);
   g_test_add_func ("/suggest/find-declaration", test_find_declaration);
   g_test_add_func ("/suggest/summarizer/protocol", test_summarizer_protocol);
   g_test_add_func ("/suggest/summarizer/failure", test_summarizer_failure);
