@@ -1549,6 +1549,8 @@ test_hostile_open (void)
       "trigger \"evil\"" },
     { "sql-names.hotpath", "UPDATE functions SET name = name || ''');DROP TABLE samples;--';", NULL },
     { "no-summaries.hotpath", "DROP TABLE summaries;", "no table summaries" },
+    /* its expression would write 60 MB into the capture per summary saved */
+    { "expression-index.hotpath", "CREATE INDEX big ON summaries (zeroblob (60000000));", "index \"big\"" },
     { "huge-summary.hotpath", "INSERT INTO summaries (path_key, path, text, created, updated) "
                               "VALUES ('k', 'p', printf ('%.5000000c', 'x'), '', '');", NULL },
     { "truncated.hotpath", NULL, "truncated" },
