@@ -1776,13 +1776,24 @@ run_recording (HpRecorder  *self,
       goto fail;
     }
 
-  /* Sampling ran: from here on the capture is kept, whatever fails. */
+  /* Sampling ran: from here on the capture is kept, whatever fails. A
+   * capture whose folder was removed or renamed, or whose file was deleted
+   * or moved meanwhile, is not where the user will look: it is saved
+   * elsewhere, and that is an error that says where. */
   finish_capture (self, status, end_time);
+  if (!hp_capture_writer_close (self->writer, output_path, error))
+    {
+      g_clear_pointer (&self->writer, hp_capture_writer_free);
+      return FALSE;
+    }
   g_clear_pointer (&self->writer, hp_capture_writer_free);
 
   if (part != NULL && !hp_capture_writer_replace (part, output_path, error))
     {
-      g_prefix_error (error, _("the recording is kept as %s: "), part);
+      /* not as a part, which the next writer in the folder would remove */
+      g_autofree char *kept = hp_capture_writer_keep_aside (part, output_path);
+
+      g_prefix_error (error, _("the recording is kept as %s: "), kept != NULL ? kept : part);
       return FALSE;
     }
   /* a full disk: the samples committed until then are in output_path now */

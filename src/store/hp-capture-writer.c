@@ -69,6 +69,17 @@
  * taken at once holds up its rows alone, which wait as above; until then
  * the window and the CLI see no file, as before they saw an empty one.
  *
+ * Lost from its name. A user may remove the capture's folder, rename it,
+ * or delete or replace the file while it is written; SQLite goes on
+ * writing through its descriptors, and the capture was gone, or elsewhere,
+ * while the recorder said "wrote NAME". The writer keeps a descriptor of
+ * the file it created, and hp_capture_writer_close() compares it with the
+ * name: a file moved (its folder renamed) is made one file where it is
+ * now, one deleted is checkpointed through SQLite's descriptors (SQLite
+ * will not as it closes a moved file, SQLITE_READONLY_DBMOVED) and
+ * copied out of ours to a name that is said. A deleted file cannot be
+ * linked back (linkat refuses a file without links), hence the copy.
+ *
  * hp_capture_writer_finish() commits the aggregates and the complete flag
  * in one transaction; after that commit the capture is complete and nothing
  * deletes it. It then moves the WAL into the database (one file again);
@@ -208,6 +219,11 @@ struct _HpCaptureWriter {
   char    *spill_path;
   guint64  deferred_samples;
   gint64   lock_since;      /* monotonic, us */
+
+  /* The capture's file, held open from its creation: whoever removes its
+   * folder or moves it meanwhile, what was written is still here (see
+   * "Lost from its name" at the top). */
+  int fd;
 };
 
 static guint
@@ -615,6 +631,17 @@ close_db (HpCaptureWriter *self)
   self->in_txn = FALSE;
 }
 
+/* Whether the file at the writer's path is still the one it writes. */
+static gboolean
+still_in_place (HpCaptureWriter *self)
+{
+  GStatBuf held, named;
+
+  if (self->fd < 0 || fstat (self->fd, &held) != 0)
+    return TRUE;  /* nothing to compare with */
+  return g_lstat (self->path, &named) == 0 && named.st_dev == held.st_dev && named.st_ino == held.st_ino;
+}
+
 /* The files SQLite keeps beside a database. */
 static const char *const companions[] = { "-wal", "-shm", "-journal" };
 
@@ -745,21 +772,31 @@ holds_recording (const char *part)
   return found;
 }
 
-/* Keeps the recording in the stale part @part as NAME.cut-short.hotpath
- * (or -2, -3, ...) beside the capture NAME.hotpath it was to replace;
- * the new name, or NULL. */
+/* NAME.LABEL.hotpath for the capture NAME.hotpath (@n > 1: NAME.LABEL-n.hotpath). */
 static char *
-keep_recording (const char *part,
-                const char *capture_name)
+labelled_name (const char *capture_name,
+               const char *label,
+               guint       n)
 {
   g_autofree char *stem = g_str_has_suffix (capture_name, ".hotpath")
                           ? g_strndup (capture_name, strlen (capture_name) - strlen (".hotpath"))
                           : g_strdup (capture_name);
 
+  return n == 1 ? g_strdup_printf ("%s.%s.hotpath", stem, label)
+                : g_strdup_printf ("%s.%s-%u.hotpath", stem, label, n);
+}
+
+/* Keeps the capture in the part @part as NAME.LABEL.hotpath (or -2, -3,
+ * ...) beside the capture NAME.hotpath it was to replace; the new name,
+ * or NULL. */
+static char *
+keep_recording (const char *part,
+                const char *capture_name,
+                const char *label)
+{
   for (guint n = 1; n < 100; n++)
     {
-      g_autofree char *kept = n == 1 ? g_strdup_printf ("%s.cut-short.hotpath", stem)
-                                     : g_strdup_printf ("%s.cut-short-%u.hotpath", stem, n);
+      g_autofree char *kept = labelled_name (capture_name, label, n);
 
       if (g_file_test (kept, G_FILE_TEST_EXISTS))
         continue;
@@ -818,7 +855,7 @@ hp_capture_writer_remove_stale_parts (const char *path,
           /* NAME.hotpath.PID.part: the capture is the name without .PID.part */
           base = g_strndup (part, strlen (part) - strlen (".part"));
           *strrchr (base, '.') = '\0';
-          kept_as = keep_recording (part, base);
+          kept_as = keep_recording (part, base, "cut-short");
           if (kept_as != NULL)
             message = g_strdup_printf (_("%s: a recording that was to replace %s and whose recorder was killed "
                                          "before it ended is kept, cut short, as %s"), part, base, kept_as);
@@ -1034,6 +1071,7 @@ writer_create (const char  *path,
     }
 
   self = g_new0 (HpCaptureWriter, 1);
+  self->fd = -1;
   self->path = g_strdup (path);
   self->bulk = bulk;
   self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -1053,8 +1091,11 @@ writer_create (const char  *path,
   /* The file is created here first, never over an existing one (SQLite has
    * no O_EXCL), and because, when SQLite cannot create it, it retries
    * read-only and keeps that retry's errno: a read-only folder would say
-   * "No such file". */
-  fd = g_open (setup, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+   * "No such file". Its descriptor is kept: it is how the writer knows
+   * its file, wherever it goes (see "Lost from its name" at the top). It
+   * is closed only after SQLite's own: closing a descriptor of a file
+   * drops every POSIX lock this process holds on it. */
+  fd = g_open (setup, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     {
       int errsv = errno;
@@ -1063,7 +1104,7 @@ writer_create (const char  *path,
                    _("%s: cannot create the capture: %s"), path, g_strerror (errsv));
       return NULL;
     }
-  close (fd);
+  self->fd = fd;
 
   if (!open_db (self, setup, SQLITE_OPEN_READWRITE, error))
     goto fail;
@@ -1878,9 +1919,11 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
     return FALSE;
   self->finished = TRUE;
 
-  /* Complete from here on: what follows cannot fail the capture. */
+  /* Complete from here on: what follows cannot fail the capture. A file
+   * no longer at its name is made one file by hp_capture_writer_close(). */
   finalize_statements (self);
-  make_single_file (self);
+  if (still_in_place (self))
+    make_single_file (self);
   return TRUE;
 }
 
@@ -1896,6 +1939,248 @@ hp_capture_writer_abort (HpCaptureWriter *self)
       close_db (self);
       hp_capture_writer_remove_files (self->path);
     }
+}
+
+/* Not finished: keeps what was written (the capture opens as cut short),
+ * and what waits for another program's lock where it can be had. */
+static void
+commit_unfinished (HpCaptureWriter *self)
+{
+  if (self->db != NULL && self->deferring && self->error == NULL && !self->bulk)
+    {
+      commit (self, NULL);
+      if (self->deferring && self->error == NULL)
+        give_up_deferred (self);
+    }
+  if (self->db != NULL && self->in_txn && self->error == NULL)
+    commit (self, NULL);
+}
+
+/* Makes the closed capture at @path one file (it may be in WAL mode, with
+ * a -wal beside it that names it by an old name); left as it is when that
+ * fails, a capture all the same. */
+static void
+make_one_file (const char *path)
+{
+  sqlite3 *db = NULL;
+
+  if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK)
+    {
+      sqlite3_db_config (db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+      sqlite3_busy_timeout (db, 1000);
+      sqlite3_exec (db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
+    }
+  sqlite3_close (db);
+}
+
+/* Copies the file the writer holds open to @target, a new file; FALSE
+ * with errno set when that fails (nothing is left at @target). */
+static gboolean
+copy_held_file (HpCaptureWriter *self,
+                const char      *target)
+{
+  char buf[64 * 1024];
+  int out = g_open (target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  off_t at = 0;
+  int errsv = 0;
+
+  if (out < 0)
+    return FALSE;
+  for (;;)
+    {
+      ssize_t n = pread (self->fd, buf, sizeof buf, at);
+      ssize_t done = 0;
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          errsv = n < 0 ? errno : 0;
+          break;
+        }
+      while (done < n)
+        {
+          ssize_t w = write (out, buf + done, n - done);
+
+          if (w < 0 && errno == EINTR)
+            continue;
+          if (w <= 0)
+            {
+              errsv = w < 0 ? errno : ENOSPC;
+              break;
+            }
+          done += w;
+        }
+      if (errsv != 0)
+        break;
+      at += n;
+    }
+  if (errsv == 0 && fsync (out) != 0)
+    errsv = errno;
+  if (close (out) != 0 && errsv == 0)
+    errsv = errno;
+  if (errsv != 0)
+    {
+      g_unlink (target);
+      errno = errsv;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Saves the capture the writer holds open, whose file was deleted (or its
+ * folder removed): at @capture when that name is free again in a folder
+ * that exists, else as NAME.recovered.hotpath beside it, else in the
+ * user's data folder (hotpath/recovered/), else in the temporary folder.
+ * The file saved, or NULL with the last reason in *@reason. */
+static char *
+save_held_file (HpCaptureWriter  *self,
+                const char       *capture,
+                char            **reason)
+{
+  g_autofree char *dir = g_path_get_dirname (capture);
+  g_autofree char *name = g_path_get_basename (capture);
+  g_autofree char *data_dir = g_build_filename (g_get_user_data_dir (), "hotpath", "recovered", NULL);
+  g_autofree char *in_data_dir = g_build_filename (data_dir, name, NULL);
+  g_autofree char *in_tmp = g_build_filename (g_get_tmp_dir (), name, NULL);
+  const char *const places[] = { capture, in_data_dir, in_tmp };
+  GStatBuf st;
+  int errsv = ENOENT;
+
+  if (g_lstat (capture, &st) != 0 && errno == ENOENT && g_file_test (dir, G_FILE_TEST_IS_DIR)
+      && copy_held_file (self, capture))
+    {
+      make_one_file (capture);
+      return g_strdup (capture);
+    }
+  g_mkdir_with_parents (data_dir, 0700);
+  for (guint i = 0; i < G_N_ELEMENTS (places); i++)
+    for (guint n = 1; n < 100; n++)
+      {
+        /* in the data folder, the name itself comes first */
+        g_autofree char *target = i == 1 && n == 1 ? g_strdup (places[i])
+                                                   : labelled_name (places[i], "recovered", i == 1 ? n - 1 : n);
+
+        if (copy_held_file (self, target))
+          {
+            make_one_file (target);
+            return g_steal_pointer (&target);
+          }
+        if (errno != EEXIST)
+          {
+            errsv = errno;
+            break;
+          }
+      }
+  *reason = g_strdup (g_strerror (errsv));
+  return NULL;
+}
+
+/* The -wal and -shm SQLite made by the writer's path stay there when the
+ * file was moved or deleted: gone with the WAL emptied into the file,
+ * unless a database has that name now, to which they might belong. */
+static void
+remove_left_companions (HpCaptureWriter *self)
+{
+  static const guint8 db_magic[16] = "SQLite format 3";
+  g_autofree char *wal = g_strconcat (self->path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (self->path, "-shm", NULL);
+  GStatBuf st;
+
+  if (g_lstat (wal, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size != 0
+      || hp_store_db_file_starts_with (self->path, db_magic, sizeof db_magic, NULL))
+    return;
+  g_unlink (wal);
+  g_unlink (shm);
+}
+
+gboolean
+hp_capture_writer_close (HpCaptureWriter  *self,
+                         const char       *capture,
+                         GError          **error)
+{
+  g_autofree char *proc = NULL;
+  g_autofree char *now = NULL;
+  g_autofree char *reason = NULL;
+  char *saved;
+  GStatBuf held;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (capture != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  commit_unfinished (self);
+  if (still_in_place (self))
+    {
+      close_db (self);
+      return TRUE;
+    }
+  /* SQLite does not move the WAL into a file that was moved or deleted
+   * when it closes it, nor leave WAL mode (SQLITE_READONLY_DBMOVED): a
+   * checkpoint does, through the descriptors it holds. */
+  if (self->db != NULL)
+    sqlite3_exec (self->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+  close_db (self);
+  remove_left_companions (self);
+
+  /* Moved, or its folder renamed: whole where it is now. A part there
+   * would be taken for a dead writer's; it gets a capture's name. */
+  proc = g_strdup_printf ("/proc/self/fd/%d", self->fd);
+  if (fstat (self->fd, &held) == 0 && held.st_nlink > 0
+      && (now = g_file_read_link (proc, NULL)) != NULL && g_path_is_absolute (now)
+      && !g_str_has_suffix (now, " (deleted)"))
+    {
+      g_autofree char *base = g_path_get_basename (now);
+      pid_t pid;
+      const char *companion;
+
+      make_one_file (now);
+      if (parse_part_name (base, &pid, &companion) && companion[0] == '\0' && pid == getpid ())
+        {
+          g_autofree char *dir = g_path_get_dirname (now);
+          g_autofree char *name = g_path_get_basename (capture);
+          g_autofree char *beside = g_build_filename (dir, name, NULL);
+          char *kept = keep_recording (now, beside, "recovered");
+
+          if (kept != NULL)
+            {
+              g_free (now);
+              now = kept;
+            }
+        }
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   _("%s: the file was moved (or its folder renamed) while it was being written; "
+                     "the capture is at %s"), self->path, now);
+      return FALSE;
+    }
+
+  /* Deleted (or its folder removed, or replaced by another file): the
+   * descriptor holds the last of it. */
+  saved = save_held_file (self, capture, &reason);
+  if (saved == NULL)
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                 _("%s: the file was deleted (or its folder removed) while it was being written, "
+                   "and the capture could not be saved anywhere else (%s): it is lost"), self->path, reason);
+  else if (strcmp (saved, self->path) == 0)
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                 _("%s: the file was deleted while it was being written; the capture is written there again"),
+                 self->path);
+  else
+    g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                 _("%s: the file was deleted (or its folder removed, or replaced) while it was being written; "
+                   "the capture is saved as %s"), self->path, saved);
+  g_free (saved);
+  return FALSE;
+}
+
+char *
+hp_capture_writer_keep_aside (const char *part,
+                              const char *capture)
+{
+  g_return_val_if_fail (part != NULL, NULL);
+  g_return_val_if_fail (capture != NULL, NULL);
+
+  return keep_recording (part, capture, "recovered");
 }
 
 HpCaptureWriter *
@@ -1933,10 +2218,21 @@ hp_capture_writer_end_part (HpCaptureWriter  *self,
       hp_capture_writer_free (self);
       return FALSE;
     }
+  /* a part deleted or moved meanwhile (its folder removed) is saved elsewhere, and said */
+  if (!hp_capture_writer_close (self, capture, error))
+    {
+      hp_capture_writer_free (self);
+      return FALSE;
+    }
   hp_capture_writer_free (self);
   if (!hp_capture_writer_replace (part, capture, error))
     {
-      hp_capture_writer_remove_files (part);
+      g_autofree char *kept = hp_capture_writer_keep_aside (part, capture);
+
+      if (kept != NULL)
+        g_prefix_error (error, _("the capture is kept as %s: "), kept);
+      else
+        hp_capture_writer_remove_files (part);
       return FALSE;
     }
   return TRUE;
@@ -1948,17 +2244,10 @@ hp_capture_writer_free (HpCaptureWriter *self)
   if (self == NULL)
     return;
 
-  /* Not finished: keep what was written (the capture opens as cut short),
-   * and what waits for another program's lock where it can be had. */
-  if (self->db != NULL && self->deferring && self->error == NULL && !self->bulk)
-    {
-      commit (self, NULL);
-      if (self->deferring && self->error == NULL)
-        give_up_deferred (self);
-    }
-  if (self->db != NULL && self->in_txn && self->error == NULL)
-    commit (self, NULL);
+  commit_unfinished (self);
   close_db (self);
+  if (self->fd >= 0)
+    close (self->fd);
 
   g_clear_pointer (&self->modules, g_hash_table_unref);
   g_clear_pointer (&self->functions, g_hash_table_unref);

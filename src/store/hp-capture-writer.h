@@ -188,6 +188,28 @@ int              hp_capture_writer_get_lock_holder (HpCaptureWriter *self,
 /* "another program (sqlite3, PID 4242)": the same in a sentence. */
 char            *hp_capture_writer_describe_lock_holder (HpCaptureWriter *self);
 
+/* Ends writing (after hp_capture_writer_finish(), or without it: a
+ * capture cut short) and checks that the file written is still at the
+ * writer's path. When it is not, because its folder was removed or
+ * renamed, or the file deleted, moved or replaced meanwhile, the capture
+ * is not lost: one moved is made one file where it is now (a part there
+ * renamed NAME.recovered.hotpath); one deleted is copied from the
+ * descriptor the writer holds, to @capture (the name the user asked
+ * for) when that name is free in a folder that exists, else to
+ * NAME.recovered.hotpath beside it, else to the user's data folder
+ * (hotpath/recovered/NAME.hotpath), else to the temporary folder. Then
+ * FALSE, with @error naming the file, what happened and where the
+ * capture is. The writer can only be freed after this. */
+gboolean         hp_capture_writer_close           (HpCaptureWriter *self,
+                                                    const char      *capture,
+                                                    GError         **error);
+
+/* Renames the closed capture @part (with its -wal) to NAME.recovered.hotpath
+ * (-2, -3, ...) beside @capture, NAME.hotpath, when moving it to @capture
+ * failed: a name that no cleanup of parts removes. The new name, or NULL. */
+char            *hp_capture_writer_keep_aside      (const char      *part,
+                                                    const char      *capture);
+
 /* Closes the database and deletes the file (on errors before any useful data). */
 void             hp_capture_writer_abort           (HpCaptureWriter *self);
 

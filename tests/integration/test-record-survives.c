@@ -19,7 +19,11 @@
  *    but a recording's samples in one are kept as NAME.cut-short.hotpath;
  *  - a command killed by a signal is reported at the end of record;
  *  - Ctrl-C (SIGINT to hotpath-cli alone) is passed on to the command,
- *    which may end on it or exit; SIGTERM only when it does not, said so.
+ *    which may end on it or exit; SIGTERM only when it does not, said so;
+ *  - the capture (or with --force its part) taken away as it is written:
+ *    its folder removed or renamed, the file deleted, replaced, or its
+ *    name made a folder: an error (never "wrote"), and the capture, with
+ *    every sample seen before, where the error says.
  *
  * The samples are never counted against a share or a rate: the machine may
  * be busy.
@@ -974,6 +978,137 @@ test_killed_replacing_recording_kept (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* The capture taken away while it is written ----------------------------- */
+
+/* What a hostile user does to @file (the capture, or with --force its
+ * part) in @dir as it is written, and where the capture must then be:
+ * "DIR/", "MOVED/" (@dir renamed) or "DATA/" (the user's data folder)
+ * and a name. Before, each of them ended with "wrote NAME" and the
+ * capture gone, or said to be where it was not. */
+typedef struct {
+  gboolean    force;
+  void      (*act) (const char *dir, const char *capture, const char *file);
+  const char *kept;
+} Hostile;
+
+static char *
+moved_dir (const char *dir)
+{
+  return g_strconcat (dir, ".moved", NULL);
+}
+
+static void
+remove_folder (const char *dir, const char *capture, const char *file)
+{
+  hp_test_remove_tree (dir);
+}
+
+static void
+rename_folder (const char *dir, const char *capture, const char *file)
+{
+  g_autofree char *moved = moved_dir (dir);
+
+  g_assert_cmpint (g_rename (dir, moved), ==, 0);
+}
+
+static void
+delete_file (const char *dir, const char *capture, const char *file)
+{
+  g_assert_cmpint (g_unlink (file), ==, 0);
+}
+
+static void
+replace_file (const char *dir, const char *capture, const char *file)
+{
+  g_assert_cmpint (g_unlink (file), ==, 0);
+  g_assert_true (g_file_set_contents (file, "not the capture\n", -1, NULL));
+}
+
+static void
+capture_becomes_folder (const char *dir, const char *capture, const char *file)
+{
+  g_assert_cmpint (g_unlink (capture), ==, 0);
+  g_assert_cmpint (g_mkdir (capture, 0755), ==, 0);
+}
+
+static void
+test_capture_taken_away (gconstpointer data)
+{
+  const Hostile *hostile = data;
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *moved = NULL;
+  g_autofree char *data_home = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *spin = it_workload_path ("spin");
+  g_autofree char *complete = NULL;
+  g_autoptr(Cli) cli = NULL;
+  gint64 deadline, seen;
+
+  if (!record_scratch ("app.hotpath", &dir, &capture))
+    return;
+  moved = moved_dir (dir);
+  data_home = it_tmpdir_new ();
+  if (g_str_has_prefix (hostile->kept, "DIR/"))
+    kept = g_build_filename (dir, hostile->kept + 4, NULL);
+  else if (g_str_has_prefix (hostile->kept, "MOVED/"))
+    kept = g_build_filename (moved, hostile->kept + 6, NULL);
+  else
+    kept = g_build_filename (data_home, "hotpath", "recovered", hostile->kept + 5, NULL);
+  if (hostile->force)
+    it_write_small_capture (capture, "old");
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  {
+    const char *args[] = { "record", "-o", capture, "--", spin, "2", NULL };
+    const char *args_force[] = { "record", "--force", "-o", capture, "--", spin, "2", NULL };
+
+    cli = cli_start_full (hostile->force ? args_force : args, 0);
+  }
+  g_unsetenv ("XDG_DATA_HOME");
+  file = hostile->force ? g_strdup_printf ("%s.%d.part", capture, (int) cli->pid) : g_strdup (capture);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while ((seen = g_file_test (file, G_FILE_TEST_EXISTS) ? samples_so_far (file) : -1) <= 0)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (20 * 1000);
+    }
+  hostile->act (dir, capture, file);
+  cli_wait (cli, 30);
+
+  /* never "wrote": an error that names the file and where the capture is */
+  g_assert_cmpint (cli->status, ==, 1);
+  g_assert_null (strstr (cli->err, "wrote "));
+  g_assert_nonnull (strstr (cli->err, hostile->act == capture_becomes_folder ? capture : file));
+  g_assert_nonnull (strstr (cli->err, kept));
+  g_assert_cmpint (it_count_sample_rows (kept), >=, seen);
+  complete = metadata (kept, "complete");
+  g_assert_cmpstr (complete, ==, "1");
+  if (hostile->force && hostile->act == rename_folder)
+    {
+      g_autofree char *old = g_build_filename (moved, "app.hotpath", NULL);
+
+      assert_old_command (old);
+    }
+  else if (hostile->force && hostile->act != remove_folder && hostile->act != capture_becomes_folder)
+    assert_old_command (capture);
+
+  hp_test_remove_tree (dir);
+  hp_test_remove_tree (moved);
+  hp_test_remove_tree (data_home);
+}
+
+static const Hostile folder_removed = { FALSE, remove_folder, "DATA/app.hotpath" };
+static const Hostile folder_renamed = { FALSE, rename_folder, "MOVED/app.hotpath" };
+static const Hostile file_deleted = { FALSE, delete_file, "DIR/app.hotpath" };
+static const Hostile file_becomes_folder = { FALSE, capture_becomes_folder, "DIR/app.recovered.hotpath" };
+static const Hostile force_folder_removed = { TRUE, remove_folder, "DATA/app.hotpath" };
+static const Hostile force_folder_renamed = { TRUE, rename_folder, "MOVED/app.recovered.hotpath" };
+static const Hostile part_deleted = { TRUE, delete_file, "DIR/app.recovered.hotpath" };
+static const Hostile part_replaced = { TRUE, replace_file, "DIR/app.recovered.hotpath" };
+static const Hostile target_becomes_folder = { TRUE, capture_becomes_folder, "DIR/app.recovered.hotpath" };
+
 /* A crashed command is named at the end of record ------------------------ */
 
 static void
@@ -1168,5 +1303,18 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/command-killed-by-signal", test_command_killed_by_signal);
   g_test_add_func ("/integration/record/waits-without-waking", test_waits_without_waking);
   g_test_add_func ("/integration/record/sigint-reaches-command", test_sigint_reaches_command);
+  g_test_add_data_func ("/integration/record/taken-away/folder-removed", &folder_removed, test_capture_taken_away);
+  g_test_add_data_func ("/integration/record/taken-away/folder-renamed", &folder_renamed, test_capture_taken_away);
+  g_test_add_data_func ("/integration/record/taken-away/file-deleted", &file_deleted, test_capture_taken_away);
+  g_test_add_data_func ("/integration/record/taken-away/file-becomes-folder", &file_becomes_folder,
+                        test_capture_taken_away);
+  g_test_add_data_func ("/integration/record/taken-away/force-folder-removed", &force_folder_removed,
+                        test_capture_taken_away);
+  g_test_add_data_func ("/integration/record/taken-away/force-folder-renamed", &force_folder_renamed,
+                        test_capture_taken_away);
+  g_test_add_data_func ("/integration/record/taken-away/part-deleted", &part_deleted, test_capture_taken_away);
+  g_test_add_data_func ("/integration/record/taken-away/part-replaced", &part_replaced, test_capture_taken_away);
+  g_test_add_data_func ("/integration/record/taken-away/target-becomes-folder", &target_becomes_folder,
+                        test_capture_taken_away);
   return g_test_run ();
 }
