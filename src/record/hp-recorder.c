@@ -16,9 +16,9 @@
  * every record the kernel wrote is in the capture.
  *
  * Once sampling started the capture is never removed: the processing thread
- * commits what it wrote every COMMIT_INTERVAL_US (which also leaves the write
- * lock free between commits, for a summary saved into the live capture), and
- * the first write
+ * commits what it wrote every COMMIT_INTERVAL_US (the writer then leaves the
+ * write lock free a while, for a summary saved into the live capture; see
+ * hp-capture-writer.c), and the first write
  * error (a full disk) stops the recording like a stop request, leaving the
  * capture cut short with what was committed. The spawned command dies with
  * the recorder (PR_SET_PDEATHSIG) should the recorder be killed.
@@ -90,8 +90,9 @@ static const guint dwarf_ring_pages[] = { 512, 128, 16 };
 /* How often the processing thread commits what it wrote. A commit after
  * every drain pass (up to 20 a second, and more while the rings fill)
  * took and released SQLite's file locks each time: 1151 fcntl calls for
- * one gcc. A quarter of a second is what a kill may lose, and what a
- * summary saved into the live capture may wait (its busy timeout is 5 s). */
+ * one gcc. A quarter of a second is what a kill may lose; a summary saved
+ * into the live capture meanwhile gets the lock in the writer's pause
+ * after a commit (its busy timeout is 5 s). */
 #define COMMIT_INTERVAL_US (250 * 1000)
 
 typedef struct {
@@ -142,6 +143,8 @@ struct _HpRecorder {
   char            *note;            /* how the capture was kept */
   char            *output_path;     /* as the user named it, for messages */
   gint64           lock_said;       /* when the lock wait was last said; 0: not waiting */
+  gboolean         lock_said_ended; /* ... and whether it said the recording had ended */
+  gint             ended;           /* atomic: the program ended (or the recording stopped) */
   gint64           start_time;      /* monotonic, us */
 
   GMutex           progress_lock;
@@ -1010,7 +1013,10 @@ say_status (HpRecorder *self,
 
 /* Another program holds the capture's write lock: the samples wait in the
  * writer, and the user is told, every LOCK_STATUS_US while it lasts, and
- * when it ends. */
+ * when it ends; after the program's end too, while the rest is written
+ * and while hp_capture_writer_finish() waits (its wait function), so that
+ * no wait is silent. The window's Record dialog reads the same from the
+ * progress. */
 #define LOCK_STATUS_US (5 * G_USEC_PER_SEC)
 
 static void
@@ -1019,6 +1025,7 @@ watch_lock (HpRecorder *self)
   guint64 waiting = 0;
   gdouble wait = hp_capture_writer_get_lock_wait (self->writer, &waiting);
   gint64 now = g_get_monotonic_time ();
+  gboolean ended = g_atomic_int_get (&self->ended);
   g_autofree char *name = NULL;
   int pid = wait > 0 ? hp_capture_writer_get_lock_holder (self->writer, &name) : 0;
 
@@ -1028,20 +1035,51 @@ watch_lock (HpRecorder *self)
   self->progress.lock_holder_pid = pid;
   g_strlcpy (self->progress.lock_holder, name != NULL ? name : "", sizeof self->progress.lock_holder);
   g_mutex_unlock (&self->progress_lock);
-  if (wait > 0 && (self->lock_said == 0 || now - self->lock_said >= LOCK_STATUS_US))
+  if (wait > 0 && (self->lock_said == 0 || now - self->lock_said >= LOCK_STATUS_US
+                   || (ended && !self->lock_said_ended)))
     {
       g_autofree char *holder = hp_capture_writer_describe_lock_holder (self->writer);
+      gulong n = (gulong) MIN (waiting, G_MAXULONG);
 
-      say_status (self, "writing %s waits for the write lock that %s holds (for %.1f s now): the %" PRIu64
-                  " samples since are kept until it is free, and the recording goes on",
-                  self->output_path, holder, wait, waiting);
+      if (!ended)
+        say_status (self, g_dngettext (GETTEXT_PACKAGE,
+                                       "writing %s waits for the write lock that %s holds (for %.1f s now): "
+                                       "the %" PRIu64 " sample since is kept until it is free, and the recording goes on",
+                                       "writing %s waits for the write lock that %s holds (for %.1f s now): "
+                                       "the %" PRIu64 " samples since are kept until it is free, and the recording goes on",
+                                       n),
+                    self->output_path, holder, wait, waiting);
+      else if (waiting > 0)
+        say_status (self, g_dngettext (GETTEXT_PACKAGE,
+                                       "the recording ended; writing %s waits for the write lock that %s holds "
+                                       "(for %.1f s now): the %" PRIu64 " sample not written yet is kept until "
+                                       "it is free, a minute at most",
+                                       "the recording ended; writing %s waits for the write lock that %s holds "
+                                       "(for %.1f s now): the %" PRIu64 " samples not written yet are kept until "
+                                       "it is free, a minute at most",
+                                       n),
+                    self->output_path, holder, wait, waiting);
+      else
+        say_status (self, _("the recording ended and its samples are written; finishing %s waits for the write "
+                            "lock that %s holds (for %.1f s now): its totals are kept until it is free, "
+                            "a minute at most"),
+                    self->output_path, holder, wait);
       self->lock_said = now;
+      self->lock_said_ended = ended;
     }
   else if (wait == 0 && self->lock_said != 0)
     {
-      say_status (self, "the write lock of %s is free again: what waited for it is written", self->output_path);
+      say_status (self, _("the write lock of %s is free again: what waited for it is written"), self->output_path);
       self->lock_said = 0;
+      self->lock_said_ended = FALSE;
     }
+}
+
+/* hp_capture_writer_finish() waits for another program's lock */
+static void
+finish_waits (gpointer data)
+{
+  watch_lock (data);
 }
 
 static void
@@ -1564,17 +1602,25 @@ finish_capture (HpRecorder *self,
     }
   g_clear_pointer (&self->processor, hp_processor_free);
 
-  if (hp_capture_writer_get_lock_wait (self->writer, NULL) > 0)
-    {
-      g_autofree char *holder = hp_capture_writer_describe_lock_holder (self->writer);
-
-      say_status (self, "the recording ended; writing %s waits for the write lock that %s holds, "
-                  "for a minute at most", self->output_path, holder);
-    }
+  /* a wait that goes on after the end is said at once, as such */
+  watch_lock (self);
+  hp_capture_writer_set_wait_func (self->writer, finish_waits, self);
   if (hp_capture_writer_finish (self->writer, &error))
-    self->note = g_strdup (hp_capture_writer_get_note (self->writer));
+    {
+      self->note = g_strdup (hp_capture_writer_get_note (self->writer));
+      watch_lock (self);
+    }
   else
-    self->write_error = g_steal_pointer (&error);
+    {
+      /* the error says where what waited is; no "free again" */
+      self->write_error = g_steal_pointer (&error);
+      self->lock_said = 0;
+      self->lock_said_ended = FALSE;
+      g_mutex_lock (&self->progress_lock);
+      self->progress.lock_wait = 0;
+      self->progress.waiting = 0;
+      g_mutex_unlock (&self->progress_lock);
+    }
 
   g_mutex_lock (&self->progress_lock);
   self->progress.samples = hp_capture_writer_get_n_committed_samples (self->writer);
@@ -1637,6 +1683,9 @@ run_recording (HpRecorder  *self,
   self->output_path = g_strdup (output_path);
   self->child_stopped = FALSE;
   self->child_reaped = FALSE;
+  g_atomic_int_set (&self->ended, 0);
+  self->lock_said = 0;
+  self->lock_said_ended = FALSE;
   g_clear_error (&self->write_error);
   g_clear_pointer (&self->note, g_free);
 
@@ -1743,6 +1792,7 @@ run_recording (HpRecorder  *self,
 
   status = local_error ? 0 : wait_for_end (self);
   end_time = g_get_monotonic_time ();
+  g_atomic_int_set (&self->ended, 1);
   if (self->spawned && local_error == NULL)
     {
       self->child_reaped = TRUE;

@@ -18,13 +18,24 @@
  * A write transaction (BEGIN IMMEDIATE) is opened by the first row written
  * after a commit, and committed every HP_WRITER_BATCH samples and on
  * hp_capture_writer_flush(), so a process killed at any moment leaves the
- * last committed batch behind, a valid capture. Between a commit and the
- * next row no lock is held: the recorder commits at the end of every round
- * of records, so another program (hotpath-cli summary, the window) that
- * writes a summary into the live capture finds the write lock free most of
- * the time, and its busy timeout gets it in. The writer waits for such a
- * program in turn (busy timeout). With WAL and synchronous=NORMAL a commit
- * does not fsync, which keeps batches cheap.
+ * last committed batch behind, a valid capture. With WAL and
+ * synchronous=NORMAL a commit does not fsync, which keeps batches cheap.
+ *
+ * Leaving the lock free. Another program (hotpath-cli summary, the window,
+ * a sqlite3 shell) may write into a capture being recorded; it waits for
+ * the write lock with SQLite's busy handler, which tries it again every
+ * 100 ms at most. A recorder with a backlog began its next transaction
+ * the moment it committed, so those tries never found the lock free, and
+ * the other program waited until the recorded program ended. So after
+ * each commit of a recording the writer leaves the lock alone for
+ * HP_WRITER_YIELD_US (longer than those 100 ms, with room for a loaded
+ * machine): samples meanwhile are held as they are (self->held, no cost),
+ * other rows as the SQL they would run, as for another program's lock
+ * below; then it takes the lock and writes them. It holds the lock at most
+ * HP_WRITER_HOLD_US before it commits again, for a round of records on a
+ * loaded machine can take seconds. A program that got the lock meanwhile
+ * is then waited for as below, and said so. The writer waits for such a
+ * program in turn (busy timeout).
  *
  * The void functions cannot report errors. The first error (a full disk, a
  * lock held for too long) is kept: the transaction it broke is rolled back,
@@ -56,7 +67,11 @@
  * finish() waits HP_WRITER_FINISH_LOCK_WAIT_US for it; if it is still
  * held then, the capture is kept cut short and the rows that wait go to
  * NAME.pending.sql beside it, which sqlite3 can apply once the lock is
- * free (the error says how).
+ * free (the error says how). The rows finish() writes (the totals, the
+ * complete flag) are written in its own transaction once it has the lock,
+ * never one by one while another program holds it; its wait function
+ * (hp_capture_writer_set_wait_func) is called as it waits, so that the
+ * recorder says so after the program's end as well.
  *
  * Setting up. A recording's capture is created, in WAL mode and with its
  * tables, as this process's part (NAME.PID.part, which no other program
@@ -132,6 +147,13 @@
 /* How long finish() waits for a lock held by another program before it
  * gives up and keeps the rows that wait in NAME.pending.sql. */
 #define HP_WRITER_FINISH_LOCK_WAIT_US (60 * G_USEC_PER_SEC)
+/* After each commit of a capture being recorded, its rows wait this long
+ * before the writer takes the lock again (see "Leaving the lock free"
+ * above): SQLite's busy handler, which another program waits with, tries
+ * the lock every 100 ms at most, and a loaded machine wakes it late. */
+#define HP_WRITER_YIELD_US (150 * 1000)
+/* ... and it holds the lock at most this long (see add_sample). */
+#define HP_WRITER_HOLD_US (100 * 1000)
 /* How long finish() waits for other programs to close the capture before it
  * keeps it in WAL mode. */
 #define HP_WRITER_SINGLE_FILE_WAIT_US (3 * G_USEC_PER_SEC)
@@ -214,11 +236,18 @@ struct _HpCaptureWriter {
 
   /* rows waiting for another program's write lock (see the top) */
   gboolean deferring;
+  gboolean yielding;        /* deferring only to leave the lock free a while */
+  gint64   yield_until;     /* monotonic, us: the end of that while */
+  GArray  *held;            /* PendingSample, written when that while ends */
+  gint64   txn_since;       /* monotonic, us: when the lock was taken */
+  HpCaptureWriterWaitFunc wait_func;  /* told while finish() waits for the lock */
+  gpointer wait_data;
   GString *deferred;        /* statements, each ended by a NUL */
   FILE    *spill;           /* older ones, when deferred grew too big */
   char    *spill_path;
   guint64  deferred_samples;
   gint64   lock_since;      /* monotonic, us */
+  int      shm_fd;          /* the -shm file, to ask who holds the lock; -1 */
 
   /* The capture's file, held open from its creation: whoever removes its
    * folder or moves it meanwhile, what was written is still here (see
@@ -368,33 +397,77 @@ is_busy (int rc)
   return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
 }
 
-/* Opens the write transaction for the next row, waiting for another
- * program's (busy timeout). When another program keeps the lock, a
- * capture being recorded defers its rows instead (self->deferring; see
- * the top). FALSE once the writer has failed. */
-static gboolean
-begin (HpCaptureWriter *self)
-{
-  int rc;
+static gboolean replay_deferred (HpCaptureWriter *self);
+static void write_held (HpCaptureWriter *self);
 
-  if (self->error != NULL)
-    return FALSE;
-  if (self->in_txn || self->deferring)
-    return TRUE;
-  rc = sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+/* BEGIN IMMEDIATE, waiting for another program's write transaction as
+ * long as the busy timeout says. FALSE while the lock is held (a part,
+ * which nobody else opens, fails then) or on an error. */
+static gboolean
+begin_immediate (HpCaptureWriter *self)
+{
+  int rc = sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+
   if (rc == SQLITE_OK)
     {
       self->in_txn = TRUE;
       return TRUE;
     }
-  if (!self->bulk && is_busy (rc))
+  if (self->bulk || !is_busy (rc))
+    record_error (self, "cannot write the capture");
+  return FALSE;
+}
+
+/* Takes the write lock and opens the transaction, with what waits for
+ * the lock (or waited while the writer let it be) written first. FALSE
+ * when another program holds it: the rows wait (self->deferring), as
+ * for a lock since the first try; or on an error. */
+static gboolean
+take_lock (HpCaptureWriter *self)
+{
+  gint64 tried = g_get_monotonic_time ();
+
+  if (self->error != NULL)
+    return FALSE;
+  if (self->in_txn)
+    return TRUE;
+  if (self->deferring ? replay_deferred (self) : begin_immediate (self))
     {
-      self->deferring = TRUE;
-      self->lock_since = g_get_monotonic_time ();
+      self->txn_since = g_get_monotonic_time ();
+      write_held (self);
+      return self->error == NULL;
+    }
+  if (self->error != NULL)
+    return FALSE;
+  if (!self->deferring || self->yielding)
+    self->lock_since = tried;
+  self->deferring = TRUE;
+  self->yielding = FALSE;
+  write_held (self);
+  return FALSE;
+}
+
+/* Opens the write transaction for the next row, waiting for another
+ * program's (busy timeout). When another program keeps the lock, a
+ * capture being recorded defers its rows instead (self->deferring; see
+ * the top); so it does for HP_WRITER_YIELD_US after each commit, to
+ * leave the lock to a program that waits for it. FALSE once the writer
+ * has failed. */
+static gboolean
+begin (HpCaptureWriter *self)
+{
+  if (self->error != NULL)
+    return FALSE;
+  if (self->in_txn || (self->deferring && !self->yielding))
+    return TRUE;
+  if (self->yield_until != 0 && g_get_monotonic_time () < self->yield_until)
+    {
+      self->deferring = self->yielding = TRUE;
       return TRUE;
     }
-  record_error (self, "cannot write the capture");
-  return FALSE;
+  self->yield_until = 0;
+  take_lock (self);
+  return self->error == NULL;
 }
 
 /* Keeps @stmt, bound, as the SQL it would run, for when the lock is free. */
@@ -455,6 +528,7 @@ drop_deferred (HpCaptureWriter *self)
     g_string_free (self->deferred, TRUE);
   self->deferred = NULL;
   self->deferring = FALSE;
+  self->yielding = FALSE;
   self->deferred_samples = 0;
 }
 
@@ -478,19 +552,8 @@ replay_text (HpCaptureWriter *self,
 static gboolean
 replay_deferred (HpCaptureWriter *self)
 {
-  int rc;
-
-  if (self->error != NULL)
+  if (self->error != NULL || !begin_immediate (self))
     return FALSE;
-  rc = sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-  if (is_busy (rc))
-    return FALSE;
-  if (rc != SQLITE_OK)
-    {
-      record_error (self, "cannot write the capture");
-      return FALSE;
-    }
-  self->in_txn = TRUE;
   if (self->spill != NULL)
     {
       char *line = NULL;
@@ -628,6 +691,10 @@ close_db (HpCaptureWriter *self)
       sqlite3_close_v2 (self->db);
       self->db = NULL;
     }
+  /* after SQLite let go of its locks (see hp_capture_writer_get_lock_holder) */
+  if (self->shm_fd >= 0)
+    close (self->shm_fd);
+  self->shm_fd = -1;
   self->in_txn = FALSE;
 }
 
@@ -1073,6 +1140,7 @@ writer_create (const char  *path,
   self = g_new0 (HpCaptureWriter, 1);
   self->fd = -1;
   self->path = g_strdup (path);
+  self->shm_fd = -1;
   self->bulk = bulk;
   self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -1499,34 +1567,45 @@ hp_capture_writer_add_event (HpCaptureWriter *self,
   return id;
 }
 
-/* Inserts the pending samples: a full set with one statement, fewer (at
- * a commit) one by one. Errors are deferred. */
+/* Inserts @n samples: each full set of HP_WRITER_SAMPLE_ROWS with one
+ * statement, the rest (at a commit) one by one. While the writer leaves
+ * the lock free they are held as they are (self->held), and written when
+ * it takes the lock again. Errors are deferred. */
 static void
-write_pending_samples (HpCaptureWriter *self)
+write_samples (HpCaptureWriter     *self,
+               const PendingSample *samples,
+               guint                n)
 {
-  gboolean full = self->n_pending == HP_WRITER_SAMPLE_ROWS;
-  sqlite3_stmt *stmt = full ? self->insert_samples : self->insert_sample;
-  guint n = self->n_pending;
-
-  self->n_pending = 0;
   if (n == 0 || self->error != NULL || !begin (self))
     return;
+  if (self->yielding)
+    {
+      if (self->held == NULL)
+        self->held = g_array_new (FALSE, FALSE, sizeof (PendingSample));
+      g_array_append_vals (self->held, samples, n);
+      return;
+    }
   if (self->deferring)
     self->deferred_samples += n;
-  for (guint i = 0; i < n; i++)
+  for (guint start = 0, rows; start < n; start += rows)
     {
-      const PendingSample *p = &self->pending[i];
-      int at = full ? (int) i * 6 : 0;
+      gboolean full = n - start >= HP_WRITER_SAMPLE_ROWS;
+      sqlite3_stmt *stmt = full ? self->insert_samples : self->insert_sample;
 
-      /* every column is bound each time: no clear_bindings needed */
-      sqlite3_bind_int64 (stmt, at + 1, p->time);
-      sqlite3_bind_int (stmt, at + 2, p->tid);
-      sqlite3_bind_int (stmt, at + 3, p->cpu);
-      sqlite3_bind_int64 (stmt, at + 4, p->stack_id);
-      sqlite3_bind_int64 (stmt, at + 5, p->weight);
-      sqlite3_bind_int64 (stmt, at + 6, p->event_id);
-      if (full && i + 1 < n)
-        continue;
+      rows = full ? HP_WRITER_SAMPLE_ROWS : 1;
+      for (guint i = 0; i < rows; i++)
+        {
+          const PendingSample *p = &samples[start + i];
+          int at = (int) i * 6;
+
+          /* every column is bound each time: no clear_bindings needed */
+          sqlite3_bind_int64 (stmt, at + 1, p->time);
+          sqlite3_bind_int (stmt, at + 2, p->tid);
+          sqlite3_bind_int (stmt, at + 3, p->cpu);
+          sqlite3_bind_int64 (stmt, at + 4, p->stack_id);
+          sqlite3_bind_int64 (stmt, at + 5, p->weight);
+          sqlite3_bind_int64 (stmt, at + 6, p->event_id);
+        }
       if (self->deferring)
         {
           defer (self, stmt);
@@ -1543,6 +1622,26 @@ write_pending_samples (HpCaptureWriter *self)
         }
       sqlite3_reset (stmt);
     }
+}
+
+static void
+write_pending_samples (HpCaptureWriter *self)
+{
+  guint n = self->n_pending;
+
+  self->n_pending = 0;
+  write_samples (self, self->pending, n);
+}
+
+/* The samples held while the writer left the lock free: written now that
+ * it has it, or kept as SQL as the rest when another program took it. */
+static void
+write_held (HpCaptureWriter *self)
+{
+  g_autoptr(GArray) held = g_steal_pointer (&self->held);
+
+  if (held != NULL)
+    write_samples (self, (const PendingSample *) held->data, held->len);
 }
 
 static void
@@ -1603,7 +1702,12 @@ hp_capture_writer_add_event_sample (HpCaptureWriter *self,
   count_samples (self, stack_id, tid, event_id, 1, (gint64) weight);
 
   self->n_samples++;
-  if (++self->batch_samples >= HP_WRITER_BATCH)
+  /* a batch, or the lock held for HP_WRITER_HOLD_US (looked at every
+   * HP_WRITER_SAMPLE_ROWS samples): a loaded machine may stretch a round
+   * of records, and the lock with it, to seconds */
+  if (++self->batch_samples >= HP_WRITER_BATCH
+      || (!self->bulk && self->in_txn && self->batch_samples % HP_WRITER_SAMPLE_ROWS == 0
+          && g_get_monotonic_time () - self->txn_since >= HP_WRITER_HOLD_US))
     hp_capture_writer_flush (self, NULL);
 }
 
@@ -1677,7 +1781,7 @@ commit (HpCaptureWriter  *self,
   if (!take_deferred_error (self, error))
     return FALSE;
   /* rows that wait for another program's lock: written once it is free */
-  if (self->deferring && !replay_deferred (self))
+  if (self->deferring && !take_lock (self))
     return take_deferred_error (self, error);
   if (self->in_txn)
     {
@@ -1689,6 +1793,9 @@ commit (HpCaptureWriter  *self,
       self->in_txn = FALSE;
     }
   self->n_committed_samples = self->n_samples;
+  /* the lock is free for a while now, for a program that waits for it */
+  if (!self->bulk)
+    self->yield_until = g_get_monotonic_time () + HP_WRITER_YIELD_US;
   return TRUE;
 }
 
@@ -1699,27 +1806,27 @@ int
 hp_capture_writer_get_lock_holder (HpCaptureWriter  *self,
                                    char            **name)
 {
-  g_autofree char *shm = NULL;
   struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 120, .l_len = 1 };
   g_autofree char *comm_path = NULL;
   g_autofree char *comm = NULL;
-  int fd;
 
   g_return_val_if_fail (self != NULL, 0);
 
   if (name != NULL)
     *name = NULL;
-  /* the WAL's write lock: a byte of the -shm file (SQLite's os_unix.c) */
-  shm = g_strconcat (self->path, "-shm", NULL);
-  fd = open (shm, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  if (fcntl (fd, F_GETLK, &lock) != 0 || lock.l_type == F_UNLCK || lock.l_pid <= 0)
+  /* the WAL's write lock: a byte of the -shm file (SQLite's os_unix.c).
+   * The file stays open until the database is closed: closing a file
+   * drops every fcntl lock the process holds on it, SQLite's own too
+   * (its shared lock that says the -shm is in use, without which the
+   * next program to open the capture would reset it under us). */
+  if (self->shm_fd < 0)
     {
-      close (fd);
-      return 0;
+      g_autofree char *shm = g_strconcat (self->path, "-shm", NULL);
+
+      self->shm_fd = open (shm, O_RDONLY | O_CLOEXEC);
     }
-  close (fd);
+  if (self->shm_fd < 0 || fcntl (self->shm_fd, F_GETLK, &lock) != 0 || lock.l_type == F_UNLCK || lock.l_pid <= 0)
+    return 0;
   comm_path = g_strdup_printf ("/proc/%d/comm", (int) lock.l_pid);
   if (name != NULL && g_file_get_contents (comm_path, &comm, NULL, NULL))
     *name = g_strdup (g_strstrip (comm));
@@ -1746,10 +1853,21 @@ hp_capture_writer_get_lock_wait (HpCaptureWriter *self,
   g_return_val_if_fail (self != NULL, 0);
 
   if (samples != NULL)
-    *samples = self->deferring ? self->deferred_samples + self->n_pending : 0;
-  if (!self->deferring)
+    *samples = self->deferring && !self->yielding ? self->deferred_samples + self->n_pending : 0;
+  if (!self->deferring || self->yielding)
     return 0;
   return MAX ((g_get_monotonic_time () - self->lock_since) / (gdouble) G_USEC_PER_SEC, 1e-6);
+}
+
+void
+hp_capture_writer_set_wait_func (HpCaptureWriter        *self,
+                                 HpCaptureWriterWaitFunc func,
+                                 gpointer                data)
+{
+  g_return_if_fail (self != NULL);
+
+  self->wait_func = func;
+  self->wait_data = data;
 }
 
 gboolean
@@ -1879,27 +1997,28 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
   if (!take_deferred_error (self, error))
     return FALSE;
 
-  /* What waits for another program's lock first, as long as it may take */
-  if (self->deferring)
-    {
-      gint64 deadline = g_get_monotonic_time () + HP_WRITER_FINISH_LOCK_WAIT_US;
+  /* The write lock, with what waits for it written first, as long as it
+   * may take: the rows below are written in this transaction, never one
+   * by one in a lock another program took meanwhile. The wait is told. */
+  write_pending_samples (self);
+  {
+    gint64 deadline = g_get_monotonic_time () + HP_WRITER_FINISH_LOCK_WAIT_US;
 
-      write_pending_samples (self);
-      while (self->error == NULL && self->deferring && !replay_deferred (self))
-        {
-          if (self->error == NULL && g_get_monotonic_time () >= deadline)
-            give_up_deferred (self);
-          else
-            g_usleep (100 * 1000);
-        }
-      if (!take_deferred_error (self, error))
-        return FALSE;
-    }
+    while (!take_lock (self) && self->error == NULL)
+      {
+        if (self->wait_func != NULL)
+          self->wait_func (self->wait_data);
+        if (g_get_monotonic_time () >= deadline)
+          give_up_deferred (self);
+        else
+          g_usleep (100 * 1000);
+      }
+    if (!take_deferred_error (self, error))
+      return FALSE;
+  }
 
   /* The aggregate and the complete flag are one transaction with the last
    * batch: a reader sees either a complete capture or none of them. */
-  if (!begin (self))
-    return take_deferred_error (self, error);
   if (!write_counts (self))
     return take_deferred_error (self, error);
   for (guint i = 0; self->deferred_indexes != NULL && i < self->deferred_indexes->len; i++)
@@ -2259,6 +2378,7 @@ hp_capture_writer_free (HpCaptureWriter *self)
   g_clear_error (&self->error);
   g_clear_pointer (&self->deferred_indexes, g_ptr_array_unref);
   drop_deferred (self);
+  g_clear_pointer (&self->held, g_array_unref);
   g_free (self->note);
   if (self->event_names != NULL)
     g_string_free (self->event_names, TRUE);

@@ -181,6 +181,14 @@ const char      *hp_capture_writer_get_note        (HpCaptureWriter *self);
  * hp-capture-writer.c). Call from the writer's thread. */
 gdouble          hp_capture_writer_get_lock_wait   (HpCaptureWriter *self,
                                                     guint64         *samples);
+/* Called from hp_capture_writer_finish(), about ten times a second, while
+ * it waits for a write lock that another program holds (a minute at
+ * most): hp_capture_writer_get_lock_wait() says how long it has waited, so
+ * that a front end tells the user, as it does while recording. */
+typedef void (*HpCaptureWriterWaitFunc) (gpointer data);
+void             hp_capture_writer_set_wait_func   (HpCaptureWriter        *self,
+                                                    HpCaptureWriterWaitFunc func,
+                                                    gpointer                data);
 /* Who holds the capture's write lock, as far as the system says: its PID
  * (0: not known), and its command name in *@name (NULL: not known). */
 int              hp_capture_writer_get_lock_holder (HpCaptureWriter *self,

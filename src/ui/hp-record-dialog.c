@@ -84,8 +84,10 @@ set_label_count (GtkLabel *label,
 
 /* Another program holds the capture's write lock (a sqlite3 shell in
  * BEGIN EXCLUSIVE): the samples wait in the recorder, nothing is lost,
- * and the page says who holds it. The recorder's thread looked that up;
- * the main loop only reads its progress. */
+ * and the page says who holds it, while recording and after the
+ * program's end, while the capture is written and finished. The
+ * recorder's thread looked that up; the main loop only reads its
+ * progress. */
 static void
 show_lock_wait (HpRecordDialog         *self,
                 const HpRecordProgress *progress)
@@ -95,6 +97,9 @@ show_lock_wait (HpRecordDialog         *self,
   g_autofree char *text = NULL;
   gulong n = (gulong) MIN (progress->waiting, G_MAXULONG);
   int pid = progress->lock_holder_pid;
+  /* after the program's end, with every sample written: only the
+   * capture's end (its totals) waits */
+  gboolean finishing = !progress->running && progress->waiting == 0;
 
   gtk_widget_set_visible (GTK_WIDGET (self->lock_label), progress->lock_wait > 0);
   if (progress->lock_wait <= 0)
@@ -102,7 +107,16 @@ show_lock_wait (HpRecordDialog         *self,
   /* a command name is any bytes but NUL and '/' */
   name = g_utf8_make_valid (progress->lock_holder, -1);
   count = hp_format_count (progress->waiting);
-  if (pid > 0 && name[0] != '\0')
+  if (finishing && pid > 0 && name[0] != '\0')
+    text = g_strdup_printf (_("Waiting for another program (%s, PID %d) to release the capture. "
+                              "Every sample is written; the capture is finished then."), name, pid);
+  else if (finishing && pid > 0)
+    text = g_strdup_printf (_("Waiting for another program (PID %d) to release the capture. "
+                              "Every sample is written; the capture is finished then."), pid);
+  else if (finishing)
+    text = g_strdup (_("Waiting for another program to release the capture. "
+                       "Every sample is written; the capture is finished then."));
+  else if (pid > 0 && name[0] != '\0')
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                          "Waiting for another program (%s, PID %d) to release the capture. "
                                          "The %s sample taken meanwhile is kept and will be written then.",

@@ -8,7 +8,8 @@
  *    the capture is kept, complete, with every sample and the summary;
  *  - another program holding the write lock for longer than 5 s: the
  *    samples wait and are all written once it is free, said meanwhile;
- *    the same with the lock taken the moment the capture appears;
+ *    the same with the lock taken the moment the capture appears, and
+ *    the moment the recorded program ends (said until it is free);
  *  - record --force over an old capture that then fails to start (no such
  *    program, a dead pid, a program that cannot be executed) keeps the old
  *    capture and its summaries;
@@ -575,6 +576,99 @@ test_write_lock_at_creation (void)
   let_go_and_check_kept (holder, 5, cli, capture);
   /* the lock was taken before the recorder wrote a sample */
   g_assert_cmpint (samples_at_lock, ==, 0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* Whether @pid stands still (SIGSTOP): its state in /proc is T. */
+static gboolean
+stopped (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *end;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || (end = strrchr (stat, ')')) == NULL)
+    return FALSE;
+  return end[1] == ' ' && end[2] == 'T';
+}
+
+/* The lines of @err that start with @start and hold every one of @words */
+static guint
+count_lines (const char         *err,
+             const char         *start,
+             const char * const *words)
+{
+  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = g_str_has_prefix (lines[i], "hotpath-cli: ") ? lines[i] + strlen ("hotpath-cli: ") : lines[i];
+      gboolean all = g_str_has_prefix (line, start);
+
+      for (guint j = 0; all && words[j] != NULL; j++)
+        all = strstr (line, words[j]) != NULL;
+      n += all;
+    }
+  return n;
+}
+
+/* Another program takes the write lock the moment the recorded program
+ * ended (the recorder stands still there: stop-at-end-preload.c) and
+ * keeps it 7 s: the recorder's end, which writes the rest and finishes
+ * the capture, waits for it, and says so as it does while recording:
+ * at once and every 5 s, naming the program and saying what is kept,
+ * and then that the lock is free again; every sample is kept and the
+ * capture is complete. Before, that wait said one line at most, without
+ * what is kept, and nothing more until the end. */
+static void
+test_write_lock_at_end (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *me = g_strdup_printf ("another program (");
+  g_autofree char *pid = g_strdup_printf ("PID %d)", (int) getpid ());
+  g_autofree char *complete = NULL;
+  const char *waits[] = { me, pid, "kept until it is free", "a minute at most", NULL };
+  const char *none[] = { NULL };
+  g_autoptr(Cli) cli = NULL;
+  sqlite3 *holder;
+  gint64 deadline;
+  gint64 samples;
+
+  if (!record_scratch ("end.hotpath", &dir, &capture))
+    return;
+  g_setenv ("LD_PRELOAD", STOP_AT_END_PRELOAD, TRUE);
+  g_setenv ("HOTPATH_TEST_STOP_AT_END", "1", TRUE);
+  cli = cli_record_spin (capture, "1", 0);
+  g_unsetenv ("LD_PRELOAD");
+  g_unsetenv ("HOTPATH_TEST_STOP_AT_END");
+
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!stopped (cli->pid))
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (5 * 1000);
+    }
+  holder = take_write_lock (capture, cli->pid, deadline);
+  g_usleep (7 * G_USEC_PER_SEC);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+
+  cli_wait (cli, 120);
+  g_assert_cmpint (cli->status, ==, 0);
+  g_assert_null (strstr (cli->err, "cut short"));
+  g_assert_null (strstr (cli->err, "locked"));
+  /* said at once, and again 5 s later, then that it is over */
+  g_assert_cmpuint (count_lines (cli->err, "the recording ended", waits), >=, 2);
+  g_assert_cmpuint (count_lines (cli->err, "the write lock of", none), ==, 1);
+  g_assert_nonnull (strstr (cli->err, "is free again"));
+  samples = written_samples (cli->err);
+  g_assert_cmpint (samples, >, 0);
+  g_assert_cmpint (it_count_sample_rows (capture), ==, samples);
+  complete = metadata (capture, "complete");
+  g_assert_cmpstr (complete, ==, "1");
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -1294,6 +1388,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/reader-open-at-end", test_reader_open_at_end);
   g_test_add_func ("/integration/record/write-lock-held", test_write_lock_held);
   g_test_add_func ("/integration/record/write-lock-at-creation", test_write_lock_at_creation);
+  g_test_add_func ("/integration/record/write-lock-at-end", test_write_lock_at_end);
   g_test_add_func ("/integration/record/force-keeps-old", test_force_keeps_old);
   g_test_add_func ("/integration/record/disk-full", test_disk_full_tmpfs);
   g_test_add_func ("/integration/record/file-size-limit", test_file_size_limit);

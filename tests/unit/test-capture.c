@@ -440,6 +440,190 @@ test_killed (Fixture       *fx,
   g_assert_cmpuint (loaded->stacks->len, ==, 2);
 }
 
+/* A writer with one stack, for the lock tests: its id in *@stack. */
+static HpCaptureWriter *
+writer_with_stack (const char *path,
+                   gint64     *stack)
+{
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *w = hp_capture_writer_new (path, &error);
+  gint64 module, function, frame;
+
+  g_assert_no_error (error);
+  module = hp_capture_writer_intern_module (w, "/bin/x", NULL, FALSE);
+  function = hp_capture_writer_intern_function (w, "f", module, NULL, 0);
+  frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0);
+  *stack = hp_capture_writer_intern_stack (w, 0, frame);
+  return w;
+}
+
+/* Another program (a child process here) that saves into a capture being
+ * recorded, as the window saves a summary: BEGIN EXCLUSIVE with a busy
+ * timeout of 3 s, three times. It exits 0 when it got the lock every
+ * time, 1 when it gave up. */
+static pid_t
+start_lock_taker (const char *path,
+                  int        *ready)
+{
+  int fds[2];
+  pid_t pid;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      sqlite3 *db = NULL;
+      char c;
+
+      close (fds[1]);
+      if (read (fds[0], &c, 1) != 1 || sqlite3_open (path, &db) != SQLITE_OK)
+        _exit (2);
+      sqlite3_busy_timeout (db, 3000);
+      for (guint i = 0; i < 3; i++)
+        {
+          gint64 start = g_get_monotonic_time ();
+
+          if (sqlite3_exec (db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
+            _exit (1);
+          g_printerr ("# the other program got the lock after %.0f ms\n",
+                      (g_get_monotonic_time () - start) / 1e3);
+          g_usleep (20 * 1000);
+          sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
+          g_usleep (100 * 1000);
+        }
+      sqlite3_close (db);
+      _exit (0);
+    }
+  close (fds[0]);
+  *ready = fds[1];
+  return pid;
+}
+
+/* A recorder with a backlog writes without a pause and commits every
+ * 250 ms: another program that waits for the write lock with a busy
+ * timeout of a few seconds gets it all the same. Before, the writer began
+ * its next transaction as soon as it committed, and SQLite's busy handler,
+ * which tries the lock every 100 ms at most, never found it free: the
+ * other program gave up ("database is locked"). */
+static void
+test_lock_left_free (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 stack;
+  g_autoptr(HpCaptureWriter) w = writer_with_stack (fx->path, &stack);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  gint64 committed;
+  guint64 n = 0;
+  int ready, status = 0;
+  pid_t taker;
+
+  hp_capture_writer_add_sample (w, 0, 7, 0, stack, 1);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+  taker = start_lock_taker (fx->path, &ready);
+  g_assert_cmpint (write (ready, "g", 1), ==, 1);
+  close (ready);
+  committed = g_get_monotonic_time ();
+  while (waitpid (taker, &status, WNOHANG) == 0)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      g_assert_cmpint (now, <, deadline);
+      /* a sample every 20 us, never idle */
+      while (g_get_monotonic_time () < now + 20)
+        ;
+      hp_capture_writer_add_sample (w, ++n, 7, 0, stack, 1);
+      if (now - committed >= 250 * 1000)
+        {
+          g_assert_true (hp_capture_writer_flush (w, &error));
+          committed = now;
+        }
+    }
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  /* nothing the writer kept meanwhile is lost */
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, (gint64) n + 1);
+}
+
+typedef struct {
+  HpCaptureWriter *writer;
+  guint            calls;     /* of the wait function */
+  gdouble          max_wait;  /* the longest wait it saw */
+  guint64          waiting;   /* the samples that waited then */
+  gboolean         ok;
+  GError          *error;
+} FinishRun;
+
+static void
+finish_waits (gpointer data)
+{
+  FinishRun *run = data;
+  guint64 waiting = 0;
+  gdouble wait = hp_capture_writer_get_lock_wait (run->writer, &waiting);
+
+  run->calls++;
+  if (wait > run->max_wait)
+    {
+      run->max_wait = wait;
+      run->waiting = waiting;
+    }
+}
+
+static gpointer
+finish_thread (gpointer data)
+{
+  FinishRun *run = data;
+
+  run->ok = hp_capture_writer_finish (run->writer, &run->error);
+  return NULL;
+}
+
+/* Another program takes the write lock after the last samples were
+ * committed, as the recorded program ends, and keeps it a while: finish
+ * waits for it, says so all along (the wait function, and the lock wait
+ * it reads), and then completes the capture. Before, finish took the lock
+ * once (200 ms), then wrote the totals outside a transaction, which
+ * failed: "database is locked", the capture cut short. */
+static void
+test_finish_waits_for_lock (Fixture       *fx,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 stack;
+  FinishRun run = { 0 };
+  sqlite3 *holder = NULL;
+  GThread *thread;
+
+  run.writer = writer_with_stack (fx->path, &stack);
+  for (guint i = 0; i < 1000; i++)
+    hp_capture_writer_add_sample (run.writer, i, 7, 0, stack, 1);
+  g_assert_true (hp_capture_writer_flush (run.writer, &error));
+  hp_capture_writer_set_metadata (run.writer, "duration_ns", "1000");
+  hp_capture_writer_set_wait_func (run.writer, finish_waits, &run);
+
+  g_assert_cmpint (sqlite3_open (fx->path, &holder), ==, SQLITE_OK);
+  sqlite3_busy_timeout (holder, 5000);
+  g_assert_cmpint (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
+  thread = g_thread_new ("finish", finish_thread, &run);
+  g_usleep (1500 * 1000);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+  g_thread_join (thread);
+
+  g_assert_no_error (run.error);
+  g_assert_true (run.ok);
+  g_test_message ("finish waited %.1f s, told %u times", run.max_wait, run.calls);
+  g_assert_cmpuint (run.calls, >=, 2);
+  g_assert_cmpfloat (run.max_wait, >=, 0.5);
+  hp_capture_writer_free (run.writer);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT value = '1' FROM metadata WHERE key = 'complete'"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT sum (samples) FROM stack_counts"), ==, 1000);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 1000);
+}
+
 static void
 assert_open_fails (const char *path,
                    int         code,
@@ -1214,6 +1398,8 @@ main (int    argc,
   ADD ("part", test_part);
   ADD ("not-finished", test_not_finished);
   ADD ("killed", test_killed);
+  ADD ("lock-left-free", test_lock_left_free);
+  ADD ("finish-waits-for-lock", test_finish_waits_for_lock);
   ADD ("errors", test_errors);
   ADD ("events", test_events);
   ADD ("version-1", test_version_1);
