@@ -2589,6 +2589,26 @@ hp_comparison_run (HpComparison           *self,
       }
   if (!check_events (self, error))
     return FALSE;
+  /* each capture's samples add up to 2^62 at most (the reader checks), but
+   * a folder holds any number of them: five such wrapped the sum */
+  for (guint s = 0; s < 2; s++)
+    {
+      guint64 n_samples = 0;
+
+      for (guint r = 0; r < self->sides[s].runs->len; r++)
+        {
+          const Run *run = g_ptr_array_index (self->sides[s].runs, r);
+
+          if (run->samples > HP_CAPTURE_MAX_TOTAL - n_samples)
+            {
+              g_set_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_TOO_MANY_SAMPLES,
+                           _("%s: the samples of the %s side's captures up to this one add up to "
+                             "more than 2^62"), run->name, s == 0 ? "base" : "new");
+              return FALSE;
+            }
+          n_samples += run->samples;
+        }
+    }
 
   self->done = TRUE;
   if (self->sides[0].runs->len > 1 && self->sides[1].runs->len > 1)

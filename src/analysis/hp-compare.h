@@ -16,6 +16,7 @@ GQuark hp_compare_error_quark (void);
 typedef enum {
   HP_COMPARE_ERROR_NO_CAPTURES,   /* a side (or a folder) holds no capture */
   HP_COMPARE_ERROR_MISMATCH,      /* captures of different events or units */
+  HP_COMPARE_ERROR_TOO_MANY_SAMPLES, /* a side's samples add up to more than 2^62 */
 } HpCompareError;
 
 typedef enum {

@@ -450,6 +450,27 @@ test_different_events (void)
   g_assert_nonnull (strstr (error->message, "cycles"));
 }
 
+/* A folder of captures whose samples each add up to just under 2^62, as
+ * the reader allows: the side's sum passes it. Before, five of them wrapped
+ * the base's count in the report header (4611686018427386934 samples for
+ * 2.3 * 10^19). */
+static void
+test_too_many_samples (void)
+{
+  static const Leaf huge[] = { { "main", 1, G_GUINT64_CONSTANT (1) << 61 }, { "main;a", 1, (G_GUINT64_CONSTANT (1) << 61) - 1 } };
+  static const Leaf few[] = { { "main", 10, 1 } };
+  g_autoptr(HpComparison) cmp = hp_comparison_new ();
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 5; i++)
+    add (cmp, HP_COMPARE_BASE, make_data ("cpu-clock", "ns", 0, huge, 2));
+  add (cmp, HP_COMPARE_NEW, make_data ("cpu-clock", "ns", 0, few, 1));
+  g_assert_false (hp_comparison_run (cmp, NULL, &error));
+  g_assert_error (error, HP_COMPARE_ERROR, HP_COMPARE_ERROR_TOO_MANY_SAMPLES);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "base: the samples of the base side's captures"));
+}
+
 static void
 test_nothing_in_common (void)
 {
@@ -1720,6 +1741,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/floor", test_floor);
   g_test_add_func ("/compare/counts", test_counts);
   g_test_add_func ("/compare/different-events", test_different_events);
+  g_test_add_func ("/compare/too-many-samples", test_too_many_samples);
   g_test_add_func ("/compare/nothing-in-common", test_nothing_in_common);
   g_test_add_func ("/compare/renamed-program", test_renamed_program);
   g_test_add_func ("/compare/different-programs", test_different_programs);
