@@ -8,6 +8,12 @@
  * which the next import into that folder removes, while the part of an
  * import that still runs stays.
  *
+ * An import whose folder is removed while it writes its part fails with
+ * an error that says where the capture was saved (the user's data
+ * folder); before, it said "cannot write NAME: No such file or
+ * directory" and the capture, complete in the part's open file, was
+ * lost with it.
+ *
  * The perf.data streams are built here byte by byte (pipe mode); no
  * sampling is needed.
  */
@@ -25,6 +31,7 @@
 
 #include "integration-common.h"
 #include "perf-data-builder.h"
+#include "test-common.h"
 
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
@@ -293,6 +300,34 @@ test_killed_import_parts_removed (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+static void
+test_folder_removed (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *data_home = it_tmpdir_new ();
+  g_autofree char *out = g_build_filename (dir, "out.hotpath", NULL);
+  g_autofree char *kept = g_build_filename (data_home, "hotpath", "recovered", "out.hotpath", NULL);
+  g_autoptr(GByteArray) stream = pipe_stream (50);
+  g_autoptr(Import) imp = NULL;
+  g_autofree char *err = NULL;
+
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  imp = import_start (out);
+  g_unsetenv ("XDG_DATA_HOME");
+  import_write (imp, stream);
+  wait_for_part_header (dir);
+  hp_test_remove_tree (dir);
+  /* the end of the stream: the import finishes */
+  close (imp->in_fd);
+  imp->in_fd = -1;
+  g_assert_cmpint (import_wait (imp, 30, &err), ==, 1);
+  g_assert_null (strstr (err, "wrote "));
+  g_assert_nonnull (strstr (err, "out.hotpath"));
+  g_assert_nonnull (strstr (err, kept));
+  g_assert_cmpint (it_count_sample_rows (kept), ==, 50);
+  hp_test_remove_tree (data_home);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -301,5 +336,6 @@ main (int argc, char **argv)
   signal (SIGPIPE, SIG_IGN);
   g_test_add_func ("/integration/import/sigint-while-waiting", test_sigint_while_waiting);
   g_test_add_func ("/integration/import/killed-import-parts-removed", test_killed_import_parts_removed);
+  g_test_add_func ("/integration/import/folder-removed", test_folder_removed);
   return g_test_run ();
 }
