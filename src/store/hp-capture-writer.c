@@ -1925,7 +1925,17 @@ make_single_file (HpCaptureWriter *self)
       sqlite3_exec (self->db, "PRAGMA wal_checkpoint(PASSIVE)", NULL, NULL, NULL);
       mode = set_journal_mode (self, "PRAGMA journal_mode=DELETE", &rc);
       if (g_strcmp0 (mode, "delete") == 0)
-        return;
+        {
+          g_autofree char *wal = g_strconcat (self->path, "-wal", NULL);
+          g_autofree char *dir = g_path_get_dirname (self->path);
+
+          /* SQLite says so even when it could not delete the WAL: a
+           * folder made read-only meanwhile (chmod, for a user but root) */
+          if (!g_file_test (wal, G_FILE_TEST_EXISTS))
+            return;
+          reason = g_strdup (g_strerror (access (dir, W_OK) != 0 ? errno : EACCES));
+          break;
+        }
       if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED && rc != SQLITE_ROW)
         {
           reason = db_reason (self->db);

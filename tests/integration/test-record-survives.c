@@ -24,7 +24,9 @@
  *  - the capture (or with --force its part) taken away as it is written:
  *    its folder removed or renamed, the file deleted, replaced, or its
  *    name made a folder: an error (never "wrote"), and the capture, with
- *    every sample seen before, where the error says.
+ *    every sample seen before, where the error says;
+ *  - its folder made read-only for the user who records (not root): the
+ *    capture complete, and the -wal left beside it said.
  *
  * The samples are never counted against a share or a rate: the machine may
  * be busy.
@@ -46,6 +48,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include "integration-common.h"
@@ -1203,6 +1206,74 @@ static const Hostile part_deleted = { TRUE, delete_file, "DIR/app.recovered.hotp
 static const Hostile part_replaced = { TRUE, replace_file, "DIR/app.recovered.hotpath" };
 static const Hostile target_becomes_folder = { TRUE, capture_becomes_folder, "DIR/app.recovered.hotpath" };
 
+/* A folder made read-only meanwhile: root writes all the same, a user
+ * cannot remove the -wal at the end. SQLite says the capture left WAL
+ * mode all the same, and hotpath-cli said nothing of the -wal and -shm
+ * left beside it; now the note says they are kept, and why. */
+#define NOBODY 65534
+
+static void
+become_nobody (gpointer data)
+{
+  if (setgroups (0, NULL) != 0 || setgid (NOBODY) != 0 || setuid (NOBODY) != 0)
+    _exit (99);
+}
+
+static void
+test_read_only_folder (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *wal = NULL;
+  g_autofree char *spin = it_workload_path ("spin");
+  g_autofree char *complete = NULL;
+  const char *argv[] = { HOTPATH_CLI, "record", "-o", NULL, "--", spin, "2", NULL };
+  g_autoptr(GError) error = NULL;
+  Cli *cli = g_new0 (Cli, 1);
+  gint64 deadline, seen;
+
+  if (!record_scratch ("app.hotpath", &dir, &capture))
+    {
+      g_free (cli);
+      return;
+    }
+  wal = g_strconcat (capture, "-wal", NULL);
+  g_assert_cmpint (chown (dir, NOBODY, NOBODY), ==, 0);
+  argv[3] = capture;
+  cli->started = g_get_monotonic_time ();
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                 become_nobody, NULL, &cli->pid, NULL, NULL, &cli->err_fd, &error))
+    g_error ("cannot run %s: %s", HOTPATH_CLI, error->message);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while ((seen = g_file_test (capture, G_FILE_TEST_EXISTS) ? samples_so_far (capture) : -1) <= 0)
+    {
+      if (cli_exited (cli))
+        {
+          /* a user may not sample here (kernel.perf_event_paranoid > 2) */
+          cli_wait (cli, 1);
+          g_test_skip ("a user cannot record here");
+          cli_free (cli);
+          hp_test_remove_tree (dir);
+          return;
+        }
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (20 * 1000);
+    }
+  g_assert_cmpint (g_chmod (dir, 0555), ==, 0);
+  cli_wait (cli, 30);
+  g_assert_cmpint (cli->status, ==, 0);
+  g_assert_cmpint (it_count_sample_rows (capture), >=, seen);
+  complete = metadata (capture, "complete");
+  g_assert_cmpstr (complete, ==, "1");
+  /* the -wal is there, and the user was told */
+  g_assert_true (g_file_test (wal, G_FILE_TEST_EXISTS));
+  g_assert_nonnull (strstr (cli->err, "-wal"));
+  g_assert_nonnull (strstr (cli->err, g_strerror (EACCES)));
+  cli_free (cli);
+  hp_test_remove_tree (dir);
+}
+
 /* A crashed command is named at the end of record ------------------------ */
 
 static void
@@ -1398,6 +1469,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/command-killed-by-signal", test_command_killed_by_signal);
   g_test_add_func ("/integration/record/waits-without-waking", test_waits_without_waking);
   g_test_add_func ("/integration/record/sigint-reaches-command", test_sigint_reaches_command);
+  g_test_add_func ("/integration/record/read-only-folder", test_read_only_folder);
   g_test_add_data_func ("/integration/record/taken-away/folder-removed", &folder_removed, test_capture_taken_away);
   g_test_add_data_func ("/integration/record/taken-away/folder-renamed", &folder_renamed, test_capture_taken_away);
   g_test_add_data_func ("/integration/record/taken-away/file-deleted", &file_deleted, test_capture_taken_away);
