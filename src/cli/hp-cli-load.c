@@ -69,6 +69,21 @@ hp_cli_load_capture (const char     *file,
       hp_cli_error ("%s", error->message);
       return FALSE;
     }
+  /* rows its recorder could not write (another program held the write
+   * lock, and then the recorder was killed or gave up): beside it */
+  {
+    g_autofree char *pending = g_strconcat (file, ".pending.sql", NULL);
+
+    if (g_file_test (pending, G_FILE_TEST_IS_REGULAR))
+      {
+        g_autofree char *safe_file = hp_text_escape (file);
+        g_autofree char *safe_pending = hp_text_escape (pending);
+
+        hp_cli_error (_("%s: %s holds samples of this recording that waited for another program's write "
+                        "lock and are not in the capture yet; 'sqlite3 %s < %s' adds them (then delete it)"),
+                      safe_file, safe_pending, safe_file, safe_pending);
+      }
+  }
   /* off-CPU stacks end in [waiting], as the window shows them, so that
    * a wall report sets the time a function waited apart from the time
    * it computed (hp-measure.h) */

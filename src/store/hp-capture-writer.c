@@ -60,12 +60,16 @@
  * in BEGIN EXCLUSIVE, a script that never commits). Once BEGIN IMMEDIATE
  * has waited HP_WRITER_LOCK_TRY_MS for it, the rows are not written but
  * kept, in order, as the SQL they would have run (sqlite3_expanded_sql():
- * the statement with its values), in memory up to HP_WRITER_DEFER_MEMORY
- * and in a file beyond; each flush tries the lock again and, once it is
- * free, runs them in one transaction. Nothing is lost to the lock, and
+ * the statement with its values), in memory, and at each flush that finds
+ * the lock still held (or past HP_WRITER_DEFER_MEMORY) in NAME.pending.sql
+ * beside the capture, as SQL sqlite3 applies: a recorder killed meanwhile
+ * leaves them there, where hotpath-cli tells the user of them, not in a
+ * temporary file nobody knows of (see spill_deferred). Each flush tries the
+ * lock again and, once it is free, runs them in one transaction and removes
+ * the file. Nothing is lost to the lock, and
  * hp_capture_writer_get_lock_wait() says who holds it and since when.
  * finish() waits HP_WRITER_FINISH_LOCK_WAIT_US for it; if it is still
- * held then, the capture is kept cut short and the rows that wait go to
+ * held then, the capture is kept cut short and the rows that wait stay in
  * NAME.pending.sql beside it, which sqlite3 can apply once the lock is
  * free (the error says how). The rows finish() writes (the totals, the
  * complete flag) are written in its own transaction once it has the lock,
@@ -142,7 +146,8 @@
  * lock" above): the recording goes on meanwhile. */
 #define HP_WRITER_LOCK_TRY_MS 200
 /* Rows waiting for the lock are kept in memory up to this many bytes of
- * SQL, then in a file: a lock held for minutes costs no more memory. */
+ * SQL between two flushes, then in NAME.pending.sql: a lock held for
+ * minutes costs no more memory. */
 #define HP_WRITER_DEFER_MEMORY (4 * 1024 * 1024)
 /* How long finish() waits for a lock held by another program before it
  * gives up and keeps the rows that wait in NAME.pending.sql. */
@@ -243,8 +248,9 @@ struct _HpCaptureWriter {
   HpCaptureWriterWaitFunc wait_func;  /* told while finish() waits for the lock */
   gpointer wait_data;
   GString *deferred;        /* statements, each ended by a NUL */
-  FILE    *spill;           /* older ones, when deferred grew too big */
+  FILE    *spill;           /* older ones, in NAME.pending.sql (see spill_deferred) */
   char    *spill_path;
+  GArray  *spill_chunks;    /* gint64 pairs: where each move's statements are in it */
   guint64  deferred_samples;
   gint64   lock_since;      /* monotonic, us */
   int      shm_fd;          /* the -shm file, to ask who holds the lock; -1 */
@@ -398,6 +404,7 @@ is_busy (int rc)
 }
 
 static gboolean replay_deferred (HpCaptureWriter *self);
+static gboolean spill_deferred (HpCaptureWriter *self, gboolean create);
 static void write_held (HpCaptureWriter *self);
 
 /* BEGIN IMMEDIATE, waiting for another program's write transaction as
@@ -444,6 +451,8 @@ take_lock (HpCaptureWriter *self)
   self->deferring = TRUE;
   self->yielding = FALSE;
   write_held (self);
+  /* beside the capture, where a kill leaves them found (see spill_deferred) */
+  spill_deferred (self, FALSE);
   return FALSE;
 }
 
@@ -470,6 +479,67 @@ begin (HpCaptureWriter *self)
   return self->error == NULL;
 }
 
+/* Moves the rows that wait in memory to NAME.pending.sql beside the
+ * capture (created with @create even when none wait), as SQL that sqlite3
+ * applies: each move one transaction (BEGIN; ...; COMMIT;), flushed, so
+ * that a recorder killed meanwhile leaves them where the user finds them
+ * (hotpath-cli says so when it opens the capture) rather than in a
+ * temporary file nobody knows of. The file is the rows' second home,
+ * read back when the lock is free (self->spill_chunks: where each
+ * move's statements are), and removed then. FALSE on an error. */
+static gboolean
+spill_deferred (HpCaptureWriter *self,
+                gboolean         create)
+{
+  gint64 range[2];
+
+  if (self->error != NULL)
+    return FALSE;
+  if (!create && (self->deferred == NULL || self->deferred->len == 0))
+    return TRUE;
+  if (self->spill == NULL)
+    {
+      /* never over another recording's: that one is a capture's too */
+      for (guint n = 1; self->spill == NULL && n < 100; n++)
+        {
+          g_free (self->spill_path);
+          self->spill_path = n == 1 ? g_strconcat (self->path, ".pending.sql", NULL)
+                                    : g_strdup_printf ("%s.pending-%u.sql", self->path, n);
+          self->spill = fopen (self->spill_path, "w+xe");
+          if (self->spill == NULL && errno != EEXIST)
+            break;
+        }
+      if (self->spill == NULL)
+        {
+          fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                                   _("%s: another program holds the write lock, and what waits for it "
+                                     "cannot be kept in %s: %s"), self->path, self->spill_path, g_strerror (errno)));
+          g_clear_pointer (&self->spill_path, g_free);
+          return FALSE;
+        }
+      self->spill_chunks = g_array_new (FALSE, FALSE, sizeof range);
+    }
+  if (self->deferred == NULL || self->deferred->len == 0)
+    return TRUE;
+  fseek (self->spill, 0, SEEK_END);
+  fputs ("BEGIN;\n", self->spill);
+  range[0] = ftell (self->spill);
+  for (gsize at = 0; at < self->deferred->len; at += strlen (self->deferred->str + at) + 1)
+    fprintf (self->spill, "%s;\n", self->deferred->str + at);
+  range[1] = ftell (self->spill);
+  fputs ("COMMIT;\n", self->spill);
+  if (ferror (self->spill) || fflush (self->spill) != 0)
+    {
+      fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                               _("%s: another program holds the write lock, and what waits for it "
+                                 "cannot be kept in %s: %s"), self->path, self->spill_path, g_strerror (errno)));
+      return FALSE;
+    }
+  g_array_append_val (self->spill_chunks, range);
+  g_string_truncate (self->deferred, 0);
+  return TRUE;
+}
+
 /* Keeps @stmt, bound, as the SQL it would run, for when the lock is free. */
 static void
 defer (HpCaptureWriter *self,
@@ -488,31 +558,8 @@ defer (HpCaptureWriter *self,
     self->deferred = g_string_new (NULL);
   g_string_append_len (self->deferred, sql, strlen (sql) + 1);
   sqlite3_free (sql);
-  if (self->deferred->len < HP_WRITER_DEFER_MEMORY)
-    return;
-  /* too much for memory: on to the file */
-  if (self->spill == NULL)
-    {
-      int fd = g_file_open_tmp ("hotpath-pending-XXXXXX", &self->spill_path, NULL);
-
-      if (fd < 0 || (self->spill = fdopen (fd, "w+")) == NULL)
-        {
-          if (fd >= 0)
-            close (fd);
-          fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                                   _("%s: another program holds the write lock, and what waits for it "
-                                     "cannot be kept in a temporary file: %s"), self->path, g_strerror (errno)));
-          return;
-        }
-    }
-  if (fwrite (self->deferred->str, 1, self->deferred->len, self->spill) != self->deferred->len)
-    {
-      fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                               _("%s: another program holds the write lock, and what waits for it "
-                                 "cannot be kept in %s: %s"), self->path, self->spill_path, g_strerror (errno)));
-      return;
-    }
-  g_string_truncate (self->deferred, 0);
+  if (self->deferred->len >= HP_WRITER_DEFER_MEMORY)
+    spill_deferred (self, FALSE);
 }
 
 static void
@@ -524,6 +571,7 @@ drop_deferred (HpCaptureWriter *self)
   if (self->spill_path != NULL)
     g_unlink (self->spill_path);
   g_clear_pointer (&self->spill_path, g_free);
+  g_clear_pointer (&self->spill_chunks, g_array_unref);
   if (self->deferred != NULL)
     g_string_free (self->deferred, TRUE);
   self->deferred = NULL;
@@ -554,19 +602,25 @@ replay_deferred (HpCaptureWriter *self)
 {
   if (self->error != NULL || !begin_immediate (self))
     return FALSE;
-  if (self->spill != NULL)
+  for (guint i = 0; self->spill != NULL && i < self->spill_chunks->len; i++)
     {
-      char *line = NULL;
-      size_t size = 0;
-      ssize_t n;
+      const gint64 *range = &g_array_index (self->spill_chunks, gint64, 2 * i);
+      g_autofree char *text = g_malloc (range[1] - range[0] + 1);
 
-      rewind (self->spill);
-      while ((n = getdelim (&line, &size, '\0', self->spill)) > 0)
-        if (!replay_text (self, line, (gsize) n))
-          break;
-      free (line);
-      if (self->error != NULL)
-        return FALSE;
+      if (fseek (self->spill, range[0], SEEK_SET) != 0
+          || fread (text, 1, range[1] - range[0], self->spill) != (gsize) (range[1] - range[0]))
+        {
+          fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                                   _("%s: cannot read back what waited for another program's lock from %s"),
+                                   self->path, self->spill_path));
+          return FALSE;
+        }
+      text[range[1] - range[0]] = '\0';
+      if (sqlite3_exec (self->db, text, NULL, NULL, NULL) != SQLITE_OK)
+        {
+          record_error (self, "cannot write what waited for another program's lock");
+          return FALSE;
+        }
     }
   if (self->deferred != NULL && !replay_text (self, self->deferred->str, self->deferred->len))
     return FALSE;
@@ -579,34 +633,17 @@ replay_deferred (HpCaptureWriter *self)
 static void
 give_up_deferred (HpCaptureWriter *self)
 {
-  g_autofree char *pending = g_strconcat (self->path, ".pending.sql", NULL);
+  g_autofree char *pending = NULL;
   g_autofree char *holder = hp_capture_writer_describe_lock_holder (self);
-  FILE *out = fopen (pending, "w");
-  gboolean ok = out != NULL;
+  gboolean ok = spill_deferred (self, TRUE);
   guint64 waiting = self->deferred_samples;
 
-  if (ok)
-    {
-      fputs ("BEGIN;\n", out);
-      if (self->spill != NULL)
-        {
-          int c;
-
-          rewind (self->spill);
-          while ((c = fgetc (self->spill)) != EOF)
-            {
-              if (c == '\0')
-                fputs (";\n", out);
-              else
-                fputc (c, out);
-            }
-        }
-      for (gsize at = 0; self->deferred != NULL && at < self->deferred->len;
-           at += strlen (self->deferred->str + at) + 1)
-        fprintf (out, "%s;\n", self->deferred->str + at);
-      fputs ("COMMIT;\n", out);
-      ok = fclose (out) == 0;
-    }
+  if (self->error != NULL && !ok)
+    return;
+  /* the file stays: it is the rows' one home now */
+  pending = g_steal_pointer (&self->spill_path);
+  ok = fclose (self->spill) == 0;
+  self->spill = NULL;
   drop_deferred (self);
   if (ok)
     fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
@@ -992,6 +1029,15 @@ hp_capture_writer_replace (const char  *part,
     }
   /* Rebuilt from the WAL by the next program that opens the capture. */
   g_unlink (part_shm);
+  /* the rows that waited for another program's lock go with their
+   * capture (see spill_deferred); an old capture's go with it */
+  {
+    g_autofree char *part_pending = g_strconcat (part, ".pending.sql", NULL);
+    g_autofree char *path_pending = g_strconcat (path, ".pending.sql", NULL);
+
+    if (g_rename (part_pending, path_pending) != 0 && errno == ENOENT)
+      g_unlink (path_pending);
+  }
   return TRUE;
 }
 

@@ -9,7 +9,8 @@
  *  - another program holding the write lock for longer than 5 s: the
  *    samples wait and are all written once it is free, said meanwhile;
  *    the same with the lock taken the moment the capture appears, and
- *    the moment the recorded program ends (said until it is free);
+ *    the moment the recorded program ends (said until it is free); a
+ *    recorder killed meanwhile leaves them in NAME.pending.sql beside it;
  *  - record --force over an old capture that then fails to start (no such
  *    program, a dead pid, a program that cannot be executed) keeps the old
  *    capture and its summaries;
@@ -672,6 +673,76 @@ test_write_lock_at_end (void)
   g_assert_cmpint (it_count_sample_rows (capture), ==, samples);
   complete = metadata (capture, "complete");
   g_assert_cmpstr (complete, ==, "1");
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* The recorder is killed (SIGKILL) while another program holds the write
+ * lock: the samples that waited for it are in NAME.pending.sql beside the
+ * capture, hotpath-cli says so when it opens the capture, and sqlite3
+ * adds them. Before, they were in memory (lost) or, past 4 MiB, in a
+ * /tmp/hotpath-pending-* file nobody was told of. */
+static void
+test_killed_while_lock_held (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *capture = NULL;
+  g_autofree char *pending = NULL;
+  g_autofree char *sql = NULL;
+  g_autoptr(Cli) cli = NULL;
+  g_autoptr(Cli) report = NULL;
+  sqlite3 *holder;
+  sqlite3 *db = NULL;
+  gint64 deadline;
+  gint64 before, after;
+  GStatBuf st;
+
+  if (!record_scratch ("killed-held.hotpath", &dir, &capture))
+    return;
+  pending = g_strconcat (capture, ".pending.sql", NULL);
+  cli = cli_record_spin (capture, "30", 0);
+  wait_for_capture (cli, capture);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (samples_so_far (capture) <= 0)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10 * 1000);
+    }
+  holder = take_write_lock (capture, 0, deadline);
+  /* the samples since wait, and go beside the capture as they do */
+  while (g_stat (pending, &st) != 0 || st.st_size < 4096)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (50 * 1000);
+    }
+  kill (cli->pid, SIGKILL);
+  cli_wait (cli, 30);
+  g_assert_cmpint (cli->status, ==, 128 + SIGKILL);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+
+  /* hotpath-cli says where they are and how to add them */
+  {
+    const char *args[] = { "report", capture, NULL };
+
+    report = cli_start_full (args, 0);
+    cli_wait (report, 60);
+    g_assert_cmpint (report->status, ==, 0);
+    g_assert_nonnull (strstr (report->err, pending));
+    g_assert_nonnull (strstr (report->err, "sqlite3 "));
+  }
+
+  /* and sqlite3 adds them */
+  before = it_count_sample_rows (capture);
+  g_assert_true (g_file_get_contents (pending, &sql, NULL, NULL));
+  g_assert_cmpint (sqlite3_open (capture, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  after = it_count_sample_rows (capture);
+  g_test_message ("%" G_GINT64_FORMAT " samples in the capture, %" G_GINT64_FORMAT " once %s is applied",
+                  before, after, pending);
+  g_assert_cmpint (after, >, before);
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -1460,6 +1531,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/write-lock-held", test_write_lock_held);
   g_test_add_func ("/integration/record/write-lock-at-creation", test_write_lock_at_creation);
   g_test_add_func ("/integration/record/write-lock-at-end", test_write_lock_at_end);
+  g_test_add_func ("/integration/record/killed-while-lock-held", test_killed_while_lock_held);
   g_test_add_func ("/integration/record/force-keeps-old", test_force_keeps_old);
   g_test_add_func ("/integration/record/disk-full", test_disk_full_tmpfs);
   g_test_add_func ("/integration/record/file-size-limit", test_file_size_limit);
