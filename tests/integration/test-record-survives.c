@@ -409,6 +409,25 @@ samples_so_far (const char *path)
   return n;
 }
 
+/* Waits until @cli's recording committed samples into @capture; returns
+ * the deadline (30 s from the capture's setup) for what follows. */
+static gint64
+wait_for_samples (Cli        *cli,
+                  const char *capture)
+{
+  gint64 deadline;
+
+  wait_for_capture (cli, capture);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (samples_so_far (capture) <= 0)
+    {
+      g_assert_false (cli_exited (cli));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10 * 1000);
+    }
+  return deadline;
+}
+
 /* Takes the write lock of @capture as a sqlite3 shell in BEGIN EXCLUSIVE
  * does (5 s of busy timeout, and again until @deadline) and returns the
  * connection that holds it. With @stop, the recorder stands still (SIGSTOP)
@@ -500,15 +519,8 @@ test_write_lock_held (void)
   if (!record_scratch ("held.hotpath", &dir, &capture))
     return;
   cli = cli_record_spin (capture, "4", 0);
-  wait_for_capture (cli, capture);
-  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
   /* once samples are being written */
-  while (samples_so_far (capture) <= 0)
-    {
-      g_assert_false (cli_exited (cli));
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_usleep (10 * 1000);
-    }
+  deadline = wait_for_samples (cli, capture);
   /* past the old 5 s limit, and past the end of the 4 s program */
   let_go_and_check_kept (take_write_lock (capture, 0, deadline), 7, cli, capture);
   g_clear_pointer (&dir, it_tmpdir_free);
@@ -700,14 +712,7 @@ test_killed_while_lock_held (void)
     return;
   pending = g_strconcat (capture, ".pending.sql", NULL);
   cli = cli_record_spin (capture, "30", 0);
-  wait_for_capture (cli, capture);
-  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (samples_so_far (capture) <= 0)
-    {
-      g_assert_false (cli_exited (cli));
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_usleep (10 * 1000);
-    }
+  deadline = wait_for_samples (cli, capture);
   holder = take_write_lock (capture, 0, deadline);
   /* the samples since wait, and go beside the capture as they do */
   while (g_stat (pending, &st) != 0 || st.st_size < 4096)
