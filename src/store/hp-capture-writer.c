@@ -846,31 +846,44 @@ looks_like_a_part (const char *part)
 
 /* Whether the part @part holds a recording's samples: a recording that
  * replaced a capture and whose recorder was killed (SIGKILL, a crash, a
- * power cut) before it ended. A recording's part is in WAL mode (byte 18
- * of the header is 2); an import's, written in one transaction with its
- * journal in memory, never is, and holds nothing a kill left whole. */
+ * power cut) before it ended (*@complete FALSE), or a finished one that
+ * could not be renamed over its capture, nor aside (a folder made
+ * read-only for a user: *@complete TRUE). A recording's part is in WAL
+ * mode (byte 18 of the header is 2) until it is finished; an import's,
+ * written in one transaction with its journal in memory, never is, and
+ * holds nothing a kill left whole. */
 static gboolean
-holds_recording (const char *part)
+holds_recording (const char *part,
+                 gboolean   *complete)
 {
   guint8 header[20];
   sqlite3 *db;
   sqlite3_stmt *stmt = NULL;
   gboolean found = FALSE;
   FILE *f = fopen (part, "rb");
-  gboolean wal = f != NULL && fread (header, 1, sizeof header, f) == sizeof header
-                 && memcmp (header, "SQLite format 3", 16) == 0 && header[18] == 2;
+  gboolean sqlite = f != NULL && fread (header, 1, sizeof header, f) == sizeof header
+                    && memcmp (header, "SQLite format 3", 16) == 0;
+  gboolean wal = sqlite && header[18] == 2;
 
   if (f != NULL)
     fclose (f);
-  if (!wal)
+  *complete = FALSE;
+  if (!sqlite)
     return FALSE;
   /* read-write: the samples a kill left in its WAL count too, and closing
    * moves them into the file */
   db = hp_store_db_open (part, SQLITE_OPEN_READWRITE, "the part", 1 << 20, 1000, NULL);
   if (db == NULL)
     return FALSE;
-  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM samples LIMIT 1", -1, &stmt, NULL) == SQLITE_OK)
-    found = sqlite3_step (stmt) == SQLITE_ROW;
+  if (sqlite3_prepare_v2 (db, "SELECT EXISTS (SELECT 1 FROM samples), "
+                              "EXISTS (SELECT 1 FROM metadata WHERE key = '" HP_META_COMPLETE "' AND value = '1')",
+                          -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      *complete = sqlite3_column_int (stmt, 1) != 0;
+      /* out of WAL mode, only a finished recording is worth keeping */
+      found = sqlite3_column_int (stmt, 0) != 0 && (wal || *complete);
+    }
   sqlite3_finalize (stmt);
   sqlite3_close (db);
   return found;
@@ -945,12 +958,13 @@ hp_capture_writer_remove_stale_parts (const char *path,
     {
       g_autofree char *part = g_build_filename (dir, g_ptr_array_index (stale, i), NULL);
       GStatBuf st;
+      gboolean complete;
 
       if (g_lstat (part, &st) == 0 && !S_ISREG (st.st_mode))
         continue;
       if (!looks_like_a_part (part))
         continue;
-      if (holds_recording (part))
+      if (holds_recording (part, &complete))
         {
           g_autofree char *base = NULL;
           g_autofree char *kept_as = NULL;
@@ -959,8 +973,11 @@ hp_capture_writer_remove_stale_parts (const char *path,
           /* NAME.hotpath.PID.part: the capture is the name without .PID.part */
           base = g_strndup (part, strlen (part) - strlen (".part"));
           *strrchr (base, '.') = '\0';
-          kept_as = keep_recording (part, base, "cut-short");
-          if (kept_as != NULL)
+          kept_as = keep_recording (part, base, complete ? "recovered" : "cut-short");
+          if (kept_as != NULL && complete)
+            message = g_strdup_printf (_("%s: a finished recording that could not be renamed to %s "
+                                         "is kept as %s"), part, base, kept_as);
+          else if (kept_as != NULL)
             message = g_strdup_printf (_("%s: a recording that was to replace %s and whose recorder was killed "
                                          "before it ended is kept, cut short, as %s"), part, base, kept_as);
           else

@@ -27,7 +27,8 @@
  *    name made a folder: an error (never "wrote"), and the capture, with
  *    every sample seen before, where the error says;
  *  - its folder made read-only for the user who records (not root): the
- *    capture complete, and the -wal left beside it said.
+ *    capture complete, and the -wal left beside it said; a finished part
+ *    left by a rename that failed so is kept by the next writer there.
  *
  * The samples are never counted against a share or a rate: the machine may
  * be busy.
@@ -1151,6 +1152,37 @@ test_killed_replacing_recording_kept (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A finished recording's part that could not be renamed over its capture
+ * nor aside (a folder read-only for the user, chmod'ed back since) is
+ * kept by the next writer there as NAME.recovered.hotpath. Before, out of
+ * WAL mode it was taken for an import's and removed. */
+static void
+test_finished_part_kept (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *part = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *program = it_workload_path ("paths-fp");
+
+  if (!record_scratch ("other.hotpath", &dir, &other))
+    return;
+  part = g_strdup_printf ("%s/app.hotpath.%d.part", dir, (int) dead_pid ());
+  kept = g_build_filename (dir, "app.recovered.hotpath", NULL);
+  it_write_small_capture (part, "old");
+  {
+    const char *args[] = { "record", "-o", other, "--", program, "5", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_test_message ("%s", result->err);
+    g_assert_nonnull (strstr (result->err, kept));
+  }
+  g_assert_false (g_file_test (part, G_FILE_TEST_EXISTS));
+  assert_old_command (kept);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* The capture taken away while it is written ----------------------------- */
 
 /* What a hostile user does to @file (the capture, or with --force its
@@ -1547,6 +1579,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/waits-without-waking", test_waits_without_waking);
   g_test_add_func ("/integration/record/sigint-reaches-command", test_sigint_reaches_command);
   g_test_add_func ("/integration/record/read-only-folder", test_read_only_folder);
+  g_test_add_func ("/integration/record/finished-part-kept", test_finished_part_kept);
   g_test_add_data_func ("/integration/record/taken-away/folder-removed", &folder_removed, test_capture_taken_away);
   g_test_add_data_func ("/integration/record/taken-away/folder-renamed", &folder_renamed, test_capture_taken_away);
   g_test_add_data_func ("/integration/record/taken-away/file-deleted", &file_deleted, test_capture_taken_away);
