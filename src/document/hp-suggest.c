@@ -20,9 +20,9 @@
  * Those stack nodes are disjoint subtrees, so the sums are exact.
  *
  * Source files are whatever is on this machine under the recorded names:
- * only names of source code are read (is_code_name()), as untrusted text,
- * at most HP_SUGGEST_MAX_SOURCE bytes each, made valid UTF-8, and a doc
- * comment is cut at MAX_COMMENT bytes.
+ * only files that are plausibly source code are read (hp_source_find_file()),
+ * as untrusted text, at most HP_SUGGEST_MAX_SOURCE bytes each, made valid
+ * UTF-8, and a doc comment is cut at MAX_COMMENT bytes.
  */
 
 #define G_LOG_DOMAIN "hp-document"
@@ -405,46 +405,12 @@ is_changed (Sources    *sources,
   return file != NULL && g_ptr_array_find_with_equal_func (sources->changed, file, g_str_equal, NULL);
 }
 
-/* Whether @path (canonical) is named as source code is: a known extension,
- * or none in a folder named include (C++'s <optional>). A capture names
- * its files, and what Suggest reads of them goes into the draft and to the
- * summarizer command, which may send it anywhere: a capture that called a
- * function "root" declared at /etc/passwd:1 had that line quoted, and any
- * readable file could be named so. */
-static gboolean
-is_code_name (const char *path)
-{
-  static const char *const extensions[] = {
-    "c", "h", "cc", "cp", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp", "tpp", "tcc",
-    "txx", "inl", "inc", "def", "cu", "cuh", "cl", "m", "mm", "s", "S", "asm", "rs", "go", "py",
-    "pyx", "pxd", "pxi", "java", "kt", "kts", "scala", "js", "mjs", "cjs", "ts", "mts", "cts",
-    "tsx", "jsx", "swift", "zig", "d", "f", "for", "f77", "f90", "f95", "f03", "f08", "cs",
-    "fs", "rb", "php", "pl", "pm", "lua", "ml", "mli", "hs", "erl", "hrl", "ex", "exs", "dart",
-    "jl", "nim", "v", "sv", "vala", "y", "yy", "l", "ll", "wat", "sol", "ads", "adb",
-  };
-  g_autofree char *base = g_path_get_basename (path);
-  const char *dot = strrchr (base, '.');
-
-  if (dot == NULL || dot == base)
-    {
-      g_autofree char *dir = g_path_get_dirname (path);
-      g_auto(GStrv) parts = g_strsplit (dir, G_DIR_SEPARATOR_S, -1);
-
-      return dot == NULL && g_strv_contains ((const char *const *) parts, "include");
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (extensions); i++)
-    if (strcmp (dot + 1, extensions[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 static GBytes *
 sources_get (Sources    *sources,
              const char *file)
 {
   g_autofree char *real = NULL;
   gpointer value = NULL;
-  g_autofree char *found = NULL;
   g_autofree char *contents = NULL;
   gsize length = 0;
   GStatBuf st;
@@ -454,11 +420,11 @@ sources_get (Sources    *sources,
   if (g_hash_table_lookup_extended (sources->contents, file, NULL, &value))
     return value;
 
-  found = hp_source_find_file (file, sources->dirs, NULL);
-  /* what the name leads to, past ".." and links */
-  if (found != NULL)
-    real = realpath (found, NULL);
-  if (real == NULL || !is_code_name (real) ||
+  /* only what is plausibly the program's source: a capture that called a
+   * function "root" declared at /etc/passwd:1 had that line quoted, to the
+   * summarizer command too, which may send it anywhere */
+  real = hp_source_find_file (file, sources->dirs, NULL, NULL);
+  if (real == NULL ||
       g_stat (real, &st) != 0 || st.st_size > HP_SUGGEST_MAX_SOURCE ||
       !g_file_get_contents (real, &contents, &length, NULL))
     {

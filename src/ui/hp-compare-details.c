@@ -230,11 +230,16 @@ read_lines (const char  *path,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
-  g_autofree char *found = hp_source_find_file (path, NULL, NULL);
+  g_autoptr(GError) find_error = NULL;
+  g_autofree char *found = hp_source_find_file (path, NULL, NULL, &find_error);
   g_autofree char *valid = NULL;
   GStatBuf st;
 
-  if (found == NULL || g_stat (found, &st) != 0)
+  if (found == NULL && g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+    /* Translators: why a file the capture names is not read */
+    *error_out = g_strdup_printf (_("%s is not shown: %s; the lines are shown without their text"),
+                                  path, find_error->message);
+  else if (found == NULL || g_stat (found, &st) != 0)
     *error_out = g_strdup_printf (_("%s was not found on this computer; the lines are shown without their text"),
                                   path);
   else if (st.st_size > MAX_SOURCE_SIZE)

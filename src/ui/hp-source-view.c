@@ -13,7 +13,9 @@
  * the source folders the user added (GSettings source-paths): as
  * FOLDER/PATH for a relative path, and as FOLDER/SUFFIX for every suffix of
  * the path's components, so a tree built in /build/x/ and checked out in
- * ~/src/x/ is found by adding ~/src.
+ * ~/src/x/ is found by adding ~/src. The capture names the file and may
+ * be hostile: only a file that is plausibly the program's source is read
+ * (document/hp-source-find), and the pane says why another is not shown.
  *
  * The pane is never empty for a function of a file on this machine: when
  * its source is not found, or it has no line information, the same worker
@@ -74,6 +76,7 @@ struct _HpSourceView {
   GtkColumnViewColumn *self_column;
   GtkColumnViewColumn *total_column;
   GtkColumnViewColumn *text_column;
+  GtkLabel            *missing_title;
   GtkLabel            *missing_label;
   GtkLabel            *no_lines_label;
   GtkWidget           *missing_bar;
@@ -97,7 +100,8 @@ struct _HpSourceView {
   double               placed_page;
   guint                loading_source;
   gboolean             disassembly;        /* the rows are machine code */
-  gboolean             file_missing;       /* the source file was not found */
+  gboolean             file_missing;       /* the source file was not found, or not shown */
+  gboolean             file_refused;       /* it is not plausibly source code (self->message says why) */
 };
 
 G_DEFINE_FINAL_TYPE (HpSourceView, hp_source_view, GTK_TYPE_WIDGET)
@@ -141,6 +145,7 @@ typedef struct {
   gsize               length;
   GPtrArray          *looked_in;   /* folders also tried */
   char               *read_error;
+  char               *refused;     /* why the file the capture names is not read */
   HpDisassembly      *disassembly; /* when there is no source to show */
   char               *disassembly_error;
 } SourceResult;
@@ -166,6 +171,7 @@ source_result_free (gpointer p)
   g_free (r->contents);
   g_clear_pointer (&r->looked_in, g_ptr_array_unref);
   g_free (r->read_error);
+  g_free (r->refused);
   g_clear_pointer (&r->disassembly, hp_disassembly_free);
   g_free (r->disassembly_error);
   g_free (r);
@@ -187,16 +193,29 @@ source_thread (GTask        *task,
   if (res->annotation->file != NULL && res->annotation->lines->len > 0 &&
       !g_cancellable_is_cancelled (cancellable))
     {
-      found = hp_source_find_file (res->annotation->file, (const char * const *) req->source_paths, res->looked_in);
+      g_autoptr(GError) find_error = NULL;
+
+      /* only a file that is plausibly the program's source: the capture
+       * may name /etc/shadow or "../../.ssh/id_rsa" */
+      found = hp_source_find_file (res->annotation->file, (const char * const *) req->source_paths,
+                                   res->looked_in, &find_error);
       /* a relative file (a jitdump's "JitHot.java") also where the
        * program ran, after the folders the user chose */
       if (found == NULL && !g_path_is_absolute (res->annotation->file) &&
           req->working_directory != NULL && g_path_is_absolute (req->working_directory))
         {
           const char * const cwd[] = { req->working_directory, NULL };
+          g_autoptr(GError) cwd_error = NULL;
 
-          found = hp_source_find_file (res->annotation->file, cwd, res->looked_in);
+          found = hp_source_find_file (res->annotation->file, cwd, res->looked_in, &cwd_error);
+          if (found == NULL && !g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+            {
+              g_clear_error (&find_error);
+              find_error = g_steal_pointer (&cwd_error);
+            }
         }
+      if (found == NULL && g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+        res->refused = g_strdup (find_error->message);
       res->path = g_strdup (found ? found : res->annotation->file);
       if (found != NULL)
         {
@@ -536,7 +555,11 @@ show_disassembly (HpSourceView *self,
                                name, whole_text);
   gtk_inscription_set_text (self->caption, caption);
 
-  if (self->file_missing)
+  if (self->file_refused)
+    /* Translators: shown above the machine code when the file the capture
+     * names is not read, with why ("/etc/shadow is not named as source code (…)") */
+    bar = g_strdup_printf (_("Source file not shown: %s"), res->refused);
+  else if (self->file_missing)
     /* Translators: shown above the machine code when the source file is missing */
     bar = g_strdup_printf (_("Source file not found: %s"), self->path);
   else
@@ -547,7 +570,7 @@ show_disassembly (HpSourceView *self,
     gtk_label_set_text (self->missing_bar_label, shown);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->missing_bar_label), self->message);
   }
-  gtk_widget_set_visible (self->missing_bar_button, self->file_missing);
+  gtk_widget_set_visible (self->missing_bar_button, self->file_missing && !self->file_refused);
   gtk_widget_set_visible (self->missing_bar, TRUE);
   gtk_column_view_column_set_visible (self->line_column, FALSE);
   gtk_column_view_column_set_title (self->text_column, _("Line and Instruction"));
@@ -572,6 +595,7 @@ show_result (HpSourceView *self,
 
   self->disassembly = FALSE;
   self->file_missing = FALSE;
+  self->file_refused = FALSE;
   if (is_truncated_root (self->profile, self->function_id))
     {
       self->message = describe_truncation (self->profile, whole);
@@ -611,7 +635,17 @@ show_result (HpSourceView *self,
       GString *msg = g_string_new (NULL);
 
       self->file_missing = TRUE;
-      if (res->read_error != NULL)
+      self->file_refused = res->refused != NULL;
+      if (res->refused != NULL)
+        {
+          /* names from the capture: any bytes, any length */
+          g_autofree char *why = hp_symbol_name_sanitize (res->refused, -1, 2 * SHOWN_PATH_CHARS);
+
+          /* Translators: a function name, then why its file is not read,
+           * as "/etc/shadow is not named as source code (…)" */
+          g_string_printf (msg, _("The source of %s is not shown: %s."), name, why);
+        }
+      else if (res->read_error != NULL)
         g_string_printf (msg, _("Cannot read the source of %s: %s"), name, res->read_error);
       else
         {
@@ -638,9 +672,14 @@ show_result (HpSourceView *self,
           g_string_append (msg, _("Its machine code cannot be shown either:"));
           g_string_append_printf (msg, " %s", res->disassembly_error);
         }
-      g_string_append (msg, "\n\n");
-      g_string_append (msg, _("Choose the folder that holds the sources, or one above it."));
+      if (res->refused == NULL)
+        {
+          g_string_append (msg, "\n\n");
+          g_string_append (msg, _("Choose the folder that holds the sources, or one above it."));
+        }
       self->message = g_string_free (msg, FALSE);
+      gtk_label_set_text (self->missing_title,
+                          res->refused != NULL ? _("Source File Not Shown") : _("Source File Not Found"));
       gtk_label_set_text (self->missing_label, self->message);
       set_state (self, "missing");
       return;
@@ -745,6 +784,7 @@ reload (HpSourceView *self)
       self->shown_line = 0;
       self->disassembly = FALSE;
       self->file_missing = FALSE;
+      self->file_refused = FALSE;
       set_state (self, "none");
       return;
     }
@@ -1000,6 +1040,7 @@ hp_source_view_class_init (HpSourceViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, self_column);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, total_column);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, text_column);
+  gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_title);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_label);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, no_lines_label);
   gtk_widget_class_bind_template_child (widget_class, HpSourceView, missing_bar);

@@ -545,6 +545,54 @@ test_source_relative (void)
   display_close (window);
 }
 
+/* A hostile capture names any file as its functions' source: the pane
+ * shows only what is plausibly the program's source code, and says why it
+ * does not show the rest. */
+static void
+source_refused (const char *name,
+                const char *file,
+                const char *working_directory,
+                const char *why)
+{
+  g_autofree char *path = display_make_capture (name, FALSE, NULL);
+  g_autofree char *sql = g_strdup_printf ("UPDATE frames SET file = '%s';"
+                                          "UPDATE functions SET file = '%s';"
+                                          "INSERT OR REPLACE INTO metadata (key, value) VALUES ('working_directory', '%s')",
+                                          file, file, working_directory);
+  HpWindow *window;
+  HpSourceView *view;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  window = display_open (app, path);
+  view = hp_window_get_source_view (window);
+  g_assert_true (display_wait_source (window));
+  g_assert_cmpstr (hp_source_view_get_state (view), ==, "missing");
+  g_test_message ("%s: %s", file, hp_source_view_get_message (view));
+  g_assert_nonnull (strstr (hp_source_view_get_message (view), "is not shown"));
+  g_assert_nonnull (strstr (hp_source_view_get_message (view), why));
+  display_close (window);
+}
+
+static void
+test_source_hostile (void)
+{
+  g_autofree char *run = g_build_filename (display_tmpdir (), "hostile-run", NULL);
+  g_autofree char *secret = g_build_filename (display_tmpdir (), "id_rsa", NULL);
+  g_autofree char *secret_c = g_build_filename (display_tmpdir (), "secret.c", NULL);
+
+  g_mkdir_with_parents (run, 0755);
+  g_assert_true (g_file_set_contents (secret, "-----BEGIN OPENSSH PRIVATE KEY-----\n", -1, NULL));
+  g_assert_true (g_file_set_contents (secret_c, "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n", -1, NULL));
+  /* an absolute file that is not source code */
+  source_refused ("hostile-absolute.hotpath", secret, run, "is not named as source code");
+  /* source code, but out of the folder the program ran in */
+  source_refused ("hostile-dotdot.hotpath", "../secret.c", run, "leads out of the source folder");
+}
+
 static void
 open_error (const char *path,
             const char *expect)
@@ -1770,6 +1818,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/source", test_source);
   g_test_add_func ("/window/source-missing", test_source_missing);
   g_test_add_func ("/window/source-relative", test_source_relative);
+  g_test_add_func ("/window/source-hostile", test_source_hostile);
   g_test_add_func ("/window/errors", test_errors);
   g_test_add_func ("/window/read-only", test_read_only);
   g_test_add_func ("/window/second-window", test_second_window);

@@ -10,6 +10,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "analysis/hp-block-pool.h"
@@ -155,15 +158,86 @@ test_source_find (void)
   g_assert_no_error (error);
 
   /* recorded on another machine: a shorter tail is found under dir */
-  found = hp_source_find_file ("/home/builder/project/src/lib/parse.c", dirs, looked_in);
+  found = hp_source_find_file ("/home/builder/project/src/lib/parse.c", dirs, looked_in, NULL);
   g_assert_cmpstr (found, ==, file);
   g_assert_cmpuint (looked_in->len, ==, 2);
   g_assert_cmpstr (g_ptr_array_index (looked_in, 0), ==, other);
   /* an absolute path that exists is itself */
-  absolute = hp_source_find_file (file, NULL, NULL);
+  absolute = hp_source_find_file (file, NULL, NULL, NULL);
   g_assert_cmpstr (absolute, ==, file);
-  missing = hp_source_find_file ("/nowhere/lost.c", dirs, NULL);
+  missing = hp_source_find_file ("/nowhere/lost.c", dirs, NULL, &error);
   g_assert_null (missing);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+
+  hp_test_remove_tree (dir);
+}
+
+/* A hostile capture names any file as a function's source: the source
+ * pane, the comparison and Suggest read only what is plausibly the
+ * program's source code. */
+static void
+refused (const char         *file,
+         const char * const *dirs,
+         const char         *why)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *found = hp_source_find_file (file, dirs, NULL, &error);
+
+  if (found != NULL)
+    g_error ("%s: %s was found, and would be shown", file, found);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  if (strstr (error->message, why) == NULL)
+    g_error ("%s: “%s” does not say “%s”", file, error->message, why);
+}
+
+static void
+test_source_find_hostile (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hp-document-XXXXXX", &error);
+  g_autofree char *src = g_build_filename (dir, "checkout", "src", NULL);
+  g_autofree char *code = g_build_filename (src, "main.c", NULL);
+  g_autofree char *secret = g_build_filename (dir, "id_rsa", NULL);
+  g_autofree char *secret_c = g_build_filename (dir, "secret.c", NULL);
+  g_autofree char *link = g_build_filename (src, "shadow.c", NULL);
+  g_autofree char *fifo = g_build_filename (src, "pipe.c", NULL);
+  g_autofree char *checkout = g_build_filename (dir, "checkout", NULL);
+  g_autofree char *found = NULL;
+  g_autofree char *inside = NULL;
+  g_autofree char *below = NULL;
+  const char *dirs[] = { checkout, NULL };
+  const char *src_dirs[] = { src, NULL };
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (src, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (code, "int main;\n", -1, NULL));
+  g_assert_true (g_file_set_contents (secret, "-----BEGIN OPENSSH PRIVATE KEY-----\n", -1, NULL));
+  g_assert_true (g_file_set_contents (secret_c, "int secret;\n", -1, NULL));
+  g_assert_cmpint (symlink (secret, link), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  /* an absolute file that is not source code, as itself or behind a link */
+  refused (secret, NULL, "is not named as source code");
+  refused (link, NULL, "is not named as source code");
+  refused ("/etc/passwd", NULL, "is not named as source code");
+  /* not a regular file, though named like code (reading a FIFO would hang) */
+  refused (fifo, NULL, "is not a regular file");
+  /* a relative name whose ".." leads out of the source folder */
+  refused ("../secret.c", dirs, "leads out of the source folder");
+  refused ("../../secret.c", src_dirs, "leads out of the source folder");
+  refused ("src/../../secret.c", dirs, "leads out of the source folder");
+
+  /* ".." that stays inside, and source code found by its tail, are shown */
+  inside = hp_source_find_file ("src/../src/main.c", dirs, NULL, NULL);
+  g_assert_cmpstr (inside, ==, code);
+  below = hp_source_find_file ("/x/../../checkout/src/main.c", dirs, NULL, NULL);
+  g_assert_cmpstr (below, ==, code);
+  /* a refused candidate is passed over: a later one is found */
+  g_clear_pointer (&secret_c, g_free);
+  secret_c = g_build_filename (checkout, "secret.c", NULL);
+  g_assert_true (g_file_set_contents (secret_c, "int mine;\n", -1, NULL));
+  found = hp_source_find_file ("../secret.c", dirs, NULL, NULL);
+  g_assert_cmpstr (found, ==, secret_c);
 
   hp_test_remove_tree (dir);
 }
@@ -636,6 +710,7 @@ main (int    argc,
   g_test_add_func ("/document/call-path/readable", test_readable);
   g_test_add_func ("/document/call-path/search", test_search);
   g_test_add_func ("/document/source-find", test_source_find);
+  g_test_add_func ("/document/source-find/hostile", test_source_find_hostile);
   g_test_add_func ("/document/debug-package/main-modules", test_unsymbolized_main_modules);
   g_test_add_func ("/document/debug-package/debian-package-of", test_debian_package_of);
   g_test_add_func ("/document/debug-package/lists", test_debug_packages_lists);
