@@ -104,18 +104,20 @@ has_brackets (const char *module)
   return len >= 2 && module[0] == '[' && module[len - 1] == ']';
 }
 
-/* @module escaped as esc() does, in brackets as the report shows modules.
- * Valid until the next done_line(). */
+/* @separator then @module escaped as esc() does, in brackets as the report
+ * shows modules; nothing for a row of no module ("[truncated]"), rather
+ * than an empty pair. Valid until the next done_line(). */
 static const char *
 bracketed (Report     *r,
-           const char *module)
+           const char *module,
+           const char *separator)
 {
   const char *shown = esc (r, module, "?");
   char *text;
 
-  if (has_brackets (shown))
-    return shown;
-  text = g_strdup_printf ("[%s]", shown);
+  if (shown[0] == '\0')
+    return "";
+  text = has_brackets (shown) ? g_strconcat (separator, shown, NULL) : g_strdup_printf ("%s[%s]", separator, shown);
   g_ptr_array_add (r->escaped, text);
   return text;
 }
@@ -627,10 +629,10 @@ print_tree_enter (Report           *r,
   if (depth > MAX_INDENT_DEPTH)
     g_snprintf (shown, sizeof shown, "[depth %u] ", depth);
 
-  printf ("%6.2f%% %6.2f%%  %s%s%s  %s\n",
+  printf ("%6.2f%% %6.2f%%  %s%s%s%s\n",
           percent (node->total, r->n_samples), percent (node->self, r->n_samples),
           indent->str, shown, esc (r, hp_profile_get_function_name (r->profile, node->function_id), "?"),
-          bracketed (r, hp_profile_get_module_name (r->profile, node->function_id)));
+          bracketed (r, hp_profile_get_module_name (r->profile, node->function_id), "  "));
   done_line (r);
   if (summary != NULL)
     {
@@ -853,7 +855,7 @@ relations (Report       *r,
           printf (callers ? _("# Callers of %s %s (total %s, %.2f%% of all %s); share of its total %s\n")
                           : _("# Callees of %s %s (total %s, %.2f%% of all %s); share of its total %s\n"),
                   esc (r, hp_profile_get_function_name (r->profile, id), "?"),
-                  bracketed (r, hp_profile_get_module_name (r->profile, id)),
+                  bracketed (r, hp_profile_get_module_name (r->profile, id), ""),
                   amount, percent (total, r->n_samples), quantity, quantity);
           done_line (r);
         }
@@ -872,9 +874,9 @@ relations (Report       *r,
             }
           else
             {
-              printf ("%6.2f%% %9" PRIu64 "  %s %s\n", percent (e->samples, total), e->samples,
+              printf ("%6.2f%% %9" PRIu64 "  %s%s\n", percent (e->samples, total), e->samples,
                       esc (r, hp_profile_get_function_name (r->profile, e->function_id), "?"),
-                      bracketed (r, hp_profile_get_module_name (r->profile, e->function_id)));
+                      bracketed (r, hp_profile_get_module_name (r->profile, e->function_id), " "));
               done_line (r);
             }
         }

@@ -163,8 +163,7 @@ fill_neighbours (HpCompareDetails *self,
   for (guint i = 0; i < n; i++)
     {
       const HpCompareNeighbour *nb = &g_array_index (neighbours, HpCompareNeighbour, i);
-      g_autofree char *text = g_strdup_printf ("%s  [%s]", nb->name, nb->module);
-      g_autofree char *safe = hp_text_escape (text);
+      g_autofree char *safe = hp_compare_format_name (nb->name, nb->module);
       g_autofree char *shown = NULL;
       g_autofree char *tip = NULL;
       GtkWidget *label;
@@ -434,8 +433,7 @@ hp_compare_details_set_function (HpCompareDetails *self,
   g_free (self->unit);
   self->unit = g_strdup (hp_comparison_get_side (comparison, HP_COMPARE_BASE)->unit);
   {
-    g_autofree char *text = g_strdup_printf ("%s  [%s]", fn->name, fn->module);
-    g_autofree char *safe = hp_text_escape (text);
+    g_autofree char *safe = hp_compare_format_name (fn->name, fn->module);
 
     gtk_label_set_text (self->title, safe);
   }

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include "analysis/hp-text.h"
 #include "ui/hp-compare-format.h"
 
 /* Red and green mixed with the theme's text colour: a darker red on the
@@ -73,6 +74,19 @@ hp_compare_format_change (double change)
   if (!isfinite (change))
     return g_strdup ("—");
   return g_strdup_printf ("%+.1f %%", change);
+}
+
+char *
+hp_compare_format_name (const char *name,
+                        const char *module)
+{
+  g_autofree char *text = NULL;
+
+  /* "[truncated]" has no module: no empty "[]" after it */
+  if (module == NULL || module[0] == '\0')
+    return hp_text_escape (name);
+  text = g_strdup_printf ("%s  [%s]", name, module);
+  return hp_text_escape (text);
 }
 
 gboolean

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 char       *hp_compare_format_cost      (double               value,
                                          const char          *unit);
 char       *hp_compare_format_change    (double               change);
+/* "name  [module]", or the name alone without a module; escaped for a label */
+char       *hp_compare_format_name      (const char          *name,
+                                         const char          *module);
 gboolean    hp_compare_stat_is_flagged  (const HpCompareStat *stat);
 const char *hp_compare_verdict_class    (const HpCompareStat *stat);
 const char *hp_compare_verdict_label    (HpVerdict            verdict);

@@ -103,9 +103,7 @@ bind_name (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
   g_autoptr(HpCompareRow) row = row_of (item);
   const HpComparePath *path = hp_compare_row_get_path (row);
-  g_autofree char *name = hp_text_escape (path->name);
-  g_autofree char *module = hp_text_escape (path->module);
-  g_autofree char *text = g_strdup_printf ("%s  [%s]", name, module);
+  g_autofree char *text = hp_compare_format_name (path->name, path->module);
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), gtk_list_item_get_item (item));
   gtk_label_set_text (GTK_LABEL (label), text);

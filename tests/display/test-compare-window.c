@@ -64,6 +64,8 @@ write_source (void)
   g_string_free (text, TRUE);
 }
 
+static gboolean with_truncated;
+
 static void
 write_run (const char *path,
            guint       run,
@@ -105,6 +107,19 @@ write_run (const char *path,
         factor *= 0.90;
       n = (guint) (cost[f] * factor * 10);
       for (guint s = 0; s < n; s++)
+        hp_capture_writer_add_sample (w, s, 1, 0, stack, 1000000);
+    }
+  /* for test_no_module(): a stack that did not reach its thread's start,
+   * under "[truncated]", a function of no module (over 5 %, so that the
+   * tree opens it) */
+  if (with_truncated)
+    {
+      gint64 truncated = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w,
+                           hp_capture_writer_intern_function (w, "[truncated]", 0, NULL, 0), NULL, 0, FALSE, 0));
+      gint64 stack = hp_capture_writer_intern_stack (w, truncated, hp_capture_writer_intern_frame (w,
+                       hp_capture_writer_intern_function (w, "spill", module, NULL, 0), NULL, 0, FALSE, 0x200));
+
+      for (guint s = 0; s < 600; s++)
         hp_capture_writer_add_sample (w, s, 1, 0, stack, 1000000);
     }
   g_assert_true (hp_capture_writer_finish (w, &error));
@@ -262,6 +277,39 @@ test_compare (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A function of no module ("[truncated]") is shown by its name alone,
+ * not as "[truncated]  []". */
+static void
+test_no_module (void)
+{
+  g_autofree char *base = NULL;
+  g_autofree char *new_side = NULL;
+  GApplication *app = g_application_get_default ();
+  HpCompareWindow *window;
+  HpCompareDetails *details;
+  g_autofree char *callers = NULL;
+
+  with_truncated = TRUE;
+  base = make_side ("truncated-before", FALSE);
+  new_side = make_side ("truncated-after", TRUE);
+  with_truncated = FALSE;
+  {
+    const char *bases[] = { base, NULL };
+    const char *news[] = { new_side, NULL };
+
+    window = hp_compare_window_new (GTK_APPLICATION (app), bases, news);
+  }
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (display_wait (loaded, window, 30000));
+  details = hp_compare_window_get_details (window);
+  g_assert_true (hp_compare_window_select_row (window, "[truncated] → spill"));
+  g_assert_true (display_wait (details_read, details, 10000));
+  callers = hp_compare_details_describe (details, "callers");
+  g_test_message ("callers of spill:\n%s", callers);
+  g_assert_true (g_str_has_prefix (callers, "[truncated]\t"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_error (void)
 {
@@ -395,6 +443,7 @@ run (HpApplication *app)
   if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
     g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   g_test_add_func ("/compare-window/compare", test_compare);
+  g_test_add_func ("/compare-window/no-module", test_no_module);
   g_test_add_func ("/compare-window/error", test_error);
   g_test_add_func ("/compare-window/command-line", test_command_line);
   if (screenshot_dir != NULL && g_getenv ("COMPARE_BASE") != NULL && g_getenv ("COMPARE_NEW") != NULL)

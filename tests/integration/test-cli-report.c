@@ -379,6 +379,54 @@ assert_int_member (JsonObject *object,
   g_assert_cmpint (json_node_get_value_type (node), ==, G_TYPE_INT64);
 }
 
+/* A row of no module ("[truncated]", the root of stacks that do not
+ * reach a thread's start) is printed as its name alone: no empty "[]"
+ * after it in the tree nor where its callees are listed, and no
+ * trailing blank. */
+static void
+test_no_module_row (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "truncated.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ItResult) tree = NULL;
+  g_autoptr(ItResult) callees = NULL;
+  g_autoptr(ItResult) callers = NULL;
+  g_autofree char *root_line = NULL;
+  g_autofree char *main_line = NULL;
+  g_autofree char *caller_line = NULL;
+
+  {
+    g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+    gint64 module, truncated, function, root, frame, stack;
+
+    g_assert_no_error (error);
+    hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+    hp_capture_writer_set_metadata (w, "event_unit", "ns");
+    module = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+    truncated = hp_capture_writer_intern_function (w, "[truncated]", 0, NULL, 0);
+    function = hp_capture_writer_intern_function (w, "work", module, NULL, 0);
+    root = hp_capture_writer_intern_frame (w, truncated, NULL, 0, FALSE, 0);
+    frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0x10);
+    stack = hp_capture_writer_intern_stack (w, hp_capture_writer_intern_stack (w, 0, root), frame);
+    hp_capture_writer_add_sample (w, 1000, 1, 0, stack, 1);
+    g_assert_true (hp_capture_writer_finish (w, &error));
+    g_assert_no_error (error);
+  }
+
+  tree = run_report (path, "--tree", NULL, NULL, NULL);
+  root_line = line_with (tree->out, "[truncated]");
+  main_line = line_with (tree->out, "work");
+  g_assert_true (g_str_has_suffix (root_line, "  [truncated]"));
+  g_assert_true (g_str_has_suffix (main_line, "  work  [app]"));
+  callees = run_report (path, "--callees", "[truncated]", NULL, NULL);
+  g_assert_null (strstr (callees->out, "[]"));
+  callers = run_report (path, "--callers", "work", NULL, NULL);
+  caller_line = line_with (callers->out, "  [truncated]");
+  g_assert_true (g_str_has_suffix (caller_line, "  [truncated]"));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_hostile_text (void)
 {
@@ -598,6 +646,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/report-cut-short-duration", test_cut_short_duration);
   g_test_add_func ("/integration/cli/report-jit-cut-plural", test_jit_cut_plural);
   g_test_add_func ("/integration/cli/report-absurd-metadata", test_header_absurd_metadata);
+  g_test_add_func ("/integration/cli/report-no-module-row", test_no_module_row);
   g_test_add_func ("/integration/cli/report-hostile-text", test_hostile_text);
   g_test_add_func ("/integration/cli/report-hostile-json", test_hostile_json);
   g_test_add_func ("/integration/cli/report-killed-by-signal", test_killed_by_signal);
