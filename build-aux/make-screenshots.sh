@@ -10,7 +10,9 @@
 # test-summary-offer) into OUT/SIZE-STYLE/summary-offer.png, the
 # dialog of an import into OUT/SIZE-STYLE/summary-import-dialog.png, and
 # the compare window (tests/display/test-compare-window) into
-# OUT/SIZE-STYLE/compare*.png. Open the PNGs and look at them before
+# OUT/SIZE-STYLE/compare*.png, and the Record dialog's states
+# (tests/display/make-record-screenshots) into OUT/SIZE-STYLE/record-*.png.
+# Open the PNGs and look at them before
 # calling a window change done (HACKING.md).
 # With UPDATE_DATA=1 it also copies the main view, the flame graph, the
 # timeline and the offer of each size and style into data/screenshots/
@@ -92,6 +94,15 @@ for size in 1024x700 1920x1080; do
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
       dbus-run-session -- "$build/tests/display/test-compare-window" --screenshots "$dir" \
           -p /compare-window/compare 2>/dev/null | grep '^# wrote' | sed "s|^# wrote |$size $style: |"
+    # the Record dialog in its states (record-*.png): among them waiting
+    # for a sqlite3 shell's write lock to finish the capture
+    # (record-finish-wait.png) and a capture whose folder was removed
+    # while it was recorded, kept elsewhere (record-rescued.png)
+    xvfb-run -a -s "-screen 0 ${size}x24" \
+      env GDK_BACKEND=x11 GSK_RENDERER=cairo GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+          GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_DARK=$dark \
+      dbus-run-session -- "$build/tests/display/make-record-screenshots" "$dir" \
+      2>/dev/null | sed "s|^wrote |$size $style: |"
     if [ "${UPDATE_DATA:-0}" = 1 ]; then
       for view in main flame timeline summary-offer; do
         cp "$dir/$view.png" "$top/data/screenshots/sizes/$size-$style-$view.png"

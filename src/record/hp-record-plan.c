@@ -88,6 +88,7 @@ hp_record_outcome_free (HpRecordOutcome *outcome)
   g_free (outcome->event);
   g_free (outcome->output_tail);
   g_free (outcome->warning);
+  g_free (outcome->saved_as);
   g_free (outcome);
 }
 
@@ -456,6 +457,8 @@ hp_record_job_run (HpRecordJob *job)
       job->log_fd = -1;
     }
   outcome->output_tail = hp_record_read_output_tail (job->log_path);
+  if (!ok)
+    outcome->saved_as = g_strdup (hp_recorder_get_saved_as (job->recorder));
 
   if (ok)
     {

@@ -67,6 +67,8 @@ typedef struct {
   char            *output_tail; /* the last lines of the program's output, or NULL */
   gboolean         cut_short;   /* kept, but a write error (a full disk) stopped it early */
   char            *warning;     /* kept cut short or in an unusual way: a sentence, or NULL */
+  char            *saved_as;    /* with error: the capture, taken from its name while it was
+                                 * written, was kept there instead (see hp_recorder_get_saved_as) */
 } HpRecordOutcome;
 
 void              hp_record_plan_free        (HpRecordPlan       *plan);

@@ -141,6 +141,7 @@ struct _HpRecorder {
   gint             write_failed;    /* atomic: the writer failed, sampling stops */
   GError          *write_error;     /* why the capture was cut short */
   char            *note;            /* how the capture was kept */
+  char            *saved_as;        /* a capture taken from its name: where it is now */
   char            *output_path;     /* as the user named it, for messages */
   gint64           lock_said;       /* when the lock wait was last said; 0: not waiting */
   gboolean         lock_said_ended; /* ... and whether it said the recording had ended */
@@ -212,6 +213,7 @@ hp_recorder_free (HpRecorder *self)
   g_free (self->program);
   g_clear_error (&self->write_error);
   g_free (self->note);
+  g_free (self->saved_as);
   g_free (self->output_path);
   g_mutex_clear (&self->progress_lock);
   if (self->stop_fd >= 0)
@@ -311,6 +313,14 @@ hp_recorder_get_note (HpRecorder *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->note;
+}
+
+const char *
+hp_recorder_get_saved_as (HpRecorder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->saved_as;
 }
 
 int
@@ -1688,6 +1698,7 @@ run_recording (HpRecorder  *self,
   self->lock_said_ended = FALSE;
   g_clear_error (&self->write_error);
   g_clear_pointer (&self->note, g_free);
+  g_clear_pointer (&self->saved_as, g_free);
 
   /* What can be checked is checked before anything is written. */
   if (!resolve_events (self, error))
@@ -1833,6 +1844,7 @@ run_recording (HpRecorder  *self,
   finish_capture (self, status, end_time);
   if (!hp_capture_writer_close (self->writer, output_path, error))
     {
+      self->saved_as = g_strdup (hp_capture_writer_get_saved_as (self->writer));
       g_clear_pointer (&self->writer, hp_capture_writer_free);
       return FALSE;
     }
@@ -1844,6 +1856,7 @@ run_recording (HpRecorder  *self,
       g_autofree char *kept = hp_capture_writer_keep_aside (part, output_path);
 
       g_prefix_error (error, _("the recording is kept as %s: "), kept != NULL ? kept : part);
+      self->saved_as = kept != NULL ? g_steal_pointer (&kept) : g_strdup (part);
       return FALSE;
     }
   /* a full disk: the samples committed until then are in output_path now */

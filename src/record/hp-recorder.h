@@ -145,6 +145,12 @@ const GError *hp_recorder_get_write_error (HpRecorder       *self);
  * program had it open), or NULL. */
 const char *hp_recorder_get_note     (HpRecorder            *self);
 
+/* After hp_recorder_run() failed because the capture was taken from its
+ * name while it was written (its folder removed or renamed, the file
+ * deleted or moved) or could not be renamed into place: where the
+ * capture was kept instead (the error says so too), or NULL. */
+const char *hp_recorder_get_saved_as (HpRecorder            *self);
+
 /* Asks a running recording to stop (and the spawned command to exit). Safe to
  * call from any thread and from a signal handler. */
 void        hp_recorder_stop         (HpRecorder            *self);

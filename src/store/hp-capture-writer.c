@@ -234,6 +234,7 @@ struct _HpCaptureWriter {
 
   GError  *error;     /* the first error; nothing is written after it */
   char    *note;      /* how a finished capture was kept, when not as one file */
+  char    *saved_as;  /* where close() found or saved a capture taken from its name */
   gboolean bulk;      /* a part: one transaction, journal in memory (see above) */
   GPtrArray *deferred_indexes;  /* CREATE INDEX statements run at finish */
   gboolean in_txn;
@@ -2355,6 +2356,8 @@ hp_capture_writer_close (HpCaptureWriter  *self,
       g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
                    _("%s: the file was moved (or its folder renamed) while it was being written; "
                      "the capture is at %s"), self->path, now);
+      g_free (self->saved_as);
+      self->saved_as = g_steal_pointer (&now);
       return FALSE;
     }
 
@@ -2373,8 +2376,17 @@ hp_capture_writer_close (HpCaptureWriter  *self,
     g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
                  _("%s: the file was deleted (or its folder removed, or replaced) while it was being written; "
                    "the capture is saved as %s"), self->path, saved);
-  g_free (saved);
+  g_free (self->saved_as);
+  self->saved_as = saved;
   return FALSE;
+}
+
+const char *
+hp_capture_writer_get_saved_as (HpCaptureWriter *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->saved_as;
 }
 
 char *
@@ -2465,6 +2477,7 @@ hp_capture_writer_free (HpCaptureWriter *self)
   drop_deferred (self);
   g_clear_pointer (&self->held, g_array_unref);
   g_free (self->note);
+  g_free (self->saved_as);
   if (self->event_names != NULL)
     g_string_free (self->event_names, TRUE);
   g_free (self->path);

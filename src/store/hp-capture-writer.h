@@ -212,6 +212,11 @@ gboolean         hp_capture_writer_close           (HpCaptureWriter *self,
                                                     const char      *capture,
                                                     GError         **error);
 
+/* After hp_capture_writer_close() failed: where the capture is now (moved
+ * with its folder, or saved elsewhere), so that a front end can open it;
+ * NULL when it was not moved or could not be saved. */
+const char      *hp_capture_writer_get_saved_as    (HpCaptureWriter *self);
+
 /* Renames the closed capture @part (with its -wal) to NAME.recovered.hotpath
  * (-2, -3, ...) beside @capture, NAME.hotpath, when moving it to @capture
  * failed: a name that no cleanup of parts removes. The new name, or NULL. */

@@ -66,6 +66,16 @@ show_result (HpRecordDialog *self,
   hp_record_dialog_set_state (self, ok ? HP_RECORD_DIALOG_DONE : HP_RECORD_DIALOG_FAILED);
 }
 
+/* A capture kept, but not as asked: not a failure, nor a recording that went well */
+static void
+show_warning_icon (HpRecordDialog *self)
+{
+  gtk_image_set_from_icon_name (self->result_icon, "dialog-warning-symbolic");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->result_icon), "success-icon");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->result_icon), "error-icon");
+  gtk_widget_add_css_class (GTK_WIDGET (self->result_icon), "warning-icon");
+}
+
 /* Whole sentences, one per case, so that translations can order them */
 static char *
 describe_exit (HpRecordDialog        *self,
@@ -155,8 +165,23 @@ hp_record_dialog_show_outcome (HpRecordDialog  *self,
 
   if (outcome->error != NULL)
     {
-      g_clear_pointer (&self->capture_path, g_free);
-      show_failure (self, outcome->error, outcome->result.max_sample_rate);
+      /* Taken from its name while it was written (its folder removed),
+       * the capture was saved elsewhere: the error says where, and Open
+       * the Capture opens it there. */
+      g_free (self->capture_path);
+      self->capture_path = g_strdup (outcome->saved_as);
+      self->capture_kept = outcome->saved_as != NULL && g_file_test (outcome->saved_as, G_FILE_TEST_IS_REGULAR);
+      gtk_widget_set_visible (self->result_open_button, self->capture_kept);
+      if (self->capture_kept)
+        {
+          show_result (self, FALSE, _("Capture Kept Elsewhere"), outcome->error->message,
+                       _("Its file was taken away while it was written. Open the Capture opens the copy that was kept."));
+          show_warning_icon (self);
+          /* it did finish: only the name was lost */
+          gtk_window_set_title (GTK_WINDOW (self), _("Recording Finished"));
+        }
+      else
+        show_failure (self, outcome->error, outcome->result.max_sample_rate);
       self->close_when_done = FALSE;
       return;
     }
@@ -240,12 +265,8 @@ hp_record_dialog_show_outcome (HpRecordDialog  *self,
     show_result (self, TRUE, outcome->cut_short ? _("Recording Cut Short") : _("Recording Saved"),
                  message, note->str);
     if (outcome->cut_short)
-      {
-        /* kept, so not a failure; but not a recording that went well */
-        gtk_image_set_from_icon_name (self->result_icon, "dialog-warning-symbolic");
-        gtk_widget_remove_css_class (GTK_WIDGET (self->result_icon), "success-icon");
-        gtk_widget_add_css_class (GTK_WIDGET (self->result_icon), "warning-icon");
-      }
+      /* kept, so not a failure; but not a recording that went well */
+      show_warning_icon (self);
   }
 
   hp_record_dialog_open_capture (self);

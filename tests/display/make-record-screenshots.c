@@ -15,8 +15,10 @@
  * record-attach.png (the process list),
  * record-error.png (a misspelled program), record-running.png (during),
  * record-lock-wait.png (during, a sqlite3 shell holding the capture's
- * write lock),
- * record-done.png (after), record-failed.png (a program that exits at
+ * write lock), record-finish-wait.png (stopped, waiting for that shell
+ * to let go to finish the capture),
+ * record-done.png (after), record-rescued.png (the capture's folder
+ * removed while it was recorded: kept elsewhere, with Open the Capture), record-failed.png (a program that exits at
  * once) and record-refused.png (perf_event_open refused, by a seccomp
  * filter). HOME is a scratch folder, so that the paths shown are short
  * and the same on every run.
@@ -35,6 +37,7 @@
 #include "ui/hp-event-chooser.h"
 #include "ui/hp-record-dialog-private.h"
 #include "display-common.h"
+#include "../common/test-common.h"
 
 static const char *outdir;
 
@@ -61,6 +64,16 @@ static gboolean
 shows_lock_wait (gpointer data)
 {
   return hp_record_dialog_get_lock_text (data) != NULL;
+}
+
+static gboolean
+shows_samples (gpointer data)
+{
+  HpRecordDialogStats stats;
+
+  /* of this recording: the last one's stay until it starts */
+  hp_record_dialog_get_stats (data, &stats);
+  return g_strcmp0 (hp_record_dialog_get_state (data), "recording") == 0 && stats.samples > 0;
 }
 
 static gboolean
@@ -147,11 +160,30 @@ run (HpApplication *app)
     display_wait (shows_lock_wait, dialog, 30000);
     display_spin (1500);
     shot (GTK_WINDOW (dialog), "record-lock-wait.png");
+    /* stopped meanwhile: the capture is finished once the shell lets go */
+    gtk_widget_activate_action (GTK_WIDGET (dialog), "record.stop", NULL);
+    display_spin (1500);
+    shot (GTK_WINDOW (dialog), "record-finish-wait.png");
     display_release_write_lock (shell, input);
   }
   display_wait (in_state, dialog, 60000);
   display_spin (1500);
   shot (GTK_WINDOW (dialog), "record-done.png");
+
+  {
+    /* the capture's folder removed while it is recorded: kept elsewhere */
+    g_autofree char *removed = g_build_filename (g_get_home_dir (), "Documents", "removed", NULL);
+
+    g_settings_set_string (settings, "record-folder", "~/Documents/removed");
+    gtk_widget_activate_action (GTK_WIDGET (dialog), "record.again", NULL);
+    gtk_widget_activate_action (GTK_WIDGET (dialog), "record.start", NULL);
+    display_wait (shows_samples, dialog, 30000);
+    hp_test_remove_tree (removed);
+    gtk_widget_activate_action (GTK_WIDGET (dialog), "record.stop", NULL);
+    display_wait (in_state, dialog, 60000);
+    shot (GTK_WINDOW (dialog), "record-rescued.png");
+    g_settings_set_string (settings, "record-folder", "~/Documents");
+  }
 
   gtk_widget_activate_action (GTK_WIDGET (dialog), "record.again", NULL);
   gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog),

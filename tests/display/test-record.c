@@ -570,6 +570,118 @@ test_record_lock_wait (void)
   display_close (window);
 }
 
+/* The capture's folder is removed while it is recorded (rm -rf): the
+ * recorder keeps the capture in $XDG_DATA_HOME/hotpath/recovered/, the
+ * result page says where, and Open the Capture opens that copy in the
+ * window that opened the dialog. */
+static void
+test_record_rescued (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+  g_autofree char *command = g_strdup_printf ("%s/spin 60", WORKLOAD_DIR);
+  g_autofree char *away = g_build_filename (display_tmpdir (), "removed", NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *kept = NULL;
+  HpRecordDialog *dialog;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_settings_set_string (settings, "record-call-graph", "fp");
+  g_settings_set_string (settings, "record-working-directory", "");
+  g_settings_set_string (settings, "record-folder", away);
+  dialog = open_dialog (window);
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), command);
+  if (!start (dialog))
+    {
+      g_settings_set_string (settings, "record-folder", captures_dir);
+      close_dialog (dialog);
+      display_close (window);
+      return;
+    }
+  g_assert_true (display_wait (shows_samples, dialog, 30000));
+  name = g_path_get_basename (dialog->capture_path);
+  kept = g_build_filename (g_get_user_data_dir (), "hotpath", "recovered", name, NULL);
+  hp_test_remove_tree (away);
+  g_assert_false (g_file_test (away, G_FILE_TEST_EXISTS));
+  dialog_action (dialog, "record.stop", NULL);
+  g_assert_true (display_wait (ended, dialog, 60000));
+  g_settings_set_string (settings, "record-folder", captures_dir);
+
+  g_test_message ("%s: %s", hp_record_dialog_get_title_text (dialog), hp_record_dialog_get_message (dialog));
+  g_assert_cmpstr (hp_record_dialog_get_state (dialog), ==, "failed");
+  g_assert_cmpstr (hp_record_dialog_get_title_text (dialog), ==, "Capture Kept Elsewhere");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Recording Finished");
+  g_assert_nonnull (strstr (hp_record_dialog_get_message (dialog), kept));
+  g_assert_cmpstr (hp_record_dialog_get_capture_path (dialog), ==, kept);
+  g_assert_true (g_file_test (kept, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (gtk_widget_get_visible (dialog->result_open_button));
+  g_assert_true (gtk_widget_is_sensitive (dialog->result_open_button));
+
+  /* Open the Capture: in the window, which was empty */
+  g_assert_null (window_with_file (kept));
+  dialog_action (dialog, "record.open-capture", NULL);
+  g_assert_true (display_wait (window_shows_capture, window, 30000));
+  g_assert_cmpstr (hp_window_get_state (window), ==, "capture");
+  g_assert_true (window_with_file (kept) == window);
+  g_assert_cmpint (hp_test_sql_int (kept, "SELECT count(*) FROM samples"), >, 0);
+  display_wait_source (window);
+  close_dialog (dialog);
+  display_close (window);
+}
+
+/* Stopped while a sqlite3 shell holds the capture's write lock: the
+ * recording has ended, and the page says that it waits for that program
+ * to write the samples kept meanwhile and finish the capture; once the
+ * shell lets go, the capture is complete and opens. */
+static void
+test_record_finish_wait (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  HpWindow *window = hp_window_new (GTK_APPLICATION (app));
+  g_autofree char *command = g_strdup_printf ("%s/spin 60", WORKLOAD_DIR);
+  g_autofree char *path = NULL;
+  g_autofree char *holder = NULL;
+  HpRecordDialog *dialog;
+  const char *text;
+  GPid shell;
+  int input;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_settings_set_string (settings, "record-call-graph", "fp");
+  g_settings_set_string (settings, "record-working-directory", "");
+  dialog = open_dialog (window);
+  gtk_editable_set_text (hp_record_dialog_get_command_entry (dialog), command);
+  if (!start (dialog))
+    {
+      close_dialog (dialog);
+      display_close (window);
+      return;
+    }
+  g_assert_true (display_wait (shows_samples, dialog, 30000));
+  path = g_strdup (dialog->capture_path);
+  shell = display_hold_write_lock (path, &input);
+  holder = g_strdup_printf ("(sqlite3, PID %d)", (int) shell);
+  g_assert_true (display_wait (shows_lock_wait, dialog, 30000));
+  dialog_action (dialog, "record.stop", NULL);
+  /* the program has ended; the recorder waits for the lock to finish */
+  display_spin (1500);
+  g_assert_cmpstr (hp_record_dialog_get_state (dialog), ==, "recording");
+  g_assert_cmpstr (gtk_label_get_text (dialog->recording_title), ==, "Stopping…");
+  text = hp_record_dialog_get_lock_text (dialog);
+  g_assert_nonnull (text);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, holder));
+  g_assert_nonnull (strstr (text, "will be written then"));
+
+  display_release_write_lock (shell, input);
+  wait_end (dialog);
+  g_assert_cmpint (hp_test_sql_int (path, "SELECT value = '1' FROM metadata WHERE key = 'complete'"), ==, 1);
+  g_assert_true (display_wait (window_shows_capture, window, 30000));
+  display_wait_source (window);
+  close_dialog (dialog);
+  display_close (window);
+}
+
 static gboolean
 listed (gpointer data)
 {
@@ -941,6 +1053,8 @@ run (HpApplication *application)
   g_test_add_func ("/record/stop", test_record_stop);
   g_test_add_func ("/record/progress", test_record_progress);
   g_test_add_func ("/record/lock-wait", test_record_lock_wait);
+  g_test_add_func ("/record/finish-wait", test_record_finish_wait);
+  g_test_add_func ("/record/rescued", test_record_rescued);
   g_test_add_func ("/record/attach", test_record_attach);
   g_test_add_func ("/record/close", test_record_close);
   g_test_add_func ("/record/window-closed", test_record_window_closed);
