@@ -419,6 +419,91 @@ test_generated_column (Fixture       *fx,
   assert_open_refused (fx->path, FALSE, "column \"name\" of table functions is a generated column", NULL);
 }
 
+/* summaries as schema.sql declares it, with @extra after its columns */
+static void
+replace_summaries (const char *path,
+                   const char *extra)
+{
+  g_autofree char *sql = g_strdup_printf ("DROP TABLE summaries;"
+                                          "CREATE TABLE summaries (path_key TEXT PRIMARY KEY, path TEXT NOT NULL, "
+                                          "  text TEXT NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL, "
+                                          "  capture TEXT, share REAL, found INTEGER NOT NULL DEFAULT 1%s);",
+                                          extra);
+
+  hp_test_sql (path, sql);
+}
+
+/* A CHECK constraint or a DEFAULT expression on a table Hotpath writes
+ * runs the file's SQL with each summary saved: a DEFAULT of zeroblob
+ * (60000000) on a column a summary does not name wrote 60 MB into the
+ * capture with each one, a CHECK could refuse every save or spend the
+ * work allowance. Both are refused when the capture is opened, naming the
+ * table, compared with schema.sql's own tables; a constant DEFAULT on a
+ * column a script added is left alone. */
+static void
+test_check_and_default (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  gint64 size;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  size = file_size (fx->path);
+
+  replace_summaries (fx->path, ", pad BLOB DEFAULT (zeroblob (60000000))");
+  assert_open_refused (fx->path, TRUE, "column \"pad\" of table summaries has the DEFAULT \"zeroblob (60000000)\"", NULL);
+  assert_open_refused (fx->path, FALSE, "column \"pad\" of table summaries", NULL);
+
+  /* a column of the format with a DEFAULT other than schema.sql's */
+  replace_summaries (fx->path, "");
+  hp_test_sql (fx->path, "CREATE TABLE f2 (id INTEGER PRIMARY KEY, function_id INTEGER NOT NULL, file TEXT, "
+                         "  line INTEGER NOT NULL DEFAULT (length (printf ('%.*c', 50000000, 'x'))), "
+                         "  is_inline INTEGER NOT NULL DEFAULT 0, offset INTEGER NOT NULL DEFAULT 0, tier TEXT);"
+                         "INSERT INTO f2 SELECT * FROM frames; DROP TABLE frames; ALTER TABLE f2 RENAME TO frames;");
+  assert_open_refused (fx->path, TRUE, "column \"line\" of table frames has the DEFAULT", "declares 0", NULL);
+
+  g_unlink (fx->path);
+  write_capture (fx->path, TRUE);
+  replace_summaries (fx->path, ", CONSTRAINT nosy CHECK (text NOT LIKE '%password%')");
+  assert_open_refused (fx->path, TRUE, "table summaries has the CHECK constraint \"nosy\"", NULL);
+  replace_summaries (fx->path, ", spin INTEGER CHECK (length (printf ('%.*c', 50000000, 'x')) > 0)");
+  assert_open_refused (fx->path, TRUE, "table summaries has the CHECK constraint", NULL);
+
+  /* one a migration would run on every sample of an older capture */
+  g_unlink (fx->path);
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "CREATE TABLE s2 (time INTEGER NOT NULL, tid INTEGER NOT NULL, cpu INTEGER NOT NULL, "
+                         "  stack_id INTEGER NOT NULL, weight INTEGER NOT NULL, event_id INTEGER NOT NULL DEFAULT 1, "
+                         "  CHECK (time >= 0));"
+                         "INSERT INTO s2 SELECT * FROM samples; DROP TABLE samples; ALTER TABLE s2 RENAME TO samples;");
+  assert_open_refused (fx->path, TRUE, "table samples has the CHECK constraint \"time >= 0\"", NULL);
+
+  /* a column a script added with a constant DEFAULT: opened and written */
+  g_unlink (fx->path);
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "ALTER TABLE summaries ADD COLUMN reviewed INTEGER DEFAULT 0;"
+                         "ALTER TABLE summaries ADD COLUMN reviewer TEXT DEFAULT 'nobody''s';"
+                         "ALTER TABLE summaries ADD COLUMN tag BLOB DEFAULT x'00ff';");
+  capture = hp_capture_open (fx->path, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_true (hp_capture_set_summary (capture, "app\tmain\n", "main", "entry", &error));
+  g_assert_no_error (error);
+
+  /* added after the capture was opened: the next save refuses it */
+  hp_test_sql (fx->path, "CREATE TABLE s2 AS SELECT * FROM summaries;");
+  replace_summaries (fx->path, ", pad BLOB DEFAULT (zeroblob (60000000))");
+  hp_test_sql (fx->path, "INSERT INTO summaries (path_key, path, text, created, updated, capture, share, found, pad) "
+                         "  SELECT path_key, path, text, created, updated, capture, share, found, NULL FROM s2;"
+                         "DROP TABLE s2;");
+  g_assert_false (hp_capture_set_summary (capture, "app\tmain\twork\n", "main → work", "more", &error));
+  g_printerr ("# %s\n", error->message);
+  g_assert_nonnull (strstr (error->message, "column \"pad\" of table summaries"));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 1);
+  g_assert_cmpint (file_size (fx->path), <, size + 1000000);
+}
+
 static void
 test_missing_table (Fixture       *fx,
                     gconstpointer  data)
@@ -1017,6 +1102,7 @@ main (int    argc,
   ADD ("expression-index", test_expression_index);
   ADD ("added-after-open", test_added_after_open);
   ADD ("generated-column", test_generated_column);
+  ADD ("check-and-default", test_check_and_default);
   ADD ("missing-table", test_missing_table);
   ADD ("fifo", test_fifo);
   ADD ("directory", test_directory);
