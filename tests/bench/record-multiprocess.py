@@ -13,7 +13,8 @@
 #   hotpath   hotpath-cli record --call-graph dwarf -o X -- the same
 #   perf      perf record --call-graph dwarf -o X -- the same
 # and the same three for one single-process program (--single, by default
-# the oracle workload). It prints the median wall time and CPU time (user +
+# the oracle workload), and for `true`, a program that does nothing, whose
+# extra wall and CPU time is a recording's fixed cost. It prints the median wall time and CPU time (user +
 # sys of the command and all its children, os.wait4) of each, and the ratios
 # to the plain run. Wall time is of the whole command, so it includes what a
 # recorder does after the program exits. On a shared machine the plain runs
@@ -82,6 +83,11 @@ main (int argc, char **argv)
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 '''
+
+
+# The third workload, a program that does nothing (true): what starting and
+# finishing a recording cost, whatever the program.
+FIXED = 'fixed cost (true)'
 
 
 def run(cmd, cwd):
@@ -154,7 +160,8 @@ def main():
                 f.write(WRAPPER)
             subprocess.run(['gcc', '-O2', '-o', wrapper, wrapper + '.c'], check=True)
         workloads = {'serial build (%d x gcc -O2)' % args.files: build,
-                     'single process (%s)' % os.path.basename(args.single[0]): args.single}
+                     'single process (%s)' % os.path.basename(args.single[0]): args.single,
+                     FIXED: ['true']}
         for label, program in workloads.items():
             if args.split:
                 program = [wrapper, inner] + program
@@ -192,6 +199,13 @@ def main():
                          '%.2f-%.2fx' % (min(pairs), max(pairs))))
             print('  hotpath / perf: wall %.2fx, CPU %.2fx'
                   % (med['hotpath'][0] / med['perf'][0], med['hotpath'][1] / med['perf'][1]))
+            if label == FIXED:
+                # a program that does nothing: what a recording costs
+                # whatever the program, in milliseconds
+                for name in ('hotpath', 'perf'):
+                    print('  %-10s fixed cost %6.1f ms wall, %6.1f ms CPU'
+                          % (name, (med[name][0] - med['plain'][0]) * 1e3,
+                             (med[name][1] - med['plain'][1]) * 1e3))
             if args.split:
                 plain_program = statistics.median(inside['plain'])
                 wrapping = statistics.median(total - p for (_, total), p
