@@ -1993,7 +1993,21 @@ begin_write (HpCapture   *self,
       g_autofree char *sql = hp_schema_migration_sql (version);
 
       if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-        goto fail;
+        {
+          g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
+
+          /* A file labelled older than its tables (its user_version set
+           * back by another program) failed here with SQLite's bare
+           * "table events already exists". */
+          if (!set_error_stopped (error, self))
+            g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                         _("%s: %s: the capture is labelled format version %" PRId64 ", but its tables are not "
+                           "those of that version (another program changed it), so it cannot be brought up to "
+                           "version %d: %s"),
+                         self->path, what, version, HP_CAPTURE_FORMAT_VERSION, message);
+          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+          return FALSE;
+        }
       self->version = HP_CAPTURE_FORMAT_VERSION;
     }
   return TRUE;

@@ -504,6 +504,36 @@ test_check_and_default (Fixture       *fx,
   g_assert_cmpint (file_size (fx->path), <, size + 1000000);
 }
 
+/* A capture labelled version 1 that holds the tables of a later version
+ * (its user_version set back by another program): it reads as version 1,
+ * and saving a summary, which would bring it up to date first, says what
+ * is wrong with the file instead of SQLite's bare "table events already
+ * exists", and changes nothing. */
+static void
+test_version_label_older_than_tables (Fixture       *fx,
+                                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) loaded = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "PRAGMA user_version = 1;");
+
+  capture = hp_capture_open (fx->path, TRUE, &error);
+  g_assert_no_error (error);
+  loaded = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+  g_assert_false (hp_capture_set_summary (capture, "app\tmain\n", "main", "entry", &error));
+  g_printerr ("# %s\n", error->message);
+  g_assert_true (g_str_has_prefix (error->message, fx->path));
+  g_assert_nonnull (strstr (error->message, "labelled format version 1, but its tables are not those of that version"));
+  g_assert_nonnull (strstr (error->message, "table events already exists"));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA user_version"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
+}
+
 static void
 test_missing_table (Fixture       *fx,
                     gconstpointer  data)
@@ -1103,6 +1133,7 @@ main (int    argc,
   ADD ("added-after-open", test_added_after_open);
   ADD ("generated-column", test_generated_column);
   ADD ("check-and-default", test_check_and_default);
+  ADD ("version-label-older-than-tables", test_version_label_older_than_tables);
   ADD ("missing-table", test_missing_table);
   ADD ("fifo", test_fifo);
   ADD ("directory", test_directory);
