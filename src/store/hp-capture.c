@@ -1855,9 +1855,26 @@ load (HpCapture  *self,
 
   /* A capture cut short has no aggregate: build it from the samples. */
   if (ok)
-    ok = load_counts (self, data,
-                      g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_COMPLETE), "1") == 0,
-                      per_stack, error);
+    {
+      gboolean complete = g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_COMPLETE), "1") == 0;
+      gint64 no_counts = 0, has_samples = 0;
+      int rc;
+
+      /* One marked complete whose stack_counts is empty but whose samples
+       * are not (the aggregate deleted by a script, or a tool that set
+       * complete itself) read as no samples at all, silently: the
+       * samples are the measurement, stack_counts only their sums. An
+       * import without times has counts and no samples, and a recording
+       * that took no sample has neither. */
+      if (complete &&
+          query_int (self, "SELECT NOT EXISTS (SELECT 1 FROM stack_counts)", &no_counts, &rc) && no_counts &&
+          query_int (self, "SELECT EXISTS (SELECT 1 FROM samples)", &has_samples, &rc) && has_samples)
+        {
+          g_debug ("%s: complete, but stack_counts is empty: aggregating its samples", self->path);
+          complete = FALSE;
+        }
+      ok = load_counts (self, data, complete, per_stack, error);
+    }
 
   sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
 

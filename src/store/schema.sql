@@ -64,7 +64,8 @@
 -- normally it fills stack_counts, sets metadata complete = '1', checkpoints
 -- and switches back to journal_mode=DELETE so that the capture is one file.
 -- A reader that finds complete = '1' loads stack_counts; otherwise it
--- aggregates samples itself.
+-- aggregates samples itself, as it does when stack_counts is empty and
+-- samples is not (a complete capture whose aggregate was deleted).
 
 -- metadata: what was measured and how. Values are text or integers.
 --

@@ -534,6 +534,40 @@ test_version_label_older_than_tables (Fixture       *fx,
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
 }
 
+static guint64
+total_samples (HpCaptureData *data)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    n += g_array_index (data->stack_counts, HpCaptureStackCount, i).samples;
+  return n;
+}
+
+/* A capture marked complete whose stack_counts was emptied (by a script,
+ * or a tool that set complete itself) read as 0 samples, silently: its
+ * samples are counted instead, as in a capture cut short. */
+static void
+test_complete_without_counts (Fixture       *fx,
+                              gconstpointer  data)
+{
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "DELETE FROM stack_counts;");
+
+  for (guint per_stack = 0; per_stack < 2; per_stack++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpCapture) capture = hp_capture_open (fx->path, FALSE, &error);
+      g_autoptr(HpCaptureData) loaded = NULL;
+
+      g_assert_no_error (error);
+      loaded = per_stack ? hp_capture_load_stack_totals (capture, &error) : hp_capture_load (capture, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (total_samples (loaded), ==, 30);
+    }
+}
+
 static void
 test_missing_table (Fixture       *fx,
                     gconstpointer  data)
@@ -1134,6 +1168,7 @@ main (int    argc,
   ADD ("generated-column", test_generated_column);
   ADD ("check-and-default", test_check_and_default);
   ADD ("version-label-older-than-tables", test_version_label_older_than_tables);
+  ADD ("complete-without-counts", test_complete_without_counts);
   ADD ("missing-table", test_missing_table);
   ADD ("fifo", test_fifo);
   ADD ("directory", test_directory);
