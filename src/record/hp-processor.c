@@ -121,6 +121,7 @@ struct _HpProcessor {
   GHashTable *named_frames;    /* "name+0xOFF" -> frame id, for addresses without a module */
   GHashTable *stacks;          /* ChainKey (pid, generation, ips) -> StackInfo */
   GArray     *start_frames;    /* guint8 per frame id: 1 for functions where threads start */
+  GArray     *unknown_frames;  /* guint8 per frame id: 1 for addresses in no mapping nor JIT map */
 
   GArray     *frame_buf;       /* gint64, leaf first, reused per sample */
   GArray     *last_frames;     /* gint64: the frames of the last stack interned, root first */
@@ -243,6 +244,7 @@ hp_processor_new (HpCaptureWriter *writer)
   self->jit_functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stacks = g_hash_table_new_full (chain_key_hash, chain_key_equal, g_free, g_free);
   self->start_frames = g_array_new (FALSE, TRUE, sizeof (guint8));
+  self->unknown_frames = g_array_new (FALSE, TRUE, sizeof (guint8));
   self->event_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->off_cpu_since = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->frame_buf = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -272,6 +274,7 @@ hp_processor_free (HpProcessor *self)
   g_hash_table_destroy (self->jit_functions);
   g_hash_table_destroy (self->stacks);
   g_array_unref (self->start_frames);
+  g_array_unref (self->unknown_frames);
   g_hash_table_destroy (self->event_ids);
   g_hash_table_destroy (self->off_cpu_since);
   g_array_unref (self->frame_buf);
@@ -368,6 +371,14 @@ is_start_frame (HpProcessor *self,
 {
   return frame_id >= 0 && (guint64) frame_id < self->start_frames->len
          && g_array_index (self->start_frames, guint8, frame_id) != 0;
+}
+
+static gboolean
+is_unknown_frame (HpProcessor *self,
+                  gint64       frame_id)
+{
+  return frame_id >= 0 && (guint64) frame_id < self->unknown_frames->len
+         && g_array_index (self->unknown_frames, guint8, frame_id) != 0;
 }
 
 /* Frame ids of a resolved address, innermost first. */
@@ -718,7 +729,15 @@ resolve_jit (HpProcessor     *self,
       g_array_append_val (self->pending_frames, pending);
     }
   else
-    frame_id = frame_for_name (self, "[unknown]", address);
+    {
+      frame_id = frame_for_name (self, "[unknown]", address);
+      if (frame_id >= 0)
+        {
+          if ((guint64) frame_id >= self->unknown_frames->len)
+            g_array_set_size (self->unknown_frames, (guint) frame_id + 1);
+          g_array_index (self->unknown_frames, guint8, frame_id) = 1;
+        }
+    }
 
   g_hash_table_insert (process->jit_frames, g_memdup2 (&address, sizeof address), GSIZE_TO_POINTER (frame_id));
   return frame_id;
@@ -854,6 +873,38 @@ unwound_chain (HpProcessor        *self,
   return (const guint64 *) (gconstpointer) self->chain_buf->data;
 }
 
+/* Whether the frames that resolve_user() appended to frame_buf from
+ * @before on are past the end of a frame-pointer chain (see
+ * resolve_stack()): a return address in no mapping of a process whose
+ * mappings are known, nor in its JIT maps; or, once a start function was
+ * on the chain (*@past_start), a frame of another function. */
+static gboolean
+fp_chain_ends_at (HpProcessor *self,
+                  Process     *process,
+                  guint        before,
+                  gboolean     return_address,
+                  gboolean    *past_start)
+{
+  const gint64 *frames = (const gint64 *) (gconstpointer) self->frame_buf->data;
+  guint n_mappings = 0;
+  gboolean start = FALSE;
+
+  if (return_address && self->frame_buf->len == before + 1 && is_unknown_frame (self, frames[before]))
+    {
+      hp_address_space_get_mappings (process->space, &n_mappings);
+      if (n_mappings > 0)
+        return TRUE;
+    }
+  for (guint i = before; i < self->frame_buf->len; i++)
+    {
+      if (*past_start && !is_start_frame (self, frames[i]))
+        return TRUE;
+      start = start || is_start_frame (self, frames[i]);
+    }
+  *past_start = *past_start || start;
+  return FALSE;
+}
+
 /* Interns the stack of frame_buf (leaf first) root first. A new chain
  * mostly shares its outer frames with the one before it (the same program
  * under a new leaf), so those nodes are taken from the last stack interned
@@ -900,6 +951,7 @@ resolve_stack (HpProcessor        *self,
   gboolean has_user = FALSE;
   gboolean outer_jit = FALSE;
   gboolean complete = FALSE;
+  gboolean past_start = FALSE;
   gint64 parent = 0;
   HpUnwindStatus status = HP_UNWIND_NO_REGS;
   guint8 copy_ended;
@@ -937,6 +989,7 @@ resolve_stack (HpProcessor        *self,
   for (guint64 i = 0; i < n_ips; i++)
     {
       guint64 ip = ips[i];
+      gboolean return_address;
 
       if (ip >= (guint64) PERF_CONTEXT_MAX)
         {
@@ -949,7 +1002,8 @@ resolve_stack (HpProcessor        *self,
           continue;
         }
 
-      if (!first_in_context && !adjusted && ip > 0)
+      return_address = !first_in_context;
+      if (return_address && !adjusted && ip > 0)
         ip--;
       first_in_context = FALSE;
 
@@ -957,7 +1011,22 @@ resolve_stack (HpProcessor        *self,
         resolve_kernel (self, ip);
       else
         {
+          guint before = self->frame_buf->len;
+
           resolve_user (self, process, ip);
+          /* A frame-pointer chain is walked by the kernel until a read
+           * fails, past where the program starts when the code that
+           * called main keeps no frame pointer (a static glibc's
+           * __libc_start_main): what follows is data read as frames. It
+           * ends at a return address in no mapping, and, once a start
+           * function is on it, at the first frame that is no start
+           * function itself (start_thread → clone3 are both). The
+           * unwinder's chains end where the CFI does. */
+          if (!adjusted && fp_chain_ends_at (self, process, before, return_address, &past_start))
+            {
+              g_array_set_size (self->frame_buf, before);
+              break;
+            }
           has_user = TRUE;
           outer_jit = self->resolved_jit;
         }

@@ -101,6 +101,7 @@ struct _HpModule
   /* The program's ELF entry point (program_entry), read on first need */
   gboolean     entry_loaded;
   guint64      entry;
+  guint64      main;         /* program_main(): main's ELF address, 0 if unknown */
 
   /* The symbol table as libdwfl's search sees it (SymEntry, in table
    * order, globals from sym_first_global on), the main file's allocated
@@ -2921,6 +2922,96 @@ eh_table_start (HpModule *module,
   return TRUE;
 }
 
+/* The @size bytes of @elf at ELF address @vaddr, from its loaded
+ * segments; NULL when they are not all in one segment's file part. */
+static const guint8 *
+code_at (Elf    *elf,
+         guint64 vaddr,
+         gsize   size)
+{
+  size_t n_phdrs = 0;
+
+  if (elf_getphdrnum (elf, &n_phdrs) != 0)
+    return NULL;
+  for (size_t i = 0; i < n_phdrs; i++)
+    {
+      GElf_Phdr phdr;
+      Elf_Data *data;
+
+      if (gelf_getphdr (elf, (int) i, &phdr) == NULL || phdr.p_type != PT_LOAD || vaddr < phdr.p_vaddr
+          || vaddr - phdr.p_vaddr >= phdr.p_filesz || phdr.p_filesz - (vaddr - phdr.p_vaddr) < size)
+        continue;
+      data = elf_getdata_rawchunk (elf, (int64_t) (phdr.p_offset + (vaddr - phdr.p_vaddr)), size, ELF_T_BYTE);
+      return data != NULL ? data->d_buf : NULL;
+    }
+  return NULL;
+}
+
+/* main's ELF address in a program whose entry point @entry is glibc's
+ * x86-64 _start (sysdeps/x86_64/start.S), which passes main to
+ * __libc_start_main in %rdi: "mov $main, %rdi" (not PIE) or "lea
+ * main(%rip), %rdi" (PIE) right before the call. Decoded only where every
+ * instruction from the entry on is one that start.S has, or 0: any other
+ * program's first instructions are no claim about its main. */
+static guint64
+start_main_argument (Elf    *elf,
+                     guint64 entry)
+{
+  /* xor %ebp,%ebp; mov %rdx,%r9; pop %rsi; mov %rsp,%rdx; and $-16,%rsp; push %rax; push %rsp */
+  static const guint8 prologue[] = { 0x31, 0xed, 0x49, 0x89, 0xd1, 0x5e, 0x48, 0x89, 0xe2,
+                                     0x48, 0x83, 0xe4, 0xf0, 0x50, 0x54 };
+  static const guint8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+  const gsize size = 64;
+  const guint8 *code = code_at (elf, entry, size);
+  gsize at = 0;
+
+  if (code == NULL)
+    return 0;
+  if (memcmp (code, endbr64, sizeof endbr64) == 0)
+    at += sizeof endbr64;
+  if (memcmp (code + at, prologue, sizeof prologue) != 0)
+    return 0;
+  at += sizeof prologue;
+  /* %r8 and %rcx: 0 (glibc 2.34 on), or fini and init before */
+  while (at + 7 <= size)
+    {
+      const guint8 *op = code + at;
+
+      if (op[0] == 0x45 && op[1] == 0x31 && op[2] == 0xc0)         /* xor %r8d,%r8d */
+        at += 3;
+      else if (op[0] == 0x31 && op[1] == 0xc9)                     /* xor %ecx,%ecx */
+        at += 2;
+      else if ((op[0] == 0x49 && op[1] == 0xc7 && op[2] == 0xc0)   /* mov $fini,%r8 */
+               || (op[0] == 0x4c && op[1] == 0x8d && op[2] == 0x05) /* lea fini(%rip),%r8 */
+               || (op[0] == 0x48 && op[1] == 0xc7 && op[2] == 0xc1) /* mov $init,%rcx */
+               || (op[0] == 0x48 && op[1] == 0x8d && op[2] == 0x0d)) /* lea init(%rip),%rcx */
+        at += 7;
+      else
+        break;
+    }
+  if (at + 7 + 6 > size)
+    return 0;
+  {
+    const guint8 *op = code + at;
+    const guint8 *call = op + 7;
+    gint32 value;
+    guint64 main_address;
+
+    /* then the call: call rel32, addr32 call rel32, call *rel32(%rip) */
+    if (!(call[0] == 0xe8 || (call[0] == 0x67 && call[1] == 0xe8) || (call[0] == 0xff && call[1] == 0x15)))
+      return 0;
+    memcpy (&value, op + 3, sizeof value);
+    value = GINT32_FROM_LE (value);
+    if (op[0] == 0x48 && op[1] == 0xc7 && op[2] == 0xc7)              /* mov $main,%rdi */
+      main_address = (guint64) (gint64) value;
+    else if (op[0] == 0x48 && op[1] == 0x8d && op[2] == 0x3d)         /* lea main(%rip),%rdi */
+      main_address = entry + at + 7 + (guint64) (gint64) value;
+    else
+      return 0;
+    return main_address != entry ? main_address : 0;
+  }
+}
+
 /* The ELF entry point of a program, where the kernel starts its first
  * thread; 0 for a library (libc.so.6 and ld.so have an entry point too,
  * but name it, and have a DT_SONAME) or when there is none. */
@@ -2969,8 +3060,22 @@ program_entry (HpModule *module)
         }
     }
   if (ehdr.e_type == ET_EXEC || (ehdr.e_type == ET_DYN && pie))
-    module->entry = ehdr.e_entry;
+    {
+      module->entry = ehdr.e_entry;
+      if (ehdr.e_machine == EM_X86_64)
+        module->main = start_main_argument (elf, ehdr.e_entry);
+    }
   return module->entry;
+}
+
+/* The ELF address of a stripped program's main, or 0: with no symbol to
+ * name it, a stack of frame pointers stops at main (the code that calls
+ * it keeps none) and would count as truncated. */
+static guint64
+program_main (HpModule *module)
+{
+  program_entry (module);
+  return module->main;
 }
 
 /* Where the function around @address starts, as a file offset: the start
@@ -3141,6 +3246,9 @@ resolve (HpSymbolizer *self,
        * processor knows a stack that reaches it as complete. */
       if (resolved->function_start == program_entry (module))
         resolved->frames[0].function = intern (self, "_start");
+      /* and glibc's _start hands __libc_start_main the program's main */
+      else if (resolved->function_start == program_main (module))
+        resolved->frames[0].function = intern (self, "main");
     }
 
   return resolved;

@@ -18,6 +18,14 @@
  *    nm put it, not by its file offset nor by where a push ended; its
  *    entry point, which no symbol names, is _start, so its stacks are
  *    complete rather than all "[truncated]".
+ *  - static-fp: the same static program, named and stripped, recorded
+ *    with frame pointers. A static glibc's __libc_start_main keeps none,
+ *    so the kernel's chain went on past __libc_start_call_main into data
+ *    read as frames ([unknown]+0xbe55…, __do_global_dtors_aux); stripped,
+ *    nothing named the start and every stack counted as truncated. The
+ *    chain now ends there: __libc_start_call_main is the only caller of
+ *    main and has none; stripped, main is named (from what _start hands
+ *    __libc_start_main) and is the root; under 10 % truncated either way.
  *  - debuginfod-silent: a server that takes the connection and never
  *    answers is given up after 30 s; libdebuginfod alone waited for it
  *    for good (its own DEBUGINFOD_TIMEOUT, 90 s, did not end the wait),
@@ -379,12 +387,55 @@ static const char static_source[] =
   "  return spin (atol (argv[1])) == 42;\n"
   "}\n";
 
+/* A new folder (it_tmpdir_new()) with static_source built in it as spin
+ * (static, frame pointers) and its stripped copy spin-stripped; NULL (the
+ * test skipped) when perf cannot sample or without cc or libc.a. */
+static char *
+build_static (char **program,
+              char **stripped)
+{
+  g_autofree char *cc = g_find_program_in_path ("cc");
+  g_autofree char *source = NULL;
+  char *dir;
+
+  if (cc == NULL)
+    {
+      g_test_skip ("no C compiler");
+      return NULL;
+    }
+  if (!it_require_perf_events ())
+    return NULL;
+  dir = it_tmpdir_new ();
+  source = g_build_filename (dir, "spin.c", NULL);
+  *program = g_build_filename (dir, "spin", NULL);
+  *stripped = g_build_filename (dir, "spin-stripped", NULL);
+  g_assert_true (g_file_set_contents (source, static_source, -1, NULL));
+  {
+    const char *argv[] = { cc, "-O2", "-static", "-no-pie", "-fno-omit-frame-pointer", "-o", *program, source, NULL };
+    g_autoptr(GError) error = NULL;
+    int status;
+
+    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                       NULL, NULL, NULL, NULL, &status, &error)
+        || !g_spawn_check_wait_status (status, NULL))
+      {
+        g_test_skip ("cc -static failed (no libc.a: Debian package libc6-dev)");
+        it_tmpdir_free (dir);
+        return NULL;
+      }
+  }
+  {
+    const char *argv[] = { "strip", "-o", *stripped, *program, NULL };
+
+    run_or_fail (argv);
+  }
+  return dir;
+}
+
 static void
 test_static_stripped (void)
 {
-  g_autofree char *cc = g_find_program_in_path ("cc");
   g_autofree char *dir = NULL;
-  g_autofree char *source = NULL;
   g_autofree char *program = NULL;
   g_autofree char *stripped = NULL;
   g_autofree char *capture = NULL;
@@ -394,33 +445,9 @@ test_static_stripped (void)
   g_autoptr(ItCapture) cap = NULL;
   guint64 spin = 0;
 
-  if (cc == NULL)
-    {
-      g_test_skip ("no C compiler");
-      return;
-    }
-  if (!it_require_perf_events ())
+  dir = build_static (&program, &stripped);
+  if (dir == NULL)
     return;
-
-  dir = it_tmpdir_new ();
-  source = g_build_filename (dir, "spin.c", NULL);
-  program = g_build_filename (dir, "spin", NULL);
-  stripped = g_build_filename (dir, "spin-stripped", NULL);
-  g_assert_true (g_file_set_contents (source, static_source, -1, NULL));
-  {
-    const char *argv[] = { cc, "-O2", "-static", "-no-pie", "-fno-omit-frame-pointer", "-o", program, source, NULL };
-    g_autoptr(GError) error = NULL;
-    int status;
-
-    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                       NULL, NULL, NULL, NULL, &status, &error)
-        || !g_spawn_check_wait_status (status, NULL))
-      {
-        g_test_skip ("cc -static failed (no libc.a: Debian package libc6-dev)");
-        g_clear_pointer (&dir, it_tmpdir_free);
-        return;
-      }
-  }
   {
     const char *argv[] = { "nm", program, NULL };
     g_auto(GStrv) lines = NULL;
@@ -432,11 +459,6 @@ test_static_stripped (void)
         spin = g_ascii_strtoull (lines[i], NULL, 16);
   }
   g_assert_cmpuint (spin, >=, 0x400000);
-  {
-    const char *argv[] = { "strip", "-o", stripped, program, NULL };
-
-    run_or_fail (argv);
-  }
 
   capture = g_build_filename (dir, "static.hotpath", NULL);
   {
@@ -456,6 +478,57 @@ test_static_stripped (void)
                   it_total_percent (cap->profile, "[truncated]"));
   g_assert_cmpfloat (it_total_percent (cap->profile, "_start"), >, 90.0);
   g_assert_cmpfloat (it_total_percent (cap->profile, "[truncated]"), <, 10.0);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* The callers of @name in @profile, as "a b": "" for a root */
+static char *
+callers_of (HpProfile  *profile,
+            const char *name)
+{
+  g_autoptr(GArray) callers = hp_profile_get_callers (profile, it_find_function (profile, name));
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < callers->len; i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? " " : "",
+                            hp_profile_get_function_name (profile, g_array_index (callers, HpCallEdge, i).function_id));
+  return g_strdup (names->str);
+}
+
+static void
+test_static_fp (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *program = NULL;
+  g_autofree char *stripped = NULL;
+
+  dir = build_static (&program, &stripped);
+  if (dir == NULL)
+    return;
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *recorded = i == 0 ? program : stripped;
+      const char *start = i == 0 ? "__libc_start_call_main" : "main";
+      g_autofree char *capture = g_strdup_printf ("%s.hotpath", recorded);
+      g_autofree char *main_callers = NULL;
+      g_autofree char *start_callers = NULL;
+      const char *args[] = { "record", "-g", "fp", "-o", capture, "--", recorded, "300000000", NULL };
+      g_autoptr(ItResult) res = it_run_cli (args);
+      g_autoptr(ItCapture) cap = NULL;
+
+      g_assert_cmpint (res->status, ==, 0);
+      cap = it_capture_open (capture);
+      main_callers = callers_of (cap->profile, "main");
+      start_callers = callers_of (cap->profile, start);
+      g_test_message ("%s: %s %.1f %% total, %.1f %% truncated; callers of main: \"%s\", of %s: \"%s\"",
+                      recorded, start, it_total_percent (cap->profile, start),
+                      it_total_percent (cap->profile, "[truncated]"), main_callers, start, start_callers);
+      g_assert_cmpfloat (it_total_percent (cap->profile, start), >, 90.0);
+      g_assert_cmpfloat (it_total_percent (cap->profile, "[truncated]"), <, 10.0);
+      /* nothing read past the start: it is a root */
+      g_assert_cmpstr (start_callers, ==, "");
+      g_assert_cmpstr (main_callers, ==, i == 0 ? "__libc_start_call_main" : "");
+    }
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -539,6 +612,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/record/minidebuginfo", test_minidebuginfo);
   g_test_add_func ("/integration/record/debuginfod", test_debuginfod);
   g_test_add_func ("/integration/record/static-stripped", test_static_stripped);
+  g_test_add_func ("/integration/record/static-fp", test_static_fp);
   g_test_add_func ("/integration/record/debuginfod-silent", test_debuginfod_silent);
   g_test_add_func ("/integration/record/debuginfod-not-linked", test_debuginfod_not_linked);
   return g_test_run ();

@@ -693,6 +693,85 @@ test_vdso (Fixture *fx, gconstpointer data)
     }
 }
 
+/* A frame-pointer chain as the kernel walks it past a program's start
+ * (a static glibc's __libc_start_main keeps no frame pointer): after
+ * main, the data read as frames, here the address where outer() starts
+ * (mapped, but no return address) and a value mapped nowhere. The chain
+ * ends at main's caller-less start; and at an address in no mapping,
+ * where the stack, cut short, hangs under [truncated]. No [unknown]
+ * frame is left, nor outer as a caller of main. */
+static void
+test_fp_chain_end (Fixture *fx, gconstpointer data)
+{
+  g_autofree char *perf_data = NULL;
+  g_autofree char *out = g_build_filename (fx->dir, "out.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) cdata = NULL;
+  g_autoptr(GArray) main_callers = NULL;
+  g_autoptr(GArray) outer_callers = NULL;
+  const GArray *functions;
+  HpProfile *profile;
+  PdFile *f = pd_file_new (128);
+  PdId id = { 4242, 4242, 10, 0, 0 };
+  guint64 past_start[] = { PERF_CONTEXT_USER, BASE + outer_offset + 4, BASE + main_offset + 8,
+                           BASE + outer_offset, 0xbe552274c0854800ull };
+  guint64 unmapped[] = { PERF_CONTEXT_USER, BASE + outer_offset + 4, 0x7ffc00001000ull, BASE + main_offset + 8 };
+
+  pd_file_add_attr (f, &cpu_clock, NULL, 0);
+  pd_comm (f->data, ST, &id, "symtest", TRUE);
+  id.time = 20;
+  pd_mmap2 (f->data, ST, &id, BASE, (target_size + 4095) & ~4095ull, 0, SYMTEST_TARGET);
+  for (guint i = 0; i < 20; i++)
+    {
+      const guint64 *chain = i % 2 ? unmapped : past_start;
+      gsize n = i % 2 ? G_N_ELEMENTS (unmapped) : G_N_ELEMENTS (past_start);
+
+      id.time = 30 + i;
+      pd_sample (f->data, ST, &id, chain[1], 250000, chain, n);
+    }
+  pd_finished_round (f->data);
+  add_features (f, target_id);
+  {
+    g_autoptr(GByteArray) bytes = pd_file_build (f);
+
+    pd_file_free (f);
+    perf_data = write_perf_data (fx->dir, "perf.data", bytes);
+  }
+
+  g_assert_true (hp_perf_import (perf_data, out, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  capture = hp_capture_open (out, FALSE, &error);
+  g_assert_no_error (error);
+  cdata = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+  profile = hp_profile_new (cdata, NULL);
+  g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, 20);
+  g_assert_cmpuint (samples_of (profile, "main", TRUE), ==, 10);
+  g_assert_cmpuint (samples_of (profile, "[truncated]", TRUE), ==, 10);
+  functions = hp_profile_get_functions (profile, TRUE);
+  for (guint i = 0; i < functions->len; i++)
+    {
+      const char *name = hp_profile_get_function_name (profile, g_array_index (functions, HpFunctionStats, i).function_id);
+
+      g_test_message ("%s", name);
+      g_assert_false (g_str_has_prefix (name, "[unknown]"));
+    }
+  {
+    g_autoptr(GArray) ids = hp_profile_find_functions (profile, "main");
+
+    main_callers = hp_profile_get_callers (profile, g_array_index (ids, gint64, 0));
+  }
+  g_assert_cmpuint (main_callers->len, ==, 0);
+  {
+    g_autoptr(GArray) ids = hp_profile_find_functions (profile, "outer");
+
+    outer_callers = hp_profile_get_callers (profile, g_array_index (ids, gint64, 0));
+  }
+  g_assert_cmpuint (outer_callers->len, ==, 2);
+  hp_profile_free (profile);
+}
+
 /* Each sniffer, and the JIT maps, open a named file through
  * hp_regular_file_open(): a FIFO, however it is named, is refused at
  * once (opening one for reading would wait for a writer: the test would
@@ -780,6 +859,7 @@ main (int argc, char **argv)
   ADD ("/perf-import/build-id-mismatch", test_build_id_mismatch);
   ADD ("/perf-import/debug-dir", test_debug_dir);
   ADD ("/perf-import/vdso", test_vdso);
+  ADD ("/perf-import/fp-chain-end", test_fp_chain_end);
   ADD ("/perf-import/corrupt-sample", test_corrupt_sample);
   ADD ("/perf-import/event-choice", test_event_choice);
   ADD ("/perf-import/branch-stack", test_branch_stack);

@@ -1396,6 +1396,66 @@ test_plt_static (void)
   }
 }
 
+/* A stripped program's main, which no symbol names, is found where
+ * glibc's _start hands it to __libc_start_main: "mov $main, %rdi" in a
+ * program linked at a fixed address, "lea main(%rip), %rdi" in a PIE.
+ * Another function stays module+0xADDRESS. */
+static void
+test_stripped_main (void)
+{
+  static const char source[] =
+    "__attribute__((noinline)) int other (int x) { return x * 3 + 1; }\n"
+    "int main (int argc, char **argv) { return other (argc); }\n";
+  static const char *flags[][2] = { { "-static", "-no-pie" }, { "-pie", "-fPIE" }, { "-no-pie", "-O1" } };
+  g_autofree char *cc = g_find_program_in_path ("cc");
+  g_autofree char *dir = NULL;
+  g_autofree char *src = NULL;
+
+  if (cc == NULL || g_find_program_in_path ("strip") == NULL)
+    {
+      g_test_skip ("no C compiler or strip");
+      return;
+    }
+  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", NULL);
+  src = g_build_filename (dir, "main.c", NULL);
+  g_assert_true (g_file_set_contents (src, source, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+    {
+      g_autofree char *program = g_strdup_printf ("%s/prog-%u", dir, i);
+      g_autofree char *stripped = g_strdup_printf ("%s/prog-%u-stripped", dir, i);
+      const char *build[] = { cc, "-O1", flags[i][0], flags[i][1], "-o", program, src, NULL };
+      const char *strip[] = { "strip", "-o", stripped, program, NULL };
+      g_autofree char *built = command_output (build);
+      g_autofree char *out = NULL;
+      guint64 main_offset, other_offset, size;
+      HpSymbolizer *symbolizer;
+      HpModule *module;
+      const HpResolvedAddress *r;
+
+      if (built == NULL)
+        {
+          g_test_message ("cc %s %s failed (static: no libc.a)", flags[i][0], flags[i][1]);
+          continue;
+        }
+      out = command_output (strip);
+      g_assert_nonnull (out);
+      g_assert_true (hp_test_elf_function (program, "main", &main_offset, &size));
+      g_assert_true (hp_test_elf_function (program, "other", &other_offset, &size));
+      symbolizer = hp_symbolizer_new ();
+      module = hp_symbolizer_get_module (symbolizer, stripped, NULL, 0);
+      r = hp_symbolizer_lookup (symbolizer, module, main_offset + 1);
+      g_test_message ("%s %s: main is %s", flags[i][0], flags[i][1], r->frames[0].function);
+      g_assert_cmpstr (r->frames[0].function, ==, "main");
+      r = hp_symbolizer_lookup (symbolizer, module, other_offset + 1);
+      g_assert_null (r->frames[0].function);
+      hp_symbolizer_free (symbolizer);
+    }
+  {
+    const char *argv[] = { "rm", "-rf", dir, NULL };
+    g_autofree char *out = command_output (argv);
+  }
+}
+
 /* GCC gives some template instances (std::sort's helpers) no linkage
  * name, and their DW_AT_name has no namespace: the name is the symbol's,
  * with std::, as perf and nm -C give it, not "__unguarded_linear_insert<…>". */
@@ -1731,6 +1791,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/symtab-system-files", test_symtab_system_files);
   g_test_add_func ("/symbolizer/plt-libc", test_plt_libc);
   g_test_add_func ("/symbolizer/plt-static", test_plt_static);
+  g_test_add_func ("/symbolizer/stripped-main", test_stripped_main);
   g_test_add_func ("/symbolizer/template-namespace", test_template_namespace);
   g_test_add_func ("/symbolizer/build-id", test_build_id);
   g_test_add_func ("/symbolizer/special-names", test_special_names);
