@@ -337,6 +337,15 @@ list_summaries (HpCapture *capture)
       hp_cli_error ("%s", error->message);
       return 1;
     }
+  /* The summaries live in a capture whose other tables may be corrupt:
+   * read and checked whole, as every other sub-command does, so that a
+   * damaged capture is not listed as if it were sound (exit 0). */
+  data = hp_capture_load (capture, &error);
+  if (data == NULL)
+    {
+      hp_cli_error ("%s", error->message);
+      return 1;
+    }
 
   for (guint r = 0; r < rows->len; r++)
     {
@@ -351,7 +360,7 @@ list_summaries (HpCapture *capture)
           HpSummaryMatch how;
           const HpCallNode *node;
 
-          if (profile == NULL && data == NULL && (data = hp_capture_load (capture, NULL)) != NULL)
+          if (profile == NULL)
             {
               profile = hp_profile_new (data, NULL);
               matcher = hp_summary_matcher_new (profile);

@@ -11,6 +11,7 @@
 
 #include <string.h>
 #include <sys/wait.h>
+#include <sqlite3.h>
 
 #include "integration-common.h"
 #include "store/hp-capture-writer.h"
@@ -169,6 +170,47 @@ test_summary_hostile_text (void)
     g_assert_cmpint (get->status, ==, 0);
     g_assert_null (strchr (get->out, '\033'));
     g_assert_nonnull (strstr (get->out, "\n  second line\n"));
+  }
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* Listing the summaries of a capture whose other tables are corrupt (a
+ * frame of a function that does not exist, a damaged page) read only the
+ * summaries and exited 0: it fails, naming the file and the problem. */
+static void
+test_summary_list_corrupt (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "small.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  const char *args[] = { "summary", capture, NULL };
+
+  it_write_small_capture (capture, NULL);
+  {
+    g_autoptr(HpCapture) cap = hp_capture_open (capture, TRUE, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (hp_capture_set_summary (cap, "app\tmain\n", "main", "Entry.", &error));
+    g_assert_no_error (error);
+  }
+  {
+    g_autoptr(ItResult) sound = it_run_cli (args);
+
+    g_assert_cmpint (sound->status, ==, 0);
+    g_assert_nonnull (strstr (sound->out, "Entry."));
+  }
+  {
+    sqlite3 *db = NULL;
+    g_autoptr(ItResult) list = NULL;
+
+    g_assert_cmpint (sqlite3_open (capture, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "UPDATE frames SET function_id = 999 WHERE id = 1", NULL, NULL, NULL), ==, SQLITE_OK);
+    sqlite3_close (db);
+    list = it_run_cli (args);
+    g_test_message ("%s", list->err);
+    g_assert_cmpint (list->status, !=, 0);
+    g_assert_nonnull (strstr (list->err, capture));
+    g_assert_nonnull (strstr (list->err, "frames"));
   }
   g_clear_pointer (&dir, it_tmpdir_free);
 }
@@ -384,6 +426,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/set-empty", test_summary_set_empty);
   g_test_add_func ("/cli/summary/c-locale", test_summary_c_locale);
   g_test_add_func ("/cli/summary/hostile-text", test_summary_hostile_text);
+  g_test_add_func ("/cli/summary/list-corrupt", test_summary_list_corrupt);
   g_test_add_func ("/cli/summary/path-hint", test_summary_path_hint);
   g_test_add_func ("/cli/summary/many", test_summary_many);
   return g_test_run ();
