@@ -237,23 +237,20 @@ print_side (const char              *title,
           title, where, info->n_captures, samples, cost, command);
 }
 
+/* What was compared, how, and what it can detect: the text's "#" lines
+ * before its tables. */
 static void
-print_text (HpComparison *cmp,
-            const char   *base_path,
-            const char   *new_path,
-            gint          limit)
+print_header (HpComparison *cmp,
+              const char   *base_path,
+              const char   *new_path)
 {
   const HpCompareSideInfo *base = hp_comparison_get_side (cmp, HP_COMPARE_BASE);
   const HpCompareSideInfo *new_side = hp_comparison_get_side (cmp, HP_COMPARE_NEW);
   const char *unit = base->unit;
   const char * const *warnings = hp_comparison_get_warnings (cmp);
   g_autofree char *floor = format_cost (hp_comparison_get_floor (cmp), unit);
-  g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
-  const guint *by_total = hp_comparison_get_functions_by_total (cmp);
-  guint n_functions = hp_comparison_get_n_functions (cmp);
   guint counts[HP_N_VERDICTS];
   double mde = hp_comparison_get_mde (cmp);
-  guint n;
 
   /* Translators: the sides of a diff, in a column of 5 */
   print_side (_("Base:"), base_path, base);
@@ -328,6 +325,17 @@ print_text (HpComparison *cmp,
           counts[HP_VERDICT_NEGLIGIBLE], counts[HP_VERDICT_UNRESOLVED]);
   print_renames (cmp, unit);
   printf ("#\n");
+}
+
+static void
+print_text (HpComparison *cmp,
+            gint          limit)
+{
+  const char *unit = hp_comparison_get_side (cmp, HP_COMPARE_BASE)->unit;
+  g_autoptr(GArray) paths = hp_comparison_get_material_paths (cmp);
+  const guint *by_total = hp_comparison_get_functions_by_total (cmp);
+  guint n_functions = hp_comparison_get_n_functions (cmp);
+  guint n;
 
   n = limit > 0 ? MIN (n_functions, (guint) limit) : n_functions;
   printf (n == n_functions ? _("# Functions by self cost (all of %u)\n") : _("# Functions by self cost (top of %u)\n"),
@@ -363,6 +371,87 @@ print_text (HpComparison *cmp,
       g_autofree char *readable = hp_comparison_get_path_readable (cmp, index);
 
       print_row (hp_comparison_get_path_stat (cmp, index), unit, readable);
+    }
+}
+
+/* Source lines (--lines) ---------------------------------------------------- */
+
+/* The function named @name (GCC's clone suffixes folded, as the
+ * comparison folds them): of several, in other modules, the one with the
+ * most cost on either side. -1 when neither side has it. */
+static gint
+find_function_by_name (HpComparison *cmp,
+                       const char   *name)
+{
+  g_autofree char *folded = hp_compare_fold_clone_name (name);
+  gint best = -1;
+  double best_cost = -1;
+
+  for (guint i = 0; i < hp_comparison_get_n_functions (cmp); i++)
+    {
+      const HpCompareFunction *fn = hp_comparison_get_function (cmp, i);
+      g_autofree char *fn_folded = hp_compare_fold_clone_name (fn->name);
+      double cost = MAX (fn->total.base, fn->total.new_cost);
+
+      if ((strcmp (fn->name, name) == 0 || strcmp (fn_folded, folded) == 0) && cost > best_cost)
+        {
+          best = (gint) i;
+          best_cost = cost;
+        }
+    }
+  return best;
+}
+
+/* "file.c:30", "file.c:30 (was 25)" for a line that moved, "file.c:base
+ * 25" for one only in the base: as the window's Source page numbers them. */
+static char *
+line_label (const HpCompareLine *line)
+{
+  g_autofree char *file = g_path_get_basename (line->file ? line->file : "?");
+
+  if (line->line == 0)
+    /* Translators: a file, then a line number in the base's version of it */
+    return g_strdup_printf (_("%s:base %u"), file, line->base_line);
+  if (line->base_line > 0 && line->base_line != line->line)
+    /* Translators: a file and a line number, then its number in the base's version */
+    return g_strdup_printf (_("%s:%u (was %u)"), file, line->line, line->base_line);
+  return g_strdup_printf ("%s:%u", file, line->line);
+}
+
+static void
+print_lines (HpComparison       *cmp,
+             guint               function,
+             GArray             *lines,
+             HpCompareLineMatch  match,
+             gint                limit)
+{
+  const HpCompareFunction *fn = hp_comparison_get_function (cmp, function);
+  const char *unit = hp_comparison_get_side (cmp, HP_COMPARE_BASE)->unit;
+  g_autofree char *label = function_label (cmp, function);
+  g_autofree char *safe = printable (label);
+  guint n = limit > 0 ? MIN (lines->len, (guint) limit) : lines->len;
+
+  printf (_("# Function %s: self %s, total %s\n"), safe, hp_verdict_to_string (fn->self.verdict),
+          hp_verdict_to_string (fn->total.verdict));
+  if (lines->len == 0)
+    {
+      printf (_("# The captures have no line information for this function (built without -g?)\n"));
+      return;
+    }
+  if (match == HP_COMPARE_LINES_BY_DECLARATION)
+    printf (_("# Lines matched by their distance from the function's first line, which moved between the builds:\n"
+              "#         a line added or removed inside the function still shifts those below it\n"));
+  printf (n == lines->len ? _("# Source lines by their order in the file, self cost at each line (all of %u)\n")
+          : _("# Source lines by their order in the file, self cost at each line (first %u)\n"), lines->len);
+  printf ("%-10s %8s  %-20s %8s %11s %11s %7s  %s\n",
+          _("Verdict"), _("Change"), _("95 % interval"), _("q"), _("Base"), _("New"), _("MDE"), _("Line"));
+  for (guint i = 0; i < n; i++)
+    {
+      const HpCompareLine *line = &g_array_index (lines, HpCompareLine, i);
+      g_autofree char *where = line_label (line);
+
+      /* self is where the time is spent; total would repeat the callees */
+      print_row (&line->self, unit, where);
     }
 }
 
@@ -437,7 +526,8 @@ add_side (HpJsonWriter            *w,
 static char *
 json_output (HpComparison *cmp,
              const char   *base_path,
-             const char   *new_path)
+             const char   *new_path,
+             GArray       *lines)
 {
   static const char *methods[] = { "welch", "one-run", "counts" };
   const HpCompareSideInfo *base = hp_comparison_get_side (cmp, HP_COMPARE_BASE);
@@ -532,6 +622,30 @@ json_output (HpComparison *cmp,
       hp_json_writer_end_object (w);
     }
   hp_json_writer_end_array (w);
+
+  if (lines != NULL)
+    {
+      hp_json_writer_member (w, "lines");
+      hp_json_writer_begin_array (w);
+      for (guint i = 0; i < lines->len; i++)
+        {
+          const HpCompareLine *line = &g_array_index (lines, HpCompareLine, i);
+
+          hp_json_writer_begin_object (w);
+          member_string (w, "file", line->file);
+          hp_json_writer_member (w, "line");
+          hp_json_writer_int (w, line->line);
+          hp_json_writer_member (w, "base_line");
+          hp_json_writer_int (w, line->base_line);
+          add_stat (w, &line->self);
+          hp_json_writer_member (w, "total");
+          hp_json_writer_begin_object (w);
+          add_stat (w, &line->total);
+          hp_json_writer_end_object (w);
+          hp_json_writer_end_object (w);
+        }
+      hp_json_writer_end_array (w);
+    }
   hp_json_writer_end_object (w);
   return g_string_free (out, FALSE);
 }
@@ -626,6 +740,10 @@ hp_cli_diff (int    argc,
   gint limit = 20;
   gdouble floor_percent = 1.0;
   g_autofree char *event = NULL;
+  g_autofree char *lines_of = NULL;
+  g_autoptr(GArray) lines = NULL;
+  HpCompareLineMatch match = HP_COMPARE_LINES_BY_NUMBER;
+  gint function = -1;
   GOptionEntry entries[] = {
     { "event", 0, 0, G_OPTION_ARG_STRING, &event,
       N_("Compare EVENT of captures that hold several (default the first); wall: cpu-clock and off-cpu"), N_("EVENT") },
@@ -636,6 +754,9 @@ hp_cli_diff (int    argc,
     { "floor", 0, 0, G_OPTION_ARG_DOUBLE, &floor_percent,
       /* xgettext:no-c-format */
       N_("Never flag a change smaller than PCT% of the total cost (default 1)"), N_("PCT") },
+    { "lines", 0, 0, G_OPTION_ARG_STRING, &lines_of,
+      N_("Compare the source lines of function NAME (self cost at each line) instead of listing functions and "
+         "call paths; JSON: adds \"lines\""), N_("NAME") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
@@ -652,7 +773,8 @@ hp_cli_diff (int    argc,
                                 "of captures of repeated runs (then the run-to-run noise is measured).\n\n"
                                 "Examples:\n"
                                 "  hotpath-cli diff before.hotpath after.hotpath\n"
-                                "  hotpath-cli diff runs-before/ runs-after/ --format json"));
+                                "  hotpath-cli diff runs-before/ runs-after/ --format json\n"
+                                "  hotpath-cli diff runs-before/ runs-after/ --lines score_matches"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -678,6 +800,8 @@ hp_cli_diff (int    argc,
   options.floor_percent = floor_percent;
 
   cmp = hp_comparison_new ();
+  if (lines_of != NULL)
+    hp_comparison_keep_lines (cmp);
   if (event != NULL)
     hp_comparison_set_event (cmp, event);
   if (!add_side_path (cmp, HP_COMPARE_BASE, files[0], &error) ||
@@ -690,6 +814,19 @@ hp_cli_diff (int    argc,
       return 1;
     }
 
+  if (lines_of != NULL)
+    {
+      function = find_function_by_name (cmp, lines_of);
+      if (function < 0)
+        {
+          g_autofree char *name = hp_text_escape (lines_of);
+
+          hp_cli_error (_("diff: --lines: no function %s in %s or %s"), name, files[0], files[1]);
+          return 1;
+        }
+      lines = hp_comparison_get_lines_aligned (cmp, (guint) function, NULL, 0, NULL, 0, &match);
+    }
+
   warnings = hp_comparison_get_warnings (cmp);
   for (guint i = 0; warnings[i] != NULL; i++)
     {
@@ -700,12 +837,18 @@ hp_cli_diff (int    argc,
 
   if (json)
     {
-      g_autofree char *text = json_output (cmp, files[0], files[1]);
+      g_autofree char *text = json_output (cmp, files[0], files[1], lines);
 
       printf ("%s\n", text);
     }
   else
-    print_text (cmp, files[0], files[1], limit);
+    {
+      print_header (cmp, files[0], files[1]);
+      if (lines != NULL)
+        print_lines (cmp, (guint) function, lines, match, limit);
+      else
+        print_text (cmp, limit);
+    }
 
   if (fail_on_regression && any_slower (cmp))
     return EXIT_REGRESSION;

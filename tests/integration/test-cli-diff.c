@@ -434,6 +434,98 @@ test_renamed_function (void)
   it_tmpdir_free (dir);
 }
 
+/* A capture of main → work, work declared at /src/app.c:@decl with
+ * @hot samples at line @decl + 2 and 100 at line @decl + 4. */
+static void
+write_lines_capture (const char *path,
+                     guint       decl,
+                     guint       hot)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (path, &error);
+  gint64 module, main_stack, work;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  hp_capture_writer_set_metadata (w, "event_unit", "ns");
+  hp_capture_writer_set_metadata (w, "command", "/opt/app");
+  module = hp_capture_writer_intern_module (w, "/opt/app", NULL, FALSE);
+  main_stack = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w,
+                 hp_capture_writer_intern_function (w, "main", module, "/src/app.c", 1), "/src/app.c", 3, FALSE, 0x10));
+  work = hp_capture_writer_intern_function (w, "work", module, "/src/app.c", decl);
+  for (guint l = 0; l < 2; l++)
+    {
+      gint64 stack = hp_capture_writer_intern_stack (w, main_stack, hp_capture_writer_intern_frame (w,
+                       work, "/src/app.c", decl + 2 + 2 * l, FALSE, 0x100 + l));
+
+      for (guint s = 0; s < (l == 0 ? hot : 100); s++)
+        hp_capture_writer_add_sample (w, s, 1, 0, stack, 1000000);
+    }
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+/* --lines NAME: the function's source lines, self cost at each, with
+ * verdicts, as the window's Source page compares them; the new build's
+ * work starts five lines further down, so its lines are matched by their
+ * distance from the declaration. JSON adds "lines". An unknown name is an
+ * error that names it. */
+static void
+test_lines (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *base = g_build_filename (dir, "base.hotpath", NULL);
+  g_autofree char *new_side = g_build_filename (dir, "new.hotpath", NULL);
+
+  write_lines_capture (base, 8, 1000);
+  write_lines_capture (new_side, 13, 2000);
+  {
+    const char *args[] = { "diff", base, new_side, "--lines", "work", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+    g_autofree char *hot = NULL;
+    g_autofree char *cold = NULL;
+
+    g_test_message ("%s%s", result->out, result->err);
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "# Function work [app]: self slower"));
+    g_assert_nonnull (strstr (result->out, "distance from the function's first line"));
+    g_assert_null (strstr (result->out, "# Functions by self cost"));
+    hot = g_strdup (strstr (result->out, "\nslower "));
+    g_assert_nonnull (hot);
+    *strchr (hot + 1, '\n') = '\0';
+    g_assert_true (g_str_has_suffix (hot, "  app.c:15 (was 10)"));
+    g_assert_nonnull (strstr (hot, "+100.0%"));
+    cold = g_strdup (strstr (result->out, "app.c:17 (was 12)"));
+    g_assert_nonnull (cold);
+  }
+  {
+    const char *args[] = { "diff", base, new_side, "--lines", "work", "--format", "json", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *root, *line;
+    JsonArray *lines;
+
+    g_assert_cmpint (result->status, ==, 0);
+    root = parse_json (parser, result->out);
+    lines = json_object_get_array_member (root, "lines");
+    g_assert_cmpuint (json_array_get_length (lines), ==, 2);
+    line = json_array_get_object_element (lines, 0);
+    g_assert_cmpstr (json_object_get_string_member (line, "file"), ==, "/src/app.c");
+    g_assert_cmpint (json_object_get_int_member (line, "line"), ==, 15);
+    g_assert_cmpint (json_object_get_int_member (line, "base_line"), ==, 10);
+    g_assert_cmpstr (json_object_get_string_member (line, "verdict"), ==, "slower");
+  }
+  {
+    const char *args[] = { "diff", base, new_side, "--lines", "nowhere", NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, "no function nowhere"));
+    g_assert_cmpstr (result->out, ==, "");
+  }
+  it_tmpdir_free (g_steal_pointer (&dir));
+}
+
 static void
 test_bad_input (void)
 {
@@ -529,5 +621,6 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/diff/aa-ab", test_aa_ab);
   g_test_add_func ("/integration/cli/diff/renamed-program", test_renamed_program);
   g_test_add_func ("/integration/cli/diff/renamed-function", test_renamed_function);
+  g_test_add_func ("/integration/cli/diff/lines", test_lines);
   return g_test_run ();
 }
