@@ -27,6 +27,7 @@
 #include "analysis/hp-text.h"
 #include "store/hp-capture-keys.h"
 #include "cli/hp-cli.h"
+#include "store/hp-capture-pending.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
 
@@ -70,18 +71,19 @@ hp_cli_load_capture (const char     *file,
       return FALSE;
     }
   /* rows its recorder could not write (another program held the write
-   * lock, and then the recorder was killed or gave up): beside it */
+   * lock, and then the recorder was killed or gave up): beside it, as
+   * NAME.pending.sql (or -N when that name was taken) */
   {
-    g_autofree char *pending = g_strconcat (file, ".pending.sql", NULL);
+    g_autoptr(GPtrArray) pending = hp_capture_list_pending (file);
 
-    if (g_file_test (pending, G_FILE_TEST_IS_REGULAR))
+    for (guint i = 0; i < pending->len; i++)
       {
         g_autofree char *safe_file = hp_text_escape (file);
-        g_autofree char *safe_pending = hp_text_escape (pending);
+        g_autofree char *safe_pending = hp_text_escape (g_ptr_array_index (pending, i));
 
         hp_cli_error (_("%s: %s holds samples of this recording that waited for another program's write "
-                        "lock and are not in the capture yet; 'sqlite3 %s < %s' adds them (then delete it)"),
-                      safe_file, safe_pending, safe_file, safe_pending);
+                        "lock and are not in the capture yet; 'hotpath-cli add-pending %s' adds them"),
+                      safe_file, safe_pending, safe_file);
       }
   }
   /* off-CPU stacks end in [waiting], as the window shows them, so that

@@ -34,6 +34,7 @@ static const struct {
   { "flamegraph", hp_cli_flamegraph, N_("Write the flame graph of a capture as a standalone SVG") },
   { "diff", hp_cli_diff, N_("Compare captures: what got slower or faster, with statistics") },
   { "export", hp_cli_export, N_("Write a capture as folded stacks, speedscope, Firefox Profiler or pprof") },
+  { "add-pending", hp_cli_add_pending, N_("Add the samples that waited for another program's write lock to a capture") },
 };
 
 gboolean

@@ -33,6 +33,7 @@ void hp_cli_summary_mirror (const HpCaptureData *data,
 int  hp_cli_flamegraph (int argc, char **argv);
 int  hp_cli_diff (int argc, char **argv);
 int  hp_cli_export (int argc, char **argv);
+int  hp_cli_add_pending (int argc, char **argv);
 
 /* A cancellable that SIGINT and SIGTERM cancel (Ctrl-C during an import
  * then removes the half-written capture instead of leaving it behind).

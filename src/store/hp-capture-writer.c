@@ -70,8 +70,9 @@
  * hp_capture_writer_get_lock_wait() says who holds it and since when.
  * finish() waits HP_WRITER_FINISH_LOCK_WAIT_US for it; if it is still
  * held then, the capture is kept cut short and the rows that wait stay in
- * NAME.pending.sql beside it, which sqlite3 can apply once the lock is
- * free (the error says how). The rows finish() writes (the totals, the
+ * NAME.pending.sql beside it, which hotpath-cli add-pending adds once
+ * the lock is free (the error says so; hp-capture-pending.c, which
+ * accepts only this writer's statements: the file may come from anyone). The rows finish() writes (the totals, the
  * complete flag) are written in its own transaction once it has the lock,
  * never one by one while another program holds it; its wait function
  * (hp_capture_writer_set_wait_func) is called as it waits, so that the
@@ -130,6 +131,7 @@
 #include "store/hp-capture-writer.h"
 #include "store/hp-capture-schema.h"
 #include "store/hp-store-db.h"
+#include "store/hp-writer-sql.h"
 
 #define HP_WRITER_BATCH 8192
 /* Samples are inserted this many rows per statement: one statement per
@@ -638,6 +640,7 @@ give_up_deferred (HpCaptureWriter *self)
   g_autofree char *holder = hp_capture_writer_describe_lock_holder (self);
   gboolean ok = spill_deferred (self, TRUE);
   guint64 waiting = self->deferred_samples;
+  double seconds;
 
   if (self->error != NULL && !ok)
     return;
@@ -646,19 +649,39 @@ give_up_deferred (HpCaptureWriter *self)
   ok = fclose (self->spill) == 0;
   self->spill = NULL;
   drop_deferred (self);
-  if (ok)
+  seconds = (g_get_monotonic_time () - self->lock_since) / 1e6;
+  if (ok && waiting == 0)
+    /* only the capture's end waited (its totals, the complete flag) */
     fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                             _("%s: %s has held the write lock for %.0f s; the %" PRIu64 " samples "
-                               "that waited for it are kept in %s: once it is free, "
-                               "'sqlite3 %s < %s' adds them"), self->path, holder,
-                             (g_get_monotonic_time () - self->lock_since) / 1e6, waiting, pending,
-                             self->path, pending));
+                             _("%s: %s has held the write lock for %.0f s; every sample is written, "
+                               "but the capture is kept cut short, without its totals; the rest that "
+                               "waited is kept in %s: once the lock is free, 'hotpath-cli add-pending %s' adds it"),
+                             self->path, holder, seconds, pending, self->path));
+  else if (ok)
+    fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                             g_dngettext (GETTEXT_PACKAGE,
+                                          "%s: %s has held the write lock for %.0f s; the %" PRIu64 " sample "
+                                          "that waited for it is kept in %s: once the lock is free, "
+                                          "'hotpath-cli add-pending %s' adds it",
+                                          "%s: %s has held the write lock for %.0f s; the %" PRIu64 " samples "
+                                          "that waited for it are kept in %s: once the lock is free, "
+                                          "'hotpath-cli add-pending %s' adds them",
+                                          (gulong) MIN (waiting, G_MAXULONG)),
+                             self->path, holder, seconds, waiting, pending, self->path));
+  else if (waiting == 0)
+    fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                             _("%s: %s has held the write lock for %.0f s; every sample is written, "
+                               "but the capture is kept cut short, without its totals"),
+                             self->path, holder, seconds));
   else
     fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                             _("%s: %s has held the write lock for %.0f s, and the %" PRIu64
-                               " samples that waited for it could not be kept in %s either"),
-                             self->path, holder, (g_get_monotonic_time () - self->lock_since) / 1e6,
-                             waiting, pending));
+                             g_dngettext (GETTEXT_PACKAGE,
+                                          "%s: %s has held the write lock for %.0f s, and the %" PRIu64
+                                          " sample that waited for it could not be kept in %s either",
+                                          "%s: %s has held the write lock for %.0f s, and the %" PRIu64
+                                          " samples that waited for it could not be kept in %s either",
+                                          (gulong) MIN (waiting, G_MAXULONG)),
+                             self->path, holder, seconds, waiting, pending));
 }
 
 static gboolean
@@ -1063,10 +1086,10 @@ static gboolean
 prepare_insert_samples (HpCaptureWriter  *self,
                         GError          **error)
 {
-  g_autoptr(GString) sql = g_string_new ("INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) VALUES ");
+  g_autoptr(GString) sql = g_string_new (HP_WRITER_SQL_SAMPLES_HEAD);
 
   for (guint i = 0; i < HP_WRITER_SAMPLE_ROWS; i++)
-    g_string_append (sql, i == 0 ? "(?,?,?,?,?,?)" : ",(?,?,?,?,?,?)");
+    g_string_append (sql, i == 0 ? HP_WRITER_SQL_SAMPLES_ROW : "," HP_WRITER_SQL_SAMPLES_ROW);
   return prepare (self, &self->insert_samples, sql->str, error);
 }
 
@@ -1282,31 +1305,17 @@ writer_create (const char  *path,
         goto fail;
     }
 
-  if (!prepare (self, &self->insert_metadata,
-                "INSERT OR REPLACE INTO metadata (key, value) VALUES (?, ?)", error) ||
-      !prepare (self, &self->upsert_process,
-                "INSERT INTO processes (pid, command) VALUES (?, ?) "
-                "ON CONFLICT (pid) DO UPDATE SET command = excluded.command", error) ||
-      !prepare (self, &self->upsert_thread,
-                "INSERT INTO threads (tid, pid, name) VALUES (?, ?, ?) "
-                "ON CONFLICT (tid) DO UPDATE SET pid = excluded.pid, name = excluded.name", error) ||
-      !prepare (self, &self->insert_module,
-                "INSERT INTO modules (id, path, build_id, is_kernel) VALUES (?, ?, ?, ?)", error) ||
-      !prepare (self, &self->insert_function,
-                "INSERT INTO functions (id, name, module_id, file, line) VALUES (?, ?, ?, ?, ?)", error) ||
-      !prepare (self, &self->insert_frame,
-                "INSERT INTO frames (id, function_id, file, line, is_inline, offset, tier) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)", error) ||
-      !prepare (self, &self->insert_stack,
-                "INSERT INTO stacks (id, parent_id, frame_id) VALUES (?, ?, ?)", error) ||
-      !prepare (self, &self->insert_sample,
-                "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) "
-                "VALUES (?, ?, ?, ?, ?, ?)", error) ||
+  if (!prepare (self, &self->insert_metadata, HP_WRITER_SQL_METADATA, error) ||
+      !prepare (self, &self->upsert_process, HP_WRITER_SQL_PROCESS, error) ||
+      !prepare (self, &self->upsert_thread, HP_WRITER_SQL_THREAD, error) ||
+      !prepare (self, &self->insert_module, HP_WRITER_SQL_MODULE, error) ||
+      !prepare (self, &self->insert_function, HP_WRITER_SQL_FUNCTION, error) ||
+      !prepare (self, &self->insert_frame, HP_WRITER_SQL_FRAME, error) ||
+      !prepare (self, &self->insert_stack, HP_WRITER_SQL_STACK, error) ||
+      !prepare (self, &self->insert_sample, HP_WRITER_SQL_SAMPLE, error) ||
       !prepare_insert_samples (self, error) ||
-      !prepare (self, &self->insert_event,
-                "INSERT INTO events (id, name, unit, frequency, period) VALUES (?, ?, ?, ?, ?)", error) ||
-      !prepare (self, &self->insert_count,
-                "INSERT INTO stack_counts (stack_id, tid, event_id, samples, weight) VALUES (?, ?, ?, ?, ?)", error))
+      !prepare (self, &self->insert_event, HP_WRITER_SQL_EVENT, error) ||
+      !prepare (self, &self->insert_count, HP_WRITER_SQL_COUNT, error))
     goto fail;
 
   hp_capture_writer_set_metadata (self, HP_META_HOTPATH_VERSION, PACKAGE_VERSION);
@@ -1567,8 +1576,7 @@ hp_capture_writer_update_frame (HpCaptureWriter *self,
     return;
   if (self->update_frame == NULL
       && !prepare (self, &self->update_frame,
-                   "UPDATE frames SET function_id = ?, file = ?, line = ?, tier = ? WHERE id = ?",
-                   &self->error))
+                   HP_WRITER_SQL_FRAME_UPDATE, &self->error))
     return;
   sqlite3_bind_int64 (self->update_frame, 1, function_id);
   bind_text (self->update_frame, 2, file);

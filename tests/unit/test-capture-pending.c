@@ -1,0 +1,186 @@
+/* test-capture-pending.c - adding the samples that waited for another program's lock
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * A writer whose capture another connection holds locked (BEGIN
+ * EXCLUSIVE) keeps its rows in NAME.pending.sql; freed without finishing
+ * (as a recorder that was killed leaves it), the file stays. The rows
+ * it holds are known by construction: hp_capture_add_pending() adds
+ * exactly those, and refuses a file that holds anything else, adding
+ * nothing: the file may come from anyone.
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "store/hp-capture-pending.h"
+#include "store/hp-capture-writer.h"
+#include "../common/test-common.h"
+
+/* A capture cut short with 10 samples committed, and 5 more, of a new
+ * function, in NAME.pending.sql. */
+static char *
+make_capture_with_pending (HpTestScratch *fx)
+{
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *w = hp_capture_writer_new (fx->path, &error);
+  g_autofree char *pending = g_strconcat (fx->path, ".pending.sql", NULL);
+  sqlite3 *holder = NULL;
+  gint64 m, f, fr, s;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "./app");
+  m = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  f = hp_capture_writer_intern_function (w, "main", m, "app.c", 10);
+  fr = hp_capture_writer_intern_frame (w, f, "app.c", 12, FALSE, 0x100);
+  s = hp_capture_writer_intern_stack (w, 0, fr);
+  hp_capture_writer_set_process (w, 42, "app");
+  hp_capture_writer_set_thread (w, 42, 42, "app");
+  for (guint i = 0; i < 10; i++)
+    hp_capture_writer_add_sample (w, 1000 + i, 42, 0, s, 1);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+
+  g_assert_cmpint (sqlite3_open (fx->path, &holder), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
+  /* a name with a quote and a line break: values are not one a line */
+  f = hp_capture_writer_intern_function (w, "it's\nodd", m, "app.c", 20);
+  fr = hp_capture_writer_intern_frame (w, f, "app.c", 21, FALSE, 0x200);
+  s = hp_capture_writer_intern_stack (w, s, fr);
+  for (guint i = 0; i < 5; i++)
+    hp_capture_writer_add_sample (w, 2000 + i, 42, 1, s, 1);
+  hp_capture_writer_flush (w, NULL);
+  hp_capture_writer_flush (w, NULL);
+  g_assert_true (g_file_test (pending, G_FILE_TEST_IS_REGULAR));
+  /* killed: nothing more is written */
+  hp_capture_writer_free (w);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+  g_assert_true (g_file_test (pending, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 10);
+  return g_steal_pointer (&pending);
+}
+
+static void
+test_add (HpTestScratch *fx,
+          gconstpointer  data)
+{
+  g_autofree char *pending = make_capture_with_pending (fx);
+  g_autoptr(GPtrArray) found = hp_capture_list_pending (fx->path);
+  g_autoptr(GError) error = NULL;
+  guint64 n = 0;
+
+  g_assert_cmpuint (found->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (found, 0), ==, pending);
+  g_assert_true (hp_capture_check_pending (pending, &n, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 5);
+
+  n = 0;
+  g_assert_true (hp_capture_add_pending (fx->path, pending, NULL, &n, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_false (g_file_test (pending, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 15);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM functions WHERE name = 'it''s\nodd'"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples s JOIN stacks t ON s.stack_id = t.id "
+                                              "JOIN frames f ON t.frame_id = f.id WHERE f.line = 21"), ==, 5);
+}
+
+/* Each replaces one line of a valid file; none may add anything. */
+static const char *const hostile[] = {
+  ".shell touch /tmp/hotpath-pwned\n",
+  "DROP TABLE samples;\n",
+  "DELETE FROM samples;\n",
+  "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) VALUES (1, 42, 0, 1, 1, 1); DELETE FROM samples;\n",
+  "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) VALUES ((SELECT 1), 42, 0, 1, 1, 1);\n",
+  "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) VALUES (1, 42, 0, 1, 1, load_extension('x'));\n",
+  "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) VALUES (1, 42, 0, 1, 1, 1) RETURNING *;\n",
+  "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) VALUES (99999999999999999999, 42, 0, 1, 1, 1);\n",
+  "INSERT OR REPLACE INTO metadata (key, value) VALUES ('complete', '1');\n",
+  "INSERT OR REPLACE INTO metadata (key, value) VALUES ('a', 'unterminated);\n",
+  "ATTACH DATABASE '/tmp/x' AS x;\n",
+  "COMMIT;\nDELETE FROM samples;\nBEGIN;\n",
+};
+
+static void
+test_hostile (HpTestScratch *fx,
+              gconstpointer  data)
+{
+  g_autofree char *pending = make_capture_with_pending (fx);
+  g_autofree char *good = NULL;
+  g_autofree char *marker = g_build_filename (fx->dir, "pwned", NULL);
+
+  g_assert_true (g_file_get_contents (pending, &good, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (hostile) + 1; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GString) text = g_string_new (good);
+      char *last = strstr (text->str, "COMMIT;\n");
+
+      g_assert_nonnull (last);
+      if (i < G_N_ELEMENTS (hostile))
+        g_string_insert (text, last - text->str, hostile[i]);
+      else
+        /* cut short: a recorder killed as it wrote the file */
+        g_string_truncate (text, last - text->str);
+      g_assert_true (g_file_set_contents (pending, text->str, -1, NULL));
+      g_assert_false (hp_capture_check_pending (pending, NULL, &error));
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, pending));
+      g_clear_error (&error);
+      g_assert_false (hp_capture_add_pending (fx->path, pending, NULL, NULL, &error));
+      g_assert_nonnull (error);
+      g_assert_true (g_file_test (pending, G_FILE_TEST_EXISTS));
+      g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 10);
+      g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM metadata WHERE key = 'complete'"), ==, 0);
+    }
+  g_assert_false (g_file_test ("/tmp/hotpath-pwned", G_FILE_TEST_EXISTS));
+
+  /* the same file, whole again, is added */
+  g_assert_true (g_file_set_contents (pending, good, -1, NULL));
+  g_assert_true (hp_capture_add_pending (fx->path, pending, NULL, NULL, NULL));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 15);
+  /* twice: refused, by the rows already there, and nothing is added */
+  g_assert_true (g_file_set_contents (pending, good, -1, NULL));
+  g_assert_false (hp_capture_add_pending (fx->path, pending, NULL, NULL, NULL));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 15);
+}
+
+/* NAME.pending-2.sql, the writer's name when NAME.pending.sql was taken,
+ * is found too; other names are not. */
+static void
+test_list (HpTestScratch *fx,
+           gconstpointer  data)
+{
+  const char *names[] = { "test.hotpath.pending.sql", "test.hotpath.pending-2.sql", "test.hotpath.pending-x.sql",
+                          "test.hotpath.pending-.sql", "other.hotpath.pending.sql", "test.hotpath.pending.sql.bak" };
+  g_autoptr(GPtrArray) found = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (fx->dir, names[i], NULL);
+
+      g_assert_true (g_file_set_contents (p, "", 0, NULL));
+    }
+  found = hp_capture_list_pending (fx->path);
+  g_assert_cmpuint (found->len, ==, 2);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (found, 0), "/test.hotpath.pending-2.sql"));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (found, 1), "/test.hotpath.pending.sql"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/capture-pending/add", HpTestScratch, NULL, hp_test_scratch_set_up, test_add, hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/hostile", HpTestScratch, NULL, hp_test_scratch_set_up, test_hostile,
+              hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/list", HpTestScratch, NULL, hp_test_scratch_set_up, test_list, hp_test_scratch_tear_down);
+  return g_test_run ();
+}
