@@ -181,7 +181,10 @@ function_label (HpComparison *cmp,
         return g_strdup_printf (_("%s [%s] (renamed from %s?)"), fn->name, fn->module[0] ? fn->module : "?",
                                 hp_comparison_get_function (cmp, pair->removed)->name);
     }
-  return g_strdup_printf ("%s [%s]", fn->name, fn->module[0] ? fn->module : "?");
+  /* "[truncated]" has no module: no "[?]" after it */
+  if (fn->module[0] == '\0')
+    return g_strdup (fn->name);
+  return g_strdup_printf ("%s [%s]", fn->name, fn->module);
 }
 
 static void

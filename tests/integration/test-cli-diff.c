@@ -461,6 +461,16 @@ write_lines_capture (const char *path,
       for (guint s = 0; s < (l == 0 ? hot : 100); s++)
         hp_capture_writer_add_sample (w, s, 1, 0, stack, 1000000);
     }
+  /* and a stack under "[truncated]", a function of no module */
+  {
+    gint64 truncated = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (w,
+                         hp_capture_writer_intern_function (w, "[truncated]", 0, NULL, 0), NULL, 0, FALSE, 0));
+    gint64 stack = hp_capture_writer_intern_stack (w, truncated, hp_capture_writer_intern_frame (w,
+                     work, "/src/app.c", decl + 4, FALSE, 0x101));
+
+    for (guint s = 0; s < 50; s++)
+      hp_capture_writer_add_sample (w, s, 1, 0, stack, 1000000);
+  }
   g_assert_true (hp_capture_writer_finish (w, &error));
   g_assert_no_error (error);
 }
@@ -497,6 +507,15 @@ test_lines (void)
     g_assert_nonnull (strstr (hot, "+100.0%"));
     cold = g_strdup (strstr (result->out, "app.c:17 (was 12)"));
     g_assert_nonnull (cold);
+  }
+  /* the function tables name a function of no module by its name alone */
+  {
+    const char *args[] = { "diff", base, new_side, NULL };
+    g_autoptr(ItResult) result = it_run_cli (args);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "  [truncated]\n"));
+    g_assert_null (strstr (result->out, "[truncated] [?]"));
   }
   {
     const char *args[] = { "diff", base, new_side, "--lines", "work", "--format", "json", NULL };
