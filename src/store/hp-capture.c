@@ -395,207 +395,25 @@ static const struct {
   { "frames",       4, { "tier" } },
 };
 
-/* A name from the file, fit for a message: valid UTF-8, and short. */
-static char *
-quote_name (const char *name)
-{
-  g_autofree char *valid = g_utf8_make_valid (name ? name : "", -1);
-
-  if (g_utf8_strlen (valid, -1) > 64)
-    {
-      g_autofree char *cut = g_utf8_substring (valid, 0, 64);
-
-      return g_strdup_printf ("\"%s…\"", cut);
-    }
-  return g_strdup_printf ("\"%s\"", valid);
-}
-
 /* The tables Hotpath writes into a capture it reads: summaries by every
  * save, and those that the migrations of schema.sql alter or fill. */
 static const char *const written_tables[] = { "summaries", "events", "frames", "samples", "stack_counts" };
 
-/* Whether @value, a column's DEFAULT as SQLite keeps its text, is a plain
- * constant (a number, a string or blob literal, NULL, TRUE or FALSE) that
- * runs nothing when a row takes it. */
-static gboolean
-is_literal_default (const char *value)
-{
-  const char *end = NULL;
-  gsize n = strlen (value);
-
-  if (g_ascii_strcasecmp (value, "NULL") == 0 || g_ascii_strcasecmp (value, "TRUE") == 0 ||
-      g_ascii_strcasecmp (value, "FALSE") == 0)
-    return TRUE;
-  if (n > 0 && (g_ascii_isdigit (value[n - 1]) || value[n - 1] == '.'))
-    {
-      g_ascii_strtod (value, (char **) &end);
-      if (end == value + n && strspn (value, "+-0123456789.eE") == n)
-        return TRUE;
-    }
-  if (n >= 3 && (value[0] == 'x' || value[0] == 'X') && value[1] == '\'')
-    return value[n - 1] == '\'' && strspn (value + 2, "0123456789abcdefABCDEF") == n - 3;
-  if (n >= 2 && value[0] == '\'' && value[n - 1] == '\'')
-    {
-      /* inside, a quote only doubled */
-      for (const char *p = value + 1; p < value + n - 1; p++)
-        if (*p == '\'' && *++p != '\'')
-          return FALSE;
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* The CHECK constraints that an INSERT into @table compiles on @db, each
- * by its name or text: the program of "INSERT … DEFAULT VALUES" holds one
- * Halt with SQLITE_CONSTRAINT_CHECK per constraint (and every DEFAULT
- * evaluated). SQLite lists CHECK constraints nowhere else; its own
- * compiler reads them, so nothing in the SQL text can hide one. (On a
- * read-only connection SQLite drops them when it reads the schema: none
- * is listed, and none can run.) NULL with @message set when the INSERT
- * cannot be compiled. */
-static GPtrArray *
-list_checks (sqlite3     *db,
-             const char  *table,
-             char       **message)
-{
-  g_autoptr(GPtrArray) checks = g_ptr_array_new_with_free_func (g_free);
-  char *sql = sqlite3_mprintf ("EXPLAIN INSERT INTO \"%w\" DEFAULT VALUES", table);
-  sqlite3_stmt *stmt = NULL;
-  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
-
-  sqlite3_free (sql);
-  if (rc != SQLITE_OK)
-    {
-      *message = g_utf8_make_valid (sqlite3_errmsg (db), -1);
-      return NULL;
-    }
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    if (g_strcmp0 ((const char *) sqlite3_column_text (stmt, 1), "Halt") == 0 &&
-        sqlite3_column_int (stmt, 2) == SQLITE_CONSTRAINT_CHECK)
-      g_ptr_array_add (checks, hp_store_db_column_text (stmt, 5));
-  sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
-    {
-      *message = g_utf8_make_valid (sqlite3_errmsg (db), -1);
-      return NULL;
-    }
-  return g_steal_pointer (&checks);
-}
-
-/* Each column of @table on @db with its DEFAULT's text (NULL: none). */
-static GHashTable *
-list_defaults (sqlite3    *db,
-               const char *table)
-{
-  GHashTable *defaults = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  sqlite3_stmt *stmt = NULL;
-
-  if (sqlite3_prepare_v2 (db, "SELECT name, dflt_value FROM pragma_table_xinfo (?1)", -1, &stmt, NULL) == SQLITE_OK)
-    {
-      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
-      while (sqlite3_step (stmt) == SQLITE_ROW)
-        if (sqlite3_column_type (stmt, 0) != SQLITE_NULL)
-          g_hash_table_insert (defaults, g_ascii_strdown ((const char *) sqlite3_column_text (stmt, 0), -1),
-                               hp_store_db_column_text (stmt, 1));
-    }
-  sqlite3_finalize (stmt);
-  return defaults;
-}
-
-/* Refuses a table Hotpath writes whose CHECK constraints or DEFAULTs are
- * not those schema.sql declares, compared with a database made from
- * schema.sql itself: a CHECK runs on every row written (and on every row
- * of a table that a migration adds a column to), a DEFAULT on every row
- * that does not name its column, so either would run the file's SQL when
- * a summary is saved; one of zeroblob (60000000) made each summary saved
- * write 60 MB into the capture. A column a script added may have a
- * constant DEFAULT. (Generated columns and triggers are refused by
- * check_schema() for every table.) */
+/* Holds the tables Hotpath writes to schema.sql's CHECKs and DEFAULTs
+ * (hp_store_db_check_declared()). */
 static gboolean
 check_written_tables (HpCapture  *self,
                       GError    **error)
 {
   g_autofree char *schema = hp_schema_creation_sql ();
-  sqlite3 *expected = NULL;
-  gboolean ok = TRUE;
+  g_autoptr(GError) local_error = NULL;
 
-  if (sqlite3_open_v2 (":memory:", &expected, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
-      sqlite3_exec (expected, schema, NULL, NULL, NULL) != SQLITE_OK)
-    g_error ("cannot make a database of schema.sql: %s", expected ? sqlite3_errmsg (expected) : "out of memory");
-
-  for (guint t = 0; ok && t < G_N_ELEMENTS (written_tables); t++)
-    {
-      const char *table = written_tables[t];
-      g_autoptr(GHashTable) declared = list_defaults (expected, table);
-      g_autoptr(GHashTable) found = list_defaults (self->db, table);
-      g_autofree char *message = NULL;
-      g_autoptr(GPtrArray) declared_checks = list_checks (expected, table, &message);
-      g_autoptr(GPtrArray) checks = NULL;
-      GHashTableIter iter;
-      gpointer column, value;
-
-      g_assert (declared_checks != NULL);
-      if (g_hash_table_size (found) == 0)
-        continue;  /* a table of a later version: the migration makes it */
-      g_hash_table_iter_init (&iter, found);
-      while (ok && g_hash_table_iter_next (&iter, &column, &value))
-        {
-          gpointer want = NULL;
-          gboolean known = g_hash_table_lookup_extended (declared, column, NULL, &want);
-
-          if (known ? g_strcmp0 (value, want) == 0 : value == NULL || is_literal_default (value))
-            continue;
-          {
-            g_autofree char *name = quote_name (column);
-            g_autofree char *shown = quote_name (value ? value : "");
-
-            if (known && want != NULL)
-              g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                           _("%s: refused: column %s of table %s has the DEFAULT %s where the capture format "
-                             "declares %s (a DEFAULT runs when Hotpath writes a row, as it does when a summary "
-                             "is saved)"),
-                           self->path, name, table, shown, (const char *) want);
-            else if (value != NULL)
-              g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                           _("%s: refused: column %s of table %s has the DEFAULT %s, which the capture format "
-                             "does not declare (a DEFAULT runs when Hotpath writes a row, as it does when a "
-                             "summary is saved)"),
-                           self->path, name, table, shown);
-            else
-              g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                           _("%s: refused: column %s of table %s has no DEFAULT where the capture format "
-                             "declares %s"),
-                           self->path, name, table, (const char *) want);
-            ok = FALSE;
-          }
-        }
-      if (!ok)
-        break;
-
-      checks = list_checks (self->db, table, &message);
-      if (checks == NULL)
-        {
-          if (!set_error_stopped (error, self))
-            g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                         _("%s: refused: Hotpath could not write into its table %s: %s"),
-                         self->path, table, message);
-          ok = FALSE;
-          break;
-        }
-      for (guint i = 0; ok && i < checks->len; i++)
-        if (!g_ptr_array_find_with_equal_func (declared_checks, checks->pdata[i], g_str_equal, NULL))
-          {
-            g_autofree char *shown = quote_name (checks->pdata[i]);
-
-            g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                         _("%s: refused: table %s has the CHECK constraint %s, which a Hotpath capture never "
-                           "has (it runs when Hotpath writes a row, as it does when a summary is saved)"),
-                         self->path, table, shown);
-            ok = FALSE;
-          }
-    }
-  sqlite3_close_v2 (expected);
-  return ok;
+  if (hp_store_db_check_declared (self->db, self->path, _("the capture format"), schema,
+                                  written_tables, G_N_ELEMENTS (written_tables), &local_error))
+    return TRUE;
+  if (!set_error_stopped (error, self))
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
 }
 
 /* Refuses a schema that holds what could run code (triggers, views,
@@ -649,7 +467,7 @@ check_schema (HpCapture  *self,
         what = "schema object";
       if (what != NULL)
         {
-          g_autofree char *name = quote_name ((const char *) sqlite3_column_text (stmt, 1));
+          g_autofree char *name = hp_store_db_quote_name ((const char *) sqlite3_column_text (stmt, 1));
 
           if (code->len > 0)
             g_string_append (code, ", ");
@@ -699,7 +517,7 @@ check_schema (HpCapture  *self,
 
           if (sqlite3_column_int (stmt, 1) != 0)
             {
-              g_autofree char *name = quote_name (column);
+              g_autofree char *name = hp_store_db_quote_name (column);
 
               g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
                            _("%s: refused: column %s of table %s is a generated column, which "
@@ -1023,7 +841,7 @@ describe_value (sqlite3_stmt *stmt,
     case SQLITE_TEXT:
       {
         g_autofree char *text = hp_store_db_column_text (stmt, i);
-        g_autofree char *quoted = quote_name (text);
+        g_autofree char *quoted = hp_store_db_quote_name (text);
 
         return g_strdup_printf ("%s (text)", quoted);
       }

@@ -110,6 +110,230 @@ hp_store_db_check_version (const char  *path,
   return FALSE;
 }
 
+char *
+hp_store_db_quote_name (const char *name)
+{
+  g_autofree char *valid = g_utf8_make_valid (name ? name : "", -1);
+
+  if (g_utf8_strlen (valid, -1) > 64)
+    {
+      g_autofree char *cut = g_utf8_substring (valid, 0, 64);
+
+      return g_strdup_printf ("\"%s…\"", cut);
+    }
+  return g_strdup_printf ("\"%s\"", valid);
+}
+
+/* Whether @value, a column's DEFAULT as SQLite keeps its text, is a plain
+ * constant (a number, a string or blob literal, NULL, TRUE or FALSE) that
+ * runs nothing when a row takes it. */
+static gboolean
+is_literal_default (const char *value)
+{
+  const char *end = NULL;
+  gsize n = strlen (value);
+
+  if (g_ascii_strcasecmp (value, "NULL") == 0 || g_ascii_strcasecmp (value, "TRUE") == 0 ||
+      g_ascii_strcasecmp (value, "FALSE") == 0)
+    return TRUE;
+  if (n > 0 && (g_ascii_isdigit (value[n - 1]) || value[n - 1] == '.'))
+    {
+      g_ascii_strtod (value, (char **) &end);
+      if (end == value + n && strspn (value, "+-0123456789.eE") == n)
+        return TRUE;
+    }
+  if (n >= 3 && (value[0] == 'x' || value[0] == 'X') && value[1] == '\'')
+    return value[n - 1] == '\'' && strspn (value + 2, "0123456789abcdefABCDEF") == n - 3;
+  if (n >= 2 && value[0] == '\'' && value[n - 1] == '\'')
+    {
+      /* inside, a quote only doubled */
+      for (const char *p = value + 1; p < value + n - 1; p++)
+        if (*p == '\'' && *++p != '\'')
+          return FALSE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The CHECK constraints that an INSERT into @table compiles on @db, each
+ * by its name or text: the program of "INSERT … DEFAULT VALUES" holds one
+ * Halt with SQLITE_CONSTRAINT_CHECK per constraint (and every DEFAULT
+ * evaluated). SQLite lists CHECK constraints nowhere else; its own
+ * compiler reads them, so nothing in the SQL text can hide one. (On a
+ * read-only connection SQLite drops them when it reads the schema: none
+ * is listed, and none can run.) NULL with @message set when the INSERT
+ * cannot be compiled. */
+static GPtrArray *
+list_checks (sqlite3     *db,
+             const char  *table,
+             char       **message)
+{
+  g_autoptr(GPtrArray) checks = g_ptr_array_new_with_free_func (g_free);
+  char *sql = sqlite3_mprintf ("EXPLAIN INSERT INTO \"%w\" DEFAULT VALUES", table);
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+
+  sqlite3_free (sql);
+  if (rc != SQLITE_OK)
+    {
+      *message = g_utf8_make_valid (sqlite3_errmsg (db), -1);
+      return NULL;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    if (g_strcmp0 ((const char *) sqlite3_column_text (stmt, 1), "Halt") == 0 &&
+        sqlite3_column_int (stmt, 2) == SQLITE_CONSTRAINT_CHECK)
+      g_ptr_array_add (checks, hp_store_db_column_text (stmt, 5));
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      *message = g_utf8_make_valid (sqlite3_errmsg (db), -1);
+      return NULL;
+    }
+  return g_steal_pointer (&checks);
+}
+
+/* Each column of @table on @db with its DEFAULT's text (NULL: none). */
+static GHashTable *
+list_defaults (sqlite3    *db,
+               const char *table)
+{
+  GHashTable *defaults = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (db, "SELECT name, dflt_value FROM pragma_table_xinfo (?1)", -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        if (sqlite3_column_type (stmt, 0) != SQLITE_NULL)
+          g_hash_table_insert (defaults, g_ascii_strdown ((const char *) sqlite3_column_text (stmt, 0), -1),
+                               hp_store_db_column_text (stmt, 1));
+    }
+  sqlite3_finalize (stmt);
+  return defaults;
+}
+
+/* Sets @error on the first column of @table in @db whose DEFAULT is not
+ * the one @declared holds for it (a column only @db has: anything but a
+ * constant); FALSE then. */
+static gboolean
+check_defaults (sqlite3     *db,
+                sqlite3     *declared_db,
+                const char  *path,
+                const char  *format,
+                const char  *table,
+                GError     **error)
+{
+  g_autoptr(GHashTable) declared = list_defaults (declared_db, table);
+  g_autoptr(GHashTable) found = list_defaults (db, table);
+  GHashTableIter iter;
+  gpointer column, value;
+
+  g_hash_table_iter_init (&iter, found);
+  while (g_hash_table_iter_next (&iter, &column, &value))
+    {
+      gpointer want = NULL;
+      gboolean known = g_hash_table_lookup_extended (declared, column, NULL, &want);
+      g_autofree char *name = NULL;
+      g_autofree char *shown = NULL;
+
+      if (known ? g_strcmp0 (value, want) == 0 : value == NULL || is_literal_default (value))
+        continue;
+      name = hp_store_db_quote_name (column);
+      shown = hp_store_db_quote_name (value ? value : "");
+      if (known && want != NULL && value != NULL)
+        /* Translators: the file, a column, a table, its DEFAULT, then
+         * "the capture format" or "the summary library's format" and
+         * the DEFAULT that one declares */
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     _("%s: refused: column %s of table %s has the DEFAULT %s where %s declares %s "
+                       "(a DEFAULT runs when Hotpath writes a row, as it does when a summary is saved)"),
+                     path, name, table, shown, format, (const char *) want);
+      else if (value != NULL)
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     _("%s: refused: column %s of table %s has the DEFAULT %s, which %s does not declare "
+                       "(a DEFAULT runs when Hotpath writes a row, as it does when a summary is saved)"),
+                     path, name, table, shown, format);
+      else
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     _("%s: refused: column %s of table %s has no DEFAULT where %s declares %s"),
+                     path, name, table, format, (const char *) want);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hp_store_db_check_declared (sqlite3            *db,
+                            const char         *path,
+                            const char         *format,
+                            const char         *declared_sql,
+                            const char * const *tables,
+                            guint               n_tables,
+                            GError            **error)
+{
+  sqlite3 *declared = NULL;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (db != NULL, FALSE);
+  g_return_val_if_fail (declared_sql != NULL, FALSE);
+
+  if (sqlite3_open_v2 (":memory:", &declared, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+      sqlite3_exec (declared, declared_sql, NULL, NULL, NULL) != SQLITE_OK)
+    g_error ("cannot make a database of the declared schema: %s",
+             declared != NULL ? sqlite3_errmsg (declared) : "out of memory");
+
+  for (guint t = 0; ok && t < n_tables; t++)
+    {
+      const char *table = tables[t];
+      g_autofree char *message = NULL;
+      g_autoptr(GPtrArray) declared_checks = list_checks (declared, table, &message);
+      g_autoptr(GPtrArray) checks = NULL;
+      gint64 exists = 0;
+      sqlite3_stmt *stmt = NULL;
+
+      g_assert (declared_checks != NULL);
+      /* a table of a later version: a migration makes it */
+      if (sqlite3_prepare_v2 (db, "SELECT count(*) FROM pragma_table_xinfo (?1)", -1, &stmt, NULL) == SQLITE_OK)
+        {
+          sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+          if (sqlite3_step (stmt) == SQLITE_ROW)
+            exists = sqlite3_column_int64 (stmt, 0);
+        }
+      sqlite3_finalize (stmt);
+      if (exists == 0)
+        continue;
+
+      if (!check_defaults (db, declared, path, format, table, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      checks = list_checks (db, table, &message);
+      if (checks == NULL)
+        {
+          g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                       _("%s: refused: Hotpath could not write into its table %s: %s"), path, table, message);
+          ok = FALSE;
+          break;
+        }
+      for (guint i = 0; ok && i < checks->len; i++)
+        if (!g_ptr_array_find_with_equal_func (declared_checks, checks->pdata[i], g_str_equal, NULL))
+          {
+            g_autofree char *shown = hp_store_db_quote_name (checks->pdata[i]);
+
+            /* Translators: the file, a table, a constraint's name or text,
+             * then "the capture format" or "the summary library's format" */
+            g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                         _("%s: refused: table %s has the CHECK constraint %s, which %s does not declare "
+                           "(it runs when Hotpath writes a row, as it does when a summary is saved)"),
+                         path, table, shown, format);
+            ok = FALSE;
+          }
+    }
+  sqlite3_close_v2 (declared);
+  return ok;
+}
+
 G_STATIC_ASSERT (HP_STORE_MAX_SUMMARY_CHARS + 1 == 262145);
 
 char *

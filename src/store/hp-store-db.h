@@ -64,6 +64,29 @@ gboolean  hp_store_db_check_version (const char  *path,
 #define HP_STORE_MAX_SUMMARY_ROWS  10000
 #define HP_STORE_MAX_SUMMARY_BYTES (64 * 1024 * 1024)
 
+/* @name (from a file), fit for a message: valid UTF-8, at most 64
+ * characters, in double quotes. */
+char     *hp_store_db_quote_name   (const char *name);
+
+/* Holds the tables @tables of @db (a file at @path that Hotpath writes
+ * into) to the CHECK constraints and DEFAULTs that @declared_sql (the
+ * format's CREATE TABLEs) declares, compared with a database made of
+ * it: each column's DEFAULT must be the declared one (a column only the
+ * file has may have a constant), and every CHECK that SQLite compiles
+ * into an INSERT must be a declared one; a table the file lacks is
+ * passed over. Either runs SQL from the file on each row written: one of
+ * zeroblob (60000000) wrote 60 MB into a capture with each summary
+ * saved. FALSE with HP_STORE_ERROR_CORRUPT naming @path, the table and
+ * the column or constraint; @format names the format in it ("the capture
+ * format"). */
+gboolean  hp_store_db_check_declared (sqlite3            *db,
+                                      const char         *path,
+                                      const char         *format,
+                                      const char         *declared_sql,
+                                      const char * const *tables,
+                                      guint               n_tables,
+                                      GError            **error);
+
 /* Column @i of @stmt as the rest of Hotpath takes text: valid UTF-8, with
  * U+FFFD for each invalid byte and for each NUL inside the value; NULL for
  * SQL NULL. */

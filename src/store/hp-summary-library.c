@@ -177,7 +177,14 @@ check_or_create (HpSummaryLibrary  *self,
                      "move the file away and Hotpath starts a new one"), self->path);
       return FALSE;
     }
-  return TRUE;
+  /* anything may have replaced the file: a CHECK or a DEFAULT of its own
+   * would run with each summary mirrored into it */
+  {
+    static const char *const written[] = { "summaries" };
+
+    return hp_store_db_check_declared (self->db, self->path, _("the summary library's format"),
+                                       hp_summary_library_sql, written, G_N_ELEMENTS (written), error);
+  }
 }
 
 HpSummaryLibrary *

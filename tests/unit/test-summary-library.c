@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <glib/gstdio.h>
 
 #include "store/hp-summary-library.h"
 #include "test-common.h"
@@ -216,6 +217,46 @@ test_huge_rows (void)
   hp_test_remove_tree (dir);
 }
 
+/* A library whose summaries table has a DEFAULT expression on a column
+ * Hotpath does not write, or a CHECK: each summary mirrored into it would
+ * run them (a DEFAULT of zeroblob (60000000) wrote 60 MB a summary). The
+ * library is refused, naming the file, the table and the column. */
+static void
+test_check_and_default (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-library-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "hotpath", "summaries.db", NULL);
+  const char *const replaced[] = {
+    ", pad BLOB DEFAULT (zeroblob (60000000))", "column \"pad\" of table summaries has the DEFAULT",
+    ", CONSTRAINT nosy CHECK (text NOT LIKE '%password%')", "table summaries has the CHECK constraint \"nosy\"",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (replaced); i += 2)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpSummaryLibrary) library = NULL;
+      g_autofree char *statements = NULL;
+
+      library = hp_summary_library_open (path, &error);
+      g_assert_no_error (error);
+      g_clear_pointer (&library, hp_summary_library_close);
+      statements = g_strdup_printf ("DROP TABLE summaries;"
+                                    "CREATE TABLE summaries (program TEXT NOT NULL, path_key TEXT NOT NULL, "
+                                    "  path TEXT NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL, "
+                                    "  updated TEXT NOT NULL, capture TEXT, share REAL%s, "
+                                    "  PRIMARY KEY (program, path_key));", replaced[i]);
+      sql (path, statements);
+      library = hp_summary_library_open (path, &error);
+      g_assert_null (library);
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, path));
+      g_assert_nonnull (strstr (error->message, replaced[i + 1]));
+      g_unlink (path);
+    }
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -224,5 +265,6 @@ main (int    argc,
 
   g_test_add_func ("/summary-library/hostile-rows", test_hostile_rows);
   g_test_add_func ("/summary-library/huge-rows", test_huge_rows);
+  g_test_add_func ("/summary-library/check-and-default", test_check_and_default);
   return g_test_run ();
 }
