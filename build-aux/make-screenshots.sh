@@ -11,7 +11,9 @@
 # dialog of an import into OUT/SIZE-STYLE/summary-import-dialog.png, and
 # the compare window (tests/display/test-compare-window) into
 # OUT/SIZE-STYLE/compare*.png, and the Record dialog's states
-# (tests/display/make-record-screenshots) into OUT/SIZE-STYLE/record-*.png.
+# (tests/display/make-record-screenshots) into OUT/SIZE-STYLE/record-*.png,
+# and the banner of samples waiting beside a capture (tests/display/
+# test-window) into OUT/SIZE-STYLE/pending.png.
 # Open the PNGs and look at them before
 # calling a window change done (HACKING.md).
 # With UPDATE_DATA=1 it also copies the main view, the flame graph, the
@@ -94,6 +96,14 @@ for size in 1024x700 1920x1080; do
           GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
       dbus-run-session -- "$build/tests/display/test-compare-window" --screenshots "$dir" \
           -p /compare-window/compare 2>/dev/null | grep '^# wrote' | sed "s|^# wrote |$size $style: |"
+    # the banner of samples that waited beside a capture for another
+    # program's write lock, with Add Them (pending.png)
+    xvfb-run -a -s "-screen 0 ${size}x24" \
+      env GDK_BACKEND=x11 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" NO_AT_BRIDGE=1 \
+          GTK_A11Y=none LC_ALL=C.UTF-8 SCREENSHOT_SIZE="$size" SCREENSHOT_DARK=$dark \
+          PENDING_SCREENSHOT="$dir/pending.png" \
+      dbus-run-session -- "$build/tests/display/test-window" -p /window/pending \
+      >/dev/null 2>&1 && echo "$size $style: $dir/pending.png"
     # the Record dialog in its states (record-*.png): among them waiting
     # for a sqlite3 shell's write lock to finish the capture
     # (record-finish-wait.png) and a capture whose folder was removed

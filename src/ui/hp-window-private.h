@@ -15,6 +15,7 @@
 #include "ui/hp-source-view.h"
 #include "ui/hp-suggest-box.h"
 #include "ui/hp-summary-list.h"
+#include "ui/hp-pending-banner.h"
 #include "ui/hp-summary-offer.h"
 #include "ui/hp-summary-pane.h"
 #include "document/hp-summary-store.h"
@@ -81,6 +82,7 @@ struct _HpWindow {
   HpSummaryList        *summary_list;
   HpSummaryPane        *summary_pane;
   HpSummaryOffer       *summary_offer;
+  HpPendingBanner      *pending_banner;
   gboolean              offer_library_summaries;
   HpSuggestBox         *suggest_box;
   GtkMenuButton        *menu_button;
@@ -158,6 +160,7 @@ HpTimelineView    *hp_window_get_timeline_view (HpWindow *self);
 HpSourceView      *hp_window_get_source_view  (HpWindow *self);
 HpSummaryPane     *hp_window_get_summary_pane (HpWindow *self);
 HpSummaryOffer    *hp_window_get_summary_offer (HpWindow *self);
+HpPendingBanner   *hp_window_get_pending_banner (HpWindow *self);
 HpSuggestBox      *hp_window_get_suggest_box  (HpWindow *self);
 HpSummaryList     *hp_window_get_summary_list (HpWindow *self);
 HpCaptureOverview *hp_window_get_overview     (HpWindow *self);

@@ -114,6 +114,14 @@ hp_window_get_source_view (HpWindow *self)
   return self->source_view;
 }
 
+HpPendingBanner *
+hp_window_get_pending_banner (HpWindow *self)
+{
+  g_return_val_if_fail (HP_IS_WINDOW (self), NULL);
+
+  return self->pending_banner;
+}
+
 HpSummaryOffer *
 hp_window_get_summary_offer (HpWindow *self)
 {

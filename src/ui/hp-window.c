@@ -668,6 +668,8 @@ load_done (GObject      *object,
   hp_summary_store_set_rows (store, profile->capture->summary_rows);
   hp_summary_store_set_program (store, profile->capture->program);
   hp_summary_offer_set_capture (self->summary_offer, profile, store, self->offer_library_summaries);
+  /* samples that wait beside it (not beside an import's cached copy) */
+  hp_pending_banner_set_capture (self->pending_banner, profile->capture->imported ? NULL : profile->capture->path);
   set_store (self, store);
   hp_summary_pane_set_store (self->summary_pane, store);
 
@@ -711,6 +713,19 @@ load_done (GObject      *object,
   hp_window_rebuild_profile (self);
 }
 
+/* The samples that waited beside the capture are in it now: it holds
+ * more, and is read again. */
+static void
+on_pending_added (HpWindow *self)
+{
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) file = g_object_ref (self->file);
+
+      hp_window_open (self, file);
+    }
+}
+
 void
 hp_window_open (HpWindow *self,
                 GFile    *file)
@@ -733,6 +748,7 @@ hp_window_open (HpWindow *self,
   hp_summary_pane_set_store (self->summary_pane, NULL);
   hp_summary_list_set_store (self->summary_list, NULL, NULL);
   hp_summary_offer_set_capture (self->summary_offer, NULL, NULL, FALSE);
+  hp_pending_banner_set_capture (self->pending_banner, NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-summaries", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as-capture", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-capture-to", FALSE);
@@ -1445,6 +1461,7 @@ hp_window_class_init (HpWindowClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   g_type_ensure (HP_TYPE_SUMMARY_OFFER);
+  g_type_ensure (HP_TYPE_PENDING_BANNER);
 
   g_type_ensure (HP_TYPE_CAPTURE_OVERVIEW);
   g_type_ensure (HP_TYPE_CALL_TREE_VIEW);
@@ -1490,6 +1507,8 @@ hp_window_class_init (HpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_list);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_pane);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, summary_offer);
+  gtk_widget_class_bind_template_child (widget_class, HpWindow, pending_banner);
+  gtk_widget_class_bind_template_callback (widget_class, on_pending_added);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, suggest_box);
   gtk_widget_class_bind_template_child (widget_class, HpWindow, menu_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);

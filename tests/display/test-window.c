@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -25,6 +26,7 @@
 
 #include "analysis/hp-profile.h"
 #include "store/hp-capture.h"
+#include "store/hp-capture-writer.h"
 #include "store/hp-summary-library.h"
 #include "symbols/hp-symbolizer.h"
 #include "document/hp-call-path.h"
@@ -34,6 +36,7 @@
 #include "document/hp-loaded-capture.h"
 #include "ui/hp-summary-item.h"
 #include "display-common.h"
+#include "../common/test-common.h"
 
 static HpApplication *app;
 
@@ -1807,6 +1810,135 @@ test_cancel_load (void)
   display_close (window);
 }
 
+/* A capture cut short with 10 samples, and 5 more in NAME.pending.sql
+ * beside it, as a recorder killed while a sqlite3 shell held the write
+ * lock leaves them. */
+static char *
+make_pending_capture (const char *name)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), name, NULL);
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *w = hp_capture_writer_new (path, &error);
+  sqlite3 *holder = NULL;
+  gint64 m, f, fr, s;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "./app");
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  m = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  f = hp_capture_writer_intern_function (w, "main", m, "app.c", 10);
+  fr = hp_capture_writer_intern_frame (w, f, "app.c", 12, FALSE, 0x100);
+  s = hp_capture_writer_intern_stack (w, 0, fr);
+  hp_capture_writer_set_process (w, 42, "app");
+  hp_capture_writer_set_thread (w, 42, 42, "app");
+  for (guint i = 0; i < 10; i++)
+    hp_capture_writer_add_sample (w, 1000 + i, 42, 0, s, 1);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+  g_assert_cmpint (sqlite3_open (path, &holder), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
+  f = hp_capture_writer_intern_function (w, "waited", m, "app.c", 20);
+  fr = hp_capture_writer_intern_frame (w, f, "app.c", 21, FALSE, 0x200);
+  s = hp_capture_writer_intern_stack (w, s, fr);
+  for (guint i = 0; i < 5; i++)
+    hp_capture_writer_add_sample (w, 2000 + i, 42, 0, s, 1);
+  hp_capture_writer_flush (w, NULL);
+  hp_capture_writer_free (w);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+  return g_steal_pointer (&path);
+}
+
+static gboolean
+pending_settled (gpointer data)
+{
+  return !hp_pending_banner_is_busy (hp_window_get_pending_banner (data))
+         && g_strcmp0 (hp_window_get_state (data), "capture") == 0;
+}
+
+static gboolean
+shows_15_samples (gpointer data)
+{
+  return pending_settled (data)
+         && g_strcmp0 (hp_capture_overview_get_value (hp_window_get_overview (data), "samples"), "15") == 0;
+}
+
+/* NAME.pending.sql beside a capture: the banner says how many samples
+ * wait there, and Add Them adds them and opens the capture again, with
+ * them; a file that holds anything else is said, and not offered.
+ * PENDING_SCREENSHOT=FILE.png saves the window with the banner
+ * (build-aux/make-screenshots.sh). */
+static void
+test_pending (void)
+{
+  g_autofree char *path = make_pending_capture ("pending.hotpath");
+  g_autofree char *pending = g_strconcat (path, ".pending.sql", NULL);
+  g_autofree char *good = NULL;
+  const char *screenshot = g_getenv ("PENDING_SCREENSHOT");
+  HpPendingBanner *banner;
+  HpWindow *window;
+  const char *text;
+
+  g_assert_true (g_file_get_contents (pending, &good, NULL, NULL));
+  if (screenshot != NULL)
+    {
+      /* SCREENSHOT_SIZE=WxH and SCREENSHOT_DARK=1, as make-screenshots takes them */
+      const char *size = g_getenv ("SCREENSHOT_SIZE");
+      int width = 1280, height = 800;
+
+      if (size != NULL)
+        sscanf (size, "%dx%d", &width, &height);
+      if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+        g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+      window = display_open_sized (app, path, width, height);
+    }
+  else
+    window = display_open (app, path);
+  banner = hp_window_get_pending_banner (window);
+  g_assert_true (display_wait (pending_settled, window, 20000));
+  if (screenshot != NULL)
+    {
+      display_spin (300);
+      display_save_png (GTK_WINDOW (window), screenshot);
+    }
+  text = hp_pending_banner_get_text (banner);
+  g_assert_nonnull (text);
+  g_test_message ("%s", text);
+  g_assert_cmpstr (text, ==, "5 samples of this recording waited for another program's write lock and are not in "
+                             "the capture yet: they are in pending.hotpath.pending.sql beside it.");
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (banner)));
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), ==, "10");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (banner), "pending.add", NULL));
+  g_assert_true (display_wait (shows_15_samples, window, 20000));
+  g_assert_null (hp_pending_banner_get_text (banner));
+  g_assert_false (g_file_test (pending, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (hp_test_sql_int (path, "SELECT count(*) FROM samples"), ==, 15);
+  display_close (window);
+
+  /* the same file with a line of anything else: said, nothing added */
+  {
+    g_autoptr(GString) hostile = g_string_new (good);
+    const char *commit = strstr (hostile->str, "COMMIT;\n");
+
+    g_assert_nonnull (commit);
+    g_string_insert (hostile, commit - hostile->str, ".shell touch /tmp/hotpath-pending-pwned\n");
+    g_assert_true (g_file_set_contents (pending, hostile->str, -1, NULL));
+  }
+  window = display_open (app, path);
+  banner = hp_window_get_pending_banner (window);
+  g_assert_true (display_wait (pending_settled, window, 20000));
+  text = hp_pending_banner_get_text (banner);
+  g_assert_nonnull (text);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "is not one of the statements Hotpath's recorder writes there"));
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (banner), "pending.add", NULL)
+                  && hp_pending_banner_is_busy (banner));
+  display_spin (200);
+  g_assert_true (g_file_test (pending, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (hp_test_sql_int (path, "SELECT count(*) FROM samples"), ==, 15);
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -1835,6 +1967,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/exit-signal", test_exit_signal);
   g_test_add_func ("/window/jit-cut", test_jit_cut);
   g_test_add_func ("/window/cancel-load", test_cancel_load);
+  g_test_add_func ("/window/pending", test_pending);
   return g_test_run ();
 }
 
