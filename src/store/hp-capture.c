@@ -395,9 +395,14 @@ static const struct {
   { "frames",       4, { "tier" } },
 };
 
-/* The tables Hotpath writes into a capture it reads: summaries by every
- * save, and those that the migrations of schema.sql alter or fill. */
-static const char *const written_tables[] = { "summaries", "events", "frames", "samples", "stack_counts" };
+/* The tables Hotpath writes into a capture it did not just create:
+ * summaries by every save, those that the migrations of schema.sql alter
+ * or fill, and every table of the writer by hotpath-cli add-pending
+ * (hp-capture-pending.c, which opens the capture here first). */
+static const char *const written_tables[] = {
+  "metadata", "events", "processes", "threads", "modules", "functions", "frames", "stacks", "samples",
+  "stack_counts", "summaries",
+};
 
 /* Holds the tables Hotpath writes to schema.sql's CHECKs and DEFAULTs
  * (hp_store_db_check_declared()). */

@@ -212,9 +212,9 @@ list_defaults (sqlite3    *db,
   return defaults;
 }
 
-/* Sets @error on the first column of @table in @db whose DEFAULT is not
- * the one @declared holds for it (a column only @db has: anything but a
- * constant); FALSE then. */
+/* Sets @error on the first column of @table in @db whose DEFAULT is an
+ * expression other than the one @declared holds for it (none, or a
+ * constant, runs nothing); FALSE then. */
 static gboolean
 check_defaults (sqlite3     *db,
                 sqlite3     *declared_db,
@@ -236,11 +236,12 @@ check_defaults (sqlite3     *db,
       g_autofree char *name = NULL;
       g_autofree char *shown = NULL;
 
-      if (known ? g_strcmp0 (value, want) == 0 : value == NULL || is_literal_default (value))
+      /* none, the declared one, or a constant: nothing runs */
+      if (value == NULL || g_strcmp0 (value, want) == 0 || is_literal_default (value))
         continue;
       name = hp_store_db_quote_name (column);
       shown = hp_store_db_quote_name (value ? value : "");
-      if (known && want != NULL && value != NULL)
+      if (known && want != NULL)
         /* Translators: the file, a column, a table, its DEFAULT, then
          * "the capture format" or "the summary library's format" and
          * the DEFAULT that one declares */
@@ -248,15 +249,11 @@ check_defaults (sqlite3     *db,
                      _("%s: refused: column %s of table %s has the DEFAULT %s where %s declares %s "
                        "(a DEFAULT runs when Hotpath writes a row, as it does when a summary is saved)"),
                      path, name, table, shown, format, (const char *) want);
-      else if (value != NULL)
+      else
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
                      _("%s: refused: column %s of table %s has the DEFAULT %s, which %s does not declare "
                        "(a DEFAULT runs when Hotpath writes a row, as it does when a summary is saved)"),
                      path, name, table, shown, format);
-      else
-        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                     _("%s: refused: column %s of table %s has no DEFAULT where %s declares %s"),
-                     path, name, table, format, (const char *) want);
       return FALSE;
     }
   return TRUE;

@@ -71,8 +71,8 @@ char     *hp_store_db_quote_name   (const char *name);
 /* Holds the tables @tables of @db (a file at @path that Hotpath writes
  * into) to the CHECK constraints and DEFAULTs that @declared_sql (the
  * format's CREATE TABLEs) declares, compared with a database made of
- * it: each column's DEFAULT must be the declared one (a column only the
- * file has may have a constant), and every CHECK that SQLite compiles
+ * it: each column's DEFAULT must be the declared one, a constant or
+ * none (an expression runs on each row written), and every CHECK that SQLite compiles
  * into an INSERT must be a declared one; a table the file lacks is
  * passed over. Either runs SQL from the file on each row written: one of
  * zeroblob (60000000) wrote 60 MB into a capture with each summary

@@ -36,10 +36,11 @@
 -- view, a virtual table, a generated column or an index of an expression
 -- or with a WHERE clause, none of which this format has: they could run
 -- their author's SQL when the capture is read or a summary is saved. In
--- the tables Hotpath writes (summaries, and those the migrations below
--- alter) it also refuses a CHECK constraint and a DEFAULT other than
--- those declared here, which would run on each row written; a column a
--- script adds there may have a constant DEFAULT. Other
+-- the tables of the format, which Hotpath writes into (a summary saved,
+-- the migrations below, hotpath-cli add-pending), it also refuses a CHECK
+-- constraint and a DEFAULT expression other than those declared here,
+-- which would run on each row written (a constant DEFAULT runs nothing
+-- and is let be). Other
 -- tables and plain indexes that a script adds are left alone. It also refuses, naming the table and the row, ids that do not
 -- run from 1 without gaps, a reference to a row that does not exist, and a
 -- count or weight that is not a non-negative integer, or whose sum over

@@ -480,6 +480,14 @@ test_check_and_default (Fixture       *fx,
                          "INSERT INTO s2 SELECT * FROM samples; DROP TABLE samples; ALTER TABLE s2 RENAME TO samples;");
   assert_open_refused (fx->path, TRUE, "table samples has the CHECK constraint \"time >= 0\"", NULL);
 
+  /* tables that hotpath-cli add-pending writes into */
+  g_unlink (fx->path);
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "CREATE TABLE st2 (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL, "
+                         "  frame_id INTEGER NOT NULL CHECK (frame_id < 1000));"
+                         "INSERT INTO st2 SELECT * FROM stacks; DROP TABLE stacks; ALTER TABLE st2 RENAME TO stacks;");
+  assert_open_refused (fx->path, TRUE, "table stacks has the CHECK constraint \"frame_id < 1000\"", NULL);
+
   /* a column a script added with a constant DEFAULT: opened and written */
   g_unlink (fx->path);
   write_capture (fx->path, TRUE);
