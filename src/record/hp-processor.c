@@ -877,7 +877,7 @@ unwound_chain (HpProcessor        *self,
  * @before on are past the end of a frame-pointer chain (see
  * resolve_stack()): a return address in no mapping of a process whose
  * mappings are known, nor in its JIT maps; or, once a start function was
- * on the chain (*@past_start), a frame of another function. */
+ * on the chain as a caller (*@past_start), a frame of another function. */
 static gboolean
 fp_chain_ends_at (HpProcessor *self,
                   Process     *process,
@@ -901,7 +901,10 @@ fp_chain_ends_at (HpProcessor *self,
         return TRUE;
       start = start || is_start_frame (self, frames[i]);
     }
-  *past_start = *past_start || start;
+  /* Only a start function that called the frames inside it ends the
+   * chain: one sampled itself (clone3 in the thread that calls
+   * pthread_create or posix_spawn) has its callers above it. */
+  *past_start = *past_start || (start && return_address);
   return FALSE;
 }
 

@@ -772,6 +772,53 @@ test_fp_chain_end (Fixture *fx, gconstpointer data)
   hp_profile_free (profile);
 }
 
+/* A start function sampled itself, not reached as a caller (the clone3
+ * of the thread that calls pthread_create or posix_spawn), keeps the
+ * callers above it: here main sampled, called by outer. */
+static void
+test_fp_chain_start_leaf (Fixture *fx, gconstpointer data)
+{
+  g_autofree char *perf_data = NULL;
+  g_autofree char *out = g_build_filename (fx->dir, "out.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(HpCaptureData) cdata = NULL;
+  HpProfile *profile;
+  PdFile *f = pd_file_new (128);
+  PdId id = { 4242, 4242, 10, 0, 0 };
+  guint64 chain[] = { PERF_CONTEXT_USER, BASE + main_offset + 4, BASE + outer_offset + 8 };
+
+  pd_file_add_attr (f, &cpu_clock, NULL, 0);
+  pd_comm (f->data, ST, &id, "symtest", TRUE);
+  id.time = 20;
+  pd_mmap2 (f->data, ST, &id, BASE, (target_size + 4095) & ~4095ull, 0, SYMTEST_TARGET);
+  for (guint i = 0; i < 10; i++)
+    {
+      id.time = 30 + i;
+      pd_sample (f->data, ST, &id, chain[1], 250000, chain, G_N_ELEMENTS (chain));
+    }
+  pd_finished_round (f->data);
+  add_features (f, target_id);
+  {
+    g_autoptr(GByteArray) bytes = pd_file_build (f);
+
+    pd_file_free (f);
+    perf_data = write_perf_data (fx->dir, "perf.data", bytes);
+  }
+
+  g_assert_true (hp_perf_import (perf_data, out, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  capture = hp_capture_open (out, FALSE, &error);
+  g_assert_no_error (error);
+  cdata = hp_capture_load (capture, &error);
+  g_assert_no_error (error);
+  profile = hp_profile_new (cdata, NULL);
+  g_assert_cmpuint (hp_profile_get_n_samples (profile), ==, 10);
+  g_assert_cmpuint (samples_of (profile, "main", FALSE), ==, 10);
+  g_assert_cmpuint (samples_of (profile, "outer", TRUE), ==, 10);
+  hp_profile_free (profile);
+}
+
 /* Each sniffer, and the JIT maps, open a named file through
  * hp_regular_file_open(): a FIFO, however it is named, is refused at
  * once (opening one for reading would wait for a writer: the test would
@@ -860,6 +907,7 @@ main (int argc, char **argv)
   ADD ("/perf-import/debug-dir", test_debug_dir);
   ADD ("/perf-import/vdso", test_vdso);
   ADD ("/perf-import/fp-chain-end", test_fp_chain_end);
+  ADD ("/perf-import/fp-chain-start-leaf", test_fp_chain_start_leaf);
   ADD ("/perf-import/corrupt-sample", test_corrupt_sample);
   ADD ("/perf-import/event-choice", test_event_choice);
   ADD ("/perf-import/branch-stack", test_branch_stack);
