@@ -1690,13 +1690,20 @@ load (HpCapture  *self,
        * import without times has counts and no samples, and a recording
        * that took no sample has neither. */
       if (complete &&
-          query_int (self, "SELECT NOT EXISTS (SELECT 1 FROM stack_counts)", &no_counts, &rc) && no_counts &&
-          query_int (self, "SELECT EXISTS (SELECT 1 FROM samples)", &has_samples, &rc) && has_samples)
+          (!query_int (self, "SELECT NOT EXISTS (SELECT 1 FROM stack_counts)", &no_counts, &rc) ||
+           (no_counts && !query_int (self, "SELECT EXISTS (SELECT 1 FROM samples)", &has_samples, &rc))))
+        {
+          /* not read as complete and empty: that is what this check is for */
+          set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read the capture");
+          ok = FALSE;
+        }
+      else if (complete && no_counts && has_samples)
         {
           g_debug ("%s: complete, but stack_counts is empty: aggregating its samples", self->path);
           complete = FALSE;
         }
-      ok = load_counts (self, data, complete, per_stack, error);
+      if (ok)
+        ok = load_counts (self, data, complete, per_stack, error);
     }
 
   sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
@@ -1836,6 +1843,10 @@ begin_write (HpCapture   *self,
         {
           g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
 
+          /* A full disk or an I/O error is said as such, not as tables
+           * another program changed. */
+          if ((sqlite3_errcode (self->db) & 0xff) != SQLITE_ERROR)
+            goto fail;
           /* A file labelled older than its tables (its user_version set
            * back by another program) failed here with SQLite's bare
            * "table events already exists". */
