@@ -852,10 +852,13 @@ relations (Report       *r,
           const char *quantity = esc (r, r->quantity, _("samples"));
           g_autofree char *amount = counted (r, total);
 
-          printf (callers ? _("# Callers of %s %s (total %s, %.2f%% of all %s); share of its total %s\n")
-                          : _("# Callees of %s %s (total %s, %.2f%% of all %s); share of its total %s\n"),
+          /* Translators: the first two %s are a function and its module
+           * with its leading space (" [libc.so.6]"; nothing for a row of
+           * no module, "[truncated]") */
+          printf (callers ? _("# Callers of %s%s (total %s, %.2f%% of all %s); share of its total %s\n")
+                          : _("# Callees of %s%s (total %s, %.2f%% of all %s); share of its total %s\n"),
                   esc (r, hp_profile_get_function_name (r->profile, id), "?"),
-                  bracketed (r, hp_profile_get_module_name (r->profile, id), ""),
+                  bracketed (r, hp_profile_get_module_name (r->profile, id), " "),
                   amount, percent (total, r->n_samples), quantity, quantity);
           done_line (r);
         }

@@ -421,6 +421,8 @@ test_no_module_row (void)
   g_assert_true (g_str_has_suffix (main_line, "  work  [app]"));
   callees = run_report (path, "--callees", "[truncated]", NULL, NULL);
   g_assert_null (strstr (callees->out, "[]"));
+  /* the heading: one blank between the name and what follows */
+  g_assert_nonnull (strstr (callees->out, "# Callees of [truncated] (total "));
   callers = run_report (path, "--callers", "work", NULL, NULL);
   caller_line = line_with (callers->out, "  [truncated]");
   g_assert_true (g_str_has_suffix (caller_line, "  [truncated]"));
