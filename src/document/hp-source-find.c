@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gio/gio.h>
@@ -35,13 +36,17 @@
 gboolean
 hp_source_is_code_name (const char *path)
 {
+  /* compared without regard to case: compilers take .C and .H as C++,
+   * .F, .FOR and .F90 to .F08 as Fortran to preprocess, and .S as
+   * assembly to preprocess (.s is assembly as it is) */
   static const char *const extensions[] = {
     "c", "h", "cc", "cp", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp", "tpp", "tcc",
-    "txx", "inl", "inc", "def", "cu", "cuh", "cl", "m", "mm", "s", "S", "asm", "rs", "go", "py",
-    "pyx", "pxd", "pxi", "java", "kt", "kts", "scala", "js", "mjs", "cjs", "ts", "mts", "cts",
-    "tsx", "jsx", "swift", "zig", "d", "f", "for", "f77", "f90", "f95", "f03", "f08", "cs",
-    "fs", "rb", "php", "pl", "pm", "lua", "ml", "mli", "hs", "erl", "hrl", "ex", "exs", "dart",
-    "jl", "nim", "v", "sv", "vala", "y", "yy", "l", "ll", "wat", "sol", "ads", "adb",
+    "txx", "inl", "inc", "def", "cppm", "ixx", "mpp", "cu", "cuh", "hip", "cl", "ispc", "m",
+    "mm", "s", "asm", "rs", "go", "py", "pyx", "pxd", "pxi", "java", "kt", "kts", "scala", "js",
+    "mjs", "cjs", "ts", "mts", "cts", "tsx", "jsx", "swift", "zig", "d", "f", "for", "f77",
+    "f90", "f95", "f03", "f08", "cs", "fs", "rb", "php", "pl", "pm", "lua", "ml", "mli", "hs",
+    "erl", "hrl", "ex", "exs", "dart", "jl", "nim", "v", "sv", "vala", "y", "yy", "l", "ll",
+    "wat", "sol", "ads", "adb",
   };
   g_autofree char *base = NULL;
   const char *dot;
@@ -58,7 +63,7 @@ hp_source_is_code_name (const char *path)
       return dot == NULL && g_strv_contains ((const char *const *) parts, "include");
     }
   for (guint i = 0; i < G_N_ELEMENTS (extensions); i++)
-    if (strcmp (dot + 1, extensions[i]) == 0)
+    if (g_ascii_strcasecmp (dot + 1, extensions[i]) == 0)
       return TRUE;
   return FALSE;
 }
@@ -107,16 +112,54 @@ accept (const char  *candidate,
   return NULL;
 }
 
+/* How many components of a name are tried as tails under a folder: a
+ * source tree is not deeper, and each tail costs a look at the disk */
+#define MAX_COMPONENTS 256
+
+/* Why @file is too long to be a file's name here, or NULL. A capture may
+ * name anything up to 64 MiB: a name of 640 000 "a/" took 20 s to look
+ * for, every tail once under each folder, each time a function was
+ * selected. */
+static char *
+too_long (const char *file)
+{
+  gsize length = strlen (file);
+  guint components = 0;
+  g_autofree char *start = NULL;
+
+  for (const char *p = file; *p != '\0' && components <= MAX_COMPONENTS; p++)
+    if (*p != '/' && (p == file || p[-1] == '/'))
+      components++;
+  if (length <= PATH_MAX && components <= MAX_COMPONENTS)
+    return NULL;
+  /* the name itself may be megabytes: its start only */
+  start = g_utf8_make_valid (file, MIN (length, 64));
+  if (length > PATH_MAX)
+    /* Translators: the start of a file name from the capture, its length
+     * in bytes, then the longest a file name can be */
+    return g_strdup_printf (_("the file name “%s…” is %" G_GSIZE_FORMAT " bytes long, longer than "
+                              "a file name can be (%d)"), start, length, PATH_MAX);
+  /* Translators: the start of a file name from the capture, then a number */
+  return g_strdup_printf (_("the file name “%s…” has more than %d folders, more than a source "
+                            "tree has"), start, MAX_COMPONENTS);
+}
+
 char *
 hp_source_find_file (const char         *file,
                      const char * const *dirs,
                      GPtrArray          *looked_in,
+                     GCancellable       *cancellable,
                      GError            **error)
 {
   g_autofree char *refused = NULL;
 
   g_return_val_if_fail (file != NULL, NULL);
 
+  if ((refused = too_long (file)) != NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME, refused);
+      return NULL;
+    }
   if (g_path_is_absolute (file) && g_file_test (file, G_FILE_TEST_EXISTS))
     {
       char *real = accept (file, NULL, &refused);
@@ -131,11 +174,13 @@ hp_source_find_file (const char         *file,
 
       if (looked_in != NULL)
         g_ptr_array_add (looked_in, g_strdup (dirs[i]));
-      /* FOLDER/a/b/c.c, FOLDER/b/c.c, FOLDER/c.c */
+      /* FOLDER/a/b/c.c, FOLDER/b/c.c, FOLDER/c.c: at most MAX_COMPONENTS */
       while (suffix != NULL && *suffix != '\0')
         {
           g_autofree char *candidate = NULL;
 
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            return NULL;
           while (*suffix == '/')
             suffix++;
           candidate = g_build_filename (dirs[i], suffix, NULL);

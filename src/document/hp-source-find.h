@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -22,17 +22,23 @@ G_BEGIN_DECLS
  * a name under a folder, one whose ".." do not lead out of that folder. A
  * candidate refused is passed over and the search goes on.
  *
+ * A name longer than PATH_MAX or of more than 256 folders is refused at
+ * once (G_IO_ERROR_INVALID_FILENAME, saying so): a capture may name
+ * anything up to 64 MiB, and each tail is looked for. @cancellable (may
+ * be NULL) stops the search (G_IO_ERROR_CANCELLED).
+ *
  * NULL when none is found, with @error G_IO_ERROR_NOT_FOUND, or
  * G_IO_ERROR_PERMISSION_DENIED when a file was there but refused, its
  * message saying which and why. */
 char     *hp_source_find_file    (const char         *file,
                                   const char * const *dirs,
                                   GPtrArray          *looked_in,
+                                  GCancellable       *cancellable,
                                   GError            **error);
 
 /* Whether @path (a real path) is named as source code: a known
- * source-code extension, or none in a folder named include (C++'s
- * <optional>). */
+ * source-code extension, in any case (.C is C++, .F90 Fortran), or none
+ * in a folder named include (C++'s <optional>). */
 gboolean  hp_source_is_code_name (const char         *path);
 
 G_END_DECLS

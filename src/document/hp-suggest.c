@@ -423,7 +423,7 @@ sources_get (Sources    *sources,
   /* only what is plausibly the program's source: a capture that called a
    * function "root" declared at /etc/passwd:1 had that line quoted, to the
    * summarizer command too, which may send it anywhere */
-  real = hp_source_find_file (file, sources->dirs, NULL, NULL);
+  real = hp_source_find_file (file, sources->dirs, NULL, NULL, NULL);
   if (real == NULL ||
       g_stat (real, &st) != 0 || st.st_size > HP_SUGGEST_MAX_SOURCE ||
       !g_file_get_contents (real, &contents, &length, NULL))

@@ -230,7 +230,7 @@ read_lines (const char  *path,
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   g_autoptr(GError) find_error = NULL;
-  g_autofree char *found = hp_source_find_file (path, NULL, NULL, &find_error);
+  g_autofree char *found = hp_source_find_file (path, NULL, NULL, NULL, &find_error);
   g_autofree char *valid = NULL;
   GStatBuf st;
 

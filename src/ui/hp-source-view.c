@@ -198,23 +198,27 @@ source_thread (GTask        *task,
       /* only a file that is plausibly the program's source: the capture
        * may name /etc/shadow or "../../.ssh/id_rsa" */
       found = hp_source_find_file (res->annotation->file, (const char * const *) req->source_paths,
-                                   res->looked_in, &find_error);
+                                   res->looked_in, cancellable, &find_error);
       /* a relative file (a jitdump's "JitHot.java") also where the
        * program ran, after the folders the user chose */
-      if (found == NULL && !g_path_is_absolute (res->annotation->file) &&
+      if (found == NULL && (g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
+                            g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED)) &&
+          !g_path_is_absolute (res->annotation->file) &&
           req->working_directory != NULL && g_path_is_absolute (req->working_directory))
         {
           const char * const cwd[] = { req->working_directory, NULL };
           g_autoptr(GError) cwd_error = NULL;
 
-          found = hp_source_find_file (res->annotation->file, cwd, res->looked_in, &cwd_error);
+          found = hp_source_find_file (res->annotation->file, cwd, res->looked_in, cancellable, &cwd_error);
           if (found == NULL && !g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
             {
               g_clear_error (&find_error);
               find_error = g_steal_pointer (&cwd_error);
             }
         }
-      if (found == NULL && g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+      /* a file there but not read, or a name no file can have */
+      if (found == NULL && (g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED) ||
+                            g_error_matches (find_error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME)))
         res->refused = g_strdup (find_error->message);
       res->path = g_strdup (found ? found : res->annotation->file);
       if (found != NULL)
@@ -570,7 +574,10 @@ show_disassembly (HpSourceView *self,
     gtk_label_set_text (self->missing_bar_label, shown);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->missing_bar_label), self->message);
   }
-  gtk_widget_set_visible (self->missing_bar_button, self->file_missing && !self->file_refused);
+  /* refused too: what the capture names may not be the program's file
+   * (a folder of the same name, a link elsewhere), and a source folder's
+   * tail of the name may be */
+  gtk_widget_set_visible (self->missing_bar_button, self->file_missing);
   gtk_widget_set_visible (self->missing_bar, TRUE);
   gtk_column_view_column_set_visible (self->line_column, FALSE);
   gtk_column_view_column_set_title (self->text_column, _("Line and Instruction"));
@@ -672,11 +679,12 @@ show_result (HpSourceView *self,
           g_string_append (msg, _("Its machine code cannot be shown either:"));
           g_string_append_printf (msg, " %s", res->disassembly_error);
         }
+      g_string_append (msg, "\n\n");
       if (res->refused == NULL)
-        {
-          g_string_append (msg, "\n\n");
-          g_string_append (msg, _("Choose the folder that holds the sources, or one above it."));
-        }
+        g_string_append (msg, _("Choose the folder that holds the sources, or one above it."));
+      else
+        g_string_append (msg, _("If that is not the program's file, choose the folder that holds the sources, "
+                                "or one above it."));
       self->message = g_string_free (msg, FALSE);
       gtk_label_set_text (self->missing_title,
                           res->refused != NULL ? _("Source File Not Shown") : _("Source File Not Found"));

@@ -596,6 +596,47 @@ test_source_hostile (void)
   source_refused ("hostile-dotdot.hotpath", "../secret.c", run, "leads out of the source folder");
 }
 
+/* What a capture names may be refused and still not be the program's file
+ * (here a folder of that name on this machine): a source folder chosen
+ * then finds the real one. */
+static void
+test_source_refused_recover (void)
+{
+  g_autofree char *path = display_make_capture ("refused-recover.hotpath", FALSE, NULL);
+  g_autofree char *recorded = g_build_filename (display_tmpdir (), "refused-build", "src", "paths.c", NULL);
+  g_autofree char *root = g_build_filename (display_tmpdir (), "refused-checkout", NULL);
+  g_autofree char *copy = g_build_filename (root, "src", "paths.c", NULL);
+  g_autofree char *src = g_path_get_dirname (copy);
+  g_autofree char *sql = g_strdup_printf ("UPDATE frames SET file = '%s' WHERE file LIKE '%%/paths.c';"
+                                          "UPDATE functions SET file = '%s' WHERE file LIKE '%%/paths.c'",
+                                          recorded, recorded);
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  HpWindow *window;
+  HpSourceView *view;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (recorded, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (src, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (copy, "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n", -1, NULL));
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  window = display_open (app, path);
+  view = hp_window_get_source_view (window);
+  g_assert_true (display_wait_source (window));
+  g_assert_cmpstr (hp_source_view_get_state (view), ==, "missing");
+  g_assert_nonnull (strstr (hp_source_view_get_message (view), "is not a regular file"));
+  /* the way out is offered */
+  g_assert_nonnull (strstr (hp_source_view_get_message (view), "choose the folder that holds the sources"));
+  hp_source_view_add_source_path (view, root);
+  g_assert_true (display_wait_source (window));
+  g_assert_cmpstr (hp_source_view_get_state (view), ==, "source");
+  g_assert_cmpstr (hp_source_view_get_path (view), ==, copy);
+  g_settings_set_strv (settings, "source-paths", NULL);
+  display_close (window);
+}
+
 static void
 open_error (const char *path,
             const char *expect)
@@ -1951,6 +1992,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/source-missing", test_source_missing);
   g_test_add_func ("/window/source-relative", test_source_relative);
   g_test_add_func ("/window/source-hostile", test_source_hostile);
+  g_test_add_func ("/window/source-refused-recover", test_source_refused_recover);
   g_test_add_func ("/window/errors", test_errors);
   g_test_add_func ("/window/read-only", test_read_only);
   g_test_add_func ("/window/second-window", test_second_window);

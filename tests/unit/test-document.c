@@ -158,16 +158,112 @@ test_source_find (void)
   g_assert_no_error (error);
 
   /* recorded on another machine: a shorter tail is found under dir */
-  found = hp_source_find_file ("/home/builder/project/src/lib/parse.c", dirs, looked_in, NULL);
+  found = hp_source_find_file ("/home/builder/project/src/lib/parse.c", dirs, looked_in, NULL, NULL);
   g_assert_cmpstr (found, ==, file);
   g_assert_cmpuint (looked_in->len, ==, 2);
   g_assert_cmpstr (g_ptr_array_index (looked_in, 0), ==, other);
   /* an absolute path that exists is itself */
-  absolute = hp_source_find_file (file, NULL, NULL, NULL);
+  absolute = hp_source_find_file (file, NULL, NULL, NULL, NULL);
   g_assert_cmpstr (absolute, ==, file);
-  missing = hp_source_find_file ("/nowhere/lost.c", dirs, NULL, &error);
+  missing = hp_source_find_file ("/nowhere/lost.c", dirs, NULL, NULL, &error);
   g_assert_null (missing);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+
+  hp_test_remove_tree (dir);
+}
+
+/* A capture may name anything up to 64 MiB: a name no file can have is
+ * refused at once (640 000 "a/" took 20 s, tail after tail), and a search
+ * stops when cancelled */
+static void
+test_source_find_long (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hp-document-XXXXXX", &error);
+  const char *dirs[] = { dir, NULL };
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *found = NULL;
+  g_autofree char *file = g_build_filename (dir, "x.c", NULL);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (file, "int x;\n", -1, NULL));
+  /* 1 MB */
+  while (name->len < 1024 * 1024)
+    g_string_append (name, "a/");
+  g_string_append (name, "x.c");
+  found = hp_source_find_file (name->str, dirs, NULL, NULL, &error);
+  g_assert_null (found);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME);
+  g_assert_nonnull (strstr (error->message, "bytes long, longer than a file name can be"));
+  /* its start only */
+  g_assert_cmpuint (strlen (error->message), <, 300);
+  g_clear_error (&error);
+
+  /* short, but deeper than any source tree */
+  g_string_truncate (name, 0);
+  for (guint i = 0; i < 300; i++)
+    g_string_append (name, "a/");
+  g_string_append (name, "x.c");
+  found = hp_source_find_file (name->str, dirs, NULL, NULL, &error);
+  g_assert_null (found);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME);
+  g_assert_nonnull (strstr (error->message, "more than 256 folders"));
+  g_clear_error (&error);
+  /* as deep as a source tree may be, it is found by its tail */
+  g_string_truncate (name, 0);
+  for (guint i = 0; i < 255; i++)
+    g_string_append (name, "a/");
+  g_string_append (name, "x.c");
+  found = hp_source_find_file (name->str, dirs, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (found, ==, file);
+  g_clear_pointer (&found, g_free);
+
+  g_cancellable_cancel (cancellable);
+  found = hp_source_find_file ("src/x.c", dirs, NULL, cancellable, &error);
+  g_assert_null (found);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  hp_test_remove_tree (dir);
+}
+
+/* What compilers take as source is named so in any case: .C is C++,
+ * .F90 Fortran to preprocess; C++ modules, HIP and ISPC too */
+static void
+test_source_find_extensions (void)
+{
+  static const char *const code[] = {
+    "a.C", "a.H", "a.F", "a.FOR", "a.F90", "a.F95", "a.F03", "a.F08", "a.cppm", "a.ixx",
+    "a.mpp", "a.hip", "a.ispc", "a.s", "a.S", "a.CPP",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hp-document-XXXXXX", &error);
+  const char *dirs[] = { dir, NULL };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (code); i++)
+    if (!hp_source_is_code_name (code[i]))
+      g_error ("%s is not taken as source code", code[i]);
+  g_assert_false (hp_source_is_code_name ("id_rsa"));
+  g_assert_false (hp_source_is_code_name ("a.CONF"));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *name = i == 0 ? "widget.C" : "solver.F90";
+      g_autofree char *file = g_build_filename (dir, name, NULL);
+      g_autofree char *recorded = g_build_filename ("/home/builder", name, NULL);
+      g_autofree char *found = NULL;
+      g_autofree char *absolute = NULL;
+
+      g_assert_true (g_file_set_contents (file, "int x;\n", -1, NULL));
+      found = hp_source_find_file (recorded, dirs, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (found, ==, file);
+      absolute = hp_source_find_file (file, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (absolute, ==, file);
+    }
 
   hp_test_remove_tree (dir);
 }
@@ -181,7 +277,7 @@ refused (const char         *file,
          const char         *why)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *found = hp_source_find_file (file, dirs, NULL, &error);
+  g_autofree char *found = hp_source_find_file (file, dirs, NULL, NULL, &error);
 
   if (found != NULL)
     g_error ("%s: %s was found, and would be shown", file, found);
@@ -228,15 +324,15 @@ test_source_find_hostile (void)
   refused ("src/../../secret.c", dirs, "leads out of the source folder");
 
   /* ".." that stays inside, and source code found by its tail, are shown */
-  inside = hp_source_find_file ("src/../src/main.c", dirs, NULL, NULL);
+  inside = hp_source_find_file ("src/../src/main.c", dirs, NULL, NULL, NULL);
   g_assert_cmpstr (inside, ==, code);
-  below = hp_source_find_file ("/x/../../checkout/src/main.c", dirs, NULL, NULL);
+  below = hp_source_find_file ("/x/../../checkout/src/main.c", dirs, NULL, NULL, NULL);
   g_assert_cmpstr (below, ==, code);
   /* a refused candidate is passed over: a later one is found */
   g_clear_pointer (&secret_c, g_free);
   secret_c = g_build_filename (checkout, "secret.c", NULL);
   g_assert_true (g_file_set_contents (secret_c, "int mine;\n", -1, NULL));
-  found = hp_source_find_file ("../secret.c", dirs, NULL, NULL);
+  found = hp_source_find_file ("../secret.c", dirs, NULL, NULL, NULL);
   g_assert_cmpstr (found, ==, secret_c);
 
   hp_test_remove_tree (dir);
@@ -711,6 +807,8 @@ main (int    argc,
   g_test_add_func ("/document/call-path/search", test_search);
   g_test_add_func ("/document/source-find", test_source_find);
   g_test_add_func ("/document/source-find/hostile", test_source_find_hostile);
+  g_test_add_func ("/document/source-find/extensions", test_source_find_extensions);
+  g_test_add_func ("/document/source-find/long", test_source_find_long);
   g_test_add_func ("/document/debug-package/main-modules", test_unsymbolized_main_modules);
   g_test_add_func ("/document/debug-package/debian-package-of", test_debian_package_of);
   g_test_add_func ("/document/debug-package/lists", test_debug_packages_lists);
