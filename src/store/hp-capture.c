@@ -404,6 +404,12 @@ static const char *const written_tables[] = {
   "stack_counts", "summaries",
 };
 
+/* Those it writes with INSERT OR REPLACE (a metadata key, summaries
+ * copied in): a UNIQUE of the file's own would make one row replace
+ * another. (A version 1 stack_counts keeps its older key, (stack_id,
+ * tid), until the migration of version 5 rebuilds it.) */
+static const char *const keyed_tables[] = { "metadata", "summaries", NULL };
+
 /* Holds the tables Hotpath writes to schema.sql's CHECKs and DEFAULTs
  * (hp_store_db_check_declared()). */
 static gboolean
@@ -414,7 +420,8 @@ check_written_tables (HpCapture  *self,
   g_autoptr(GError) local_error = NULL;
 
   if (hp_store_db_check_declared (self->db, self->path, _("the capture format"), schema,
-                                  written_tables, G_N_ELEMENTS (written_tables), &local_error))
+                                  written_tables, G_N_ELEMENTS (written_tables), keyed_tables,
+                                  &local_error))
     return TRUE;
   if (!set_error_stopped (error, self))
     g_propagate_error (error, g_steal_pointer (&local_error));

@@ -124,6 +124,12 @@ hp_store_db_quote_name (const char *name)
   return g_strdup_printf ("\"%s\"", valid);
 }
 
+/* The longest constant DEFAULT (its SQL text) other than the declared
+ * one, as of a column the format does not have: each row Hotpath writes
+ * takes it, and one of x'00…' of 4 MiB
+ * made a capture 4 MiB bigger with each summary saved. */
+#define MAX_ADDED_DEFAULT 64
+
 /* Whether @value, a column's DEFAULT as SQLite keeps its text, is a plain
  * constant (a number, a string or blob literal, NULL, TRUE or FALSE) that
  * runs nothing when a row takes it. */
@@ -236,12 +242,23 @@ check_defaults (sqlite3     *db,
       g_autofree char *name = NULL;
       g_autofree char *shown = NULL;
 
-      /* none, the declared one, or a constant: nothing runs */
-      if (value == NULL || g_strcmp0 (value, want) == 0 || is_literal_default (value))
+      /* none, the declared one, or a short constant: nothing runs, and
+       * little is written with each row */
+      if (value == NULL || g_strcmp0 (value, want) == 0 ||
+          (is_literal_default (value) && strlen (value) <= MAX_ADDED_DEFAULT))
         continue;
       name = hp_store_db_quote_name (column);
       shown = hp_store_db_quote_name (value ? value : "");
-      if (known && want != NULL)
+      if (is_literal_default (value))
+        /* Translators: the file, a column, a table, the length of its
+         * DEFAULT, "the capture format" or "the summary library's
+         * format", then the longest DEFAULT taken */
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     _("%s: refused: column %s of table %s has a DEFAULT of %" G_GSIZE_FORMAT " bytes, which %s "
+                       "does not declare (Hotpath would write it into every row it writes, as when a summary is "
+                       "saved; a DEFAULT other than the declared one may be a constant of at most %d bytes)"),
+                     path, name, table, strlen (value), format, MAX_ADDED_DEFAULT);
+      else if (known && want != NULL)
         /* Translators: the file, a column, a table, its DEFAULT, then
          * "the capture format" or "the summary library's format" and
          * the DEFAULT that one declares */
@@ -259,6 +276,182 @@ check_defaults (sqlite3     *db,
   return TRUE;
 }
 
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The UNIQUE and PRIMARY KEY constraints of @table on @db (an INTEGER
+ * PRIMARY KEY, the rowid, aside), each as its columns with their
+ * collations, "(a, b COLLATE NOCASE)", in column order; unique indexes
+ * too. */
+static GPtrArray *
+list_unique (sqlite3    *db,
+             const char *table)
+{
+  g_autoptr(GPtrArray) unique = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) columns = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *index = NULL;
+  sqlite3_stmt *stmt = NULL;
+  int rc = SQLITE_DONE;
+
+  if (sqlite3_prepare_v2 (db,
+                          "SELECT l.name, x.name, x.coll FROM pragma_index_list (?1) AS l, "
+                          "  pragma_index_xinfo (l.name) AS x "
+                          "WHERE l.\"unique\" AND x.key ORDER BY l.seq, l.name, x.seqno",
+                          -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      while ((rc = sqlite3_step (stmt)) == SQLITE_ROW || index != NULL)
+        {
+          g_autofree char *name = rc == SQLITE_ROW ? hp_store_db_column_text (stmt, 0) : NULL;
+          g_autofree char *column = rc == SQLITE_ROW ? hp_store_db_column_text (stmt, 1) : NULL;
+          g_autofree char *coll = rc == SQLITE_ROW ? hp_store_db_column_text (stmt, 2) : NULL;
+
+          if (index != NULL && g_strcmp0 (name, index) != 0)
+            {
+              g_autofree char *joined = NULL;
+
+              g_ptr_array_sort (columns, compare_names);
+              g_ptr_array_add (columns, NULL);
+              joined = g_strjoinv (", ", (char **) columns->pdata);
+              g_ptr_array_add (unique, g_strdup_printf ("(%s)", joined));
+              g_ptr_array_set_size (columns, 0);
+              g_clear_pointer (&index, g_free);
+            }
+          if (rc != SQLITE_ROW)
+            break;
+          if (index == NULL)
+            index = g_steal_pointer (&name);
+          {
+            g_autofree char *shown = coll == NULL || g_ascii_strcasecmp (coll, "BINARY") == 0 ?
+                                     g_strdup (column ? column : "?") :
+                                     g_strdup_printf ("%s COLLATE %s", column ? column : "?", coll);
+
+            g_ptr_array_add (columns, g_ascii_strdown (shown, -1));
+          }
+        }
+    }
+  sqlite3_finalize (stmt);
+  return g_steal_pointer (&unique);
+}
+
+/* Whether @sql, a CREATE TABLE, has an ON CONFLICT clause: its words,
+ * past comments, strings and quoted names, read as SQLite reads them */
+static gboolean
+has_on_conflict (const char *sql)
+{
+  gboolean after_on = FALSE;
+  const char *p = sql;
+
+  while (p != NULL && *p != '\0')
+    {
+      if (g_ascii_isspace (*p))
+        p++;
+      else if (p[0] == '-' && p[1] == '-')
+        p = strchr (p, '\n');
+      else if (p[0] == '/' && p[1] == '*')
+        p = (p = strstr (p + 2, "*/")) ? p + 2 : NULL;
+      else if (*p == '\'' || *p == '"' || *p == '`' || *p == '[')
+        {
+          char close = *p == '[' ? ']' : *p;
+
+          /* a doubled quote is one inside */
+          for (p++; *p != '\0' && !(*p == close && p[1] != close); p += *p == close ? 2 : 1)
+            ;
+          if (*p != '\0')
+            p++;
+          after_on = FALSE;
+        }
+      else if (g_ascii_isalnum (*p) || *p == '_' || *p == '$' || (guchar) *p >= 0x80)
+        {
+          const char *word = p;
+
+          while (g_ascii_isalnum (*p) || *p == '_' || *p == '$' || (guchar) *p >= 0x80)
+            p++;
+          if (after_on && p - word == 8 && g_ascii_strncasecmp (word, "CONFLICT", 8) == 0)
+            return TRUE;
+          after_on = p - word == 2 && g_ascii_strncasecmp (word, "ON", 2) == 0;
+        }
+      else
+        {
+          p++;
+          after_on = FALSE;
+        }
+    }
+  return FALSE;
+}
+
+/* The CREATE TABLE of @table on @db, NULL when none */
+static char *
+table_sql (sqlite3    *db,
+           const char *table)
+{
+  sqlite3_stmt *stmt = NULL;
+  char *sql = NULL;
+
+  if (sqlite3_prepare_v2 (db, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
+                          -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      if (sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) != SQLITE_NULL)
+        sql = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+    }
+  sqlite3_finalize (stmt);
+  return sql;
+}
+
+/* Sets @error when @table on @db has an ON CONFLICT clause @declared_db's
+ * has not, or (@keyed) a UNIQUE or PRIMARY KEY constraint it does not
+ * declare: either makes a row Hotpath writes silently replace others
+ * ("capture TEXT UNIQUE ON CONFLICT REPLACE" deleted the summary before
+ * with each one saved) or vanish; FALSE then. */
+static gboolean
+check_conflicts (sqlite3     *db,
+                 sqlite3     *declared_db,
+                 const char  *path,
+                 const char  *format,
+                 const char  *table,
+                 gboolean     keyed,
+                 GError     **error)
+{
+  g_autofree char *sql = table_sql (db, table);
+  g_autofree char *declared_sql = table_sql (declared_db, table);
+  g_autoptr(GPtrArray) declared = NULL;
+  g_autoptr(GPtrArray) found = NULL;
+
+  if (sql != NULL && has_on_conflict (sql) && (declared_sql == NULL || !has_on_conflict (declared_sql)))
+    {
+      /* Translators: the file, a table, then "the capture format" or
+       * "the summary library's format" */
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   _("%s: refused: table %s has an ON CONFLICT clause, which %s does not declare "
+                     "(it would make a row Hotpath writes, as when a summary is saved, silently replace "
+                     "others or vanish)"), path, table, format);
+      return FALSE;
+    }
+  if (!keyed)
+    return TRUE;
+  declared = list_unique (declared_db, table);
+  found = list_unique (db, table);
+  for (guint i = 0; i < found->len; i++)
+    if (!g_ptr_array_find_with_equal_func (declared, found->pdata[i], g_str_equal, NULL))
+      {
+        g_autofree char *shown = hp_store_db_quote_name (found->pdata[i]);
+
+        /* Translators: the file, a table, its columns, then "the capture
+         * format" or "the summary library's format" */
+        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                     _("%s: refused: table %s has a UNIQUE or PRIMARY KEY constraint on %s, which %s does "
+                       "not declare (a row Hotpath writes, as when a summary is saved, would replace others "
+                       "or be refused)"), path, table, shown, format);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 gboolean
 hp_store_db_check_declared (sqlite3            *db,
                             const char         *path,
@@ -266,6 +459,7 @@ hp_store_db_check_declared (sqlite3            *db,
                             const char         *declared_sql,
                             const char * const *tables,
                             guint               n_tables,
+                            const char * const *keyed_tables,
                             GError            **error)
 {
   sqlite3 *declared = NULL;
@@ -300,7 +494,8 @@ hp_store_db_check_declared (sqlite3            *db,
       if (exists == 0)
         continue;
 
-      if (!check_defaults (db, declared, path, format, table, error))
+      if (!check_defaults (db, declared, path, format, table, error) ||
+          !check_conflicts (db, declared, path, format, table, keyed_tables != NULL && g_strv_contains (keyed_tables, table), error))
         {
           ok = FALSE;
           break;

@@ -71,20 +71,27 @@ char     *hp_store_db_quote_name   (const char *name);
 /* Holds the tables @tables of @db (a file at @path that Hotpath writes
  * into) to the CHECK constraints and DEFAULTs that @declared_sql (the
  * format's CREATE TABLEs) declares, compared with a database made of
- * it: each column's DEFAULT must be the declared one, a constant or
- * none (an expression runs on each row written), and every CHECK that SQLite compiles
+ * it: each column's DEFAULT must be the declared one, a constant of at
+ * most 64 bytes or none (an expression runs on each row written, and a
+ * constant is written into it), and every CHECK that SQLite compiles
  * into an INSERT must be a declared one; a table the file lacks is
  * passed over. Either runs SQL from the file on each row written: one of
  * zeroblob (60000000) wrote 60 MB into a capture with each summary
- * saved. FALSE with HP_STORE_ERROR_CORRUPT naming @path, the table and
- * the column or constraint; @format names the format in it ("the capture
- * format"). */
+ * saved. A table may have no ON CONFLICT clause the declared one has
+ * not, and those of @keyed_tables (NULL-terminated, may be NULL: those
+ * Hotpath writes with INSERT OR REPLACE) no UNIQUE or PRIMARY KEY
+ * constraint, unique index included, it does not declare: either makes a
+ * row written silently replace others ("capture TEXT UNIQUE ON CONFLICT
+ * REPLACE" deleted the last summary with each one saved). FALSE with
+ * HP_STORE_ERROR_CORRUPT naming @path, the table and the column or
+ * constraint; @format names the format in it ("the capture format"). */
 gboolean  hp_store_db_check_declared (sqlite3            *db,
                                       const char         *path,
                                       const char         *format,
                                       const char         *declared_sql,
                                       const char * const *tables,
                                       guint               n_tables,
+                                      const char * const *keyed_tables,
                                       GError            **error);
 
 /* Column @i of @stmt as the rest of Hotpath takes text: valid UTF-8, with

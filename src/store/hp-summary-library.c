@@ -180,10 +180,11 @@ check_or_create (HpSummaryLibrary  *self,
   /* anything may have replaced the file: a CHECK or a DEFAULT of its own
    * would run with each summary mirrored into it */
   {
-    static const char *const written[] = { "summaries" };
+    static const char *const written[] = { "summaries", NULL };
 
+    /* mirrored with INSERT OR REPLACE: its keys too */
     return hp_store_db_check_declared (self->db, self->path, _("the summary library's format"),
-                                       hp_summary_library_sql, written, G_N_ELEMENTS (written), error);
+                                       hp_summary_library_sql, written, 1, written, error);
   }
 }
 

@@ -512,6 +512,103 @@ test_check_and_default (Fixture       *fx,
   g_assert_cmpint (file_size (fx->path), <, size + 1000000);
 }
 
+/* A column a script added takes its DEFAULT into each summary saved: one
+ * of x'00…' of 4 MiB made the capture 4 MiB bigger with each. NULL and a
+ * short constant are left alone; a longer one is refused, naming the
+ * file, the table and the column. */
+static void
+test_long_default (Fixture       *fx,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+  g_autoptr(GString) sql = g_string_new ("ALTER TABLE summaries ADD COLUMN pad BLOB DEFAULT x'");
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  for (guint i = 0; i < 4 * 1024 * 1024; i++)
+    g_string_append (sql, "00");
+  g_string_append (sql, "';");
+  hp_test_sql (fx->path, sql->str);
+  assert_open_refused (fx->path, TRUE, "column \"pad\" of table summaries has a DEFAULT of 8388611 bytes",
+                       "at most 64 bytes", NULL);
+  assert_open_refused (fx->path, FALSE, "column \"pad\" of table summaries has a DEFAULT", NULL);
+
+  /* 65 bytes of text: refused; 64 and NULL: written */
+  g_unlink (fx->path);
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "ALTER TABLE summaries ADD COLUMN note TEXT DEFAULT "
+                         "'123456789012345678901234567890123456789012345678901234567890123';");
+  assert_open_refused (fx->path, TRUE, "column \"note\" of table summaries has a DEFAULT of 65 bytes", NULL);
+  g_unlink (fx->path);
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "ALTER TABLE summaries ADD COLUMN note TEXT DEFAULT "
+                         "'12345678901234567890123456789012345678901234567890123456789012';"
+                         "ALTER TABLE summaries ADD COLUMN empty BLOB DEFAULT NULL;");
+  capture = hp_capture_open (fx->path, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_true (hp_capture_set_summary (capture, "app\tmain\n", "main", "entry", &error));
+  g_assert_no_error (error);
+}
+
+/* A UNIQUE constraint schema.sql does not declare, or an ON CONFLICT
+ * clause, on summaries: with "capture TEXT UNIQUE ON CONFLICT REPLACE"
+ * each summary saved silently deleted the one saved before (all name the
+ * same capture). Refused, naming the file and the table. */
+static void
+test_unique_and_on_conflict (Fixture       *fx,
+                             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+
+  RUN_BOUNDED ();
+  write_capture (fx->path, TRUE);
+  hp_test_sql (fx->path, "DROP TABLE summaries;"
+                         "CREATE TABLE summaries (path_key TEXT PRIMARY KEY, path TEXT NOT NULL, "
+                         "  text TEXT NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL, "
+                         "  capture TEXT UNIQUE ON CONFLICT REPLACE, share REAL, found INTEGER NOT NULL DEFAULT 1);");
+  assert_open_refused (fx->path, TRUE, "table summaries has an ON CONFLICT clause", NULL);
+  assert_open_refused (fx->path, FALSE, "table summaries has an ON CONFLICT clause", NULL);
+
+  /* hidden from a plain reading of the SQL by a comment */
+  replace_summaries (fx->path, ", note TEXT NOT NULL ON/* */conflict IGNORE DEFAULT 'on conflict'");
+  assert_open_refused (fx->path, TRUE, "table summaries has an ON CONFLICT clause", NULL);
+
+  /* a UNIQUE of its own: INSERT OR REPLACE (summaries copied in) would
+   * replace as well */
+  replace_summaries (fx->path, ", UNIQUE (capture)");
+  assert_open_refused (fx->path, TRUE, "table summaries has a UNIQUE or PRIMARY KEY constraint on \"(capture)\"",
+                       NULL);
+  replace_summaries (fx->path, "");
+  hp_test_sql (fx->path, "CREATE UNIQUE INDEX one_per_text ON summaries (text COLLATE NOCASE);");
+  assert_open_refused (fx->path, TRUE, "table summaries has a UNIQUE or PRIMARY KEY constraint on "
+                       "\"(text collate nocase)\"", NULL);
+  /* metadata is written with INSERT OR REPLACE too */
+  replace_summaries (fx->path, "");
+  hp_test_sql (fx->path, "CREATE UNIQUE INDEX one_per_value ON metadata (value);");
+  assert_open_refused (fx->path, TRUE, "table metadata has a UNIQUE or PRIMARY KEY constraint on \"(value)\"",
+                       NULL);
+  hp_test_sql (fx->path, "DROP INDEX one_per_value;");
+  /* a primary key other than schema.sql's */
+  hp_test_sql (fx->path, "DROP TABLE summaries;"
+                         "CREATE TABLE summaries (path_key TEXT, path TEXT NOT NULL, "
+                         "  text TEXT NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL, "
+                         "  capture TEXT, share REAL, found INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (capture, path_key));");
+  assert_open_refused (fx->path, TRUE, "constraint on \"(capture, path_key)\"", NULL);
+
+  /* schema.sql's own, a plain index, and the words in a name or a string:
+   * opened, and two summaries are two */
+  replace_summaries (fx->path, ", \"on conflict\" TEXT DEFAULT 'on conflict'");
+  hp_test_sql (fx->path, "CREATE INDEX by_capture ON summaries (capture);");
+  capture = hp_capture_open (fx->path, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_true (hp_capture_set_summary (capture, "app\tmain\n", "main", "entry", &error));
+  g_assert_true (hp_capture_set_summary (capture, "app\tmain\twork\n", "main → work", "more", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 2);
+}
+
 /* A capture labelled version 1 that holds the tables of a later version
  * (its user_version set back by another program): it reads as version 1,
  * and saving a summary, which would bring it up to date first, says what
@@ -1175,6 +1272,8 @@ main (int    argc,
   ADD ("added-after-open", test_added_after_open);
   ADD ("generated-column", test_generated_column);
   ADD ("check-and-default", test_check_and_default);
+  ADD ("long-default", test_long_default);
+  ADD ("unique-and-on-conflict", test_unique_and_on_conflict);
   ADD ("version-label-older-than-tables", test_version_label_older_than_tables);
   ADD ("complete-without-counts", test_complete_without_counts);
   ADD ("missing-table", test_missing_table);
