@@ -128,6 +128,7 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
+#include "store/hp-capture-pending.h"
 #include "store/hp-capture-writer.h"
 #include "store/hp-capture-schema.h"
 #include "store/hp-store-db.h"
@@ -249,6 +250,7 @@ struct _HpCaptureWriter {
   GArray  *held;            /* PendingSample, written when that while ends */
   gint64   txn_since;       /* monotonic, us: when the lock was taken */
   HpCaptureWriterWaitFunc wait_func;  /* told while finish() waits for the lock */
+  gint64   finish_wait_us;  /* how long finish() waits for it */
   gpointer wait_data;
   GString *deferred;        /* statements, each ended by a NUL */
   FILE    *spill;           /* older ones, in NAME.pending.sql (see spill_deferred) */
@@ -650,6 +652,14 @@ give_up_deferred (HpCaptureWriter *self)
   self->spill = NULL;
   drop_deferred (self);
   seconds = (g_get_monotonic_time () - self->lock_since) / 1e6;
+  /* nothing waited but the capture's end: no file to tell of */
+  if (ok && waiting == 0)
+    {
+      GStatBuf st;
+
+      if (g_stat (pending, &st) == 0 && st.st_size == 0 && g_unlink (pending) == 0)
+        ok = FALSE;
+    }
   if (ok && waiting == 0)
     /* only the capture's end waited (its totals, the complete flag) */
     fail (self, g_error_new (HP_STORE_ERROR, HP_STORE_ERROR_IO,
@@ -981,6 +991,7 @@ hp_capture_writer_remove_stale_parts (const char *path,
   for (guint i = 0; i < stale->len; i++)
     {
       g_autofree char *part = g_build_filename (dir, g_ptr_array_index (stale, i), NULL);
+      g_autoptr(GPtrArray) waiting = NULL;
       GStatBuf st;
       gboolean complete;
 
@@ -988,7 +999,11 @@ hp_capture_writer_remove_stale_parts (const char *path,
         continue;
       if (!looks_like_a_part (part))
         continue;
-      if (holds_recording (part, &complete))
+      /* a recording whose samples all waited for another program's lock
+       * (held since the part was made) has none in it, but all of them
+       * in NAME.PID.part.pending.sql: kept too, and the file with it */
+      waiting = hp_capture_list_pending (part);
+      if (holds_recording (part, &complete) || waiting->len > 0)
         {
           g_autofree char *base = NULL;
           g_autofree char *kept_as = NULL;
@@ -1008,6 +1023,20 @@ hp_capture_writer_remove_stale_parts (const char *path,
             message = g_strdup_printf (_("%s: a recording that was to replace %s and whose recorder was killed "
                                          "before it ended is left there: open it, or rename it to NAME.hotpath"),
                                        part, base);
+          if (waiting->len > 0)
+            {
+              g_autoptr(GPtrArray) moved = hp_capture_list_pending (kept_as != NULL ? kept_as : part);
+              const char *file = moved->len > 0 ? g_ptr_array_index (moved, 0) : g_ptr_array_index (waiting, 0);
+              g_autofree char *sentence = NULL;
+
+              sentence = g_strdup_printf (_("The samples that waited for another program's write lock are in %s "
+                                            "beside it: 'hotpath-cli add-pending %s' adds them."),
+                                          file, kept_as != NULL ? kept_as : part);
+              char *both = g_strconcat (message, ". ", sentence, NULL);
+
+              g_free (message);
+              message = both;
+            }
           if (kept != NULL)
             g_ptr_array_add (kept, g_steal_pointer (&message));
           else
@@ -1019,6 +1048,28 @@ hp_capture_writer_remove_stale_parts (const char *path,
       removed++;
     }
   return removed;
+}
+
+/* The rows that waited for another program's lock go with their capture
+ * (see spill_deferred), under its name, NAME.pending.sql or -N as they
+ * were; the old capture's, which @part replaces, go with it. */
+static void
+move_pending (const char *part,
+              const char *path)
+{
+  g_autoptr(GPtrArray) old = hp_capture_list_pending (path);
+  g_autoptr(GPtrArray) moving = hp_capture_list_pending (part);
+
+  for (guint i = 0; i < old->len; i++)
+    g_unlink (g_ptr_array_index (old, i));
+  for (guint i = 0; i < moving->len; i++)
+    {
+      const char *from = g_ptr_array_index (moving, i);
+      g_autofree char *to = g_strconcat (path, from + strlen (part), NULL);
+
+      if (g_rename (from, to) != 0)
+        g_warning ("cannot move %s to %s: %s", from, to, g_strerror (errno));
+    }
 }
 
 gboolean
@@ -1070,15 +1121,7 @@ hp_capture_writer_replace (const char  *part,
     }
   /* Rebuilt from the WAL by the next program that opens the capture. */
   g_unlink (part_shm);
-  /* the rows that waited for another program's lock go with their
-   * capture (see spill_deferred); an old capture's go with it */
-  {
-    g_autofree char *part_pending = g_strconcat (part, ".pending.sql", NULL);
-    g_autofree char *path_pending = g_strconcat (path, ".pending.sql", NULL);
-
-    if (g_rename (part_pending, path_pending) != 0 && errno == ENOENT)
-      g_unlink (path_pending);
-  }
+  move_pending (part, path);
   return TRUE;
 }
 
@@ -1226,6 +1269,7 @@ writer_create (const char  *path,
 
   self = g_new0 (HpCaptureWriter, 1);
   self->fd = -1;
+  self->finish_wait_us = HP_WRITER_FINISH_LOCK_WAIT_US;
   self->path = g_strdup (path);
   self->shm_fd = -1;
   self->bulk = bulk;
@@ -1954,6 +1998,15 @@ hp_capture_writer_set_wait_func (HpCaptureWriter        *self,
   self->wait_data = data;
 }
 
+void
+hp_capture_writer_set_finish_wait (HpCaptureWriter *self,
+                                   guint            ms)
+{
+  g_return_if_fail (self != NULL);
+
+  self->finish_wait_us = (gint64) ms * 1000;
+}
+
 gboolean
 hp_capture_writer_flush (HpCaptureWriter  *self,
                          GError          **error)
@@ -2096,7 +2149,7 @@ hp_capture_writer_finish (HpCaptureWriter  *self,
    * by one in a lock another program took meanwhile. The wait is told. */
   write_pending_samples (self);
   {
-    gint64 deadline = g_get_monotonic_time () + HP_WRITER_FINISH_LOCK_WAIT_US;
+    gint64 deadline = g_get_monotonic_time () + self->finish_wait_us;
 
     while (!take_lock (self) && self->error == NULL)
       {

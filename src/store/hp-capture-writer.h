@@ -189,6 +189,10 @@ typedef void (*HpCaptureWriterWaitFunc) (gpointer data);
 void             hp_capture_writer_set_wait_func   (HpCaptureWriter        *self,
                                                     HpCaptureWriterWaitFunc func,
                                                     gpointer                data);
+/* How long hp_capture_writer_finish() waits for a write lock that another
+ * program holds before it gives up (a minute unless set): tests set less. */
+void             hp_capture_writer_set_finish_wait (HpCaptureWriter *self,
+                                                    guint            ms);
 /* Who holds the capture's write lock, as far as the system says: its PID
  * (0: not known), and its command name in *@name (NULL: not known). */
 int              hp_capture_writer_get_lock_holder (HpCaptureWriter *self,

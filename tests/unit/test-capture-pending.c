@@ -173,6 +173,171 @@ test_list (HpTestScratch *fx,
   g_assert_true (g_str_has_suffix (g_ptr_array_index (found, 1), "/test.hotpath.pending.sql"));
 }
 
+static HpCaptureWriter *
+writer_with_samples (HpTestScratch *fx)
+{
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *w = hp_capture_writer_new (fx->path, &error);
+  gint64 m, f, fr, s;
+
+  g_assert_no_error (error);
+  m = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  f = hp_capture_writer_intern_function (w, "main", m, "app.c", 10);
+  fr = hp_capture_writer_intern_frame (w, f, "app.c", 12, FALSE, 0x100);
+  s = hp_capture_writer_intern_stack (w, 0, fr);
+  hp_capture_writer_set_thread (w, 42, 42, "app");
+  for (guint i = 0; i < 10; i++)
+    hp_capture_writer_add_sample (w, 1000 + i, 42, 0, s, 1);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+  return w;
+}
+
+/* finish() gives up on a lock held past its wait: the error says how
+ * many samples wait where, in words that fit the number ("the 0
+ * samples" was said when only the capture's end waited). @n samples
+ * wait. */
+static void
+give_up (HpTestScratch *fx,
+         guint          n)
+{
+  HpCaptureWriter *w = writer_with_samples (fx);
+  g_autofree char *pending = g_strconcat (fx->path, ".pending.sql", NULL);
+  g_autoptr(GError) error = NULL;
+  sqlite3 *holder = NULL;
+
+  g_assert_cmpint (sqlite3_open (fx->path, &holder), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
+  for (guint i = 0; i < n; i++)
+    hp_capture_writer_add_sample (w, 5000 + i, 42, 0, 1, 1);
+  hp_capture_writer_set_finish_wait (w, 300);
+  g_assert_false (hp_capture_writer_finish (w, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_null (strstr (error->message, "the 0 sample"));
+  if (n == 0)
+    {
+      g_assert_nonnull (strstr (error->message, "every sample is written"));
+      g_assert_false (g_file_test (pending, G_FILE_TEST_EXISTS));
+    }
+  else
+    {
+      g_autofree char *said = g_strdup_printf (n == 1 ? "the %u sample that waited for it is kept in %s"
+                                                      : "the %u samples that waited for it are kept in %s", n, pending);
+
+      g_assert_nonnull (strstr (error->message, said));
+      g_assert_nonnull (strstr (error->message, "hotpath-cli add-pending"));
+    }
+  hp_capture_writer_free (w);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+  if (n > 0)
+    {
+      guint64 added = 0;
+
+      g_clear_error (&error);
+      g_assert_true (hp_capture_add_pending (fx->path, pending, NULL, &added, &error));
+      g_assert_cmpuint (added, ==, n);
+      g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 10 + n);
+    }
+}
+
+static void
+test_give_up_none (HpTestScratch *fx,
+                   gconstpointer  data)
+{
+  give_up (fx, 0);
+}
+
+static void
+test_give_up_one (HpTestScratch *fx,
+                  gconstpointer  data)
+{
+  give_up (fx, 1);
+}
+
+static void
+test_give_up_some (HpTestScratch *fx,
+                   gconstpointer  data)
+{
+  give_up (fx, 3);
+}
+
+static char *
+in_dir (HpTestScratch *fx,
+        const char    *name)
+{
+  return g_build_filename (fx->dir, name, NULL);
+}
+
+/* A part that replaces a capture takes its pending files along, under
+ * the capture's name, NAME.pending-N.sql too; the old capture's go. */
+static void
+test_replace_moves (HpTestScratch *fx,
+                    gconstpointer  data)
+{
+  g_autofree char *part = in_dir (fx, "test.hotpath.4242.part");
+  const char *suffixes[] = { ".pending.sql", ".pending-2.sql" };
+  g_autofree char *old_pending = g_strconcat (fx->path, ".pending.sql", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (fx->path, "old", -1, NULL));
+  g_assert_true (g_file_set_contents (old_pending, "old's", -1, NULL));
+  g_assert_true (g_file_set_contents (part, "new", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *p = g_strconcat (part, suffixes[i], NULL);
+
+      g_assert_true (g_file_set_contents (p, suffixes[i], -1, NULL));
+    }
+  g_assert_true (hp_capture_writer_replace (part, fx->path, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *from = g_strconcat (part, suffixes[i], NULL);
+      g_autofree char *to = g_strconcat (fx->path, suffixes[i], NULL);
+      g_autofree char *text = NULL;
+
+      g_assert_false (g_file_test (from, G_FILE_TEST_EXISTS));
+      g_assert_true (g_file_get_contents (to, &text, NULL, NULL));
+      g_assert_cmpstr (text, ==, suffixes[i]);
+    }
+}
+
+/* record --force killed while another program held the lock from the
+ * part's creation: no sample is in the part, all of them are in
+ * NAME.PID.part.pending.sql. The next writer in the folder keeps the
+ * part as NAME.cut-short.hotpath with its pending file beside it, and
+ * says so, rather than remove the part and leave the file orphaned. */
+static void
+test_stale_part_pending (HpTestScratch *fx,
+                         gconstpointer  data)
+{
+  /* a PID no process has (above the kernel's pid_max) */
+  g_autofree char *part = in_dir (fx, "test.hotpath.2147483000.part");
+  g_autofree char *part_pending = g_strconcat (part, ".pending.sql", NULL);
+  g_autofree char *kept = in_dir (fx, "test.cut-short.hotpath");
+  g_autofree char *kept_pending = g_strconcat (kept, ".pending.sql", NULL);
+  g_autoptr(GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  HpCaptureWriter *w = hp_capture_writer_new (part, &error);
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "./app");
+  g_assert_true (hp_capture_writer_flush (w, &error));
+  hp_capture_writer_free (w);
+  g_assert_true (g_file_set_contents (part_pending, "BEGIN;\nCOMMIT;\n", -1, NULL));
+
+  hp_capture_writer_remove_stale_parts (fx->path, said);
+  g_assert_cmpuint (said->len, ==, 1);
+  g_test_message ("%s", (const char *) g_ptr_array_index (said, 0));
+  g_assert_false (g_file_test (part, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (part_pending, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (kept, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (kept_pending, G_FILE_TEST_IS_REGULAR));
+  g_assert_nonnull (strstr (g_ptr_array_index (said, 0), kept_pending));
+  g_assert_nonnull (strstr (g_ptr_array_index (said, 0), "hotpath-cli add-pending"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -182,5 +347,15 @@ main (int   argc,
   g_test_add ("/capture-pending/hostile", HpTestScratch, NULL, hp_test_scratch_set_up, test_hostile,
               hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/list", HpTestScratch, NULL, hp_test_scratch_set_up, test_list, hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/give-up-none", HpTestScratch, NULL, hp_test_scratch_set_up, test_give_up_none,
+              hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/give-up-one", HpTestScratch, NULL, hp_test_scratch_set_up, test_give_up_one,
+              hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/give-up-some", HpTestScratch, NULL, hp_test_scratch_set_up, test_give_up_some,
+              hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/replace-moves", HpTestScratch, NULL, hp_test_scratch_set_up, test_replace_moves,
+              hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/stale-part", HpTestScratch, NULL, hp_test_scratch_set_up, test_stale_part_pending,
+              hp_test_scratch_tear_down);
   return g_test_run ();
 }
