@@ -672,3 +672,44 @@ hp_test_start_busy (const char *workload,
   g_assert_no_error (error);
   return pid;
 }
+
+void
+hp_test_make_pending_capture (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pending = g_strconcat (path, ".pending.sql", NULL);
+  HpCaptureWriter *w = hp_capture_writer_new (path, &error);
+  sqlite3 *holder = NULL;
+  gint64 m, f, fr, s;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, "command", "./app");
+  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
+  m = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
+  f = hp_capture_writer_intern_function (w, "main", m, "app.c", 10);
+  fr = hp_capture_writer_intern_frame (w, f, "app.c", 12, FALSE, 0x100);
+  s = hp_capture_writer_intern_stack (w, 0, fr);
+  hp_capture_writer_set_process (w, 42, "app");
+  hp_capture_writer_set_thread (w, 42, 42, "app");
+  for (guint i = 0; i < 10; i++)
+    hp_capture_writer_add_sample (w, 1000 + i, 42, 0, s, 1);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+
+  g_assert_cmpint (sqlite3_open (path, &holder), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
+  /* a name with a quote and a line break: values are not one a line */
+  f = hp_capture_writer_intern_function (w, "it's\nwaited", m, "app.c", 20);
+  fr = hp_capture_writer_intern_frame (w, f, "app.c", 21, FALSE, 0x200);
+  s = hp_capture_writer_intern_stack (w, s, fr);
+  for (guint i = 0; i < 5; i++)
+    hp_capture_writer_add_sample (w, 2000 + i, 42, 1, s, 1);
+  hp_capture_writer_flush (w, NULL);
+  hp_capture_writer_flush (w, NULL);
+  g_assert_true (g_file_test (pending, G_FILE_TEST_IS_REGULAR));
+  /* killed: nothing more is written */
+  hp_capture_writer_free (w);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+  g_assert_true (g_file_test (pending, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (hp_test_sql_int (path, "SELECT count(*) FROM samples"), ==, 10);
+}

@@ -76,6 +76,12 @@ void       hp_test_sql                (const char      *path,
 gint64     hp_test_sql_int            (const char      *path,
                                        const char      *query);
 
+/* A capture at @path cut short with 10 samples of main (thread 42 of
+ * ./app), and 5 more of main → waited in @path.pending.sql beside it,
+ * as a recorder killed while another connection held the write lock
+ * (BEGIN EXCLUSIVE) leaves them. */
+void       hp_test_make_pending_capture (const char    *path);
+
 /* SELECT count(*) FROM samples WHERE @where, straight through SQLite:
  * the oracle for what the code under test counts. */
 gint64     hp_test_sql_count          (const char      *path,

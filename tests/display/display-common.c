@@ -196,6 +196,20 @@ display_open (HpApplication *app,
 }
 
 HpWindow *
+display_open_for_screenshot (HpApplication *app,
+                             const char    *path)
+{
+  const char *size = g_getenv ("SCREENSHOT_SIZE");
+  int width = 1280, height = 800;
+
+  if (size != NULL)
+    sscanf (size, "%dx%d", &width, &height);
+  if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
+    g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  return display_open_sized (app, path, width, height);
+}
+
+HpWindow *
 display_open_sized (HpApplication *app,
                     const char    *path,
                     int            width,

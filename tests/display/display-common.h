@@ -37,6 +37,10 @@ HpWindow   *display_open_sized   (HpApplication *app,
                                   int            width,
                                   int            height);
 /* Closes @window and waits until its summaries are written. */
+/* display_open_sized() at SCREENSHOT_SIZE=WxH (1280x800 without it), in
+ * the dark style with SCREENSHOT_DARK=1, as make-screenshots takes them */
+HpWindow   *display_open_for_screenshot (HpApplication *app,
+                                         const char    *path);
 void        display_close        (HpWindow      *window);
 /* Waits until the source pane has loaded. */
 gboolean    display_wait_source  (HpWindow      *window);

@@ -155,17 +155,7 @@ test_offer (void)
 
   fill_library ();
   if (screenshot != NULL)
-    {
-      /* SCREENSHOT_SIZE=WxH and SCREENSHOT_DARK=1, as make-screenshots takes them */
-      const char *size = g_getenv ("SCREENSHOT_SIZE");
-      int width = 1280, height = 800;
-
-      if (size != NULL)
-        sscanf (size, "%dx%d", &width, &height);
-      if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
-        g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
-      window = display_open_sized (app, path, width, height);
-    }
+    window = display_open_for_screenshot (app, path);
   else
     window = display_open (app, path);
   offer = hp_window_get_summary_offer (window);

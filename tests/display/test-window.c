@@ -17,7 +17,6 @@
 #include "config.h"
 
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -1851,42 +1850,13 @@ test_cancel_load (void)
   display_close (window);
 }
 
-/* A capture cut short with 10 samples, and 5 more in NAME.pending.sql
- * beside it, as a recorder killed while a sqlite3 shell held the write
- * lock leaves them. */
 static char *
 make_pending_capture (const char *name)
 {
-  g_autofree char *path = g_build_filename (display_tmpdir (), name, NULL);
-  g_autoptr(GError) error = NULL;
-  HpCaptureWriter *w = hp_capture_writer_new (path, &error);
-  sqlite3 *holder = NULL;
-  gint64 m, f, fr, s;
+  char *path = g_build_filename (display_tmpdir (), name, NULL);
 
-  g_assert_no_error (error);
-  hp_capture_writer_set_metadata (w, "command", "./app");
-  hp_capture_writer_set_metadata (w, "event", "cpu-clock");
-  m = hp_capture_writer_intern_module (w, "/usr/bin/app", NULL, FALSE);
-  f = hp_capture_writer_intern_function (w, "main", m, "app.c", 10);
-  fr = hp_capture_writer_intern_frame (w, f, "app.c", 12, FALSE, 0x100);
-  s = hp_capture_writer_intern_stack (w, 0, fr);
-  hp_capture_writer_set_process (w, 42, "app");
-  hp_capture_writer_set_thread (w, 42, 42, "app");
-  for (guint i = 0; i < 10; i++)
-    hp_capture_writer_add_sample (w, 1000 + i, 42, 0, s, 1);
-  g_assert_true (hp_capture_writer_flush (w, &error));
-  g_assert_cmpint (sqlite3_open (path, &holder), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
-  f = hp_capture_writer_intern_function (w, "waited", m, "app.c", 20);
-  fr = hp_capture_writer_intern_frame (w, f, "app.c", 21, FALSE, 0x200);
-  s = hp_capture_writer_intern_stack (w, s, fr);
-  for (guint i = 0; i < 5; i++)
-    hp_capture_writer_add_sample (w, 2000 + i, 42, 0, s, 1);
-  hp_capture_writer_flush (w, NULL);
-  hp_capture_writer_free (w);
-  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
-  sqlite3_close (holder);
-  return g_steal_pointer (&path);
+  hp_test_make_pending_capture (path);
+  return path;
 }
 
 static gboolean
@@ -1921,17 +1891,7 @@ test_pending (void)
 
   g_assert_true (g_file_get_contents (pending, &good, NULL, NULL));
   if (screenshot != NULL)
-    {
-      /* SCREENSHOT_SIZE=WxH and SCREENSHOT_DARK=1, as make-screenshots takes them */
-      const char *size = g_getenv ("SCREENSHOT_SIZE");
-      int width = 1280, height = 800;
-
-      if (size != NULL)
-        sscanf (size, "%dx%d", &width, &height);
-      if (g_strcmp0 (g_getenv ("SCREENSHOT_DARK"), "1") == 0)
-        g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
-      window = display_open_sized (app, path, width, height);
-    }
+    window = display_open_for_screenshot (app, path);
   else
     window = display_open (app, path);
   banner = hp_window_get_pending_banner (window);
