@@ -166,8 +166,9 @@ hp_record_dialog_show_outcome (HpRecordDialog  *self,
   if (outcome->error != NULL)
     {
       /* Taken from its name while it was written (its folder removed),
-       * the capture was saved elsewhere: the error says where, and Open
-       * the Capture opens it there. */
+       * or not put in place of the file it was to replace (--force), the
+       * capture was saved elsewhere: the error says why and where, and
+       * Open the Capture opens it there. */
       g_free (self->capture_path);
       self->capture_path = g_strdup (outcome->saved_as);
       self->capture_kept = outcome->saved_as != NULL && g_file_test (outcome->saved_as, G_FILE_TEST_IS_REGULAR);
@@ -175,7 +176,8 @@ hp_record_dialog_show_outcome (HpRecordDialog  *self,
       if (self->capture_kept)
         {
           show_result (self, FALSE, _("Capture Kept Elsewhere"), outcome->error->message,
-                       _("Its file was taken away while it was written. Open the Capture opens the copy that was kept."));
+                       _("The recording finished, but it could not be kept under the name asked for: the message "
+                         "above says why and where it is. Open the Capture opens it there."));
           show_warning_icon (self);
           /* it did finish: only the name was lost */
           gtk_window_set_title (GTK_WINDOW (self), _("Recording Finished"));
