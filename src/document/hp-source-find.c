@@ -137,7 +137,7 @@ too_long (const char *file)
   if (length > PATH_MAX)
     /* Translators: the start of a file name from the capture, its length
      * in bytes, then the longest a file name can be */
-    return g_strdup_printf (_("the file name “%s…” is %" G_GSIZE_FORMAT " bytes long, longer than "
+    return g_strdup_printf (_("the file name “%s…” is %zu bytes long, longer than "
                               "a file name can be (%d)"), start, length, PATH_MAX);
   /* Translators: the start of a file name from the capture, then a number */
   return g_strdup_printf (_("the file name “%s…” has more than %d folders, more than a source "

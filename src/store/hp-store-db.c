@@ -254,7 +254,7 @@ check_defaults (sqlite3     *db,
          * DEFAULT, "the capture format" or "the summary library's
          * format", then the longest DEFAULT taken */
         g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                     _("%s: refused: column %s of table %s has a DEFAULT of %" G_GSIZE_FORMAT " bytes, which %s "
+                     _("%s: refused: column %s of table %s has a DEFAULT of %zu bytes, which %s "
                        "does not declare (Hotpath would write it into every row it writes, as when a summary is "
                        "saved; a DEFAULT other than the declared one may be a constant of at most %d bytes)"),
                      path, name, table, strlen (value), format, MAX_ADDED_DEFAULT);
