@@ -693,6 +693,38 @@ test_vdso (Fixture *fx, gconstpointer data)
     }
 }
 
+/* A perf.data of @n_samples samples of the symtest target mapped at
+ * BASE, sample i with the call chain @chains[i % @n_chains] (its
+ * @lengths entries, PERF_CONTEXT_USER first, the sampled address next). */
+static char *
+build_chain_file (const char            *dir,
+                  const guint64 * const *chains,
+                  const gsize           *lengths,
+                  guint                  n_chains,
+                  guint                  n_samples)
+{
+  PdFile *f = pd_file_new (128);
+  g_autoptr(GByteArray) bytes = NULL;
+  PdId id = { 4242, 4242, 10, 0, 0 };
+
+  pd_file_add_attr (f, &cpu_clock, NULL, 0);
+  pd_comm (f->data, ST, &id, "symtest", TRUE);
+  id.time = 20;
+  pd_mmap2 (f->data, ST, &id, BASE, (target_size + 4095) & ~4095ull, 0, SYMTEST_TARGET);
+  for (guint i = 0; i < n_samples; i++)
+    {
+      const guint64 *chain = chains[i % n_chains];
+
+      id.time = 30 + i;
+      pd_sample (f->data, ST, &id, chain[1], 250000, chain, lengths[i % n_chains]);
+    }
+  pd_finished_round (f->data);
+  add_features (f, target_id);
+  bytes = pd_file_build (f);
+  pd_file_free (f);
+  return write_perf_data (dir, "perf.data", bytes);
+}
+
 /* A frame-pointer chain as the kernel walks it past a program's start
  * (a static glibc's __libc_start_main keeps no frame pointer): after
  * main, the data read as frames, here the address where outer() starts
@@ -712,32 +744,14 @@ test_fp_chain_end (Fixture *fx, gconstpointer data)
   g_autoptr(GArray) outer_callers = NULL;
   const GArray *functions;
   HpProfile *profile;
-  PdFile *f = pd_file_new (128);
-  PdId id = { 4242, 4242, 10, 0, 0 };
-  guint64 past_start[] = { PERF_CONTEXT_USER, BASE + outer_offset + 4, BASE + main_offset + 8,
-                           BASE + outer_offset, 0xbe552274c0854800ull };
-  guint64 unmapped[] = { PERF_CONTEXT_USER, BASE + outer_offset + 4, 0x7ffc00001000ull, BASE + main_offset + 8 };
+  const guint64 past_start[] = { PERF_CONTEXT_USER, BASE + outer_offset + 4, BASE + main_offset + 8,
+                                 BASE + outer_offset, 0xbe552274c0854800ull };
+  const guint64 unmapped[] = { PERF_CONTEXT_USER, BASE + outer_offset + 4, 0x7ffc00001000ull,
+                               BASE + main_offset + 8 };
+  const guint64 * const chains[] = { past_start, unmapped };
+  const gsize lengths[] = { G_N_ELEMENTS (past_start), G_N_ELEMENTS (unmapped) };
 
-  pd_file_add_attr (f, &cpu_clock, NULL, 0);
-  pd_comm (f->data, ST, &id, "symtest", TRUE);
-  id.time = 20;
-  pd_mmap2 (f->data, ST, &id, BASE, (target_size + 4095) & ~4095ull, 0, SYMTEST_TARGET);
-  for (guint i = 0; i < 20; i++)
-    {
-      const guint64 *chain = i % 2 ? unmapped : past_start;
-      gsize n = i % 2 ? G_N_ELEMENTS (unmapped) : G_N_ELEMENTS (past_start);
-
-      id.time = 30 + i;
-      pd_sample (f->data, ST, &id, chain[1], 250000, chain, n);
-    }
-  pd_finished_round (f->data);
-  add_features (f, target_id);
-  {
-    g_autoptr(GByteArray) bytes = pd_file_build (f);
-
-    pd_file_free (f);
-    perf_data = write_perf_data (fx->dir, "perf.data", bytes);
-  }
+  perf_data = build_chain_file (fx->dir, chains, lengths, G_N_ELEMENTS (chains), 20);
 
   g_assert_true (hp_perf_import (perf_data, out, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
@@ -784,27 +798,11 @@ test_fp_chain_start_leaf (Fixture *fx, gconstpointer data)
   g_autoptr(HpCapture) capture = NULL;
   g_autoptr(HpCaptureData) cdata = NULL;
   HpProfile *profile;
-  PdFile *f = pd_file_new (128);
-  PdId id = { 4242, 4242, 10, 0, 0 };
-  guint64 chain[] = { PERF_CONTEXT_USER, BASE + main_offset + 4, BASE + outer_offset + 8 };
+  const guint64 chain[] = { PERF_CONTEXT_USER, BASE + main_offset + 4, BASE + outer_offset + 8 };
+  const guint64 * const chains[] = { chain };
+  const gsize lengths[] = { G_N_ELEMENTS (chain) };
 
-  pd_file_add_attr (f, &cpu_clock, NULL, 0);
-  pd_comm (f->data, ST, &id, "symtest", TRUE);
-  id.time = 20;
-  pd_mmap2 (f->data, ST, &id, BASE, (target_size + 4095) & ~4095ull, 0, SYMTEST_TARGET);
-  for (guint i = 0; i < 10; i++)
-    {
-      id.time = 30 + i;
-      pd_sample (f->data, ST, &id, chain[1], 250000, chain, G_N_ELEMENTS (chain));
-    }
-  pd_finished_round (f->data);
-  add_features (f, target_id);
-  {
-    g_autoptr(GByteArray) bytes = pd_file_build (f);
-
-    pd_file_free (f);
-    perf_data = write_perf_data (fx->dir, "perf.data", bytes);
-  }
+  perf_data = build_chain_file (fx->dir, chains, lengths, 1, 10);
 
   g_assert_true (hp_perf_import (perf_data, out, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
