@@ -35,6 +35,7 @@
 #include "store/hp-capture.h"
 #include "store/hp-capture-keys.h"
 #include "store/hp-capture-pending.h"
+#include "store/hp-capture-private.h"
 #include "store/hp-capture-writer.h"
 #include "store/hp-store-db.h"
 #include "store/hp-writer-sql.h"
@@ -374,6 +375,14 @@ hp_capture_check_pending (const char  *pending,
   return read_pending (pending, NULL, NULL, NULL, n_samples, error);
 }
 
+static gint64
+pending_bytes (const char *pending)
+{
+  GStatBuf st;
+
+  return g_stat (pending, &st) == 0 ? st.st_size : 0;
+}
+
 static void
 finalize_all (sqlite3_stmt **stmts)
 {
@@ -445,6 +454,24 @@ hp_capture_add_pending (const char    *path,
     }
   ok = read_pending (pending, db, stmts, cancellable, &samples, &local_error);
   finalize_all (stmts);
+  /* Each statement is the writer's, but its values are the file's: a
+   * stack that is its own parent, a frame of a function that is not
+   * there, a negative weight. The reader refuses the whole capture for
+   * one such row, so a file that adds one would leave the samples that
+   * were there unreadable: the capture must load as this transaction
+   * leaves it, or nothing is added. */
+  if (ok && !hp_capture_check_loads (db, path, pending_bytes (pending), cancellable, &local_error))
+    {
+      ok = FALSE;
+      if (!g_cancellable_is_cancelled (cancellable))
+        {
+          g_autoptr(GError) load_error = g_steal_pointer (&local_error);
+
+          g_set_error (&local_error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                       _("%s: the capture would not load with the rows in this file (%s); "
+                         "nothing in the file was added"), pending, load_error->message);
+        }
+    }
   if (ok && sqlite3_exec (db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
     {
       g_autofree char *reason = g_utf8_make_valid (sqlite3_errmsg (db), -1);

@@ -1,12 +1,27 @@
-/* hp-capture-private.h - what the tests of the capture reader reach inside it
+/* hp-capture-private.h - what the rest of store/ and the tests reach inside the capture reader
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
+#include <sqlite3.h>
+
 #include "store/hp-capture.h"
 
 G_BEGIN_DECLS
+
+/* Loads the capture as @db sees it, inside a write transaction of the
+ * caller's (hp-capture-pending.c), under the reader's checks and work
+ * limit (that of the file with @added_bytes more, what the transaction
+ * added and may not have written to the file yet): FALSE, with the
+ * reader's error, when hp_capture_load() would refuse the file as the
+ * transaction left it. @db is not closed, and its transaction is neither
+ * committed nor rolled back here. */
+gboolean hp_capture_check_loads (sqlite3       *db,
+                                 const char    *path,
+                                 gint64         added_bytes,
+                                 GCancellable  *cancellable,
+                                 GError       **error);
 
 /* Steps @sql to its end on the reader's connection, as one operation under
  * the same progress handler as hp_capture_load(): the tests use it to show

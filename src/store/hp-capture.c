@@ -1626,6 +1626,8 @@ load (HpCapture  *self,
       GError    **error)
 {
   g_autoptr(HpCaptureData) data = NULL;
+  /* in the transaction of hp_capture_check_loads()'s caller: that one's */
+  gboolean own_txn = sqlite3_get_autocommit (self->db);
   gboolean ok;
 
   begin_operation (self);
@@ -1643,7 +1645,7 @@ load (HpCapture  *self,
 
   /* One read transaction: a recorder committing batches meanwhile does not
    * give us samples that reference stacks we did not read. */
-  if (sqlite3_exec (self->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+  if (own_txn && sqlite3_exec (self->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_IO, "cannot read the capture");
       return NULL;
@@ -1713,7 +1715,8 @@ load (HpCapture  *self,
         ok = load_counts (self, data, complete, per_stack, error);
     }
 
-  sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
+  if (own_txn)
+    sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
 
   if (!ok)
     {
@@ -2199,6 +2202,37 @@ hp_capture_list_summaries (HpCapture  *self,
       return NULL;
     }
   return g_steal_pointer (&table);
+}
+
+gboolean
+hp_capture_check_loads (sqlite3       *db,
+                        const char    *path,
+                        gint64         added_bytes,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  HpCapture self = { 0 };
+  g_autoptr(HpCaptureData) data = NULL;
+  int rc;
+
+  g_return_val_if_fail (db != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* the connection stays the caller's: borrowed, never closed here */
+  self.path = (char *) path;
+  self.db = db;
+  self.cancellable = cancellable;
+  set_work_limit (&self);
+  self.work_limit += MAX (added_bytes, 0) * WORK_PER_BYTE / PROGRESS_STEPS;
+  sqlite3_progress_handler (db, PROGRESS_STEPS, on_progress, &self);
+  begin_operation (&self);
+  if (!query_int (&self, "PRAGMA user_version", &self.version, &rc))
+    set_error_db (error, &self, HP_STORE_ERROR_IO, "cannot read the capture");
+  else
+    data = load (&self, FALSE, error);
+  sqlite3_progress_handler (db, 0, NULL, NULL);
+  return data != NULL;
 }
 
 /* Tests -------------------------------------------------------------- */

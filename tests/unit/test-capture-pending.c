@@ -115,6 +115,62 @@ test_hostile (HpTestScratch *fx,
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 15);
 }
 
+/* Statements of the writer's, each, whose values the capture reader
+ * refuses: added, they left the capture's ten samples unreadable and
+ * removed the file. Each must be refused, adding nothing. */
+static const char *const unreadable[] = {
+  /* its own parent */
+  "INSERT INTO stacks (id, parent_id, frame_id) VALUES (3, 3, 2);\n",
+  /* a parent after it */
+  "INSERT INTO stacks (id, parent_id, frame_id) VALUES (3, 4, 2);\n"
+  "INSERT INTO stacks (id, parent_id, frame_id) VALUES (4, 3, 2);\n",
+  /* a frame of the capture moved to a function that is not there */
+  "UPDATE frames SET function_id = 99, file = NULL, line = 1, tier = NULL WHERE id = 1;\n",
+  "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) VALUES (3000, 42, 1, 2, -1, 1);\n",
+  "INSERT INTO samples (time, tid, cpu, stack_id, weight, event_id) VALUES (3000, 42, 1, 77, 1, 1);\n",
+};
+
+static void
+test_unreadable_rows (HpTestScratch *fx,
+                      gconstpointer  data)
+{
+  g_autofree char *pending = make_capture_with_pending (fx);
+  g_autofree char *good = NULL;
+
+  g_assert_true (g_file_get_contents (pending, &good, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (unreadable); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GString) text = g_string_new (good);
+      g_autoptr(HpCapture) capture = NULL;
+      g_autoptr(HpCaptureData) loaded = NULL;
+      char *last = strstr (text->str, "COMMIT;\n");
+
+      g_string_insert (text, last - text->str, unreadable[i]);
+      g_assert_true (g_file_set_contents (pending, text->str, -1, NULL));
+      /* each line is one the recorder writes */
+      g_assert_true (hp_capture_check_pending (pending, NULL, NULL));
+      g_assert_false (hp_capture_add_pending (fx->path, pending, NULL, NULL, &error));
+      g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, pending));
+      g_assert_nonnull (strstr (error->message, "nothing in the file was added"));
+      g_assert_true (g_file_test (pending, G_FILE_TEST_EXISTS));
+      capture = hp_capture_open (fx->path, FALSE, NULL);
+      g_assert_nonnull (capture);
+      loaded = hp_capture_load (capture, NULL);
+      g_assert_nonnull (loaded);
+      g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 10);
+      g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 1);
+      g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT function_id FROM frames WHERE id = 1"), ==, 1);
+    }
+
+  /* the good rows with them are added once they are gone */
+  g_assert_true (g_file_set_contents (pending, good, -1, NULL));
+  g_assert_true (hp_capture_add_pending (fx->path, pending, NULL, NULL, NULL));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 15);
+}
+
 /* NAME.pending-2.sql, the writer's name when NAME.pending.sql was taken,
  * is found too; other names are not. */
 static void
@@ -309,6 +365,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/capture-pending/add", HpTestScratch, NULL, hp_test_scratch_set_up, test_add, hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/hostile", HpTestScratch, NULL, hp_test_scratch_set_up, test_hostile,
+              hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/unreadable-rows", HpTestScratch, NULL, hp_test_scratch_set_up, test_unreadable_rows,
               hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/list", HpTestScratch, NULL, hp_test_scratch_set_up, test_list, hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/give-up-none", HpTestScratch, NULL, hp_test_scratch_set_up, test_give_up_none,
