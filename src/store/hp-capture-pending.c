@@ -383,11 +383,88 @@ pending_bytes (const char *pending)
   return g_stat (pending, &st) == 0 ? st.st_size : 0;
 }
 
+/* Runs between the capture's opening and its write transaction: the
+ * tests change the file there. */
+static void (*before_write_for_testing) (const char *path);
+
 static void
 finalize_all (sqlite3_stmt **stmts)
 {
   for (guint i = 0; i < N_STMTS; i++)
     g_clear_pointer (&stmts[i], sqlite3_finalize);
+}
+
+typedef struct {
+  const char   *path;
+  const char   *pending;
+  GCancellable *cancellable;
+  guint64       samples;
+} AddPending;
+
+/* Runs in the capture's write transaction, on the connection whose
+ * schema was just checked in it (hp_capture_write()). */
+static gboolean
+add_in_transaction (sqlite3   *db,
+                    gpointer   user_data,
+                    GError   **error)
+{
+  AddPending *add = user_data;
+  sqlite3_stmt *stmts[N_STMTS] = { NULL };
+  sqlite3_stmt *stmt = NULL;
+  gboolean complete = FALSE;
+  gboolean ok;
+  int rc;
+
+  /* Finished, with its totals written: rows added now would not be
+   * counted. Read in the transaction: a recorder finishing the capture
+   * since it was opened has finished it by now. */
+  if (sqlite3_prepare_v2 (db, "SELECT value = '1' FROM metadata WHERE key = ?1", -1, &stmt, NULL) != SQLITE_OK)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, HP_META_COMPLETE, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    complete = sqlite3_column_int (stmt, 0) != 0;
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return FALSE;
+  if (complete)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   _("%s: the capture is finished, with its totals written: the samples in %s "
+                     "are not of it, and are not added"), add->path, add->pending);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < N_STMTS; i++)
+    if (sqlite3_prepare_v2 (db, statements[i], -1, &stmts[i], NULL) != SQLITE_OK)
+      {
+        finalize_all (stmts);
+        return FALSE;
+      }
+  ok = read_pending (add->pending, db, stmts, add->cancellable, &add->samples, error);
+  finalize_all (stmts);
+  /* Each statement is the writer's, but its values are the file's: a
+   * stack that is its own parent, a frame of a function that is not
+   * there, a negative weight. The reader refuses the whole capture for
+   * one such row, so a file that adds one would leave the samples that
+   * were there unreadable: the capture must load as this transaction
+   * leaves it, or nothing is added. */
+  if (ok)
+    {
+      g_autoptr(GError) load_error = NULL;
+
+      if (!hp_capture_check_loads (db, add->path, pending_bytes (add->pending), add->cancellable, &load_error))
+        {
+          if (g_cancellable_is_cancelled (add->cancellable))
+            g_propagate_error (error, g_steal_pointer (&load_error));
+          else
+            g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                         _("%s: the capture would not load with the rows in this file (%s); "
+                           "nothing in the file was added"), add->pending, load_error->message);
+          ok = FALSE;
+        }
+    }
+  return ok;
 }
 
 gboolean
@@ -397,11 +474,8 @@ hp_capture_add_pending (const char    *path,
                         guint64       *n_samples,
                         GError       **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  sqlite3_stmt *stmts[N_STMTS] = { NULL };
   HpCapture *capture;
-  sqlite3 *db;
-  guint64 samples = 0;
+  AddPending add = { path, pending, cancellable, 0 };
   gboolean ok;
 
   g_return_val_if_fail (path != NULL, FALSE);
@@ -410,86 +484,21 @@ hp_capture_add_pending (const char    *path,
   /* refused before anything is opened for writing */
   if (!read_pending (pending, NULL, NULL, NULL, NULL, error))
     return FALSE;
-  /* a capture of Hotpath's, of a version this build writes */
+  /* a capture of Hotpath's, of a version this build reads */
   capture = hp_capture_open (path, TRUE, error);
   if (capture == NULL)
     return FALSE;
-  {
-    g_autofree char *complete = hp_capture_get_metadata (capture, HP_META_COMPLETE);
-
-    hp_capture_close (capture);
-    if (g_strcmp0 (complete, "1") == 0)
-      {
-        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                     _("%s: the capture is finished, with its totals written: the samples in %s "
-                       "are not of it, and are not added"), path, pending);
-        return FALSE;
-      }
-  }
-
-  db = hp_store_db_open (path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, "the capture", MAX_TEXT_BYTES,
-                         5000, error);
-  if (db == NULL)
+  if (before_write_for_testing != NULL)
+    before_write_for_testing (path);
+  /* checked again and written in one transaction of this connection */
+  hp_capture_set_cancellable (capture, cancellable);
+  ok = hp_capture_write (capture, "cannot add the samples", pending_bytes (pending),
+                         add_in_transaction, &add, error);
+  hp_capture_close (capture);
+  if (!ok)
     return FALSE;
-  for (guint i = 0; i < N_STMTS; i++)
-    if (sqlite3_prepare_v2 (db, statements[i], -1, &stmts[i], NULL) != SQLITE_OK)
-      {
-        g_autofree char *reason = g_utf8_make_valid (sqlite3_errmsg (db), -1);
-
-        g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                     _("%s: cannot write the capture: %s"), path, reason);
-        finalize_all (stmts);
-        sqlite3_close_v2 (db);
-        return FALSE;
-      }
-  if (sqlite3_exec (db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-    {
-      g_autofree char *reason = g_utf8_make_valid (sqlite3_errmsg (db), -1);
-
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   _("%s: cannot write the capture: %s"), path, reason);
-      finalize_all (stmts);
-      sqlite3_close_v2 (db);
-      return FALSE;
-    }
-  ok = read_pending (pending, db, stmts, cancellable, &samples, &local_error);
-  finalize_all (stmts);
-  /* Each statement is the writer's, but its values are the file's: a
-   * stack that is its own parent, a frame of a function that is not
-   * there, a negative weight. The reader refuses the whole capture for
-   * one such row, so a file that adds one would leave the samples that
-   * were there unreadable: the capture must load as this transaction
-   * leaves it, or nothing is added. */
-  if (ok && !hp_capture_check_loads (db, path, pending_bytes (pending), cancellable, &local_error))
-    {
-      ok = FALSE;
-      if (!g_cancellable_is_cancelled (cancellable))
-        {
-          g_autoptr(GError) load_error = g_steal_pointer (&local_error);
-
-          g_set_error (&local_error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                       _("%s: the capture would not load with the rows in this file (%s); "
-                         "nothing in the file was added"), pending, load_error->message);
-        }
-    }
-  if (ok && sqlite3_exec (db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-    {
-      g_autofree char *reason = g_utf8_make_valid (sqlite3_errmsg (db), -1);
-
-      g_set_error (&local_error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
-                   _("%s: cannot write the capture: %s"), path, reason);
-      ok = FALSE;
-    }
-  if (!ok)
-    sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
-  sqlite3_close_v2 (db);
-  if (!ok)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
   if (n_samples != NULL)
-    *n_samples = samples;
+    *n_samples = add.samples;
   /* added: adding them again would fail on their rows */
   if (g_unlink (pending) != 0 && errno != ENOENT)
     {
@@ -501,6 +510,12 @@ hp_capture_add_pending (const char    *path,
       return FALSE;
     }
   return TRUE;
+}
+
+void
+hp_capture_pending_set_before_write_for_testing (void (*hook) (const char *path))
+{
+  before_write_for_testing = hook;
 }
 
 static int

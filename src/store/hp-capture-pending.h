@@ -27,7 +27,10 @@ gboolean   hp_capture_check_pending (const char   *pending,
 /* Adds the rows of @pending (checked as above, all of them or none, in
  * one transaction) to the capture at @path, and then removes @pending.
  * Refused for a finished capture: its totals are written, and rows added
- * after them would not be counted. *@n_samples: how many were added.
+ * after them would not be counted. The capture is checked again (its
+ * schema, that it is not finished, that its name still leads to it) in
+ * the transaction that writes, on the same connection. *@n_samples: how
+ * many were added.
  * May block on the disk and wait for another program's lock: call it
  * from a worker thread. */
 gboolean   hp_capture_add_pending   (const char   *path,
@@ -35,5 +38,10 @@ gboolean   hp_capture_add_pending   (const char   *path,
                                      GCancellable *cancellable,
                                      guint64      *n_samples,
                                      GError      **error);
+
+/* @hook runs in hp_capture_add_pending() between the capture's opening
+ * (and checks) and its write transaction, with the capture's path: the
+ * tests change the file there, as another program could. NULL: none. */
+void       hp_capture_pending_set_before_write_for_testing (void (*hook) (const char *path));
 
 G_END_DECLS

@@ -33,4 +33,27 @@ gboolean hp_capture_run_sql_for_testing (HpCapture   *self,
                                          gint64       work_limit,
                                          GError     **error);
 
+/* Writes with @func on the capture's own connection, inside one write
+ * transaction after the checks every write makes in it (the name still
+ * leads to the file opened; its schema, checked again; an older format
+ * brought up to this one), and commits when @func returns TRUE, else
+ * rolls back. What is checked is what is written: a second connection
+ * would see a file changed, or another file renamed over it, after the
+ * checks (hotpath-cli add-pending wrote through one). @func reads and
+ * writes @db only inside that transaction, and sets @error when it fails
+ * for a reason of its own. @extra_bytes: the size of what @func writes
+ * from elsewhere, added to the work allowed (the progress handler stops
+ * an endless statement); @what says what failed ("cannot add the
+ * samples"). */
+typedef gboolean (*HpCaptureWriteFunc) (sqlite3   *db,
+                                        gpointer   user_data,
+                                        GError   **error);
+
+gboolean hp_capture_write (HpCapture           *self,
+                           const char          *what,
+                           gint64               extra_bytes,
+                           HpCaptureWriteFunc   func,
+                           gpointer             user_data,
+                           GError             **error);
+
 G_END_DECLS

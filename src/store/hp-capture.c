@@ -398,7 +398,7 @@ static const struct {
 /* The tables Hotpath writes into a capture it did not just create:
  * summaries by every save, those that the migrations of schema.sql alter
  * or fill, and every table of the writer by hotpath-cli add-pending
- * (hp-capture-pending.c, which opens the capture here first). */
+ * (hp-capture-pending.c, through hp_capture_write()). */
 static const char *const written_tables[] = {
   "metadata", "events", "processes", "threads", "modules", "functions", "frames", "stacks", "samples",
   "stack_counts", "summaries",
@@ -1824,6 +1824,7 @@ begin_write (HpCapture   *self,
              GError     **error)
 {
   gint64 version = 0;
+  int moved = 0;
   int rc;
 
   if (self->read_only_reason != NULL)
@@ -1836,6 +1837,17 @@ begin_write (HpCapture   *self,
   if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
     {
       set_error_db (error, self, HP_STORE_ERROR_IO, what);
+      return FALSE;
+    }
+  /* The name may lead to another file by now (one renamed over it, or
+   * none): what was checked and would be written is then a file nobody
+   * reads again, and what is written would be lost. */
+  if (sqlite3_file_control (self->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   _("%s: %s: the file was replaced or removed since it was opened; open it again"),
+                   self->path, what);
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
       return FALSE;
     }
   if (!query_int (self, "PRAGMA user_version", &version, &rc))
@@ -1896,6 +1908,56 @@ end_write (HpCapture   *self,
       set_error_db (error, self, code, what);
       sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
     }
+  return ok;
+}
+
+gboolean
+hp_capture_write (HpCapture           *self,
+                  const char          *what,
+                  gint64               extra_bytes,
+                  HpCaptureWriteFunc   func,
+                  gpointer             user_data,
+                  GError             **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (what != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->read_only_reason != NULL)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_READ_ONLY,
+                   _("%s: %s: the file or its folder is read-only"), self->path, what);
+      return FALSE;
+    }
+  /* what @func writes comes from elsewhere: its work is allowed for too */
+  set_work_limit (self);
+  self->work_limit += MAX (extra_bytes, 0) * WORK_PER_BYTE / PROGRESS_STEPS;
+  if (!begin_write (self, what, error))
+    {
+      set_work_limit (self);
+      return FALSE;
+    }
+  ok = func (self->db, user_data, error);
+  /* @func may have run a handler of its own (hp_capture_check_loads()) */
+  sqlite3_progress_handler (self->db, PROGRESS_STEPS, on_progress, self);
+  if (!ok)
+    {
+      if (error != NULL && *error == NULL)
+        set_error_db (error, self, HP_STORE_ERROR_IO, what);
+      else if (self->stopped != STOP_NONE && error != NULL)
+        {
+          /* SQLite's "interrupted" said as what stopped it */
+          g_clear_error (error);
+          set_error_stopped (error, self);
+        }
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+    }
+  else
+    ok = end_write (self, TRUE, what, error);
+  set_work_limit (self);
   return ok;
 }
 

@@ -358,6 +358,74 @@ test_stale_part_pending (HpTestScratch *fx,
   g_assert_nonnull (strstr (g_ptr_array_index (said, 0), "hotpath-cli add-pending"));
 }
 
+/* Another program changes the capture between its opening (where it is
+ * checked) and the write: each change must be seen in the write's own
+ * transaction, and nothing added. */
+typedef enum {
+  CHANGE_TRIGGER,   /* a trigger added: refused by the schema check */
+  CHANGE_FINISHED,  /* its recorder finished it: totals written */
+  CHANGE_SWAPPED,   /* a copy renamed over it */
+} Change;
+
+static Change change;
+
+static void
+change_capture (const char *path)
+{
+  g_autofree char *copy = g_strconcat (path, ".copy", NULL);
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  switch (change)
+    {
+    case CHANGE_TRIGGER:
+      g_assert_cmpint (sqlite3_exec (db, "CREATE TRIGGER t AFTER INSERT ON samples BEGIN "
+                                         "DELETE FROM samples; END", NULL, NULL, NULL), ==, SQLITE_OK);
+      break;
+    case CHANGE_FINISHED:
+      g_assert_cmpint (sqlite3_exec (db, "INSERT OR REPLACE INTO metadata (key, value) VALUES ('complete', '1')",
+                                     NULL, NULL, NULL), ==, SQLITE_OK);
+      break;
+    case CHANGE_SWAPPED:
+    default:
+      {
+        char *sql = sqlite3_mprintf ("VACUUM INTO %Q", copy);
+
+        g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+        sqlite3_free (sql);
+        g_assert_cmpint (g_rename (copy, path), ==, 0);
+      }
+      break;
+    }
+  sqlite3_close (db);
+}
+
+static void
+test_changed_before_write (HpTestScratch *fx,
+                           gconstpointer  data)
+{
+  static const char *const said[] = {
+    [CHANGE_TRIGGER] = "trigger",
+    [CHANGE_FINISHED] = "finished",
+    [CHANGE_SWAPPED] = "replaced",
+  };
+  g_autofree char *pending = make_capture_with_pending (fx);
+  g_autoptr(GError) error = NULL;
+
+  change = GPOINTER_TO_UINT (data);
+  hp_capture_pending_set_before_write_for_testing (change_capture);
+  g_assert_false (hp_capture_add_pending (fx->path, pending, NULL, NULL, &error));
+  hp_capture_pending_set_before_write_for_testing (NULL);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, fx->path));
+  g_assert_nonnull (strstr (error->message, said[change]));
+  g_assert_true (g_file_test (pending, G_FILE_TEST_IS_REGULAR));
+  /* the file at the name now: nothing added to it */
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 10);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM functions"), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -377,6 +445,12 @@ main (int   argc,
               hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/replace-moves", HpTestScratch, NULL, hp_test_scratch_set_up, test_replace_moves,
               hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/changed/trigger", HpTestScratch, GUINT_TO_POINTER (CHANGE_TRIGGER),
+              hp_test_scratch_set_up, test_changed_before_write, hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/changed/finished", HpTestScratch, GUINT_TO_POINTER (CHANGE_FINISHED),
+              hp_test_scratch_set_up, test_changed_before_write, hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/changed/swapped", HpTestScratch, GUINT_TO_POINTER (CHANGE_SWAPPED),
+              hp_test_scratch_set_up, test_changed_before_write, hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/stale-part", HpTestScratch, NULL, hp_test_scratch_set_up, test_stale_part_pending,
               hp_test_scratch_tear_down);
   return g_test_run ();
