@@ -24,6 +24,25 @@
  *              or constants. Everything else is unreadable: the unwind stops
  *              there and the stack is reported as cut short.
  *
+ * Rules by pc. libdwfl evaluates the CFI afresh for every frame of every
+ * sample: it finds the FDE, runs its instructions up to the pc and builds
+ * each register's DWARF expression, which was half of the recorder's own
+ * CPU on a CPU-bound program. A program's samples keep landing on the same
+ * few thousand pcs, so unwind_by_rules() asks libdw once per pc (keyed by
+ * the ELF file and the pc's address in it, so every process running the
+ * same binary shares them) what the rules are, keeps them when each is one
+ * of the forms GCC and LLVM emit (the CFA a register plus an offset; a
+ * register undefined, unchanged, saved at CFA + n, equal to CFA + n or to
+ * another register), and applies them itself, step for step as libdwfl's
+ * handle_cfi() would: the same registers set or unset, the same reads,
+ * the same end. Anything else (an FDE of a signal frame, a CFA or register
+ * given by an expression, a pc without CFI or outside every module, where
+ * libdwfl would fall back to the frame pointer) sends the whole sample to
+ * libdwfl, as before. With HOTPATH_CHECK_UNWIND=1 in the environment, every
+ * sample the rules unwind is unwound by libdwfl too and the two compared:
+ * a difference is a warning, and the counts are said at the end (the
+ * tests run so; see HACKING.md).
+ *
  * Files are read with ELF_C_READ (pread on demand) rather than mmap: a
  * library rewritten in place during a recording must give a short stack,
  * not a SIGBUS in the recorder.
@@ -41,6 +60,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include <dwarf.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -56,6 +76,10 @@
  * stack copy" rather than as a garbage address: thread stacks are 8 MiB by
  * default, and no frame of a sane program is larger. */
 #define ABOVE_COPY_LIMIT (8 * 1024 * 1024)
+
+/* Distinct pcs whose rules are kept: about 150 bytes each with the hash
+ * table's. Past that, new pcs are unwound by libdwfl. */
+#define MAX_RULES (128 * 1024)
 
 #if defined(__x86_64__)
 # define HOST_MACHINE EM_X86_64
@@ -76,6 +100,10 @@ static const guint8 dwarf_to_perf[] = {
 # define SAMPLE_REGS_USER 0
 #endif
 
+/* libdwfl's frame state on x86-64: DWARF registers 0-16, rip last
+ * (ebl_frame_nregs). */
+#define N_DWARF_REGS 17
+
 typedef struct
 {
   guint64 offset;
@@ -94,6 +122,34 @@ typedef struct
   guint64  high_vaddr;  /* end of the last PT_LOAD in memory */
   GArray  *segments;    /* Segment, PT_LOAD only */
 } ElfFile;
+
+/* How one register of the caller's frame is found (see the top). */
+typedef enum
+{
+  REG_UNSET,      /* libdw gave no rule libdwfl could use: left unset */
+  REG_UNDEFINED,  /* no value (for the return address: the outermost frame) */
+  REG_SAME,       /* the callee's value, if it has one */
+  REG_AT_CFA,     /* read at CFA + offset */
+  REG_VAL_CFA,    /* CFA + offset */
+  REG_REGISTER,   /* the callee's value of register offset */
+} RegRule;
+
+/* The CFI of one pc, as unwind_by_rules() applies it. */
+typedef struct
+{
+  gboolean usable;            /* FALSE: libdwfl unwinds through this pc */
+  guint8   cfa_reg;
+  guint8   ra;                /* the return address register */
+  gint32   cfa_offset;
+  guint8   how[N_DWARF_REGS]; /* RegRule */
+  gint32   offset[N_DWARF_REGS];
+} UnwindRule;
+
+typedef struct
+{
+  gconstpointer file;  /* ElfFile */
+  guint64       vaddr; /* the pc in the file's addresses */
+} RuleKey;
 
 struct _HpUnwinder;
 
@@ -118,6 +174,12 @@ struct _HpUnwinder
   GHashTable *processes;  /* pid -> UnwindProcess */
   GHashTable *files;      /* HpModule* -> ElfFile */
   GArray     *candidates; /* Candidate, reused by report_modules */
+  GHashTable *rules;      /* RuleKey* -> UnwindRule* */
+  GArray     *check_pcs;  /* HOTPATH_CHECK_UNWIND: libdwfl's frames */
+  gboolean    check;
+  guint64     n_by_rules;
+  guint64     n_by_libdwfl;
+  guint64     n_mismatches;
 };
 
 typedef struct
@@ -485,6 +547,272 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
   .set_initial_registers = set_initial_registers,
 };
 
+/* Rules by pc (see the top) ------------------------------------------------ */
+
+static guint
+rule_key_hash (gconstpointer data)
+{
+  const RuleKey *key = data;
+
+  return g_direct_hash (key->file) ^ (guint) (key->vaddr ^ (key->vaddr >> 32));
+}
+
+static gboolean
+rule_key_equal (gconstpointer a,
+                gconstpointer b)
+{
+  const RuleKey *ka = a, *kb = b;
+
+  return ka->file == kb->file && ka->vaddr == kb->vaddr;
+}
+
+/* @ops as "CFA + n" (DW_OP_call_frame_cfa, then DW_OP_plus_uconst n or
+ * nothing), followed by DW_OP_stack_value (*@value) or not. */
+static gboolean
+ops_cfa_plus (const Dwarf_Op *ops,
+              size_t          nops,
+              gint64         *offset,
+              gboolean       *value)
+{
+  *offset = 0;
+  *value = FALSE;
+  if (nops == 0 || ops[0].atom != DW_OP_call_frame_cfa)
+    return FALSE;
+  ops++, nops--;
+  if (nops > 0 && ops[0].atom == DW_OP_plus_uconst)
+    {
+      *offset = (gint64) ops[0].number;
+      ops++, nops--;
+    }
+  if (nops > 0 && ops[0].atom == DW_OP_stack_value)
+    {
+      *value = TRUE;
+      ops++, nops--;
+    }
+  return nops == 0;
+}
+
+/* The rules of @frame, or rule->usable FALSE where they are not of the
+ * forms unwind_by_rules() applies. Mirrors what libdwfl's handle_cfi()
+ * makes of dwarf_frame_register()'s answers. */
+static void
+rule_from_frame (Dwarf_Frame *frame,
+                 UnwindRule  *rule)
+{
+  Dwarf_Op *cfa_ops = NULL;
+  size_t cfa_nops = 0;
+  Dwarf_Addr start, end;
+  gint64 offset;
+  bool signal = false;
+  int ra = dwarf_frame_info (frame, &start, &end, &signal);
+
+  rule->usable = FALSE;
+  /* a signal frame changes which pc the next lookup uses */
+  if (signal || ra < 0 || ra >= N_DWARF_REGS)
+    return;
+  rule->ra = ra;
+  if (dwarf_frame_cfa (frame, &cfa_ops, &cfa_nops) != 0 || cfa_nops != 1)
+    return;
+  if (cfa_ops[0].atom == DW_OP_bregx && cfa_ops[0].number < N_DWARF_REGS)
+    {
+      rule->cfa_reg = cfa_ops[0].number;
+      offset = (gint64) cfa_ops[0].number2;
+    }
+  else if (cfa_ops[0].atom >= DW_OP_breg0 && cfa_ops[0].atom <= DW_OP_breg31
+           && cfa_ops[0].atom - DW_OP_breg0 < N_DWARF_REGS)
+    {
+      rule->cfa_reg = cfa_ops[0].atom - DW_OP_breg0;
+      offset = (gint64) cfa_ops[0].number;
+    }
+  else
+    return;
+  if (offset < G_MININT32 || offset > G_MAXINT32)
+    return;
+  rule->cfa_offset = (gint32) offset;
+
+  for (guint regno = 0; regno < N_DWARF_REGS; regno++)
+    {
+      Dwarf_Op ops_mem[3], *ops = NULL;
+      size_t nops = 0;
+      gboolean value;
+
+      offset = 0;
+      if (dwarf_frame_register (frame, regno, ops_mem, &ops, &nops) != 0)
+        rule->how[regno] = REG_UNSET;
+      else if (nops == 0 && ops == ops_mem)
+        rule->how[regno] = REG_UNDEFINED;
+      else if (nops == 0 && ops == NULL)
+        rule->how[regno] = REG_SAME;
+      else if (nops == 0)
+        rule->how[regno] = REG_UNSET;
+      else if (ops_cfa_plus (ops, nops, &offset, &value))
+        rule->how[regno] = value ? REG_VAL_CFA : REG_AT_CFA;
+      else if (nops == 1 && ops[0].atom == DW_OP_regx && ops[0].number < N_DWARF_REGS)
+        {
+          rule->how[regno] = REG_REGISTER;
+          offset = (gint64) ops[0].number;
+        }
+      else
+        return;
+      if (offset < G_MININT32 || offset > G_MAXINT32)
+        return;
+      rule->offset[regno] = (gint32) offset;
+    }
+  rule->usable = TRUE;
+}
+
+/* The rules at @pc (already one byte back for a return address) in the
+ * process, looked up once per file and address; NULL when libdwfl must
+ * unwind there. */
+static const UnwindRule *
+get_rule (HpUnwinder    *self,
+          UnwindProcess *p,
+          Dwarf_Addr     pc)
+{
+  Dwfl_Module *mod = dwfl_addrmodule (p->dwfl, pc);
+  void **userdata = NULL;
+  Dwarf_CFI *cfi;
+  Dwarf_Addr bias = 0;
+  RuleKey key;
+  UnwindRule *rule;
+  Dwarf_Frame *frame = NULL;
+
+  if (mod == NULL || dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) == NULL
+      || userdata == NULL || *userdata == NULL)
+    return NULL;
+  cfi = dwfl_module_eh_cfi (mod, &bias);
+  if (cfi == NULL)
+    return NULL;
+  key.file = *userdata;
+  key.vaddr = pc - bias;
+  rule = g_hash_table_lookup (self->rules, &key);
+  if (rule == NULL)
+    {
+      if (g_hash_table_size (self->rules) >= MAX_RULES)
+        return NULL;
+      rule = g_new0 (UnwindRule, 1);
+      /* No FDE in .eh_frame: libdwfl tries .debug_frame, then the frame
+       * pointer. */
+      if (dwarf_cfi_addrframe (cfi, key.vaddr, &frame) == 0)
+        rule_from_frame (frame, rule);
+      free (frame);
+      g_hash_table_insert (self->rules, g_memdup2 (&key, sizeof key), rule);
+    }
+  return rule->usable ? rule : NULL;
+}
+
+/* Unwinds @sample by the rules of its pcs into @pcs, as libdwfl would (see
+ * the top). FALSE, with @pcs as it was, when some frame needs libdwfl. */
+static gboolean
+unwind_by_rules (HpUnwinder           *self,
+                 UnwindProcess        *p,
+                 const HpUnwindSample *sample,
+                 GArray               *pcs,
+                 HpUnwindStatus       *status)
+{
+#ifdef HOST_MACHINE
+  guint64 regs[N_DWARF_REGS], caller[N_DWARF_REGS];
+  guint32 set = 0, caller_set;
+  guint first = pcs->len;
+  guint64 pc;
+  guint n = 0;
+
+  for (guint regno = 0; regno < N_DWARF_REGS; regno++)
+    if (sample_reg (sample, dwarf_to_perf[regno], &regs[regno]))
+      set |= 1u << regno;
+  if (!(set & (1u << 16)))
+    return FALSE;
+  pc = regs[16];
+
+  for (;;)
+    {
+      /* libdwfl looks a return address up one byte back, in the call */
+      Dwarf_Addr at = n == 0 ? pc : pc - 1;
+      const UnwindRule *rule = get_rule (self, p, at);
+      guint failed_before;
+      guint64 cfa = 0;
+      gboolean have_cfa, pc_undefined = FALSE;
+
+      if (rule == NULL)
+        {
+          g_array_set_size (pcs, first);
+          p->failed_reads = 0;
+          p->above_copy = FALSE;
+          return FALSE;
+        }
+      g_array_append_val (pcs, at);
+      n++;
+
+      failed_before = p->failed_reads;
+      have_cfa = (set & (1u << rule->cfa_reg)) != 0;
+      if (have_cfa)
+        cfa = regs[rule->cfa_reg] + (guint64) rule->cfa_offset;
+      caller_set = 0;
+      for (guint regno = 0; regno < N_DWARF_REGS; regno++)
+        {
+          guint64 value;
+
+          switch ((RegRule) rule->how[regno])
+            {
+            case REG_UNSET:
+              continue;
+            case REG_UNDEFINED:
+              if (regno == rule->ra)
+                pc_undefined = TRUE;
+              continue;
+            case REG_SAME:
+              if (!(set & (1u << regno)))
+                continue;
+              value = regs[regno];
+              break;
+            case REG_AT_CFA:
+              if (!have_cfa || !memory_read (p->dwfl, cfa + (guint64) rule->offset[regno], &value, p))
+                continue;
+              break;
+            case REG_VAL_CFA:
+              if (!have_cfa)
+                continue;
+              value = cfa + (guint64) rule->offset[regno];
+              break;
+            case REG_REGISTER:
+              if (!(set & (1u << rule->offset[regno])))
+                continue;
+              value = regs[rule->offset[regno]];
+              break;
+            default:
+              g_assert_not_reached ();
+            }
+          caller[regno] = value;
+          caller_set |= 1u << regno;
+        }
+      /* libdwfl had unwound this frame too before the walk was cut */
+      if (n >= MAX_FRAMES)
+        {
+          *status = p->above_copy ? HP_UNWIND_COPY_ENDED : HP_UNWIND_STOPPED;
+          return TRUE;
+        }
+
+      /* the caller's pc: its return address, unless undefined or 0 */
+      if (!pc_undefined && (caller_set & (1u << rule->ra)) && caller[rule->ra] != 0)
+        {
+          pc = caller[rule->ra];
+          memcpy (regs, caller, sizeof regs);
+          set = caller_set;
+          continue;
+        }
+      /* The outermost frame, cleanly only if its caller's registers were
+       * all read (see hp_unwinder_unwind). */
+      if (p->failed_reads == failed_before)
+        *status = HP_UNWIND_END;
+      else
+        *status = p->above_copy ? HP_UNWIND_COPY_ENDED : HP_UNWIND_STOPPED;
+      return TRUE;
+    }
+#else
+  return FALSE;
+#endif
+}
+
 /* Processes ----------------------------------------------------------------- */
 
 static void
@@ -619,6 +947,61 @@ frame_callback (Dwfl_Frame *state,
   return DWARF_CB_OK;
 }
 
+/* Unwinds the sample set up in @p with libdwfl into @pcs. */
+static HpUnwindStatus
+unwind_by_libdwfl (UnwindProcess        *p,
+                   const HpUnwindSample *sample,
+                   GArray               *pcs)
+{
+  FrameWalk walk = { p, pcs, 0, 0, FALSE };
+  guint64 ip = 0;
+  int ret;
+
+  ret = dwfl_getthread_frames (p->dwfl, sample->tid > 0 ? (pid_t) sample->tid : (pid_t) sample->pid,
+                               frame_callback, &walk);
+  if (walk.n == 0)
+    {
+      sample_reg (sample, PERF_REG_IP, &ip);
+      g_array_append_val (pcs, ip);
+      return HP_UNWIND_STOPPED;
+    }
+  /* libdwfl ends a walk cleanly (0) also when the return address could
+   * not be read: only a walk whose last step read everything it needed
+   * reached a frame without a caller. */
+  if (ret == 0 && !walk.too_deep && p->failed_reads == walk.failed_reads)
+    return HP_UNWIND_END;
+  return p->above_copy ? HP_UNWIND_COPY_ENDED : HP_UNWIND_STOPPED;
+}
+
+/* HOTPATH_CHECK_UNWIND: unwinds the sample again with libdwfl and says
+ * where the rules' frames or status differ from its. */
+static void
+check_rules (HpUnwinder           *self,
+             UnwindProcess        *p,
+             const HpUnwindSample *sample,
+             const GArray         *pcs,
+             guint                 first,
+             HpUnwindStatus        status)
+{
+  HpUnwindStatus expected;
+
+  g_array_set_size (self->check_pcs, 0);
+  p->failed_reads = 0;
+  p->above_copy = FALSE;
+  expected = unwind_by_libdwfl (p, sample, self->check_pcs);
+  if (expected == status && pcs->len - first == self->check_pcs->len
+      && memcmp (&g_array_index (pcs, guint64, first), self->check_pcs->data,
+                 self->check_pcs->len * sizeof (guint64)) == 0)
+    return;
+  self->n_mismatches++;
+  g_warning ("pid %u: unwound by rules to %u frames (status %d), by libdwfl to %u (status %d)",
+             sample->pid, pcs->len - first, status, self->check_pcs->len, expected);
+  for (guint i = 0; i < MAX (pcs->len - first, self->check_pcs->len); i++)
+    g_warning ("  frame %u: %#" G_GINT64_MODIFIER "x %#" G_GINT64_MODIFIER "x", i,
+               i + first < pcs->len ? g_array_index (pcs, guint64, first + i) : 0,
+               i < self->check_pcs->len ? g_array_index (self->check_pcs, guint64, i) : 0);
+}
+
 HpUnwinder *
 hp_unwinder_new (void)
 {
@@ -628,6 +1011,9 @@ hp_unwinder_new (void)
   self->processes = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) unwind_process_free);
   self->files = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) elf_file_free);
   self->candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  self->rules = g_hash_table_new_full (rule_key_hash, rule_key_equal, g_free, g_free);
+  self->check_pcs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->check = g_strcmp0 (g_getenv ("HOTPATH_CHECK_UNWIND"), "1") == 0;
   return self;
 }
 
@@ -636,10 +1022,16 @@ hp_unwinder_free (HpUnwinder *self)
 {
   if (self == NULL)
     return;
+  if (self->check)
+    g_message ("%" G_GUINT64_FORMAT " samples unwound by the rules of their pcs, %" G_GUINT64_FORMAT
+               " by libdwfl; %" G_GUINT64_FORMAT " differed from libdwfl's unwinding",
+               self->n_by_rules, self->n_by_libdwfl, self->n_mismatches);
   /* The sessions hold references to the files' Elf handles: end them first. */
   g_hash_table_destroy (self->processes);
+  g_hash_table_destroy (self->rules);
   g_hash_table_destroy (self->files);
   g_array_unref (self->candidates);
+  g_array_unref (self->check_pcs);
   g_free (self);
 }
 
@@ -659,10 +1051,10 @@ hp_unwinder_unwind (HpUnwinder           *self,
                     const HpUnwindSample *sample,
                     GArray               *pcs)
 {
-  FrameWalk walk = { NULL, pcs, 0, 0, FALSE };
+  HpUnwindStatus status;
   UnwindProcess *p;
+  guint first = pcs->len;  /* the caller's array may hold frames already */
   guint64 sp, ip;
-  int ret;
 
   g_return_val_if_fail (self != NULL, HP_UNWIND_NO_REGS);
   g_return_val_if_fail (space != NULL, HP_UNWIND_NO_REGS);
@@ -690,20 +1082,17 @@ hp_unwinder_unwind (HpUnwinder           *self,
   p->sp = sp;
   p->failed_reads = 0;
   p->above_copy = FALSE;
-  walk.process = p;
-  ret = dwfl_getthread_frames (p->dwfl, sample->tid > 0 ? (pid_t) sample->tid : (pid_t) sample->pid,
-                               frame_callback, &walk);
-  p->sample = NULL;
-
-  if (walk.n == 0)
+  if (unwind_by_rules (self, p, sample, pcs, &status))
     {
-      g_array_append_val (pcs, ip);
-      return HP_UNWIND_STOPPED;
+      self->n_by_rules++;
+      if (self->check)
+        check_rules (self, p, sample, pcs, first, status);
     }
-  /* libdwfl ends a walk cleanly (0) also when the return address could
-   * not be read: only a walk whose last step read everything it needed
-   * reached a frame without a caller. */
-  if (ret == 0 && !walk.too_deep && p->failed_reads == walk.failed_reads)
-    return HP_UNWIND_END;
-  return p->above_copy ? HP_UNWIND_COPY_ENDED : HP_UNWIND_STOPPED;
+  else
+    {
+      self->n_by_libdwfl++;
+      status = unwind_by_libdwfl (p, sample, pcs);
+    }
+  p->sample = NULL;
+  return status;
 }

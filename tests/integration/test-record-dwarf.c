@@ -17,7 +17,10 @@
  *                  function names and source lines (skipped when absent).
  *
  * and each of them has at least 97 % complete stacks (main or a thread
- * start reached). About 1500-2000 samples a recording: a share's binomial
+ * start reached). Every recording runs with HOTPATH_CHECK_UNWIND=1: each
+ * sample the unwinder's rules by pc unwind is unwound by libdwfl as well,
+ * and not one may differ (frames or how the stack ended); most samples
+ * must be unwound by the rules (see hp-unwinder.c). About 1500-2000 samples a recording: a share's binomial
  * standard error is at most 1.2 pp, so the ±5 pp tolerances fail only on a
  * real error.
  */
@@ -25,6 +28,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sqlite3.h>
 
@@ -54,6 +58,8 @@ typedef struct {
   gint64     truncated_copy;
   char      *call_graph;
   gint64     stack_size;
+  guint64    by_rules;   /* samples the unwinder's rules unwound */
+  guint64    by_libdwfl; /* ... and those libdwfl unwound */
 } Recording;
 
 static void
@@ -215,6 +221,32 @@ complete_percent (const Recording *r)
   return 100.0 * r->complete / (r->complete + r->truncated);
 }
 
+/* The unwinder's count, at the end of a recording with
+ * HOTPATH_CHECK_UNWIND=1, of the samples its rules unwound, of those
+ * libdwfl unwound, and of the rules' that differed from libdwfl's. */
+static void
+check_unwinding (const char *name,
+                 const char *err,
+                 Recording  *r)
+{
+  const char *line = strstr (err, " samples unwound by the rules of their pcs, ");
+  guint64 differed = G_MAXUINT64;
+
+  g_assert_nonnull (line);
+  while (line > err && line[-1] != ' ')
+    line--;
+  g_assert_cmpint (sscanf (line, "%" G_GUINT64_FORMAT " samples unwound by the rules of their pcs, %"
+                           G_GUINT64_FORMAT " by libdwfl; %" G_GUINT64_FORMAT " differed",
+                           &r->by_rules, &r->by_libdwfl, &differed), ==, 3);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " samples unwound by rules, %" G_GUINT64_FORMAT
+                  " by libdwfl, %" G_GUINT64_FORMAT " differed", name, r->by_rules, r->by_libdwfl, differed);
+  g_assert_cmpuint (differed, ==, 0);
+  g_assert_null (strstr (err, "WARNING"));
+  g_assert_cmpuint (r->by_rules + r->by_libdwfl, <=, r->n_samples);
+  /* the samples of a program in code GCC compiled: its rules are simple */
+  g_assert_cmpuint (r->by_rules, >=, r->n_samples * 9 / 10);
+}
+
 /* Records @program (a path, with @args) with extra record options. */
 static Recording *
 record (const char         *name,
@@ -243,6 +275,8 @@ record (const char         *name,
   g_test_message ("%s: %" G_GUINT64_FORMAT " samples, %" G_GINT64_FORMAT " complete, %"
                   G_GINT64_FORMAT " truncated, %" G_GINT64_FORMAT " lost",
                   name, r->n_samples, r->complete, r->truncated, r->lost);
+  if (g_strcmp0 (r->call_graph, "dwarf") == 0)
+    check_unwinding (name, result->err, r);
   return r;
 }
 
@@ -262,6 +296,7 @@ test_paths (void)
 {
   g_autoptr(Recording) dwarf = NULL;
   g_autoptr(Recording) fp = NULL;
+  g_autoptr(Recording) fp_dwarf = NULL;
   static const struct {
     gboolean at_leaf;
     const char *path[4];
@@ -280,6 +315,10 @@ test_paths (void)
 
   dwarf = record_workload ("paths-nofp", "paths-nofp", NULL);
   fp = record_workload ("paths-fp", "paths-fp", PATH ("--call-graph", "fp"));
+  /* frame-pointer code unwound with DWARF: its CFA is %rbp + 16, and
+   * each caller's %rbp is read from the stack (see check_unwinding) */
+  fp_dwarf = record_workload ("paths-fp-dwarf", "paths-fp", NULL);
+  it_assert_percent ("complete stacks, paths-fp with DWARF", complete_percent (fp_dwarf), 100, 100 - MIN_COMPLETE);
 
   g_assert_cmpstr (dwarf->call_graph, ==, "dwarf");
   g_assert_cmpint (dwarf->stack_size, ==, 8192);
@@ -520,6 +559,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   tmpdir = it_tmpdir_new ();
+  g_setenv ("HOTPATH_CHECK_UNWIND", "1", TRUE);
 
   g_test_add_func ("/dwarf/paths", test_paths);
   g_test_add_func ("/dwarf/recurse", test_recurse);
