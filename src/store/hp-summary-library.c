@@ -12,7 +12,8 @@
  *
  * The file is read as carefully as a capture (hp-capture.c): defensive
  * mode, no extensions, triggers or views, a length limit, a check of its
- * application id, version and columns. Another Hotpath may be writing it:
+ * application id, version and columns, at open and in every write.
+ * Another Hotpath may be writing it:
  * a short busy timeout, then "locked", rather than a window that waits.
  */
 
@@ -101,16 +102,84 @@ query_int (HpSummaryLibrary *self,
   return rc == SQLITE_OK;
 }
 
-/* Refuses anything but the tables of library.sql as this build knows them;
- * creates them in a file that is still empty. */
+/* Refuses anything but the tables of library.sql as this build knows
+ * them. Run inside a transaction: at open, and again by every write, in
+ * its own, since another program may have changed the file in between
+ * (a CHECK added after the open ran with every summary mirrored). */
+static gboolean
+check_library (HpSummaryLibrary  *self,
+               const char        *what,
+               GError           **error)
+{
+  gint64 app_id = 0, version = 0;
+  sqlite3_stmt *stmt = NULL;
+  guint n_found = 0;
+  int rc;
+
+  if (!query_int (self, "PRAGMA application_id", &app_id) ||
+      !query_int (self, "PRAGMA user_version", &version))
+    {
+      set_error_db (error, self, what);
+      return FALSE;
+    }
+  if (app_id != HP_SUMMARY_LIBRARY_APPLICATION_ID)
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
+                   _("%s: not a Hotpath summary library (another program's database); "
+                     "move it away and Hotpath starts a new one"), self->path);
+      return FALSE;
+    }
+  if (!hp_store_db_check_version (self->path, "summary library", version, HP_SUMMARY_LIBRARY_VERSION, error))
+    return FALSE;
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT name, hidden FROM pragma_table_xinfo ('summaries')",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, what);
+      return FALSE;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+
+      if (sqlite3_column_int (stmt, 1) != 0)
+        break;  /* a generated column: refused below */
+      for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+        if (name != NULL && g_ascii_strcasecmp (name, columns[i]) == 0)
+          n_found++;
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      set_error_db (error, self, what);
+      return FALSE;
+    }
+  if (rc == SQLITE_ROW || n_found != G_N_ELEMENTS (columns))
+    {
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
+                   _("%s: the summary library's table summaries is not the one Hotpath writes; "
+                     "move the file away and Hotpath starts a new one"), self->path);
+      return FALSE;
+    }
+  /* anything may have replaced the file: a CHECK or a DEFAULT of its own
+   * would run with each summary mirrored into it */
+  {
+    static const char *const written[] = { "summaries", NULL };
+
+    /* mirrored with INSERT OR REPLACE: its keys too */
+    return hp_store_db_check_declared (self->db, self->path, _("the summary library's format"),
+                                       hp_summary_library_sql, written, 1, written, error);
+  }
+}
+
+/* Checks the library as check_library() does; creates its tables in a
+ * file that is still empty. */
 static gboolean
 check_or_create (HpSummaryLibrary  *self,
                  GError           **error)
 {
   gint64 app_id = 0, version = 0, n_objects = 0;
-  sqlite3_stmt *stmt = NULL;
-  guint n_found = 0;
-  int rc;
+  gboolean ok;
 
   if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
       !query_int (self, "PRAGMA application_id", &app_id) ||
@@ -136,56 +205,56 @@ check_or_create (HpSummaryLibrary  *self,
         }
       return TRUE;
     }
+  ok = check_library (self, "cannot read the summary library", error);
   sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
+  return ok;
+}
 
-  if (app_id != HP_SUMMARY_LIBRARY_APPLICATION_ID)
+/* Opens the transaction of a write, in which the library is checked
+ * again: the file may have changed since it was opened. */
+static gboolean
+begin_write (HpSummaryLibrary  *self,
+             const char        *what,
+             GError           **error)
+{
+  int moved = 0;
+
+  if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
     {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_NOT_CAPTURE,
-                   _("%s: not a Hotpath summary library (another program's database); "
-                     "move it away and Hotpath starts a new one"), self->path);
+      set_error_db (error, self, what);
       return FALSE;
     }
-  if (!hp_store_db_check_version (self->path, "summary library", version, HP_SUMMARY_LIBRARY_VERSION, error))
-    return FALSE;
-
-  if (sqlite3_prepare_v2 (self->db, "SELECT name, hidden FROM pragma_table_xinfo ('summaries')",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  /* another file renamed over it: what is written would be lost */
+  if (sqlite3_file_control (self->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
     {
-      set_error_db (error, self, "cannot read the summary library");
+      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO,
+                   _("%s: %s: the file was replaced or removed since it was opened"), self->path, what);
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
       return FALSE;
     }
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  if (!check_library (self, what, error))
     {
-      const char *name = (const char *) sqlite3_column_text (stmt, 0);
-
-      if (sqlite3_column_int (stmt, 1) != 0)
-        break;  /* a generated column: refused below */
-      for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-        if (name != NULL && g_ascii_strcasecmp (name, columns[i]) == 0)
-          n_found++;
-    }
-  sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    {
-      set_error_db (error, self, "cannot read the summary library");
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
       return FALSE;
     }
-  if (rc == SQLITE_ROW || n_found != G_N_ELEMENTS (columns))
-    {
-      g_set_error (error, HP_STORE_ERROR, HP_STORE_ERROR_CORRUPT,
-                   _("%s: the summary library's table summaries is not the one Hotpath writes; "
-                     "move the file away and Hotpath starts a new one"), self->path);
-      return FALSE;
-    }
-  /* anything may have replaced the file: a CHECK or a DEFAULT of its own
-   * would run with each summary mirrored into it */
-  {
-    static const char *const written[] = { "summaries", NULL };
+  return TRUE;
+}
 
-    /* mirrored with INSERT OR REPLACE: its keys too */
-    return hp_store_db_check_declared (self->db, self->path, _("the summary library's format"),
-                                       hp_summary_library_sql, written, 1, written, error);
-  }
+/* Commits when @ok, else rolls back. */
+static gboolean
+end_write (HpSummaryLibrary  *self,
+           gboolean           ok,
+           const char        *what,
+           GError           **error)
+{
+  if (ok && sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    {
+      set_error_db (error, self, what);
+      ok = FALSE;
+    }
+  if (!ok)
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  return ok;
 }
 
 HpSummaryLibrary *
@@ -303,13 +372,31 @@ put (HpSummaryLibrary        *self,
   return ok;
 }
 
+/* One summary, in a write transaction of its own. */
+static gboolean
+put_one (HpSummaryLibrary        *self,
+         const char              *program,
+         const HpCaptureSummary  *summary,
+         gboolean                 copied,
+         GError                 **error)
+{
+  const char *what = "cannot save the summary in the summary library";
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!begin_write (self, what, error))
+    return FALSE;
+  return end_write (self, put (self, program, summary, copied, error), what, error);
+}
+
 gboolean
 hp_summary_library_put (HpSummaryLibrary        *self,
                         const char              *program,
                         const HpCaptureSummary  *summary,
                         GError                 **error)
 {
-  return put (self, program, summary, FALSE, error);
+  return put_one (self, program, summary, FALSE, error);
 }
 
 gboolean
@@ -318,7 +405,7 @@ hp_summary_library_put_copy (HpSummaryLibrary        *self,
                              const HpCaptureSummary  *summary,
                              GError                 **error)
 {
-  return put (self, program, summary, TRUE, error);
+  return put_one (self, program, summary, TRUE, error);
 }
 
 gboolean
@@ -334,24 +421,12 @@ hp_summary_library_put_all (HpSummaryLibrary  *self,
 
   /* one transaction: a write of its own each was a sync each, a minute
    * and a half for the 19 000 of an import */
-  if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-    {
-      set_error_db (error, self, "cannot save the summaries in the summary library");
-      return FALSE;
-    }
+  if (!begin_write (self, "cannot save the summaries in the summary library", error))
+    return FALSE;
   for (guint i = 0; i < summaries->len; i++)
     if (!put (self, program, g_ptr_array_index (summaries, i), copied, error))
-      {
-        sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-        return FALSE;
-      }
-  if (sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-    {
-      set_error_db (error, self, "cannot save the summaries in the summary library");
-      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-      return FALSE;
-    }
-  return TRUE;
+      return end_write (self, FALSE, "cannot save the summaries in the summary library", error);
+  return end_write (self, TRUE, "cannot save the summaries in the summary library", error);
 }
 
 GPtrArray *
@@ -427,5 +502,5 @@ hp_summary_library_mirror (const char              *program,
 {
   g_autoptr(HpSummaryLibrary) self = hp_summary_library_open (NULL, error);
 
-  return self != NULL && put (self, program, summary, copied, error);
+  return self != NULL && put_one (self, program, summary, copied, error);
 }

@@ -257,6 +257,57 @@ test_check_and_default (void)
   hp_test_remove_tree (dir);
 }
 
+/* The same, done by another program after the library was opened: the
+ * next write checks the file again in its own transaction and is
+ * refused, naming what it found, with nothing written. */
+static void
+test_changed_after_open (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hotpath-library-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "hotpath", "summaries.db", NULL);
+  const char *const replaced[] = {
+    ", CONSTRAINT nosy CHECK (text NOT LIKE '%password%')", "table summaries has the CHECK constraint \"nosy\"",
+    ", pad BLOB DEFAULT (zeroblob (60000000))", "column \"pad\" of table summaries has the DEFAULT",
+  };
+  HpCaptureSummary summary = { .path_key = (char *) "main", .path = (char *) "main",
+                               .text = (char *) "the loop", .share = NAN };
+
+  for (guint i = 0; i < G_N_ELEMENTS (replaced); i += 2)
+    for (guint all = 0; all < 2; all++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(HpSummaryLibrary) library = NULL;
+        g_autoptr(GPtrArray) summaries = g_ptr_array_new ();
+        g_autofree char *statements = NULL;
+        gboolean ok;
+
+        library = hp_summary_library_open (path, &error);
+        g_assert_no_error (error);
+        g_assert_true (hp_summary_library_put (library, "demo", &summary, &error));
+        g_assert_no_error (error);
+        statements = g_strdup_printf ("DROP TABLE summaries;"
+                                      "CREATE TABLE summaries (program TEXT NOT NULL, path_key TEXT NOT NULL, "
+                                      "  path TEXT NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL, "
+                                      "  updated TEXT NOT NULL, capture TEXT, share REAL%s, "
+                                      "  PRIMARY KEY (program, path_key));", replaced[i]);
+        sql (path, statements);
+        g_ptr_array_add (summaries, &summary);
+        if (all)
+          ok = hp_summary_library_put_all (library, "demo", summaries, FALSE, &error);
+        else
+          ok = hp_summary_library_put (library, "demo", &summary, &error);
+        g_assert_false (ok);
+        g_assert_nonnull (error);
+        g_test_message ("%s", error->message);
+        g_assert_true (g_str_has_prefix (error->message, path));
+        g_assert_nonnull (strstr (error->message, replaced[i + 1]));
+        g_assert_cmpint (count (path, "SELECT count(*) FROM summaries"), ==, 0);
+        g_clear_pointer (&library, hp_summary_library_close);
+        g_unlink (path);
+      }
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -266,5 +317,6 @@ main (int    argc,
   g_test_add_func ("/summary-library/hostile-rows", test_hostile_rows);
   g_test_add_func ("/summary-library/huge-rows", test_huge_rows);
   g_test_add_func ("/summary-library/check-and-default", test_check_and_default);
+  g_test_add_func ("/summary-library/changed-after-open", test_changed_after_open);
   return g_test_run ();
 }
