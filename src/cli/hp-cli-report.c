@@ -376,10 +376,18 @@ print_header (Report *r)
               health.truncated_at_jit, advice);
     }
   if (health.stack_copy_small)
-    printf (_("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
-            "e.g. --call-graph dwarf,%" PRIu64 ".\n"),
-            percent (health.stack_copy_ended, r->all_samples),
-            hp_record_bigger_stack_size (metadata_u64 (r->capture, HP_META_STACK_SIZE)));
+    {
+      guint64 bigger = hp_record_bigger_stack_size (metadata_u64 (r->capture, HP_META_STACK_SIZE));
+
+      if (bigger > 0)
+        printf (_("# Note: %.1f%% of the stacks ended with their stack copy; record with a bigger one, "
+                "e.g. --call-graph dwarf,%" PRIu64 ".\n"),
+                percent (health.stack_copy_ended, r->all_samples), bigger);
+      else
+        printf (_("# Note: %.1f%% of the stacks ended with their stack copy, already the largest the kernel "
+                "allows (%d bytes): they are deeper than any copy holds.\n"),
+                percent (health.stack_copy_ended, r->all_samples), HP_RECORD_MAX_STACK_SIZE);
+    }
   printf ("#\n");
 }
 

@@ -39,11 +39,14 @@ typedef enum {
 #define HP_RECORD_MAX_STACK_SIZE     65528  /* the kernel's limit, less the size field */
 
 /* The stack copy to suggest when copies of @stack_size bytes (0: the
- * default) ended too many stacks: four times as big, within the limit.
+ * default) ended too many stacks: four times as big, within the limit;
+ * 0 when @stack_size is the limit already, and no copy holds more.
  * `hotpath-cli report` and the window suggest the same. */
 static inline guint64
 hp_record_bigger_stack_size (guint64 stack_size)
 {
+  if (stack_size >= HP_RECORD_MAX_STACK_SIZE)
+    return 0;
   return MIN (MAX (stack_size, HP_RECORD_DEFAULT_STACK_SIZE) * 4, HP_RECORD_MAX_STACK_SIZE);
 }
 

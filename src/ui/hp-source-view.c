@@ -455,16 +455,26 @@ describe_truncation (HpLoadedProfile *profile,
     {
       g_autofree char *ended = hp_format_count (health.stack_copy_ended);
       const char *size = g_hash_table_lookup (data->metadata, HP_META_STACK_SIZE);
-      g_autofree char *bigger = g_strdup_printf ("%" G_GUINT64_FORMAT,
-                                                 hp_record_bigger_stack_size (size ? g_ascii_strtoull (size, NULL, 10) : 0));
+      guint64 bigger = hp_record_bigger_stack_size (size ? g_ascii_strtoull (size, NULL, 10) : 0);
 
-      /* Translators: a count of stacks, then a size in bytes (not to be grouped) */
-      g_string_append_printf (text, _("Each sample copied only part of the stack (call graph dwarf); %s stacks ended "
-                                      "where their copy ended. A bigger copy reaches further: record again with "
-                                      "“hotpath-cli record --call-graph dwarf,%s”, or "
-                                      "more bytes of stack per sample in the Record dialog. Deep recursion may "
-                                      "need more than any copy holds."),
-                              ended, bigger);
+      if (bigger > 0)
+        {
+          g_autofree char *bigger_text = g_strdup_printf ("%" G_GUINT64_FORMAT, bigger);
+
+          /* Translators: a count of stacks, then a size in bytes (not to be grouped) */
+          g_string_append_printf (text, _("Each sample copied only part of the stack (call graph dwarf); %s stacks "
+                                          "ended where their copy ended. A bigger copy reaches further: record again "
+                                          "with “hotpath-cli record --call-graph dwarf,%s”, or "
+                                          "more bytes of stack per sample in the Record dialog. Deep recursion may "
+                                          "need more than any copy holds."),
+                                  ended, bigger_text);
+        }
+      else
+        /* Translators: a count of stacks, then a size in bytes (not to be grouped) */
+        g_string_append_printf (text, _("Each sample copied only part of the stack (call graph dwarf); %s stacks ended "
+                                        "where their copy ended, and the copy was already the largest the kernel "
+                                        "allows (%d bytes): these stacks are deeper than any copy holds."),
+                                ended, HP_RECORD_MAX_STACK_SIZE);
     }
   else if (g_strcmp0 (call_graph, "fp") == 0)
     g_string_append (text, _("With frame pointers (call graph fp), the chain breaks at code built without them, "

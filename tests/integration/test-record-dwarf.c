@@ -403,6 +403,25 @@ test_recurse (void)
     g_assert_cmpint (report->status, ==, 0);
     g_assert_nonnull (strstr (report->out, "--call-graph dwarf,32768"));
   }
+
+  /* Stacks cut by copies of the kernel's largest size: no bigger copy
+   * exists, so the report must not suggest the size they had. */
+  {
+    const char *args[] = { "report", capture, NULL };
+    g_autoptr(ItResult) report = NULL;
+    sqlite3 *db = NULL;
+
+    g_assert_cmpint (sqlite3_open (capture, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "UPDATE metadata SET value = '65528' WHERE key = 'stack_size'",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_changes (db), ==, 1);
+    sqlite3_close (db);
+    report = it_run_cli (args);
+    g_test_message ("%s", report->out);
+    g_assert_cmpint (report->status, ==, 0);
+    g_assert_null (strstr (report->out, "--call-graph dwarf,"));
+    g_assert_nonnull (strstr (report->out, "already the largest the kernel allows (65528 bytes)"));
+  }
 }
 
 static void

@@ -760,7 +760,9 @@ test_stack_size_limits (void)
   g_assert_cmpuint (limit (setting, "max"), ==, HP_RECORD_MAX_STACK_SIZE);
   g_assert_cmpuint (limit (setting, "default"), ==, HP_RECORD_DEFAULT_STACK_SIZE);
   /* the suggestion of a bigger copy stays within what both accept */
-  g_assert_cmpuint (hp_record_bigger_stack_size (HP_RECORD_MAX_STACK_SIZE), ==, HP_RECORD_MAX_STACK_SIZE);
+  g_assert_cmpuint (hp_record_bigger_stack_size (HP_RECORD_MAX_STACK_SIZE - 8), ==, HP_RECORD_MAX_STACK_SIZE);
+  /* and suggests none when the copy was as big as it gets */
+  g_assert_cmpuint (hp_record_bigger_stack_size (HP_RECORD_MAX_STACK_SIZE), ==, 0);
   g_assert_cmpuint (hp_record_bigger_stack_size (0) % 8, ==, 0);
 }
 
