@@ -29,8 +29,11 @@
  * the other program waited until the recorded program ended. So after
  * each commit of a recording the writer leaves the lock alone for
  * HP_WRITER_YIELD_US (longer than those 100 ms, with room for a loaded
- * machine): samples meanwhile are held as they are (self->held, no cost),
- * other rows as the SQL they would run, as for another program's lock
+ * machine): samples and stack nodes meanwhile are held as they are
+ * (self->held, self->held_stacks: no cost; a new stack node comes with
+ * most rounds of a program with varied stacks, and keeping it as SQL,
+ * parsed again once the lock is taken, was a sixth of the recorder's
+ * CPU), other rows as the SQL they would run, as for another program's lock
  * below; then it takes the lock and writes them. It holds the lock at most
  * HP_WRITER_HOLD_US before it commits again, for a round of records on a
  * loaded machine can take seconds. A program that got the lock meanwhile
@@ -248,6 +251,7 @@ struct _HpCaptureWriter {
   gboolean yielding;        /* deferring only to leave the lock free a while */
   gint64   yield_until;     /* monotonic, us: the end of that while */
   GArray  *held;            /* PendingSample, written when that while ends */
+  GArray  *held_stacks;     /* StackKey, likewise (written before them) */
   gint64   txn_since;       /* monotonic, us: when the lock was taken */
   HpCaptureWriterWaitFunc wait_func;  /* told while finish() waits for the lock */
   gint64   finish_wait_us;  /* how long finish() waits for it */
@@ -411,6 +415,7 @@ is_busy (int rc)
 static gboolean replay_deferred (HpCaptureWriter *self);
 static gboolean spill_deferred (HpCaptureWriter *self, gboolean create);
 static void write_held (HpCaptureWriter *self);
+static void write_stack (HpCaptureWriter *self, const StackKey *stack);
 
 /* BEGIN IMMEDIATE, waiting for another program's write transaction as
  * long as the busy timeout says. FALSE while the lock is held (a part,
@@ -1649,11 +1654,26 @@ hp_capture_writer_intern_stack (HpCaptureWriter *self,
   found->id = ++self->n_stacks;
   g_hash_table_add (self->stacks, found);
 
-  sqlite3_bind_int64 (self->insert_stack, 1, found->id);
-  sqlite3_bind_int64 (self->insert_stack, 2, parent_id);
-  sqlite3_bind_int64 (self->insert_stack, 3, frame_id);
-  step (self, self->insert_stack, "cannot write a stack");
+  /* while the writer leaves the lock free, held as the samples are */
+  if (self->error == NULL && begin (self) && self->yielding)
+    {
+      if (self->held_stacks == NULL)
+        self->held_stacks = g_array_new (FALSE, FALSE, sizeof (StackKey));
+      g_array_append_val (self->held_stacks, *found);
+      return found->id;
+    }
+  write_stack (self, found);
   return found->id;
+}
+
+static void
+write_stack (HpCaptureWriter *self,
+             const StackKey  *stack)
+{
+  sqlite3_bind_int64 (self->insert_stack, 1, stack->id);
+  sqlite3_bind_int64 (self->insert_stack, 2, stack->parent_id);
+  sqlite3_bind_int64 (self->insert_stack, 3, stack->frame_id);
+  step (self, self->insert_stack, "cannot write a stack");
 }
 
 gint64
@@ -1761,13 +1781,17 @@ write_pending_samples (HpCaptureWriter *self)
   write_samples (self, self->pending, n);
 }
 
-/* The samples held while the writer left the lock free: written now that
- * it has it, or kept as SQL as the rest when another program took it. */
+/* The stack nodes and samples held while the writer left the lock free:
+ * written now that it has it, or kept as SQL as the rest when another
+ * program took it. */
 static void
 write_held (HpCaptureWriter *self)
 {
   g_autoptr(GArray) held = g_steal_pointer (&self->held);
+  g_autoptr(GArray) stacks = g_steal_pointer (&self->held_stacks);
 
+  for (guint i = 0; stacks != NULL && i < stacks->len && self->error == NULL; i++)
+    write_stack (self, &g_array_index (stacks, StackKey, i));
   if (held != NULL)
     write_samples (self, (const PendingSample *) held->data, held->len);
 }
@@ -2537,6 +2561,7 @@ hp_capture_writer_free (HpCaptureWriter *self)
   g_clear_pointer (&self->deferred_indexes, g_ptr_array_unref);
   drop_deferred (self);
   g_clear_pointer (&self->held, g_array_unref);
+  g_clear_pointer (&self->held_stacks, g_array_unref);
   g_free (self->note);
   g_free (self->saved_as);
   if (self->event_names != NULL)

@@ -548,6 +548,62 @@ test_lock_left_free (Fixture       *fx,
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, (gint64) n + 1);
 }
 
+/* Stack nodes that come while the writer leaves the lock free (the
+ * 150 ms after each commit) are held with the samples, not written, and
+ * written once it takes the lock again; when another program took it
+ * meanwhile they wait as SQL with the rest. Either way no sample is left
+ * on a stack the capture does not have. */
+static void
+test_stacks_held (Fixture       *fx,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 stack, module, function, frame, parent;
+  g_autoptr(HpCaptureWriter) w = writer_with_stack (fx->path, &stack);
+  const char *orphans = "SELECT count(*) FROM samples WHERE stack_id NOT IN (SELECT id FROM stacks)";
+  sqlite3 *holder = NULL;
+  guint64 n = 0;
+
+  module = hp_capture_writer_intern_module (w, "/bin/y", NULL, FALSE);
+  function = hp_capture_writer_intern_function (w, "g", module, NULL, 0);
+  frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0);
+  hp_capture_writer_add_sample (w, n++, 7, 0, stack, 1);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+
+  /* right after a commit: held, nothing written */
+  parent = stack;
+  for (guint i = 0; i < 20; i++)
+    {
+      parent = hp_capture_writer_intern_stack (w, parent, frame);
+      hp_capture_writer_add_sample (w, n++, 7, 0, parent, 1);
+    }
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 1);
+  g_usleep (200 * 1000);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 21);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 21);
+  g_assert_cmpint (hp_test_sql_int (fx->path, orphans), ==, 0);
+
+  /* another program takes the lock while they are held */
+  g_assert_cmpint (sqlite3_open (fx->path, &holder), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (holder, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
+  for (guint i = 0; i < 5; i++)
+    {
+      parent = hp_capture_writer_intern_stack (w, parent, frame);
+      hp_capture_writer_add_sample (w, n++, 7, 0, parent, 1);
+    }
+  g_usleep (200 * 1000);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+  g_assert_cmpfloat (hp_capture_writer_get_lock_wait (w, NULL), >, 0);
+  g_assert_cmpint (sqlite3_exec (holder, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (holder);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 26);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 26);
+  g_assert_cmpint (hp_test_sql_int (fx->path, orphans), ==, 0);
+}
+
 typedef struct {
   HpCaptureWriter *writer;
   guint            calls;     /* of the wait function */
@@ -1400,6 +1456,7 @@ main (int    argc,
   ADD ("killed", test_killed);
   ADD ("lock-left-free", test_lock_left_free);
   ADD ("finish-waits-for-lock", test_finish_waits_for_lock);
+  ADD ("stacks-held", test_stacks_held);
   ADD ("errors", test_errors);
   ADD ("events", test_events);
   ADD ("version-1", test_version_1);
