@@ -26,8 +26,9 @@ fuzz_init () {
   cc=${CLANG:-clang}
   command -v "$cc" >/dev/null || { echo "$script: $cc not found (apt-get install clang)" >&2; exit 77; }
   mkdir -p "$dir/include" "$dir/corpus" "$dir/seeds"
-  # the writer stamps the version into the captures it makes
-  echo '#define PACKAGE_VERSION "fuzz"' > "$dir/include/config.h"
+  # the writer stamps the version into the captures it makes, and
+  # translates its plurals in the text domain
+  printf '#define PACKAGE_VERSION "fuzz"\n#define GETTEXT_PACKAGE "hotpath"\n' > "$dir/include/config.h"
 }
 
 fuzz_build () {

@@ -20,6 +20,6 @@ set -euo pipefail
 fuzz_init run-capture.sh build-fuzz-capture "$@"
 python3 "$top/build-aux/embed-text.py" "$top/src/store/schema.sql" "$dir/hp-schema.c" hp_capture_schema_sql
 fuzz_build fuzz-capture "glib-2.0 gio-2.0 sqlite3" \
-  "$top/src/store/hp-capture.c" "$top/src/store/hp-capture-writer.c" "$top/src/store/hp-capture-schema.c" \
+  "$top/src/store/hp-capture.c" "$top/src/store/hp-capture-writer.c" "$top/src/store/hp-capture-pending.c" "$top/src/store/hp-capture-schema.c" \
   "$top/src/store/hp-store-db.c" "$dir/hp-schema.c"
 fuzz_run fuzz-capture 65536

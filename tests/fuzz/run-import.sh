@@ -22,11 +22,14 @@ set -euo pipefail
 fuzz_init run-import.sh build-fuzz-import "$@"
 mkdir -p "$dir/include/record"
 python3 "$top/build-aux/embed-text.py" "$top/src/store/schema.sql" "$dir/hp-schema.c" hp_capture_schema_sql
+# hp-events.c (the pprof import's units) names its errors in the
+# recorder's domain, which hp-recorder.c defines with the whole recorder
+printf '#include <glib.h>\nG_DEFINE_QUARK (hp-record-error-quark, hp_record_error)\n' > "$dir/hp-record-error.c"
 protoc-c --proto_path="$top/src/record" --c_out="$dir/include/record" "$top/src/record/profile.proto"
 fuzz_build fuzz-import "glib-2.0 gio-2.0 sqlite3 libprotobuf-c" \
-  "$top/src/record/hp-pprof-import.c" "$top/src/record/hp-folded-import.c" \
+  "$top/src/record/hp-pprof-import.c" "$top/src/record/hp-folded-import.c" "$top/src/record/hp-events.c" \
   "$dir/include/record/profile.pb-c.c" "$top/src/perf/hp-regular-file.c" \
   "$top/src/symbols/hp-jitdump.c" "$top/src/symbols/hp-perf-map.c" \
-  "$top/src/store/hp-capture.c" "$top/src/store/hp-capture-writer.c" "$top/src/store/hp-capture-schema.c" \
-  "$top/src/store/hp-store-db.c" "$dir/hp-schema.c"
+  "$top/src/store/hp-capture.c" "$top/src/store/hp-capture-writer.c" "$top/src/store/hp-capture-pending.c" "$top/src/store/hp-capture-schema.c" \
+  "$top/src/store/hp-store-db.c" "$dir/hp-schema.c" "$dir/hp-record-error.c"
 fuzz_run fuzz-import 16384
