@@ -68,6 +68,17 @@
  * thousand inline lines would otherwise make 10^8 frames, minutes of work
  * that nothing could interrupt. */
 #define MAX_SAMPLE_FRAMES ((gsize) 1 << 20)
+/* Frames of all samples at most, per byte of the protobuf: a location id
+ * is a byte or more on the wire, and a real profile's locations hold an
+ * inline chain of a few lines, under 2 frames a byte (a Go CPU profile,
+ * Hotpath's export). A sample that names a location of a thousand lines
+ * a thousand times made 10^6 frames of 1 kB, each one interned: ten such
+ * samples, 1.8 kB of gzip, took a minute, and a thousand distinct ones
+ * would have written a billion stack rows. At least one sample of
+ * MAX_SAMPLE_FRAMES fits, however small the profile. */
+#define MAX_FRAMES_PER_BYTE 16
+/* How many frames are added between two looks at the cancellable */
+#define FRAMES_PER_CHECK  4096
 
 typedef Perftools__Profiles__Profile  PbProfile;
 typedef Perftools__Profiles__Location PbLocation;
@@ -247,8 +258,12 @@ typedef struct {
   GHashTable      *modules;    /* guint64 mapping id -> capture module id */
   GHashTable      *locations;  /* guint64 id -> PbLocation* */
   GHashTable      *functions;  /* guint64 id -> PbFunction* */
+  GHashTable      *location_frames;  /* PbLocation* -> GArray of its frame ids, outermost first */
   GHashTable      *threads;    /* tid -> TRUE */
   gsize            frames;     /* of the sample being added */
+  gsize            all_frames;      /* of the samples added so far */
+  gsize            max_all_frames;
+  gsize            protobuf_size;   /* its bytes (once inflated) */
 } Import;
 
 static gboolean
@@ -318,12 +333,12 @@ module_of (Import  *im,
   return TRUE;
 }
 
-/* Adds the frames of @loc, outermost first, under @stack. */
+/* The frames of @loc, outermost first, into @frames. */
 static gboolean
-push_location (Import     *im,
-               PbLocation *loc,
-               gint64     *stack,
-               GError    **error)
+location_frames (Import     *im,
+                 PbLocation *loc,
+                 GArray     *frames,
+                 GError    **error)
 {
   gint64 module_id;
   PbMapping *m;
@@ -331,14 +346,6 @@ push_location (Import     *im,
 
   if (!module_of (im, loc->mapping_id, &module_id, error))
     return FALSE;
-  im->frames += MAX (loc->n_line, 1);
-  if (im->frames > MAX_SAMPLE_FRAMES)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: a sample's stack holds more than %zu frames; not imported"),
-                   im->path, MAX_SAMPLE_FRAMES);
-      return FALSE;
-    }
   m = loc->mapping_id ? g_hash_table_lookup (im->mappings, &loc->mapping_id) : NULL;
   if (m != NULL && offset >= m->memory_start)
     offset = offset - m->memory_start + m->file_offset;
@@ -347,9 +354,9 @@ push_location (Import     *im,
     {
       g_autofree char *name = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", loc->address);
       gint64 fn = hp_capture_writer_intern_function (im->writer, name, module_id, NULL, 0);
+      gint64 frame = hp_capture_writer_intern_frame (im->writer, fn, NULL, 0, FALSE, offset);
 
-      *stack = hp_capture_writer_intern_stack (im->writer, *stack,
-                                               hp_capture_writer_intern_frame (im->writer, fn, NULL, 0, FALSE, offset));
+      g_array_append_val (frames, frame);
       return TRUE;
     }
   for (gsize k = loc->n_line; k > 0; k--)
@@ -358,7 +365,7 @@ push_location (Import     *im,
       PbFunction *f = g_hash_table_lookup (im->functions, &line->function_id);
       const char *name, *file;
       g_autofree char *vname = NULL, *vfile = NULL;
-      gint64 fn;
+      gint64 fn, frame;
 
       if (f == NULL)
         {
@@ -373,11 +380,53 @@ push_location (Import     *im,
       vfile = *file ? g_utf8_make_valid (file, -1) : NULL;
       fn = hp_capture_writer_intern_function (im->writer, vname, module_id, vfile,
                                               (guint) CLAMP (f->start_line, 0, G_MAXINT32));
-      *stack = hp_capture_writer_intern_stack (im->writer, *stack,
-                                               hp_capture_writer_intern_frame (im->writer, fn, vfile,
-                                                                               (guint) CLAMP (line->line, 0, G_MAXINT32),
-                                                                               k < loc->n_line, offset));
+      frame = hp_capture_writer_intern_frame (im->writer, fn, vfile, (guint) CLAMP (line->line, 0, G_MAXINT32),
+                                              k < loc->n_line, offset);
+      g_array_append_val (frames, frame);
     }
+  return TRUE;
+}
+
+/* Adds the frames of @loc, outermost first, under @stack: made once for
+ * each location, however many samples name it. */
+static gboolean
+push_location (Import     *im,
+               PbLocation *loc,
+               gint64     *stack,
+               GError    **error)
+{
+  GArray *frames = g_hash_table_lookup (im->location_frames, loc);
+
+  if (frames == NULL)
+    {
+      frames = g_array_sized_new (FALSE, FALSE, sizeof (gint64), MAX (loc->n_line, 1));
+      if (!location_frames (im, loc, frames, error))
+        {
+          g_array_unref (frames);
+          return FALSE;
+        }
+      g_hash_table_insert (im->location_frames, loc, frames);
+    }
+  im->frames += frames->len;
+  if (im->frames > MAX_SAMPLE_FRAMES)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: a sample's stack holds more than %zu frames; not imported"),
+                   im->path, MAX_SAMPLE_FRAMES);
+      return FALSE;
+    }
+  im->all_frames += frames->len;
+  if (im->all_frames > im->max_all_frames)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: its samples' stacks hold more than %zu frames in all, more than %d for each of "
+                     "the profile's %zu bytes (locations of many inline lines named again and again); "
+                     "not imported"),
+                   im->path, im->max_all_frames, MAX_FRAMES_PER_BYTE, im->protobuf_size);
+      return FALSE;
+    }
+  for (guint i = 0; i < frames->len; i++)
+    *stack = hp_capture_writer_intern_stack (im->writer, *stack, g_array_index (frames, gint64, i));
   return TRUE;
 }
 
@@ -580,7 +629,7 @@ import_profile (Import               *im,
         }
 
       im->frames = 0;
-      for (gsize k = s->n_location_id; k > 0; k--)
+      for (gsize k = s->n_location_id, checked = im->all_frames; k > 0; k--)
         {
           PbLocation *loc = g_hash_table_lookup (im->locations, &s->location_id[k - 1]);
 
@@ -593,8 +642,13 @@ import_profile (Import               *im,
             }
           if (!push_location (im, loc, &stack, error))
             return FALSE;
-          if (k % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-            return FALSE;
+          /* by frames, not ids: one id may be a thousand frames */
+          if (im->all_frames - checked >= FRAMES_PER_CHECK)
+            {
+              checked = im->all_frames;
+              if (g_cancellable_set_error_if_cancelled (cancellable, error))
+                return FALSE;
+            }
         }
       /* a count, not a row per sample: the format has no times to keep.
        * A row counts in each event it has a value of (a heap profile's
@@ -766,15 +820,20 @@ hp_pprof_import (const char           *pprof,
     }
   im.profile = profile;
   im.writer = writer;
+  im.protobuf_size = size;
+  im.max_all_frames = size > MAX_SAMPLE_FRAMES / MAX_FRAMES_PER_BYTE ? size * MAX_FRAMES_PER_BYTE
+                                                                      : MAX_SAMPLE_FRAMES;
   im.mappings = index_by_id ((gpointer *) profile->mapping, profile->n_mapping, G_STRUCT_OFFSET (PbMapping, id));
   im.locations = index_by_id ((gpointer *) profile->location, profile->n_location, G_STRUCT_OFFSET (PbLocation, id));
   im.functions = index_by_id ((gpointer *) profile->function, profile->n_function, G_STRUCT_OFFSET (PbFunction, id));
+  im.location_frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   im.modules = g_hash_table_new (g_int64_hash, g_int64_equal);
   im.threads = g_hash_table_new (NULL, NULL);
   ok = import_profile (&im, &local_result, cancellable, error);
   g_hash_table_unref (im.mappings);
   g_hash_table_unref (im.locations);
   g_hash_table_unref (im.functions);
+  g_hash_table_unref (im.location_frames);
   g_hash_table_unref (im.modules);
   g_hash_table_unref (im.threads);
   perftools__profiles__profile__free_unpacked (profile, &allocator);

@@ -857,24 +857,23 @@ test_pprof_import_bomb (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
-/* A sample of 2,000 location ids, each naming one location of 1,000
- * inline lines: two million frames, refused with the file named, and the
- * good file at the output path kept */
+/* A pprof profile (not gzipped) of @n_samples samples, each of @n_ids
+ * location ids that name one location of 1,000 inline lines of f */
 static void
-test_pprof_import_deep (void)
+write_inline_pprof (const char *path,
+                    guint       n_samples,
+                    guint       n_ids)
 {
-  g_autofree char *dir = it_tmpdir_new ();
-  g_autofree char *pb = g_build_filename (dir, "deep.pb", NULL);
-  g_autofree char *out = g_build_filename (dir, "deep.hotpath", NULL);
   const char *strings[] = { "", "samples", "count", "f" };
   Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
   Perftools__Profiles__ValueType type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT, *type_list[1] = { &type };
   Perftools__Profiles__Function function = PERFTOOLS__PROFILES__FUNCTION__INIT, *function_list[1] = { &function };
   Perftools__Profiles__Line line = PERFTOOLS__PROFILES__LINE__INIT;
   Perftools__Profiles__Location location = PERFTOOLS__PROFILES__LOCATION__INIT, *location_list[1] = { &location };
-  Perftools__Profiles__Sample sample = PERFTOOLS__PROFILES__SAMPLE__INIT, *sample_list[1] = { &sample };
+  Perftools__Profiles__Sample sample = PERFTOOLS__PROFILES__SAMPLE__INIT;
+  g_autofree Perftools__Profiles__Sample **sample_list = g_new (Perftools__Profiles__Sample *, n_samples);
   g_autofree Perftools__Profiles__Line **lines = g_new (Perftools__Profiles__Line *, 1000);
-  g_autofree guint64 *ids = g_new (guint64, 2000);
+  g_autofree guint64 *ids = g_new (guint64, n_ids);
   gint64 value = 1;
   g_autofree guint8 *packed = NULL;
   gsize size;
@@ -889,15 +888,17 @@ test_pprof_import_deep (void)
   location.id = 1;
   location.n_line = 1000;
   location.line = lines;
-  for (guint i = 0; i < 2000; i++)
+  for (guint i = 0; i < n_ids; i++)
     ids[i] = 1;
-  sample.n_location_id = 2000;
+  sample.n_location_id = n_ids;
   sample.location_id = ids;
   sample.n_value = 1;
   sample.value = &value;
+  for (guint i = 0; i < n_samples; i++)
+    sample_list[i] = &sample;
   profile.n_sample_type = 1;
   profile.sample_type = type_list;
-  profile.n_sample = 1;
+  profile.n_sample = n_samples;
   profile.sample = sample_list;
   profile.n_location = 1;
   profile.location = location_list;
@@ -908,8 +909,46 @@ test_pprof_import_deep (void)
   size = perftools__profiles__profile__get_packed_size (&profile);
   packed = g_malloc (size);
   perftools__profiles__profile__pack (&profile, packed);
-  g_assert_true (g_file_set_contents (pb, (const char *) packed, size, NULL));
+  g_assert_true (g_file_set_contents (path, (const char *) packed, size, NULL));
+}
+
+/* A sample of 2,000 location ids, each naming one location of 1,000
+ * inline lines: two million frames, refused with the file named, and the
+ * good file at the output path kept */
+static void
+test_pprof_import_deep (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *pb = g_build_filename (dir, "deep.pb", NULL);
+  g_autofree char *out = g_build_filename (dir, "deep.hotpath", NULL);
+
+  write_inline_pprof (pb, 1, 2000);
   assert_import_refused (pb, out, "more than 1048576 frames");
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
+/* Samples under that bound each, but many: 1,100 samples of one id of
+ * that location, 11 kB naming 1.1 million frames. A thousand samples
+ * that each named 10^6 frames were 100 times the time and stack rows of
+ * a real profile of their size (a minute for 10 samples, 1.8 kB of
+ * gzip), and without a bound; now the frames of all samples are at most
+ * 16 a byte of the profile (or one sample's bound). */
+static void
+test_pprof_import_many_inline (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *pb = g_build_filename (dir, "inline.pb", NULL);
+  g_autofree char *out = g_build_filename (dir, "inline.hotpath", NULL);
+  const char *args[] = { "import", pb, "-o", out, "--force", NULL };
+  g_autoptr(ItResult) result = NULL;
+
+  write_inline_pprof (pb, 1100, 1);
+  assert_import_refused (pb, out, "more than 1048576 frames in all, more than 16 for each of the profile's");
+
+  /* a thousand of them are within the bound */
+  write_inline_pprof (pb, 1000, 1);
+  result = it_run_cli (args);
+  g_assert_cmpint (result->status, ==, 0);
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
@@ -1422,6 +1461,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/import-pprof-counted", test_pprof_counted_event);
   g_test_add_func ("/integration/cli/import-pprof-bomb", test_pprof_import_bomb);
   g_test_add_func ("/integration/cli/import-pprof-deep", test_pprof_import_deep);
+  g_test_add_func ("/integration/cli/import-pprof-many-inline", test_pprof_import_many_inline);
   g_test_add_func ("/integration/cli/import-pprof-sample-types", test_pprof_import_sample_types);
   g_test_add_func ("/integration/cli/import-pprof-block", test_pprof_import_block);
   return g_test_run ();
