@@ -63,6 +63,11 @@ typedef struct
   guint64 vaddr;
 } LoadSegment;
 
+/* HOTPATH_CHECK_CACHES=1 (see HACKING.md): every lookup through a CU's
+ * index of code scopes is done by the walk too (check_code_scopes), and
+ * a difference is a warning. */
+static gboolean check_scopes;
+
 struct _HpModule
 {
   char        *path;
@@ -94,6 +99,8 @@ struct _HpModule
   gboolean     has_last_function;
   Dwarf_Die    last_function;
   Dwarf_Addr   last_function_bias;
+  /* CU DIE offset -> CodeScopeIndex (see index_code_scopes) */
+  GHashTable  *code_scopes;
 
   /* PLT stubs by ELF vaddr (PltStub, sorted), read on first need */
   GArray      *plt;
@@ -263,6 +270,7 @@ hp_module_free (HpModule *module)
   if (module == NULL)
     return;
   g_clear_pointer (&module->cache, g_hash_table_unref);
+  g_clear_pointer (&module->code_scopes, g_hash_table_unref);
   g_clear_pointer (&module->plt, g_array_unref);
   g_clear_pointer (&module->eh_ranges, g_array_unref);
   g_clear_pointer (&module->syms, g_array_unref);
@@ -306,6 +314,7 @@ hp_symbolizer_new_internal (const char *kallsyms_path)
 {
   HpSymbolizer *self = g_new0 (HpSymbolizer, 1);
 
+  check_scopes = g_strcmp0 (g_getenv ("HOTPATH_CHECK_CACHES"), "1") == 0;
   self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) hp_module_free);
   self->strings = g_string_chunk_new (64 * 1024);
@@ -2178,6 +2187,163 @@ find_code_scopes (Dwarf_Die  *parent,
   return FALSE;
 }
 
+/* The code scopes find_code_scopes() meets at the top of a CU (through
+ * namespaces, classes, imported units and blocks without a range), in
+ * the order it meets them, with their ranges: the walk over a CU's
+ * top-level DIEs skips every function's subtree, a hundred thousand
+ * instructions a lookup in a large CU, and a recording looks up hundreds
+ * of addresses per CU. The first entry whose ranges hold the pc is the
+ * one the walk would stop at (dwarf_haspc reads the same ranges). */
+typedef struct
+{
+  Dwarf_Die die;
+  guint     depth;        /* the walk's depth where it meets the DIE */
+  guint     first_range;  /* in CodeScopeIndex.ranges, pairs */
+  guint     n_ranges;
+} CodeScopeEntry;
+
+typedef struct
+{
+  GArray *entries;  /* CodeScopeEntry */
+  GArray *ranges;   /* Dwarf_Addr start, end */
+} CodeScopeIndex;
+
+static void
+code_scope_index_free (CodeScopeIndex *index)
+{
+  g_array_unref (index->entries);
+  g_array_unref (index->ranges);
+  g_free (index);
+}
+
+static void
+add_code_scope (CodeScopeIndex *index,
+                Dwarf_Die      *die,
+                guint           depth)
+{
+  CodeScopeEntry entry = { *die, depth, index->ranges->len / 2, 0 };
+  Dwarf_Addr base, start, end;
+  ptrdiff_t at = 0;
+
+  while ((at = dwarf_ranges (die, at, &base, &start, &end)) > 0)
+    {
+      g_array_append_val (index->ranges, start);
+      g_array_append_val (index->ranges, end);
+      entry.n_ranges++;
+    }
+  g_array_append_val (index->entries, entry);
+}
+
+/* find_code_scopes()'s walk over @parent, the scopes it would test
+ * recorded in @index instead. */
+static void
+index_code_scopes (Dwarf_Die      *parent,
+                   CodeScopeIndex *index,
+                   guint           depth)
+{
+  Dwarf_Die child;
+
+  if (depth > 64 || dwarf_child (parent, &child) != 0)
+    return;
+
+  do
+    {
+      switch (dwarf_tag (&child))
+        {
+        case DW_TAG_subprogram:
+        case DW_TAG_inlined_subroutine:
+        case DW_TAG_lexical_block:
+        case DW_TAG_try_block:
+        case DW_TAG_catch_block:
+          if (has_pc_attributes (&child))
+            add_code_scope (index, &child, depth);
+          else if (dwarf_tag (&child) == DW_TAG_lexical_block)
+            index_code_scopes (&child, index, depth + 1);
+          break;
+
+        case DW_TAG_namespace:
+        case DW_TAG_class_type:
+        case DW_TAG_structure_type:
+        case DW_TAG_union_type:
+        case DW_TAG_module:
+          if (dwarf_haschildren (&child))
+            index_code_scopes (&child, index, depth + 1);
+          break;
+
+        case DW_TAG_imported_unit:
+          {
+            Dwarf_Attribute attr_mem;
+            Dwarf_Die unit;
+
+            if (dwarf_formref_die (dwarf_attr (&child, DW_AT_import, &attr_mem), &unit) != NULL)
+              index_code_scopes (&unit, index, depth + 1);
+          }
+          break;
+
+        default:
+          break;
+        }
+    }
+  while (dwarf_siblingof (&child, &child) == 0);
+}
+
+/* find_code_scopes (@cudie, @pc, @scopes, 0), through the CU's index,
+ * made the first time. */
+static void
+find_code_scopes_indexed (HpModule  *module,
+                          Dwarf_Die *cudie,
+                          Dwarf_Addr pc,
+                          GArray    *scopes)
+{
+  guint64 key = dwarf_dieoffset (cudie);
+  CodeScopeIndex *index;
+
+  if (module->code_scopes == NULL)
+    module->code_scopes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                 (GDestroyNotify) code_scope_index_free);
+  index = g_hash_table_lookup (module->code_scopes, &key);
+  if (index == NULL)
+    {
+      index = g_new0 (CodeScopeIndex, 1);
+      index->entries = g_array_new (FALSE, FALSE, sizeof (CodeScopeEntry));
+      index->ranges = g_array_new (FALSE, FALSE, sizeof (Dwarf_Addr));
+      index_code_scopes (cudie, index, 0);
+      g_hash_table_insert (module->code_scopes, g_memdup2 (&key, sizeof key), index);
+    }
+
+  for (guint i = 0; i < index->entries->len; i++)
+    {
+      CodeScopeEntry *entry = &g_array_index (index->entries, CodeScopeEntry, i);
+      const Dwarf_Addr *range = &g_array_index (index->ranges, Dwarf_Addr, 2 * entry->first_range);
+
+      for (guint r = 0; r < entry->n_ranges; r++)
+        if (pc >= range[2 * r] && pc < range[2 * r + 1])
+          {
+            g_array_append_val (scopes, entry->die);
+            find_code_scopes (&entry->die, pc, scopes, entry->depth + 1);
+            return;
+          }
+    }
+}
+
+static void
+check_code_scopes (Dwarf_Die  *cudie,
+                   Dwarf_Addr  pc,
+                   GArray     *scopes)
+{
+  g_autoptr(GArray) walked = g_array_new (FALSE, FALSE, sizeof (Dwarf_Die));
+  gboolean same;
+
+  find_code_scopes (cudie, pc, walked, 0);
+  same = walked->len == scopes->len;
+  for (guint i = 0; same && i < walked->len; i++)
+    same = dwarf_dieoffset (&g_array_index (walked, Dwarf_Die, i))
+           == dwarf_dieoffset (&g_array_index (scopes, Dwarf_Die, i));
+  if (!same)
+    g_warning ("CU at %#" G_GINT64_MODIFIER "x, pc %#" G_GINT64_MODIFIER "x: %u code scopes by the index, %u by the walk",
+               (guint64) dwarf_dieoffset (cudie), (guint64) pc, scopes->len, walked->len);
+}
+
 /* PLT stubs ------------------------------------------------------------ */
 
 /* One jump slot of .rela.plt: its GOT slot and what it names. */
@@ -3163,7 +3329,9 @@ resolve (HpSymbolizer *self,
         }
       else
         {
-          find_code_scopes (cudie, pc, scopes, 0);
+          find_code_scopes_indexed (module, cudie, pc, scopes);
+          if (check_scopes)
+            check_code_scopes (cudie, pc, scopes);
           for (guint i = 0; i < scopes->len; i++)
             {
               Dwarf_Die *die = &g_array_index (scopes, Dwarf_Die, i);

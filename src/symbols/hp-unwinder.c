@@ -38,7 +38,7 @@
  * the same end. Anything else (an FDE of a signal frame, a CFA or register
  * given by an expression, a pc without CFI or outside every module, where
  * libdwfl would fall back to the frame pointer) sends the whole sample to
- * libdwfl, as before. With HOTPATH_CHECK_UNWIND=1 in the environment, every
+ * libdwfl, as before. With HOTPATH_CHECK_CACHES=1 in the environment, every
  * sample the rules unwind is unwound by libdwfl too and the two compared:
  * a difference is a warning, and the counts are said at the end (the
  * tests run so; see HACKING.md).
@@ -175,7 +175,7 @@ struct _HpUnwinder
   GHashTable *files;      /* HpModule* -> ElfFile */
   GArray     *candidates; /* Candidate, reused by report_modules */
   GHashTable *rules;      /* RuleKey* -> UnwindRule* */
-  GArray     *check_pcs;  /* HOTPATH_CHECK_UNWIND: libdwfl's frames */
+  GArray     *check_pcs;  /* HOTPATH_CHECK_CACHES: libdwfl's frames */
   gboolean    check;
   guint64     n_by_rules;
   guint64     n_by_libdwfl;
@@ -973,7 +973,7 @@ unwind_by_libdwfl (UnwindProcess        *p,
   return p->above_copy ? HP_UNWIND_COPY_ENDED : HP_UNWIND_STOPPED;
 }
 
-/* HOTPATH_CHECK_UNWIND: unwinds the sample again with libdwfl and says
+/* HOTPATH_CHECK_CACHES: unwinds the sample again with libdwfl and says
  * where the rules' frames or status differ from its. */
 static void
 check_rules (HpUnwinder           *self,
@@ -1013,7 +1013,7 @@ hp_unwinder_new (void)
   self->candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
   self->rules = g_hash_table_new_full (rule_key_hash, rule_key_equal, g_free, g_free);
   self->check_pcs = g_array_new (FALSE, FALSE, sizeof (guint64));
-  self->check = g_strcmp0 (g_getenv ("HOTPATH_CHECK_UNWIND"), "1") == 0;
+  self->check = g_strcmp0 (g_getenv ("HOTPATH_CHECK_CACHES"), "1") == 0;
   return self;
 }
 

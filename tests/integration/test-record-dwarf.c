@@ -17,10 +17,13 @@
  *                  function names and source lines (skipped when absent).
  *
  * and each of them has at least 97 % complete stacks (main or a thread
- * start reached). Every recording runs with HOTPATH_CHECK_UNWIND=1: each
+ * start reached). Every recording runs with HOTPATH_CHECK_CACHES=1: each
  * sample the unwinder's rules by pc unwind is unwound by libdwfl as well,
  * and not one may differ (frames or how the stack ended); most samples
- * must be unwound by the rules (see hp-unwinder.c). About 1500-2000 samples a recording: a share's binomial
+ * must be unwound by the rules (see hp-unwinder.c). Likewise every
+ * address's functions found through a CU's index of code scopes are
+ * found by the walk over the CU as well (hp-symbolizer.c): a difference
+ * is a warning, and no warning may be said. About 1500-2000 samples a recording: a share's binomial
  * standard error is at most 1.2 pp, so the ±5 pp tolerances fail only on a
  * real error.
  */
@@ -222,7 +225,7 @@ complete_percent (const Recording *r)
 }
 
 /* The unwinder's count, at the end of a recording with
- * HOTPATH_CHECK_UNWIND=1, of the samples its rules unwound, of those
+ * HOTPATH_CHECK_CACHES=1, of the samples its rules unwound, of those
  * libdwfl unwound, and of the rules' that differed from libdwfl's. */
 static void
 check_unwinding (const char *name,
@@ -578,7 +581,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   tmpdir = it_tmpdir_new ();
-  g_setenv ("HOTPATH_CHECK_UNWIND", "1", TRUE);
+  g_setenv ("HOTPATH_CHECK_CACHES", "1", TRUE);
 
   g_test_add_func ("/dwarf/paths", test_paths);
   g_test_add_func ("/dwarf/recurse", test_recurse);

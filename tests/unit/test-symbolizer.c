@@ -1782,6 +1782,9 @@ main (int    argc,
 {
   /* Keep the tests offline and deterministic. */
   g_unsetenv ("DEBUGINFOD_URLS");
+  /* every lookup through a CU's index of code scopes is checked against
+   * the walk over the CU: a difference is a warning, fatal here */
+  g_setenv ("HOTPATH_CHECK_CACHES", "1", TRUE);
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/symbolizer/inline-chain", test_inline_chain);

@@ -725,7 +725,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   /* every sample the rules by pc unwind is unwound by libdwfl too; a
    * difference is a warning, fatal in a test (see hp-unwinder.c) */
-  g_setenv ("HOTPATH_CHECK_UNWIND", "1", TRUE);
+  g_setenv ("HOTPATH_CHECK_CACHES", "1", TRUE);
 
 #if defined(__x86_64__)
   g_test_add ("/unwinder/whole-stack", Fixture, NULL, fixture_set_up, test_whole_stack, fixture_tear_down);
