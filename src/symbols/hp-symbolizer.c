@@ -802,8 +802,91 @@ prune_debug_copies (const char *dir,
     }
 }
 
+/* Whether a search of the debug directories by name (the second step of
+ * dwfl_standard_find_debuginfo, after the build id) could find a file:
+ * whether any of the names it may try exists. A superset of them, after
+ * the rules libdwfl.h gives for debuginfo_path (an empty entry: the main
+ * file's directory; a relative one: below it; an absolute one: with the
+ * main file's directory appended, or for a dwz file as it is), for the
+ * main file's path as given and resolved.
+ *
+ * libdwfl (elfutils 0.188) ends that search, when it finds nothing, by
+ * loading libdebuginfod and with it libcurl, GnuTLS and Kerberos
+ * (dlopen), whether DEBUGINFOD_URLS is set or not: 6-8 ms of CPU in
+ * every recording of a stripped program, and in every benchmark run
+ * whose wrapper has no debug information. When no server is set and no
+ * name exists, the search is skipped: it could only have failed. */
+static gboolean
+debug_file_may_exist (const char *debuginfo_path,
+                      const char *file_name,
+                      const char *debuglink_file)
+{
+  g_autofree char *resolved = file_name != NULL ? realpath (file_name, NULL) : NULL;
+  const char *mains[] = { file_name, resolved };
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) entries = NULL;
+  const char *path = debuginfo_path != NULL ? debuginfo_path : ":.debug:/usr/lib/debug";
+
+  if (debuglink_file != NULL)
+    {
+      if (g_path_is_absolute (debuglink_file) && g_file_test (debuglink_file, G_FILE_TEST_EXISTS))
+        return TRUE;
+      g_ptr_array_add (names, g_strdup (debuglink_file));
+      g_ptr_array_add (names, g_path_get_basename (debuglink_file));
+    }
+  else if (file_name != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (file_name);
+
+      g_ptr_array_add (names, g_strconcat (base, ".debug", NULL));
+    }
+  else
+    return FALSE;
+
+  /* a leading + or - says whether to check CRCs */
+  if (path[0] == '+' || path[0] == '-')
+    path++;
+  entries = g_strsplit (path, ":", -1);
+  for (guint m = 0; m < G_N_ELEMENTS (mains); m++)
+    {
+      g_autofree char *dir = NULL;
+
+      if (mains[m] == NULL)
+        continue;
+      dir = g_path_get_dirname (mains[m]);
+      for (guint e = 0; entries[e] != NULL; e++)
+        {
+          const char *entry = entries[e];
+          g_autofree char *below = NULL;
+          g_autofree char *dwz = NULL;
+          const char *dirs[3] = { NULL, NULL, NULL };
+
+          if (entry[0] == '\0')
+            dirs[0] = dir;
+          else if (!g_path_is_absolute (entry))
+            dirs[0] = below = g_build_filename (dir, entry, NULL);
+          else
+            {
+              dirs[0] = below = g_build_filename (entry, dir, NULL);
+              dirs[1] = entry;
+              dirs[2] = dwz = g_build_filename (entry, ".dwz", NULL);
+            }
+          for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+            for (guint n = 0; dirs[d] != NULL && n < names->len; n++)
+              {
+                g_autofree char *candidate = g_build_filename (dirs[d], g_ptr_array_index (names, n), NULL);
+
+                if (g_file_test (candidate, G_FILE_TEST_EXISTS))
+                  return TRUE;
+              }
+        }
+    }
+  return FALSE;
+}
+
 /* dwfl_standard_find_debuginfo, but a debug file with compressed DWARF
- * is served from its decompressed copy (made the first time). */
+ * is served from its decompressed copy (made the first time), and without
+ * libdebuginfod when no server is set (see debug_file_may_exist). */
 static int
 find_debuginfo (Dwfl_Module  *mod,
                 void        **userdata,
@@ -862,8 +945,24 @@ find_debuginfo (Dwfl_Module  *mod,
 
   if (module != NULL)
     module->fetch_changed = 0;  /* a debuginfod request may start */
-  fd = dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
-                                     debuglink_file, debuglink_crc, debuginfo_file_name);
+  if (module != NULL && module->symbolizer != NULL && !module->symbolizer->debuginfod)
+    {
+      /* the first step of the standard search, then the second only
+       * where it could find something */
+      fd = dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name,
+                                         debuglink_file, debuglink_crc, debuginfo_file_name);
+      if (fd < 0 && !debug_file_may_exist (module->symbolizer->debuginfo_path, file_name, debuglink_file))
+        {
+          errno = 0;
+          return -1;
+        }
+      if (fd < 0)
+        fd = dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
+                                           debuglink_file, debuglink_crc, debuginfo_file_name);
+    }
+  else
+    fd = dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name,
+                                       debuglink_file, debuglink_crc, debuginfo_file_name);
   /* no copies kept, or none to make */
   if (fd < 0 || copy == NULL)
     return fd;
