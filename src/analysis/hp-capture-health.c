@@ -187,6 +187,7 @@ hp_capture_health_judge (HpCaptureHealth *health,
     }
   health->unresolved = metadata_u64 (data->metadata, HP_META_UNRESOLVED_FRAMES);
   health->cut_short = g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_COMPLETE), "1") != 0;
+  health->counts_summed = data->counts_summed;
 }
 
 gboolean

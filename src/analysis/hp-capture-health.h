@@ -38,6 +38,9 @@ typedef struct {
   HpHealthLevel  unsymbolized_level;
   guint64        unresolved;           /* code locations without a symbol */
   gboolean       cut_short;            /* the recording never finished */
+  /* finished, but without its totals (stack_counts empty): its samples
+   * were summed instead (HpCaptureData.counts_summed) */
+  gboolean       counts_summed;
   /* truncated stacks cut at code compiled at run time (JIT code whose
    * frame-pointer chain ended) */
   guint64        truncated_at_jit;

@@ -360,6 +360,9 @@ print_header (Report *r)
   }
   if (health.cut_short)
     printf (_("# Note: the recording was cut short; this capture holds what was written until then.\n"));
+  if (health.counts_summed)
+    printf (_("# Note: the capture is marked finished, but its totals (table stack_counts) are empty; "
+              "the counts here are its samples, summed.\n"));
   if (health.lost_many)
     printf (_("# Note: %.1f%% of the samples were lost; the shares may be biased toward the time before the losses.\n"),
             percent (lost, r->all_samples + lost));

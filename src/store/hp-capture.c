@@ -1710,6 +1710,7 @@ load (HpCapture  *self,
         {
           g_debug ("%s: complete, but stack_counts is empty: aggregating its samples", self->path);
           complete = FALSE;
+          data->counts_summed = TRUE;
         }
       if (ok)
         ok = load_counts (self, data, complete, per_stack, error);
@@ -2511,6 +2512,7 @@ hp_capture_data_new_with_counts (const HpCaptureData *data,
   copy->event_mask = data->event_mask;
   copy->first_time = data->first_time;
   copy->last_time = data->last_time;
+  copy->counts_summed = data->counts_summed;
   return copy;
 }
 

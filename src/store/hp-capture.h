@@ -109,6 +109,10 @@ typedef struct {
    * duration_ns; 0 and 0 otherwise */
   guint64 first_time;
   guint64 last_time;
+  /* marked complete, but its stack_counts was empty while it holds
+   * samples (a script deleted the totals, or a tool set complete): the
+   * counts are its samples summed, as for a capture cut short */
+  gboolean counts_summed;
 } HpCaptureData;
 
 typedef struct _HpCapture HpCapture;

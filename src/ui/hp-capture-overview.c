@@ -496,6 +496,9 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
     g_string_append_printf (warning, "%s ", killed);
   if (health.cut_short)
     g_string_append (warning, _("The recording was cut short: this capture holds the samples written until then. "));
+  if (health.counts_summed)
+    g_string_append (warning, _("The capture is marked finished, but its totals (table stack_counts) are empty: "
+                                "the counts shown are its samples, summed. "));
   if (hp_loaded_capture_get_metadata (capture, HP_META_LACKS) != NULL)
     {
       g_auto(GStrv) parts = g_strsplit (hp_loaded_capture_get_metadata (capture, HP_META_LACKS), ",", -1);

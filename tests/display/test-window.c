@@ -1780,6 +1780,40 @@ test_jit_cut (void)
     }
 }
 
+/* A finished capture whose totals were deleted is read from its samples,
+ * and the overview says so as the report does; with its totals it does
+ * not. */
+static void
+test_counts_summed (void)
+{
+  const char *names[] = { "summed_here", NULL };
+
+  for (guint deleted = 0; deleted < 2; deleted++)
+    {
+      g_autofree char *file = g_strdup_printf ("summed-%u.hotpath", deleted);
+      g_autofree char *path = make_named_capture (file, names, "main", "/opt/display-test/summed", NULL);
+      HpWindow *window;
+      const char *warning;
+
+      if (deleted)
+        hp_test_sql (path, "DELETE FROM stack_counts;");
+      window = display_open (app, path);
+      warning = hp_capture_overview_get_value (hp_window_get_overview (window), "warning");
+      g_test_message ("stack_counts %s: %s", deleted ? "deleted" : "kept", warning);
+      if (deleted)
+        {
+          g_assert_nonnull (strstr (warning, "The capture is marked finished, but its totals (table stack_counts) "
+                                             "are empty: the counts shown are its samples, summed."));
+          g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hp_window_get_overview (window))));
+        }
+      else
+        g_assert_null (strstr (warning, "stack_counts"));
+      /* the same samples either way, not none */
+      g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "samples"), !=, "0");
+      display_close (window);
+    }
+}
+
 static gboolean
 not_loading (gpointer data)
 {
@@ -1968,6 +2002,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/hostile-open", test_hostile_open);
   g_test_add_func ("/window/exit-signal", test_exit_signal);
   g_test_add_func ("/window/jit-cut", test_jit_cut);
+  g_test_add_func ("/window/counts-summed", test_counts_summed);
   g_test_add_func ("/window/cancel-load", test_cancel_load);
   g_test_add_func ("/window/pending", test_pending);
   return g_test_run ();

@@ -96,6 +96,37 @@ test_cut_short_duration (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A finished capture whose totals were deleted (a script, a tool that
+ * set complete itself) is read from its samples: the header says so,
+ * and the counts are the samples'. A finished one with its totals, and
+ * one cut short, do not get that line. */
+static void
+test_counts_summed (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "summed.hotpath", NULL);
+  const char *args[] = { "report", path, NULL };
+  const char *note = "# Note: the capture is marked finished, but its totals (table stack_counts) are empty; "
+                     "the counts here are its samples, summed.\n";
+  g_autoptr(ItResult) before = NULL;
+  g_autoptr(ItResult) after = NULL;
+
+  write_capture (path, "frequency", 999);
+  before = it_run_cli (args);
+  g_assert_cmpint (before->status, ==, 0);
+  g_assert_null (strstr (before->out, "stack_counts"));
+  hp_test_sql (path, "DELETE FROM stack_counts;");
+  after = it_run_cli (args);
+  g_test_message ("%s", after->out);
+  g_assert_cmpint (after->status, ==, 0);
+  g_assert_nonnull (strstr (after->out, note));
+  g_assert_null (strstr (after->out, "cut short"));
+  /* the one sample is still counted, not read as none */
+  g_assert_nonnull (strstr (after->out, "# Samples:   1 "));
+  g_assert_nonnull (strstr (after->out, "100.00%         1 100.00%         1  main"));
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 static void
 test_header_rate (void)
 {
@@ -646,6 +677,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/integration/cli/report-header-rate", test_header_rate);
   g_test_add_func ("/integration/cli/report-cut-short-duration", test_cut_short_duration);
+  g_test_add_func ("/integration/cli/report-counts-summed", test_counts_summed);
   g_test_add_func ("/integration/cli/report-jit-cut-plural", test_jit_cut_plural);
   g_test_add_func ("/integration/cli/report-absurd-metadata", test_header_absurd_metadata);
   g_test_add_func ("/integration/cli/report-no-module-row", test_no_module_row);
