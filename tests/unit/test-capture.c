@@ -26,6 +26,7 @@
 
 #include "analysis/hp-profile.h"
 #include "store/hp-capture.h"
+#include "faulty-vfs.h"
 #include "test-common.h"
 
 typedef HpTestScratch Fixture;
@@ -1014,6 +1015,90 @@ test_version_1 (Fixture       *fx,
     }
 }
 
+/* The disk fails while a version 1 capture is brought up to this
+ * version (the first summary saved into it): the error is an I/O error,
+ * as it is, not "tables another program changed", and the capture is
+ * left as it was. Every write to the capture and its journal fails
+ * from the save on (the faulty VFS); before, only reads. */
+static void
+test_version_1_io_error (Fixture       *fx,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCapture) capture = NULL;
+
+  hp_test_sql (fx->path, v1_schema);
+  faulty_vfs_install (fx->path);
+  capture = hp_capture_open (fx->path, TRUE, &error);
+  g_assert_no_error (error);
+  faulty_vfs.fail_writes = TRUE;
+  g_assert_false (hp_capture_set_summary (capture, "old\tmain\n", "main", "the entry", &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_cmpuint (faulty_vfs.n_failed, >, 0);
+  g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO);
+  g_assert_true (g_str_has_prefix (error->message, fx->path));
+  g_assert_nonnull (strstr (error->message, "I/O error"));
+  g_assert_null (strstr (error->message, "another program"));
+  g_clear_pointer (&capture, hp_capture_close);
+  faulty_vfs_remove ();
+  g_assert_cmpint (hp_test_sql_int (fx->path, "PRAGMA user_version"), ==, 1);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM summaries"), ==, 0);
+  g_assert_cmpint (integrity_faults (fx->path), ==, 0);
+}
+
+/* A capture marked complete with an empty stack_counts is read from its
+ * samples; whether it is so is asked of the file, and when a read there
+ * fails (the disk, once, at the root page of stack_counts or of samples,
+ * the first read of each in those loads) the load fails, naming the
+ * capture, rather than read it as complete: 0 samples, silently, the
+ * case the question is for. The same capture loads with its 3 samples
+ * once the disk reads again. */
+static void
+test_counts_check_io_error (Fixture       *fx,
+                            gconstpointer  data)
+{
+  static const struct {
+    const char *table;
+    gboolean    per_stack;  /* hp_capture_load() reads stack_counts once before, to size an array */
+  } cases[] = {
+    { "stack_counts", TRUE },
+    { "samples", FALSE },
+  };
+
+  hp_test_sql (fx->path, v1_schema);
+  hp_test_sql (fx->path, "INSERT INTO metadata VALUES ('complete', '1');");
+  for (guint t = 0; t < G_N_ELEMENTS (cases); t++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HpCapture) capture = NULL;
+      g_autoptr(HpCaptureData) loaded = NULL;
+      g_autofree char *root = g_strdup_printf ("SELECT rootpage FROM sqlite_master WHERE name = '%s'", cases[t].table);
+      gint64 page = hp_test_sql_int (fx->path, root);
+      gint64 page_size = hp_test_sql_int (fx->path, "PRAGMA page_size");
+
+      faulty_vfs_install (fx->path);
+      capture = hp_capture_open (fx->path, FALSE, &error);
+      g_assert_no_error (error);
+      faulty_vfs.fail_read_at = (page - 1) * page_size;
+      loaded = cases[t].per_stack ? hp_capture_load_stack_totals (capture, &error) : hp_capture_load (capture, &error);
+      g_assert_cmpuint (faulty_vfs.n_failed, ==, 1);
+      g_assert_null (loaded);
+      g_assert_nonnull (error);
+      g_test_message ("%s: %s", cases[t].table, error->message);
+      g_assert_error (error, HP_STORE_ERROR, HP_STORE_ERROR_IO);
+      g_assert_true (g_str_has_prefix (error->message, fx->path));
+      g_clear_error (&error);
+      /* the disk reads again: its samples, summed */
+      loaded = cases[t].per_stack ? hp_capture_load_stack_totals (capture, &error) : hp_capture_load (capture, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (total_samples (loaded), ==, 3);
+      g_assert_true (loaded->counts_summed);
+      g_clear_pointer (&capture, hp_capture_close);
+      faulty_vfs_remove ();
+    }
+}
+
 /* A capture passes PRAGMA integrity_check, and one written by format
  * version 2 to 4, whose stack_counts declared event_id last, is rebuilt
  * by the first summary written into it with its counts unchanged. */
@@ -1460,6 +1545,8 @@ main (int    argc,
   ADD ("errors", test_errors);
   ADD ("events", test_events);
   ADD ("version-1", test_version_1);
+  ADD ("version-1-io-error", test_version_1_io_error);
+  ADD ("counts-check-io-error", test_counts_check_io_error);
   ADD ("integrity-check", test_integrity_check);
   ADD ("abort", test_abort);
   ADD ("summaries", test_summaries);
