@@ -105,6 +105,12 @@ struct _HpModule
   /* PLT stubs by ELF vaddr (PltStub, sorted), read on first need */
   GArray      *plt;
 
+  /* The scopes of the C++ CUs that named a function without a linkage
+   * name (see die_function_name): ScopeEntry by DieKey of the scope, and
+   * the DieKeys of the CUs already walked; NULL until then. */
+  GHashTable  *scope_parents;
+  GHashTable  *scope_cus;
+
   /* The program's ELF entry point (program_entry), read on first need */
   gboolean     entry_loaded;
   guint64      entry;
@@ -272,6 +278,8 @@ hp_module_free (HpModule *module)
   g_clear_pointer (&module->cache, g_hash_table_unref);
   g_clear_pointer (&module->code_scopes, g_hash_table_unref);
   g_clear_pointer (&module->plt, g_array_unref);
+  g_clear_pointer (&module->scope_parents, g_hash_table_unref);
+  g_clear_pointer (&module->scope_cus, g_hash_table_unref);
   g_clear_pointer (&module->eh_ranges, g_array_unref);
   g_clear_pointer (&module->syms, g_array_unref);
   g_clear_pointer (&module->sym_sections, g_array_unref);
@@ -1517,17 +1525,358 @@ offset_to_vaddr (const HpModule *module,
   return FALSE;
 }
 
-/* The name of a subprogram or inlined subroutine, following
- * DW_AT_abstract_origin and DW_AT_specification. The demangled linkage name
- * carries namespaces and parameters (like the symbol table fallback does);
- * DW_AT_name is the fallback for C and for functions without one. */
-static const char *
-die_function_name (HpSymbolizer *self,
-                   Dwarf_Die    *die)
+/* A DIE by its file and offset: a DIE reached through DW_AT_abstract_origin
+ * or DW_AT_specification may sit in a supplementary file (dwz). */
+typedef struct {
+  Dwarf     *dbg;
+  Dwarf_Off  offset;
+} DieKey;
+
+typedef struct {
+  DieKey key;
+  DieKey parent;
+} ScopeEntry;
+
+static guint
+die_key_hash (gconstpointer p)
+{
+  const DieKey *key = p;
+
+  return g_direct_hash (key->dbg) ^ (guint) (key->offset * 2654435761u) ^ (guint) (key->offset >> 32);
+}
+
+static gboolean
+die_key_equal (gconstpointer a,
+               gconstpointer b)
+{
+  const DieKey *x = a, *y = b;
+
+  return x->dbg == y->dbg && x->offset == y->offset;
+}
+
+static DieKey
+die_key (Dwarf_Die *die)
+{
+  return (DieKey) { dwarf_cu_getdwarf (die->cu), dwarf_dieoffset (die) };
+}
+
+static gboolean
+die_is_scope (int tag)
+{
+  return tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type
+         || tag == DW_TAG_union_type || tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block;
+}
+
+/* Records the parent of every scope under @parent: libdw has no way up
+ * from a DIE, and a walk of the CU per name (dwarf_getscopes_die) would
+ * cost a whole C++ CU each time. */
+static void
+scope_walk (HpModule  *module,
+            Dwarf_Die *parent,
+            guint      depth)
+{
+  DieKey parent_key = die_key (parent);
+  Dwarf_Die child;
+
+  if (depth > 64 || dwarf_child (parent, &child) != 0)
+    return;
+  do
+    {
+      ScopeEntry *entry;
+
+      if (!die_is_scope (dwarf_tag (&child)))
+        continue;
+      entry = g_new (ScopeEntry, 1);
+      entry->key = die_key (&child);
+      entry->parent = parent_key;
+      g_hash_table_replace (module->scope_parents, &entry->key, entry);
+      scope_walk (module, &child, depth + 1);
+    }
+  while (dwarf_siblingof (&child, &child) == 0);
+}
+
+/* The scope that holds @die (a namespace, class, function or block), or
+ * FALSE at the top of its CU. */
+static gboolean
+scope_parent (HpModule  *module,
+              Dwarf_Die *die,
+              Dwarf_Die *parent)
+{
+  Dwarf_Die cu;
+  DieKey cu_key, key;
+  const ScopeEntry *entry;
+
+  if (dwarf_diecu (die, &cu, NULL, NULL) == NULL)
+    return FALSE;
+  if (module->scope_parents == NULL)
+    {
+      module->scope_parents = g_hash_table_new_full (die_key_hash, die_key_equal, NULL, g_free);
+      module->scope_cus = g_hash_table_new_full (die_key_hash, die_key_equal, g_free, NULL);
+    }
+  cu_key = die_key (&cu);
+  if (!g_hash_table_contains (module->scope_cus, &cu_key))
+    {
+      g_hash_table_add (module->scope_cus, g_memdup2 (&cu_key, sizeof cu_key));
+      scope_walk (module, &cu, 0);
+    }
+  key = die_key (die);
+  entry = g_hash_table_lookup (module->scope_parents, &key);
+  if (entry == NULL || die_key_equal (&entry->parent, &cu_key))
+    return FALSE;
+  return dwarf_offdie (entry->parent.dbg, entry->parent.offset, parent) != NULL;
+}
+
+/* The DIE that declares @die: a concrete instance's abstract origin, a
+ * definition's declaration (in its class). Its parent is the scope. */
+static void
+die_declaration (Dwarf_Die *die,
+                 Dwarf_Die *decl)
+{
+  *decl = *die;
+  for (guint i = 0; i < 8; i++)
+    {
+      Dwarf_Attribute attr_mem;
+      Dwarf_Attribute *attr = dwarf_attr (decl, DW_AT_abstract_origin, &attr_mem);
+
+      if (attr == NULL)
+        attr = dwarf_attr (decl, DW_AT_specification, &attr_mem);
+      if (attr == NULL || dwarf_formref_die (attr, decl) == NULL)
+        return;
+    }
+}
+
+static gboolean
+die_is_cplusplus (Dwarf_Die *die)
+{
+  Dwarf_Die cu;
+
+  if (dwarf_diecu (die, &cu, NULL, NULL) == NULL)
+    return FALSE;
+  switch (dwarf_srclang (&cu))
+    {
+    case DW_LANG_C_plus_plus:
+    case DW_LANG_C_plus_plus_03:
+    case DW_LANG_C_plus_plus_11:
+    case DW_LANG_C_plus_plus_14:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void append_scope        (HpSymbolizer *self, HpModule *module, Dwarf_Die *die, GString *name, guint depth);
+static void append_function_name (HpSymbolizer *self, HpModule *module, Dwarf_Die *die, GString *name, guint depth);
+
+/* A type as the demangler writes it in a parameter list ("long",
+ * "std::string const&"), for the name of a lambda. */
+static void
+append_type (HpSymbolizer *self,
+             HpModule     *module,
+             Dwarf_Die    *die,
+             GString      *name,
+             guint         depth)
+{
+  static const char *const base[][2] = {
+    { "long int", "long" }, { "long unsigned int", "unsigned long" },
+    { "long long int", "long long" }, { "long long unsigned int", "unsigned long long" },
+    { "short int", "short" }, { "short unsigned int", "unsigned short" }, { "_Bool", "bool" },
+  };
+  Dwarf_Attribute attr_mem;
+  Dwarf_Die type;
+  const char *type_name;
+
+  if (depth > 16 || dwarf_formref_die (dwarf_attr_integrate (die, DW_AT_type, &attr_mem), &type) == NULL)
+    {
+      g_string_append (name, "void");
+      return;
+    }
+  switch (dwarf_tag (&type))
+    {
+    case DW_TAG_pointer_type:
+      append_type (self, module, &type, name, depth + 1);
+      g_string_append_c (name, '*');
+      return;
+    case DW_TAG_reference_type:
+      append_type (self, module, &type, name, depth + 1);
+      g_string_append_c (name, '&');
+      return;
+    case DW_TAG_rvalue_reference_type:
+      append_type (self, module, &type, name, depth + 1);
+      g_string_append (name, "&&");
+      return;
+    case DW_TAG_const_type:
+      append_type (self, module, &type, name, depth + 1);
+      g_string_append (name, " const");
+      return;
+    case DW_TAG_volatile_type:
+      append_type (self, module, &type, name, depth + 1);
+      g_string_append (name, " volatile");
+      return;
+    default:
+      break;
+    }
+  type_name = dwarf_diename (&type);
+  if (dwarf_tag (&type) == DW_TAG_base_type && type_name != NULL)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (base); i++)
+        if (strcmp (type_name, base[i][0]) == 0)
+          type_name = base[i][1];
+      g_string_append (name, type_name);
+      return;
+    }
+  append_scope (self, module, &type, name, depth + 1);
+  g_string_append (name, type_name != NULL ? type_name : "{unnamed type}");
+}
+
+/* A lambda's closure type: a class without a name, with an operator().
+ * Its operator() in @call. */
+static gboolean
+die_is_lambda (Dwarf_Die *die,
+               Dwarf_Die *call)
+{
+  if (dwarf_diename (die) != NULL || dwarf_child (die, call) != 0)
+    return FALSE;
+  do
+    if (dwarf_tag (call) == DW_TAG_subprogram && g_strcmp0 (dwarf_diename (call), "operator()") == 0)
+      return TRUE;
+  while (dwarf_siblingof (call, call) == 0);
+  return FALSE;
+}
+
+/* The parameters of a lambda's operator() ("long", "std::string const&"),
+ * which name it as g++ does; NULL when @die is not a lambda. */
+static char *
+lambda_parameters (HpSymbolizer *self,
+                   HpModule     *module,
+                   Dwarf_Die    *die,
+                   guint         depth)
+{
+  Dwarf_Die call, param;
+  GString *params;
+  gboolean first = TRUE;
+
+  if (!die_is_lambda (die, &call))
+    return NULL;
+  params = g_string_new (NULL);
+  if (dwarf_child (&call, &param) == 0)
+    do
+      {
+        Dwarf_Attribute attr_mem;
+        bool artificial = false;
+
+        if (dwarf_tag (&param) != DW_TAG_formal_parameter)
+          continue;
+        if (dwarf_formflag (dwarf_attr (&param, DW_AT_artificial, &attr_mem), &artificial) == 0 && artificial)
+          continue; /* this */
+        if (!first)
+          g_string_append (params, ", ");
+        append_type (self, module, &param, params, depth + 1);
+        first = FALSE;
+      }
+    while (dwarf_siblingof (&param, &param) == 0);
+  return g_string_free (params, FALSE);
+}
+
+/* Counts, in DIE order, the lambdas declared in @scope and in its blocks,
+ * until @lambda: 1 for the first, as g++ numbers them, whatever their
+ * parameters ("main::{lambda(long)#2}", then "main::{lambda(int)#3}"). */
+static gboolean
+lambda_number (Dwarf_Die *scope,
+               Dwarf_Off  lambda,
+               guint     *number,
+               guint      depth)
+{
+  Dwarf_Die child, call;
+
+  if (depth > 16 || dwarf_child (scope, &child) != 0)
+    return FALSE;
+  do
+    {
+      int tag = dwarf_tag (&child);
+
+      if (tag == DW_TAG_lexical_block)
+        {
+          if (lambda_number (&child, lambda, number, depth + 1))
+            return TRUE;
+        }
+      else if (tag == DW_TAG_class_type || tag == DW_TAG_structure_type)
+        {
+          if (die_is_lambda (&child, &call))
+            (*number)++;
+          if (dwarf_dieoffset (&child) == lambda)
+            return TRUE;
+        }
+    }
+  while (dwarf_siblingof (&child, &child) == 0);
+  return FALSE;
+}
+
+/* Appends "ns::Class::" for the scopes that hold @die. */
+static void
+append_scope (HpSymbolizer *self,
+              HpModule     *module,
+              Dwarf_Die    *die,
+              GString      *name,
+              guint         depth)
+{
+  Dwarf_Die parent;
+  const char *part;
+  g_autofree char *params = NULL;
+
+  if (depth > 16 || !scope_parent (module, die, &parent))
+    return;
+  switch (dwarf_tag (&parent))
+    {
+    case DW_TAG_lexical_block:
+      append_scope (self, module, &parent, name, depth + 1);
+      return;
+    case DW_TAG_subprogram:
+      /* a class local to a function: "main::", "Foo::run()::" */
+      append_function_name (self, module, &parent, name, depth + 1);
+      g_string_append (name, "::");
+      return;
+    default:
+      break;
+    }
+  append_scope (self, module, &parent, name, depth + 1);
+  part = dwarf_diename (&parent);
+  if (part != NULL)
+    g_string_append (name, part);
+  else if (dwarf_tag (&parent) == DW_TAG_namespace)
+    g_string_append (name, "(anonymous namespace)");
+  else if ((params = lambda_parameters (self, module, &parent, depth)) != NULL)
+    {
+      Dwarf_Die scope = parent, block;
+      guint number = 0;
+
+      /* numbered within the function (or namespace), blocks included */
+      while (scope_parent (module, &scope, &block))
+        {
+          scope = block;
+          if (dwarf_tag (&scope) != DW_TAG_lexical_block)
+            break;
+        }
+      if (dwarf_dieoffset (&scope) == dwarf_dieoffset (&parent)
+          || !lambda_number (&scope, dwarf_dieoffset (&parent), &number, 0))
+        number = 1;
+      g_string_append_printf (name, "{lambda(%s)#%u}", params, MAX (number, 1));
+    }
+  else
+    g_string_append (name, "{unnamed type}");
+  g_string_append (name, "::");
+}
+
+static void
+append_function_name (HpSymbolizer *self,
+                      HpModule     *module,
+                      Dwarf_Die    *die,
+                      GString      *name,
+                      guint         depth)
 {
   Dwarf_Attribute attr_mem;
   const char *linkage;
-  const char *name;
+  const char *plain;
+  Dwarf_Die decl;
 
   linkage = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr_mem));
   if (linkage == NULL)
@@ -1537,13 +1886,44 @@ die_function_name (HpSymbolizer *self,
       g_autofree char *demangled = hp_demangle (linkage);
 
       if (demangled != NULL)
-        return intern (self, demangled);
+        {
+          g_string_append (name, demangled);
+          return;
+        }
     }
+  plain = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr_mem));
+  if (plain == NULL)
+    {
+      if (linkage != NULL)
+        g_string_append (name, linkage);
+      return;
+    }
+  /* C++ without a linkage name (a lambda's operator(), some template
+   * instances): DW_AT_name alone ("operator()", "_M_invoke") would make
+   * one function of every lambda of the program; its scopes tell them
+   * apart ("main::{lambda(long)#2}::operator()"). */
+  if (die_is_cplusplus (die))
+    {
+      die_declaration (die, &decl);
+      append_scope (self, module, &decl, name, depth + 1);
+    }
+  g_string_append (name, plain);
+}
 
-  name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr_mem));
-  if (name != NULL)
-    return intern (self, name);
-  return linkage != NULL ? intern (self, linkage) : NULL;
+/* The name of a subprogram or inlined subroutine, following
+ * DW_AT_abstract_origin and DW_AT_specification. The demangled linkage name
+ * carries namespaces and parameters (like the symbol table fallback does);
+ * DW_AT_name is the fallback for C, and with its scopes for C++ functions
+ * without one. */
+static const char *
+die_function_name (HpSymbolizer *self,
+                   HpModule     *module,
+                   Dwarf_Die    *die)
+{
+  g_autoptr(GString) name = g_string_new (NULL);
+
+  append_function_name (self, module, die, name, 0);
+  return name->len > 0 ? intern (self, name->str) : NULL;
 }
 
 static gboolean
@@ -3471,7 +3851,7 @@ resolve (HpSymbolizer *self,
     {
       Dwarf_Die *die = g_ptr_array_index (inlines, i);
 
-      resolved->frames[i].function = die_function_name (self, die);
+      resolved->frames[i].function = die_function_name (self, module, die);
       resolved->frames[i].function_line = die_decl_line (die);
       resolved->frames[i].function_file = die_decl_file (self, die);
       resolved->frames[i].is_inline = TRUE;
@@ -3480,14 +3860,16 @@ resolve (HpSymbolizer *self,
 
   if (function != NULL)
     {
-      resolved->frames[n - 1].function = die_function_name (self, function);
+      resolved->frames[n - 1].function = die_function_name (self, module, function);
       resolved->frames[n - 1].function_line = die_decl_line (function);
       resolved->frames[n - 1].function_file = die_decl_file (self, function);
-      /* GCC gives some template instances no linkage name, and their
-       * DW_AT_name has no namespace ("__unguarded_linear_insert<…>"): the
-       * symbol of the out-of-line copy has it (std::…), as perf shows */
+      /* GCC gives some C++ functions no linkage name: template instances
+       * ("__unguarded_linear_insert<…>", without std::) and the members of
+       * classes made for lambdas ("_M_invoke" of two std::function
+       * handlers). The symbol of the out-of-line copy names them whole and
+       * apart, as perf shows them. */
       if (resolved->frames[n - 1].function != NULL && !die_has_linkage_name (function)
-          && strchr (resolved->frames[n - 1].function, '<') != NULL)
+          && die_is_cplusplus (function))
         {
           const char *symbol = symtab_name (self, module, address);
 

@@ -1565,6 +1565,112 @@ test_template_namespace (void)
   }
 }
 
+/* GCC gives a lambda's operator() no linkage name, nor the members of the
+ * classes made for it (std::function's _M_invoke): DW_AT_name alone named
+ * every lambda of a program "operator()" and every handler "_M_invoke", one
+ * function whose self share was all of theirs. Each handler is named by its
+ * symbol, and the lambda inlined in it by its scopes, as g++ numbers them
+ * (in the function, blocks included, whatever their parameters): two
+ * lambdas of (long) in main, then one of (int) in a block of main. */
+static void
+test_lambda_names (void)
+{
+  static const char source[] =
+    "#include <functional>\n"
+    "long run (std::function<long (long)> f, long n) { long s = 0; for (long i = 0; i < n; i++) s += f (i); return s; }\n"
+    "int main (int argc, char **argv)\n"
+    "{\n"
+    "  long s = run ([] (long x) { long t = 0; for (int i = 0; i < 300; i++) t += (x ^ i) % 7; return t; }, argc);\n"
+    "  s += run ([] (long x) { long t = 0; for (int i = 0; i < 100; i++) t += (x + i) % 5; return t; }, argc);\n"
+    "  if (argc > 0)\n"
+    "    {\n"
+    "      std::function<long (int)> g = [] (int x) { long t = 0; for (int i = 0; i < 50; i++) t += (x * i) % 3; return t; };\n"
+    "      s += g (argc);\n"
+    "    }\n"
+    "  return (int) s;\n"
+    "}\n";
+  static const char *const lambdas[] = {
+    "main::{lambda(long)#1}", "main::{lambda(long)#2}", "main::{lambda(int)#3}",
+  };
+  g_autofree char *cxx = g_find_program_in_path ("g++");
+  g_autofree char *dir = NULL, *src = NULL, *program = NULL, *nm = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint found[G_N_ELEMENTS (lambdas)] = { 0 };
+
+  if (cxx == NULL)
+    {
+      g_test_skip ("no g++");
+      return;
+    }
+  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", NULL);
+  src = g_build_filename (dir, "main.cc", NULL);
+  program = g_build_filename (dir, "prog", NULL);
+  g_assert_true (g_file_set_contents (src, source, -1, NULL));
+  {
+    const char *argv[] = { cxx, "-O2", "-g", "-o", program, src, NULL };
+    g_autofree char *out = command_output (argv);
+
+    g_assert_nonnull (out);
+  }
+  {
+    const char *argv[] = { "nm", "--defined-only", program, NULL };
+
+    nm = command_output (argv);
+    g_assert_nonnull (nm);
+  }
+  lines = g_strsplit (nm, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", 3);
+      g_autofree char *demangled = NULL;
+      HpSymbolizer *symbolizer;
+      HpModule *module;
+      guint64 offset, size;
+      int which = -1;
+
+      if (g_strv_length (f) != 3 || g_ascii_tolower (f[1][0]) != 't'
+          || (demangled = hp_demangle (f[2])) == NULL || strstr (demangled, "::_M_invoke(") == NULL
+          || !hp_test_elf_function (program, f[2], &offset, &size))
+        continue;
+      for (guint l = 0; l < G_N_ELEMENTS (lambdas); l++)
+        if (strstr (demangled, lambdas[l]) != NULL)
+          which = l;
+      g_assert_cmpint (which, >=, 0);
+      symbolizer = hp_symbolizer_new ();
+      module = hp_symbolizer_get_module (symbolizer, program, NULL, 0);
+      /* every instruction of the handler: the handler itself, or the
+       * lambda's operator() inlined in it, never a bare name */
+      for (guint64 at = offset; at < offset + size; at++)
+        {
+          const HpResolvedAddress *r = hp_symbolizer_lookup (symbolizer, module, at);
+
+          g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, demangled);
+          for (guint k = 0; k + 1 < r->n_frames; k++)
+            {
+              const char *name = r->frames[k].function;
+
+              g_assert_nonnull (name);
+              g_assert_cmpstr (name, !=, "operator()");
+              if (g_str_has_suffix (name, "::operator()"))
+                {
+                  g_autofree char *expected = g_strconcat (lambdas[which], "::operator()", NULL);
+
+                  g_assert_cmpstr (name, ==, expected);
+                  found[which]++;
+                }
+            }
+        }
+      g_test_message ("%s: %u addresses in %s::operator()", demangled, found[which], lambdas[which]);
+      hp_symbolizer_free (symbolizer);
+    }
+  for (guint l = 0; l < G_N_ELEMENTS (lambdas); l++)
+    g_assert_cmpuint (found[l], >, 0);
+  {
+    const char *argv[] = { "rm", "-rf", dir, NULL };
+    g_autofree char *out = command_output (argv);
+  }
+}
+
 /* The vDSO --------------------------------------------------------------- */
 
 /* Our own vDSO image, written to @path; its start and size in memory. */
@@ -1833,6 +1939,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/plt-static", test_plt_static);
   g_test_add_func ("/symbolizer/stripped-main", test_stripped_main);
   g_test_add_func ("/symbolizer/template-namespace", test_template_namespace);
+  g_test_add_func ("/symbolizer/lambda-names", test_lambda_names);
   g_test_add_func ("/symbolizer/build-id", test_build_id);
   g_test_add_func ("/symbolizer/special-names", test_special_names);
   g_test_add_func ("/symbolizer/vdso", test_vdso);
