@@ -288,12 +288,14 @@ read_pending (const char    *pending,
     }
   p.path = pending;
   p.at = g_mapped_file_get_contents (file);
-  p.end = p.at + g_mapped_file_get_length (file);
   p.line = 1;
   p.text = text;
   p.values = values;
+  /* an empty file maps to NULL, and NULL + 0 is undefined in C */
   if (p.at == NULL)
     p.at = p.end = "";
+  else
+    p.end = p.at + g_mapped_file_get_length (file);
 
   for (;;)
     {

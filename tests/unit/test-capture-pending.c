@@ -171,6 +171,30 @@ test_unreadable_rows (HpTestScratch *fx,
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 15);
 }
 
+/* An empty file (a recorder killed before its first spill wrote a
+ * byte) holds no sample: checked and added as nothing, and removed. It
+ * maps to NULL, from which the reader once took its end as NULL + 0,
+ * undefined in C (run-pending.sh's first input, under UBSan). */
+static void
+test_empty (HpTestScratch *fx,
+            gconstpointer  data)
+{
+  g_autofree char *pending = make_capture_with_pending (fx);
+  g_autoptr(GError) error = NULL;
+  guint64 n = 99;
+
+  g_assert_true (g_file_set_contents (pending, "", 0, NULL));
+  g_assert_true (hp_capture_check_pending (pending, &n, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 0);
+  n = 99;
+  g_assert_true (hp_capture_add_pending (fx->path, pending, NULL, &n, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_false (g_file_test (pending, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 10);
+}
+
 /* NAME.pending-2.sql, the writer's name when NAME.pending.sql was taken,
  * is found too; other names are not. */
 static void
@@ -435,6 +459,8 @@ main (int   argc,
   g_test_add ("/capture-pending/hostile", HpTestScratch, NULL, hp_test_scratch_set_up, test_hostile,
               hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/unreadable-rows", HpTestScratch, NULL, hp_test_scratch_set_up, test_unreadable_rows,
+              hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/empty", HpTestScratch, NULL, hp_test_scratch_set_up, test_empty,
               hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/list", HpTestScratch, NULL, hp_test_scratch_set_up, test_list, hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/give-up-none", HpTestScratch, NULL, hp_test_scratch_set_up, test_give_up_none,
