@@ -812,11 +812,17 @@ prune_debug_copies (const char *dir,
 
 /* Whether a search of the debug directories by name (the second step of
  * dwfl_standard_find_debuginfo, after the build id) could find a file:
- * whether any of the names it may try exists. A superset of them, after
- * the rules libdwfl.h gives for debuginfo_path (an empty entry: the main
- * file's directory; a relative one: below it; an absolute one: with the
- * main file's directory appended, or for a dwz file as it is), for the
- * main file's path as given and resolved.
+ * whether any of the names it may try exists, other than the main file.
+ * A superset of them, after find_debuginfo_in_path() in libdwfl (elfutils
+ * 0.188), for the main file's path as given and resolved; entries of the
+ * path are separated by ':', each may start with '+' or '-' (CRC check):
+ *   an empty entry: the main file's directory, and its .dwz (dwz files);
+ *   a relative one: that folder in the main file's directory;
+ *   an absolute one: the main file's directory below it and then each
+ *     shorter tail of that directory (/D/a/b/c: D/a/b/c, D/b/c, D/c, D),
+ *     and D/.dwz;
+ * with the debuglink's name and its base name, or without a debuglink
+ * NAME.debug and, except in the main file's directory, NAME itself.
  *
  * libdwfl (elfutils 0.188) ends that search, when it finds nothing, by
  * loading libdebuginfod and with it libcurl, GnuTLS and Kerberos
@@ -825,31 +831,37 @@ prune_debug_copies (const char *dir,
  * whose wrapper has no debug information. When no server is set and no
  * name exists, the search is skipped: it could only have failed. */
 static gboolean
+debug_name_exists (const char        *dir,
+                   const char        *name,
+                   const struct stat *main_stat)
+{
+  g_autofree char *candidate = g_build_filename (dir, name, NULL);
+  struct stat st;
+
+  /* libdwfl passes over the main file by another name (try_open) */
+  return stat (candidate, &st) == 0
+         && (main_stat == NULL || st.st_dev != main_stat->st_dev || st.st_ino != main_stat->st_ino);
+}
+
+static gboolean
 debug_file_may_exist (const char *debuginfo_path,
                       const char *file_name,
                       const char *debuglink_file)
 {
   g_autofree char *resolved = file_name != NULL ? realpath (file_name, NULL) : NULL;
   const char *mains[] = { file_name, resolved };
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *link_base = debuglink_file != NULL ? g_path_get_basename (debuglink_file) : NULL;
   g_auto(GStrv) entries = NULL;
   const char *path = debuginfo_path != NULL ? debuginfo_path : ":.debug:/usr/lib/debug";
+  struct stat main_stat;
+  gboolean have_main_stat;
 
-  if (debuglink_file != NULL)
-    {
-      if (g_path_is_absolute (debuglink_file) && g_file_test (debuglink_file, G_FILE_TEST_EXISTS))
-        return TRUE;
-      g_ptr_array_add (names, g_strdup (debuglink_file));
-      g_ptr_array_add (names, g_path_get_basename (debuglink_file));
-    }
-  else if (file_name != NULL)
-    {
-      g_autofree char *base = g_path_get_basename (file_name);
-
-      g_ptr_array_add (names, g_strconcat (base, ".debug", NULL));
-    }
-  else
+  if (debuglink_file != NULL && g_path_is_absolute (debuglink_file)
+      && g_file_test (debuglink_file, G_FILE_TEST_EXISTS))
+    return TRUE;
+  if (debuglink_file == NULL && file_name == NULL)
     return FALSE;
+  have_main_stat = file_name != NULL && stat (file_name, &main_stat) == 0;
 
   /* a leading + or - says whether to check CRCs */
   if (path[0] == '+' || path[0] == '-')
@@ -858,35 +870,58 @@ debug_file_may_exist (const char *debuginfo_path,
   for (guint m = 0; m < G_N_ELEMENTS (mains); m++)
     {
       g_autofree char *dir = NULL;
+      g_autofree char *base = NULL;
+      g_autofree char *base_debug = NULL;
+      const char *names[2];
+      /* the names tried in the main file's directory, and elsewhere */
+      const char *own_dir_names[2];
 
       if (mains[m] == NULL)
         continue;
       dir = g_path_get_dirname (mains[m]);
+      base = g_path_get_basename (mains[m]);
+      if (debuglink_file != NULL)
+        {
+          names[0] = own_dir_names[0] = debuglink_file;
+          names[1] = own_dir_names[1] = link_base;
+        }
+      else
+        {
+          base_debug = g_strconcat (base, ".debug", NULL);
+          names[0] = own_dir_names[0] = base_debug;
+          names[1] = base;
+          own_dir_names[1] = base_debug;
+        }
+
       for (guint e = 0; entries[e] != NULL; e++)
         {
           const char *entry = entries[e];
-          g_autofree char *below = NULL;
-          g_autofree char *dwz = NULL;
-          const char *dirs[3] = { NULL, NULL, NULL };
+          g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+          const char * const *try_names = names;
 
+          if (entry[0] == '+' || entry[0] == '-')
+            entry++;
           if (entry[0] == '\0')
-            dirs[0] = dir;
+            {
+              g_ptr_array_add (dirs, g_strdup (dir));
+              g_ptr_array_add (dirs, g_build_filename (dir, ".dwz", NULL));
+              try_names = own_dir_names;
+            }
           else if (!g_path_is_absolute (entry))
-            dirs[0] = below = g_build_filename (dir, entry, NULL);
+            g_ptr_array_add (dirs, g_build_filename (dir, entry, NULL));
           else
             {
-              dirs[0] = below = g_build_filename (entry, dir, NULL);
-              dirs[1] = entry;
-              dirs[2] = dwz = g_build_filename (entry, ".dwz", NULL);
+              /* the whole directory and each shorter tail of it */
+              for (const char *tail = dir; tail != NULL; tail = strchr (tail + 1, '/'))
+                g_ptr_array_add (dirs, g_build_filename (entry, tail, NULL));
+              g_ptr_array_add (dirs, g_strdup (entry));
+              g_ptr_array_add (dirs, g_build_filename (entry, ".dwz", NULL));
             }
-          for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
-            for (guint n = 0; dirs[d] != NULL && n < names->len; n++)
-              {
-                g_autofree char *candidate = g_build_filename (dirs[d], g_ptr_array_index (names, n), NULL);
-
-                if (g_file_test (candidate, G_FILE_TEST_EXISTS))
-                  return TRUE;
-              }
+          for (guint d = 0; d < dirs->len; d++)
+            for (guint n = 0; n < 2; n++)
+              if (debug_name_exists (g_ptr_array_index (dirs, d), try_names[n],
+                                     have_main_stat ? &main_stat : NULL))
+                return TRUE;
         }
     }
   return FALSE;

@@ -1918,6 +1918,79 @@ test_vdso (void)
   g_rmdir (dir);
 }
 
+/* Debug files that libdwfl's search by name finds below a --debug-dir:
+ * for an absolute directory it tries the main file's directory and then
+ * each shorter tail of it (/tmp/x/bin, then x/bin, then bin), with the
+ * debuglink's name or, without one, NAME.debug and NAME itself. The skip
+ * of that search when no file exists (debug_file_may_exist) must find
+ * them too: a sysroot's /usr/lib/debug/usr/bin/prog.debug is such a
+ * tail. No .build-id links here: only the search by name can find them. */
+static void
+test_debug_dir_by_name (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *bin = NULL, *debug_dir = NULL, *linked = NULL, *plain = NULL;
+  g_autofree char *linked_debug = NULL, *plain_debug_dir = NULL, *plain_debug = NULL;
+  g_autofree char *tail_dir = NULL;
+  guint64 offset, size;
+
+  if (g_find_program_in_path ("objcopy") == NULL)
+    {
+      g_test_skip ("objcopy not installed");
+      return;
+    }
+  dir = g_dir_make_tmp ("hp-symtest-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  bin = g_build_filename (dir, "bin", NULL);
+  debug_dir = g_build_filename (dir, "debug", NULL);
+  linked = g_build_filename (bin, "linked", NULL);
+  plain = g_build_filename (bin, "plain", NULL);
+  /* debug/bin/linked.debug: the tail "bin" of DIR/bin */
+  tail_dir = g_build_filename (debug_dir, "bin", NULL);
+  linked_debug = g_build_filename (tail_dir, "linked.debug", NULL);
+  /* debug/DIR/bin/plain: the whole directory, the file's own name */
+  plain_debug_dir = g_build_filename (debug_dir, bin, NULL);
+  plain_debug = g_build_filename (plain_debug_dir, "plain", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (bin, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (tail_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (plain_debug_dir, 0700), ==, 0);
+  {
+    const char *keep_linked[] = { "--only-keep-debug", SYMTEST_TARGET, linked_debug, NULL };
+    const char *keep_plain[] = { "--only-keep-debug", SYMTEST_TARGET, plain_debug, NULL };
+    const char *strip_linked[] = { "--strip-debug", "--add-gnu-debuglink", linked_debug, SYMTEST_TARGET, linked, NULL };
+    const char *strip_plain[] = { "--strip-debug", SYMTEST_TARGET, plain, NULL };
+
+    run_objcopy (keep_linked);
+    run_objcopy (keep_plain);
+    run_objcopy (strip_linked);
+    run_objcopy (strip_plain);
+  }
+  g_assert_true (hp_test_elf_function (SYMTEST_TARGET, "outer", &offset, &size));
+
+  {
+    const char *files[] = { linked, plain };
+
+    for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+      {
+        HpSymbolizer *symbolizer = hp_symbolizer_new ();
+        HpModule *module;
+        const HpResolvedAddress *r;
+
+        hp_symbolizer_add_debug_dir (symbolizer, debug_dir);
+        module = hp_symbolizer_get_module (symbolizer, files[f], NULL, 0);
+        r = hp_symbolizer_lookup (symbolizer, module, offset);
+        /* the outermost frame: outer, from its DWARF (a file) */
+        g_test_message ("%s: %s at %s:%u", files[f], r->frames[r->n_frames - 1].function,
+                        r->frames[r->n_frames - 1].file, r->frames[r->n_frames - 1].line);
+        g_assert_cmpstr (r->frames[r->n_frames - 1].function, ==, "outer");
+        g_assert_nonnull (r->frames[r->n_frames - 1].file);
+        g_assert_true (g_str_has_suffix (r->frames[r->n_frames - 1].file, "symtest-target.c"));
+        hp_symbolizer_free (symbolizer);
+      }
+  }
+  hp_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1932,6 +2005,7 @@ main (int    argc,
   g_test_add_func ("/symbolizer/no-debuginfod-load", test_no_debuginfod_load);
   g_test_add_func ("/symbolizer/inline-chain", test_inline_chain);
   g_test_add_func ("/symbolizer/plt", test_plt);
+  g_test_add_func ("/symbolizer/debug-dir-by-name", test_debug_dir_by_name);
   g_test_add_func ("/symbolizer/symtab-fallback", test_symtab_fallback);
   g_test_add_func ("/symbolizer/symtab-classes", test_symtab_classes);
   g_test_add_func ("/symbolizer/symtab-system-files", test_symtab_system_files);
