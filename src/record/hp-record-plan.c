@@ -130,6 +130,41 @@ hp_record_display_path (const char *path)
 }
 
 char *
+hp_record_display_paths_in (const char *text)
+{
+  const char *home = g_get_home_dir ();
+  gsize n = strlen (home);
+  GString *shown;
+  const char *at;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  /* "/" is everything's home: nothing to shorten */
+  if (n <= 1 || home[0] != '/')
+    return g_strdup (text);
+  shown = g_string_sized_new (strlen (text));
+  for (at = text; *at != '\0';)
+    {
+      const char *found = strstr (at, home);
+      char before, after;
+
+      if (found == NULL)
+        break;
+      before = found > text ? found[-1] : ' ';
+      after = found[n];
+      g_string_append_len (shown, at, found - at);
+      if (!g_ascii_isalnum (before) && strchr ("/._-~", before) == NULL &&
+          (after == '/' || after == '\0' || g_ascii_isspace (after) || strchr ("\"'”’),:;", after) != NULL))
+        g_string_append_c (shown, '~');
+      else
+        g_string_append_len (shown, found, n);
+      at = found + n;
+    }
+  g_string_append (shown, at);
+  return g_string_free (shown, FALSE);
+}
+
+char *
 hp_record_capture_stem (GDateTime *time,
                         guint      n)
 {

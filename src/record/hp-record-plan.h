@@ -82,6 +82,12 @@ char             *hp_record_expand_home      (const char         *path);
 char             *hp_record_default_folder   (void);
 /* "~/Documents" for a path under the home folder, for showing. */
 char             *hp_record_display_path     (const char         *path);
+/* @text (a message) with each path under the home folder in it shown as
+ * hp_record_display_path() shows one ("~/x"): a path starts @text or
+ * follows a character that cannot be in one's middle (a space, a quote,
+ * a bracket); "/home/ann2" is not under "/home/ann". A copy when nothing
+ * changes. */
+char             *hp_record_display_paths_in (const char         *text);
 
 /* "hotpath-20261201-181500" for the @n-th capture started in that second
  * (n > 1 adds "-n"): the name of a new capture, without its suffix. */

@@ -57,9 +57,9 @@ show_result (HpRecordDialog *self,
       gtk_widget_add_css_class (GTK_WIDGET (self->result_icon), "error-icon");
     }
   gtk_label_set_text (self->result_title, title);
-  gtk_label_set_text (self->result_message, message);
+  hp_record_dialog_show_text (self->result_message, message ? message : "");
   gtk_widget_set_visible (GTK_WIDGET (self->result_message), message != NULL && message[0] != '\0');
-  gtk_label_set_text (self->result_note, note ? note : "");
+  hp_record_dialog_show_text (self->result_note, note ? note : "");
   gtk_widget_set_visible (GTK_WIDGET (self->result_note), note != NULL && note[0] != '\0');
   g_free (self->message);
   self->message = g_strdup (message);

@@ -110,6 +110,11 @@ void         hp_record_dialog_set_state        (HpRecordDialog      *self,
                                                 HpRecordDialogState  state);
 /* "1 min 30 s" */
 char        *hp_record_dialog_format_seconds   (double               seconds);
+/* Puts @text in @label with the paths under the home folder in it
+ * shortened to ~/… (hp_record_display_paths_in()), and the text as it
+ * is in the label's tooltip when that changed it. */
+void         hp_record_dialog_show_text        (GtkLabel            *label,
+                                                const char          *text);
 
 /* hp-record-dialog-outcome.c: shows how the recording went on the result
  * page, and opens the capture when it was saved. */

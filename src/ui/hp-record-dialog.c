@@ -168,6 +168,17 @@ progress_tick (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+void
+hp_record_dialog_show_text (GtkLabel   *label,
+                            const char *text)
+{
+  g_autofree char *shown = hp_record_display_paths_in (text);
+
+  gtk_label_set_text (label, shown);
+  /* the paths in full, for copying or telling two homes apart */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), g_strcmp0 (shown, text) != 0 ? text : NULL);
+}
+
 char *
 hp_record_dialog_format_seconds (double seconds)
 {
@@ -334,7 +345,7 @@ show_field_error (HpRecordDialog    *self,
     default:
       break;
     }
-  gtk_label_set_text (label, message);
+  hp_record_dialog_show_text (label, message);
   gtk_widget_set_visible (GTK_WIDGET (label), TRUE);
   if (focus != NULL)
     gtk_widget_grab_focus (focus);

@@ -580,7 +580,8 @@ test_record_rescued (void)
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
   HpWindow *window = hp_window_new (GTK_APPLICATION (app));
   g_autofree char *command = g_strdup_printf ("%s/spin 60", WORKLOAD_DIR);
-  g_autofree char *away = g_build_filename (display_tmpdir (), "removed", NULL);
+  /* under the home folder: the page shows it as ~/… */
+  g_autofree char *away = g_build_filename (g_get_home_dir (), "hotpath-removed", NULL);
   g_autofree char *name = NULL;
   g_autofree char *kept = NULL;
   HpRecordDialog *dialog;
@@ -612,6 +613,13 @@ test_record_rescued (void)
   g_assert_cmpstr (hp_record_dialog_get_title_text (dialog), ==, "Capture Kept Elsewhere");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Recording Finished");
   g_assert_nonnull (strstr (hp_record_dialog_get_message (dialog), kept));
+  g_assert_nonnull (strstr (hp_record_dialog_get_message (dialog), away));
+  /* shown with ~/ for the home folder, in full in the tooltip */
+  g_test_message ("shown: %s", gtk_label_get_text (dialog->result_message));
+  g_assert_nonnull (strstr (gtk_label_get_text (dialog->result_message), "~/hotpath-removed/"));
+  g_assert_null (strstr (gtk_label_get_text (dialog->result_message), away));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dialog->result_message)), ==,
+                   hp_record_dialog_get_message (dialog));
   g_assert_cmpstr (hp_record_dialog_get_capture_path (dialog), ==, kept);
   g_assert_true (g_file_test (kept, G_FILE_TEST_IS_REGULAR));
   g_assert_true (gtk_widget_get_visible (dialog->result_open_button));

@@ -71,6 +71,40 @@ test_names (void)
   g_assert_cmpstr (elsewhere, ==, "/usr/bin");
 }
 
+/* Messages that name paths show those under home as ~/…, and no other
+ * text that merely starts or ends like the home folder's path. */
+static void
+test_paths_in_text (void)
+{
+  const char *home = g_get_home_dir ();
+  const struct {
+    const char *text;   /* with H for the home folder */
+    const char *shown;
+  } cases[] = {
+    { "H/x.hotpath: kept as H/.local/share/hotpath/recovered/x.hotpath", "~/x.hotpath: kept as ~/.local/share/hotpath/recovered/x.hotpath" },
+    { "There is no folder H", "There is no folder ~" },
+    { "“H/a b” (H/c), 'H/d'; H/e: f", "“~/a b” (~/c), '~/d'; ~/e: f" },
+    { "H2/x and /srv/H/x and H.old/x and Hx", "H2/x and /srv/H/x and H.old/x and Hx" },
+    { "/usr/bin/true", "/usr/bin/true" },
+  };
+
+  if (strlen (home) <= 1)
+    {
+      g_test_skip ("the home folder is /");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (cases[i].text, "H", -1);
+      g_autofree char *text = g_strjoinv (home, parts);
+      g_auto(GStrv) expect_parts = g_strsplit (cases[i].shown, "H", -1);
+      g_autofree char *expected = g_strjoinv (home, expect_parts);
+      g_autofree char *shown = hp_record_display_paths_in (text);
+
+      g_assert_cmpstr (shown, ==, expected);
+    }
+}
+
 /* Each typo is an error of the command, in words that name it */
 static void
 test_resolve_program (Fixture       *f,
@@ -773,6 +807,7 @@ main (int    argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/record-plan/names", test_names);
+  g_test_add_func ("/record-plan/paths-in-text", test_paths_in_text);
   g_test_add_func ("/record-plan/command-line", test_command_line);
   g_test_add_func ("/record-plan/check-events", test_check_events);
   g_test_add_func ("/record-plan/paranoid", test_paranoid);
