@@ -56,4 +56,10 @@ gboolean hp_capture_write (HpCapture           *self,
                            gpointer             user_data,
                            GError             **error);
 
+/* Whether this process has a capture open through HpCapture (any
+ * capture): a connection the capture writer cannot see from outside, as
+ * it sees another process's (see "Leaving the lock free" in
+ * hp-capture-writer.c). */
+gboolean hp_capture_any_open (void);
+
 G_END_DECLS

@@ -689,6 +689,15 @@ roll_back_journal (const char  *path,
   return TRUE;
 }
 
+/* HpCaptures of this process not closed yet (hp_capture_any_open) */
+static gint n_alive;
+
+gboolean
+hp_capture_any_open (void)
+{
+  return g_atomic_int_get (&n_alive) > 0;
+}
+
 HpCapture *
 hp_capture_open (const char  *path,
                  gboolean     writable,
@@ -708,6 +717,7 @@ hp_capture_open (const char  *path,
     return NULL;
 
   self = g_new0 (HpCapture, 1);
+  g_atomic_int_inc (&n_alive);
   self->path = g_strdup (path);
   if (writable)
     self->read_only_reason = why_read_only (path);
@@ -791,6 +801,7 @@ hp_capture_close (HpCapture *self)
   g_free (self->read_only_reason);
   g_free (self->path);
   g_free (self);
+  g_atomic_int_dec_and_test (&n_alive);
 }
 
 void

@@ -458,47 +458,131 @@ writer_with_stack (const char *path,
   return w;
 }
 
-/* Another program (a child process here) that saves into a capture being
- * recorded, as the window saves a summary: BEGIN EXCLUSIVE with a busy
- * timeout of 3 s, three times. It exits 0 when it got the lock every
- * time, 1 when it gave up. */
-static pid_t
-start_lock_taker (const char *path,
-                  int        *ready)
+/* Another program (this test run again with --lock-taker: a new process,
+ * not a fork, whose SQLite knows nothing of the writer's connection and
+ * so holds its own locks) that saves into a capture being recorded, as
+ * the window saves a summary: once it reads a byte on stdin, BEGIN
+ * EXCLUSIVE with a busy timeout of 3 s, three times. It exits 0 when it
+ * got the lock every time, 1 when it gave up. */
+static int
+lock_taker_main (const char *path)
 {
-  int fds[2];
+  sqlite3 *db = NULL;
+  char c;
+
+  if (read (STDIN_FILENO, &c, 1) != 1 || sqlite3_open (path, &db) != SQLITE_OK)
+    return 2;
+  sqlite3_busy_timeout (db, 3000);
+  for (guint i = 0; i < 3; i++)
+    {
+      gint64 start = g_get_monotonic_time ();
+
+      if (sqlite3_exec (db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
+        return 1;
+      g_printerr ("# the other program got the lock after %.0f ms\n",
+                  (g_get_monotonic_time () - start) / 1e3);
+      g_usleep (20 * 1000);
+      sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
+      g_usleep (100 * 1000);
+    }
+  sqlite3_close (db);
+  return 0;
+}
+
+/* Another program that only has the capture open (--open-holder): it
+ * reads it once, says so with a byte on stdout, and keeps it open until
+ * its stdin ends. */
+static int
+open_holder_main (const char *path)
+{
+  sqlite3 *db = NULL;
+  char c;
+
+  if (sqlite3_open (path, &db) != SQLITE_OK
+      || sqlite3_exec (db, "SELECT count(*) FROM metadata", NULL, NULL, NULL) != SQLITE_OK
+      || write (STDOUT_FILENO, "o", 1) != 1)
+    return 2;
+  while (read (STDIN_FILENO, &c, 1) > 0)
+    ;
+  sqlite3_close (db);
+  return 0;
+}
+
+/* Runs this test program as @role on @path, its stdin a pipe whose write
+ * end is *@to, its stdout one whose read end is *@from (when not NULL). */
+static pid_t
+start_self (const char *role,
+            const char *path,
+            int        *to,
+            int        *from)
+{
+  int in[2], out[2] = { -1, -1 };
   pid_t pid;
 
-  g_assert_cmpint (pipe (fds), ==, 0);
+  g_assert_cmpint (pipe (in), ==, 0);
+  if (from != NULL)
+    g_assert_cmpint (pipe (out), ==, 0);
   pid = fork ();
   g_assert_cmpint (pid, >=, 0);
   if (pid == 0)
     {
-      sqlite3 *db = NULL;
-      char c;
-
-      close (fds[1]);
-      if (read (fds[0], &c, 1) != 1 || sqlite3_open (path, &db) != SQLITE_OK)
-        _exit (2);
-      sqlite3_busy_timeout (db, 3000);
-      for (guint i = 0; i < 3; i++)
+      /* the write end stays only with the test, or stdin never ends */
+      close (in[1]);
+      dup2 (in[0], STDIN_FILENO);
+      if (from != NULL)
         {
-          gint64 start = g_get_monotonic_time ();
-
-          if (sqlite3_exec (db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
-            _exit (1);
-          g_printerr ("# the other program got the lock after %.0f ms\n",
-                      (g_get_monotonic_time () - start) / 1e3);
-          g_usleep (20 * 1000);
-          sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
-          g_usleep (100 * 1000);
+          close (out[0]);
+          dup2 (out[1], STDOUT_FILENO);
         }
-      sqlite3_close (db);
-      _exit (0);
+      execl ("/proc/self/exe", "test-capture", role, path, (char *) NULL);
+      _exit (127);
     }
-  close (fds[0]);
-  *ready = fds[1];
+  close (in[0]);
+  *to = in[1];
+  if (from != NULL)
+    {
+      close (out[1]);
+      *from = out[0];
+    }
   return pid;
+}
+
+static pid_t
+start_lock_taker (const char *path,
+                  int        *ready)
+{
+  return start_self ("--lock-taker", path, ready, NULL);
+}
+
+/* Another program has @path open once this returns; closing *@hold
+ * lets it go. */
+static pid_t
+start_open_holder (const char *path,
+                   int        *hold)
+{
+  int opened;
+  char c;
+  pid_t pid = start_self ("--open-holder", path, hold, &opened);
+
+  g_assert_cmpint (read (opened, &c, 1), ==, 1);
+  close (opened);
+  return pid;
+}
+
+/* Whether the write lock of @path is free: BEGIN IMMEDIATE on a
+ * connection of this process, without waiting. */
+static gboolean
+write_lock_free (const char *path)
+{
+  sqlite3 *db = NULL;
+  int rc;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  rc = sqlite3_exec (db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  if (rc == SQLITE_OK)
+    sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close (db);
+  return rc == SQLITE_OK;
 }
 
 /* A recorder with a backlog writes without a pause and commits every
@@ -564,14 +648,18 @@ test_stacks_held (Fixture       *fx,
   const char *orphans = "SELECT count(*) FROM samples WHERE stack_id NOT IN (SELECT id FROM stacks)";
   sqlite3 *holder = NULL;
   guint64 n = 0;
+  int hold, status = 0;
+  pid_t holder_pid;
 
   module = hp_capture_writer_intern_module (w, "/bin/y", NULL, FALSE);
   function = hp_capture_writer_intern_function (w, "g", module, NULL, 0);
   frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0);
   hp_capture_writer_add_sample (w, n++, 7, 0, stack, 1);
+  /* another program has the capture open: the lock is left free */
+  holder_pid = start_open_holder (fx->path, &hold);
   g_assert_true (hp_capture_writer_flush (w, &error));
 
-  /* right after a commit: held, nothing written */
+  /* right after a commit: held, nothing written, the lock free */
   parent = stack;
   for (guint i = 0; i < 20; i++)
     {
@@ -579,6 +667,10 @@ test_stacks_held (Fixture       *fx,
       hp_capture_writer_add_sample (w, n++, 7, 0, parent, 1);
     }
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 1);
+  g_assert_true (write_lock_free (fx->path));
+  close (hold);
+  g_assert_cmpint (waitpid (holder_pid, &status, 0), ==, holder_pid);
+  g_assert_cmpint (status, ==, 0);
   g_usleep (200 * 1000);
   g_assert_true (hp_capture_writer_flush (w, &error));
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 21);
@@ -603,6 +695,40 @@ test_stacks_held (Fixture       *fx,
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 26);
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM samples"), ==, 26);
   g_assert_cmpint (hp_test_sql_int (fx->path, orphans), ==, 0);
+}
+
+/* Nobody else has the capture open: after a commit the writer does not
+ * leave the lock free (nobody could take it; rows held cost more than
+ * rows written), and the next row takes it at once. With another
+ * program that has it open, the lock is left free for it. */
+static void
+test_lock_kept_when_alone (Fixture       *fx,
+                           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 stack, frame, module, function;
+  g_autoptr(HpCaptureWriter) w = writer_with_stack (fx->path, &stack);
+  int hold, status = 0;
+  pid_t holder_pid;
+
+  module = hp_capture_writer_intern_module (w, "/bin/y", NULL, FALSE);
+  function = hp_capture_writer_intern_function (w, "g", module, NULL, 0);
+  frame = hp_capture_writer_intern_frame (w, function, NULL, 0, FALSE, 0);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+  hp_capture_writer_intern_stack (w, stack, frame);
+  g_assert_false (write_lock_free (fx->path));
+
+  holder_pid = start_open_holder (fx->path, &hold);
+  g_assert_true (hp_capture_writer_flush (w, &error));
+  hp_capture_writer_intern_stack (w, hp_capture_writer_intern_stack (w, stack, frame), frame);
+  g_assert_true (write_lock_free (fx->path));
+  close (hold);
+  g_assert_cmpint (waitpid (holder_pid, &status, 0), ==, holder_pid);
+  g_assert_cmpint (status, ==, 0);
+
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM stacks"), ==, 3);
 }
 
 typedef struct {
@@ -653,10 +779,15 @@ test_finish_waits_for_lock (Fixture       *fx,
   FinishRun run = { 0 };
   sqlite3 *holder = NULL;
   GThread *thread;
+  g_autoptr(HpCapture) reader = NULL;
 
   run.writer = writer_with_stack (fx->path, &stack);
   for (guint i = 0; i < 1000; i++)
     hp_capture_writer_add_sample (run.writer, i, 7, 0, stack, 1);
+  /* the window has the capture open (in this process), so the writer
+   * leaves the lock free after its commits */
+  reader = hp_capture_open (fx->path, FALSE, &error);
+  g_assert_no_error (error);
   g_assert_true (hp_capture_writer_flush (run.writer, &error));
   hp_capture_writer_set_metadata (run.writer, "duration_ns", "1000");
   hp_capture_writer_set_wait_func (run.writer, finish_waits, &run);
@@ -1530,6 +1661,12 @@ int
 main (int    argc,
       char **argv)
 {
+  /* the other programs of the lock tests (start_self) */
+  if (argc == 3 && strcmp (argv[1], "--lock-taker") == 0)
+    return lock_taker_main (argv[2]);
+  if (argc == 3 && strcmp (argv[1], "--open-holder") == 0)
+    return open_holder_main (argv[2]);
+
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(name, func) \
@@ -1542,6 +1679,7 @@ main (int    argc,
   ADD ("lock-left-free", test_lock_left_free);
   ADD ("finish-waits-for-lock", test_finish_waits_for_lock);
   ADD ("stacks-held", test_stacks_held);
+  ADD ("lock-kept-when-alone", test_lock_kept_when_alone);
   ADD ("errors", test_errors);
   ADD ("events", test_events);
   ADD ("version-1", test_version_1);
