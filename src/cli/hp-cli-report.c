@@ -38,10 +38,12 @@
 #include "analysis/hp-json.h"
 #include "analysis/hp-name-match.h"
 #include "analysis/hp-profile.h"
+#include "analysis/hp-symbol-name.h"
 #include "analysis/hp-text.h"
 #include "cli/hp-cli.h"
 #include "document/hp-debug-package.h"
 #include "document/hp-format.h"
+#include "document/hp-thread-list.h"
 #include "perf/hp-perf-file.h"
 #include "record/hp-perf-import.h"
 #include "record/hp-recorder.h"
@@ -239,6 +241,58 @@ print_unsymbolized (Report                *r,
     printf (_("# Without symbols: %.1f%% of samples (%s).\n"), share, where->str);
 }
 
+/* A capture of several processes (a build, a script and its children):
+ * which of them the shown samples are in, busiest first, as the window's
+ * overview lists them. */
+static void
+print_processes (Report *r)
+{
+  const HpCaptureData *data = hp_profile_get_data (r->profile);
+  g_autofree guint64 *thread_amounts = NULL;
+  g_autoptr(GHashTable) index = NULL;
+  g_autoptr(GArray) amounts = NULL;
+  g_autoptr(GString) text = NULL;
+  guint64 whole = 0;
+
+  if (data->processes->len < 2)
+    return;
+  index = g_hash_table_new (NULL, NULL);
+  thread_amounts = g_new0 (guint64, data->threads->len + 1);
+  for (guint i = 0; i < data->threads->len; i++)
+    g_hash_table_insert (index, GINT_TO_POINTER (g_array_index (data->threads, HpCaptureThread, i).tid),
+                         GUINT_TO_POINTER (i + 1));
+  for (guint i = 0; i < data->stack_counts->len; i++)
+    {
+      const HpCaptureStackCount *c = &g_array_index (data->stack_counts, HpCaptureStackCount, i);
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (c->tid)));
+
+      if (at > 0)
+        thread_amounts[at - 1] += r->measure->by_weight ? c->weight : c->samples;
+    }
+  amounts = hp_process_amounts (data, thread_amounts, &whole);
+  if (amounts->len < 2)
+    return;
+  text = g_string_new (NULL);
+  for (guint i = 0; i < amounts->len && i < 8; i++)
+    {
+      const HpProcessAmount *a = &g_array_index (amounts, HpProcessAmount, i);
+      /* one line however long the recorded command, as the overview has it */
+      g_autofree char *command = hp_symbol_name_sanitize (a->command ? a->command : "?", -1, 40);
+
+      /* Translators: a process in the report's list: command, pid, share */
+      g_string_append_printf (text, _("%s%s (%d) %.1f%%"), i > 0 ? ", " : "",
+                              esc (r, command, "?"), a->pid, percent (a->amount, whole));
+    }
+  if (amounts->len > 8)
+    /* Translators: after the busiest processes of the report's list */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, ", and %u more", ", and %u more", amounts->len - 8),
+                            amounts->len - 8);
+  /* Translators: a count of processes with samples, then the list of them */
+  printf (g_dngettext (GETTEXT_PACKAGE, "# Processes: %u, by share: %s\n", "# Processes: %u, by share: %s\n",
+                       amounts->len),
+          amounts->len, text->str);
+}
+
 static void
 print_header (Report *r)
 {
@@ -315,6 +369,7 @@ print_header (Report *r)
   else
     printf (_("# Samples:   %" PRIu64 " (lost: %" PRIu64 ", throttled: %" PRIu64 ")\n"),
             r->n_counted, lost, throttled);
+  print_processes (r);
   if (r->data->events->len > 2)
     {
       g_autoptr(GString) others = g_string_new (NULL);

@@ -302,3 +302,55 @@ hp_thread_filter_entries (const HpCaptureData  *data,
     }
   return entries;
 }
+
+static int
+compare_process_amounts (gconstpointer a,
+                         gconstpointer b)
+{
+  const HpProcessAmount *x = a, *y = b;
+
+  if (x->amount != y->amount)
+    return x->amount > y->amount ? -1 : 1;
+  return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+GArray *
+hp_process_amounts (const HpCaptureData *data,
+                    const guint64       *thread_amounts,
+                    guint64             *whole)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
+  GArray *amounts = g_array_new (FALSE, FALSE, sizeof (HpProcessAmount));
+  guint64 sum = 0;
+  guint kept = 0;
+
+  g_return_val_if_fail (data != NULL, amounts);
+  g_return_val_if_fail (thread_amounts != NULL || data->threads->len == 0, amounts);
+
+  for (guint i = 0; i < data->processes->len; i++)
+    {
+      const HpCaptureProcess *p = &g_array_index (data->processes, HpCaptureProcess, i);
+      HpProcessAmount a = { p->pid, p->command, 0 };
+
+      /* a pid the processes list twice counts in its last entry */
+      g_array_append_val (amounts, a);
+      g_hash_table_insert (index, GINT_TO_POINTER (a.pid), GUINT_TO_POINTER (i + 1));
+    }
+  for (guint i = 0; i < data->threads->len; i++)
+    {
+      const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (t->pid)));
+
+      sum += thread_amounts[i];
+      if (at > 0)
+        g_array_index (amounts, HpProcessAmount, at - 1).amount += thread_amounts[i];
+    }
+  for (guint i = 0; i < amounts->len; i++)
+    if (g_array_index (amounts, HpProcessAmount, i).amount > 0)
+      g_array_index (amounts, HpProcessAmount, kept++) = g_array_index (amounts, HpProcessAmount, i);
+  g_array_set_size (amounts, kept);
+  g_array_sort (amounts, compare_process_amounts);
+  if (whole != NULL)
+    *whole = sum;
+  return amounts;
+}

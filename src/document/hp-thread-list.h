@@ -56,4 +56,21 @@ const char *hp_thread_start_function        (const HpCaptureData *data,
  * not its strings, which point into @data. */
 const char **hp_thread_start_functions      (const HpCaptureData *data);
 
+/* A process and what a view counts of it (hp_process_amounts) */
+typedef struct {
+  gint32      pid;
+  const char *command;  /* the capture's, not made safe; NULL: not known */
+  guint64     amount;
+} HpProcessAmount;
+
+/* The processes of @data by what @thread_amounts[i] counts of
+ * data->threads[i], busiest first (then by pid), those with nothing left
+ * out; @whole, if not NULL, is set to the sum of @thread_amounts, which
+ * the shares are of. The window's overview and `hotpath-cli report` list
+ * the processes of a capture of several with it.
+ * (element-type HpProcessAmount) */
+GArray     *hp_process_amounts              (const HpCaptureData *data,
+                                             const guint64       *thread_amounts,
+                                             guint64             *whole);
+
 G_END_DECLS

@@ -20,6 +20,7 @@
 #include "analysis/hp-name-match.h"
 #include "analysis/hp-symbol-name.h"
 #include "document/hp-debug-package.h"
+#include "document/hp-thread-list.h"
 #include "store/hp-capture-keys.h"
 #include "ui/hp-capture-overview.h"
 #include "document/hp-format.h"
@@ -153,22 +154,6 @@ set_value (GtkLabel   *label,
     gtk_widget_set_tooltip_text (GTK_WIDGET (label), gtk_label_get_text (label));
 }
 
-typedef struct {
-  gint32  pid;
-  guint64 amount;
-} ProcessAmount;
-
-static int
-compare_amounts (gconstpointer a,
-                 gconstpointer b)
-{
-  const ProcessAmount *x = a, *y = b;
-
-  if (x->amount != y->amount)
-    return x->amount > y->amount ? -1 : 1;
-  return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
 /* The processes of a capture of several (a whole-system recording), by
  * what the shown profile counts of each, busiest first: what ran, at a
  * glance, within the chosen time range and event. */
@@ -179,8 +164,7 @@ show_processes (HpCaptureOverview *self,
   /* the capture's threads and processes, the profile's amounts of each */
   const HpCaptureData *data = profile->capture->data;
   const guint64 *thread_amounts = profile->range_amounts != NULL ? profile->range_amounts : profile->thread_amounts;
-  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) amounts = g_array_new (FALSE, FALSE, sizeof (ProcessAmount));
+  g_autoptr(GArray) amounts = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) tip = g_string_new (NULL);
   guint64 whole = 0;
@@ -191,36 +175,16 @@ show_processes (HpCaptureOverview *self,
       gtk_widget_set_visible (GTK_WIDGET (self->processes_label), FALSE);
       return;
     }
-  for (guint i = 0; i < data->processes->len; i++)
-    {
-      ProcessAmount a = { g_array_index (data->processes, HpCaptureProcess, i).pid, 0 };
-
-      g_array_append_val (amounts, a);
-      g_hash_table_insert (index, GINT_TO_POINTER (a.pid), GUINT_TO_POINTER (i + 1));
-    }
   /* by the threads' amounts, which the worker summed: a pass over the
    * profile's counts here cost two hash lookups per count, on the main
    * thread, at each filter */
-  for (guint i = 0; i < data->threads->len; i++)
-    {
-      const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
-      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (t->pid)));
-
-      whole += thread_amounts[i];
-      if (at > 0)
-        g_array_index (amounts, ProcessAmount, at - 1).amount += thread_amounts[i];
-    }
-  g_array_sort (amounts, compare_amounts);
+  amounts = hp_process_amounts (data, thread_amounts, &whole);
   for (guint i = 0; i < amounts->len; i++)
     {
-      const ProcessAmount *a = &g_array_index (amounts, ProcessAmount, i);
-      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (index, GINT_TO_POINTER (a->pid)));
-      const HpCaptureProcess *p = &g_array_index (data->processes, HpCaptureProcess, at - 1);
-      g_autofree char *command = hp_symbol_name_sanitize (p->command ? p->command : "?", -1, 40);
+      const HpProcessAmount *a = &g_array_index (amounts, HpProcessAmount, i);
+      g_autofree char *command = hp_symbol_name_sanitize (a->command ? a->command : "?", -1, 40);
       g_autofree char *share = hp_format_percent (a->amount, whole);
 
-      if (a->amount == 0)
-        break;
       if (shown < 8)
         /* Translators: a process in the overview's list: command, pid, share */
         g_string_append_printf (text, _("%s%s (%d) %s"), shown > 0 ? ", " : "", command, a->pid, share);

@@ -171,6 +171,38 @@ test_threads_and_child (void)
 
   g_assert_cmpint (it_count_sample_rows (path), ==, (gint64) hp_profile_get_n_samples (cap->profile));
 
+  /* The report says which processes the samples are in, busiest first:
+   * the program (its three threads, 80 %), then the child (20 %). */
+  {
+    const char *args[] = { "report", path, NULL };
+    g_autoptr(ItResult) report = it_run_cli (args);
+    guint64 in_program = 0, in_child = 0, all = hp_profile_get_n_samples (cap->profile);
+    const HpCaptureProcess *program = NULL;
+    g_autofree char *expected_line = NULL;
+
+    for (guint i = 0; i < data->processes->len; i++)
+      if (g_array_index (data->processes, HpCaptureProcess, i).pid == main_thread->pid)
+        program = &g_array_index (data->processes, HpCaptureProcess, i);
+    g_assert_nonnull (program);
+    for (guint i = 0; i < data->threads->len; i++)
+      {
+        const HpCaptureThread *t = &g_array_index (data->threads, HpCaptureThread, i);
+
+        if (t->pid == main_thread->pid)
+          in_program += samples_of_tid (data, t->tid);
+        else if (t->pid == child->pid)
+          in_child += samples_of_tid (data, t->tid);
+      }
+    g_assert_cmpuint (in_program + in_child, ==, all);
+    it_assert_percent ("the program's share", 100.0 * in_program / all, 80, TOLERANCE);
+    expected_line = g_strdup_printf ("# Processes: 2, by share: %s (%d) %.1f%%, %s (%d) %.1f%%\n",
+                                     program->command, program->pid, 100.0 * in_program / all,
+                                     child_process->command, child_process->pid, 100.0 * in_child / all);
+    g_test_message ("%s", report->out);
+    g_assert_cmpint (report->status, ==, 0);
+    g_assert_nonnull (strstr (report->out, expected_line));
+  }
+
   g_clear_pointer (&cap, it_capture_free);
   g_clear_pointer (&tmpdir, it_tmpdir_free);
 }

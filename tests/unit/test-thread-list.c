@@ -113,6 +113,33 @@ assert_entry (GPtrArray  *entries,
   g_assert_cmpuint (g_hash_table_size (entry->tids), ==, n);
 }
 
+/* Processes by what their threads count, busiest first; "idle", which
+ * has none, left out: server 30+10+20+5, tool 1, of 66. */
+static void
+test_process_amounts (void)
+{
+  g_autoptr(TestData) data = make_data ();
+  g_autofree guint64 *samples = thread_samples (data);
+  g_autoptr(GArray) amounts = NULL;
+  guint64 whole = 0;
+
+  amounts = hp_process_amounts (data, samples, &whole);
+  g_assert_cmpuint (whole, ==, 66);
+  g_assert_cmpuint (amounts->len, ==, 2);
+  g_assert_cmpint (g_array_index (amounts, HpProcessAmount, 0).pid, ==, 10);
+  g_assert_cmpstr (g_array_index (amounts, HpProcessAmount, 0).command, ==, "server --port 80");
+  g_assert_cmpuint (g_array_index (amounts, HpProcessAmount, 0).amount, ==, 65);
+  g_assert_cmpint (g_array_index (amounts, HpProcessAmount, 1).pid, ==, 20);
+  g_assert_cmpuint (g_array_index (amounts, HpProcessAmount, 1).amount, ==, 1);
+
+  /* the tool busier than the server: it comes first */
+  samples[3] = 100;
+  g_clear_pointer (&amounts, g_array_unref);
+  amounts = hp_process_amounts (data, samples, NULL);
+  g_assert_cmpint (g_array_index (amounts, HpProcessAmount, 0).pid, ==, 20);
+  g_assert_cmpuint (g_array_index (amounts, HpProcessAmount, 0).amount, ==, 100);
+}
+
 static void
 test_start_function (void)
 {
@@ -270,6 +297,7 @@ main (int    argc,
   setlocale (LC_ALL, "C.UTF-8");
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/thread-list/start-function", test_start_function);
+  g_test_add_func ("/thread-list/process-amounts", test_process_amounts);
   g_test_add_func ("/thread-list/entries", test_entries);
   g_test_add_func ("/thread-list/range", test_range);
   g_test_add_func ("/thread-list/one-process", test_one_process);
