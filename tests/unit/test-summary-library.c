@@ -217,6 +217,27 @@ test_huge_rows (void)
   hp_test_remove_tree (dir);
 }
 
+/* What another program adds to the library's table, and what the
+ * refusal says of it. */
+static const char *const replaced[] = {
+  ", pad BLOB DEFAULT (zeroblob (60000000))", "column \"pad\" of table summaries has the DEFAULT",
+  ", CONSTRAINT nosy CHECK (text NOT LIKE '%password%')", "table summaries has the CHECK constraint \"nosy\"",
+};
+
+/* The library's table made again with @extra (a column or a constraint) */
+static void
+replace_table (const char *path,
+               const char *extra)
+{
+  g_autofree char *statements = g_strdup_printf ("DROP TABLE summaries;"
+                                                 "CREATE TABLE summaries (program TEXT NOT NULL, "
+                                                 "  path_key TEXT NOT NULL, path TEXT NOT NULL, text TEXT NOT NULL, "
+                                                 "  created TEXT NOT NULL, updated TEXT NOT NULL, capture TEXT, "
+                                                 "  share REAL%s, PRIMARY KEY (program, path_key));", extra);
+
+  sql (path, statements);
+}
+
 /* A library whose summaries table has a DEFAULT expression on a column
  * Hotpath does not write, or a CHECK: each summary mirrored into it would
  * run them (a DEFAULT of zeroblob (60000000) wrote 60 MB a summary). The
@@ -226,26 +247,16 @@ test_check_and_default (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("hotpath-library-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "hotpath", "summaries.db", NULL);
-  const char *const replaced[] = {
-    ", pad BLOB DEFAULT (zeroblob (60000000))", "column \"pad\" of table summaries has the DEFAULT",
-    ", CONSTRAINT nosy CHECK (text NOT LIKE '%password%')", "table summaries has the CHECK constraint \"nosy\"",
-  };
 
   for (guint i = 0; i < G_N_ELEMENTS (replaced); i += 2)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(HpSummaryLibrary) library = NULL;
-      g_autofree char *statements = NULL;
 
       library = hp_summary_library_open (path, &error);
       g_assert_no_error (error);
       g_clear_pointer (&library, hp_summary_library_close);
-      statements = g_strdup_printf ("DROP TABLE summaries;"
-                                    "CREATE TABLE summaries (program TEXT NOT NULL, path_key TEXT NOT NULL, "
-                                    "  path TEXT NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL, "
-                                    "  updated TEXT NOT NULL, capture TEXT, share REAL%s, "
-                                    "  PRIMARY KEY (program, path_key));", replaced[i]);
-      sql (path, statements);
+      replace_table (path, replaced[i]);
       library = hp_summary_library_open (path, &error);
       g_assert_null (library);
       g_assert_nonnull (error);
@@ -265,10 +276,6 @@ test_changed_after_open (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("hotpath-library-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "hotpath", "summaries.db", NULL);
-  const char *const replaced[] = {
-    ", CONSTRAINT nosy CHECK (text NOT LIKE '%password%')", "table summaries has the CHECK constraint \"nosy\"",
-    ", pad BLOB DEFAULT (zeroblob (60000000))", "column \"pad\" of table summaries has the DEFAULT",
-  };
   HpCaptureSummary summary = { .path_key = (char *) "main", .path = (char *) "main",
                                .text = (char *) "the loop", .share = NAN };
 
@@ -278,19 +285,13 @@ test_changed_after_open (void)
         g_autoptr(GError) error = NULL;
         g_autoptr(HpSummaryLibrary) library = NULL;
         g_autoptr(GPtrArray) summaries = g_ptr_array_new ();
-        g_autofree char *statements = NULL;
-        gboolean ok;
+          gboolean ok;
 
         library = hp_summary_library_open (path, &error);
         g_assert_no_error (error);
         g_assert_true (hp_summary_library_put (library, "demo", &summary, &error));
         g_assert_no_error (error);
-        statements = g_strdup_printf ("DROP TABLE summaries;"
-                                      "CREATE TABLE summaries (program TEXT NOT NULL, path_key TEXT NOT NULL, "
-                                      "  path TEXT NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL, "
-                                      "  updated TEXT NOT NULL, capture TEXT, share REAL%s, "
-                                      "  PRIMARY KEY (program, path_key));", replaced[i]);
-        sql (path, statements);
+        replace_table (path, replaced[i]);
         g_ptr_array_add (summaries, &summary);
         if (all)
           ok = hp_summary_library_put_all (library, "demo", summaries, FALSE, &error);
