@@ -857,6 +857,32 @@ parse_part_name (const char  *name,
   return TRUE;
 }
 
+/* For "*.PID.part.pending.sql" or "*.PID.part.pending-N.sql" (the names
+ * spill_deferred gives a part's waiting rows), the part's name; else
+ * NULL. */
+static char *
+pending_part_name (const char *name)
+{
+  const char *at = g_strrstr (name, ".part.pending");
+  const char *rest;
+
+  if (at == NULL)
+    return NULL;
+  rest = at + strlen (".part.pending");
+  if (strcmp (rest, ".sql") != 0)
+    {
+      g_autofree char *number = NULL;
+      guint64 n;
+
+      if (rest[0] != '-' || !g_str_has_suffix (rest, ".sql") || strlen (rest) <= strlen ("-.sql"))
+        return NULL;
+      number = g_strndup (rest + 1, strlen (rest) - strlen ("-.sql"));
+      if (!g_ascii_string_to_unsigned (number, 10, 2, 999, &n, NULL))
+        return NULL;
+    }
+  return g_strndup (name, at + strlen (".part") - name);
+}
+
 static gboolean
 pid_is_running (pid_t pid)
 {
@@ -967,6 +993,45 @@ keep_recording (const char *part,
   return NULL;
 }
 
+/* The part @part of a writer that no longer runs is gone, with its
+ * WAL and journal, but the rows that waited for the lock are still in
+ * NAME.PID.part.pending.sql beside it: left by a recorder killed after
+ * it renamed the part to its capture's name and before it moved the
+ * file with it, or after the part itself was removed. Which capture
+ * they belong to cannot be told from the name (another recording may
+ * have taken NAME.hotpath since), and their rows add to no other one,
+ * so nothing moves or removes the file: the user is told what it is and
+ * how to add it. */
+static void
+say_orphaned_pending (const char *part,
+                      GPtrArray  *kept)
+{
+  g_autoptr(GPtrArray) waiting = hp_capture_list_pending (part);
+  g_autofree char *base = NULL;
+
+  if (waiting->len == 0)
+    return;
+  /* NAME.hotpath.PID.part: the capture is the name without .PID.part */
+  base = g_strndup (part, strlen (part) - strlen (".part"));
+  *strrchr (base, '.') = '\0';
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      const char *file = g_ptr_array_index (waiting, i);
+      g_autofree char *beside = g_strconcat (base, file + strlen (part), NULL);
+      g_autofree char *message = NULL;
+
+      message = g_strdup_printf (_("%s: samples that waited for another program's write lock, left by a recorder "
+                                   "that no longer runs; the recording they belong to (%s) is gone. If %s is that "
+                                   "recording, cut short, rename the file to %s and run 'hotpath-cli add-pending %s'; "
+                                   "if not, remove the file"),
+                                 file, part, base, beside, base);
+      if (kept != NULL)
+        g_ptr_array_add (kept, g_steal_pointer (&message));
+      else
+        g_message ("%s", message);
+    }
+}
+
 guint
 hp_capture_writer_remove_stale_parts (const char *path,
                                       GPtrArray  *kept)
@@ -983,14 +1048,18 @@ hp_capture_writer_remove_stale_parts (const char *path,
   listing = g_dir_open (dir, 0, NULL);
   while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
     {
+      /* the rows that waited for the lock, found by their part's name:
+       * they may be all that is left of it */
+      g_autofree char *of_part = pending_part_name (name);
+      const char *part_name = of_part != NULL ? of_part : name;
       const char *companion;
       pid_t pid;
 
-      if (!parse_part_name (name, &pid, &companion) || pid == getpid () || pid_is_running (pid))
+      if (!parse_part_name (part_name, &pid, &companion) || pid == getpid () || pid_is_running (pid))
         continue;
       /* A part and its companions go together, once, by the part's name. */
       {
-        g_autofree char *base = g_strndup (name, strlen (name) - strlen (companion));
+        g_autofree char *base = g_strndup (part_name, strlen (part_name) - strlen (companion));
 
         if (!g_ptr_array_find_with_equal_func (stale, base, g_str_equal, NULL))
           g_ptr_array_add (stale, g_steal_pointer (&base));
@@ -1007,7 +1076,11 @@ hp_capture_writer_remove_stale_parts (const char *path,
       if (g_lstat (part, &st) == 0 && !S_ISREG (st.st_mode))
         continue;
       if (!looks_like_a_part (part))
-        continue;
+        {
+          if (!g_file_test (part, G_FILE_TEST_EXISTS))
+            say_orphaned_pending (part, kept);
+          continue;
+        }
       /* a recording whose samples all waited for another program's lock
        * (held since the part was made) has none in it, but all of them
        * in NAME.PID.part.pending.sql: kept too, and the file with it */

@@ -243,8 +243,10 @@ char            *hp_capture_writer_part_path       (const char      *path);
  * those of running processes stay. A part that holds a recording's
  * samples (a recording killed as it was to replace NAME.hotpath) is not
  * removed but kept as NAME.cut-short.hotpath: a sentence for the user
- * saying so is added to @kept (or logged, when @kept is NULL). Returns
- * how many parts were removed. */
+ * saying so is added to @kept (or logged, when @kept is NULL); so is one
+ * for each NAME.PID.part.pending.sql whose part is gone, which stays
+ * (its rows belong to no capture it can tell). Returns how many parts
+ * were removed. */
 guint            hp_capture_writer_remove_stale_parts (const char   *path,
                                                        GPtrArray    *kept);
 

@@ -450,6 +450,68 @@ test_changed_before_write (HpTestScratch *fx,
   g_assert_cmpint (hp_test_sql_int (fx->path, "SELECT count(*) FROM functions"), ==, 1);
 }
 
+/* Only NAME.PID.part.pending.sql (and -2) are left of a dead writer's
+ * part: the cleanup finds them by the part's name and says, for each,
+ * what it is and how to add it, and removes neither; those of a running
+ * writer (this process) and other names are left alone, unsaid. */
+static void
+test_stale_pending_only (HpTestScratch *fx,
+                         gconstpointer  data)
+{
+  /* a PID no process has (above the kernel's pid_max) */
+  g_autofree char *part = in_dir (fx, "test.hotpath.2147483000.part");
+  g_autofree char *running = hp_capture_writer_part_path (fx->path);
+  const char *const files[] = { ".pending.sql", ".pending-2.sql" };
+  const char *const others[] = { ".pending.txt", ".pending-1.sql", ".pending-x.sql" };
+  g_autoptr(GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *file = g_strconcat (part, files[i], NULL);
+      g_autofree char *mine = g_strconcat (running, files[i], NULL);
+
+      g_assert_true (g_file_set_contents (file, "BEGIN;\nCOMMIT;\n", -1, NULL));
+      g_assert_true (g_file_set_contents (mine, "BEGIN;\nCOMMIT;\n", -1, NULL));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      g_autofree char *file = g_strconcat (part, others[i], NULL);
+
+      g_assert_true (g_file_set_contents (file, "BEGIN;\nCOMMIT;\n", -1, NULL));
+    }
+
+  g_assert_cmpuint (hp_capture_writer_remove_stale_parts (fx->path, said), ==, 0);
+  g_assert_cmpuint (said->len, ==, G_N_ELEMENTS (files));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *file = g_strconcat (part, files[i], NULL);
+      g_autofree char *mine = g_strconcat (running, files[i], NULL);
+      g_autofree char *beside = g_strconcat (fx->path, files[i], NULL);
+      g_autofree char *add = g_strdup_printf ("'hotpath-cli add-pending %s'", fx->path);
+      const char *sentence = NULL;
+
+      /* one sentence each, in the order of their names */
+      for (guint j = 0; j < said->len; j++)
+        if (g_str_has_prefix (g_ptr_array_index (said, j), file))
+          sentence = g_ptr_array_index (said, j);
+      g_assert_nonnull (sentence);
+      g_test_message ("%s", sentence);
+      g_assert_nonnull (strstr (sentence, beside));
+      g_assert_nonnull (strstr (sentence, add));
+      g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_file_test (mine, G_FILE_TEST_IS_REGULAR));
+      g_assert_null (strstr (sentence, running));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      g_autofree char *file = g_strconcat (part, others[i], NULL);
+
+      g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+      for (guint j = 0; j < said->len; j++)
+        g_assert_null (strstr (g_ptr_array_index (said, j), file));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -477,6 +539,8 @@ main (int   argc,
               hp_test_scratch_set_up, test_changed_before_write, hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/changed/swapped", HpTestScratch, GUINT_TO_POINTER (CHANGE_SWAPPED),
               hp_test_scratch_set_up, test_changed_before_write, hp_test_scratch_tear_down);
+  g_test_add ("/capture-pending/stale-pending-only", HpTestScratch, NULL, hp_test_scratch_set_up,
+              test_stale_pending_only, hp_test_scratch_tear_down);
   g_test_add ("/capture-pending/stale-part", HpTestScratch, NULL, hp_test_scratch_set_up, test_stale_part_pending,
               hp_test_scratch_tear_down);
   return g_test_run ();
