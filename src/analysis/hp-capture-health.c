@@ -185,6 +185,9 @@ hp_capture_health_judge (HpCaptureHealth *health,
       health->unsymbolized_level = share >= HP_HEALTH_UNSYMBOLIZED_WARNING ? HP_HEALTH_WARNING :
                                    share >= HP_HEALTH_UNSYMBOLIZED_NOTE ? HP_HEALTH_NOTE : HP_HEALTH_FINE;
     }
+  for (guint i = 0; i < modules->len; i++)
+    if (g_array_index (modules, HpUnsymbolized, i).jit)
+      health->unnamed_jit += g_array_index (modules, HpUnsymbolized, i).samples;
   health->unresolved = metadata_u64 (data->metadata, HP_META_UNRESOLVED_FRAMES);
   health->cut_short = g_strcmp0 (g_hash_table_lookup (data->metadata, HP_META_COMPLETE), "1") != 0;
   health->counts_summed = data->counts_summed;
@@ -216,7 +219,8 @@ hp_capture_health_symbol_notes (const HpCaptureHealth *health)
   return g_strv_builder_end (builder);
 }
 
-/* The runtimes whose JIT code keeps frame pointers with a flag. A flag
+/* The runtimes whose JIT code keeps frame pointers with a flag, and
+ * whose code gets names with another (a perf map or jitdump). A flag
  * given through the environment (NODE_OPTIONS=…, JAVA_TOOL_OPTIONS=…) on
  * the command line counts too: it is found inside the word. */
 static const struct {
@@ -225,30 +229,34 @@ static const struct {
   const char *flag;
   const char *flag2;     /* V8 takes '_' for '-' in flags */
   const char *without;   /* code it generates without frame pointers even so */
+  const char *names[4];  /* flags that write a map or jitdump, NULL-ended */
+  const char *names_advice; /* the flags to give for names */
 } jit_runtimes[] = {
   { "node", "nodejs", "--interpreted-frames-native-stack", "--interpreted_frames_native_stack",
-    N_("node's own start-up functions") },
-  { "java", NULL, "-XX:+PreserveFramePointer", NULL, N_("the JVM's call stub") },
+    N_("node's own start-up functions"),
+    { "--perf-basic-prof", "--perf_basic_prof", "--perf-prof", "--perf_prof" }, "--perf-basic-prof" },
+  { "java", NULL, "-XX:+PreserveFramePointer", NULL, N_("the JVM's call stub"),
+    { "-XX:+DumpPerfMapAtExit", "libperf-jvmti", NULL }, "-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit" },
 };
 
-char *
-hp_capture_health_jit_advice (const HpCaptureHealth *health)
+typedef struct {
+  gboolean any_seen;                          /* some runtime is named */
+  gboolean seen[G_N_ELEMENTS (jit_runtimes)];
+  gboolean has_flag[G_N_ELEMENTS (jit_runtimes)];  /* its frame-pointer flag */
+  gboolean has_names[G_N_ELEMENTS (jit_runtimes)]; /* a flag for names */
+} RuntimeFlags;
+
+/* Which runtimes @command ran, with which of their flags. */
+static void
+read_runtime_flags (const char   *command,
+                    RuntimeFlags *flags)
 {
   g_auto(GStrv) words = NULL;
-  gboolean seen[G_N_ELEMENTS (jit_runtimes)] = { FALSE, };
-  gboolean has_flag[G_N_ELEMENTS (jit_runtimes)] = { FALSE, };
-  g_autoptr(GString) missing = g_string_new (NULL);
-  g_autoptr(GString) present = g_string_new (NULL);
-  g_autoptr(GString) without = g_string_new (NULL);
-  gboolean any_seen = FALSE;
 
-  g_return_val_if_fail (health != NULL, NULL);
-
-  if (health->truncated_at_jit == 0)
-    return NULL;
+  *flags = (RuntimeFlags) { 0 };
   /* as typed, quoted where it had to be; else split where it has spaces */
-  if (health->command == NULL || !g_shell_parse_argv (health->command, NULL, &words, NULL))
-    words = health->command ? g_strsplit (health->command, " ", -1) : g_new0 (char *, 1);
+  if (command == NULL || !g_shell_parse_argv (command, NULL, &words, NULL))
+    words = command ? g_strsplit (command, " ", -1) : g_new0 (char *, 1);
 
   for (guint w = 0; words[w] != NULL; w++)
     {
@@ -257,18 +265,37 @@ hp_capture_health_jit_advice (const HpCaptureHealth *health)
       for (guint r = 0; r < G_N_ELEMENTS (jit_runtimes); r++)
         {
           if (g_strcmp0 (base, jit_runtimes[r].program) == 0 || g_strcmp0 (base, jit_runtimes[r].program2) == 0)
-            seen[r] = any_seen = TRUE;
+            flags->seen[r] = flags->any_seen = TRUE;
           if (strstr (words[w], jit_runtimes[r].flag) != NULL ||
               (jit_runtimes[r].flag2 != NULL && strstr (words[w], jit_runtimes[r].flag2) != NULL))
-            has_flag[r] = TRUE;
+            flags->has_flag[r] = TRUE;
+          for (guint n = 0; n < G_N_ELEMENTS (jit_runtimes[r].names) && jit_runtimes[r].names[n] != NULL; n++)
+            if (strstr (words[w], jit_runtimes[r].names[n]) != NULL)
+              flags->has_names[r] = TRUE;
         }
     }
+}
+
+char *
+hp_capture_health_jit_advice (const HpCaptureHealth *health)
+{
+  RuntimeFlags flags;
+  g_autoptr(GString) missing = g_string_new (NULL);
+  g_autoptr(GString) present = g_string_new (NULL);
+  g_autoptr(GString) without = g_string_new (NULL);
+
+  g_return_val_if_fail (health != NULL, NULL);
+
+  if (health->truncated_at_jit == 0)
+    return NULL;
+  read_runtime_flags (health->command, &flags);
 
   for (guint r = 0; r < G_N_ELEMENTS (jit_runtimes); r++)
     {
       /* a command in which no runtime is named (attached by pid, a
        * perf.data of unknown origin) gets every runtime's flag */
-      GString *list = !any_seen || (seen[r] && !has_flag[r]) ? missing : seen[r] ? present : NULL;
+      GString *list = !flags.any_seen || (flags.seen[r] && !flags.has_flag[r]) ? missing :
+                      flags.seen[r] ? present : NULL;
 
       if (list == NULL)
         continue;
@@ -284,10 +311,42 @@ hp_capture_health_jit_advice (const HpCaptureHealth *health)
   if (missing->len > 0)
     /* Translators: "node with --interpreted-frames-native-stack" (and "java with …") */
     return g_strdup_printf (_("Run %s, so that stacks go on through that code."), missing->str);
-  /* Translators: "node with --interpreted-frames-native-stack": the flag was given already */
   /* Translators: "node with --interpreted-frames-native-stack", then code
    * such as "node's own start-up functions" */
   return g_strdup_printf (_("The program ran with its flag for frame pointers already (%s): the runtime "
                             "generates some code without them (%s, for one), and a stack ends there."),
                           present->str, without->str);
+}
+
+char *
+hp_capture_health_jit_name_advice (const HpCaptureHealth *health)
+{
+  RuntimeFlags flags;
+  g_autoptr(GString) missing = g_string_new (NULL);
+  double share;
+
+  g_return_val_if_fail (health != NULL, NULL);
+
+  share = hp_capture_health_percent (health->unnamed_jit, health->shown_samples);
+  if (health->unnamed_jit == 0 || share < HP_HEALTH_UNSYMBOLIZED_NOTE)
+    return NULL;
+  read_runtime_flags (health->command, &flags);
+
+  for (guint r = 0; r < G_N_ELEMENTS (jit_runtimes); r++)
+    if (!flags.any_seen || (flags.seen[r] && !flags.has_names[r]))
+      {
+        if (missing->len > 0)
+          /* Translators: joins "node with --flag" and "java with -XX:+Flag" */
+          g_string_append (missing, _(" and "));
+        /* Translators: a program, then the flag it ran with or should run with */
+        g_string_append_printf (missing, _("%s with %s"), jit_runtimes[r].program, jit_runtimes[r].names_advice);
+      }
+
+  if (missing->len > 0)
+    /* Translators: "node with --perf-basic-prof" (and "java with …") */
+    return g_strdup_printf (_("Code compiled at run time that no perf map names shows as [anon]: run %s, "
+                              "so that the runtime writes the names of its code."),
+                            missing->str);
+  return g_strdup (_("Code compiled at run time that the program's perf map or jitdump did not name shows as "
+                     "[anon]: the runtime left it out, or its map could not be read whole."));
 }

@@ -36,6 +36,7 @@ typedef struct {
   guint64        shown_samples;        /* in the profile (a filter keeps fewer) */
   guint64        unsymbolized;         /* of shown_samples, leaf in code without symbols */
   HpHealthLevel  unsymbolized_level;
+  guint64        unnamed_jit;          /* of unsymbolized, in code compiled at run time that no map named */
   guint64        unresolved;           /* code locations without a symbol */
   gboolean       cut_short;            /* the recording never finished */
   /* finished, but without its totals (stack_counts empty): its samples
@@ -73,6 +74,15 @@ GStrv    hp_capture_health_symbol_notes (const HpCaptureHealth *health);
  * already have it (node --interpreted-frames-native-stack, java
  * -XX:+PreserveFramePointer). */
 char    *hp_capture_health_jit_advice   (const HpCaptureHealth *health);
+
+/* What to do about samples in code compiled at run time that no perf map
+ * or jitdump named ("[anon] 0x…-0x…"), one sentence for both front ends,
+ * or NULL when they are under HP_HEALTH_UNSYMBOLIZED_NOTE of the samples
+ * shown. It names the flags that make
+ * the runtime write its map (node --perf-basic-prof, java
+ * -XX:+DumpPerfMapAtExit), those of the runtime the command ran, and says
+ * that the map named too little when the command had them already. */
+char    *hp_capture_health_jit_name_advice (const HpCaptureHealth *health);
 
 /* The signal that the metadata exit_signal @value names: the recorder
  * writes strsignal() text ("Segmentation fault", in the locale of the

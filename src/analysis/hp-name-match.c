@@ -395,6 +395,12 @@ hp_name_is_address (const char *name)
   return strspn (plus + 3, "0123456789abcdef") == strlen (plus + 3);
 }
 
+gboolean
+hp_name_is_unnamed_jit (const char *name)
+{
+  return name != NULL && g_str_has_prefix (name, "[anon] 0x");
+}
+
 static int
 by_samples (gconstpointer a,
             gconstpointer b)
@@ -420,17 +426,22 @@ hp_profile_get_unsymbolized (HpProfile *profile,
   for (guint i = 0; i < functions->len; i++)
     {
       const HpFunctionStats *f = &g_array_index (functions, HpFunctionStats, i);
+      const char *name = hp_profile_get_function_name (profile, f->function_id);
       const char *module;
+      gboolean jit;
       guint j;
 
-      if (f->self == 0 || !hp_name_is_address (hp_profile_get_function_name (profile, f->function_id)))
+      if (f->self == 0)
+        continue;
+      jit = hp_name_is_unnamed_jit (name);
+      if (!jit && !hp_name_is_address (name))
         continue;
       module = hp_profile_get_module_name (profile, f->function_id);
       for (j = 0; j < modules->len; j++)
         if (g_strcmp0 (g_array_index (modules, HpUnsymbolized, j).module, module) == 0)
           break;
       if (j == modules->len)
-        g_array_append_val (modules, ((HpUnsymbolized) { module, 0 }));
+        g_array_append_val (modules, ((HpUnsymbolized) { module, 0, jit }));
       g_array_index (modules, HpUnsymbolized, j).samples += f->self;
       sum += f->self;
     }

@@ -38,9 +38,15 @@ char        *hp_name_strip_parameters    (const char  *name);
  * a frame without a symbol is called. */
 gboolean     hp_name_is_address          (const char  *name);
 
+/* TRUE for the name of code compiled at run time that no perf map or
+ * jitdump named: "[anon] 0x7f…-0x7f…", one per anonymous mapping
+ * (hp-processor.c). It is code without symbols as much as an address. */
+gboolean     hp_name_is_unnamed_jit      (const char  *name);
+
 typedef struct {
   const char *module;   /* base name, owned by the profile */
   guint64     samples;  /* self samples in its code without symbols */
+  gboolean    jit;      /* unnamed code compiled at run time ("[anon]") */
 } HpUnsymbolized;
 
 /* Samples whose leaf is in code without symbols (HpUnsymbolized per

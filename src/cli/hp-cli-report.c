@@ -433,6 +433,12 @@ print_header (Report *r)
                            health.truncated_at_jit),
               health.truncated_at_jit, advice);
     }
+  {
+    g_autofree char *advice = hp_capture_health_jit_name_advice (&health);
+
+    if (advice != NULL)
+      printf (_("# Note: %s\n"), advice);
+  }
   if (health.stack_copy_small)
     {
       guint64 bigger = hp_record_bigger_stack_size (metadata_u64 (r->capture, HP_META_STACK_SIZE));

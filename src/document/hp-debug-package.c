@@ -236,7 +236,8 @@ hp_debug_packages_for (const HpCaptureData *data,
     {
       const HpUnsymbolized *u = &g_array_index (unsymbolized, HpUnsymbolized, i);
 
-      for (guint m = 1; m < data->modules->len; m++)
+      /* code compiled at run time: no package holds its names */
+      for (guint m = 1; !u->jit && m < data->modules->len; m++)
         {
           const HpCaptureModule *module = &g_array_index (data->modules, HpCaptureModule, m);
 

@@ -499,7 +499,20 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   if (health.lost_many)
     g_string_append (warning, _("More than 1 % of the samples were lost: the shares may be biased toward the time before the losses. "));
   /* in samples: one hot unnamed loop is one code location */
-  if (health.unsymbolized_level != HP_HEALTH_FINE)
+  if (health.unsymbolized_level != HP_HEALTH_FINE && g_array_index (unsymbolized_modules, HpUnsymbolized, 0).jit)
+    {
+      g_autofree char *advice = hp_capture_health_jit_name_advice (&health);
+
+      /* code compiled at run time: a flag names it, no package */
+      g_string_append_printf (warning,
+                              /* Translators: "63.1 % of the samples are in code without symbols, mostly
+                               * in [anon].", then what to do about it */
+                              _("%.1f %% of the samples are in code without symbols, mostly in %s. %s"),
+                              100.0 * unsymbolized / n,
+                              g_array_index (unsymbolized_modules, HpUnsymbolized, 0).module,
+                              advice != NULL ? advice : "");
+    }
+  else if (health.unsymbolized_level != HP_HEALTH_FINE)
     {
       const char *packages = debug_packages (self, profile, unsymbolized_modules, n);
 

@@ -1814,6 +1814,25 @@ test_counts_summed (void)
     }
 }
 
+/* Code compiled at run time that no perf map named is code without
+ * symbols, and what names it is the runtime's flag, not a -dbgsym
+ * package: node without --perf-basic-prof had 67 % of its samples in
+ * "[anon] START-END" rows while the overview said nothing. */
+static void
+test_jit_unnamed (void)
+{
+  const char *names[] = { "[anon] 0x7f2159fc5000-0x7f2159fd5000", NULL };
+  g_autofree char *path = make_named_capture ("jit-unnamed.hotpath", names, "node", "node x.js", NULL);
+  HpWindow *window = display_open (app, path);
+  const char *warning = hp_capture_overview_get_value (hp_window_get_overview (window), "warning");
+
+  g_test_message ("jit_unnamed: %s", warning);
+  g_assert_nonnull (strstr (warning, "66.7 % of the samples are in code without symbols"));
+  g_assert_nonnull (strstr (warning, "run node with --perf-basic-prof,"));
+  g_assert_null (strstr (warning, "dbgsym"));
+  display_close (window);
+}
+
 static gboolean
 not_loading (gpointer data)
 {
@@ -2003,6 +2022,7 @@ run (HpApplication *application)
   g_test_add_func ("/window/exit-signal", test_exit_signal);
   g_test_add_func ("/window/jit-cut", test_jit_cut);
   g_test_add_func ("/window/counts-summed", test_counts_summed);
+  g_test_add_func ("/window/jit-unnamed", test_jit_unnamed);
   g_test_add_func ("/window/cancel-load", test_cancel_load);
   g_test_add_func ("/window/pending", test_pending);
   return g_test_run ();

@@ -23,11 +23,13 @@ typedef struct {
 } Meta;
 
 /* The judgement of the example with @meta (NULL-terminated) and, when
- * @unnamed is a function id, that function without a symbol. */
+ * @unnamed is a function id, that function named @name (an address when
+ * NULL). */
 static void
-judge (const Meta      *meta,
-       gint64           unnamed,
-       HpCaptureHealth *health)
+judge_named (const Meta      *meta,
+             gint64           unnamed,
+             const char      *name,
+             HpCaptureHealth *health)
 {
   g_autoptr(TestData) data = test_data_new_example ();
   g_autoptr(HpProfile) profile = NULL;
@@ -36,9 +38,17 @@ judge (const Meta      *meta,
   for (guint i = 0; meta != NULL && meta[i].key != NULL; i++)
     g_hash_table_insert (data->metadata, (char *) meta[i].key, (char *) meta[i].value);
   if (unnamed > 0)
-    g_array_index (data->functions, HpCaptureFunction, unnamed).name = (char *) "app+0x1a2c";
+    g_array_index (data->functions, HpCaptureFunction, unnamed).name = (char *) (name ? name : "app+0x1a2c");
   profile = hp_profile_new (data, NULL);
   hp_capture_health_judge (health, profile, EXAMPLE_SAMPLES);
+}
+
+static void
+judge (const Meta      *meta,
+       gint64           unnamed,
+       HpCaptureHealth *health)
+{
+  judge_named (meta, unnamed, NULL, health);
 }
 
 static void
@@ -246,6 +256,67 @@ test_jit_advice (void)
   assert_advice ("node 'x.js", "Run node with --interpreted-frames-native-stack,", "java");
 }
 
+/* Code compiled at run time that no perf map named ("[anon] START-END",
+ * one function per mapping) is code without symbols, and the advice names
+ * the flag that makes the runtime write its map: bar's 8 samples (1.6 %)
+ * are worth it, main's 1 (0.2 %) is not. */
+static char *
+jit_name_advice (const char *command,
+                 gint64      unnamed,
+                 HpCaptureHealth *health)
+{
+  const Meta meta[] = { { HP_META_COMMAND, command }, { NULL } };
+
+  judge_named (command != NULL ? meta : meta + 1, unnamed, "[anon] 0x7f2159fc5000-0x7f2159fd5000", health);
+  return hp_capture_health_jit_name_advice (health);
+}
+
+static void
+test_jit_name_advice (void)
+{
+  HpCaptureHealth health;
+  g_autofree char *node = jit_name_advice ("node app.js", EX_BAR, &health);
+  g_autofree char *java = NULL;
+  g_autofree char *unknown = NULL;
+  g_autofree char *named_already = NULL;
+  g_autofree char *little = NULL;
+  g_autofree char *addresses = NULL;
+
+  g_assert_cmpuint (health.unsymbolized, ==, 8);
+  g_assert_cmpuint (health.unnamed_jit, ==, 8);
+  g_assert_cmpint (health.unsymbolized_level, ==, HP_HEALTH_NOTE);
+  g_test_message ("%s", node);
+  g_assert_nonnull (strstr (node, "[anon]"));
+  g_assert_nonnull (strstr (node, "run node with --perf-basic-prof,"));
+  g_assert_null (strstr (node, "java"));
+
+  java = jit_name_advice ("java -XX:+PreserveFramePointer -cp . Main", EX_SYSCALL, &health);
+  g_assert_cmpuint (health.unnamed_jit, ==, 96);
+  g_assert_cmpint (health.unsymbolized_level, ==, HP_HEALTH_WARNING);
+  g_assert_nonnull (strstr (java, "run java with -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit,"));
+  g_assert_null (strstr (java, "node"));
+
+  unknown = jit_name_advice (NULL, EX_BAR, &health);
+  g_assert_nonnull (strstr (unknown, "node with --perf-basic-prof and java with"));
+
+  /* the map was asked for: no flag to give again */
+  named_already = jit_name_advice ("env NODE_OPTIONS=--perf-prof node app.js", EX_BAR, &health);
+  g_test_message ("%s", named_already);
+  g_assert_null (strstr (named_already, "run node"));
+  g_assert_nonnull (strstr (named_already, "left it out"));
+
+  little = jit_name_advice ("node app.js", EX_MAIN, &health);
+  g_assert_cmpuint (health.unnamed_jit, ==, 1);
+  g_assert_null (little);
+
+  /* an address in a file is not code compiled at run time */
+  judge (NULL, EX_BAR, &health);
+  g_assert_cmpuint (health.unsymbolized, ==, 8);
+  g_assert_cmpuint (health.unnamed_jit, ==, 0);
+  addresses = hp_capture_health_jit_name_advice (&health);
+  g_assert_null (addresses);
+}
+
 /* exit_signal as the recorder writes it (strsignal text), and as a
  * number or a SIG name; anything else names no signal */
 static void
@@ -278,5 +349,6 @@ main (int    argc,
   g_test_add_func ("/capture-health/symbol-notes", test_symbol_notes);
   g_test_add_func ("/capture-health/exit-signal", test_exit_signal);
   g_test_add_func ("/capture-health/jit-advice", test_jit_advice);
+  g_test_add_func ("/capture-health/jit-name-advice", test_jit_name_advice);
   return g_test_run ();
 }
