@@ -55,7 +55,7 @@ typedef struct {
   GHashTable *summaries;  /* path key -> text */
   GPtrArray  *escaped;    /* text: strings made by esc(), freed per line */
   guint64     n_samples;  /* what shares are of: samples, or weights when weighted */
-  guint64     all_samples; /* in the whole capture, before --from/--to/--tid/--pid */
+  guint64     all_samples; /* in the whole capture, of every event, before --from/--to/--tid/--pid */
   guint64     n_counted;  /* samples, for the header */
   const char *quantity;   /* what n_samples counts: "samples", "ns off CPU", ... */
   const char *event;      /* the event shown, and its unit */
@@ -1038,8 +1038,7 @@ hp_cli_report (int    argc,
 
   if (!hp_cli_load_capture (files[0], &capture, &data))
     return 1;
-  for (guint i = 0; i < data->stack_counts->len; i++)
-    r.all_samples += g_array_index (data->stack_counts, HpCaptureStackCount, i).samples;
+  r.all_samples = hp_capture_data_count_all_samples (data);
   if (!hp_cli_filter_apply (&filter, "report", capture, &data, &tids))
     return 1;
   profile = hp_profile_new (data, tids);

@@ -1111,6 +1111,7 @@ load_thread_run (GTask        *task,
   loaded->program = hp_summary_program_name (loaded->data);
   for (guint i = 0; i < loaded->data->stack_counts->len; i++)
     loaded->n_samples += g_array_index (loaded->data->stack_counts, HpCaptureStackCount, i).samples;
+  loaded->n_all_samples = hp_capture_data_count_all_samples (loaded->data);
   g_clear_pointer (&capture, hp_capture_close);
   loaded->imported = capture_path != NULL && g_strcmp0 (capture_path, ld->path) != 0;
   if (loaded->imported)

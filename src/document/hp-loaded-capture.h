@@ -25,6 +25,8 @@ typedef struct {
   GPtrArray     *summary_rows;       /* HpCaptureSummary*: where each was written */
   gboolean       summaries_cut;      /* the capture holds more than were read */
   guint64        n_samples;          /* of its first event (data->stack_counts), filters aside */
+  guint64        n_all_samples;      /* of every event, filters aside: what lost and truncated
+                                      * stacks are a share of (hp_capture_data_count_all_samples) */
   char          *program;            /* whose summaries the library files them under; NULL: unknown */
   char          *read_only_reason;   /* NULL when summaries can be saved */
   gboolean       imported;           /* a cached import of a perf.data (or pprof, folded) file:

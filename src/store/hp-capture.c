@@ -2629,6 +2629,20 @@ hp_capture_data_event_mask (const HpCaptureData *data,
   return id != 0 ? (guint64) 1 << (id - 1) : 0;
 }
 
+guint64
+hp_capture_data_count_all_samples (const HpCaptureData *data)
+{
+  const GArray *counts;
+  guint64 n = 0;
+
+  g_return_val_if_fail (data != NULL, 0);
+
+  counts = data->all_counts != NULL ? data->all_counts : data->stack_counts;
+  for (guint i = 0; counts != NULL && i < counts->len; i++)
+    n += g_array_index (counts, HpCaptureStackCount, i).samples;
+  return n;
+}
+
 guint
 hp_capture_data_find_event (const HpCaptureData *data,
                             const char          *name)

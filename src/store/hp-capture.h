@@ -227,6 +227,12 @@ void           hp_capture_data_get_event  (const HpCaptureData *data,
 guint64        hp_capture_data_event_mask (const HpCaptureData *data,
                                            const char          *name);
 
+/* The samples of every event @data holds (all_counts; stack_counts when
+ * it has no other), whichever it selects: what the metadata's counts of
+ * lost and truncated stacks, which the recorder keeps over all of them,
+ * are a share of. */
+guint64        hp_capture_data_count_all_samples (const HpCaptureData *data);
+
 /* The id of the event named @name, or 0. */
 guint          hp_capture_data_find_event (const HpCaptureData *data,
                                            const char          *name);

@@ -424,14 +424,15 @@ hp_capture_overview_set_profile (HpCaptureOverview *self,
   }
   g_clear_pointer (&text, g_free);
 
-  hp_capture_health_judge (&health, profile->profile, all_samples);
+  /* lost and truncated stacks are counted over every event */
+  hp_capture_health_judge (&health, profile->profile, capture->n_all_samples);
   lost = health.lost;
-  text = lost ? hp_format_share (lost, all_samples + lost) : g_strdup ("0");
+  text = lost ? hp_format_share (lost, capture->n_all_samples + lost) : g_strdup ("0");
   set_value (self->lost_value, text);
   g_clear_pointer (&text, g_free);
 
   truncated = health.truncated;
-  text = truncated ? hp_format_share (truncated, all_samples) : g_strdup ("0");
+  text = truncated ? hp_format_share (truncated, capture->n_all_samples) : g_strdup ("0");
   set_value (self->truncated_value, text);
   g_clear_pointer (&text, g_free);
 

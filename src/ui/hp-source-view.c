@@ -441,7 +441,7 @@ describe_truncation (HpLoadedProfile *profile,
   HpCaptureHealth health;
   GString *text = g_string_new (NULL);
 
-  hp_capture_health_judge (&health, profile->profile, profile->capture->n_samples);
+  hp_capture_health_judge (&health, profile->profile, profile->capture->n_all_samples);
 
   /* Translators: "[truncated]", then a share as in "3.1 % (42 samples)"
    * or "3.1 % (1,234 page faults)" */

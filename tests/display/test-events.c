@@ -42,6 +42,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "record/hp-events.h"
 #include "store/hp-capture-writer.h"
@@ -1126,6 +1127,29 @@ test_record_dialog (void)
   display_close (window);
 }
 
+/* The recorder counts truncated stacks and lost samples over every event,
+ * so the overview gives their share of all of them: 65 truncated stacks
+ * of the 1,180 samples of the three events are 5.5 %, not 6.5 % of
+ * cpu-clock's 1,000, whichever event is shown. */
+static void
+test_truncated_share (void)
+{
+  g_autofree char *path = g_build_filename (display_tmpdir (), "events-truncated.hotpath", NULL);
+  HpWindow *window;
+  sqlite3 *db = NULL;
+
+  hp_test_make_events_capture (path, &(HpTestEventsCapture) { .whole_system = TRUE });
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "INSERT OR REPLACE INTO metadata (key, value) VALUES ('truncated_stacks', '65')",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  window = display_open (app, path);
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "truncated"), ==, "5.5 % (65 samples)");
+  choose_event (window, "off-cpu");
+  g_assert_cmpstr (hp_capture_overview_get_value (hp_window_get_overview (window), "truncated"), ==, "5.5 % (65 samples)");
+  display_close (window);
+}
+
 static int
 run (HpApplication *application)
 {
@@ -1140,6 +1164,7 @@ run (HpApplication *application)
   g_test_add_func ("/events/ratio-range", test_ratio_range);
   g_test_add_func ("/events/narrow-window", test_narrow_window);
   g_test_add_func ("/events/system-wide-range-process", test_system_wide_range);
+  g_test_add_func ("/events/truncated-share", test_truncated_share);
   return g_test_run ();
 }
 

@@ -26,6 +26,7 @@
 #include <math.h>
 #include <string.h>
 #include <json-glib/json-glib.h>
+#include <sqlite3.h>
 
 #include "integration-common.h"
 #include "test-common.h"
@@ -338,6 +339,34 @@ test_export_pprof (void)
     }
 }
 
+/* The recorder counts truncated stacks and lost samples over every event
+ * of a capture, so their share is of all 780 samples, whichever event is
+ * shown: 65 stacks are 8.3 %, not 10.8 % of cpu-clock's 600 (which said
+ * "many stacks are truncated"), and not 216.7 % of off-cpu's 30. */
+static void
+test_report_truncated (void)
+{
+  g_autofree char *copy = g_build_filename (dir, "truncated.hotpath", NULL);
+  const char *events[] = { "cpu-clock", "off-cpu", "page-faults" };
+  sqlite3 *db = NULL;
+
+  hp_test_make_events_capture (copy, &(HpTestEventsCapture) { .whole_system = FALSE });
+  g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "INSERT OR REPLACE INTO metadata (key, value) VALUES ('truncated_stacks', '65'), "
+                                     "('lost_samples', '9')", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      g_autoptr(ItResult) r = run_ok ((const char *[]) { "report", copy, "--event", events[i], NULL });
+
+      g_test_message ("%s", r->out);
+      assert_has (r->out, "# Truncated stacks: 65 (8.3%)\n");
+      g_assert_null (strstr (r->out, "many stacks are truncated"));
+      /* 9 of 789 taken is 1.1 % */
+      assert_has (r->out, "# Note: 1.1% of the samples were lost;");
+    }
+}
+
 /* diff says how off-CPU costs add up: by the time away, not by a period */
 static void
 test_diff (void)
@@ -370,6 +399,7 @@ main (int    argc,
   g_test_add_func ("/cli-events/export-firefox", test_export_firefox);
   g_test_add_func ("/cli-events/export-pprof", test_export_pprof);
   g_test_add_func ("/cli-events/diff", test_diff);
+  g_test_add_func ("/cli-events/report-truncated", test_report_truncated);
 
   status = g_test_run ();
   it_tmpdir_free (dir);
