@@ -1419,11 +1419,15 @@ append_jit_warnings (HpProcessor *self,
   g_hash_table_iter_init (&iter, self->processes);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &process))
     {
-      char *warning[2] = {
-        process->perf_map ? hp_perf_map_get_warning (process->perf_map) : NULL,
-        process->jitdump ? hp_jitdump_get_warning (process->jitdump) : NULL,
-      };
+      char *warning[2];
 
+      /* A record the runtime was still writing when the file was last
+       * read is whole by now, unless the file really ends in it: read
+       * what was added before judging it. */
+      if (process->jitdump != NULL)
+        hp_jitdump_update (process->jitdump);
+      warning[0] = process->perf_map ? hp_perf_map_get_warning (process->perf_map) : NULL;
+      warning[1] = process->jitdump ? hp_jitdump_get_warning (process->jitdump) : NULL;
       for (guint i = 0; i < G_N_ELEMENTS (warning); i++)
         {
           if (warning[i] == NULL)

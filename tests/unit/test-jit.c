@@ -662,6 +662,38 @@ test_processor_jitdump (void)
   g_assert_cmpint (test_query_int (r.db, "SELECT line FROM functions WHERE name = 'Hot::spin'"), ==, 10);
 }
 
+/* A jitdump read while the runtime was writing its last record (the JVMTI
+ * agent writes from every compiler thread): the record cut short then is
+ * whole when the recording ends, so the capture must not say that the
+ * file is truncated. A Java recording said "jit-N.dump: truncated: the
+ * record at offset 761701 is cut short" of a file that was whole. */
+static void
+test_processor_jitdump_growing (void)
+{
+  g_auto(Recording) r = recording_start ();
+  g_autofree char *dump = g_build_filename (r.dir, "jit-4244.dump", NULL);
+  g_autoptr(GByteArray) b = jd_example ();
+  g_autofree char *s1 = NULL;
+  g_autofree char *notes = NULL;
+  guint written;
+
+  written = b->len;
+  jd_load (b, 0x7f0000008000, 0x100, 3, "Hot::late");
+  write_bytes (dump, b, written + 10);
+  process_mmap (r.processor, 4244, 0x7effff000000, 0x1000, dump);
+  process_mmap (r.processor, 4244, 0x7f0000000000, 0x10000, "//anon");
+  process_sample (r.processor, 4244, 1, 0x7f0000005048, 0x7f0000007010);
+  /* the runtime ends its record; nothing sampled needs it */
+  write_bytes (dump, b, b->len);
+  recording_finish (&r, dump, NULL);
+
+  s1 = stack_at (r.db, 1);
+  g_assert_cmpstr (s1, ==, "[truncated]@ Hot::other@[jit] Hot::spin@[jit]:/src/Hot.java:12");
+  notes = test_query_text (r.db, "SELECT value FROM metadata WHERE key = 'symbol_notes'");
+  g_test_message ("notes: %s", notes);
+  g_assert_true (notes == NULL || strstr (notes, "jit-4244.dump") == NULL);
+}
+
 /* perf's JVMTI agent: a method the JVM compiled twice (C1, then C2 or
  * on-stack replacement), each copy's line table starting on another line
  * of its body, is one function named as the JVM names it, declared
@@ -975,6 +1007,7 @@ main (int   argc,
   g_test_add_func ("/jit/processor/dotnet-python", test_processor_dotnet_python);
   g_test_add_func ("/jit/processor/garbled-file", test_processor_garbled_file);
   g_test_add_func ("/jit/processor/jitdump", test_processor_jitdump);
+  g_test_add_func ("/jit/processor/jitdump-growing", test_processor_jitdump_growing);
   g_test_add_func ("/jit/processor/jvmti", test_processor_jvmti);
 
   return g_test_run ();
