@@ -20,7 +20,8 @@
  *               "sampled" profile per thread, its samples in time order, so
  *               that its time-order view is the thread's timeline; weights
  *               in nanoseconds for a time-based event, in the event's unit
- *               for one counted by its weights, else one per sample. One
+ *               for one counted by its weights ("bytes" for bytes, as a
+ *               pprof heap profile's), else one per sample. One
  *               frame per function, with its file and first line: speedscope
  *               tells frames apart by their index alone.
  *
@@ -34,7 +35,8 @@
  *               event counted by its weights (page faults sampled every N,
  *               ns off the CPU) the profiler's processed format instead,
  *               the one with a weight per sample ("samples" for counts,
- *               "tracing-ms" for time), which the Gecko format lacks.
+ *               "tracing-ms" for time, "bytes" for bytes), which the Gecko
+ *               format lacks.
  *
  *   pprof       a gzipped profile.proto (src/record/profile.proto), encoded by
  *               protobuf-c: go tool pprof, Pyroscope, Parca, Grafana. Two
@@ -466,7 +468,8 @@ write_speedscope (Export  *ex,
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, label);
       json_builder_set_member_name (b, "unit");
-      json_builder_add_string_value (b, nanoseconds ? "nanoseconds" : "none");
+      json_builder_add_string_value (b, nanoseconds ? "nanoseconds" :
+                                        ex->filter->weighted && g_strcmp0 (unit, "bytes") == 0 ? "bytes" : "none");
       json_builder_set_member_name (b, "samples");
       json_builder_begin_array (b);
       for (guint i = 0; i < te->entries->len; i++)
@@ -987,7 +990,8 @@ write_processed_thread (Export        *ex,
                         ThreadEntries *te,
                         gboolean       timed,
                         gdouble        interval_ms,
-                        gboolean       nanoseconds)
+                        gboolean       nanoseconds,
+                        gboolean       bytes)
 {
   Gecko g = { 0 };
   g_autoptr(GArray) sample_stacks = g_array_sized_new (FALSE, FALSE, sizeof (gint64), te->entries->len);
@@ -1053,7 +1057,7 @@ write_processed_thread (Export        *ex,
                                             : (synthetic++) * interval_ms);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "weightType");
-  json_builder_add_string_value (b, nanoseconds ? "tracing-ms" : "samples");
+  json_builder_add_string_value (b, nanoseconds ? "tracing-ms" : bytes ? "bytes" : "samples");
   json_builder_set_member_name (b, "weight");
   json_builder_begin_array (b);
   for (guint i = 0; i < te->entries->len; i++)
@@ -1270,7 +1274,8 @@ write_firefox (Export  *ex,
   json_builder_begin_array (b);
   for (guint t = 0; t < threads->len; t++)
     if (processed)
-      write_processed_thread (ex, b, threads->pdata[t], timed, interval_ms, nanoseconds);
+      write_processed_thread (ex, b, threads->pdata[t], timed, interval_ms, nanoseconds,
+                              g_strcmp0 (unit, "bytes") == 0);
     else
       write_gecko_thread (ex, b, threads->pdata[t], timed, interval_ms);
   json_builder_end_array (b);

@@ -1145,6 +1145,53 @@ test_pprof_import_sample_types (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* A heap profile's bytes stay bytes in the formats that know the unit:
+ * speedscope's "bytes" (it was "none", so 800 read as a count) and the
+ * Firefox Profiler's weight type "bytes" (it was "samples"). */
+static void
+test_export_bytes (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *pb = g_build_filename (dir, "heap.pprof", NULL);
+  g_autofree char *capture = g_build_filename (dir, "heap.hotpath", NULL);
+  g_autoptr(ItResult) import = NULL;
+  g_autoptr(ItResult) speedscope = NULL;
+  g_autoptr(ItResult) firefox = NULL;
+  g_autoptr(JsonObject) ss = NULL;
+  g_autoptr(JsonObject) ff = NULL;
+  JsonObject *profile, *samples;
+  JsonArray *weights;
+  gint64 total = 0;
+
+  write_heap_pprof (pb, NULL);
+  import = it_run_cli ((const char *[]) { "import", pb, "-o", capture, NULL });
+  g_assert_cmpint (import->status, ==, 0);
+
+  speedscope = it_run_cli ((const char *[]) { "export", capture, "--format", "speedscope", "-o", "-", NULL });
+  g_assert_cmpint (speedscope->status, ==, 0);
+  ss = parse_object (speedscope->out);
+  profile = json_array_get_object_element (json_object_get_array_member (ss, "profiles"), 0);
+  g_assert_cmpstr (json_object_get_string_member (profile, "unit"), ==, "bytes");
+  weights = json_object_get_array_member (profile, "weights");
+  for (guint i = 0; i < json_array_get_length (weights); i++)
+    total += json_array_get_int_element (weights, i);
+  g_assert_cmpint (total, ==, 800);
+  g_assert_cmpint (json_object_get_int_member (profile, "endValue"), ==, 800);
+
+  firefox = it_run_cli ((const char *[]) { "export", capture, "--format", "firefox", "-o", "-", NULL });
+  g_assert_cmpint (firefox->status, ==, 0);
+  ff = parse_object (firefox->out);
+  samples = json_object_get_object_member (json_array_get_object_element (json_object_get_array_member (ff, "threads"),
+                                                                          0), "samples");
+  g_assert_cmpstr (json_object_get_string_member (samples, "weightType"), ==, "bytes");
+  weights = json_object_get_array_member (samples, "weight");
+  total = 0;
+  for (guint i = 0; i < json_array_get_length (weights); i++)
+    total += json_array_get_int_element (weights, i);
+  g_assert_cmpint (total, ==, 800);
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* A Go block profile (contentions/count, delay/nanoseconds, sampled at
  * every contention): a waits once for 600 ms, b 200 times for 250 ms in
  * all, c once for 150 ms. go tool pprof shows the delay: a 60 %, b 25 %,
@@ -1458,6 +1505,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-pprof", test_pprof);
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
+  g_test_add_func ("/integration/cli/export-bytes", test_export_bytes);
   g_test_add_func ("/integration/cli/import-pprof-counted", test_pprof_counted_event);
   g_test_add_func ("/integration/cli/import-pprof-bomb", test_pprof_import_bomb);
   g_test_add_func ("/integration/cli/import-pprof-deep", test_pprof_import_deep);
