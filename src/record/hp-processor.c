@@ -30,6 +30,7 @@
 
 #include "store/hp-capture-keys.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -381,6 +382,46 @@ is_unknown_frame (HpProcessor *self,
          && g_array_index (self->unknown_frames, guint8, frame_id) != 0;
 }
 
+/* Whether @module is an ELF file that `perf inject --jit` wrote for one
+ * piece of code of a jitdump: "jitted-PID-N.so", one per code load. */
+static gboolean
+is_injected_jit_module (HpModule *module)
+{
+  const char *name = hp_module_get_name (module);
+  guint pid, n;
+  int end = 0;
+
+  return name != NULL && sscanf (name, "jitted-%u-%u.so%n", &pid, &n, &end) == 2 && end > 0
+         && name[end] == '\0';
+}
+
+static gint64 jit_function (HpProcessor          *self,
+                            const HpPerfMapEntry *entry,
+                            guint64               address,
+                            char                **file,
+                            guint                *line,
+                            char                 *tier);
+
+/* The frame of code that a perf.data made by `perf inject --jit` names in
+ * its jitted-PID-N.so: the code of a jitdump, so named as the jitdump's
+ * code is (V8's "JS:*fib /x.js:3:10" gives fib, its file, line and tier;
+ * the JVM's methods as Java names them), under the module [jit], rather
+ * than as a function of its own per compiled copy and module. */
+static gint64
+injected_jit_frame (HpProcessor             *self,
+                    const HpResolvedAddress *resolved)
+{
+  const HpSymbolFrame *f = &resolved->frames[0];
+  HpJitLine row = { resolved->offset, f->file != NULL ? f->file : "", f->line };
+  HpPerfMapEntry entry = { resolved->offset, resolved->offset + 1, f->function, &row, f->file != NULL ? 1 : 0 };
+  g_autofree char *file = NULL;
+  guint line = 0;
+  char tier = 0;
+  gint64 function_id = jit_function (self, &entry, resolved->offset, &file, &line, &tier);
+
+  return hp_capture_writer_intern_tier_frame (self->writer, function_id, file, line, tier, resolved->offset);
+}
+
 /* Frame ids of a resolved address, innermost first. */
 static const GArray *
 frames_for_resolved (HpProcessor             *self,
@@ -391,6 +432,16 @@ frames_for_resolved (HpProcessor             *self,
 
   if (ids != NULL)
     return ids;
+
+  if (resolved->n_frames == 1 && resolved->frames[0].function != NULL && is_injected_jit_module (resolved->module))
+    {
+      gint64 frame_id = injected_jit_frame (self, resolved);
+
+      ids = g_array_sized_new (FALSE, FALSE, sizeof (gint64), 1);
+      g_array_append_val (ids, frame_id);
+      g_hash_table_insert (self->resolved_frames, (gpointer) resolved, ids);
+      return ids;
+    }
 
   module_id = intern_module (self, resolved->module);
   ids = g_array_sized_new (FALSE, FALSE, sizeof (gint64), resolved->n_frames);

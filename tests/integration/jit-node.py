@@ -27,6 +27,12 @@
 #     still cut at JIT code are not met with advice to give that flag.
 #  3. Recorded live with --perf-prof: V8 writes jit-PID.dump, not a map;
 #     both functions are named from it, in jit-hot.js, with their tiers.
+#  4. perf's own way with a jitdump: `perf record -k 1` of node --perf-prof,
+#     then `perf inject --jit`, which writes one jitted-PID-N.so per piece
+#     of code and points the perf.data at them. Its import names each
+#     function once, under [jit], in jit-hot.js, with its tiers, and its
+#     shares agree with perf report on the injected file within 2 pp
+#     (the import once made a function and module of every compiled copy).
 #
 # Usage: jit-node.py --hotpath-cli PATH --perf PATH --node PATH --script PATH
 # Exit status 0 on agreement, 1 on a mismatch, 2 when a tool fails, 77
@@ -206,6 +212,31 @@ def main():
                 failures.append('jitdump: %s in %s of %s' % (name, f.get('file'), f.get('module')))
             elif not tiers:
                 failures.append('jitdump: %s has no tiers' % name)
+        # 4. perf record -k 1 + perf inject --jit, imported
+        raw = os.path.join(tmpdir, 'perf-jit.data')
+        injected = os.path.join(tmpdir, 'perf-jit-injected.data')
+        run([args.perf, 'record', '-q', '-k', '1', '-g', '-F', '999', '-o', raw, '--', node, '--perf-prof',
+             '--interpreted-frames-native-stack', args.script, args.rounds])
+        run([args.perf, 'inject', '--jit', '-i', raw, '-o', injected])
+        perf, _, perf_total = perf_shares(args.perf, injected)
+        capture = os.path.join(tmpdir, 'injected.hotpath')
+        run([args.hotpath_cli, 'import', injected, '-o', capture])
+        report, total = hotpath_report(args.hotpath_cli, capture)
+        copies = [n for n in report if V8_NAME.match(n)]
+        if copies:
+            failures.append('inject: V8 names kept whole, a row per compiled copy: %s' % copies[:4])
+        for name in FUNCTIONS:
+            f = report.get(name, {})
+            p = 100.0 * perf.get(name, 0) / max(perf_total, 1)
+            h = 100.0 * f.get('self', 0) / max(total, 1)
+            print('inject: %s perf %.2f%%, hotpath %.2f%%, module %s, file %s, tiers %s'
+                  % (name, p, h, f.get('module'), f.get('file'), f.get('tiers')))
+            if p < 10 or abs(p - h) > TOLERANCE_PP:
+                failures.append('inject: %s perf %.2f%%, hotpath %.2f%%' % (name, p, h))
+            elif f.get('module') != '[jit]' or not str(f.get('file', '')).endswith('jit-hot.js'):
+                failures.append('inject: %s in %s of %s' % (name, f.get('file'), f.get('module')))
+            elif not f.get('tiers'):
+                failures.append('inject: %s has no tiers' % name)
         # the line tables' files: node 20 garbles some, which must not show
         db = sqlite3.connect('file:%s?mode=ro' % dumped, uri=True)
         db.text_factory = bytes
