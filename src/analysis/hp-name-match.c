@@ -390,7 +390,13 @@ hp_name_is_address (const char *name)
 {
   const char *plus;
 
-  if (name == NULL || (plus = strstr (name, "+0x")) == NULL || plus == name || plus[3] == '\0')
+  if (name == NULL)
+    return FALSE;
+  /* the placeholder of an address in no known function (schema.sql), as a
+   * pprof location without lines is imported */
+  if (g_str_has_prefix (name, "0x") && name[2] != '\0')
+    return strspn (name + 2, "0123456789abcdef") == strlen (name + 2);
+  if ((plus = strstr (name, "+0x")) == NULL || plus == name || plus[3] == '\0')
     return FALSE;
   return strspn (plus + 3, "0123456789abcdef") == strlen (plus + 3);
 }

@@ -35,7 +35,8 @@ GPtrArray   *hp_profile_suggest_functions (HpProfile  *profile,
 char        *hp_name_strip_parameters    (const char  *name);
 
 /* TRUE for a name that is only an address: "liblzma.so.5+0x1f2e0", what
- * a frame without a symbol is called. */
+ * a frame without a symbol is called, or "0x401000" (a pprof location
+ * without lines). */
 gboolean     hp_name_is_address          (const char  *name);
 
 /* TRUE for the name of code compiled at run time that no perf map or

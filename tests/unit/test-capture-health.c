@@ -144,6 +144,11 @@ test_unsymbolized (void)
   g_assert_cmpuint (health.unsymbolized, ==, 96);
   g_assert_cmpint (health.unsymbolized_level, ==, HP_HEALTH_WARNING);
   g_assert_true (hp_capture_health_is_worrying (&health));
+  /* a pprof location without lines is imported as its address alone:
+   * 100 % of such a profile said "Without symbols: none" */
+  judge_named (NULL, EX_SYSCALL, "0x401000", &health);
+  g_assert_cmpuint (health.unsymbolized, ==, 96);
+  g_assert_cmpint (health.unsymbolized_level, ==, HP_HEALTH_WARNING);
 }
 
 static void

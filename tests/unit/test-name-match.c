@@ -147,6 +147,22 @@ test_rules (void)
   }
 }
 
+/* Names that are an address and nothing else: what a frame without a
+ * symbol is called */
+static void
+test_is_address (void)
+{
+  g_assert_true (hp_name_is_address ("liblzma.so.5+0x1f2e0"));
+  g_assert_true (hp_name_is_address ("0x401000"));
+  g_assert_false (hp_name_is_address ("0x"));
+  g_assert_false (hp_name_is_address ("0x40g"));
+  g_assert_false (hp_name_is_address ("0xdeadbeef_handler"));
+  g_assert_false (hp_name_is_address ("+0x10"));
+  g_assert_false (hp_name_is_address ("main"));
+  g_assert_false (hp_name_is_address ("operator+0x"));
+  g_assert_false (hp_name_is_address (NULL));
+}
+
 static void
 test_suggest (void)
 {
@@ -168,5 +184,6 @@ main (int    argc,
   g_test_add_func ("/name-match/strip-parameters", test_strip);
   g_test_add_func ("/name-match/rules", test_rules);
   g_test_add_func ("/name-match/suggest", test_suggest);
+  g_test_add_func ("/name-match/is-address", test_is_address);
   return g_test_run ();
 }
