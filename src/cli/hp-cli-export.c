@@ -225,13 +225,18 @@ write_folded (Export  *ex,
           const char *command = process_command (ex, pid);
           g_autofree char *program = NULL;
 
-          /* the program's name, not its whole command line */
-          if (command != NULL)
+          /* the program's name: a process's command is the kernel's name
+           * of it (its COMM), in which a '/' is no path ("ksoftirqd/0",
+           * "kworker/1:1-events") and a space part of the name ("Web
+           * Content"); only a path's first word is cut to its base name */
+          if (command != NULL && command[0] == '/')
             {
               g_auto(GStrv) words = g_strsplit (command, " ", 2);
 
               program = g_path_get_basename (words[0] ? words[0] : command);
             }
+          else if (command != NULL)
+            program = g_strdup (command);
           append_folded_text (line, program ? program : "?");
           g_string_append_printf (line, " (%d);", pid);
           append_folded_text (line, name ? name : "?");

@@ -1145,6 +1145,46 @@ test_pprof_import_sample_types (void)
   g_clear_pointer (&dir, it_tmpdir_free);
 }
 
+/* --folded-prefix names each process as the kernel names it: in a
+ * system-wide capture a kernel thread's name has a '/' that is no path
+ * (ksoftirqd/0 was written "0 (14);ksoftirqd/0 (14);…") and a program's
+ * may have a space ("Web Content" was "Web"). */
+static void
+test_folded_prefix_names (void)
+{
+  g_autofree char *dir = it_tmpdir_new ();
+  g_autofree char *capture = g_build_filename (dir, "system.hotpath", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HpCaptureWriter) w = hp_capture_writer_new (capture, &error);
+  g_autofree char *folded = NULL;
+  gint64 kernel, stack;
+
+  g_assert_no_error (error);
+  hp_capture_writer_set_metadata (w, HP_META_EVENT, "cpu-clock");
+  hp_capture_writer_set_metadata (w, HP_META_EVENT_UNIT, "ns");
+  hp_capture_writer_set_process (w, 14, "ksoftirqd/0");
+  hp_capture_writer_set_thread (w, 14, 14, "ksoftirqd/0");
+  hp_capture_writer_set_process (w, 300, "Web Content");
+  hp_capture_writer_set_thread (w, 300, 300, "Web Content");
+  hp_capture_writer_set_process (w, 400, "/usr/bin/app --flag");
+  hp_capture_writer_set_thread (w, 400, 400, "app");
+  kernel = hp_capture_writer_intern_module (w, "[kernel.kallsyms]", NULL, TRUE);
+  stack = hp_capture_writer_intern_stack (w, 0, hp_capture_writer_intern_frame (
+    w, hp_capture_writer_intern_function (w, "run_ksoftirqd", kernel, NULL, 0), NULL, 0, FALSE, 0x10));
+  hp_capture_writer_add_sample (w, 1000, 14, 0, stack, 1000000);
+  hp_capture_writer_add_sample (w, 2000, 300, 0, stack, 1000000);
+  hp_capture_writer_add_sample (w, 3000, 400, 0, stack, 1000000);
+  g_assert_true (hp_capture_writer_finish (w, &error));
+  g_assert_no_error (error);
+
+  folded = export_folded (capture, "--folded-prefix", NULL, NULL);
+  g_assert_cmpstr (folded, ==,
+                   "Web Content (300);Web Content (300);run_ksoftirqd_[k] 1\n"
+                   "app (400);app (400);run_ksoftirqd_[k] 1\n"
+                   "ksoftirqd/0 (14);ksoftirqd/0 (14);run_ksoftirqd_[k] 1\n");
+  g_clear_pointer (&dir, it_tmpdir_free);
+}
+
 /* A heap profile's bytes stay bytes in the formats that know the unit:
  * speedscope's "bytes" (it was "none", so 800 read as a count) and the
  * Firefox Profiler's weight type "bytes" (it was "samples"). */
@@ -1506,6 +1546,7 @@ main (int argc, char **argv)
   g_test_add_func ("/integration/cli/export-pprof-recorded", test_pprof_recorded);
   g_test_add_func ("/integration/cli/import-pprof", test_pprof_import);
   g_test_add_func ("/integration/cli/export-bytes", test_export_bytes);
+  g_test_add_func ("/integration/cli/export-folded-prefix-names", test_folded_prefix_names);
   g_test_add_func ("/integration/cli/import-pprof-counted", test_pprof_counted_event);
   g_test_add_func ("/integration/cli/import-pprof-bomb", test_pprof_import_bomb);
   g_test_add_func ("/integration/cli/import-pprof-deep", test_pprof_import_deep);
